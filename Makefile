@@ -1,0 +1,58 @@
+# Two commands: `make run` and `make test`. Everything else is what they need.
+PY        ?= python3
+VENV      := .venv
+BIN       := $(VENV)/bin
+FLASK     := $(BIN)/flask --app inspector
+PORT      ?= 5000
+STAMP     := $(VENV)/.installed
+VENDOR    := static/vendor
+CHROMIUM  := /usr/bin/chromium
+
+.PHONY: run test setup vendor chromium db clean bench lint
+
+run: setup db
+	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
+	$(BIN)/python -m inspector.devserver --port $(PORT)
+
+test: setup chromium
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+setup: $(STAMP) $(VENDOR)/.copied
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+node_modules/.package-lock.json: package.json
+	npm install --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Vendor assets are copied from node_modules, never committed.
+$(VENDOR)/.copied: node_modules/.package-lock.json
+	mkdir -p $(VENDOR)
+	cp node_modules/htmx.org/dist/htmx.min.js $(VENDOR)/htmx.min.js
+	cp node_modules/idb/build/umd.js $(VENDOR)/idb.umd.js
+	cp node_modules/barcode-detector/dist/iife/ponyfill.js $(VENDOR)/barcode-detector.js
+	cp node_modules/zxing-wasm/dist/reader/zxing_reader.wasm $(VENDOR)/zxing_reader.wasm
+	touch $@
+
+vendor: $(VENDOR)/.copied
+
+# Debian's Chromium for Playwright; installed only when missing (needs root).
+chromium:
+	@test -x $(CHROMIUM) || { echo "installing Debian chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+# Schema and demo data: migrations always, demo data only on first start (idempotent anyway).
+db: setup
+	mkdir -p instance
+	$(FLASK) db upgrade
+	$(FLASK) demo seed
+
+bench: setup
+	$(BIN)/python bench/registry.py
+
+clean:
+	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3

@@ -1,0 +1,66 @@
+"""inspector: field inspection of licensed taxis and moto-taxis."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, g
+from jinja2 import StrictUndefined
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from . import config as config_module
+
+ROOT = config_module.ROOT
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the application: defaults, then instance config, then test config."""
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        instance_relative_config=True,
+        static_folder=str(ROOT / "static"),
+        template_folder=str(ROOT / "templates"),
+    )
+    app.config.from_mapping(config_module.defaults(Path(app.instance_path)))
+    app.config.from_pyfile("config.py", silent=True)
+    if test_config:
+        app.config.from_mapping(test_config)
+
+    from . import errors, logs, security
+    from .extensions import csrf, db, htmx, limiter, migrate
+
+    logs.init_app(app)
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True,
+                     compare_type=True)
+    security.init_app(app)  # first: the user is known even when CSRF fails
+    csrf.init_app(app)
+    htmx.init_app(app)
+    limiter.init_app(app)
+    errors.init_app(app)
+
+    from . import models  # noqa: F401  (register tables on the metadata)
+    from .blueprints import register_blueprints
+    from .cli import register_cli
+
+    register_blueprints(app)
+    register_cli(app)
+    app.jinja_env.undefined = StrictUndefined  # a typo in a template is an error, not ""
+    app.jinja_env.globals["app_name"] = "Inspector"
+    app.context_processor(lambda: {"current_user": g.get("user")})
+    app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
+    return app
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    """SQLite as a real embedded database: WAL, foreign keys, wait instead of failing."""
+    if type(dbapi_connection).__module__.startswith("sqlite3"):
+        cur = dbapi_connection.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()

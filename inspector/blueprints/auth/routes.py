@@ -1,0 +1,86 @@
+"""Login, logout and password change."""
+from __future__ import annotations
+
+from flask import (Blueprint, current_app, flash, g, redirect, render_template, request,
+                   url_for)
+
+from ...extensions import db, limiter
+from ...models import User
+from ...security import (end_session, hash_password, login_required, public, start_session,
+                         verify_password)
+from ...services import audit
+
+bp = Blueprint("auth", __name__)
+
+# A hash to verify against when the username is unknown, so both answers take as long.
+_DUMMY_HASH = hash_password("not-a-real-password")
+MIN_PASSWORD = 10
+
+
+def _safe_next(target: str | None) -> str:
+    """Only same-site paths are followed after login (no open redirect)."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return url_for("main.home")
+
+
+@bp.route("/entrar", methods=["GET", "POST"])
+@public
+@limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
+def login():
+    """Sign in with username and password."""
+    error = None
+    if request.method == "POST":
+        username = request.form.get("username", "").strip().lower()
+        password = request.form.get("password", "")
+        user = db.session.scalar(db.select(User).filter_by(username=username))
+        ok = verify_password(user.password_hash if user else _DUMMY_HASH, password)
+        if user and ok and user.active:
+            start_session(user)
+            current_app.logger.info("login", extra={"fields": {"user_id": user.id}})
+            return redirect(_safe_next(request.args.get("next")))
+        error = ("Esta conta está desativada. Fale com o administrador."
+                 if user and ok else "Usuário ou senha incorretos.")
+        current_app.logger.info("login failed", extra={"fields": {"username": username[:80]}})
+        return render_template("auth/login.html", error=error, username=username), 401
+    if g.get("user") is not None:
+        return redirect(url_for("main.home"))
+    return render_template("auth/login.html", error=error, username="")
+
+
+@bp.post("/sair")
+@public
+def logout():
+    """Sign out (POST only, with the CSRF token: a link cannot sign anyone out)."""
+    end_session()
+    flash("Você saiu.", "info")
+    return redirect(url_for("auth.login"))
+
+
+@bp.route("/senha", methods=["GET", "POST"])
+@login_required
+def change_password():
+    """Change one's own password; other sessions of the account end."""
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        current = request.form.get("current", "")
+        new = request.form.get("new", "")
+        confirm = request.form.get("confirm", "")
+        if not verify_password(g.user.password_hash, current):
+            errors["current"] = "Senha atual incorreta."
+        if len(new) < MIN_PASSWORD:
+            errors["new"] = f"A nova senha precisa de pelo menos {MIN_PASSWORD} caracteres."
+        elif new != confirm:
+            errors["confirm"] = "A confirmação não é igual à nova senha."
+        if not errors:
+            user = g.user
+            user.password_hash = hash_password(new)
+            from ...models import UserSession
+            UserSession.query.filter_by(user_id=user.id).delete()
+            audit.record("password_changed", "user", user.id, actor=user,
+                         municipality_id=user.municipality_id)
+            db.session.commit()
+            start_session(user)
+            flash("Senha alterada.", "success")
+            return redirect(url_for("main.home"))
+    return render_template("auth/password.html", errors=errors), (422 if errors else 200)

@@ -1,0 +1,34 @@
+"""Home, health check."""
+from __future__ import annotations
+
+from flask import Blueprint, g, jsonify, redirect, render_template, url_for
+from sqlalchemy import text
+
+from ...extensions import db
+from ...security import login_required, public
+
+bp = Blueprint("main", __name__)
+
+
+@bp.get("/")
+@public
+def index():
+    """Send a signed-in user to their start page, anyone else to the login page."""
+    if g.get("user") is None:
+        return redirect(url_for("auth.login"))
+    return redirect(url_for("main.home"))
+
+
+@bp.get("/inicio")
+@login_required
+def home():
+    """The signed-in user's start page: what their role can do in their town."""
+    return render_template("main/home.html")
+
+
+@bp.get("/healthz")
+@public
+def healthz():
+    """200 once the database answers."""
+    db.session.execute(text("SELECT 1"))
+    return jsonify({"status": "ok", "database": db.engine.dialect.name})

@@ -1,0 +1,89 @@
+"""Command-line interface: `flask --app inspector <group> <command>`.
+
+Errors go to stderr as one line and exit with status 2.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from flask import Flask
+from flask.cli import AppGroup
+
+from .extensions import db
+
+audit_cli = AppGroup("audit", help="The hash-chained audit log.")
+users_cli = AppGroup("users", help="Accounts of agents, supervisors and admins.")
+
+
+def fail(message: str) -> None:
+    """Print a one-line error on stderr and exit with status 2."""
+    click.echo(f"erro: {message}", err=True)
+    sys.exit(2)
+
+
+@audit_cli.command("verify")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def audit_verify(as_json: bool) -> None:
+    """Walk the chain; report the first broken link (exit 1) or that it holds."""
+    from .services.audit import verify
+
+    count, broken = verify()
+    if as_json:
+        click.echo(json.dumps({"ok": broken is None, "verified": count,
+                               "broken": None if broken is None else broken.__dict__}))
+    elif broken is None:
+        click.echo(f"ok: {count} entries, chain intact")
+    else:
+        click.echo(f"BROKEN at entry #{broken.seq} (id {broken.entry_id}): {broken.reason}; "
+                   f"{count} entries before it hold")
+    if broken is not None:
+        sys.exit(1)
+
+
+@users_cli.command("create")
+@click.option("--town", required=True, help="Town slug.")
+@click.option("--username", required=True)
+@click.option("--name", required=True)
+@click.option("--role", type=click.Choice(["agent", "supervisor", "admin"]), required=True)
+@click.password_option()
+def users_create(town: str, username: str, name: str, role: str, password: str) -> None:
+    """Create an account."""
+    from .services.accounts import create_user
+    from .services.errors import ValidationFailed
+
+    try:
+        user = create_user(town_slug=town, username=username, name=name, role=role,
+                           password=password)
+    except ValidationFailed as e:
+        fail(str(e))
+    db.session.commit()
+    click.echo(f"created {user.username} ({user.role.value}, {town})")
+
+
+@users_cli.command("disable")
+@click.argument("username")
+def users_disable(username: str) -> None:
+    """Disable an account; its sessions end at once."""
+    from .services.accounts import set_active
+    from .services.errors import ValidationFailed
+
+    try:
+        set_active(username, False)
+    except ValidationFailed as e:
+        fail(str(e))
+    db.session.commit()
+    click.echo(f"disabled {username}")
+
+
+def register_cli(app: Flask) -> None:
+    """Attach every command group to the app."""
+    app.cli.add_command(audit_cli)
+    app.cli.add_command(users_cli)
+    try:
+        from .demo import demo_cli
+    except ImportError:  # pragma: no cover - demo data lands separately
+        demo_cli = None
+    if demo_cli is not None:
+        app.cli.add_command(demo_cli)

@@ -1,0 +1,44 @@
+"""Configuration: defaults here, then instance/config.py, then the environment, then tests."""
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _secret_key(instance_path: Path) -> str:
+    """Read the instance's secret key, creating it on first start (never a literal)."""
+    env = os.environ.get("SECRET_KEY")
+    if env:
+        return env
+    path = instance_path / "secret_key"
+    if not path.exists():
+        instance_path.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def defaults(instance_path: Path) -> dict:
+    """The settings every deployment starts from."""
+    return {
+        "SECRET_KEY": _secret_key(instance_path),
+        "SQLALCHEMY_DATABASE_URI": os.environ.get(
+            "DATABASE_URL", f"sqlite:///{instance_path / 'inspector.sqlite3'}"
+        ),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SESSION_COOKIE_NAME": "inspector_session",
+        "SESSION_COOKIE_SECURE": True,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "PERMANENT_SESSION_LIFETIME": timedelta(days=30),
+        "SESSION_IDLE_TIMEOUT": timedelta(days=14),
+        "WTF_CSRF_TIME_LIMIT": None,  # the token lives as long as the session
+        "WTF_CSRF_SSL_STRICT": False,  # Referer checks break behind proxies; the token is enough
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "LOGIN_RATE_LIMIT": "10 per minute;50 per hour",
+        "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
+    }

@@ -1,0 +1,30 @@
+"""The data model: towns, the regulated fleet, accounts and the audit log."""
+from .accounts import Role, User, UserSession
+from .audit import AuditEntry
+from .registry import (
+    DatedValue,
+    Driver,
+    DriverCategory,
+    Holder,
+    HolderKind,
+    InsurancePolicy,
+    Licence,
+    LicenceKind,
+    Municipality,
+    Permit,
+    PermitKind,
+    Service,
+    Stand,
+    Status,
+    StatusChange,
+    Vehicle,
+    VehicleKind,
+    vehicle_drivers,
+)
+
+__all__ = [
+    "AuditEntry", "DatedValue", "Driver", "DriverCategory", "Holder", "HolderKind",
+    "InsurancePolicy", "Licence", "LicenceKind", "Municipality", "Permit", "PermitKind",
+    "Role", "Service", "Stand", "Status", "StatusChange", "User", "UserSession", "Vehicle",
+    "VehicleKind", "vehicle_drivers",
+]

@@ -1,0 +1,30 @@
+"""The append-only, hash-chained audit log."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+
+
+class AuditEntry(db.Model):
+    """One change: who, when, what, before and after, chained to the previous entry."""
+
+    __tablename__ = "audit_entries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, unique=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    actor: Mapped[str] = mapped_column(String(120))
+    municipality_id: Mapped[int | None] = mapped_column(ForeignKey("municipalities.id"),
+                                                        index=True)
+    action: Mapped[str] = mapped_column(String(60))
+    entity: Mapped[str] = mapped_column(String(40))
+    entity_id: Mapped[str] = mapped_column(String(40))
+    before: Mapped[str | None] = mapped_column(Text)  # canonical JSON
+    after: Mapped[str | None] = mapped_column(Text)   # canonical JSON
+    prev_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    hash: Mapped[str] = mapped_column(String(64), unique=True)

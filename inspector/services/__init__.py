@@ -1,0 +1,1 @@
+"""Business operations: plain functions that take data and raise typed errors."""

@@ -1,0 +1,134 @@
+"""Append to and verify the hash-chained audit log.
+
+Each entry's hash is SHA-256 over a canonical JSON encoding of its content and the
+previous entry's hash. Editing, deleting or reordering any entry breaks the chain at
+that point, and `flask audit verify` names the first broken link.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from enum import Enum
+from typing import Any, Iterable
+
+from sqlalchemy import inspect as sa_inspect, select, text
+
+from ..extensions import db
+from ..models import AuditEntry
+
+GENESIS = "0" * 64
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value.astimezone(UTC).isoformat(timespec="microseconds")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, bytes):
+        return {"sha256": hashlib.sha256(value).hexdigest()}
+    raise TypeError(f"cannot encode {type(value).__name__} in the audit log")
+
+
+def canonical(value: Any) -> str:
+    """The one JSON encoding used for hashing: sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, default=_default, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
+
+
+def snapshot(row: Any, exclude: Iterable[str] = ("photo",)) -> dict:
+    """The column values of a model row, as the audit log records them."""
+    mapper = sa_inspect(row).mapper
+    state = sa_inspect(row)
+    out = {}
+    for attr in mapper.column_attrs:
+        if attr.key in exclude or attr.key in state.unloaded:
+            continue
+        out[attr.key] = getattr(row, attr.key)
+    return json.loads(canonical(out))
+
+
+def entry_hash(seq: int, at: datetime, actor: str, actor_id: int | None,
+               municipality_id: int | None, action: str, entity: str, entity_id: str,
+               before: str | None, after: str | None, prev_hash: str) -> str:
+    """SHA-256 of an entry's content and its predecessor's hash."""
+    body = canonical({
+        "seq": seq, "at": at, "actor": actor, "actor_id": actor_id,
+        "municipality_id": municipality_id, "action": action, "entity": entity,
+        "entity_id": entity_id, "before": before, "after": after, "prev_hash": prev_hash,
+    })
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _lock_chain() -> None:
+    """Serialise appenders so the chain never forks."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        db.session.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
+
+
+def record(action: str, entity: str, entity_id: Any, *, before: dict | None = None,
+           after: dict | None = None, actor=None, municipality_id: int | None = None,
+           at: datetime | None = None) -> AuditEntry:
+    """Append an entry in the caller's transaction (committed with the change it records)."""
+    _lock_chain()
+    last = db.session.execute(
+        select(AuditEntry.seq, AuditEntry.hash).order_by(AuditEntry.seq.desc()).limit(1)
+    ).first()
+    seq, prev = (last.seq + 1, last.hash) if last else (1, GENESIS)
+    at = at or datetime.now(UTC)
+    actor_label = getattr(actor, "username", None) or (actor if isinstance(actor, str) else "system")
+    actor_id = getattr(actor, "id", None)
+    before_s = canonical(before) if before is not None else None
+    after_s = canonical(after) if after is not None else None
+    entry = AuditEntry(
+        seq=seq, at=at, actor_id=actor_id, actor=actor_label, municipality_id=municipality_id,
+        action=action, entity=entity, entity_id=str(entity_id), before=before_s, after=after_s,
+        prev_hash=prev,
+        hash=entry_hash(seq, at, actor_label, actor_id, municipality_id, action, entity,
+                        str(entity_id), before_s, after_s, prev),
+    )
+    db.session.add(entry)
+    db.session.flush()
+    return entry
+
+
+@dataclass(frozen=True)
+class Break:
+    """The first place where the chain does not hold."""
+
+    seq: int | None
+    entry_id: int | None
+    reason: str
+
+
+def verify() -> tuple[int, Break | None]:
+    """Walk the chain in order; return how many entries held and the first break, if any."""
+    prev = GENESIS
+    expected_seq = 1
+    count = 0
+    rows = db.session.execute(select(AuditEntry).order_by(AuditEntry.seq, AuditEntry.id))
+    for (e,) in rows:
+        if e.seq != expected_seq:
+            return count, Break(e.seq, e.id, f"expected entry #{expected_seq}, found #{e.seq}: "
+                                             "an entry was deleted or renumbered")
+        if e.prev_hash != prev:
+            return count, Break(e.seq, e.id, f"entry #{e.seq} does not follow entry "
+                                             f"#{e.seq - 1}: reordered or the previous one "
+                                             "was replaced")
+        digest = entry_hash(e.seq, e.at, e.actor, e.actor_id, e.municipality_id, e.action,
+                            e.entity, e.entity_id, e.before, e.after, e.prev_hash)
+        if digest != e.hash:
+            return count, Break(e.seq, e.id, f"entry #{e.seq} was edited: its content no longer "
+                                             "matches its hash")
+        prev = e.hash
+        expected_seq += 1
+        count += 1
+    return count, None

@@ -1,0 +1,166 @@
+"""Fixtures: an app on a migrated database (SQLite, or PostgreSQL via DATABASE_URL),
+a test client that can sign in, a live server on loopback and Debian's Chromium."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+from sqlalchemy import MetaData, text
+from werkzeug.serving import make_server
+
+from inspector import create_app
+from inspector.extensions import db
+
+from . import factories
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic"]
+_TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
+
+
+class Client(FlaskClient):
+    """A test client that knows how to sign in and fetch a CSRF token."""
+
+    def csrf_token(self, path: str = "/entrar") -> str:
+        page = self.get(path)
+        match = _TOKEN.search(page.get_data(as_text=True))
+        assert match, f"no CSRF token on {path} ({page.status_code})"
+        return match.group(1)
+
+    def login(self, username: str, password: str = factories.PASSWORD):
+        token = self.csrf_token("/entrar")
+        return self.post("/entrar", data={"username": username, "password": password,
+                                          "csrf_token": token})
+
+    def post_form(self, path: str, data: dict | None = None, token_from: str = "/inicio",
+                  **kw):
+        """POST a form with a valid CSRF token taken from a page the user can see."""
+        data = dict(data or {})
+        data["csrf_token"] = self.csrf_token(token_from)
+        return self.post(path, data=data, **kw)
+
+
+def _test_config(url: str) -> dict:
+    return {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
+            "LOG_LEVEL": "WARNING"}
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory) -> str:
+    """DATABASE_URL when set (CI's PostgreSQL run), else a fresh SQLite file."""
+    return os.environ.get("DATABASE_URL") or \
+        f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite3'}"
+
+
+@pytest.fixture(scope="session")
+def schema(database_url) -> str:
+    """Build the schema from empty with the migrations, once per run."""
+    import flask_migrate
+
+    app = create_app(_test_config(database_url))
+    with app.app_context():
+        drop_everything()
+        flask_migrate.upgrade()
+    return database_url
+
+
+def drop_everything() -> None:
+    """Drop every table in the database, Alembic's version table included."""
+    reflected = MetaData()
+    reflected.reflect(bind=db.engine)
+    reflected.drop_all(bind=db.engine)
+
+
+def empty_tables() -> None:
+    """Delete every row, keeping the schema."""
+    tables = [t for t in reversed(db.metadata.sorted_tables)]
+    if db.engine.dialect.name == "postgresql":
+        names = ", ".join(f'"{t.name}"' for t in tables)
+        with db.engine.begin() as conn:
+            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    else:
+        with db.engine.begin() as conn:
+            for t in tables:
+                conn.execute(t.delete())
+
+
+@pytest.fixture
+def app(schema):
+    """A fresh app on the migrated database; every row is deleted afterwards."""
+    app = create_app(_test_config(schema))
+    app.test_client_class = Client
+    yield app
+    with app.app_context():
+        db.session.remove()
+        empty_tables()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app) -> Client:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def make(app):
+    """Run factories inside an app context and commit: `make(factories.user, role=...)`."""
+    def build(factory, *args, **kwargs):
+        with app.app_context():
+            obj = factory(*args, **kwargs)
+            db.session.commit()
+            db.session.refresh(obj)
+            db.session.expunge(obj)
+            return obj
+    return build
+
+
+@pytest.fixture
+def live_server(app):
+    """The app behind a real threaded WSGI server on a free loopback port."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    server.url = f"http://127.0.0.1:{server.server_port}"
+    yield server
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.fail("Debian chromium is missing: `make test` installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture
+def browser(playwright_instance):
+    """Debian's Chromium, headless, quiet on a closed network. One per test."""
+    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A page in a fresh context whose base URL is the live server."""
+    context = browser.new_context(base_url=live_server.url, locale="pt-BR")
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    yield pg
+    context.close()
