@@ -81,9 +81,3 @@ def register_cli(app: Flask) -> None:
     """Attach every command group to the app."""
     app.cli.add_command(audit_cli)
     app.cli.add_command(users_cli)
-    try:
-        from .demo import demo_cli
-    except ImportError:  # pragma: no cover - demo data lands separately
-        demo_cli = None
-    if demo_cli is not None:
-        app.cli.add_command(demo_cli)

@@ -3,6 +3,7 @@ from .accounts import Role, User, UserSession
 from .audit import AuditEntry
 from .registry import (
     DatedValue,
+    DecreeValue,
     Driver,
     DriverCategory,
     Holder,
@@ -23,7 +24,7 @@ from .registry import (
 )
 
 __all__ = [
-    "AuditEntry", "DatedValue", "Driver", "DriverCategory", "Holder", "HolderKind",
+    "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder", "HolderKind",
     "InsurancePolicy", "Licence", "LicenceKind", "Municipality", "Permit", "PermitKind",
     "Role", "Service", "Stand", "Status", "StatusChange", "User", "UserSession", "Vehicle",
     "VehicleKind", "vehicle_drivers",

@@ -117,6 +117,27 @@ class DatedValue(db.Model):
     municipality: Mapped[Municipality] = relationship(back_populates="dated_values")
 
 
+class DecreeValue(db.Model):
+    """A value a law leaves to a decree (a fine amount, say), set per town, never invented.
+
+    `key` names the rule-pack parameter it fills; it holds from `valid_from` until the
+    next value of the same key. Until one is set the UI shows "não definido".
+    """
+
+    __tablename__ = "decree_values"
+    __table_args__ = (UniqueConstraint("municipality_id", "key", "valid_from"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    municipality_id: Mapped[int] = mapped_column(ForeignKey("municipalities.id"), index=True)
+    key: Mapped[str] = mapped_column(String(120))
+    valid_from: Mapped[date] = mapped_column(Date)
+    amount: Mapped[Decimal] = mapped_column(Numeric(14, 2))
+    unit: Mapped[str] = mapped_column(String(20))  # BRL | UFM | UFIM | minimum_wage
+    source: Mapped[str] = mapped_column(Text)      # the decree: number, date
+    set_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    set_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
 class TownScoped:
     """Mixin: a row that belongs to exactly one town."""
 

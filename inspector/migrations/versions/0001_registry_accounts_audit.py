@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-30 20:38:01.314080
+Create Date: 2026-11-30 20:40:03.676234
 
 """
 from alembic import op
@@ -113,6 +113,24 @@ def upgrade():
     )
     with op.batch_alter_table('audit_entries', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_audit_entries_municipality_id'), ['municipality_id'], unique=False)
+
+    op.create_table('decree_values',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('municipality_id', sa.Integer(), nullable=False),
+    sa.Column('key', sa.String(length=120), nullable=False),
+    sa.Column('valid_from', sa.Date(), nullable=False),
+    sa.Column('amount', sa.Numeric(precision=14, scale=2), nullable=False),
+    sa.Column('unit', sa.String(length=20), nullable=False),
+    sa.Column('source', sa.Text(), nullable=False),
+    sa.Column('set_by_id', sa.Integer(), nullable=True),
+    sa.Column('set_at', sa.DateTime(timezone=True), server_default=sa.text('(CURRENT_TIMESTAMP)'), nullable=False),
+    sa.ForeignKeyConstraint(['municipality_id'], ['municipalities.id'], name=op.f('fk_decree_values_municipality_id_municipalities')),
+    sa.ForeignKeyConstraint(['set_by_id'], ['users.id'], name=op.f('fk_decree_values_set_by_id_users')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_decree_values')),
+    sa.UniqueConstraint('municipality_id', 'key', 'valid_from', name=op.f('uq_decree_values_municipality_id_key_valid_from'))
+    )
+    with op.batch_alter_table('decree_values', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_decree_values_municipality_id'), ['municipality_id'], unique=False)
 
     op.create_table('drivers',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -301,6 +319,10 @@ def downgrade():
         batch_op.drop_index(batch_op.f('ix_drivers_holder_id'))
 
     op.drop_table('drivers')
+    with op.batch_alter_table('decree_values', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_decree_values_municipality_id'))
+
+    op.drop_table('decree_values')
     with op.batch_alter_table('audit_entries', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_audit_entries_municipality_id'))
 
