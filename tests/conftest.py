@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import threading
+import uuid
 from pathlib import Path
 
 import pytest
@@ -53,10 +54,26 @@ def _test_config(url: str) -> dict:
 
 
 @pytest.fixture(scope="session")
-def database_url(tmp_path_factory) -> str:
-    """DATABASE_URL when set (CI's PostgreSQL run), else a fresh SQLite file."""
-    return os.environ.get("DATABASE_URL") or \
-        f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite3'}"
+def database_url(tmp_path_factory):
+    """A database of this run's own: a fresh SQLite file, or, when DATABASE_URL names a
+    PostgreSQL server, a new database beside it (dropped at the end), so that runs in
+    parallel never share rows."""
+    url = os.environ.get("DATABASE_URL")
+    if not url or not url.startswith("postgresql"):
+        yield url or f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite3'}"
+        return
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"{base.database}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    yield base.set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
 
 
 @pytest.fixture(scope="session")

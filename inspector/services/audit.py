@@ -46,13 +46,10 @@ def canonical(value: Any) -> str:
 
 def snapshot(row: Any, exclude: Iterable[str] = ("photo",)) -> dict:
     """The column values of a model row, as the audit log records them."""
-    mapper = sa_inspect(row).mapper
-    state = sa_inspect(row)
     out = {}
-    for attr in mapper.column_attrs:
-        if attr.key in exclude or attr.key in state.unloaded:
-            continue
-        out[attr.key] = getattr(row, attr.key)
+    for attr in sa_inspect(row).mapper.column_attrs:
+        if attr.key not in exclude:
+            out[attr.key] = getattr(row, attr.key)
     return json.loads(canonical(out))
 
 
