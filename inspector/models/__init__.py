@@ -1,6 +1,8 @@
 """The data model: towns, the regulated fleet, accounts and the audit log."""
 from .accounts import Role, User, UserSession
 from .audit import AuditEntry
+from .credentials import (Credential, CredentialKind, PassengerReport, ReportCategory,
+                          ReportStatus, SigningKey)
 from .registry import (
     DatedValue,
     DecreeValue,
@@ -29,3 +31,5 @@ __all__ = [
     "Role", "Service", "Stand", "Status", "StatusChange", "User", "UserSession", "Vehicle",
     "VehicleKind", "vehicle_drivers",
 ]
+__all__ += ["Credential", "CredentialKind", "PassengerReport", "ReportCategory",
+            "ReportStatus", "SigningKey"]
