@@ -1,0 +1,474 @@
+"""Changes to a town's registry: holders, stands, vehicles, drivers, permits, licences,
+insurance policies, and status changes with a reason.
+
+Each `save_*` takes the text values a form or a spreadsheet row gives (keys = model
+attribute names, plus natural-key references such as `holder_tax_id`), checks all of
+them and raises `ValidationFailed({field: reason})` naming every bad field. Otherwise it
+creates the row (or updates the one passed in; keys missing from `data` keep their
+current value), flushes in the caller's transaction and writes one audit entry; the
+caller commits. A save that changes nothing writes nothing, so re-importing the same
+spreadsheet is a no-op. Everything is scoped to one town: a reference to another
+town's row is "não encontrado".
+"""
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any, Callable, Mapping
+
+from sqlalchemy import inspect as sa_inspect
+
+from ..extensions import db
+from ..models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolicy, Licence,
+                      LicenceKind, Permit, PermitKind, Service, Stand, Status, StatusChange,
+                      Vehicle, VehicleKind)
+from . import audit
+from .documents import digits, is_cnpj, is_cpf, is_plate, normalise_plate
+from .errors import ValidationFailed
+from .registry_lookup import Lookup
+from .registry_search import (search_drivers, search_holders, search_licences,  # noqa: F401
+                              search_permits, search_stands, search_vehicles)
+from .values import REQUIRED, Fields, label, text_of
+
+__all__ = [
+    "Lookup", "as_data", "change_status", "save_driver", "save_holder", "save_insurance",
+    "save_licence", "save_permit", "save_stand", "save_vehicle", "search_drivers",
+    "search_holders", "search_licences", "search_permits", "search_stands", "search_vehicles",
+    "unlink_driver", "NOT_FOUND",
+]
+
+NOT_FOUND = "não encontrado neste município"
+KIND_OF_SERVICE = {Service.TAXI: VehicleKind.CAR, Service.MOTOTAXI: VehicleKind.MOTORCYCLE}
+SERVICE_OF_CATEGORY = {DriverCategory.AUTONOMO: Service.TAXI, DriverCategory.AUXILIAR: Service.TAXI,
+                       DriverCategory.MOTOTAXISTA: Service.MOTOTAXI}
+PERMIT_KIND_OF_SERVICE = {Service.TAXI: PermitKind.PERMISSAO,
+                          Service.MOTOTAXI: PermitKind.AUTORIZACAO}
+LICENCE_KIND_OF_SERVICE = {Service.TAXI: LicenceKind.ALVARA_ESTACIONAMENTO,
+                           Service.MOTOTAXI: LicenceKind.ALVARA_MOTOTAXI}
+CNH_CATEGORIES = ("A", "B", "C", "D", "E", "AB", "AC", "AD", "AE", "ACC")
+STATUS_CHANGE_NEEDS = "para mudar a situação use “Mudar situação” e informe o motivo"
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_CODE = re.compile(r"^[A-Z0-9][A-Z0-9./\- ]*$")
+
+
+# ---------------------------------------------------------------- reading rows back
+def as_data(row: Any) -> dict[str, str]:
+    """A row as the text values a form shows (and `save_*` accepts back unchanged)."""
+    mapper = sa_inspect(row).mapper
+    out = {a.key: text_of(getattr(row, a.key)) for a in mapper.column_attrs
+           if a.key not in ("id", "municipality_id", "photo", "photo_mime")
+           and not a.key.endswith("_id")}
+    if isinstance(row, (Vehicle, Driver, Permit)):
+        out["holder_tax_id"] = row.holder.tax_id if row.holder else ""
+    if isinstance(row, Vehicle):
+        out.pop("kind")  # follows the service
+        out["stand_code"] = row.stand.code if row.stand else ""
+    if isinstance(row, (Licence, InsurancePolicy)):
+        out["vehicle_plate"] = row.vehicle.plate
+    if isinstance(row, Licence):
+        out["permit_number"] = row.permit.number if row.permit else ""
+    if isinstance(row, Driver):
+        out["vehicle_plate"] = ""  # links are added, never replaced, through this field
+    return out
+
+
+def _merged(row: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The values to validate: the row's current ones overlaid with what was given."""
+    base = as_data(row) if row is not None else {}
+    base.update(data)
+    return base
+
+
+def _snap(row: Any, extra: Callable[[Any], dict] | None = None) -> dict:
+    """An audit snapshot with every column loaded (an expired row is refreshed first)."""
+    for attr in sa_inspect(row).mapper.column_attrs:
+        if attr.key != "photo":
+            getattr(row, attr.key)
+    out = audit.snapshot(row)
+    if extra:
+        out.update(extra(row))
+    return out
+
+
+def _write(entity: str, model: type, row: Any, values: dict, *, town_id: int, actor,
+           lookup: Lookup, extra: Callable[[Any], dict] | None = None,
+           apply: Callable[[Any], None] | None = None) -> Any:
+    """Create or update a row, flush, and audit it when anything changed."""
+    creating = row is None
+    before = None if creating else _snap(row, extra)
+    old_keys = {} if creating else lookup.keys_of(row)
+    if creating:
+        row = model(municipality_id=town_id, **values)
+        db.session.add(row)
+    else:
+        for key, value in values.items():
+            if getattr(row, key) != value:
+                setattr(row, key, value)
+    if apply:
+        apply(row)
+    db.session.flush()
+    lookup.moved(row, old_keys)
+    after = _snap(row, extra)
+    if before != after:
+        audit.record(f"{entity}_{'created' if creating else 'updated'}", entity, row.id,
+                     before=before, after=after, actor=actor, municipality_id=town_id)
+    return row
+
+
+def _check(f: Fields) -> None:
+    if f.errors:
+        raise ValidationFailed(dict(f.errors))
+
+
+def _code(f: Fields, name: str, max_len: int) -> str:
+    """An identifier people type (stand code, permit number): upper case, trimmed."""
+    value = f.text(name, max_len=max_len).upper()
+    if value and not _CODE.match(value):
+        f.fail(name, "use letras, algarismos, ponto, barra ou hífen")
+    return value
+
+
+def _status_on_create(f: Fields, row: Any) -> Status | None:
+    """Status is set when a row is created; afterwards only `change_status` changes it."""
+    status = f.choice("status", Status, default=Status.ACTIVE)
+    if row is not None and status is not None and status != row.status:
+        f.fail("status", STATUS_CHANGE_NEEDS)
+    return status
+
+
+def _ref(f: Fields, lookup: Lookup, name: str, model: type, attr: str, key: str,
+         *, required: bool, what: str) -> Any:
+    """A row of the town referenced by its natural key, or an error on `name`."""
+    if not key:
+        if required and not f.raw(name):
+            f.fail(name, REQUIRED)
+        return None
+    found = lookup.get(model, attr, key)
+    if found is None:
+        f.fail(name, f"{what} {f.raw(name)!r} {NOT_FOUND}")
+    return found
+
+
+def _unique(f: Fields, lookup: Lookup, name: str, model: type, attr: str, key: str,
+            row: Any, what: str) -> None:
+    if key and name not in f.errors:
+        other = lookup.get(model, attr, key)
+        if other is not None and other is not row:
+            f.fail(name, f"{what} já cadastrado neste município")
+
+
+def _period(f: Fields, start: date | None, end: date | None, end_name: str) -> None:
+    if start and end and end <= start:
+        f.fail(end_name, "deve ser depois do início da validade")
+
+
+def _plate(f: Fields, name: str, *, required: bool = True) -> str:
+    plate = normalise_plate(f.raw(name))
+    if not plate:
+        if required:
+            f.fail(name, REQUIRED)
+    elif not is_plate(plate):
+        f.fail(name, f"placa inválida: {f.raw(name)!r} (use ABC1234 ou ABC1D23)")
+    return plate
+
+
+def _holder_ref(f: Fields, lookup: Lookup, *, required: bool = True) -> Holder | None:
+    return _ref(f, lookup, "holder_tax_id", Holder, "tax_id", digits(f.raw("holder_tax_id")),
+                required=required, what="permissionário com CPF/CNPJ")
+
+
+def _vehicle_ref(f: Fields, lookup: Lookup) -> Vehicle | None:
+    plate = _plate(f, "vehicle_plate")
+    if not f.ok("vehicle_plate"):
+        return None
+    return _ref(f, lookup, "vehicle_plate", Vehicle, "plate", plate, required=True,
+                what="veículo de placa")
+
+
+# ---------------------------------------------------------------------------- saves
+def save_holder(town_id: int, data: Mapping[str, Any], *, actor, holder: Holder | None = None,
+                lookup: Lookup | None = None) -> Holder:
+    """Create or update a permit holder (person with CPF, company with CNPJ)."""
+    lookup = lookup or Lookup(town_id)
+    f = Fields(_merged(holder, data))
+    tax_id = digits(f.raw("tax_id"))
+    guess = {11: HolderKind.PERSON, 14: HolderKind.COMPANY}.get(len(tax_id))
+    kind = f.choice("kind", HolderKind, default=guess)
+    name = f.text("name")
+    if not f.raw("tax_id"):
+        f.fail("tax_id", REQUIRED)
+    elif kind == HolderKind.COMPANY and not is_cnpj(tax_id):
+        f.fail("tax_id", "CNPJ inválido: confira os 14 dígitos")
+    elif kind != HolderKind.COMPANY and not is_cpf(tax_id):
+        f.fail("tax_id", "CPF inválido: confira os 11 dígitos")
+    _unique(f, lookup, "tax_id", Holder, "tax_id", tax_id, holder, "CPF/CNPJ")
+    address = f.text("address", required=False, max_len=300)
+    phone = f.text("phone", required=False, max_len=30)
+    email = f.text("email", required=False, max_len=200).lower()
+    if email and not _EMAIL.match(email):
+        f.fail("email", "e-mail inválido")
+    _check(f)
+    return _write("holder", Holder, holder, dict(kind=kind, name=name, tax_id=tax_id,
+                                                 address=address, phone=phone, email=email),
+                  town_id=town_id, actor=actor, lookup=lookup)
+
+
+def save_stand(town_id: int, data: Mapping[str, Any], *, actor, stand: Stand | None = None,
+               lookup: Lookup | None = None) -> Stand:
+    """Create or update a stand (ponto): code, place, capacity, service."""
+    lookup = lookup or Lookup(town_id)
+    f = Fields(_merged(stand, data))
+    code = _code(f, "code", 20)
+    _unique(f, lookup, "code", Stand, "code", code, stand, "código de ponto")
+    values = dict(code=code, place=f.text("place"),
+                  capacity=f.integer("capacity", lo=1, hi=200, what="capacidade"),
+                  service=f.choice("service", Service, default=Service.TAXI),
+                  legal_basis=f.text("legal_basis", required=False, max_len=120))
+    _check(f)
+    return _write("stand", Stand, stand, values, town_id=town_id, actor=actor, lookup=lookup)
+
+
+def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
+                 vehicle: Vehicle | None = None, lookup: Lookup | None = None) -> Vehicle:
+    """Create or update a taxi (car) or moto-taxi (motorcycle)."""
+    lookup = lookup or Lookup(town_id)
+    f = Fields(_merged(vehicle, data))
+    service = f.choice("service", Service)
+    kind = KIND_OF_SERVICE.get(service)
+    given_kind = f.choice("kind", VehicleKind, required=False)
+    if kind and given_kind and given_kind != kind:
+        f.fail("kind", f"{label(service)} é {label(kind).lower()}, não {label(given_kind).lower()}")
+    plate = _plate(f, "plate")
+    _unique(f, lookup, "plate", Vehicle, "plate", plate, vehicle, "placa")
+    moto = kind == VehicleKind.MOTORCYCLE
+    year = f.integer("year_of_manufacture", lo=1950, hi=date.today().year + 1, what="ano")
+    engine_cc = f.integer("engine_cc", required=moto, lo=50, hi=8000, what="cilindrada")
+    doors = None
+    if moto:
+        if f.raw("doors") not in ("", "0"):
+            f.fail("doors", "motocicleta não tem portas")
+    else:
+        doors = f.integer("doors", required=kind is not None, lo=2, hi=5, what="número de portas")
+    is_trail = f.boolean("is_trail")
+    if is_trail and kind == VehicleKind.CAR:
+        f.fail("is_trail", "só motocicletas podem ser de trilha")
+    prefix = f.text("prefix", required=False, max_len=10).upper()
+    if prefix and not prefix.isalnum():
+        f.fail("prefix", "use só letras e algarismos")
+    holder = _holder_ref(f, lookup)
+    stand = _ref(f, lookup, "stand_code", Stand, "code", f.raw("stand_code").upper(),
+                 required=False, what="ponto")
+    if stand is not None and service is not None and stand.service != service:
+        f.fail("stand_code", f"o ponto {stand.code} é de {label(stand.service).lower()}")
+    values = dict(service=service, kind=kind, plate=plate, make_model=f.text("make_model", max_len=120),
+                  year_of_manufacture=year, engine_cc=engine_cc, colour=f.text("colour", max_len=40),
+                  doors=doors, prefix=prefix, is_trail=is_trail,
+                  last_vistoria_on=f.date("last_vistoria_on", required=False))
+    _check(f)
+    values.update(holder_id=holder.id, stand_id=stand.id if stand else None)
+    return _write("vehicle", Vehicle, vehicle, values, town_id=town_id, actor=actor, lookup=lookup)
+
+
+def _cnh_fits(category: str, service: Service) -> bool:
+    """A moto-taxi rider needs category A; a taxi driver B or higher."""
+    if service == Service.MOTOTAXI:
+        return "A" in category and category != "ACC"
+    return any(c in category for c in "BCDE")
+
+
+def _driver_plates(driver: Driver) -> dict:
+    return {"vehicle_plates": sorted(v.plate for v in driver.vehicles)}
+
+
+def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver | None = None,
+                lookup: Lookup | None = None) -> Driver:
+    """Create or update a driver; `vehicle_plate` (one or more plates) adds vehicle links."""
+    lookup = lookup or Lookup(town_id)
+    f = Fields(_merged(driver, data))
+    category = f.choice("category", DriverCategory)
+    service = SERVICE_OF_CATEGORY.get(category)
+    cpf = digits(f.raw("cpf"))
+    if not f.raw("cpf"):
+        f.fail("cpf", REQUIRED)
+    elif not is_cpf(cpf):
+        f.fail("cpf", "CPF inválido: confira os 11 dígitos")
+    _unique(f, lookup, "cpf", Driver, "cpf", cpf, driver, "CPF de condutor")
+    cnh_number = digits(f.raw("cnh_number"))
+    if not f.raw("cnh_number"):
+        f.fail("cnh_number", REQUIRED)
+    elif len(cnh_number) != 11 or cnh_number != f.raw("cnh_number").replace(" ", ""):
+        f.fail("cnh_number", "número da CNH inválido: são 11 algarismos")
+    cnh_category = f.text("cnh_category", max_len=3).upper().replace(" ", "")
+    if cnh_category and cnh_category not in CNH_CATEGORIES:
+        f.fail("cnh_category", f"categoria de CNH desconhecida: {cnh_category!r}")
+    elif cnh_category and service and not _cnh_fits(cnh_category, service):
+        f.fail("cnh_category", "moto-táxi exige CNH categoria A" if service == Service.MOTOTAXI
+               else "táxi exige CNH categoria B ou superior")
+    registration = _code(f, "registration_number", 20)
+    _unique(f, lookup, "registration_number", Driver, "registration_number", registration,
+            driver, "número de registro")
+    holder = _holder_ref(f, lookup, required=category == DriverCategory.AUXILIAR)
+    vehicles = []
+    for raw in [p for p in re.split(r"[,;]+", f.raw("vehicle_plate")) if p.strip()]:
+        plate = normalise_plate(raw)
+        v = lookup.get(Vehicle, "plate", plate) if is_plate(plate) else None
+        if v is None:
+            f.fail("vehicle_plate", f"veículo de placa {raw.strip()!r} {NOT_FOUND}")
+        elif service and v.service != service:
+            f.fail("vehicle_plate", f"{label(category)} não conduz {label(v.service).lower()} "
+                                    f"({v.plate})")
+        elif holder is not None and v.holder_id != holder.id:
+            f.fail("vehicle_plate", f"o veículo {v.plate} é de outro permissionário")
+        else:
+            vehicles.append(v)
+    values = dict(category=category, name=f.text("name"), cpf=cpf, cnh_number=cnh_number,
+                  cnh_category=cnh_category, cnh_expiry=f.date("cnh_expiry"),
+                  registration_number=registration,
+                  registration_expiry=f.date("registration_expiry"),
+                  status=_status_on_create(f, driver))
+    _check(f)
+    values["holder_id"] = holder.id if holder else None
+    if driver is not None:
+        values.pop("status")
+
+    def link(row: Driver) -> None:
+        for v in vehicles:
+            if v not in row.vehicles:
+                row.vehicles.append(v)
+
+    return _write("driver", Driver, driver, values, town_id=town_id, actor=actor, lookup=lookup,
+                  extra=_driver_plates, apply=link)
+
+
+def unlink_driver(driver: Driver, vehicle: Vehicle, *, actor) -> None:
+    """Stop a driver being registered on a vehicle (audited)."""
+    if vehicle not in driver.vehicles:
+        raise ValidationFailed({"vehicle_plate": f"{driver.name} não está vinculado a "
+                                                 f"{vehicle.plate}"})
+    before = _snap(driver, _driver_plates)
+    driver.vehicles.remove(vehicle)
+    db.session.flush()
+    audit.record("driver_updated", "driver", driver.id, before=before,
+                 after=_snap(driver, _driver_plates), actor=actor,
+                 municipality_id=driver.municipality_id)
+
+
+def save_permit(town_id: int, data: Mapping[str, Any], *, actor, permit: Permit | None = None,
+                lookup: Lookup | None = None) -> Permit:
+    """Create or update a Termo de Permissão (taxi) or autorização (moto-taxi)."""
+    lookup = lookup or Lookup(town_id)
+    f = Fields(_merged(permit, data))
+    service = f.choice("service", Service)
+    kind = f.choice("kind", PermitKind, default=PERMIT_KIND_OF_SERVICE.get(service))
+    number = _code(f, "number", 30)
+    _unique(f, lookup, "number", Permit, "number", number, permit, "número de permissão")
+    holder = _holder_ref(f, lookup)
+    valid_from = f.date("valid_from")
+    valid_until = f.date("valid_until", required=False)
+    _period(f, valid_from, valid_until, "valid_until")
+    values = dict(service=service, kind=kind, number=number, valid_from=valid_from,
+                  valid_until=valid_until, status=_status_on_create(f, permit))
+    _check(f)
+    values["holder_id"] = holder.id
+    if permit is not None:
+        values.pop("status")
+    return _write("permit", Permit, permit, values, town_id=town_id, actor=actor, lookup=lookup)
+
+
+def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
+                 licence: Licence | None = None, lookup: Lookup | None = None) -> Licence:
+    """Create or update a vehicle's alvará, optionally under a permit of the same holder."""
+    lookup = lookup or Lookup(town_id)
+    f = Fields(_merged(licence, data))
+    vehicle = _vehicle_ref(f, lookup)
+    permit = _ref(f, lookup, "permit_number", Permit, "number", f.raw("permit_number").upper(),
+                  required=False, what="permissão")
+    if vehicle is not None and permit is not None:
+        if permit.holder_id != vehicle.holder_id:
+            f.fail("permit_number", f"a permissão {permit.number} é de outro permissionário")
+        elif permit.service != vehicle.service:
+            f.fail("permit_number", f"a permissão {permit.number} é de "
+                                    f"{label(permit.service).lower()}")
+    default_kind = LICENCE_KIND_OF_SERVICE.get(vehicle.service) if vehicle else None
+    kind = f.choice("kind", LicenceKind, default=default_kind)
+    number = _code(f, "number", 30)
+    _unique(f, lookup, "number", Licence, "number", number, licence, "número de alvará")
+    valid_from = f.date("valid_from")
+    valid_until = f.date("valid_until")
+    _period(f, valid_from, valid_until, "valid_until")
+    values = dict(kind=kind, number=number, valid_from=valid_from, valid_until=valid_until,
+                  status=_status_on_create(f, licence))
+    _check(f)
+    values.update(vehicle_id=vehicle.id, permit_id=permit.id if permit else None)
+    if licence is not None:
+        values.pop("status")
+    return _write("licence", Licence, licence, values, town_id=town_id, actor=actor,
+                  lookup=lookup)
+
+
+def save_insurance(town_id: int, data: Mapping[str, Any], *, actor,
+                   insurance: InsurancePolicy | None = None,
+                   lookup: Lookup | None = None) -> InsurancePolicy:
+    """Create or update a moto-taxi's insurance policy (one number per motorcycle)."""
+    lookup = lookup or Lookup(town_id)
+    f = Fields(_merged(insurance, data))
+    vehicle = _vehicle_ref(f, lookup)
+    if vehicle is not None and vehicle.kind != VehicleKind.MOTORCYCLE:
+        f.fail("vehicle_plate", "seguro obrigatório só se registra para moto-táxi")
+    number = f.text("policy_number", max_len=40).upper()
+    if vehicle is not None and number and any(p.policy_number == number and p is not insurance
+                                              for p in vehicle.insurance_policies):
+        f.fail("policy_number", "apólice já cadastrada para este veículo")
+    valid_from = f.date("valid_from")
+    valid_until = f.date("valid_until")
+    _period(f, valid_from, valid_until, "valid_until")
+    values = dict(insurer=f.text("insurer", max_len=120), policy_number=number,
+                  valid_from=valid_from, valid_until=valid_until)
+    _check(f)
+    values["vehicle_id"] = vehicle.id
+
+    def attach(row: InsurancePolicy) -> None:
+        if row not in vehicle.insurance_policies:
+            vehicle.insurance_policies.append(row)
+
+    return _write("insurance", InsurancePolicy, insurance, values, town_id=town_id, actor=actor,
+                  lookup=lookup, apply=attach)
+
+
+# -------------------------------------------------------------------- status changes
+_SUBJECTS = {Permit: "permit", Licence: "licence", Driver: "driver"}
+
+
+def change_status(subject: Permit | Licence | Driver, to_status: Status | str, reason: str, *,
+                  actor) -> StatusChange:
+    """Suspend, revoke or reactivate a permit, licence or driver registration, with a reason."""
+    errors = {}
+    kind = _SUBJECTS.get(type(subject))
+    if kind is None:
+        raise TypeError(f"no status on {type(subject).__name__}")
+    target = to_status if isinstance(to_status, Status) else Fields({"s": to_status}).choice(
+        "s", Status, required=False)
+    reason = re.sub(r"\s+", " ", reason or "").strip()
+    if target is None:
+        errors["status"] = "situação desconhecida"
+    elif target == subject.status:
+        errors["status"] = f"a situação já é “{label(target)}”"
+    if not reason:
+        errors["reason"] = "informe o motivo"
+    elif len(reason) < 5:
+        errors["reason"] = "motivo curto demais: diga por que"
+    elif len(reason) > 2000:
+        errors["reason"] = "motivo longo demais (máximo 2000 caracteres)"
+    if errors:
+        raise ValidationFailed(errors)
+    before = _snap(subject)
+    change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
+                          subject_id=subject.id, from_status=subject.status, to_status=target,
+                          reason=reason, user_id=getattr(actor, "id", None))
+    subject.status = target
+    db.session.add(change)
+    db.session.flush()
+    audit.record("status_changed", kind, subject.id, before=before,
+                 after=_snap(subject) | {"reason": reason}, actor=actor,
+                 municipality_id=subject.municipality_id)
+    return change

@@ -1,0 +1,153 @@
+"""Search a town's registry for the list pages (search as you type) and the benchmark.
+
+Every function returns at most `limit` rows of one town from `offset`, in a stable
+order, with what a list row shows already loaded (no query per row).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from sqlalchemy import and_, false, func, not_, or_, select
+from sqlalchemy.orm import joinedload, selectinload
+
+from ..extensions import db
+from ..models import Driver, Holder, Licence, Permit, Stand, Vehicle
+from .documents import is_plate
+
+# Plates hold only these characters; digits sort before letters under every collation
+# we run on (C, and the primary level of pt_BR / en_US), which the plate range relies on.
+_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _clean(q: str | None) -> str:
+    return re.sub(r"\s+", " ", q or "").strip()[:100]
+
+
+def _key(q: str) -> str:
+    """Letters and digits only, upper case, no accents: ' abc-1d ' -> 'ABC1D'."""
+    plain = unicodedata.normalize("NFKD", q).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Z0-9]", "", plain.upper())
+
+
+def _contains(column, q: str):
+    """Case-insensitive substring match with LIKE wildcards in `q` taken literally."""
+    return func.lower(column).contains(q.lower(), autoescape=True)
+
+
+def _successor(key: str) -> str | None:
+    """The smallest alphanumeric string after every string that starts with `key`."""
+    chars = list(key)
+    while chars:
+        i = _ALNUM.find(chars[-1])
+        if 0 <= i < len(_ALNUM) - 1:
+            chars[-1] = _ALNUM[i + 1]
+            return "".join(chars)
+        chars.pop()
+    return None
+
+
+def _starts_with(column, key: str):
+    """`column` starts with `key`, written as a range the (town, plate) index answers."""
+    upper = _successor(key)
+    cond = [column >= key, column.startswith(key, autoescape=True)]
+    if upper:
+        cond.append(column < upper)
+    return and_(*cond)
+
+
+def _page(query, limit: int, offset: int) -> list:
+    return list(db.session.scalars(query.limit(max(0, limit)).offset(max(0, offset))).unique())
+
+
+def search_vehicles(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Vehicle]:
+    """Vehicles whose plate starts with (first) or contains the query, or whose prefix,
+    make/model or holder's name matches; ordered by plate."""
+    q = _clean(q)
+    key = _key(q)
+    base = (select(Vehicle).where(Vehicle.municipality_id == town_id)
+            .options(joinedload(Vehicle.holder), joinedload(Vehicle.stand),
+                     selectinload(Vehicle.licences)))
+    if not q:
+        return _page(base.order_by(Vehicle.plate), limit, offset)
+    rows: list[Vehicle] = []
+    by_plate = _starts_with(Vehicle.plate, key) if key else false()
+    if key:
+        # Plate prefix first: an index range scan, the common case while typing a plate.
+        rows = _page(base.where(by_plate).order_by(Vehicle.plate), limit, offset)
+        if len(rows) >= limit or (len(key) == 7 and is_plate(key)):
+            return rows
+    if rows or offset == 0 or not key:
+        before = offset + len(rows)
+    else:
+        before = db.session.scalar(select(func.count()).select_from(Vehicle).where(
+            Vehicle.municipality_id == town_id, by_plate))
+    others = [_contains(Vehicle.make_model, q),
+              Vehicle.holder_id.in_(select(Holder.id).where(Holder.municipality_id == town_id,
+                                                            _contains(Holder.name, q)))]
+    if key:
+        others += [Vehicle.plate.contains(key, autoescape=True),
+                   Vehicle.prefix.startswith(key, autoescape=True)]
+    rest = base.where(not_(by_plate), or_(*others)).order_by(Vehicle.plate)
+    return rows + _page(rest, limit - len(rows), max(0, offset + len(rows) - before))
+
+
+def search_holders(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Holder]:
+    """Holders by name or CPF/CNPJ (digits, formatted or not); ordered by name."""
+    q = _clean(q)
+    query = select(Holder).where(Holder.municipality_id == town_id)
+    if q:
+        cond = [_contains(Holder.name, q)]
+        digits = re.sub(r"\D", "", q)
+        if len(digits) >= 3:
+            cond.append(Holder.tax_id.startswith(digits, autoescape=True))
+        query = query.where(or_(*cond))
+    return _page(query.order_by(Holder.name, Holder.id), limit, offset)
+
+
+def search_drivers(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Driver]:
+    """Drivers by name, CPF, CNH or registration number; ordered by name."""
+    q = _clean(q)
+    query = (select(Driver).where(Driver.municipality_id == town_id)
+             .options(joinedload(Driver.holder), selectinload(Driver.vehicles)))
+    if q:
+        cond = [_contains(Driver.name, q), _contains(Driver.registration_number, q)]
+        digits = re.sub(r"\D", "", q)
+        if len(digits) >= 3:
+            cond += [Driver.cpf.startswith(digits, autoescape=True),
+                     Driver.cnh_number.startswith(digits, autoescape=True)]
+        query = query.where(or_(*cond))
+    return _page(query.order_by(Driver.name, Driver.id), limit, offset)
+
+
+def search_licences(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Licence]:
+    """Licences by number or vehicle plate; newest validity first."""
+    q = _clean(q)
+    query = (select(Licence).join(Licence.vehicle).where(Licence.municipality_id == town_id)
+             .options(joinedload(Licence.vehicle).joinedload(Vehicle.holder),
+                      joinedload(Licence.permit)))
+    if q:
+        cond = [_contains(Licence.number, q)]
+        if _key(q):
+            cond.append(Vehicle.plate.contains(_key(q), autoescape=True))
+        query = query.where(or_(*cond))
+    return _page(query.order_by(Licence.valid_until.desc(), Licence.number), limit, offset)
+
+
+def search_permits(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Permit]:
+    """Permits by number or holder's name; ordered by number."""
+    q = _clean(q)
+    query = (select(Permit).join(Permit.holder).where(Permit.municipality_id == town_id)
+             .options(joinedload(Permit.holder)))
+    if q:
+        query = query.where(or_(_contains(Permit.number, q), _contains(Holder.name, q)))
+    return _page(query.order_by(Permit.number), limit, offset)
+
+
+def search_stands(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Stand]:
+    """Stands by code or place; ordered by code."""
+    q = _clean(q)
+    query = select(Stand).where(Stand.municipality_id == town_id)
+    if q:
+        query = query.where(or_(_contains(Stand.code, q), _contains(Stand.place, q)))
+    return _page(query.order_by(Stand.code), limit, offset)
