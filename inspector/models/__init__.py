@@ -3,6 +3,7 @@ from .accounts import Role, User, UserSession
 from .audit import AuditEntry
 from .credentials import (Credential, CredentialKind, PassengerReport, ReportCategory,
                           ReportStatus, SigningKey)
+from .inspections import Inspection, InspectionItem, InspectionStatus, ItemResult, Photo
 from .registry import (
     DatedValue,
     DecreeValue,
@@ -33,3 +34,4 @@ __all__ = [
 ]
 __all__ += ["Credential", "CredentialKind", "PassengerReport", "ReportCategory",
             "ReportStatus", "SigningKey"]
+__all__ += ["Inspection", "InspectionItem", "InspectionStatus", "ItemResult", "Photo"]

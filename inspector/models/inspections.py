@@ -1,0 +1,125 @@
+"""Inspections (vistorias) made in the field, their checklist answers and photo evidence.
+
+Each inspection and each photo carries the UUID the phone gave it, so a resend is
+recognised (idempotency) and never stored twice. The inspection keeps the exact
+canonical JSON it arrived as and its SHA-256; a photo keeps its original bytes (never
+re-encoded) in the database, deferred so that listing photos never loads them.
+"""
+from __future__ import annotations
+
+import enum
+from datetime import date, datetime
+
+from sqlalchemy import (Date, DateTime, Float, ForeignKey, Integer, LargeBinary, String, Text,
+                        UniqueConstraint)
+from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
+
+from ..extensions import db
+from .registry import TownScoped, Vehicle, _enum, Service
+
+
+class InspectionStatus(str, enum.Enum):
+    INCOMPLETE = "incomplete"            # photos declared but not all received yet
+    AWAITING_REVIEW = "awaiting_review"  # everything arrived; a supervisor looks next
+    REVIEWED = "reviewed"                # a supervisor has looked at it
+
+    @property
+    def label(self) -> str:
+        return {"incomplete": "Aguardando fotos", "awaiting_review": "Aguardando revisão",
+                "reviewed": "Revisada"}[self.value]
+
+
+class ItemResult(str, enum.Enum):
+    OK = "ok"      # conforme
+    FAIL = "fail"  # não conforme
+    NA = "na"      # não se aplica
+
+
+class Inspection(TownScoped, db.Model):
+    """One vistoria of one vehicle by one agent, exactly as the phone recorded it."""
+
+    __tablename__ = "inspections"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    uuid: Mapped[str] = mapped_column(String(36), unique=True)  # the phone's id, lower-case
+    agent_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    vehicle_id: Mapped[int] = mapped_column(ForeignKey("vehicles.id"), index=True)
+    service: Mapped[Service] = mapped_column(_enum(Service))
+    credential_token: Mapped[str | None] = mapped_column(String(200))  # as scanned, or null
+    credential_id: Mapped[int | None] = mapped_column(ForeignKey("credentials.id"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rules_day: Mapped[date] = mapped_column(Date)  # local day whose checklist applied
+    snapshot_version: Mapped[int | None] = mapped_column(Integer)
+    lat: Mapped[float | None] = mapped_column(Float)
+    lon: Mapped[float | None] = mapped_column(Float)
+    accuracy_m: Mapped[float | None] = mapped_column(Float)
+    body_sha256: Mapped[str] = mapped_column(String(64))
+    body: Mapped[str] = deferred(mapped_column(Text, nullable=False))  # canonical JSON as received
+    ack_name: Mapped[str | None] = mapped_column(String(200))
+    ack_signature: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))  # PNG bytes
+    status: Mapped[InspectionStatus] = mapped_column(_enum(InspectionStatus), index=True)
+    failed_items: Mapped[int] = mapped_column(Integer, default=0)
+    registry_changed: Mapped[bool] = mapped_column(default=False)
+    registry_changes: Mapped[str | None] = mapped_column(Text)  # JSON list of audit entries
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    reviewed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    vehicle: Mapped[Vehicle] = relationship()
+    agent = relationship("User", foreign_keys=[agent_id])
+    items: Mapped[list[InspectionItem]] = relationship(
+        back_populates="inspection", order_by="InspectionItem.position",
+        cascade="all, delete-orphan")
+    photos: Mapped[list[Photo]] = relationship(back_populates="inspection",
+                                               order_by="Photo.position",
+                                               cascade="all, delete-orphan")
+
+
+class InspectionItem(db.Model):
+    """One checklist answer, with the rule's text and citation as they were that day."""
+
+    __tablename__ = "inspection_items"
+    __table_args__ = (UniqueConstraint("inspection_id", "item_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    inspection_id: Mapped[int] = mapped_column(ForeignKey("inspections.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    item_id: Mapped[str] = mapped_column(String(120))
+    result: Mapped[ItemResult] = mapped_column(_enum(ItemResult))
+    note: Mapped[str] = mapped_column(Text, default="")
+    label: Mapped[str | None] = mapped_column(Text)     # the checklist's wording, when known
+    citation: Mapped[str | None] = mapped_column(Text)  # JSON {"law", "article"}, when known
+
+    inspection: Mapped[Inspection] = relationship(back_populates="items")
+    photos: Mapped[list[Photo]] = relationship(back_populates="item", order_by="Photo.position")
+
+
+class Photo(db.Model):
+    """A photo declared by an inspection; its bytes arrive later, one request each.
+
+    `received_at` is null until the original bytes arrived and matched `sha256`.
+    """
+
+    __tablename__ = "inspection_photos"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    uuid: Mapped[str] = mapped_column(String(36), unique=True)
+    inspection_id: Mapped[int] = mapped_column(ForeignKey("inspections.id"), index=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("inspection_items.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64))  # declared by the phone, checked on arrival
+    mime: Mapped[str] = mapped_column(String(30))
+    size: Mapped[int] = mapped_column(Integer)
+    taken_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # phone clock
+    data: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))  # the original bytes
+    received_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    width: Mapped[int | None] = mapped_column(Integer)
+    height: Mapped[int | None] = mapped_column(Integer)
+    exif_taken_at: Mapped[str | None] = mapped_column(String(40))  # DateTimeOriginal (+offset)
+    exif_lat: Mapped[float | None] = mapped_column(Float)
+    exif_lon: Mapped[float | None] = mapped_column(Float)
+
+    inspection: Mapped[Inspection] = relationship(back_populates="photos")
+    item: Mapped[InspectionItem] = relationship(back_populates="photos")
