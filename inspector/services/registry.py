@@ -56,8 +56,7 @@ def as_data(row: Any) -> dict[str, str]:
     """A row as the text values a form shows (and `save_*` accepts back unchanged)."""
     mapper = sa_inspect(row).mapper
     out = {a.key: text_of(getattr(row, a.key)) for a in mapper.column_attrs
-           if a.key not in ("id", "municipality_id", "photo", "photo_mime")
-           and not a.key.endswith("_id")}
+           if a.key not in ("id", "photo", "photo_mime") and not a.columns[0].foreign_keys}
     if isinstance(row, (Vehicle, Driver, Permit)):
         out["holder_tax_id"] = row.holder.tax_id if row.holder else ""
     if isinstance(row, Vehicle):
@@ -150,11 +149,11 @@ def _ref(f: Fields, lookup: Lookup, name: str, model: type, attr: str, key: str,
 
 
 def _unique(f: Fields, lookup: Lookup, name: str, model: type, attr: str, key: str,
-            row: Any, what: str) -> None:
+            row: Any, taken: str) -> None:
     if key and name not in f.errors:
         other = lookup.get(model, attr, key)
         if other is not None and other is not row:
-            f.fail(name, f"{what} já cadastrado neste município")
+            f.fail(name, f"{taken} neste município")
 
 
 def _period(f: Fields, start: date | None, end: date | None, end_name: str) -> None:
@@ -201,7 +200,7 @@ def save_holder(town_id: int, data: Mapping[str, Any], *, actor, holder: Holder 
         f.fail("tax_id", "CNPJ inválido: confira os 14 dígitos")
     elif kind != HolderKind.COMPANY and not is_cpf(tax_id):
         f.fail("tax_id", "CPF inválido: confira os 11 dígitos")
-    _unique(f, lookup, "tax_id", Holder, "tax_id", tax_id, holder, "CPF/CNPJ")
+    _unique(f, lookup, "tax_id", Holder, "tax_id", tax_id, holder, "CPF/CNPJ já cadastrado")
     address = f.text("address", required=False, max_len=300)
     phone = f.text("phone", required=False, max_len=30)
     email = f.text("email", required=False, max_len=200).lower()
@@ -219,7 +218,7 @@ def save_stand(town_id: int, data: Mapping[str, Any], *, actor, stand: Stand | N
     lookup = lookup or Lookup(town_id)
     f = Fields(_merged(stand, data))
     code = _code(f, "code", 20)
-    _unique(f, lookup, "code", Stand, "code", code, stand, "código de ponto")
+    _unique(f, lookup, "code", Stand, "code", code, stand, "código de ponto já cadastrado")
     values = dict(code=code, place=f.text("place"),
                   capacity=f.integer("capacity", lo=1, hi=200, what="capacidade"),
                   service=f.choice("service", Service, default=Service.TAXI),
@@ -239,7 +238,7 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
     if kind and given_kind and given_kind != kind:
         f.fail("kind", f"{label(service)} é {label(kind).lower()}, não {label(given_kind).lower()}")
     plate = _plate(f, "plate")
-    _unique(f, lookup, "plate", Vehicle, "plate", plate, vehicle, "placa")
+    _unique(f, lookup, "plate", Vehicle, "plate", plate, vehicle, "placa já cadastrada")
     moto = kind == VehicleKind.MOTORCYCLE
     year = f.integer("year_of_manufacture", lo=1950, hi=date.today().year + 1, what="ano")
     engine_cc = f.integer("engine_cc", required=moto, lo=50, hi=8000, what="cilindrada")
@@ -292,7 +291,7 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
         f.fail("cpf", REQUIRED)
     elif not is_cpf(cpf):
         f.fail("cpf", "CPF inválido: confira os 11 dígitos")
-    _unique(f, lookup, "cpf", Driver, "cpf", cpf, driver, "CPF de condutor")
+    _unique(f, lookup, "cpf", Driver, "cpf", cpf, driver, "CPF de condutor já cadastrado")
     cnh_number = digits(f.raw("cnh_number"))
     if not f.raw("cnh_number"):
         f.fail("cnh_number", REQUIRED)
@@ -306,7 +305,7 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
                else "táxi exige CNH categoria B ou superior")
     registration = _code(f, "registration_number", 20)
     _unique(f, lookup, "registration_number", Driver, "registration_number", registration,
-            driver, "número de registro")
+            driver, "número de registro já cadastrado")
     holder = _holder_ref(f, lookup, required=category == DriverCategory.AUXILIAR)
     vehicles = []
     for raw in [p for p in re.split(r"[,;]+", f.raw("vehicle_plate")) if p.strip()]:
@@ -361,7 +360,7 @@ def save_permit(town_id: int, data: Mapping[str, Any], *, actor, permit: Permit 
     service = f.choice("service", Service)
     kind = f.choice("kind", PermitKind, default=PERMIT_KIND_OF_SERVICE.get(service))
     number = _code(f, "number", 30)
-    _unique(f, lookup, "number", Permit, "number", number, permit, "número de permissão")
+    _unique(f, lookup, "number", Permit, "number", number, permit, "número de permissão já cadastrado")
     holder = _holder_ref(f, lookup)
     valid_from = f.date("valid_from")
     valid_until = f.date("valid_until", required=False)
@@ -390,9 +389,9 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
             f.fail("permit_number", f"a permissão {permit.number} é de "
                                     f"{label(permit.service).lower()}")
     default_kind = LICENCE_KIND_OF_SERVICE.get(vehicle.service) if vehicle else None
-    kind = f.choice("kind", LicenceKind, default=default_kind)
+    kind = f.choice("kind", LicenceKind, required=vehicle is not None, default=default_kind)
     number = _code(f, "number", 30)
-    _unique(f, lookup, "number", Licence, "number", number, licence, "número de alvará")
+    _unique(f, lookup, "number", Licence, "number", number, licence, "número de alvará já cadastrado")
     valid_from = f.date("valid_from")
     valid_until = f.date("valid_until")
     _period(f, valid_from, valid_until, "valid_until")

@@ -1,0 +1,345 @@
+"""The registry services: every bad field reported at once, uniqueness within a town,
+town isolation, one audit entry per change, status changes with a reason, search."""
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from inspector.extensions import db
+from inspector.models import (AuditEntry, Driver, Holder, Status, StatusChange, Vehicle,
+                              VehicleKind)
+from inspector.services import registry as reg
+from inspector.services.audit import verify
+from inspector.services.documents import make_cnpj, make_cpf
+from inspector.services.errors import ValidationFailed
+
+from .. import factories
+
+CPF = make_cpf("111444777")
+CNPJ = make_cnpj("112223330001")
+
+
+@pytest.fixture
+def towns(app):
+    """An app context with two towns; yields (tapurah_id, sapezal_id)."""
+    with app.app_context():
+        a, b = factories.town("tapurah"), factories.town("sapezal")
+        db.session.commit()
+        yield a.id, b.id
+        db.session.rollback()
+
+
+def errors_of(call, *args, **kw) -> dict[str, str]:
+    with pytest.raises(ValidationFailed) as e:
+        call(*args, **kw)
+    return e.value.errors
+
+
+def audit_count() -> int:
+    return db.session.scalar(db.select(db.func.count()).select_from(AuditEntry))
+
+
+def holder(town: int, tax_id: str = CNPJ, **kw) -> Holder:
+    return reg.save_holder(town, {"name": "Moto Rápida Ltda", "tax_id": tax_id, **kw},
+                           actor="teste")
+
+
+def moto(town: int, plate: str = "QBA1D23", **kw) -> dict:
+    return {"service": "mototaxi", "plate": plate, "make_model": "Honda CG 160",
+            "year_of_manufacture": "2023", "engine_cc": "160", "colour": "Vermelha",
+            "holder_tax_id": CNPJ, **kw}
+
+
+def rider(**kw) -> dict:
+    return {"category": "mototaxista", "name": "João da Silva", "cpf": CPF,
+            "cnh_number": "01234567890", "cnh_category": "A", "cnh_expiry": "31/12/2030",
+            "registration_number": "MT-001", "registration_expiry": "2027-06-30",
+            "holder_tax_id": CNPJ, **kw}
+
+
+# ------------------------------------------------------------------ validation
+def test_a_holder_form_full_of_mistakes_names_every_one(towns):
+    t, _ = towns
+    errors = errors_of(reg.save_holder, t, {"kind": "empresa", "name": " ",
+                                            "tax_id": "11.222.333/0001-00",
+                                            "email": "não é e-mail"}, actor="teste")
+    assert errors == {"name": "obrigatório", "tax_id": "CNPJ inválido: confira os 14 dígitos",
+                      "email": "e-mail inválido"}
+    assert "CPF inválido" in errors_of(reg.save_holder, t, {"kind": "pessoa", "name": "Ana",
+                                                            "tax_id": "123.456.789-00"},
+                                       actor="teste")["tax_id"]
+
+
+def test_a_holder_kind_follows_the_document_when_not_given(towns):
+    t, _ = towns
+    h = reg.save_holder(t, {"name": "Ana Souza", "tax_id": CPF[:3] + "." + CPF[3:6] + "."
+                            + CPF[6:9] + "-" + CPF[9:]}, actor="teste")
+    assert (h.kind.value, h.tax_id) == ("person", CPF)
+
+
+def test_a_vehicle_with_every_field_wrong_reports_every_field(towns):
+    t, _ = towns
+    errors = errors_of(reg.save_vehicle, t, {"service": "mototaxi", "plate": "AB-12345",
+                                             "year_of_manufacture": "1949", "engine_cc": "",
+                                             "colour": "", "make_model": "", "doors": "4",
+                                             "holder_tax_id": "999", "stand_code": "P9",
+                                             "last_vistoria_on": "31/02/2024"},
+                       actor="teste")
+    assert set(errors) == {"plate", "year_of_manufacture", "engine_cc", "colour", "make_model",
+                           "doors", "holder_tax_id", "stand_code", "last_vistoria_on"}
+    assert "ABC1234 ou ABC1D23" in errors["plate"]
+    assert errors["year_of_manufacture"].startswith("ano fora do intervalo (1950 a")
+    assert errors["engine_cc"] == "obrigatório"
+    assert errors["doors"] == "motocicleta não tem portas"
+    assert "não encontrado" in errors["holder_tax_id"]
+    assert "data inválida" in errors["last_vistoria_on"]
+
+
+def test_a_taxi_needs_doors_and_cannot_be_a_trail_bike(towns):
+    t, _ = towns
+    holder(t)
+    errors = errors_of(reg.save_vehicle, t, moto(t, service="taxi", engine_cc="", is_trail="sim"),
+                       actor="teste")
+    assert errors == {"doors": "obrigatório", "is_trail": "só motocicletas podem ser de trilha"}
+
+
+def test_plate_is_normalised_and_kind_follows_the_service(towns):
+    t, _ = towns
+    holder(t)
+    v = reg.save_vehicle(t, moto(t, plate=" qba-1d23 "), actor="teste")
+    assert (v.plate, v.kind) == ("QBA1D23", VehicleKind.MOTORCYCLE)
+    old = reg.save_vehicle(t, moto(t, plate="abc 1234", service="táxi", engine_cc="",
+                                   doors="4"), actor="teste")
+    assert (old.plate, old.kind) == ("ABC1234", VehicleKind.CAR)
+    assert errors_of(reg.save_vehicle, t, moto(t, plate="QBB1D23", kind="car"),
+                     actor="teste") == {"kind": "Moto-táxi é motocicleta, não automóvel"}
+
+
+def test_dates_are_read_in_brazilian_and_iso_forms(towns):
+    t, _ = towns
+    holder(t)
+    reg.save_vehicle(t, moto(t), actor="teste")
+    d = reg.save_driver(t, rider(), actor="teste")
+    assert (d.cnh_expiry, d.registration_expiry) == (date(2030, 12, 31), date(2027, 6, 30))
+
+
+def test_driver_licence_category_must_fit_the_service(towns):
+    t, _ = towns
+    holder(t)
+    assert errors_of(reg.save_driver, t, rider(cnh_category="B"), actor="teste") == {
+        "cnh_category": "moto-táxi exige CNH categoria A"}
+    assert errors_of(reg.save_driver, t, rider(category="autonomo", cnh_category="A"),
+                     actor="teste") == {"cnh_category": "táxi exige CNH categoria B ou superior"}
+    assert reg.save_driver(t, rider(cnh_category="ab"), actor="teste").cnh_category == "AB"
+
+
+def test_driver_errors_are_all_reported(towns):
+    t, _ = towns
+    errors = errors_of(reg.save_driver, t, {"category": "auxiliar", "name": "",
+                                            "cpf": "111.111.111-11", "cnh_number": "123",
+                                            "cnh_category": "Z", "cnh_expiry": "amanhã",
+                                            "registration_number": "",
+                                            "registration_expiry": ""}, actor="teste")
+    assert errors == {
+        "name": "obrigatório", "cpf": "CPF inválido: confira os 11 dígitos",
+        "cnh_number": "número da CNH inválido: são 11 algarismos",
+        "cnh_category": "categoria de CNH desconhecida: 'Z'",
+        "cnh_expiry": "data inválida: 'amanhã' (use DD/MM/AAAA ou AAAA-MM-DD)",
+        "registration_number": "obrigatório", "registration_expiry": "obrigatório",
+        "holder_tax_id": "obrigatório"}  # an auxiliary is registered to one holder
+
+
+def test_a_driver_is_linked_to_vehicles_of_the_right_service_and_holder(towns):
+    t, _ = towns
+    holder(t)
+    reg.save_vehicle(t, moto(t), actor="teste")
+    d = reg.save_driver(t, rider(vehicle_plate="qba1d23"), actor="teste")
+    assert [v.plate for v in d.vehicles] == ["QBA1D23"]
+    reg.save_holder(t, {"name": "Outro", "tax_id": CPF}, actor="teste")
+    reg.save_vehicle(t, moto(t, plate="QBC1D23", holder_tax_id=CPF), actor="teste")
+    assert errors_of(reg.save_driver, t, {"vehicle_plate": "QBC1D23"}, actor="teste",
+                     driver=d) == {"vehicle_plate": "o veículo QBC1D23 é de outro permissionário"}
+    taxi = reg.save_vehicle(t, moto(t, plate="ABC1234", service="taxi", doors="4"), actor="teste")
+    assert "não conduz táxi" in errors_of(reg.save_driver, t, {"vehicle_plate": taxi.plate},
+                                          actor="teste", driver=d)["vehicle_plate"]
+
+
+def test_licence_validity_must_end_after_it_starts_and_permit_must_match(towns):
+    t, _ = towns
+    holder(t)
+    reg.save_vehicle(t, moto(t), actor="teste")
+    reg.save_holder(t, {"name": "Outro", "tax_id": CPF}, actor="teste")
+    reg.save_permit(t, {"service": "mototaxi", "number": "AU-9", "holder_tax_id": CPF,
+                        "valid_from": "2024-01-01"}, actor="teste")
+    errors = errors_of(reg.save_licence, t, {"vehicle_plate": "QBA1D23", "permit_number": "au-9",
+                                             "number": "AL-1", "valid_from": "01/06/2025",
+                                             "valid_until": "01/06/2025"}, actor="teste")
+    assert errors == {"valid_until": "deve ser depois do início da validade",
+                      "permit_number": "a permissão AU-9 é de outro permissionário"}
+
+
+def test_insurance_is_only_for_motorcycles(towns):
+    t, _ = towns
+    holder(t)
+    reg.save_vehicle(t, moto(t, plate="ABC1234", service="taxi", engine_cc="", doors="4"),
+                     actor="teste")
+    errors = errors_of(reg.save_insurance, t, {"vehicle_plate": "ABC1234", "insurer": "X",
+                                               "policy_number": "1", "valid_from": "2025-01-01",
+                                               "valid_until": "2026-01-01"}, actor="teste")
+    assert errors == {"vehicle_plate": "seguro obrigatório só se registra para moto-táxi"}
+
+
+# ------------------------------------------------------------ uniqueness, towns
+def test_natural_keys_are_unique_within_a_town_but_not_across_towns(towns):
+    t, other = towns
+    holder(t)
+    holder(other)  # same CNPJ in another town: a different registry
+    reg.save_vehicle(t, moto(t), actor="teste")
+    reg.save_vehicle(other, moto(other), actor="teste")
+    assert errors_of(holder, t, name="Outra") == {"tax_id": "CPF/CNPJ já cadastrado neste município"}
+    assert errors_of(reg.save_vehicle, t, moto(t, plate="QBA-1D23"), actor="teste") == {
+        "plate": "placa já cadastrada neste município"}
+    reg.save_driver(t, rider(), actor="teste")
+    assert errors_of(reg.save_driver, t, rider(name="Outro"), actor="teste") == {
+        "cpf": "CPF de condutor já cadastrado neste município",
+        "registration_number": "número de registro já cadastrado neste município"}
+
+
+def test_another_towns_rows_are_not_found(towns):
+    t, other = towns
+    holder(other)
+    reg.save_vehicle(other, moto(other), actor="teste")
+    reg.save_stand(other, {"code": "P1", "place": "Praça", "capacity": "4",
+                           "service": "mototaxi"}, actor="teste")
+    errors = errors_of(reg.save_vehicle, t, moto(t, stand_code="P1"), actor="teste")
+    assert errors == {"holder_tax_id": f"permissionário com CPF/CNPJ '{CNPJ}' não encontrado "
+                                       "neste município",
+                      "stand_code": "ponto 'P1' não encontrado neste município"}
+    errors = errors_of(reg.save_licence, t, {"vehicle_plate": "QBA1D23", "number": "AL-1",
+                                             "valid_from": "2025-01-01",
+                                             "valid_until": "2026-01-01"}, actor="teste")
+    assert errors == {"vehicle_plate": "veículo de placa 'QBA1D23' não encontrado neste município"}
+    assert reg.search_vehicles(t, "QBA") == []
+    assert reg.search_holders(t, "Moto") == []
+
+
+# --------------------------------------------------------------------- audit
+def test_every_change_writes_one_audit_entry_with_before_and_after(app, towns):
+    t, _ = towns
+    user = factories.user("admin", "tapurah")
+    h = holder(t)
+    v = reg.save_vehicle(t, moto(t), actor=user)
+    db.session.commit()
+    entries = db.session.scalars(db.select(AuditEntry).order_by(AuditEntry.seq)).all()
+    assert [(e.action, e.entity) for e in entries][-2:] == [("holder_created", "holder"),
+                                                           ("vehicle_created", "vehicle")]
+    assert entries[-1].actor == user.username and entries[-1].municipality_id == t
+    assert json.loads(entries[-1].after)["plate"] == "QBA1D23"
+
+    count = audit_count()
+    reg.save_vehicle(t, {"colour": "Azul"}, actor=user, vehicle=v)
+    db.session.commit()
+    last = db.session.scalars(db.select(AuditEntry).order_by(AuditEntry.seq.desc())).first()
+    assert audit_count() == count + 1 and last.action == "vehicle_updated"
+    assert (json.loads(last.before)["colour"], json.loads(last.after)["colour"]) == \
+        ("Vermelha", "Azul")
+
+    # Saving the same values again changes nothing and records nothing.
+    reg.save_vehicle(t, reg.as_data(v), actor=user, vehicle=v)
+    reg.save_holder(t, reg.as_data(h), actor=user, holder=h)
+    db.session.commit()
+    assert audit_count() == count + 1
+    assert verify()[1] is None
+
+
+def test_a_refused_save_writes_nothing(towns):
+    t, _ = towns
+    count = audit_count()
+    errors_of(reg.save_holder, t, {"name": "X", "tax_id": "1"}, actor="teste")
+    assert audit_count() == count
+    assert db.session.scalar(db.select(db.func.count()).select_from(Holder)) == 0
+
+
+# ------------------------------------------------------------- status changes
+def test_status_change_needs_a_reason_and_a_real_change(towns):
+    t, _ = towns
+    user = factories.user("admin", "tapurah")
+    holder(t)
+    reg.save_vehicle(t, moto(t), actor="teste")
+    lic = reg.save_licence(t, {"vehicle_plate": "QBA1D23", "number": "AL-1",
+                               "valid_from": "2025-01-01", "valid_until": "2026-01-01"},
+                           actor="teste")
+    db.session.commit()
+    assert errors_of(reg.change_status, lic, Status.SUSPENDED, "  ", actor=user) == {
+        "reason": "informe o motivo"}
+    assert errors_of(reg.change_status, lic, Status.ACTIVE, "sem motivo real", actor=user) == {
+        "status": "a situação já é “Ativo”"}
+    count = audit_count()
+    change = reg.change_status(lic, Status.SUSPENDED, "Vistoria reprovada (freios)", actor=user)
+    db.session.commit()
+    assert lic.status == Status.SUSPENDED
+    row = db.session.scalar(db.select(StatusChange).filter_by(subject_type="licence",
+                                                              subject_id=lic.id))
+    assert (row.id, row.from_status, row.to_status, row.reason, row.user_id) == \
+        (change.id, Status.ACTIVE, Status.SUSPENDED, "Vistoria reprovada (freios)", user.id)
+    last = db.session.scalars(db.select(AuditEntry).order_by(AuditEntry.seq.desc())).first()
+    assert audit_count() == count + 1
+    assert (last.action, last.entity, json.loads(last.after)["status"]) == \
+        ("status_changed", "licence", "suspended")
+
+
+def test_status_is_not_changed_by_an_ordinary_edit(towns):
+    t, _ = towns
+    holder(t)
+    reg.save_vehicle(t, moto(t), actor="teste")
+    d = reg.save_driver(t, rider(), actor="teste")
+    assert "informe o motivo" in errors_of(reg.save_driver, t, {"status": "revoked"},
+                                           actor="teste", driver=d)["status"]
+    reg.change_status(d, "cassado", "Dirigia embriagado (Lei 535 Art. 19)", actor="teste")
+    assert db.session.get(Driver, d.id).status == Status.REVOKED
+
+
+# -------------------------------------------------------------------- search
+def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns):
+    t, other = towns
+    holder(t)
+    reg.save_holder(t, {"name": "José Pereira", "tax_id": CPF}, actor="teste")
+    for plate, prefix, tax in [("QBA1D23", "0101", CNPJ), ("QBA2E34", "0102", CNPJ),
+                               ("XQB1A11", "0203", CNPJ), ("ABC1234", "0301", CPF)]:
+        reg.save_vehicle(t, moto(t, plate=plate, prefix=prefix, holder_tax_id=tax), actor="teste")
+    holder(other)
+    reg.save_vehicle(other, moto(other, plate="QBA9Z99"), actor="teste")
+    plates = lambda q, **kw: [v.plate for v in reg.search_vehicles(t, q, **kw)]  # noqa: E731
+    assert plates("qba") == ["QBA1D23", "QBA2E34"]
+    assert plates("QB") == ["QBA1D23", "QBA2E34", "XQB1A11"]  # prefix first, then substring
+    assert plates("qba-1d23") == ["QBA1D23"]
+    assert plates("1D2") == ["QBA1D23"]
+    assert plates("0301") == ["ABC1234"]
+    assert plates("pereira") == ["ABC1234"]
+    assert plates("") == ["ABC1234", "QBA1D23", "QBA2E34", "XQB1A11"]
+    assert plates("QB", limit=1, offset=0) + plates("QB", limit=1, offset=1) + \
+        plates("QB", limit=1, offset=2) == ["QBA1D23", "QBA2E34", "XQB1A11"]
+    assert plates("QB", limit=5, offset=2) == ["XQB1A11"]
+    assert plates("%") == [] and plates("ZZZ") == []
+
+
+def test_other_searches(towns):
+    t, _ = towns
+    holder(t)
+    reg.save_vehicle(t, moto(t), actor="teste")
+    reg.save_driver(t, rider(), actor="teste")
+    reg.save_permit(t, {"service": "mototaxi", "number": "AU-7", "holder_tax_id": CNPJ,
+                        "valid_from": "2024-01-01"}, actor="teste")
+    reg.save_licence(t, {"vehicle_plate": "QBA1D23", "permit_number": "AU-7", "number": "AL-3",
+                         "valid_from": "2025-01-01", "valid_until": "2026-01-01"}, actor="teste")
+    reg.save_stand(t, {"code": "p1", "place": "Rodoviária", "capacity": "4",
+                       "service": "mototaxi"}, actor="teste")
+    assert [h.name for h in reg.search_holders(t, CNPJ[:5])] == ["Moto Rápida Ltda"]
+    assert [d.name for d in reg.search_drivers(t, "joão")] == ["João da Silva"]
+    assert [d.name for d in reg.search_drivers(t, "MT-00")] == ["João da Silva"]
+    assert [p.number for p in reg.search_permits(t, "rápida")] == ["AU-7"]
+    assert [lic.number for lic in reg.search_licences(t, "qba1")] == ["AL-3"]
+    assert [s.code for s in reg.search_stands(t, "rodov")] == ["P1"]
+    assert db.session.scalar(db.select(db.func.count()).select_from(Vehicle)) == 1
