@@ -6,6 +6,8 @@ def register_blueprints(app: Flask) -> None:
     """Attach every blueprint to the app (one line each; keep them in this order)."""
     from .auth.routes import bp as auth_bp
     from .main.routes import bp as main_bp
+    from .registry.routes import bp as registry_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)
+    app.register_blueprint(registry_bp)

@@ -1,0 +1,1 @@
+"""Registry admin: the town's fleet records, searched, edited and their status changed."""

@@ -1,0 +1,61 @@
+"""What each record's page shows besides its own fields: related records and history."""
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+
+from ...extensions import db
+from ...models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
+from .kinds import Kind
+from .queries import history
+
+
+def photo_etag(photo: bytes) -> str:
+    """A strong validator for a photo's bytes."""
+    return hashlib.sha256(photo).hexdigest()[:32]
+
+
+def _vehicle(v: Vehicle, town: int) -> dict:
+    subjects = [("vehicle", v.id)]
+    subjects += [("licence", lic.id) for lic in v.licences]
+    subjects += [("insurance", p.id) for p in v.insurance_policies]
+    today = date.today()
+    insurance_in_force = any(p.valid_from <= today <= p.valid_until
+                             for p in v.insurance_policies)
+    return {"history": history(town, subjects), "today": today,
+            "needs_insurance": v.service == Service.MOTOTAXI,
+            "insurance_in_force": insurance_in_force}
+
+
+def _driver(d: Driver, town: int) -> dict:
+    return {"history": history(town, [("driver", d.id)]), "today": date.today()}
+
+
+def _holder(h: Holder, town: int) -> dict:
+    return {"history": history(town, [("holder", h.id)] + [("permit", p.id) for p in h.permits]),
+            "today": date.today()}
+
+
+def _licence(lic: Licence, town: int) -> dict:
+    return {"history": history(town, [("licence", lic.id)]), "today": date.today()}
+
+
+def _permit(p: Permit, town: int) -> dict:
+    return {"history": history(town, [("permit", p.id)]), "today": date.today()}
+
+
+def _stand(s: Stand, town: int) -> dict:
+    vehicles = db.session.scalars(db.select(Vehicle).filter_by(municipality_id=town, stand_id=s.id)
+                                  .order_by(Vehicle.prefix, Vehicle.plate)).all()
+    return {"history": history(town, [("stand", s.id)]), "vehicles": vehicles,
+            "over_capacity": len(vehicles) > s.capacity}
+
+
+_CONTEXTS = {"vehicle": _vehicle, "driver": _driver, "holder": _holder, "licence": _licence,
+             "permit": _permit, "stand": _stand}
+
+
+def context(kind: Kind, obj, town: int) -> dict:
+    """The extra template values of a record's page."""
+    return _CONTEXTS[kind.key](obj, town)
+

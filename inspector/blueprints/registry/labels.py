@@ -1,0 +1,107 @@
+"""Portuguese labels and display helpers for the registry screens."""
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime, timedelta, timezone
+from enum import Enum
+
+from ...models import Status
+from ...services.documents import format_cnpj, format_cpf, format_plate
+from ...services.values import label as _service_label
+
+# The verb a button shows for a move to each status.
+STATUS_ACTIONS = {Status.SUSPENDED: "Suspender", Status.REVOKED: "Cassar",
+                  Status.ACTIVE: "Reativar"}
+
+# How audit actions read in a history list ("vehicle_created" -> "Cadastro").
+AUDIT_VERBS = {"created": "Cadastro", "updated": "Alteração", "status_changed": "Mudança de "
+               "situação", "photo_changed": "Nova foto", "imported": "Importação"}
+
+
+def audit_action(action: str) -> str:
+    """The Portuguese for an audit action; unknown ones are shown as recorded."""
+    for suffix, text in AUDIT_VERBS.items():
+        if action == suffix or action.endswith("_" + suffix):
+            return text
+    return action
+
+
+def label(value) -> str:
+    """The Portuguese name of an enum member ('' for None), as the services write it."""
+    if value is None:
+        return ""
+    if isinstance(value, Enum):
+        return _service_label(value)
+    return str(value)
+
+
+def sentence(message: str) -> str:
+    """A service's reason as a sentence: capital first letter, final full stop."""
+    message = (message or "").strip()
+    if not message:
+        return ""
+    message = message[0].upper() + message[1:]
+    return message if message[-1] in ".!?" else message + "."
+
+
+def choices(enum_cls: type[Enum]) -> list[tuple[str, str]]:
+    """(value, label) pairs for a select of an enum."""
+    return [(m.value, label(m)) for m in enum_cls]
+
+
+# Mato Grosso keeps UTC-4 all year (no daylight saving since 2019).
+LOCAL_TIME = timezone(timedelta(hours=-4), "MT")
+
+
+def fmt_date(value) -> str:
+    """A date as Brazilians write it (dd/mm/aaaa); datetimes add Mato Grosso's local time."""
+    if value is None:
+        return "—"
+    if isinstance(value, datetime):
+        aware = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return aware.astimezone(LOCAL_TIME).strftime("%d/%m/%Y %H:%M")
+    if isinstance(value, date):
+        return value.strftime("%d/%m/%Y")
+    return str(value)
+
+
+def fmt_tax_id(value: str | None) -> str:
+    """A CPF or CNPJ with its punctuation."""
+    if not value:
+        return "—"
+    return format_cpf(value) if len(value) == 11 else format_cnpj(value)
+
+
+def fmt_plate(value: str | None) -> str:
+    """A plate as written on the vehicle."""
+    return format_plate(value) if value else "—"
+
+
+def validity(valid_until: date | None, today: date | None = None) -> tuple[str, str]:
+    """(badge class, text) for a validity end date: in force, ending soon or expired."""
+    if valid_until is None:
+        return "ok", "Sem prazo"
+    today = today or date.today()
+    days = (valid_until - today).days
+    if days < 0:
+        return "bad", f"Vencido em {fmt_date(valid_until)}"
+    if days <= 30:
+        return "warn", f"Vence em {fmt_date(valid_until)}"
+    return "ok", f"Válido até {fmt_date(valid_until)}"
+
+
+def changed_fields(before: str | None, after: str | None) -> list[str]:
+    """Names of the fields an audit entry changed (its JSON before and after)."""
+    old = json.loads(before) if before else {}
+    new = json.loads(after) if after else {}
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return []
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+
+
+def template_helpers() -> dict:
+    """What every registry template may call."""
+    return {"label": label, "fmt_date": fmt_date, "fmt_tax_id": fmt_tax_id,
+            "fmt_plate": fmt_plate, "validity": validity, "changed_fields": changed_fields,
+            "audit_action": audit_action,
+            "status_actions": STATUS_ACTIONS, "Status": Status, "sentence": sentence}

@@ -1,0 +1,212 @@
+"""Registry admin (/cadastro): search, create, edit and change the status of the fleet's records.
+
+One template answers both kinds of request: an htmx request gets the partial, a plain
+one the full page that includes it (so everything works without JavaScript). Admins
+write; supervisors read; agents are refused; another town's rows are 404.
+"""
+from __future__ import annotations
+
+from flask import (Blueprint, Response, abort, flash, g, make_response, redirect,
+                   render_template, request, url_for)
+
+from ...extensions import db, htmx
+from ...models import Role
+from ...security import get_in_town, roles_required, town_id
+from ...services.errors import ValidationFailed
+from . import details, forms, queries
+from .kinds import KINDS, LISTED, Kind
+from .labels import label, template_helpers
+
+bp = Blueprint("registry", __name__, url_prefix="/cadastro")
+
+READ = roles_required(Role.ADMIN, Role.SUPERVISOR)
+WRITE = roles_required(Role.ADMIN)
+MAX_QUERY = 100
+
+
+@bp.context_processor
+def helpers() -> dict:
+    """Labels, formatters and the kinds of record, for every registry template."""
+    return {**template_helpers(), "kinds": KINDS, "listed": LISTED}
+
+
+def service():
+    """The registry services module (imported late: it is written alongside this UI)."""
+    from ...services import registry
+
+    return registry
+
+
+def wants_fragment() -> bool:
+    """An htmx request that swaps part of a page (not a boosted or history-restore load)."""
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
+def page_or_fragment(page: str, fragment: str, status: int = 200, **context) -> Response:
+    """Render the partial for htmx, the full page otherwise; caches must key on HX-Request."""
+    template = fragment if wants_fragment() else page
+    response = make_response(render_template(template, **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def go(url: str) -> Response:
+    """After a successful POST: htmx gets HX-Redirect (a full page load), others get a 303."""
+    if htmx:
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = url
+        return response
+    return redirect(url, 303)
+
+
+def detail_url(kind: Kind, obj) -> str:
+    """Where a saved record is shown (an insurance policy is shown on its vehicle's page)."""
+    if kind.key == "insurance":
+        return url_for("registry.vehicle", ident=obj.vehicle_id)
+    return url_for(f"registry.{kind.key}", ident=obj.id)
+
+
+def _page_number() -> int:
+    try:
+        return max(1, min(int(request.args.get("pagina", 1)), 10_000))
+    except ValueError:
+        return 1
+
+
+@bp.get("")
+@READ
+def index():
+    """The registry's start: the vehicle list."""
+    return redirect(url_for("registry.vehicles"))
+
+
+def list_view(kind: Kind):
+    """Search-as-you-type list of one kind of record, paginated."""
+    @READ
+    def view():
+        q = request.args.get("q", "").strip()[:MAX_QUERY]
+        results = queries.search(kind, service(), town_id(), q, _page_number())
+        return page_or_fragment("registry/list.html", kind.results_template, kind=kind,
+                                q=q, results=results, section=kind.plural)
+    view.__doc__ = f"List and search {kind.plural}."
+    return view
+
+
+def form_view(kind: Kind, editing: bool):
+    """Create or edit form; a 422 re-renders it with every error next to its field."""
+    @WRITE
+    def view(ident: int | None = None):
+        obj = get_in_town(kind.model, ident) if editing else None
+        errors: dict[str, str] = {}
+        if request.method == "POST":
+            values = forms.read(kind, request.form)
+            try:
+                saved = forms.save(kind, service(), town_id(), values, request.files, obj,
+                                   g.user)
+                db.session.commit()
+            except ValidationFailed as e:
+                db.session.rollback()
+                errors = e.errors or {"_": "Os dados enviados têm erros."}
+            else:
+                flash(f"{kind.title} {kind.name_of(saved)} "
+                      f"{'atualizado' if editing else 'cadastrado'}.", "success")
+                return go(detail_url(kind, saved))
+        else:
+            values = forms.initial(kind, service(), obj) if editing else forms.prefill(kind, request.args)
+        if editing:
+            action = url_for(f"registry.{kind.key}_edit", ident=ident)
+            cancel_url = detail_url(kind, obj)
+        else:
+            action = url_for(f"registry.{kind.key}_new")
+            cancel_url = url_for(f"registry.{kind.plural if kind.listed else 'vehicles'}")
+        return page_or_fragment("registry/form.html", "registry/_form.html",
+                                422 if errors else 200, kind=kind, obj=obj, values=values,
+                                errors=errors, action=action, cancel_url=cancel_url,
+                                town=town_id(),
+                                section=kind.plural if kind.listed else "vehicles")
+    view.__doc__ = f"{'Edit' if editing else 'Create'} a {kind.key}."
+    return view
+
+
+def detail_view(kind: Kind):
+    """A record's page: its facts, links and history; status change form for admins."""
+    @READ
+    def view(ident: int):
+        obj = get_in_town(kind.model, ident)
+        return render_detail(kind, obj)
+    view.__doc__ = f"Show one {kind.key}."
+    return view
+
+
+def render_detail(kind: Kind, obj, status_errors: dict | None = None,
+                  status_values: dict | None = None, code: int = 200) -> Response:
+    """The full detail page of a record (also used to show a failed status change)."""
+    response = make_response(render_template(
+        kind.detail_template, kind=kind, obj=obj, section=kind.plural,
+        status_errors=status_errors or {}, status_values=status_values or {},
+        **details.context(kind, obj, town_id())), code)
+    response.vary.add("HX-Request")
+    return response
+
+
+def status_view(kind: Kind):
+    """Suspend, revoke or reactivate a permit, licence or driver registration, with a reason."""
+    @WRITE
+    def view(ident: int):
+        obj = get_in_town(kind.model, ident)
+        values = {"to_status": request.form.get("to_status", ""),
+                  "reason": request.form.get("reason", "")}
+        try:
+            change = service().change_status(obj, values["to_status"], values["reason"],
+                                             actor=g.user)
+            db.session.commit()
+        except ValidationFailed as e:
+            db.session.rollback()
+            errors = dict(e.errors) or {"_": "mudança de situação não permitida"}
+            if "status" in errors:  # the form's field is to_status
+                errors["to_status"] = (errors.pop("status") if values["to_status"]
+                                       else "escolha a nova situação")
+        else:
+            flash(f"{kind.title} {kind.name_of(obj)}: situação mudou de "
+                  f"{label(change.from_status).lower()} para {label(change.to_status).lower()}.",
+                  "success")
+            return go(detail_url(kind, obj))
+        if wants_fragment():
+            response = make_response(render_template(
+                "registry/_status_form.html", kind=kind, obj=obj, status_errors=errors,
+                status_values=values), 422)
+            response.vary.add("HX-Request")
+            return response
+        return render_detail(kind, obj, errors, values, 422)
+    view.__doc__ = f"Change the status of a {kind.key}."
+    return view
+
+
+@bp.get("/condutores/<int:ident>/foto")
+@READ
+def driver_photo(ident: int):
+    """A driver's photo, to staff of the driver's own town."""
+    from ...models import Driver
+
+    driver = get_in_town(Driver, ident)
+    if not driver.photo:
+        abort(404)
+    response = make_response(driver.photo)
+    response.mimetype = driver.photo_mime or "image/jpeg"
+    response.headers["Cache-Control"] = "private, max-age=300"
+    response.headers["Content-Disposition"] = "inline"
+    response.set_etag(details.photo_etag(driver.photo))
+    return response.make_conditional(request)
+
+
+for _kind in KINDS.values():
+    if _kind.listed:
+        bp.add_url_rule(f"/{_kind.slug}", _kind.plural, list_view(_kind))
+        bp.add_url_rule(f"/{_kind.slug}/<int:ident>", _kind.key, detail_view(_kind))
+    bp.add_url_rule(f"/{_kind.slug}/novo", f"{_kind.key}_new", form_view(_kind, False),
+                    methods=["GET", "POST"])
+    bp.add_url_rule(f"/{_kind.slug}/<int:ident>/editar", f"{_kind.key}_edit",
+                    form_view(_kind, True), methods=["GET", "POST"])
+    if _kind.has_status:
+        bp.add_url_rule(f"/{_kind.slug}/<int:ident>/situacao", f"{_kind.key}_status",
+                        status_view(_kind), methods=["POST"])
