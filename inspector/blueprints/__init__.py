@@ -5,9 +5,13 @@ from flask import Flask
 def register_blueprints(app: Flask) -> None:
     """Attach every blueprint to the app (one line each; keep them in this order)."""
     from .auth.routes import bp as auth_bp
+    from .credentials.routes import bp as credentials_bp
     from .main.routes import bp as main_bp
+    from .public.routes import bp as public_bp
     from .registry.routes import bp as registry_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)
     app.register_blueprint(registry_bp)
+    app.register_blueprint(public_bp)
+    app.register_blueprint(credentials_bp)

@@ -1,0 +1,191 @@
+"""Admin pages for QR credentials, the public keys for agents, and the supervisors'
+queue of passenger reports. Admins change; supervisors look; other towns get 404."""
+from __future__ import annotations
+
+from datetime import date
+
+from flask import (Blueprint, Response, abort, flash, g, jsonify, redirect, render_template,
+                   request, url_for)
+
+from ...extensions import db
+from ...models import Credential, Driver, PassengerReport, ReportStatus, Role, Vehicle
+from ...security import get_in_town, login_required, roles_required, town_id
+from ...services import credential_keys, credential_sheets, credentials, passenger_reports
+from ...services.errors import ValidationFailed
+
+bp = Blueprint("credentials", __name__)
+
+VIEWERS = (Role.ADMIN, Role.SUPERVISOR)
+SHEET_LABELS = {"vehicle": "Adesivos de veículos", "rider": "Crachás de colete (moto-táxi)",
+                "card": "Carteiras de motorista de táxi"}
+STATUS_LABELS = {"active": "Ativa", "revoked": "Cancelada", "expired": "Vencida"}
+
+
+def _sheet_arg() -> str | None:
+    sheet = request.args.get("folha") or None
+    return sheet if sheet in credential_sheets.SHEETS else None
+
+
+def _list_context(sheet: str | None, errors: dict | None = None) -> dict:
+    tid = town_id()
+    creds = credentials.for_town(tid, sheet)
+    missing = {s: credentials.missing_subjects(tid, s)
+               for s in ([sheet] if sheet else credential_sheets.SHEETS)}
+    return {"creds": creds, "missing": missing, "sheet": sheet, "today": date.today(),
+            "sheet_labels": SHEET_LABELS, "status_labels": STATUS_LABELS,
+            "sheet_of": credentials.sheet_of, "subject_of": credentials.subject_of,
+            "errors": errors or {}}
+
+
+@bp.get("/credenciais")
+@roles_required(*VIEWERS)
+def index():
+    """The town's credentials with their status, and who still has none."""
+    return render_template("credentials/list.html", **_list_context(_sheet_arg()))
+
+
+@bp.post("/credenciais/emitir")
+@roles_required(Role.ADMIN)
+def issue():
+    """Issue one credential (vehicle_id or driver_id) or all that are missing on a sheet."""
+    try:
+        if request.form.get("folha") in credential_sheets.SHEETS:
+            made = credentials.issue_missing(town_id(), request.form["folha"], g.user)
+            flash(f"{len(made)} credenciais emitidas.", "success")
+        elif request.form.get("vehicle_id", "").isdigit():
+            credentials.issue(get_in_town(Vehicle, int(request.form["vehicle_id"])), g.user)
+            flash("Credencial emitida.", "success")
+        elif request.form.get("driver_id", "").isdigit():
+            credentials.issue(get_in_town(Driver, int(request.form["driver_id"])), g.user)
+            flash("Credencial emitida.", "success")
+        else:
+            abort(400, "Diga para quem emitir a credencial.")
+    except ValidationFailed as e:
+        db.session.rollback()
+        return render_template("credentials/list.html",
+                               **_list_context(None, e.errors)), 422
+    db.session.commit()
+    return redirect(url_for("credentials.index"))
+
+
+@bp.get("/credenciais/<int:ident>")
+@roles_required(*VIEWERS)
+def detail(ident: int):
+    """One credential: what it names, its status, its QR link; revoke and reissue forms."""
+    c = get_in_town(Credential, ident)
+    return _detail(c, {})
+
+
+def _detail(c: Credential, errors: dict, status: int = 200):
+    return render_template("credentials/detail.html", c=c, errors=errors, today=date.today(),
+                           subject=credentials.subject_of(c), url=credentials.public_url(c.token),
+                           sheet=credentials.sheet_of(c), sheet_labels=SHEET_LABELS,
+                           status_labels=STATUS_LABELS), status
+
+
+@bp.post("/credenciais/<int:ident>/cancelar")
+@roles_required(Role.ADMIN)
+def revoke(ident: int):
+    """Cancel a credential; a reason is required."""
+    c = get_in_town(Credential, ident)
+    try:
+        credentials.revoke(c, request.form.get("motivo", ""), g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _detail(c, e.errors, 422)
+    db.session.commit()
+    flash("Credencial cancelada. O QR agora mostra CREDENCIAL CANCELADA.", "success")
+    return redirect(url_for("credentials.detail", ident=c.id))
+
+
+@bp.post("/credenciais/<int:ident>/reemitir")
+@roles_required(Role.ADMIN)
+def reissue(ident: int):
+    """Cancel a credential and issue a new one to the same vehicle or driver (lost vest)."""
+    c = get_in_town(Credential, ident)
+    try:
+        new = credentials.reissue(c, request.form.get("motivo", ""), g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _detail(c, e.errors, 422)
+    db.session.commit()
+    flash("Nova credencial emitida; a anterior foi cancelada. Imprima a nova.", "success")
+    return redirect(url_for("credentials.detail", ident=new.id))
+
+
+def _pdf(creds: list[Credential], sheet: str, name: str) -> Response:
+    town = g.user.municipality
+    pdf = credential_sheets.render_pdf(credential_sheets.printable(creds, sheet, date.today()),
+                                       town, sheet)
+    resp = Response(pdf, mimetype="application/pdf")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return resp
+
+
+@bp.get("/credenciais/folha/<sheet>.pdf")
+@roles_required(*VIEWERS)
+def sheet_pdf(sheet: str):
+    """The A4 sheet of all active credentials of one kind, ready to print."""
+    if sheet not in credential_sheets.SHEETS:
+        abort(404)
+    creds = credentials.for_town(town_id(), sheet, include_revoked=False)
+    return _pdf(creds, sheet, f"credenciais-{g.user.municipality.slug}-{sheet}.pdf")
+
+
+@bp.get("/credenciais/<int:ident>/folha.pdf")
+@roles_required(*VIEWERS)
+def one_pdf(ident: int):
+    """One credential on its sheet (to reprint a reissued badge)."""
+    c = get_in_town(Credential, ident)
+    if c.status_on(date.today()) != "active":
+        abort(404, "Só credenciais ativas podem ser impressas.")
+    return _pdf([c], credentials.sheet_of(c), f"credencial-{c.id}.pdf")
+
+
+@bp.get("/api/credential-keys")
+@login_required
+def keys():
+    """Public keys for verifying credential QR codes offline (see docs/credentials.md)."""
+    return jsonify({"format": "inspector-credential-v1", "keys": credential_keys.public_key_set()})
+
+
+@bp.get("/denuncias")
+@roles_required(*VIEWERS)
+def reports():
+    """The supervisors' queue: passenger reports of the town, open ones first."""
+    rows = passenger_reports.queue(town_id())
+    rows.sort(key=lambda r: r.status != ReportStatus.NEW)
+    return render_template("credentials/reports.html", rows=rows)
+
+
+@bp.get("/denuncias/<int:ident>")
+@roles_required(*VIEWERS)
+def report(ident: int):
+    """One passenger report, with its photo."""
+    return render_template("credentials/report.html", r=get_in_town(PassengerReport, ident),
+                           errors={})
+
+
+@bp.get("/denuncias/<int:ident>/foto")
+@roles_required(*VIEWERS)
+def report_photo(ident: int):
+    """The photo sent with a report (re-encoded JPEG, no metadata)."""
+    r = get_in_town(PassengerReport, ident)
+    if not r.photo:
+        abort(404)
+    return Response(r.photo, mimetype=r.photo_mime or "image/jpeg")
+
+
+@bp.post("/denuncias/<int:ident>/concluir")
+@roles_required(*VIEWERS)
+def close_report(ident: int):
+    """Mark a report handled, with a note of what was done."""
+    r = get_in_town(PassengerReport, ident)
+    try:
+        passenger_reports.close(r, request.form.get("nota", ""), g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return render_template("credentials/report.html", r=r, errors=e.errors), 422
+    db.session.commit()
+    flash("Denúncia concluída.", "success")
+    return redirect(url_for("credentials.reports"))

@@ -1,0 +1,143 @@
+"""The passenger's pages: `/v/<token>` (verification) and its report form. No login.
+
+Tiny on purpose: one small stylesheet, no JavaScript, no fonts, nothing from elsewhere.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from flask import (Blueprint, Response, abort, current_app, make_response, render_template,
+                   request)
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from ...extensions import db, limiter
+from ...models import ReportCategory
+from ...security import public
+from ...services import credentials, passenger_reports, passenger_view
+from ...services.errors import ValidationFailed
+
+bp = Blueprint("public", __name__)
+
+TOWN_TZ = ZoneInfo("America/Cuiaba")  # every town served is in Mato Grosso
+FORM_MAX_AGE = 2 * 3600  # a report form older than this asks to be reloaded
+
+
+def _verify_limit() -> str:
+    return current_app.config.get("VERIFY_RATE_LIMIT", "60 per minute;600 per hour")
+
+
+def _report_limit() -> str:
+    return current_app.config.get("REPORT_RATE_LIMIT", "5 per 10 minutes;20 per day")
+
+
+def _no_store(resp: Response) -> Response:
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Robots-Tag"] = "noindex"
+    return resp
+
+
+def _lookup(token: str):
+    """Look up the token and build what the page shows (status computed now)."""
+    today = datetime.now(TOWN_TZ).date()
+    found = credentials.lookup(token, today)
+    return found, passenger_view.build(found, today)
+
+
+@bp.errorhandler(429)
+def too_many(_e):
+    """A small pt-BR page for a rate-limited passenger (not the signed-in app's layout)."""
+    resp = make_response(render_template("public/message.html", title="Muitas tentativas",
+                                         message="Aguarde alguns minutos e tente de novo."), 429)
+    return _no_store(resp)
+
+
+@bp.get("/v/<token>")
+@public
+@limiter.limit(_verify_limit)
+def verify(token: str):
+    """The passenger's verification page: a live banner and what to match."""
+    found, view = _lookup(token)
+    current_app.logger.info("credential checked", extra={"fields": {
+        "outcome": found.outcome, "reason": found.reason,
+        "credential_id": found.credential.id if found.credential else None}})
+    status = 200 if found.outcome != "unknown" else 404
+    now_text = datetime.now(TOWN_TZ).strftime("%d/%m/%Y %H:%M")
+    return _no_store(make_response(render_template("public/verify.html", view=view, token=token,
+                                                   now_text=now_text), status))
+
+
+@bp.get("/v/<token>/foto/<int:driver_id>")
+@public
+@limiter.limit(_verify_limit)
+def driver_photo(token: str, driver_id: int):
+    """The photo of a driver shown on an active credential's page."""
+    found, view = _lookup(token)
+    if view.state in ("unknown", "revoked") or driver_id not in {p.id for p in view.drivers}:
+        abort(404)
+    from ...models import Driver
+
+    d = db.session.get(Driver, driver_id)
+    if not d.photo:
+        abort(404)
+    resp = Response(d.photo, mimetype=d.photo_mime or "image/jpeg")
+    resp.headers["Cache-Control"] = "private, max-age=300"
+    return resp
+
+
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="passenger-report")
+
+
+def _form_started_ok() -> str | None:
+    """None when the form was opened long enough ago by a person, else a message."""
+    try:
+        _, started = _serializer().loads(request.form.get("t", ""), max_age=FORM_MAX_AGE,
+                                         return_timestamp=True)
+    except SignatureExpired:
+        return "O formulário ficou aberto tempo demais. Confira os dados e envie de novo."
+    except BadSignature:
+        return "Formulário inválido. Recarregue a página e tente de novo."
+    elapsed = (datetime.now(UTC) - started).total_seconds()
+    if elapsed < float(current_app.config.get("REPORT_MIN_FILL_SECONDS", 3)):
+        return "Enviado rápido demais. Confira os dados e envie de novo."
+    return None
+
+
+def _form(view, token: str, errors: dict, values: dict, status: int = 200):
+    resp = make_response(render_template(
+        "public/report.html", view=view, token=token, errors=errors, values=values,
+        categories=list(ReportCategory), stamp=_serializer().dumps("r")), status)
+    return _no_store(resp)
+
+
+@bp.route("/v/<token>/denunciar", methods=["GET", "POST"])
+@public
+@limiter.limit(_verify_limit, methods=["GET"])
+@limiter.limit(_report_limit, methods=["POST"])
+def report(token: str):
+    """Report a problem with this ride to the town's supervisors."""
+    found, view = _lookup(token)
+    if not view.can_report:
+        abort(404)
+    if request.method == "GET":
+        return _form(view, token, {}, {})
+    values = {k: request.form.get(k, "") for k in ("categoria", "texto", "contato")}
+    if request.form.get("website"):  # the honeypot: people never see it, bots fill it
+        current_app.logger.info("report honeypot", extra={"fields": {}})
+        return _no_store(make_response(render_template("public/thanks.html", view=view,
+                                                       token=token)))
+    problem = _form_started_ok()
+    if problem:
+        return _form(view, token, {"form": problem}, values, 422)
+    upload = request.files.get("foto")
+    photo = upload.read() if upload and upload.filename else None
+    try:
+        passenger_reports.create(found.credential, view.state, values["categoria"],
+                                 values["texto"], values["contato"], photo)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _form(view, token, e.errors, values, 422)
+    db.session.commit()
+    return _no_store(make_response(render_template("public/thanks.html", view=view,
+                                                   token=token), 201))

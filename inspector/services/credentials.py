@@ -1,0 +1,203 @@
+"""Issue, reissue, revoke and look up QR credentials; every change is in the audit log."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from flask import current_app
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import (Credential, CredentialKind, Driver, DriverCategory, Municipality,
+                      Service, Vehicle)
+from . import audit, credential_keys
+from .credential_tokens import Claims, TokenRejected, burn_verification, encode, parse, verify
+from .errors import ValidationFailed
+
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+DEFAULT_VALIDITY_DAYS = 730
+MAX_TOKEN_CHARS = 200
+MIN_REASON = 5
+# Which drivers get which printed credential (sheet kinds of `credentials sheet --kind`).
+RIDER_CATEGORIES = (DriverCategory.MOTOTAXISTA,)
+TAXI_DRIVER_CATEGORIES = (DriverCategory.AUTONOMO, DriverCategory.AUXILIAR)
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 (hex) of a token: the only form the database is searched by."""
+    return hashlib.sha256(token[:MAX_TOKEN_CHARS].encode("utf-8", "replace")).hexdigest()
+
+
+def public_url(token: str) -> str:
+    """The absolute URL a QR code encodes: PUBLIC_BASE_URL + /v/<token>."""
+    base = current_app.config.get("PUBLIC_BASE_URL") or DEFAULT_BASE_URL
+    return f"{base.rstrip('/')}/v/{token}"
+
+
+def validity_days() -> int:
+    """How long a new credential is valid (config CREDENTIAL_VALIDITY_DAYS, default 2 years)."""
+    return int(current_app.config.get("CREDENTIAL_VALIDITY_DAYS", DEFAULT_VALIDITY_DAYS))
+
+
+def _snapshot(c: Credential) -> dict:
+    return audit.snapshot(c, exclude=("token",))
+
+
+def subject_of(c: Credential) -> Vehicle | Driver:
+    """The vehicle or driver a credential names."""
+    return c.vehicle if c.kind == CredentialKind.VEHICLE else c.driver
+
+
+def active_for(subject: Vehicle | Driver) -> Credential | None:
+    """The subject's credential that is not revoked (there is at most one)."""
+    column = Credential.vehicle_id if isinstance(subject, Vehicle) else Credential.driver_id
+    return db.session.scalar(select(Credential).where(column == subject.id,
+                                                      Credential.revoked_at.is_(None))
+                             .order_by(Credential.id.desc()).limit(1))
+
+
+def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None = None,
+          today: date | None = None) -> Credential:
+    """Sign and record a new credential for a vehicle or a driver."""
+    today = today or date.today()
+    current = active_for(subject)
+    if current is not None and current is not replaces:
+        raise ValidationFailed({"credencial": "já existe uma credencial ativa; use reemitir"})
+    town = db.session.get(Municipality, subject.municipality_id)
+    kind = CredentialKind.VEHICLE if isinstance(subject, Vehicle) else CredentialKind.DRIVER
+    key = credential_keys.ensure_active_key(actor)
+    expires = today + timedelta(days=validity_days())
+    token = encode(credential_keys.private_key(key), key.kid, kind.value, town.ibge_code,
+                   subject.id, expires)
+    cred = Credential(municipality_id=town.id, kind=kind,
+                      vehicle_id=subject.id if kind == CredentialKind.VEHICLE else None,
+                      driver_id=subject.id if kind == CredentialKind.DRIVER else None,
+                      token=token, token_hash=token_hash(token), kid=key.kid,
+                      issued_at=datetime.now(UTC), expires_on=expires,
+                      issued_by_id=getattr(actor, "id", None),
+                      replaces_id=replaces.id if replaces else None)
+    db.session.add(cred)
+    db.session.flush()
+    audit.record("credential_reissued" if replaces else "credential_issued", "credential",
+                 cred.id, after=_snapshot(cred), actor=actor, municipality_id=town.id)
+    return cred
+
+
+def revoke(cred: Credential, reason: str, actor=None) -> Credential:
+    """Cancel a credential at once: its QR answers CREDENCIAL CANCELADA from now on."""
+    reason = (reason or "").strip()
+    if len(reason) < MIN_REASON:
+        raise ValidationFailed({"motivo": f"diga o motivo (pelo menos {MIN_REASON} letras)"})
+    if cred.revoked_at is not None:
+        raise ValidationFailed({"credencial": "esta credencial já está cancelada"})
+    before = _snapshot(cred)
+    cred.revoked_at = datetime.now(UTC)
+    cred.revoked_reason = reason[:500]
+    cred.revoked_by_id = getattr(actor, "id", None)
+    db.session.flush()
+    audit.record("credential_revoked", "credential", cred.id, before=before,
+                 after=_snapshot(cred), actor=actor, municipality_id=cred.municipality_id)
+    return cred
+
+
+def reissue(cred: Credential, reason: str, actor=None) -> Credential:
+    """Replace a credential (lost vest, damaged sticker): the old QR is cancelled."""
+    revoke(cred, reason, actor)
+    return issue(subject_of(cred), actor, replaces=cred)
+
+
+def eligible_subjects(town_id: int, sheet: str) -> list[Vehicle | Driver]:
+    """Vehicles ('vehicle'), moto-taxi riders ('rider') or taxi drivers ('card') of a town."""
+    if sheet == "vehicle":
+        return list(db.session.scalars(select(Vehicle).where(Vehicle.municipality_id == town_id)
+                                       .order_by(Vehicle.service, Vehicle.prefix, Vehicle.plate)))
+    cats = RIDER_CATEGORIES if sheet == "rider" else TAXI_DRIVER_CATEGORIES
+    return list(db.session.scalars(select(Driver).where(Driver.municipality_id == town_id,
+                                                        Driver.category.in_(cats))
+                                   .order_by(Driver.name)))
+
+
+def missing_subjects(town_id: int, sheet: str) -> list[Vehicle | Driver]:
+    """Subjects of a sheet's kind that have no credential in force (none, or only revoked)."""
+    rows = db.session.execute(select(Credential.vehicle_id, Credential.driver_id).where(
+        Credential.municipality_id == town_id, Credential.revoked_at.is_(None))).all()
+    vehicles = {r.vehicle_id for r in rows if r.vehicle_id}
+    drivers = {r.driver_id for r in rows if r.driver_id}
+    return [s for s in eligible_subjects(town_id, sheet)
+            if s.id not in (vehicles if isinstance(s, Vehicle) else drivers)]
+
+
+def issue_missing(town_id: int, sheet: str, actor=None) -> list[Credential]:
+    """Issue a credential to every subject of the sheet's kind that has none in force."""
+    return [issue(s, actor) for s in missing_subjects(town_id, sheet)]
+
+
+def for_town(town_id: int, sheet: str | None = None, include_revoked: bool = True
+             ) -> list[Credential]:
+    """A town's credentials, newest first, optionally of one sheet kind."""
+    q = select(Credential).where(Credential.municipality_id == town_id)
+    if not include_revoked:
+        q = q.where(Credential.revoked_at.is_(None))
+    rows = list(db.session.scalars(q.order_by(Credential.id.desc())))
+    if sheet is None:
+        return rows
+    return [c for c in rows if sheet_of(c) == sheet]
+
+
+def sheet_of(c: Credential) -> str:
+    """Which printed sheet a credential goes on: 'vehicle', 'rider' or 'card'."""
+    if c.kind == CredentialKind.VEHICLE:
+        return "vehicle"
+    return "rider" if c.driver.category in RIDER_CATEGORIES else "card"
+
+
+def service_of(c: Credential) -> Service:
+    """Taxi or moto-taxi, from the vehicle or the driver's category."""
+    if c.kind == CredentialKind.VEHICLE:
+        return c.vehicle.service
+    return Service.MOTOTAXI if c.driver.category in RIDER_CATEGORIES else Service.TAXI
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What a scanned token turned out to be."""
+
+    outcome: str                 # active | revoked | expired | unknown
+    credential: Credential | None
+    claims: Claims | None
+    reason: str | None           # why a token was refused, for logs (never shown raw)
+
+
+def lookup(token: str, today: date | None = None) -> Lookup:
+    """Check a token's signature and find its credential, doing the same work for any input:
+    one signature check and one indexed query by hash, compared in constant time."""
+    today = today or date.today()
+    digest = token_hash(token)
+    claims, reason, expired = None, None, False
+    try:
+        kid = parse(token)[0].kid
+        claims = verify(token, credential_keys.refresh_if_unknown(kid), today)
+    except TokenRejected as e:
+        reason = e.reason
+        if reason in ("malformed", "unknown_key"):
+            burn_verification()
+        expired = reason == "expired"
+    row = db.session.scalar(select(Credential).where(Credential.token_hash == digest))
+    found = row is not None and hmac.compare_digest(row.token_hash, digest)
+    if not found or (claims is None and not expired):
+        return Lookup("unknown", None, None, reason or "not_found")
+    if claims is not None and not _matches(row, claims):
+        return Lookup("unknown", None, None, "mismatch")
+    if row.revoked_at is not None:
+        return Lookup("revoked", row, claims, "revoked")
+    if expired or today > row.expires_on:
+        return Lookup("expired", row, claims, "expired")
+    return Lookup("active", row, claims, None)
+
+
+def _matches(row: Credential, claims: Claims) -> bool:
+    subject = row.vehicle_id if row.kind == CredentialKind.VEHICLE else row.driver_id
+    return (claims.kind == row.kind.value and claims.subject_id == subject
+            and claims.expires_on == row.expires_on and claims.kid == row.kid)

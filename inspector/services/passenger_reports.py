@@ -1,0 +1,120 @@
+"""Passenger reports ("denúncias") from the verification page, and the supervisors' queue."""
+from __future__ import annotations
+
+import hashlib
+import io
+import warnings
+from datetime import UTC, datetime
+
+from flask import current_app
+from PIL import Image, ImageOps, UnidentifiedImageError
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import Credential, CredentialKind, PassengerReport, ReportCategory, ReportStatus
+from . import audit
+from .errors import ValidationFailed
+
+PHOTO_FORMATS = ("JPEG", "PNG", "WEBP")
+DEFAULT_MAX_PIXELS = 40_000_000   # a 40 MP phone photo is the biggest we take
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_SIDE = 2048                   # kept photos are re-encoded no larger than this
+MIN_TEXT, MAX_TEXT, MAX_CONTACT = 10, 2000, 200
+
+
+def sanitize_photo(data: bytes) -> bytes:
+    """Re-encode an uploaded photo as a JPEG without metadata (EXIF, GPS), or refuse it.
+
+    Only JPEG, PNG and WebP are opened; an image claiming more than the pixel cap is
+    refused before its pixels are decoded (decompression bombs), and Pillow's bomb
+    warning is an error too.
+    """
+    if len(data) > MAX_PHOTO_BYTES:
+        raise ValidationFailed({"foto": "a foto passa de 10 MB"})
+    cap = int(current_app.config.get("REPORT_PHOTO_MAX_PIXELS", DEFAULT_MAX_PIXELS))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=PHOTO_FORMATS) as im:
+                if im.width * im.height > cap:
+                    raise ValidationFailed({"foto": "a imagem é grande demais (pixels demais)"})
+                im.draft("RGB", (MAX_SIDE, MAX_SIDE))
+                im = ImageOps.exif_transpose(im)  # keep the picture upright, then drop EXIF
+                im.thumbnail((MAX_SIDE, MAX_SIDE))
+                out = io.BytesIO()
+                im.convert("RGB").save(out, "JPEG", quality=85, optimize=True)
+    except ValidationFailed:
+        raise
+    except (UnidentifiedImageError, Image.DecompressionBombWarning, Image.DecompressionBombError):
+        raise ValidationFailed({"foto": "envie uma foto JPEG, PNG ou WebP"}) from None
+    except (OSError, SyntaxError, ValueError):
+        raise ValidationFailed({"foto": "a foto está corrompida ou incompleta"}) from None
+    return out.getvalue()
+
+
+def create(credential: Credential, seen_status: str, category: str, text: str,
+           contact: str = "", photo: bytes | None = None) -> PassengerReport:
+    """Validate and store a report for the credential's town."""
+    errors: dict[str, str] = {}
+    try:
+        cat = ReportCategory(category)
+    except ValueError:
+        cat = None
+        errors["categoria"] = "escolha o tipo do problema"
+    text = (text or "").strip()
+    if not MIN_TEXT <= len(text) <= MAX_TEXT:
+        errors["texto"] = f"conte o que aconteceu em {MIN_TEXT} a {MAX_TEXT} letras"
+    contact = (contact or "").strip()
+    if len(contact) > MAX_CONTACT:
+        errors["contato"] = f"no máximo {MAX_CONTACT} letras"
+    clean = None
+    if photo:
+        try:
+            clean = sanitize_photo(photo)
+        except ValidationFailed as e:
+            errors.update(e.errors)
+    if errors:
+        raise ValidationFailed(errors)
+    report = PassengerReport(
+        municipality_id=credential.municipality_id, credential_id=credential.id,
+        vehicle_id=credential.vehicle_id if credential.kind == CredentialKind.VEHICLE else None,
+        driver_id=credential.driver_id if credential.kind == CredentialKind.DRIVER else None,
+        seen_status=seen_status, category=cat, text=text, contact=contact, photo=clean,
+        photo_mime="image/jpeg" if clean else None,
+        photo_sha256=hashlib.sha256(clean).hexdigest() if clean else None,
+        created_at=datetime.now(UTC), status=ReportStatus.NEW)
+    db.session.add(report)
+    db.session.flush()
+    # The log is append-only, so it gets no free text or contact (LGPD: those can be erased).
+    audit.record("passenger_report_received", "passenger_report", report.id, actor="passageiro",
+                 after={"category": cat.value, "credential_id": credential.id,
+                        "seen_status": seen_status, "photo_sha256": report.photo_sha256},
+                 municipality_id=credential.municipality_id)
+    return report
+
+
+def queue(town_id: int, status: ReportStatus | None = None) -> list[PassengerReport]:
+    """A town's reports, newest first."""
+    q = select(PassengerReport).where(PassengerReport.municipality_id == town_id)
+    if status is not None:
+        q = q.where(PassengerReport.status == status)
+    return list(db.session.scalars(q.order_by(PassengerReport.created_at.desc(),
+                                              PassengerReport.id.desc())))
+
+
+def close(report: PassengerReport, note: str, actor) -> PassengerReport:
+    """Mark a report handled, with what was done."""
+    note = (note or "").strip()
+    if len(note) < 5:
+        raise ValidationFailed({"nota": "diga o que foi feito (pelo menos 5 letras)"})
+    if report.status == ReportStatus.DONE:
+        raise ValidationFailed({"nota": "esta denúncia já foi concluída"})
+    report.status = ReportStatus.DONE
+    report.handled_by_id = actor.id
+    report.handled_at = datetime.now(UTC)
+    report.handling_note = note[:2000]
+    db.session.flush()
+    audit.record("passenger_report_closed", "passenger_report", report.id, actor=actor,
+                 before={"status": "new"}, after={"status": "done"},
+                 municipality_id=report.municipality_id)
+    return report

@@ -1,0 +1,187 @@
+"""What the passenger's verification page shows: a live banner and only what a passenger
+needs to match the ride in front of them (photo, name, plate, model, colour, prefix,
+company, licence validity). Nothing else leaves the server: see README, "LGPD"."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from ..extensions import db
+from ..models import (CredentialKind, Driver, HolderKind, Municipality, Service, Status,
+                      Vehicle)
+from .credentials import Lookup, service_of
+from .documents import format_plate
+
+TITLES = {
+    "regular": "REGULAR",
+    "irregular": "IRREGULAR",
+    "suspended": "SUSPENSO",
+    "revoked": "CREDENCIAL CANCELADA",
+    "unknown": "NÃO RECONHECIDA",
+}
+SUMMARIES = {
+    "regular": "Este transporte está licenciado pela prefeitura hoje. Confira se a foto, o "
+               "nome e a placa abaixo são os de quem está com você.",
+    "irregular": "Este transporte não está em dia com a lei municipal hoje.",
+    "suspended": "A licença deste transporte está suspensa pela prefeitura. Ele não pode "
+                 "levar passageiros agora.",
+    "revoked": "Este código foi cancelado pela prefeitura e não vale mais. Não embarque; se o "
+               "condutor insiste, denuncie.",
+    "expired": "Este código venceu e não vale mais. O condutor deve pedir um novo à prefeitura.",
+    "unknown": "Este código não foi emitido pela prefeitura ou foi alterado. Não confie nele.",
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A plain-words reason and the article of law behind it."""
+
+    message: str
+    law: str = ""
+    article: str = ""
+    href: str = ""
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    name: str
+    has_photo: bool
+
+
+@dataclass(frozen=True)
+class Car:
+    plate: str
+    model: str
+    colour: str
+    prefix: str
+    service: str
+    licence_until: date | None
+
+
+@dataclass
+class View:
+    """The page's content, nothing more."""
+
+    state: str
+    title: str
+    summary: str
+    reasons: list[Reason] = field(default_factory=list)
+    town: str = ""
+    drivers: list[Person] = field(default_factory=list)
+    vehicles: list[Car] = field(default_factory=list)
+    company: str = ""
+    registration_until: date | None = None
+    can_report: bool = False
+
+
+def _get(obj: Any, name: str, default: Any = "") -> Any:
+    """Read a field from an object or a dict (the compliance engine may return either)."""
+    if obj is None:
+        return default
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _reason(violation: Any) -> Reason:
+    cite = _get(violation, "citation", None)
+    slug, anchor = _get(cite, "law_slug"), _get(cite, "anchor")
+    href = f"/leis/{slug}#{anchor}" if slug else ""
+    return Reason(message=str(_get(violation, "message")), law=str(_get(cite, "law")),
+                  article=str(_get(cite, "article")), href=href)
+
+
+def _compliance():
+    """The compliance engine, when it is installed (it is another module's job)."""
+    try:
+        return importlib.import_module("inspector.services.compliance")
+    except ModuleNotFoundError:
+        return None
+
+
+def _fallback_vehicle(vehicle: Vehicle, on: date) -> tuple[str, list[Reason]]:
+    """Registry status only, used until the compliance engine exists (no citations)."""
+    lic = vehicle.current_licence
+    if lic is not None and lic.status == Status.SUSPENDED:
+        return "suspended", [Reason("A licença (alvará) está suspensa.")]
+    if lic is None or lic.status == Status.REVOKED or lic.valid_until < on:
+        return "irregular", [Reason("O alvará do veículo não está em vigor.")]
+    return "regular", []
+
+
+def _standing(obj: Vehicle | Driver, on: date) -> tuple[str, list[Reason]]:
+    engine = _compliance()
+    name = "vehicle_standing" if isinstance(obj, Vehicle) else "driver_standing"
+    fn = getattr(engine, name, None) if engine else None
+    if fn is None:
+        if isinstance(obj, Vehicle):
+            return _fallback_vehicle(obj, on)
+        if obj.status == Status.SUSPENDED:
+            return "suspended", [Reason("O registro do condutor está suspenso.")]
+        if obj.status == Status.REVOKED:
+            return "irregular", [Reason("O registro do condutor foi cassado.")]
+        return "regular", []
+    standing = fn(obj, on)
+    status = _get(standing, "status", "regular")
+    status = str(getattr(status, "value", status))
+    return status, [_reason(v) for v in _get(standing, "reasons", []) or []]
+
+
+def _combine(parts: list[tuple[str, list[Reason]]]) -> tuple[str, list[Reason]]:
+    """Suspended beats irregular beats regular; every reason is kept, once."""
+    states = {s for s, _ in parts}
+    state = next((s for s in ("suspended", "irregular") if s in states), "regular")
+    reasons: list[Reason] = []
+    for _, rs in parts:
+        reasons.extend(r for r in rs if r not in reasons)
+    return state, reasons
+
+
+def _car(v: Vehicle) -> Car:
+    lic = v.current_licence
+    return Car(plate=format_plate(v.plate), model=v.make_model, colour=v.colour,
+               prefix=v.prefix, service="Moto-táxi" if v.service == Service.MOTOTAXI else "Táxi",
+               licence_until=lic.valid_until if lic else None)
+
+
+def _person(d: Driver) -> Person:
+    return Person(id=d.id, name=d.name, has_photo=bool(d.photo_mime))
+
+
+def _company(vehicles: list[Vehicle]) -> str:
+    for v in vehicles:
+        if v.service == Service.MOTOTAXI and v.holder.kind == HolderKind.COMPANY:
+            return v.holder.name
+    return ""
+
+
+def build(found: Lookup, on: date) -> View:
+    """The page for a looked-up token, status computed now."""
+    if found.outcome == "unknown":
+        return View("unknown", TITLES["unknown"], SUMMARIES["unknown"])
+    cred = found.credential
+    if found.outcome in ("revoked", "expired"):
+        return View("revoked", TITLES["revoked"], SUMMARIES[found.outcome],
+                    town=_town_name(cred), can_report=True)
+    if cred.kind == CredentialKind.VEHICLE:
+        vehicles = [cred.vehicle]
+        drivers = [d for d in cred.vehicle.drivers if d.status != Status.REVOKED]
+        parts = [_standing(cred.vehicle, on)]
+        registration_until = None
+    else:
+        drivers = [cred.driver]
+        vehicles = list(cred.driver.vehicles)
+        parts = [_standing(cred.driver, on)] + [_standing(v, on) for v in vehicles]
+        registration_until = cred.driver.registration_expiry
+    state, reasons = _combine(parts)
+    return View(state, TITLES[state], SUMMARIES[state], reasons=reasons, town=_town_name(cred),
+                drivers=[_person(d) for d in drivers], vehicles=[_car(v) for v in vehicles],
+                company=_company(vehicles) if service_of(cred) == Service.MOTOTAXI else "",
+                registration_until=registration_until, can_report=True)
+
+
+def _town_name(cred) -> str:
+    return db.session.get(Municipality, cred.municipality_id).name
