@@ -1,0 +1,117 @@
+"""The field app shell (/campo), the web app manifest and the service worker (/sw.js).
+
+All three are public and carry no personal data: the service worker precaches them so
+the app opens with no network. Who is signed in is asked by the page's JavaScript
+(`GET /api/field/session`), never rendered into the shell.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, render_template, url_for
+
+from ...security import public
+
+bp = Blueprint("field", __name__)
+
+THEME = "#0b3d2e"
+BACKGROUND = "#0b3d2e"
+VENDOR = ("htmx.min.js", "idb.umd.js", "barcode-detector.js", "zxing_reader.wasm")
+ICONS = ("icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png")
+SW_SOURCE = Path(__file__).resolve().parents[3] / "service_worker" / "sw.js"
+_VERSION_MARK = '/*@VERSION*/"dev"'
+_PRECACHE_MARK = "/*@PRECACHE*/[]"
+
+
+def _static_dir() -> Path:
+    return Path(current_app.static_folder)
+
+
+def _static_files() -> list[str]:
+    """Every static file of the shell, as paths relative to static/ (sorted, stable)."""
+    root = _static_dir()
+    js = sorted(p.relative_to(root).as_posix() for p in (root / "js" / "field").glob("*.js"))
+    return (["css/field.css"] + js + [f"vendor/{name}" for name in VENDOR]
+            + [f"icons/{name}" for name in ICONS])
+
+
+def precache_urls() -> list[str]:
+    """The URLs the service worker stores at install: the whole app shell."""
+    return (["/campo", url_for("field.manifest")]
+            + [url_for("static", filename=name) for name in _static_files()])
+
+
+def shell_version() -> str:
+    """A short hash of every precached byte: any change of an asset makes a new worker."""
+    h = hashlib.sha256()
+    h.update(_shell_html().encode())
+    h.update(_manifest_json().encode())
+    h.update(SW_SOURCE.read_bytes())
+    root = _static_dir()
+    for name in _static_files():
+        path = root / name
+        h.update(name.encode() + b"\0")
+        h.update(path.read_bytes() if path.exists() else b"<missing>")
+    return h.hexdigest()[:16]
+
+
+def _shell_html() -> str:
+    return render_template("field/app.html", theme=THEME)
+
+
+def _manifest_json() -> str:
+    icons = []
+    for size in (192, 512):
+        icons.append({"src": url_for("static", filename=f"icons/icon-{size}.png"),
+                      "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any"})
+        icons.append({"src": url_for("static", filename=f"icons/icon-maskable-{size}.png"),
+                      "sizes": f"{size}x{size}", "type": "image/png", "purpose": "maskable"})
+    manifest = {
+        "id": "/campo",
+        "name": "Inspector — Fiscalização em campo",
+        "short_name": "Fiscalização",
+        "description": "Vistoria de táxis e mototáxis, com ou sem internet.",
+        "lang": "pt-BR",
+        "dir": "ltr",
+        "start_url": "/campo",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "portrait",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "icons": icons,
+    }
+    return json.dumps(manifest, ensure_ascii=False, indent=1)
+
+
+@bp.get("/campo")
+@public
+def shell():
+    """The field app shell: static HTML, the same for everyone, opened offline from cache."""
+    response = Response(_shell_html(), mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+@public
+def manifest():
+    """The web app manifest that makes /campo installable."""
+    response = Response(_manifest_json(), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/sw.js")
+@public
+def service_worker():
+    """The service worker, with its version and precache list written in."""
+    source = SW_SOURCE.read_text(encoding="utf-8")
+    source = source.replace(_VERSION_MARK, json.dumps(shell_version()), 1)
+    source = source.replace(_PRECACHE_MARK, json.dumps(precache_urls()), 1)
+    response = Response(source, mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.headers["Cache-Control"] = "no-cache"
+    return response

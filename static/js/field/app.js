@@ -1,0 +1,313 @@
+// The field app: screens, the service worker and its update prompt, the session, the
+// snapshot refresh and the outbox counters that are always on screen.
+
+import { connectivity, fetchSession, serverReachable } from "./api.js";
+import { resultCard, verdictBanner } from "./card.js";
+import * as store from "./db.js";
+import { InspectionForm } from "./inspection.js";
+import { checklistFor, hasSnapshot, searchVehicles, vehicleDetails } from "./registry.js";
+import { decodeImageFile, startCameraScan } from "./scan.js";
+import * as sync from "./sync.js";
+import { el, formatDateTime, plural } from "./ui.js";
+import { verifyCode } from "./verify.js";
+
+const STALE_MS = 24 * 3600 * 1000;
+const $ = (id) => document.getElementById(id);
+
+const state = { user: null, stopCamera: null, current: null, form: null };
+
+// ---------- screens ----------
+
+function show(name) {
+  if (state.stopCamera && name !== "scan") {
+    state.stopCamera();
+    state.stopCamera = null;
+  }
+  document.querySelectorAll(".screen").forEach((s) => { s.hidden = s.dataset.screen !== name; });
+  document.body.dataset.screen = name;
+  window.scrollTo(0, 0);
+  if (name === "scan") openScanner();
+  if (name === "outbox") renderOutbox();
+  if (name === "home") renderFreshness();
+}
+
+function toast(message) {
+  const node = $("toast");
+  node.textContent = message;
+  node.hidden = !message;
+  clearTimeout(toast.timer);
+  if (message) toast.timer = setTimeout(() => { node.hidden = true; }, 6000);
+}
+
+// ---------- always-visible status ----------
+
+async function renderCounts() {
+  const counts = await store.pendingCounts();
+  const text = `${plural(counts.inspections, "vistoria", "vistorias")} e ${plural(counts.photos, "foto", "fotos")} aguardando envio`;
+  const node = $("pending-text");
+  node.textContent = text;
+  $("pending").dataset.inspections = counts.inspections;
+  $("pending").dataset.photos = counts.photos;
+  $("pending").classList.toggle("has-pending", counts.inspections > 0);
+  const attention = $("pending-attention");
+  attention.hidden = counts.attention === 0;
+  attention.textContent = counts.attention ? `${plural(counts.attention, "vistoria precisa", "vistorias precisam")} de atenção (veja a fila).` : "";
+  if (document.body.dataset.screen === "outbox") renderOutbox();
+}
+
+async function renderFreshness() {
+  const node = $("freshness");
+  const refreshed = await store.getMeta("refreshedAt");
+  if (!refreshed) {
+    node.textContent = "Dados do município ainda não baixados neste aparelho.";
+    node.classList.add("stale");
+    return;
+  }
+  const old = Date.now() - Date.parse(refreshed) > STALE_MS;
+  node.textContent = `Dados atualizados em ${formatDateTime(refreshed)}` + (old ? " — mais de 24 h: atualize quando houver internet." : ".");
+  node.classList.toggle("stale", old);
+}
+
+function renderNetwork() {
+  const online = navigator.onLine && serverReachable() !== false;
+  $("net").textContent = online ? "Online" : "Sem internet";
+  $("net").classList.toggle("offline", !online);
+}
+
+function renderWho() {
+  const u = state.user;
+  $("who").textContent = u ? [u.name, u.town && (u.town.name || u.town)].filter(Boolean).join(" · ") : "";
+}
+
+// ---------- service worker ----------
+
+async function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  let reloading = false;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (state.updateRequested && !reloading) {
+      reloading = true;
+      window.location.reload();
+    }
+  });
+  const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  const offer = (worker) => {
+    if (!worker || !navigator.serviceWorker.controller) return; // first install: nothing to replace
+    $("update").hidden = false;
+    $("update-apply").onclick = () => {
+      state.updateRequested = true;
+      worker.postMessage({ type: "SKIP_WAITING" });
+    };
+  };
+  if (registration.waiting) offer(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const worker = registration.installing;
+    worker.addEventListener("statechange", () => {
+      if (worker.state === "installed") offer(worker);
+    });
+  });
+  window.fieldApp.registration = registration;
+}
+
+// ---------- session and data ----------
+
+async function loadSession() {
+  const result = await fetchSession();
+  if (result.status === 401) {
+    if (navigator.onLine) {
+      window.location.assign("/entrar?next=/campo");
+      return false;
+    }
+  } else if (result.ok && result.data) {
+    const user = result.data.user || result.data;
+    const previous = await store.getMeta("user");
+    if (previous && previous.id !== user.id) await store.clearSnapshot(); // another agent's town
+    await store.setMeta("user", user);
+    state.user = user;
+  }
+  if (!state.user) state.user = (await store.getMeta("user")) || null;
+  renderWho();
+  if (!state.user && !(await hasSnapshot())) {
+    show("login");
+    return false;
+  }
+  return result.ok;
+}
+
+async function refreshData({ announce = false } = {}) {
+  const result = await sync.refreshSnapshot();
+  if (result.ok) {
+    if (announce) toast(result.data.full ? "Dados do município baixados." : "Dados atualizados.");
+  } else if (announce) {
+    toast(result.networkError ? "Sem internet: os dados do aparelho continuam valendo." : result.message);
+  }
+  renderFreshness();
+  return result;
+}
+
+// ---------- finding a vehicle ----------
+
+function openScanner() {
+  const status = $("scan-status");
+  status.textContent = "Abrindo a câmera…";
+  startCameraScan($("scan-video"), {
+    onStatus: (text) => { status.textContent = text; },
+    onCode: (text) => handleCode(text),
+  }).then((stop) => {
+    if (document.body.dataset.screen === "scan") state.stopCamera = stop;
+    else stop();
+  });
+}
+
+async function handleCode(text) {
+  const verification = await verifyCode(text);
+  state.lastToken = verification.verdict === "malformed" ? null : verification.token;
+  const subject = verification.claims;
+  let details = null;
+  if (subject && verification.verdict !== "forged" && subject.kind === "vehicle") {
+    details = await vehicleDetails(subject.subjectId);
+  } else if (verification.credential && verification.credential.vehicle_id) {
+    details = await vehicleDetails(verification.credential.vehicle_id);
+  }
+  showResult(details, verification);
+}
+
+function showResult(details, verification = null) {
+  const box = $("result");
+  state.current = details;
+  box.replaceChildren(details ? resultCard(details, verification)
+    : el("article", { class: "card result" }, verification ? verdictBanner(verification) : "Veículo não encontrado."));
+  $("start-inspection").hidden = !details || verification?.verdict === "forged";
+  show("result");
+}
+
+async function search(event) {
+  event.preventDefault();
+  const list = $("search-results");
+  const vehicles = await searchVehicles($("search-q").value);
+  list.replaceChildren(...vehicles.map((v) => el("li", {},
+    el("button", { type: "button", class: "btn result-row", onclick: () => pickVehicle(v.id) },
+      el("strong", {}, v.plate), v.prefix ? ` · prefixo ${v.prefix}` : "", ` · ${v.service || ""}`))));
+  if (!vehicles.length) {
+    list.replaceChildren(el("li", { class: "empty" }, (await hasSnapshot())
+      ? "Nenhum veículo com essa placa ou prefixo nos dados do aparelho."
+      : "Os dados do município ainda não foram baixados."));
+  } else if (vehicles.length === 1) {
+    pickVehicle(vehicles[0].id);
+  }
+}
+
+async function pickVehicle(id) {
+  state.lastToken = null; // found by plate or prefix: no credential was scanned
+  showResult(await vehicleDetails(id));
+}
+
+// ---------- inspection ----------
+
+async function startInspection() {
+  const details = state.current;
+  if (!details) return;
+  const checklist = await checklistFor(details.vehicle.service);
+  if (!checklist || !checklist.items || !checklist.items.length) {
+    toast("Não há checklist em vigor para este serviço nos dados do aparelho. Atualize os dados.");
+    return;
+  }
+  state.form.open({
+    vehicle: details.vehicle, checklist,
+    credentialToken: state.lastToken || null,
+    snapshotVersion: await store.getMeta("snapshotVersion"),
+    driverName: details.drivers.length === 1 ? details.drivers[0].name : "",
+  });
+  show("inspection");
+}
+
+async function saveInspection(event) {
+  event.preventDefault();
+  const button = $("inspection-save");
+  button.disabled = true;
+  try {
+    const id = await state.form.save();
+    if (!id) return;
+    toast("Vistoria salva no aparelho. Será enviada quando houver internet.");
+    show("home");
+    await renderCounts();
+    if (navigator.onLine) sync.syncOutbox();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// ---------- outbox ----------
+
+async function renderOutbox() {
+  const entries = await store.outboxEntries();
+  const list = $("outbox-list");
+  const rows = await Promise.all(entries.map(async (e) => {
+    const photos = (await store.photosOf(e.id)).length;
+    return el("li", { class: `outbox-entry state-${e.state}`, dataset: { id: e.id, state: e.state } },
+      el("p", {}, el("strong", {}, e.label || e.id), ` · salva em ${formatDateTime(e.createdAt)}`),
+      el("p", {}, `${plural(photos, "foto", "fotos")} no aparelho · ${plural(e.attempts || 0, "tentativa", "tentativas")}`),
+      e.state === "attention" ? el("p", { class: "form-error" }, "Precisa de atenção: ", e.message) : (e.message ? el("p", {}, e.message) : null),
+      e.state === "attention" ? el("button", { type: "button", class: "btn small",
+        onclick: () => sync.retryEntry(e.id).then(renderCounts) }, "Tentar de novo") : null);
+  }));
+  list.replaceChildren(...(rows.length ? rows : [el("li", { class: "empty" }, "Nada aguardando envio.")]));
+}
+
+// ---------- start ----------
+
+function wire() {
+  document.addEventListener("click", (e) => {
+    const go = e.target.closest("[data-go]");
+    if (go) show(go.dataset.go);
+  });
+  $("search-form").addEventListener("submit", search);
+  $("sync-now").addEventListener("click", () => { sync.resetBackoff(); sync.syncOutbox({ manual: true }); });
+  $("refresh-data").addEventListener("click", () => refreshData({ announce: true }));
+  $("start-inspection").addEventListener("click", startInspection);
+  $("inspection-form").addEventListener("submit", saveInspection);
+  $("inspection-cancel").addEventListener("click", () => { state.form.close(); show("home"); });
+  $("scan-file").addEventListener("change", async (e) => {
+    const file = e.target.files && e.target.files[0];
+    e.target.value = "";
+    if (!file) return;
+    $("scan-status").textContent = "Lendo a foto…";
+    const text = await decodeImageFile(file).catch(() => null);
+    if (text) handleCode(text);
+    else $("scan-status").textContent = "Nenhum QR code na foto. Tente de novo, mais perto e com luz.";
+  });
+  window.addEventListener("online", () => {
+    renderNetwork();
+    sync.resetBackoff();
+    sync.syncOutbox();
+    refreshData();
+  });
+  window.addEventListener("offline", renderNetwork);
+  connectivity.addEventListener("reachable", renderNetwork);
+  sync.events.addEventListener("changed", renderCounts);
+  sync.events.addEventListener("status", (e) => {
+    $("sync-status").textContent = e.detail.message || "";
+    $("sync-status").dataset.state = e.detail.state;
+  });
+  sync.events.addEventListener("snapshot", renderFreshness);
+}
+
+async function start() {
+  window.fieldApp = { store, sync, verifyCode, handleCode, ready: false };
+  state.form = new InspectionForm($("screen-inspection"));
+  wire();
+  renderNetwork();
+  await renderCounts();
+  registerServiceWorker().catch((e) => console.warn("service worker", e));
+  if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
+  const online = await loadSession();
+  if (document.body.dataset.screen !== "login") show("home");
+  if (online) {
+    await refreshData();
+    await sync.syncOutbox();
+  }
+  window.fieldApp.ready = true;
+  document.body.dataset.ready = "1";
+}
+
+start();

@@ -1,0 +1,83 @@
+// The result card: what the agent needs to decide on the spot about a vehicle —
+// the scanned code's verdict, the vehicle, its driver(s), status and why, expiry dates,
+// the last inspection and open notices. Built from the snapshot on the phone.
+
+import { daysUntil, el, formatDate, formatDateTime } from "./ui.js";
+import { VERDICTS } from "./verify.js";
+
+const STANDING = {
+  regular: ["REGULAR", "ok"],
+  irregular: ["IRREGULAR", "bad"],
+  suspended: ["SUSPENSO", "bad"],
+};
+const VERDICT_TONE = { valid: "ok", forged: "bad", revoked: "bad", expired: "warn", unknown: "warn",
+  other_town: "warn", malformed: "warn" };
+
+function expiry(label, iso) {
+  const days = daysUntil(iso);
+  const tone = days === null ? "" : days < 0 ? "bad" : days <= 30 ? "warn" : "";
+  const note = days === null ? "" : days < 0 ? " (vencido)" : days <= 30 ? ` (vence em ${days} dias)` : "";
+  return el("li", { class: tone ? `exp-${tone}` : null }, el("span", {}, label), el("strong", {}, formatDate(iso) + note));
+}
+
+function citationLink(citation) {
+  if (!citation || !citation.law_slug) return null;
+  return el("a", { class: "cite", href: `/leis/${encodeURIComponent(citation.law_slug)}${citation.anchor ? "#" + citation.anchor : ""}`,
+    target: "_blank", rel: "noopener" }, `${citation.law}, ${citation.article}`);
+}
+
+/** The verdict banner for a scanned code. */
+export function verdictBanner(result) {
+  const tone = VERDICT_TONE[result.verdict] || "warn";
+  return el("div", { class: `verdict verdict-${tone}`, dataset: { verdict: result.verdict }, role: "alert" },
+    el("p", { class: "verdict-title" }, VERDICTS[result.verdict] || result.verdict),
+    el("p", { class: "verdict-reason" }, result.reason || ""));
+}
+
+function driverBlock(driver) {
+  return el("li", { class: "driver" },
+    driver.photo ? el("img", { src: driver.photo, alt: `Foto de ${driver.name}`, class: "driver-photo" }) : null,
+    el("div", {},
+      el("p", { class: "driver-name" }, driver.name),
+      el("p", {}, [driver.category_label || driver.category, driver.registration_number && `Reg. ${driver.registration_number}`]
+        .filter(Boolean).join(" · ")),
+      el("ul", { class: "expiries" },
+        driver.registration_expiry ? expiry("Registro", driver.registration_expiry) : null,
+        driver.cnh_expiry ? expiry("CNH", driver.cnh_expiry) : null),
+      driver.status && driver.status !== "active" ? el("p", { class: "exp-bad" }, driver.status_label || driver.status) : null));
+}
+
+/** The whole card for a vehicle (details from registry.vehicleDetails), with an optional verdict. */
+export function resultCard(details, verification = null) {
+  const { vehicle, drivers, holder, standing, licence, insurance, notices, lastInspection, credentials } = details;
+  const [standingLabel, standingTone] = STANDING[standing && standing.status] || ["SEM SITUAÇÃO", "warn"];
+  const reasons = (standing && standing.reasons) || [];
+  const credential = (verification && verification.credential) || credentials.find((c) => c.status === "active");
+  return el("article", { class: "card result", dataset: { vehicleId: vehicle.id } },
+    verification ? verdictBanner(verification) : null,
+    el("div", { class: `standing standing-${standingTone}`, dataset: { standing: standing ? standing.status : "" } },
+      el("p", { class: "standing-title" }, standingLabel),
+      reasons.length ? el("ul", { class: "reasons" }, reasons.map((r) =>
+        el("li", {}, typeof r === "string" ? r : r.message, " ", citationLink(r.citation)))) : null),
+    el("h1", { class: "plate" }, vehicle.plate || "—",
+      vehicle.prefix ? el("span", { class: "prefix" }, ` · prefixo ${vehicle.prefix}`) : null),
+    el("p", { class: "vehicle-line" }, [vehicle.service_label || vehicle.service, vehicle.make_model, vehicle.colour,
+      vehicle.year_of_manufacture].filter(Boolean).join(" · ")),
+    holder ? el("p", {}, "Titular: ", el("strong", {}, holder.name)) : null,
+    el("h2", {}, "Validades"),
+    el("ul", { class: "expiries" },
+      expiry("Licença", licence && licence.valid_until),
+      expiry("Seguro", insurance && insurance.valid_until),
+      credential ? expiry("Credencial", credential.expires_on) : null),
+    el("h2", {}, drivers.length === 1 ? "Condutor" : "Condutores"),
+    drivers.length ? el("ul", { class: "drivers" }, drivers.map(driverBlock)) : el("p", {}, "Nenhum condutor vinculado."),
+    el("h2", {}, "Última vistoria"),
+    el("p", {}, lastInspection
+      ? `${formatDateTime(lastInspection.finished_at || lastInspection.date)}${lastInspection.failed_items ? ` · ${lastInspection.failed_items} item(ns) não conforme(s)` : ""}`
+      : "Nenhuma registrada nos dados do aparelho."),
+    el("h2", {}, "Notificações em aberto"),
+    notices.length
+      ? el("ul", { class: "notices" }, notices.map((n) => el("li", {}, n.label || n.summary || `Notificação ${n.number || n.id}`,
+        n.due_on ? ` · prazo ${formatDate(n.due_on)}` : "")))
+      : el("p", {}, "Nenhuma."));
+}

@@ -1,0 +1,295 @@
+// The inspection screen: the checklist of the law in force for the vehicle's service,
+// photos of failed items (hashed when taken, original bytes kept), optional GPS and the
+// driver's "ciente" drawn on a canvas (Tapurah Lei 406/2001, Art. 27 I). Saving writes the
+// inspection and its photos to the outbox in one transaction.
+
+import * as store from "./db.js";
+import { sha256Hex } from "./verify.js";
+
+const ALLOWED_MIME = ["image/jpeg", "image/png", "image/webp", "image/heic"];
+
+/** A random UUID (v4) for an inspection or a photo. */
+export function newId() {
+  return crypto.randomUUID();
+}
+
+/** The image type from the first bytes, trusting them over the file name. */
+export function sniffMime(bytes, declared = "") {
+  const b = new Uint8Array(bytes.slice(0, 16));
+  const ascii = (from, to) => String.fromCharCode(...b.slice(from, to));
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
+  if (b[0] === 0x89 && ascii(1, 4) === "PNG") return "image/png";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
+  if (ascii(4, 8) === "ftyp" && /^(heic|heix|mif1|msf1|heim|heis)$/.test(ascii(8, 12))) return "image/heic";
+  return ALLOWED_MIME.includes(declared) ? declared : null;
+}
+
+/** Turn a chosen file into an outbox photo: original bytes, type, SHA-256, capture time. */
+export async function photoFromFile(file, inspectionId) {
+  const bytes = await file.arrayBuffer();
+  const mime = sniffMime(bytes, file.type);
+  if (!mime) throw new Error("Formato de imagem não aceito (use JPEG, PNG, WebP ou HEIC).");
+  return {
+    id: newId(), inspectionId, bytes, mime, size: bytes.byteLength,
+    sha256: await sha256Hex(bytes), takenAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Build the body of PUT /api/field/inspections/<uuid> (docs/sync.md) and save it with its
+ * photos. draft = {id, vehicle, credentialToken, startedAt, snapshotVersion, location,
+ * answers: [{itemId, result, note, photos: [photo]}], acknowledgement}.
+ */
+export async function saveInspection(draft) {
+  const id = draft.id || newId();
+  const photos = [];
+  const items = draft.answers.map((a) => {
+    const declared = (a.photos || []).map((p) => {
+      photos.push({ ...p, inspectionId: id });
+      return { id: p.id, sha256: p.sha256, mime: p.mime, size: p.size, taken_at: p.takenAt };
+    });
+    return { item_id: a.itemId, result: a.result, note: a.note || "", photos: declared };
+  });
+  const body = {
+    vehicle_id: draft.vehicle.id,
+    credential_token: draft.credentialToken || null,
+    started_at: draft.startedAt,
+    finished_at: draft.finishedAt || new Date().toISOString(),
+    snapshot_version: draft.snapshotVersion ?? null,
+    location: draft.location || null,
+    items,
+    acknowledgement: draft.acknowledgement || null,
+  };
+  const label = [draft.vehicle.plate, draft.vehicle.prefix && `prefixo ${draft.vehicle.prefix}`]
+    .filter(Boolean).join(" · ");
+  await store.saveToOutbox({ id, body, label, createdAt: new Date().toISOString() }, photos);
+  return id;
+}
+
+// ---------- the form ----------
+
+/** The checklist form of one inspection, wired to the elements of #screen-inspection. */
+export class InspectionForm {
+  constructor(root) {
+    this.root = root;
+    this.list = root.querySelector("#checklist");
+    this.template = document.getElementById("tpl-item");
+    this.error = root.querySelector("#inspection-error");
+    this.canvas = root.querySelector("#signature");
+    this.previews = [];
+    this.signature = new SignaturePad(this.canvas);
+    root.querySelector("#signature-clear").addEventListener("click", () => this.signature.clear());
+    root.querySelector("#gps").addEventListener("click", () => this.locate());
+  }
+
+  /** Show a fresh checklist for a vehicle. context = {vehicle, checklist, credentialToken, snapshotVersion}. */
+  open(context) {
+    this.close();
+    this.context = context;
+    this.id = newId();
+    this.startedAt = new Date().toISOString();
+    this.location = null;
+    this.answers = context.checklist.items.map((item) => ({ item, result: null, note: "", photos: [] }));
+    this.root.querySelector("#inspection-title").textContent =
+      `Vistoria · ${context.vehicle.plate || ""}${context.vehicle.prefix ? " · prefixo " + context.vehicle.prefix : ""}`;
+    this.root.querySelector("#inspection-law").textContent = context.checklist.law
+      ? `${context.checklist.law}, em vigor hoje` : "";
+    this.root.querySelector("#gps-status").textContent = "";
+    this.root.querySelector("#ack-name").value = context.driverName || "";
+    this.answers.forEach((answer, index) => this.list.appendChild(this.renderItem(answer, index)));
+    this.signature.clear();
+    this.showError("");
+  }
+
+  /** Forget the form (free the photo previews). */
+  close() {
+    this.previews.forEach((url) => URL.revokeObjectURL(url));
+    this.previews = [];
+    this.list.replaceChildren();
+    this.context = null;
+  }
+
+  renderItem(answer, index) {
+    const { item } = answer;
+    const node = this.template.content.firstElementChild.cloneNode(true);
+    node.dataset.itemId = item.id;
+    node.querySelector(".item-label").textContent = `${index + 1}. ${item.label}`;
+    node.querySelector(".item-help").textContent = item.help || "";
+    const cite = node.querySelector(".item-cite");
+    const c = item.citation || {};
+    if (c.law_slug) {
+      cite.href = `/leis/${encodeURIComponent(c.law_slug)}${c.anchor ? "#" + c.anchor : ""}`;
+      cite.textContent = `${c.law || ""}, ${c.article || ""}`.replace(/^, |, $/g, "");
+      if (c.quote) cite.title = c.quote;
+    } else {
+      cite.remove();
+    }
+    const failure = node.querySelector(".failure");
+    node.querySelectorAll('input[type="radio"]').forEach((radio) => {
+      radio.name = `item-${index}`;
+      radio.addEventListener("change", () => {
+        answer.result = radio.value;
+        failure.hidden = radio.value !== "fail";
+        node.classList.toggle("is-fail", radio.value === "fail");
+        node.classList.remove("is-missing");
+      });
+    });
+    node.querySelector("textarea").addEventListener("input", (e) => {
+      answer.note = e.target.value;
+    });
+    node.querySelector(".photo-required").hidden = !item.photo_required_on_failure;
+    const thumbs = node.querySelector(".thumbs");
+    node.querySelector('input[type="file"]').addEventListener("change", async (e) => {
+      const files = Array.from(e.target.files || []);
+      e.target.value = "";
+      for (const file of files) {
+        try {
+          const photo = await photoFromFile(file, this.id);
+          answer.photos.push(photo);
+          thumbs.appendChild(this.thumbnail(answer, photo));
+          node.classList.remove("is-missing");
+        } catch (error) {
+          this.showError(error.message);
+        }
+      }
+    });
+    return node;
+  }
+
+  thumbnail(answer, photo) {
+    const url = URL.createObjectURL(new Blob([photo.bytes], { type: photo.mime }));
+    this.previews.push(url);
+    const figure = document.createElement("figure");
+    figure.className = "thumb";
+    const img = document.createElement("img");
+    img.src = url;
+    img.alt = "Foto do item";
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "btn small";
+    remove.textContent = "Remover";
+    remove.addEventListener("click", () => {
+      answer.photos = answer.photos.filter((p) => p.id !== photo.id);
+      figure.remove();
+    });
+    figure.append(img, remove);
+    return figure;
+  }
+
+  locate() {
+    const status = this.root.querySelector("#gps-status");
+    if (!navigator.geolocation) {
+      status.textContent = "GPS indisponível neste aparelho.";
+      return;
+    }
+    status.textContent = "Obtendo posição…";
+    navigator.geolocation.getCurrentPosition((pos) => {
+      this.location = { lat: pos.coords.latitude, lon: pos.coords.longitude,
+        accuracy_m: Math.round(pos.coords.accuracy) };
+      status.textContent = `Posição registrada (±${this.location.accuracy_m} m).`;
+    }, () => {
+      status.textContent = "Não foi possível obter a posição (opcional).";
+    }, { enableHighAccuracy: true, timeout: 20000, maximumAge: 60000 });
+  }
+
+  showError(message) {
+    this.error.textContent = message;
+    this.error.hidden = !message;
+  }
+
+  /** The problems that stop saving, marking the items concerned. */
+  problems() {
+    const problems = [];
+    this.answers.forEach((answer, index) => {
+      const node = this.list.children[index];
+      let missing = false;
+      if (!answer.result) {
+        missing = true;
+        problems.push(`Item ${index + 1}: escolha conforme, não conforme ou não se aplica.`);
+      } else if (answer.result === "fail" && answer.item.photo_required_on_failure && answer.photos.length === 0) {
+        missing = true;
+        problems.push(`Item ${index + 1}: a foto é obrigatória.`);
+      }
+      node.classList.toggle("is-missing", missing);
+    });
+    return problems;
+  }
+
+  /** Validate and write the inspection to the outbox; its UUID, or null when not valid. */
+  async save() {
+    const problems = this.problems();
+    if (problems.length) {
+      this.showError(problems.join(" "));
+      const first = this.list.querySelector(".is-missing");
+      if (first) first.scrollIntoView({ block: "center" });
+      return null;
+    }
+    const name = this.root.querySelector("#ack-name").value.trim();
+    const acknowledgement = this.signature.isEmpty() && !name ? null
+      : { name, signature_png: this.signature.isEmpty() ? null : this.signature.toDataURL() };
+    const id = await saveInspection({
+      id: this.id, vehicle: this.context.vehicle, credentialToken: this.context.credentialToken,
+      startedAt: this.startedAt, snapshotVersion: this.context.snapshotVersion,
+      location: this.location, acknowledgement,
+      answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result,
+        note: a.result === "fail" ? a.note : "", photos: a.result === "fail" ? a.photos : [] })),
+    });
+    this.close();
+    return id;
+  }
+}
+
+/** A finger-drawn signature on a canvas (pointer events, so mouse, pen and touch all work). */
+export class SignaturePad {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.drawing = false;
+    this.strokes = 0;
+    canvas.addEventListener("pointerdown", (e) => this.start(e));
+    canvas.addEventListener("pointermove", (e) => this.move(e));
+    ["pointerup", "pointercancel", "pointerleave"].forEach((t) =>
+      canvas.addEventListener(t, () => { this.drawing = false; }));
+  }
+
+  point(e) {
+    const r = this.canvas.getBoundingClientRect();
+    return [(e.clientX - r.left) * (this.canvas.width / r.width),
+      (e.clientY - r.top) * (this.canvas.height / r.height)];
+  }
+
+  start(e) {
+    e.preventDefault();
+    this.canvas.setPointerCapture(e.pointerId);
+    this.drawing = true;
+    this.strokes += 1;
+    const [x, y] = this.point(e);
+    this.ctx.beginPath();
+    this.ctx.moveTo(x, y);
+  }
+
+  move(e) {
+    if (!this.drawing) return;
+    const [x, y] = this.point(e);
+    this.ctx.lineWidth = 4;
+    this.ctx.lineCap = "round";
+    this.ctx.lineJoin = "round";
+    this.ctx.strokeStyle = "#000";
+    this.ctx.lineTo(x, y);
+    this.ctx.stroke();
+  }
+
+  clear() {
+    this.ctx.fillStyle = "#fff";
+    this.ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    this.strokes = 0;
+  }
+
+  isEmpty() {
+    return this.strokes === 0;
+  }
+
+  toDataURL() {
+    return this.canvas.toDataURL("image/png");
+  }
+}

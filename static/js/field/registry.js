@@ -1,0 +1,65 @@
+// Look-ups in the town snapshot stored on the phone: find a vehicle, gather what the
+// result card shows about it. Field names follow GET /api/field/snapshot (docs/sync.md).
+
+import * as store from "./db.js";
+import { normaliseQuery } from "./scan.js";
+
+/** Vehicles whose plate starts with, or whose prefix equals, what the agent typed. */
+export async function searchVehicles(text) {
+  const q = normaliseQuery(text);
+  if (!q) return [];
+  const found = new Map();
+  for (const v of await store.rowsStartingWith("vehicles", "plate", q, 20)) found.set(v.id, v);
+  if (/^\d+$/.test(q)) {
+    const variants = new Set([q, q.replace(/^0+/, ""), q.padStart(4, "0"), q.padStart(3, "0")]);
+    for (const prefix of variants) {
+      for (const v of await store.rowsBy("vehicles", "prefix", prefix)) found.set(v.id, v);
+    }
+  }
+  return Array.from(found.values()).sort((a, b) => (a.plate || "").localeCompare(b.plate || ""));
+}
+
+async function driversOf(vehicle) {
+  const ids = vehicle.driver_ids || [];
+  const rows = await Promise.all(ids.map((id) => store.getRow("drivers", id)));
+  return rows.filter(Boolean);
+}
+
+function newest(rows, field) {
+  return rows.slice().sort((a, b) => String(b[field] || "").localeCompare(String(a[field] || "")))[0] || null;
+}
+
+/** Everything the result card shows about a vehicle, from the stored snapshot. */
+export async function vehicleDetails(vehicleId) {
+  const vehicle = await store.getRow("vehicles", vehicleId);
+  if (!vehicle) return null;
+  const [drivers, standing, licences, insurance, notices, inspections, credentials, holder] = await Promise.all([
+    driversOf(vehicle),
+    store.getRow("standing", vehicleId),
+    store.rowsBy("licences", "vehicle_id", vehicleId),
+    store.rowsBy("insurance", "vehicle_id", vehicleId),
+    store.rowsBy("notices", "vehicle_id", vehicleId),
+    store.rowsBy("inspections", "vehicle_id", vehicleId),
+    store.rowsBy("credentials", "vehicle_id", vehicleId),
+    vehicle.holder_id ? store.getRow("holders", vehicle.holder_id) : null,
+  ]);
+  return {
+    vehicle, drivers, holder, credentials,
+    standing: standing || null,
+    licence: newest(licences, "valid_until"),
+    insurance: newest(insurance, "valid_until"),
+    notices: notices.filter((n) => !n.status || n.status === "open"),
+    lastInspection: newest(inspections, "finished_at") || vehicle.last_inspection || null,
+  };
+}
+
+/** The checklist of the law in force for a service, from the snapshot (null if none). */
+export async function checklistFor(service) {
+  return (await store.getRow("checklists", service)) || null;
+}
+
+/** Whether the phone holds a town snapshot at all. */
+export async function hasSnapshot() {
+  const version = await store.getMeta("snapshotVersion");
+  return version !== undefined && version !== null;
+}

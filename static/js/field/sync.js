@@ -1,0 +1,221 @@
+// The outbox protocol of docs/sync.md, and the registry snapshot refresh.
+// An inspection goes first, then only the photos the server says are missing. A copy on
+// the phone is deleted only after the server confirmed it (and the inspection only after
+// `complete: true`). Network errors and 5xx: kept, retried with backoff. 409/422: kept,
+// shown to the agent, not retried automatically. Nothing expires.
+
+import { fetchSession, isCsrfFailure, request } from "./api.js";
+import * as store from "./db.js";
+
+const WORKERS = 4;               // inspections sent side by side
+const BASE_DELAY_MS = 5000;      // first retry after a failure
+const MAX_DELAY_MS = 5 * 60000;  // never wait longer than this between retries
+const PHOTO_TIMEOUT_MS = 180000; // a 12 MP photo on a weak 3G link
+
+/** Sync news for the UI: "changed" (counts), "status" ({state, message}). */
+export const events = new EventTarget();
+
+let running = null;
+let failures = 0;
+let retryTimer = null;
+
+function emit(type, detail = {}) {
+  events.dispatchEvent(new CustomEvent(type, { detail }));
+}
+
+/** Send everything waiting in the outbox; resolves to a summary. One run at a time. */
+export function syncOutbox({ manual = false, onlyId = null } = {}) {
+  if (running) return running;
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  running = withLock(() => runOnce({ manual, onlyId })).finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+/** Hold a lock shared by every tab of the app, so two tabs never send the same entry at once. */
+async function withLock(fn) {
+  if (navigator.locks && navigator.locks.request) {
+    return navigator.locks.request("campo-outbox-sync", fn);
+  }
+  return fn();
+}
+
+async function runOnce({ manual, onlyId }) {
+  const entries = (await store.outboxEntries()).filter((e) =>
+    onlyId ? e.id === onlyId : e.state !== "attention");
+  const summary = { sent: 0, kept: 0, attention: 0, signedOut: false, offline: false };
+  if (entries.length === 0) {
+    failures = 0;
+    emit("status", { state: "idle", message: "" });
+    return summary;
+  }
+  emit("status", { state: "sending", message: `Enviando ${entries.length} vistoria(s)…` });
+  const session = await fetchSession();
+  if (session.status === 401) {
+    summary.signedOut = true;
+    emit("status", { state: "signed-out", message: "Entre de novo para enviar a fila." });
+    return summary;
+  }
+  if (!session.ok) {
+    summary.offline = true;
+    summary.kept = entries.length;
+    return finish(summary, manual);
+  }
+  const queue = entries.slice();
+  const stop = { now: false };
+  async function worker() {
+    while (queue.length && !stop.now) {
+      const entry = queue.shift();
+      const outcome = await sendInspection(entry);
+      if (outcome === "done") summary.sent += 1;
+      else if (outcome === "attention") summary.attention += 1;
+      else summary.kept += 1;
+      if (outcome === "offline") stop.now = summary.offline = true;
+      if (outcome === "signed-out") stop.now = summary.signedOut = true;
+      emit("changed");
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(WORKERS, entries.length) }, worker));
+  summary.kept += queue.length;
+  return finish(summary, manual);
+}
+
+function finish(summary, manual) {
+  emit("changed");
+  if (summary.signedOut) {
+    emit("status", { state: "signed-out", message: "Sessão encerrada: entre de novo para enviar a fila." });
+  } else if (summary.kept > 0) {
+    failures += 1;
+    const delay = scheduleRetry();
+    const why = summary.offline ? "Sem conexão" : "O servidor não respondeu";
+    emit("status", { state: "waiting",
+      message: `${why}: ${summary.kept} vistoria(s) ficam no aparelho. Nova tentativa em ${Math.round(delay / 1000)} s.` });
+  } else {
+    failures = 0;
+    const parts = [];
+    if (summary.sent) parts.push(`${summary.sent} vistoria(s) enviada(s)`);
+    if (summary.attention) parts.push(`${summary.attention} precisam de atenção`);
+    emit("status", { state: summary.attention ? "attention" : "done", message: parts.join("; ") });
+  }
+  store.setMeta("lastSync", { at: new Date().toISOString(), ...summary, manual });
+  return summary;
+}
+
+/** Try again later, waiting longer after each failure (with jitter, capped). */
+function scheduleRetry() {
+  const base = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.min(failures - 1, 10));
+  const delay = Math.round(base * (0.5 + Math.random() / 2));
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => syncOutbox(), delay);
+  return delay;
+}
+
+/** Drop the backoff wait (the network just came back). */
+export function resetBackoff() {
+  failures = 0;
+}
+
+/** Put a request through, refreshing a stale CSRF token once. */
+async function send(method, path, options) {
+  let result = await request(method, path, options);
+  if (isCsrfFailure(result)) {
+    await fetchSession();
+    result = await request(method, path, options);
+  }
+  return result;
+}
+
+/** What a failed answer means for the entry: retry later, stop the run, or ask the agent. */
+function classify(result) {
+  if (result.networkError) return "offline";
+  if (result.status === 401 || result.status === 403) return "signed-out";
+  if (result.retryable) return "retry";
+  return "attention";
+}
+
+async function needsAttention(entry, result, what) {
+  await store.updateOutboxEntry(entry.id, {
+    state: "attention", message: `${what}: ${result.message}`, httpStatus: result.status,
+    lastTriedAt: new Date().toISOString(),
+  });
+  return "attention";
+}
+
+/** Send one inspection and what it still misses; "done" once the server has all of it. */
+export async function sendInspection(entry) {
+  const attempts = (entry.attempts || 0) + 1;
+  await store.updateOutboxEntry(entry.id, { attempts, lastTriedAt: new Date().toISOString() });
+  const result = await send("PUT", `/api/field/inspections/${entry.id}`, { json: entry.body });
+  if (!result.ok) {
+    const outcome = classify(result);
+    if (outcome === "attention") return needsAttention(entry, result, "Vistoria recusada");
+    await store.updateOutboxEntry(entry.id, { message: result.message });
+    return outcome;
+  }
+  await store.updateOutboxEntry(entry.id, { state: "pending", message: "", acknowledged: true });
+  return sendMissingPhotos(entry, result.data || {});
+}
+
+async function sendMissingPhotos(entry, status) {
+  if (status.complete) {
+    await store.deleteInspection(entry.id);
+    return "done";
+  }
+  const missing = new Set(status.missing_photos || []);
+  const local = await store.photosOf(entry.id);
+  for (const photo of local) {
+    // The server already holds it (an earlier upload whose answer was lost): drop our copy.
+    if (!missing.has(photo.id)) await store.deletePhoto(photo.id);
+  }
+  let outcome = "retry";
+  for (const photoId of missing) {
+    const photo = local.find((p) => p.id === photoId);
+    if (!photo) {
+      return needsAttention(entry, { message: "a foto não está mais no aparelho", status: 0 },
+        `Foto ${photoId.slice(0, 8)}`);
+    }
+    const result = await send("PUT", `/api/field/inspections/${entry.id}/photos/${photo.id}`, {
+      body: photo.bytes, timeoutMs: PHOTO_TIMEOUT_MS,
+      headers: { "Content-Type": photo.mime, "X-Content-SHA256": photo.sha256 },
+    });
+    if (result.ok) {
+      await store.deletePhoto(photo.id);
+      emit("changed");
+      if (result.data && result.data.complete) {
+        await store.deleteInspection(entry.id);
+        return "done";
+      }
+      continue;
+    }
+    const failure = classify(result);
+    if (failure === "attention") return needsAttention(entry, result, "Foto recusada");
+    await store.updateOutboxEntry(entry.id, { message: result.message });
+    if (failure !== "retry") return failure;
+    // a 5xx on this photo: keep it, go on with the others
+  }
+  // Not complete yet: the next run asks the server again what is still missing.
+  return outcome;
+}
+
+/** Let an entry the agent looked at be sent again (after a 409/422 was fixed on the server). */
+export async function retryEntry(id) {
+  await store.updateOutboxEntry(id, { state: "pending", message: "" });
+  return syncOutbox({ manual: true, onlyId: id });
+}
+
+// ---------- the registry snapshot ----------
+
+/** Fetch what changed in the town since the stored version (everything the first time). */
+export async function refreshSnapshot() {
+  const since = await store.getMeta("snapshotVersion");
+  const path = since === undefined || since === null
+    ? "/api/field/snapshot"
+    : `/api/field/snapshot?since=${encodeURIComponent(since)}`;
+  const result = await request("GET", path, { timeoutMs: 180000 });
+  if (!result.ok || !result.data) return result;
+  await store.applySnapshot(result.data);
+  emit("snapshot", { full: result.data.full, version: result.data.version });
+  return result;
+}

@@ -1,0 +1,49 @@
+// Small DOM and formatting helpers shared by the field app's screens (no innerHTML: every
+// text from the registry goes in as text).
+
+/** Build an element: el("p", {class: "x"}, "text", childNode, ...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+/** 2026-11-30 (or an ISO moment) → 30/11/2026. */
+export function formatDate(iso) {
+  if (!iso) return "—";
+  const [y, m, d] = String(iso).slice(0, 10).split("-");
+  return d && m && y ? `${d}/${m}/${y}` : String(iso);
+}
+
+/** An ISO moment in the phone's time: 30/11/2026 17:05. */
+export function formatDateTime(iso) {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** "1 vistoria", "2 vistorias". */
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Days from today to an ISO date (negative when past). */
+export function daysUntil(iso) {
+  if (!iso) return null;
+  const day = Date.parse(String(iso).slice(0, 10) + "T00:00:00Z");
+  const now = new Date();
+  const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
+  return Math.round((day - today) / 86400000);
+}
