@@ -81,5 +81,7 @@ def register_cli(app: Flask) -> None:
     """Attach every command group to the app."""
     app.cli.add_command(audit_cli)
     app.cli.add_command(users_cli)
+    from .demo import demo_cli
+    app.cli.add_command(demo_cli)
     from .blueprints.credentials.cli import credentials_cli
     app.cli.add_command(credentials_cli)
