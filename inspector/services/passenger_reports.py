@@ -45,7 +45,9 @@ def sanitize_photo(data: bytes) -> bytes:
                 im.convert("RGB").save(out, "JPEG", quality=85, optimize=True)
     except ValidationFailed:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombWarning, Image.DecompressionBombError):
+    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
+        raise ValidationFailed({"foto": "a imagem é grande demais (pixels demais)"}) from None
+    except UnidentifiedImageError:
         raise ValidationFailed({"foto": "envie uma foto JPEG, PNG ou WebP"}) from None
     except (OSError, SyntaxError, ValueError):
         raise ValidationFailed({"foto": "a foto está corrompida ou incompleta"}) from None

@@ -1,0 +1,190 @@
+"""The credential token's signature: what an offline verifier accepts and refuses."""
+from __future__ import annotations
+
+import string
+from datetime import date, timedelta
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from inspector.extensions import db
+from inspector.models import Credential, SigningKey, Vehicle
+from inspector.services import credential_keys, credentials
+from inspector.services.credential_tokens import (TOKEN_CHARS, PublicKey, TokenRejected, b64d,
+                                                  b64e, encode, parse, verify)
+from inspector.services.errors import ValidationFailed
+
+from .. import factories
+from ..credentials_data import regular_mototaxi
+
+TODAY = date(2026, 6, 1)
+
+
+def _key(kid: int, verify_until: date | None = None):
+    private = Ed25519PrivateKey.generate()
+    raw = private.public_key().public_bytes(serialization.Encoding.Raw,
+                                            serialization.PublicFormat.Raw)
+    return private, PublicKey(kid, raw, verify_until)
+
+
+def _token(private, kid=1, expires=TODAY + timedelta(days=30), subject=42):
+    return encode(private, kid, "vehicle", "5108006", subject, expires)
+
+
+def test_a_token_is_compact_random_and_round_trips():
+    private, public = _key(1)
+    a, b = _token(private), _token(private)
+    assert len(a) == TOKEN_CHARS == 126 and set(a) <= set(string.ascii_letters + "0123456789-_")
+    assert a != b  # 128 random bits each: identical claims never give the same token
+    claims = verify(a, {1: public}, TODAY)
+    assert (claims.kind, claims.town_ibge, claims.subject_id) == ("vehicle", "5108006", 42)
+    assert claims.expires_on == TODAY + timedelta(days=30) and len(claims.nonce) == 16
+
+
+def test_altered_payload_is_refused():
+    private, public = _key(1)
+    raw = bytearray(b64d(_token(private)))
+    raw[8:12] = (43).to_bytes(4, "big")  # point the signed token at another vehicle
+    with pytest.raises(TokenRejected) as e:
+        verify(b64e(bytes(raw)), {1: public}, TODAY)
+    assert e.value.reason == "bad_signature"
+
+
+def test_every_single_character_change_is_refused():
+    private, public = _key(1)
+    token = _token(private)
+    for i, ch in enumerate(token):
+        other = "A" if ch != "A" else "B"
+        with pytest.raises(TokenRejected):
+            verify(token[:i] + other + token[i + 1:], {1: public}, TODAY)
+
+
+def test_wrong_key_id_is_refused():
+    p1, k1 = _key(1)
+    _, k2 = _key(2)
+    raw = bytearray(b64d(_token(p1, kid=1)))
+    raw[1:3] = (2).to_bytes(2, "big")  # claims to be signed by key 2
+    with pytest.raises(TokenRejected) as e:
+        verify(b64e(bytes(raw)), {1: k1, 2: k2}, TODAY)
+    assert e.value.reason == "bad_signature"
+    raw[1:3] = (9).to_bytes(2, "big")
+    with pytest.raises(TokenRejected) as e:
+        verify(b64e(bytes(raw)), {1: k1, 2: k2}, TODAY)
+    assert e.value.reason == "unknown_key"
+
+
+def test_signed_by_a_stranger_is_refused():
+    _, mine = _key(1)
+    stranger, _ = _key(1)
+    with pytest.raises(TokenRejected) as e:
+        verify(_token(stranger), {1: mine}, TODAY)
+    assert e.value.reason == "bad_signature"
+
+
+def test_expired_is_refused_the_day_after_its_expiry():
+    private, public = _key(1)
+    token = _token(private, expires=TODAY)
+    assert verify(token, {1: public}, TODAY)
+    with pytest.raises(TokenRejected) as e:
+        verify(token, {1: public}, TODAY + timedelta(days=1))
+    assert e.value.reason == "expired"
+
+
+def test_a_retired_key_vouches_only_up_to_its_last_expiry():
+    private, public = _key(1, verify_until=TODAY + timedelta(days=30))
+    assert verify(_token(private, expires=TODAY + timedelta(days=30)), {1: public}, TODAY)
+    with pytest.raises(TokenRejected) as e:  # signed later with a leaked retired key
+        verify(_token(private, expires=TODAY + timedelta(days=31)), {1: public}, TODAY)
+    assert e.value.reason == "key_expired"
+
+
+@pytest.mark.parametrize("bad", ["", "x", "A" * 126, "A" * 125 + "=", "!" * 126, "A" * 300])
+def test_garbage_is_malformed(bad):
+    with pytest.raises(TokenRejected) as e:
+        parse(bad)
+    assert e.value.reason == "malformed"
+
+
+def test_revoked_is_refused_and_a_rotated_key_still_verifies_old_codes(app):
+    with app.app_context():
+        v = regular_mototaxi()
+        old = credentials.issue(v, today=TODAY)
+        db.session.commit()
+        assert credentials.lookup(old.token, TODAY).outcome == "active"
+        first_kid = old.kid
+
+        credential_keys.rotate()
+        other = factories.vehicle("tapurah")
+        new = credentials.issue(other, today=TODAY)
+        db.session.commit()
+        assert new.kid != first_kid
+        retired = db.session.scalar(db.select(SigningKey).filter_by(kid=first_kid))
+        assert retired.retired_at is not None and retired.verify_until == old.expires_on
+
+        # Old code, old key: still good until the day it expires, then refused.
+        assert credentials.lookup(old.token, old.expires_on).outcome == "active"
+        assert credentials.lookup(old.token, old.expires_on + timedelta(days=1)).outcome == \
+            "expired"
+        assert credentials.lookup(new.token, TODAY).outcome == "active"
+        kids = {k["kid"] for k in credential_keys.public_key_set(TODAY)}
+        assert kids == {first_kid, new.kid}
+        later = {k["kid"] for k in credential_keys.public_key_set(old.expires_on + timedelta(1))}
+        assert later == {new.kid}  # a key that vouches for nothing is no longer published
+
+        credentials.revoke(old, "adesivo arrancado", actor="test")
+        db.session.commit()
+        assert credentials.lookup(old.token, TODAY).outcome == "revoked"
+
+
+def test_lookup_refuses_an_altered_token_even_if_the_database_has_it(app):
+    with app.app_context():
+        cred = credentials.issue(regular_mototaxi(), today=TODAY)
+        db.session.commit()
+        raw = bytearray(b64d(cred.token))
+        raw[20] ^= 1  # flip one bit of the nonce
+        forged = b64e(bytes(raw))
+        found = credentials.lookup(forged, TODAY)
+        assert found.outcome == "unknown" and found.reason == "bad_signature"
+        # Even a row planted with the forged token's hash is not trusted without a signature.
+        db.session.add(Credential(municipality_id=cred.municipality_id, kind=cred.kind,
+                                  vehicle_id=cred.vehicle_id, token=forged,
+                                  token_hash=credentials.token_hash(forged), kid=cred.kid,
+                                  issued_at=cred.issued_at, expires_on=cred.expires_on))
+        db.session.commit()
+        assert credentials.lookup(forged, TODAY).outcome == "unknown"
+
+
+def test_private_keys_are_encrypted_with_the_app_secret(app):
+    with app.app_context():
+        credentials.issue(regular_mototaxi(), today=TODAY)
+        db.session.commit()
+        key = credential_keys.active_key()
+        raw_private = credential_keys.private_key(key).private_bytes(
+            serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+            serialization.NoEncryption())
+        assert raw_private not in key.private_key_enc
+        app.config["SECRET_KEY"] = "another-secret"
+        with pytest.raises(ValidationFailed) as e:
+            credential_keys.private_key(key)
+        assert "rotate-key" in str(e.value)
+
+
+def test_one_credential_in_force_per_subject_and_reissue_replaces_it(app):
+    with app.app_context():
+        v = regular_mototaxi()
+        first = credentials.issue(v, actor="test", today=TODAY)
+        with pytest.raises(ValidationFailed):
+            credentials.issue(db.session.get(Vehicle, v.id), today=TODAY)
+        with pytest.raises(ValidationFailed):
+            credentials.revoke(first, "", actor="test")  # a reason is required
+        second = credentials.reissue(first, "colete perdido", actor="test")
+        db.session.commit()
+        assert first.revoked_at is not None and second.replaces_id == first.id
+        assert credentials.lookup(first.token, TODAY).outcome == "revoked"
+        assert credentials.lookup(second.token, TODAY).outcome == "active"
+        from inspector.models import AuditEntry
+        actions = [e.action for e in db.session.scalars(
+            db.select(AuditEntry).where(AuditEntry.entity == "credential")
+            .order_by(AuditEntry.seq))]
+        assert actions == ["credential_issued", "credential_revoked", "credential_reissued"]

@@ -1,0 +1,153 @@
+"""The passenger's page `/v/<token>`: live banner, only what a passenger needs, tiny."""
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from inspector.extensions import db
+from inspector.models import Licence, Status, Vehicle
+from inspector.services import credentials
+
+from .. import factories
+from ..credentials_data import CPF_SHAPED, banner, regular_mototaxi
+
+
+def _issue(app, build=regular_mototaxi, **kw):
+    with app.app_context():
+        subject = build(**kw)
+        cred = credentials.issue(subject, actor="test")
+        db.session.commit()
+        return cred.token, subject.id
+
+
+def _page(client, token):
+    resp = client.get(f"/v/{token}")
+    return resp, resp.get_data(as_text=True)
+
+
+def test_valid_token_shows_regular_and_what_to_match_and_nothing_private(app, client):
+    token, vid = _issue(app)
+    resp, html = _page(client, token)
+    assert resp.status_code == 200
+    assert banner(html) == "REGULAR"
+    for shown in ("QBA1D23", "Honda CG 160 Titan", "Vermelha", "07", "João Batista da Silva",
+                  "Moto Táxi Tapurah Ltda"):
+        assert shown in html
+    with app.app_context():
+        v = db.session.get(Vehicle, vid)
+        rider = v.drivers[0]
+        lic_until = v.current_licence.valid_until.strftime("%d/%m/%Y")
+        private = [rider.cpf, rider.cnh_number, v.holder.tax_id, v.holder.address,
+                   "Rua das Palmeiras", rider.registration_number, v.current_licence.number]
+    assert lic_until in html
+    assert not CPF_SHAPED.search(html), "a CPF-shaped number is on the public page"
+    for value in private:
+        assert value not in html
+    assert "<script" not in html and "style=" not in html
+    assert not re.search(r'(src|href)="(https?:)?//', html), "a request would leave the site"
+    assert resp.headers["Cache-Control"] == "no-store"
+
+
+def test_page_is_under_30_kb_without_images(client, app):
+    token, _ = _issue(app)
+    resp, html = _page(client, token)
+    css_paths = re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
+    assert css_paths == ["/static/css/verify.css"]  # not the app's stylesheet
+    css = client.get(css_paths[0])
+    total = len(resp.data) + len(css.data)
+    css.close()
+    assert total < 30 * 1024, total
+
+
+def test_rider_badge_token_shows_the_rider_and_their_motorcycle(app, client):
+    with app.app_context():
+        v = regular_mototaxi()
+        cred = credentials.issue(v.drivers[0], actor="test")
+        db.session.commit()
+        token = cred.token
+    _, html = _page(client, token)
+    assert banner(html) == "REGULAR"
+    assert "João Batista da Silva" in html and "QBA1D23" in html
+    assert "Registro válido até" in html
+
+
+def test_driver_photo_is_served_only_for_a_credential_that_names_the_driver(app, client):
+    with app.app_context():
+        v = regular_mototaxi()
+        rider_id = v.drivers[0].id
+        stranger = factories.driver("tapurah", photo=b"x", photo_mime="image/jpeg")
+        cred = credentials.issue(v, actor="test")
+        db.session.commit()
+        token, stranger_id, cred_id = cred.token, stranger.id, cred.id
+    ok = client.get(f"/v/{token}/foto/{rider_id}")
+    assert ok.status_code == 200 and ok.mimetype == "image/jpeg"
+    assert client.get(f"/v/{token}/foto/{stranger_id}").status_code == 404
+    with app.app_context():
+        credentials.revoke(db.session.get(type(cred), cred_id), "teste de foto", actor="test")
+        db.session.commit()
+    assert client.get(f"/v/{token}/foto/{rider_id}").status_code == 404
+
+
+def test_expired_licence_is_irregular_with_the_reason(app, client):
+    def expired():
+        v = regular_mototaxi(plate="QBE2E22")
+        lic = v.current_licence
+        lic.valid_from, lic.valid_until = date.today() - timedelta(400), date.today() - timedelta(5)
+        return v
+    token, _ = _issue(app, expired)
+    _, html = _page(client, token)
+    assert banner(html) == "IRREGULAR"
+    assert "QBE2E22" in html and "lvará" in html
+
+
+def test_suspended_licence_says_suspenso(app, client):
+    def suspended():
+        v = regular_mototaxi(plate="QBS3S33")
+        v.current_licence.status = Status.SUSPENDED
+        return v
+    token, _ = _issue(app, suspended)
+    assert banner(_page(client, token)[1]) == "SUSPENSO"
+
+
+def test_revoked_credential_says_cancelada_and_shows_no_ride_details(app, client):
+    with app.app_context():
+        v = regular_mototaxi()
+        cred = credentials.issue(v, actor="test")
+        credentials.revoke(cred, "adesivo roubado", actor="test")
+        db.session.commit()
+        token = cred.token
+    resp, html = _page(client, token)
+    assert resp.status_code == 200
+    assert banner(html) == "CREDENCIAL CANCELADA"
+    assert "QBA1D23" not in html and "João" not in html
+    assert "Denunciar" in html
+
+
+def test_unknown_forged_and_garbage_tokens_are_not_recognised(app, client):
+    token, _ = _issue(app)
+    changed = token[:50] + ("A" if token[50] != "A" else "B") + token[51:]
+    for bad in (changed, "A" * 126, "abc", "x" * 500, token[:-1]):
+        resp, html = _page(client, bad)
+        assert resp.status_code == 404
+        assert banner(html) == "NÃO RECONHECIDA"
+        assert "QBA1D23" not in html
+        assert "Denunciar" not in html
+
+
+def test_status_is_live_not_cached(app, client):
+    token, vid = _issue(app)
+    assert banner(_page(client, token)[1]) == "REGULAR"
+    with app.app_context():
+        lic = db.session.scalar(db.select(Licence).filter_by(vehicle_id=vid))
+        lic.status = Status.SUSPENDED
+        db.session.commit()
+    assert banner(_page(client, token)[1]) == "SUSPENSO"
+
+
+def test_verification_is_rate_limited_per_client(app, client):
+    app.config["VERIFY_RATE_LIMIT"] = "3 per minute"
+    token, _ = _issue(app)
+    codes = [client.get(f"/v/{token}").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    other = client.get(f"/v/{token}", environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert other.status_code == 200  # per client, not global

@@ -1,0 +1,164 @@
+"""'Denunciar': a passenger's report reaches the town's supervisors; bots and bursts don't."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+from inspector.extensions import db
+from inspector.models import AuditEntry, PassengerReport
+from inspector.services import credentials
+
+from .. import factories
+from ..credentials_data import jpeg, regular_mototaxi
+
+def _exif_with_gps() -> bytes:
+    ex = Image.Exif()
+    ex[0x010F] = "PhoneMaker"                       # Make
+    ex.get_ifd(0x8825)[2] = (15.0, 30.0, 0.0)       # GPSLatitude
+    return ex.tobytes()
+
+
+@pytest.fixture
+def token(app):
+    app.config["REPORT_MIN_FILL_SECONDS"] = 0
+    with app.app_context():
+        cred = credentials.issue(regular_mototaxi(), actor="test")
+        db.session.commit()
+        return cred.token
+
+
+def _form(client, token) -> dict:
+    html = client.get(f"/v/{token}/denunciar").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    stamp = re.search(r'name="t" value="([^"]+)"', html).group(1)
+    return {"csrf_token": csrf, "t": stamp, "categoria": "driving",
+            "texto": "Levou dois passageiros na garupa na Av. Brasil às 18h.",
+            "contato": "", "website": ""}
+
+
+def _post(client, token, data, photo: bytes | None = None, **kw):
+    data = dict(data)
+    if photo is not None:
+        data["foto"] = (io.BytesIO(photo), "foto.jpg")
+    return client.post(f"/v/{token}/denunciar", data=data,
+                       content_type="multipart/form-data", **kw)
+
+
+def test_report_with_photo_reaches_the_supervisors_queue_without_metadata(app, client, make,
+                                                                          token):
+    original = jpeg((800, 600), exif=_exif_with_gps())
+    assert b"PhoneMaker" in original
+    resp = _post(client, token, _form(client, token), original)
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    assert "Denúncia recebida" in resp.get_data(as_text=True)
+
+    sup = make(factories.user, "supervisor", "tapurah")
+    client.login(sup.username)
+    listing = client.get("/denuncias").get_data(as_text=True)
+    assert "Direção perigosa" in listing and "QBA1D23" in listing
+    with app.app_context():
+        report = db.session.scalar(db.select(PassengerReport))
+        rid = report.id
+        assert report.seen_status == "regular" and report.photo_sha256
+    detail = client.get(f"/denuncias/{rid}").get_data(as_text=True)
+    assert "Levou dois passageiros" in detail and f"/denuncias/{rid}/foto" in detail
+    photo = client.get(f"/denuncias/{rid}/foto")
+    assert photo.status_code == 200 and photo.mimetype == "image/jpeg"
+    kept = Image.open(io.BytesIO(photo.data))
+    assert kept.size == (800, 600)
+    assert not kept.getexif() and b"PhoneMaker" not in photo.data
+
+    # Another town's supervisor sees nothing of it; an agent is not a supervisor.
+    other = make(factories.user, "supervisor", "sapezal")
+    client.post_form("/sair")
+    client.login(other.username)
+    assert "QBA1D23" not in client.get("/denuncias").get_data(as_text=True)
+    assert client.get(f"/denuncias/{rid}").status_code == 404
+
+    # The supervisor closes it with a note; the log has no free text from the passenger.
+    client.post_form("/sair")
+    client.login(sup.username)
+    resp = client.post_form(f"/denuncias/{rid}/concluir", {"nota": "Condutor notificado."})
+    assert resp.status_code == 302
+    with app.app_context():
+        logs = [e for e in db.session.scalars(db.select(AuditEntry))
+                if e.entity == "passenger_report"]
+        assert [e.action for e in logs] == ["passenger_report_received",
+                                           "passenger_report_closed"]
+        assert "Levou" not in (logs[0].after or "")
+
+
+def test_a_burst_from_one_client_gets_429(client, token):
+    codes = [_post(client, token, _form(client, token)).status_code for _ in range(7)]
+    assert codes[:5] == [201] * 5
+    assert codes[5:] == [429, 429]
+    page = client.get(f"/v/{token}/denunciar")  # reading still works
+    assert page.status_code == 200
+
+
+def test_honeypot_is_thanked_but_not_stored(app, client, token):
+    data = _form(client, token) | {"website": "http://spam.example"}
+    resp = _post(client, token, data)
+    assert resp.status_code == 200 and "Denúncia recebida" in resp.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(PassengerReport.id))) == 0
+
+
+def test_a_form_sent_faster_than_a_person_can_type_is_refused(app, client, token):
+    app.config["REPORT_MIN_FILL_SECONDS"] = 3
+    resp = _post(client, token, _form(client, token))
+    assert resp.status_code == 422 and "rápido demais" in resp.get_data(as_text=True)
+    data = _form(client, token) | {"t": "forged"}
+    app.config["REPORT_MIN_FILL_SECONDS"] = 0
+    assert _post(client, token, data).status_code == 422
+
+
+def test_without_csrf_token_nothing_is_stored(app, client, token):
+    data = _form(client, token)
+    del data["csrf_token"]
+    assert _post(client, token, data).status_code == 400
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(PassengerReport.id))) == 0
+
+
+def _png_bomb(side: int = 12000) -> bytes:
+    """A small PNG of side x side pixels (144 MP by default: above Pillow's warning level,
+    below its hard error, above our cap)."""
+    out = io.BytesIO()
+    Image.new("1", (side, side)).save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("photo, message", [
+    (b"%PDF-1.4 not a photo", "JPEG, PNG ou WebP"),
+    (None, "pixels demais"),
+    (jpeg()[:200], "corrompida"),
+])
+def test_bad_photos_are_refused_with_a_reason(app, client, token, photo, message):
+    if photo is None:
+        photo = _png_bomb()
+        assert len(photo) < 200_000
+    resp = _post(client, token, _form(client, token), photo)
+    assert resp.status_code == 422
+    assert message in resp.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(PassengerReport.id))) == 0
+
+
+def test_bomb_warning_is_an_error_even_under_the_configured_cap(app, client, token):
+    app.config["REPORT_PHOTO_MAX_PIXELS"] = 10**12  # only Pillow's own bomb check is left
+    resp = _post(client, token, _form(client, token), _png_bomb())
+    assert resp.status_code == 422 and "pixels demais" in resp.get_data(as_text=True)
+
+
+def test_short_text_and_bad_category_are_explained(client, token):
+    data = _form(client, token) | {"texto": "ruim", "categoria": "nope"}
+    body = _post(client, token, data).get_data(as_text=True)
+    assert "conte o que aconteceu" in body and "escolha o tipo" in body
+
+
+def test_no_report_for_an_unrecognised_code(client, token):
+    assert client.get(f"/v/{'A' * 126}/denunciar").status_code == 404
