@@ -1,7 +1,36 @@
 """The five laws as data: law texts, rule packs, a strict loader and a pure engine.
 
-Imports no Flask and no SQLAlchemy. See docs/rule-packs.md.
-"""
-from .results import Citation, Violation
+Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 
-__all__ = ["Citation", "Violation"]
+- `load_all()` every shipped pack (cached); `law_text(slug)` a law split into anchored units.
+- `find_pack`, `checklist`, `vehicle_violations`, `driver_violations`: one town, service, day.
+- `town_report(registry, on)`: a town's registry against its law.
+- `propose_sanction(town, service, finding, history, on)`: step, amount, deadline, appeal.
+"""
+from .engine import (DUE_SOON_DAYS, Rules, checklist, checklist_of, driver_rule_violations,
+                     driver_violations, find_pack, packs_for_town, resolve, rules_on,
+                     standing_status, vehicle_age, vehicle_check, vehicle_document_violations,
+                     vehicle_limit_violations, vehicle_violations)
+from .errors import LawNotInForce, RulesError, UnknownService, UnknownTown
+from .facts import (DatedAmount, DriverFacts, Finding, HolderFacts, InsuranceFacts,
+                    LicenceFacts, PermitFacts, PriorSanction, Registry, TownFacts, VehicleFacts)
+from .lawtext import Block, LawText, Unit
+from .loader import LAWS_DIR, PACKS_DIR, RulePackError, load_all, load_dir, load_pack
+from .model import ChecklistItem, RulePack
+from .registry import QuotaUse, ShareUse, TownReport, town_report
+from .results import Citation, Violation
+from .sanctions import Money, NoSanction, Proposal, propose_sanction
+from .texts import law_text, law_texts
+
+__all__ = [
+    "DUE_SOON_DAYS", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",
+    "Finding", "HolderFacts", "InsuranceFacts", "LAWS_DIR", "LawNotInForce", "LawText",
+    "LicenceFacts", "Money", "NoSanction", "PACKS_DIR", "PermitFacts", "PriorSanction",
+    "Proposal", "QuotaUse", "Registry", "RulePack", "RulePackError", "Rules", "RulesError",
+    "ShareUse", "TownFacts", "TownReport", "Unit", "UnknownService", "UnknownTown",
+    "VehicleFacts", "Violation", "checklist", "checklist_of", "driver_rule_violations",
+    "driver_violations", "find_pack", "law_text", "law_texts", "load_all", "load_dir",
+    "load_pack", "packs_for_town", "propose_sanction", "resolve", "rules_on",
+    "standing_status", "town_report", "vehicle_age", "vehicle_check",
+    "vehicle_document_violations", "vehicle_limit_violations", "vehicle_violations",
+]

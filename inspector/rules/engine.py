@@ -1,0 +1,378 @@
+"""The rules engine: which pack holds, the checklist, a vehicle's and a driver's violations.
+
+Pure functions over `facts` dataclasses and loaded packs. No town's rule is written
+here: the engine knows what a parameter means ("max_age_years"); the packs say which
+town has it, from when, with which value and citation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from .errors import LawNotInForce, UnknownService, UnknownTown
+from .facts import DriverFacts, VehicleFacts
+from .loader import SERVICES, load_all
+from .model import ChecklistItem, RulePack, Version
+from .results import Citation, Violation
+
+DUE_SOON_DAYS = 30  # "due within 30 days": a product setting, not a rule of any law
+
+
+def fmt_date(day: date) -> str:
+    """A date as people in Brazil write it: 31/12/2026."""
+    return day.strftime("%d/%m/%Y")
+
+
+# --- which pack ------------------------------------------------------------------------------
+
+def find_pack(town: str, service: str, on: date,
+              packs: tuple[RulePack, ...] | None = None) -> RulePack:
+    """The pack of this town and service in force on `on`; typed errors otherwise."""
+    packs = load_all() if packs is None else packs
+    if service not in SERVICES:
+        raise UnknownService(service)
+    towns = sorted({p.town for p in packs})
+    if town not in towns:
+        raise UnknownTown(town, towns)
+    mine = [p for p in packs if p.town == town and p.service == service]
+    for p in mine:
+        if p.span.covers(on):
+            return p
+    if not mine:
+        raise LawNotInForce(town, service, on, "a cidade não tem lei para este serviço")
+    detail = "; ".join(f"a {p.law} vigora de {fmt_date(p.span.start)}"
+                       + (f" a {fmt_date(p.span.last)}" if p.span.last else "")
+                       for p in sorted(mine, key=lambda p: p.span.start))
+    raise LawNotInForce(town, service, on, detail)
+
+
+def packs_for_town(town: str, packs: tuple[RulePack, ...] | None = None) -> list[RulePack]:
+    """Every pack of one town (any service, any date)."""
+    return [p for p in (load_all() if packs is None else packs) if p.town == town]
+
+
+# --- a pack resolved on one day ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rules:
+    """A pack with every parameter resolved on one day: cheap to ask many times."""
+
+    pack: RulePack
+    on: date
+    versions: dict[str, Version]
+
+    def value(self, path: str, default: Any = None) -> Any:
+        """The parameter's value on this day, or `default`."""
+        v = self.versions.get(path)
+        return default if v is None else v.value
+
+    def cite(self, path: str) -> Citation | None:
+        """The citation of the parameter's value on this day."""
+        v = self.versions.get(path)
+        return None if v is None else v.citation
+
+    def message(self, path: str, default: str, **fields) -> str:
+        """The pack's message for this parameter (or the default), filled in."""
+        p = self.pack.parameters.get(path)
+        template = p.message if p is not None and p.message else default
+        return template.format(**fields)
+
+
+def rules_on(pack: RulePack, on: date) -> Rules:
+    """Resolve every parameter of a pack on a day."""
+    versions = {}
+    for path, param in pack.parameters.items():
+        v = param.at(on)
+        if v is not None:
+            versions[path] = v
+    return Rules(pack, on, versions)
+
+
+def resolve(town: str, service: str, on: date,
+            packs: tuple[RulePack, ...] | None = None) -> Rules:
+    """`find_pack` then `rules_on`."""
+    return rules_on(find_pack(town, service, on, packs), on)
+
+
+# --- checklist -----------------------------------------------------------------------------------
+
+def checklist(town: str, service: str, on: date, seat_population: int | None = None,
+              packs: tuple[RulePack, ...] | None = None) -> list[ChecklistItem]:
+    """The items in force on `on`; conditional items are dropped only when the town's
+    population is known and the condition is not met."""
+    pack = find_pack(town, service, on, packs)
+    return checklist_of(pack, on, seat_population)
+
+
+def checklist_of(pack: RulePack, on: date, seat_population: int | None = None
+                 ) -> list[ChecklistItem]:
+    """The items of one pack in force on a day."""
+    items = []
+    for it in pack.checklist:
+        if not it.span.covers(on):
+            continue
+        if it.seat_population_over is not None and seat_population is not None \
+                and seat_population <= it.seat_population_over:
+            continue
+        items.append(it)
+    return items
+
+
+# --- vehicle -----------------------------------------------------------------------------------
+
+def vehicle_age(vehicle: VehicleFacts, on: date) -> int:
+    """Age in whole years counted from the year of manufacture (all the registry knows)."""
+    return on.year - vehicle.year_of_manufacture
+
+
+def vehicle_violations(town: str, service: str, vehicle: VehicleFacts, on: date,
+                       packs: tuple[RulePack, ...] | None = None) -> list[Violation]:
+    """What the vehicle itself breaks on `on`: age, engine size, trail, doors."""
+    return vehicle_limit_violations(resolve(town, service, on, packs), vehicle)
+
+
+def vehicle_limit_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
+    """Age, engine size, trail and doors against the rules of one day."""
+    out: list[Violation] = []
+    age = vehicle_age(v, r.on)
+    subject = v.subject
+    limit = r.value("limits.vehicle.max_age_years")
+    if limit is not None and age > limit:
+        out.append(Violation("vehicle.age", r.message(
+            "limits.vehicle.max_age_years",
+            "Veículo fabricado em {year}: tem {age} anos e o limite é {limit} anos.",
+            year=v.year_of_manufacture, age=age, limit=limit),
+            r.cite("limits.vehicle.max_age_years"), subject=subject))
+    limit = r.value("limits.vehicle.replace_at_age_years")
+    if limit is not None and age >= limit:
+        out.append(Violation("vehicle.age", r.message(
+            "limits.vehicle.replace_at_age_years",
+            "Veículo fabricado em {year} completou {age} anos: a lei manda substituí-lo "
+            "aos {limit} anos.", year=v.year_of_manufacture, age=age, limit=limit),
+            r.cite("limits.vehicle.replace_at_age_years"), subject=subject))
+    if v.engine_cc is not None:
+        limit = r.value("limits.vehicle.min_cc")
+        if limit is not None and v.engine_cc < limit:
+            out.append(Violation("vehicle.cc.min", r.message(
+                "limits.vehicle.min_cc",
+                "Motocicleta de {cc} cc: a lei exige no mínimo {limit} cc.",
+                cc=v.engine_cc, limit=limit), r.cite("limits.vehicle.min_cc"), subject=subject))
+        limit = r.value("limits.vehicle.max_cc")
+        if limit is not None and v.engine_cc > limit:
+            out.append(Violation("vehicle.cc.max", r.message(
+                "limits.vehicle.max_cc",
+                "Motocicleta de {cc} cc: a lei permite no máximo {limit} cc.",
+                cc=v.engine_cc, limit=limit), r.cite("limits.vehicle.max_cc"), subject=subject))
+    if v.is_trail and r.value("limits.vehicle.trail_banned"):
+        out.append(Violation("vehicle.trail", r.message(
+            "limits.vehicle.trail_banned",
+            "Motocicleta do tipo trail: a lei não permite trail neste serviço."),
+            r.cite("limits.vehicle.trail_banned"), subject=subject))
+    allowed = r.value("limits.vehicle.allowed_doors")
+    if allowed and v.doors is not None and v.doors not in allowed:
+        out.append(Violation("vehicle.doors", r.message(
+            "limits.vehicle.allowed_doors", "Veículo com {doors} portas: a lei aceita {allowed}.",
+            doors=v.doors, allowed=" ou ".join(str(d) for d in allowed)),
+            r.cite("limits.vehicle.allowed_doors"), subject=subject))
+    return out
+
+
+def age_warning(r: Rules, v: VehicleFacts) -> Violation | None:
+    """A warning when the vehicle will pass its age limit within DUE_SOON_DAYS."""
+    if any(x.rule_id == "vehicle.age" for x in vehicle_limit_violations(r, v)):
+        return None
+    soon = r.on + timedelta(days=DUE_SOON_DAYS)
+    later = vehicle_limit_violations(Rules(r.pack, soon, r.versions), v)
+    hit = next((x for x in later if x.rule_id == "vehicle.age"), None)
+    if hit is None:
+        return None
+    day = date(soon.year, 1, 1)
+    return Violation("vehicle.age.due", f"Veículo fabricado em {v.year_of_manufacture} "
+                     f"atinge o limite de idade em {fmt_date(day)}.", hit.citation,
+                     severity="warning", subject=v.subject, due_on=day)
+
+
+def _due(rule_id: str, text: str, citation, subject, until: date, on: date) -> Violation | None:
+    if on <= until <= on + timedelta(days=DUE_SOON_DAYS):
+        return Violation(rule_id, text.format(date=fmt_date(until)), citation,
+                         severity="warning", subject=subject, due_on=until)
+    return None
+
+
+def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
+    """Licence, permit, insurance and vistoria on the day (warnings for what falls due)."""
+    out: list[Violation | None] = []
+    on, subject = r.on, v.subject
+    if r.value("requirements.licence"):
+        c = r.cite("requirements.licence")
+        lic = v.licence
+        if lic is None:
+            out.append(Violation("licence.missing", "Veículo sem alvará registrado.", c,
+                                 subject=subject))
+        elif lic.status == "revoked":
+            out.append(Violation("licence.revoked", f"Alvará {lic.number} cassado.", c,
+                                 subject=subject))
+        elif lic.status == "suspended":
+            out.append(Violation("licence.suspended", f"Alvará {lic.number} suspenso.", c,
+                                 subject=subject, effect="suspended"))
+        elif lic.valid_until < on:
+            out.append(Violation("licence.expired", f"Alvará {lic.number} vencido em "
+                                 f"{fmt_date(lic.valid_until)}.", c, subject=subject,
+                                 due_on=lic.valid_until))
+        elif lic.valid_from > on:
+            out.append(Violation("licence.not_yet_valid", f"Alvará {lic.number} só vale a "
+                                 f"partir de {fmt_date(lic.valid_from)}.", c, subject=subject))
+        else:
+            out.append(_due("licence.due", f"Alvará {lic.number} vence em {{date}}.", c,
+                            subject, lic.valid_until, on))
+    if r.value("requirements.permit"):
+        c = r.cite("requirements.permit")
+        p = v.permit
+        if p is None:
+            out.append(Violation("permit.missing", "Sem permissão (termo de permissão ou "
+                                 "autorização) registrada.", c, severity="warning",
+                                 subject=subject))
+        elif p.status == "revoked":
+            out.append(Violation("permit.revoked", f"Permissão {p.number} cassada.", c,
+                                 subject=subject))
+        elif p.status == "suspended":
+            out.append(Violation("permit.suspended", f"Permissão {p.number} suspensa.", c,
+                                 subject=subject, effect="suspended"))
+        elif p.valid_until is not None and p.valid_until < on:
+            out.append(Violation("permit.expired", f"Permissão {p.number} vencida em "
+                                 f"{fmt_date(p.valid_until)}.", c, subject=subject,
+                                 due_on=p.valid_until))
+        elif p.valid_from > on:
+            out.append(Violation("permit.not_yet_valid", f"Permissão {p.number} só vale a "
+                                 f"partir de {fmt_date(p.valid_from)}.", c, subject=subject))
+        elif p.valid_until is not None:
+            out.append(_due("permit.due", f"Permissão {p.number} vence em {{date}}.", c,
+                            subject, p.valid_until, on))
+    if r.value("requirements.insurance"):
+        out.extend(_insurance(r, v))
+    months = r.value("periodicity.vistoria_months")
+    if months:
+        c = r.cite("periodicity.vistoria_months")
+        if v.last_vistoria_on is None:
+            out.append(Violation("vistoria.missing", "Nenhuma vistoria registrada.", c,
+                                 severity="warning", subject=subject))
+        else:
+            due = add_months(v.last_vistoria_on, months)
+            if due < on:
+                out.append(Violation("vistoria.overdue", f"Vistoria vencida desde "
+                                     f"{fmt_date(due)} (a última foi em "
+                                     f"{fmt_date(v.last_vistoria_on)}).", c, subject=subject,
+                                     due_on=due))
+            else:
+                out.append(_due("vistoria.due", "Vistoria vence em {date}.", c, subject, due, on))
+    return [x for x in out if x is not None]
+
+
+def _insurance(r: Rules, v: VehicleFacts) -> list[Violation | None]:
+    c, on = r.cite("requirements.insurance"), r.on
+    covering = [p for p in v.insurance if p.valid_from <= on <= p.valid_until]
+    if covering:
+        until = max(p.valid_until for p in covering)
+        return [_due("insurance.due", "Seguro obrigatório vence em {date}.", c, v.subject,
+                     until, on)]
+    past = [p for p in v.insurance if p.valid_until < on]
+    if past:
+        until = max(p.valid_until for p in past)
+        return [Violation("insurance.lapsed", f"Seguro obrigatório vencido em "
+                          f"{fmt_date(until)}.", c, subject=v.subject, due_on=until)]
+    return [Violation("insurance.missing", "Sem seguro obrigatório em vigor.", c,
+                      subject=v.subject)]
+
+
+def add_months(day: date, months: int) -> date:
+    """The same day `months` later (clamped to the month's last day)."""
+    y, m = divmod(day.month - 1 + months, 12)
+    year, month = day.year + y, m + 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return date(year, month, d)
+        except ValueError:
+            continue
+    raise AssertionError(day)
+
+
+# --- driver --------------------------------------------------------------------------------------
+
+def driver_violations(town: str, service: str, driver: DriverFacts, on: date,
+                      packs: tuple[RulePack, ...] | None = None) -> list[Violation]:
+    """A driver's registration, status and CNH on `on` (warnings for what falls due)."""
+    return driver_rule_violations(resolve(town, service, on, packs), driver)
+
+
+def driver_rule_violations(r: Rules, d: DriverFacts) -> list[Violation]:
+    """A driver against the rules of one day."""
+    out: list[Violation | None] = []
+    on, subject = r.on, d.subject
+    if r.value("requirements.driver_registration"):
+        c = r.cite("requirements.driver_registration")
+        if d.status == "revoked":
+            out.append(Violation("driver.registration.revoked",
+                                 "Registro do condutor cassado.", c, subject=subject))
+        elif d.status == "suspended":
+            out.append(Violation("driver.registration.suspended",
+                                 "Registro do condutor suspenso.", c, subject=subject,
+                                 effect="suspended"))
+        if d.registration_expiry is not None:
+            out.append(_registration(r, d, c))
+    if r.value("requirements.cnh") and d.cnh_expiry is not None:
+        c = r.cite("requirements.cnh")
+        if d.cnh_expiry < on:
+            out.append(Violation("driver.cnh.expired", f"CNH do condutor vencida em "
+                                 f"{fmt_date(d.cnh_expiry)}.", c, subject=subject,
+                                 due_on=d.cnh_expiry))
+        else:
+            out.append(_due("driver.cnh.due", "CNH do condutor vence em {date}.", c, subject,
+                            d.cnh_expiry, on))
+    need = r.value("limits.driver.cnh_category")
+    if need and d.cnh_category and need.upper() not in d.cnh_category.upper():
+        out.append(Violation("driver.cnh.category", r.message(
+            "limits.driver.cnh_category",
+            "CNH categoria {category}: é exigida a categoria {need}.",
+            category=d.cnh_category, need=need), r.cite("limits.driver.cnh_category"),
+            subject=subject))
+    return [x for x in out if x is not None]
+
+
+def _registration(r: Rules, d: DriverFacts, c: Citation) -> Violation | None:
+    on, expiry = r.on, d.registration_expiry
+    if expiry >= on:
+        return _due("driver.registration.due", "Inscrição do condutor vence em {date}.", c,
+                    d.subject, expiry, on)
+    grace = r.value("periodicity.registration_grace_days")
+    if grace is None:
+        return Violation("driver.registration.expired", f"Inscrição do condutor vencida em "
+                         f"{fmt_date(expiry)}.", c, subject=d.subject, due_on=expiry)
+    cg = r.cite("periodicity.registration_grace_days")
+    cancel = expiry + timedelta(days=grace)
+    if on <= cancel:
+        return Violation("driver.registration.expired", f"Inscrição do condutor vencida em "
+                         f"{fmt_date(expiry)}; sem revalidação até {fmt_date(cancel)} será "
+                         f"cancelada.", cg, subject=d.subject, due_on=cancel)
+    return Violation("driver.registration.cancelled", f"Inscrição do condutor cancelada "
+                     f"automaticamente em {fmt_date(cancel)}: não foi revalidada em até "
+                     f"{grace} dias após o vencimento.", cg, subject=d.subject, due_on=cancel)
+
+
+# --- standing ------------------------------------------------------------------------------------
+
+def standing_status(reasons: list[Violation]) -> str:
+    """regular when nothing is wrong; suspended when all that is wrong is a suspension."""
+    if not reasons:
+        return "regular"
+    return "suspended" if all(x.effect == "suspended" for x in reasons) else "irregular"
+
+
+def vehicle_check(r: Rules, v: VehicleFacts) -> tuple[list[Violation], list[Violation]]:
+    """(violations, warnings) of one vehicle: its limits and its documents."""
+    found = vehicle_limit_violations(r, v) + vehicle_document_violations(r, v)
+    warn = age_warning(r, v)
+    if warn is not None:
+        found.append(warn)
+    return ([x for x in found if x.severity == "violation"],
+            [x for x in found if x.severity == "warning"])

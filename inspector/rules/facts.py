@@ -1,0 +1,155 @@
+"""What the engine is asked about: plain frozen dataclasses, never ORM rows.
+
+`inspector/services/compliance.py` builds these from the database; tests and the CLI
+build them by hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+
+@dataclass(frozen=True)
+class DatedAmount:
+    """A BRL amount (or a decree value in its unit) that holds from `valid_from`."""
+
+    valid_from: date
+    amount: Decimal
+    unit: str = "BRL"
+    source: str = ""
+
+
+def amount_on(values: tuple[DatedAmount, ...], day: date) -> DatedAmount | None:
+    """The value in force on `day`: the latest one starting on or before it."""
+    current = None
+    for v in sorted(values, key=lambda v: v.valid_from):
+        if v.valid_from <= day:
+            current = v
+    return current
+
+
+@dataclass(frozen=True)
+class TownFacts:
+    """A town: its population and the money values it has configured."""
+
+    slug: str
+    name: str = ""
+    population_seat: int | None = None
+    population_interior: int | None = None
+    fiscal_unit_brl: tuple[DatedAmount, ...] = ()     # value of one UFM/UFIM in BRL
+    minimum_wage_brl: tuple[DatedAmount, ...] = ()
+    decree_values: dict[str, tuple[DatedAmount, ...]] = field(default_factory=dict)
+
+    def decree_on(self, key: str, day: date) -> DatedAmount | None:
+        """The decree value configured for `key` on `day`, or None ("não definido")."""
+        return amount_on(self.decree_values.get(key, ()), day)
+
+
+@dataclass(frozen=True)
+class LicenceFacts:
+    """An alvará: number, validity and status (active | suspended | revoked)."""
+
+    number: str
+    valid_from: date
+    valid_until: date
+    status: str = "active"
+
+
+@dataclass(frozen=True)
+class PermitFacts:
+    """A Termo de Permissão / autorização: number, validity and status."""
+
+    number: str
+    valid_from: date
+    valid_until: date | None = None
+    status: str = "active"
+
+
+@dataclass(frozen=True)
+class InsuranceFacts:
+    """An insurance policy's validity."""
+
+    valid_from: date
+    valid_until: date
+    policy_number: str = ""
+
+
+@dataclass(frozen=True)
+class VehicleFacts:
+    """A vehicle as the law sees it. Unknown values are None and are not judged."""
+
+    year_of_manufacture: int
+    id: int | None = None
+    plate: str = ""
+    engine_cc: int | None = None
+    is_trail: bool = False
+    doors: int | None = None
+    holder_id: int | None = None
+    last_vistoria_on: date | None = None
+    licence: LicenceFacts | None = None
+    permit: PermitFacts | None = None
+    insurance: tuple[InsuranceFacts, ...] = ()
+    auxiliaries: int = 0          # auxiliary drivers registered to this vehicle
+
+    @property
+    def subject(self) -> str:
+        """How violations name this vehicle."""
+        return f"vehicle:{self.id}" if self.id is not None else "vehicle"
+
+
+@dataclass(frozen=True)
+class DriverFacts:
+    """A registered driver (condutor)."""
+
+    id: int | None = None
+    name: str = ""
+    category: str = "autonomo"        # autonomo | auxiliar | mototaxista
+    holder_id: int | None = None
+    cnh_category: str | None = None
+    cnh_expiry: date | None = None
+    registration_number: str = ""
+    registration_expiry: date | None = None
+    status: str = "active"
+
+    @property
+    def subject(self) -> str:
+        """How violations name this driver."""
+        return f"driver:{self.id}" if self.id is not None else "driver"
+
+
+@dataclass(frozen=True)
+class HolderFacts:
+    """A permit holder: a person (self-employed driver) or a company."""
+
+    id: int
+    kind: str = "person"               # person | company
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Registry:
+    """A town's fleet for one service: what `town_report` checks."""
+
+    town: TownFacts
+    service: str
+    holders: tuple[HolderFacts, ...] = ()
+    vehicles: tuple[VehicleFacts, ...] = ()
+    drivers: tuple[DriverFacts, ...] = ()
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something an agent found: a checklist item failed, or a rule id the engine reported."""
+
+    rule_id: str
+    affects_safety: bool | None = None   # None: take it from the checklist item
+
+
+@dataclass(frozen=True)
+class PriorSanction:
+    """A sanction the same offender already received (for the ladder)."""
+
+    on: date
+    rule_id: str = ""
+    kind: str = ""

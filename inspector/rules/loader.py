@@ -1,0 +1,563 @@
+"""The strict rule-pack loader: every error names the file and the key path.
+
+Rejected: unknown keys, duplicate keys, bad dates, a missing citation, a cited article,
+paragraph, item or alínea the law text does not have, a quote not found in the cited
+unit, an unknown parameter, an undeclared decree key, two packs of one town and service
+in force on the same day.
+"""
+from __future__ import annotations
+
+import functools
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .lawtext import LawText, contains_quote, make_anchor, read_law
+from .model import (AUTHORITIES, Amount, Appeal, ChecklistItem, DecreeKey, Deadline, Measure,
+                    Offence, Parameter, RulePack, Span, Step, Version)
+from .results import Citation
+
+HERE = Path(__file__).resolve().parent
+PACKS_DIR = HERE / "packs"
+LAWS_DIR = HERE / "laws"
+
+SERVICES = ("taxi", "mototaxi")
+UNITS = ("UFM", "UFIM", "minimum_wage", "BRL")
+CHECKS = ("vehicle", "equipment", "document", "driver", "passenger", "conduct")
+MEASURE_KINDS = ("oral_warning", "written_warning", "notice", "fine", "daily_fine",
+                 "suspension", "revocation", "suspension_or_revocation", "removal_request",
+                 "seizure_request", "ban", "record_entry")
+TARGETS = ("driver", "holder", "permit", "licence", "registration", "vehicle", "company")
+CONDITIONS = ("not_affecting_safety",)
+# Rule ids the engine reports (or a supervisor records) that an offence may name.
+RULE_IDS = ("vehicle.age", "vehicle.cc.min", "vehicle.cc.max", "vehicle.trail", "vehicle.doors",
+            "licence.missing", "licence.revoked", "licence.suspended", "licence.expired",
+            "permit.revoked", "permit.suspended", "permit.expired", "insurance.lapsed",
+            "insurance.missing", "vistoria.overdue", "driver.registration.expired",
+            "driver.registration.cancelled", "driver.cnh.expired", "driver.cnh.category",
+            "town.fleet_cap", "town.quota", "town.company_share", "town.person_vehicles",
+            "town.auxiliaries", "holder.employer_inaction")
+
+# Every parameter a pack may set, with the type of its value.
+PARAMETERS: dict[str, str] = {
+    "limits.vehicle.max_age_years": "int",
+    "limits.vehicle.replace_at_age_years": "int",
+    "limits.vehicle.min_cc": "int",
+    "limits.vehicle.max_cc": "int",
+    "limits.vehicle.trail_banned": "bool",
+    "limits.vehicle.allowed_doors": "int_list",
+    "limits.driver.max_auxiliaries_per_vehicle": "int",
+    "limits.driver.cnh_category": "str",
+    "limits.town.fleet_cap": "int",
+    "limits.town.inhabitants_per_vehicle": "int",
+    "limits.town.inhabitants_per_vehicle_seat": "int",
+    "limits.town.inhabitants_per_vehicle_interior": "int",
+    "limits.town.company_max_share": "fraction",
+    "limits.town.max_vehicles_per_person": "int",
+    "periodicity.vistoria_months": "int",
+    "periodicity.licence_months": "int",
+    "periodicity.registration_months": "int",
+    "periodicity.registration_grace_days": "int",
+    "requirements.licence": "bool",
+    "requirements.permit": "bool",
+    "requirements.driver_registration": "bool",
+    "requirements.cnh": "bool",
+    "requirements.insurance": "bool",
+}
+SECTIONS = sorted({p.rsplit(".", 1)[0] for p in PARAMETERS})
+
+
+class RulePackError(ValueError):
+    """A pack that cannot be trusted: says which file and which key."""
+
+    def __init__(self, file: str, key: str, message: str):
+        self.file, self.key, self.reason = file, key, message
+        super().__init__(f"{file}: {key}: {message}")
+
+
+class _NoDatesLoader(yaml.SafeLoader):
+    """SafeLoader that leaves dates as strings, so a bad date is our error with its key."""
+
+
+_NoDatesLoader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+class _Ctx:
+    """The file being read, the law texts it cites, and error reporting."""
+
+    def __init__(self, path: Path, laws_dirs: tuple[Path, ...]):
+        self.path, self.file = path, str(path)
+        self.laws_dirs = (path.parent, path.parent.parent / "laws", *laws_dirs)
+        self.law_name = self.law_slug = ""
+        self.law: LawText | None = None
+        self.start = date.min
+
+    def fail(self, key: str, message: str):
+        raise RulePackError(self.file, key, message)
+
+    def law_text(self, key: str, source: str) -> LawText:
+        for d in self.laws_dirs:
+            if (d / source).is_file():
+                return _read_law_cached(str((d / source).resolve()))
+        self.fail(key, f"law text '{source}' not found")
+
+
+@functools.lru_cache(maxsize=64)
+def _read_law_cached(path: str) -> LawText:
+    return read_law(Path(path))
+
+
+# --- small typed readers ----------------------------------------------------------------------
+
+def _mapping(ctx: _Ctx, data: Any, key: str, required=(), optional=()) -> dict:
+    if not isinstance(data, dict):
+        ctx.fail(key, "must be a mapping")
+    for k in data:
+        if k not in required and k not in optional:
+            ctx.fail(f"{key}.{k}" if key else str(k), "unknown key")
+    for k in required:
+        if k not in data or (k == "citation" and data[k] is None):
+            ctx.fail(f"{key}.{k}" if key else k,
+                     "missing citation" if k == "citation" else "missing required key")
+    return data
+
+
+def _str(ctx, data, key) -> str:
+    if not isinstance(data, str) or not data.strip():
+        ctx.fail(key, "must be a non-empty text")
+    return data.strip()
+
+
+def _int(ctx, data, key) -> int:
+    if isinstance(data, bool) or not isinstance(data, int):
+        ctx.fail(key, "must be a whole number")
+    return data
+
+
+def _bool(ctx, data, key) -> bool:
+    if not isinstance(data, bool):
+        ctx.fail(key, "must be true or false")
+    return data
+
+
+def _date(ctx, data, key) -> date:
+    try:
+        return date.fromisoformat(str(data))
+    except ValueError:
+        ctx.fail(key, f"bad date '{data}' (expected YYYY-MM-DD)")
+
+
+def _decimal(ctx, data, key) -> Decimal:
+    if isinstance(data, bool) or not isinstance(data, (int, float, str)):
+        ctx.fail(key, "must be a number")
+    try:
+        return Decimal(str(data))
+    except InvalidOperation:
+        ctx.fail(key, f"bad number '{data}'")
+
+
+def _choice(ctx, data, key, choices) -> str:
+    if data not in choices:
+        ctx.fail(key, f"'{data}' is not one of {', '.join(choices)}")
+    return data
+
+
+def _span(ctx, data: dict, key: str, default: Span) -> Span:
+    start = _date(ctx, data["from"], f"{key}.from") if data.get("from") is not None \
+        else default.start
+    last = _date(ctx, data["to"], f"{key}.to") if data.get("to") is not None else default.last
+    if start < default.start:
+        ctx.fail(f"{key}.from", f"{start} is before the law took effect ({default.start})")
+    if last is not None and last < start:
+        ctx.fail(f"{key}.to", "ends before it starts")
+    return Span(start, last)
+
+
+# --- citations ----------------------------------------------------------------------------------
+
+_CITATION_KEYS = ("article", "paragraph", "item", "alinea", "occurrence", "quote", "note",
+                  "law", "source")
+
+
+def _citation(ctx: _Ctx, data: Any, key: str) -> Citation:
+    if data is None:
+        ctx.fail(key, "missing citation")
+    _mapping(ctx, data, key, required=("article", "quote"), optional=_CITATION_KEYS)
+    law_name, law_slug, law = ctx.law_name, ctx.law_slug, ctx.law
+    if "source" in data:
+        source = _str(ctx, data["source"], f"{key}.source")
+        law = ctx.law_text(f"{key}.source", source)
+        law_slug = law.slug
+        law_name = _str(ctx, data.get("law"), f"{key}.law")
+    elif "law" in data:
+        ctx.fail(f"{key}.law", "a citation of another law also needs its 'source' text")
+    article = _int(ctx, data["article"], f"{key}.article")
+    paragraph = data.get("paragraph")
+    if paragraph is not None:
+        paragraph = str(paragraph).lower().replace("único", "unico")
+        if paragraph != "unico" and not paragraph.isdigit():
+            ctx.fail(f"{key}.paragraph", "must be a number or 'unico'")
+    item = data.get("item")
+    if item is not None:
+        item = _str(ctx, item, f"{key}.item").upper()
+    alinea = data.get("alinea")
+    if alinea is not None:
+        alinea = _str(ctx, alinea, f"{key}.alinea").lower()
+    occurrence = _int(ctx, data.get("occurrence", 1), f"{key}.occurrence")
+    quote = _str(ctx, data["quote"], f"{key}.quote")
+    unit = law.locate(article, paragraph, item, alinea, occurrence)
+    if unit is None:
+        what = make_anchor(article, paragraph, item, alinea, occurrence)
+        if law.locate(article) is None:
+            ctx.fail(f"{key}.article", f"Art. {article} not found in {law.slug}")
+        ctx.fail(key, f"{what} not found in {law.slug} (no such paragraph, item or alínea)")
+    if not contains_quote(unit, quote):
+        ctx.fail(f"{key}.quote", f"quote not found in {unit.label} of {law.slug}: {quote!r}")
+    note = data.get("note")
+    return Citation(law=law_name, law_slug=law_slug, article=unit.label, anchor=unit.anchor,
+                    quote=quote, note=_str(ctx, note, f"{key}.note") if note else None)
+
+
+# --- parameters -----------------------------------------------------------------------------------
+
+def _value(ctx: _Ctx, kind: str, data: Any, key: str) -> Any:
+    if kind == "int":
+        return _int(ctx, data, key)
+    if kind == "bool":
+        return _bool(ctx, data, key)
+    if kind == "str":
+        return _str(ctx, data, key)
+    if kind == "int_list":
+        if not isinstance(data, list) or not data:
+            ctx.fail(key, "must be a list of whole numbers")
+        return tuple(_int(ctx, x, f"{key}[{i}]") for i, x in enumerate(data))
+    if kind == "fraction":
+        try:
+            f = Fraction(str(data))
+        except (ValueError, ZeroDivisionError):
+            ctx.fail(key, f"bad share '{data}' (use 1/3 or 0.2)")
+        if not 0 < f <= 1:
+            ctx.fail(key, "a share must be above 0 and at most 1")
+        return f
+    raise AssertionError(kind)
+
+
+def _parameter(ctx: _Ctx, path: str, data: Any, key: str) -> Parameter:
+    _mapping(ctx, data, key, required=("values",), optional=("message", "note"))
+    values = data["values"]
+    if not isinstance(values, dict) or not values:
+        ctx.fail(f"{key}.values", "must map dates to values")
+    versions = []
+    for raw_day, entry in values.items():
+        vkey = f"{key}.values.{raw_day}"
+        day = _date(ctx, raw_day, vkey)
+        if day < ctx.start:
+            ctx.fail(vkey, f"{day} is before the law took effect ({ctx.start})")
+        if entry is None:
+            versions.append(Version(day, None, None, ended=True))
+            continue
+        _mapping(ctx, entry, vkey, required=("value", "citation"))
+        versions.append(Version(day, _value(ctx, PARAMETERS[path], entry["value"],
+                                            f"{vkey}.value"),
+                                _citation(ctx, entry["citation"], f"{vkey}.citation")))
+    versions.sort(key=lambda v: v.start)
+    message = _str(ctx, data["message"], f"{key}.message") if "message" in data else None
+    note = _str(ctx, data["note"], f"{key}.note") if "note" in data else None
+    return Parameter(path, tuple(versions), message, note)
+
+
+def _parameters(ctx: _Ctx, raw: dict) -> dict[str, Parameter]:
+    out: dict[str, Parameter] = {}
+    for top in ("limits", "periodicity", "requirements"):
+        if top not in raw:
+            continue
+        block = raw[top]
+        if not isinstance(block, dict):
+            ctx.fail(top, "must be a mapping")
+        if top == "limits":
+            _mapping(ctx, block, top, optional=("vehicle", "driver", "town"))
+            groups = [(f"limits.{g}", block[g]) for g in block]
+        else:
+            groups = [(top, block)]
+        for prefix, group in groups:
+            names = [p.rsplit(".", 1)[1] for p in PARAMETERS if p.rsplit(".", 1)[0] == prefix]
+            _mapping(ctx, group, prefix, optional=names)
+            for name, data in group.items():
+                out[f"{prefix}.{name}"] = _parameter(ctx, f"{prefix}.{name}", data,
+                                                     f"{prefix}.{name}")
+    return out
+
+
+# --- sanctions ----------------------------------------------------------------------------------
+
+def _amount(ctx, data, key, decree_keys) -> Amount:
+    _mapping(ctx, data, key, optional=("unit", "amount", "max", "decree", "per"))
+    decree = data.get("decree")
+    if decree is not None and decree not in decree_keys:
+        ctx.fail(f"{key}.decree", f"decree key '{decree}' is not declared under 'decree'")
+    if sum(k in data for k in ("amount", "max", "decree")) != 1:
+        ctx.fail(key, "give exactly one of amount, max or decree")
+    unit = data.get("unit")
+    if decree is None:
+        unit = _choice(ctx, unit, f"{key}.unit", UNITS)
+    elif unit is not None:
+        ctx.fail(f"{key}.unit", "a decree value carries its own unit")
+    per = data.get("per")
+    if per is not None and per != "day":
+        ctx.fail(f"{key}.per", "only 'day' is known")
+    return Amount(unit=unit,
+                  amount=_decimal(ctx, data["amount"], f"{key}.amount") if "amount" in data
+                  else None,
+                  max=_decimal(ctx, data["max"], f"{key}.max") if "max" in data else None,
+                  decree=decree, per=per)
+
+
+def _appeal(ctx, data, key) -> Appeal:
+    _mapping(ctx, data, key, required=("days", "to", "suspensive", "citation"))
+    days = data["days"]
+    return Appeal(days=None if days is None else _int(ctx, days, f"{key}.days"),
+                  to=_choice(ctx, data["to"], f"{key}.to", AUTHORITIES),
+                  suspensive=None if data["suspensive"] is None
+                  else _bool(ctx, data["suspensive"], f"{key}.suspensive"),
+                  citation=_citation(ctx, data["citation"], f"{key}.citation"))
+
+
+def _measure(ctx, data, key, decree_keys) -> Measure:
+    _mapping(ctx, data, key, required=("kind", "target", "label", "decided_by", "citation"),
+             optional=("fine", "appeal"))
+    kind = _choice(ctx, data["kind"], f"{key}.kind", MEASURE_KINDS)
+    fine = _amount(ctx, data["fine"], f"{key}.fine", decree_keys) if "fine" in data else None
+    if kind in ("fine", "daily_fine") and fine is None:
+        ctx.fail(f"{key}.fine", "a fine needs its amount (or its decree key)")
+    return Measure(kind=kind, target=_choice(ctx, data["target"], f"{key}.target", TARGETS),
+                   label=_str(ctx, data["label"], f"{key}.label"),
+                   decided_by=_choice(ctx, data["decided_by"], f"{key}.decided_by", AUTHORITIES),
+                   citation=_citation(ctx, data["citation"], f"{key}.citation"), fine=fine,
+                   appeal=_appeal(ctx, data["appeal"], f"{key}.appeal") if "appeal" in data
+                   else None)
+
+
+def _measures(ctx, data, key, decree_keys) -> tuple[Measure, ...]:
+    if not isinstance(data, list) or not data:
+        ctx.fail(key, "must be a non-empty list")
+    return tuple(_measure(ctx, m, f"{key}[{i}]", decree_keys) for i, m in enumerate(data))
+
+
+def _deadline(ctx, data, key) -> Deadline:
+    _mapping(ctx, data, key, required=("citation",), optional=("hours", "days", "only_if"))
+    if ("hours" in data) == ("days" in data):
+        ctx.fail(key, "give exactly one of hours or days")
+    only_if = data.get("only_if")
+    return Deadline(citation=_citation(ctx, data["citation"], f"{key}.citation"),
+                    hours=_int(ctx, data["hours"], f"{key}.hours") if "hours" in data else None,
+                    days=_int(ctx, data["days"], f"{key}.days") if "days" in data else None,
+                    only_if=None if only_if is None
+                    else _choice(ctx, only_if, f"{key}.only_if", CONDITIONS))
+
+
+def _finding(ctx, data, key, checklist_ids) -> str:
+    f = _str(ctx, data, key)
+    base = f.split(":", 1)[0]
+    if f not in RULE_IDS and base not in checklist_ids:
+        ctx.fail(key, f"'{f}' is neither a checklist id (optionally 'id:qualifier') "
+                 "nor a known rule id")
+    return f
+
+
+def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):
+    data = _mapping(ctx, raw, "sanctions", optional=("appeal", "ladder", "offences"))
+    appeal = _appeal(ctx, data["appeal"], "sanctions.appeal") if data.get("appeal") else None
+    ladder, ids = [], set()
+    for i, s in enumerate(data.get("ladder") or []):
+        key = f"sanctions.ladder[{i}]"
+        _mapping(ctx, s, key, required=("id", "occurrence", "measures"),
+                 optional=("deadlines", "on_missed_deadline", "from", "to", "note"))
+        sid = _str(ctx, s["id"], f"{key}.id")
+        if sid in ids:
+            ctx.fail(f"{key}.id", f"duplicate id '{sid}'")
+        ids.add(sid)
+        deadlines = tuple(_deadline(ctx, d, f"{key}.deadlines[{j}]")
+                          for j, d in enumerate(s.get("deadlines") or []))
+        missed = s.get("on_missed_deadline")
+        ladder.append(Step(
+            id=sid, occurrence=_int(ctx, s["occurrence"], f"{key}.occurrence"),
+            measures=_measures(ctx, s["measures"], f"{key}.measures", decree_keys),
+            deadlines=deadlines,
+            on_missed_deadline=_measure(ctx, missed, f"{key}.on_missed_deadline", decree_keys)
+            if missed else None,
+            span=_span(ctx, s, key, pack_span),
+            note=_str(ctx, s["note"], f"{key}.note") if s.get("note") else None))
+    offences = []
+    for i, o in enumerate(data.get("offences") or []):
+        key = f"sanctions.offences[{i}]"
+        _mapping(ctx, o, key, required=("id", "label", "findings", "measures"),
+                 optional=("from", "to", "note"))
+        oid = _str(ctx, o["id"], f"{key}.id")
+        if oid in ids:
+            ctx.fail(f"{key}.id", f"duplicate id '{oid}'")
+        ids.add(oid)
+        findings = o["findings"]
+        if not isinstance(findings, list) or not findings:
+            ctx.fail(f"{key}.findings", "must list the rule ids that constitute the offence")
+        offences.append(Offence(
+            id=oid, label=_str(ctx, o["label"], f"{key}.label"),
+            findings=tuple(_finding(ctx, f, f"{key}.findings[{j}]", checklist_ids)
+                           for j, f in enumerate(findings)),
+            measures=_measures(ctx, o["measures"], f"{key}.measures", decree_keys),
+            span=_span(ctx, o, key, pack_span),
+            note=_str(ctx, o["note"], f"{key}.note") if o.get("note") else None))
+    return appeal, tuple(sorted(ladder, key=lambda s: (s.occurrence, s.span.start))), \
+        tuple(offences)
+
+
+# --- the pack -------------------------------------------------------------------------------------
+
+_TOP = ("format", "id", "town", "town_name", "service", "law", "in_force", "fiscal_unit",
+        "checklist", "limits", "periodicity", "requirements", "sanctions", "decree", "notes")
+
+
+def _checklist(ctx, raw, pack_span) -> tuple[ChecklistItem, ...]:
+    if not isinstance(raw, list):
+        ctx.fail("checklist", "must be a list")
+    items, seen = [], set()
+    for i, it in enumerate(raw):
+        key = f"checklist[{i}]"
+        _mapping(ctx, it, key,
+                 required=("id", "label", "help", "checks", "photo_required_on_failure",
+                           "affects_safety", "citation"),
+                 optional=("from", "to", "seat_population_over", "note"))
+        iid = _str(ctx, it["id"], f"{key}.id")
+        if iid in seen:
+            ctx.fail(f"{key}.id", f"duplicate checklist id '{iid}'")
+        seen.add(iid)
+        key = f"checklist[{iid}]"
+        items.append(ChecklistItem(
+            id=iid, label=_str(ctx, it["label"], f"{key}.label"),
+            help=_str(ctx, it["help"], f"{key}.help"),
+            checks=_choice(ctx, it["checks"], f"{key}.checks", CHECKS),
+            photo_required_on_failure=_bool(ctx, it["photo_required_on_failure"],
+                                            f"{key}.photo_required_on_failure"),
+            affects_safety=_bool(ctx, it["affects_safety"], f"{key}.affects_safety"),
+            citation=_citation(ctx, it["citation"], f"{key}.citation"),
+            span=_span(ctx, it, key, pack_span),
+            seat_population_over=_int(ctx, it["seat_population_over"],
+                                      f"{key}.seat_population_over")
+            if it.get("seat_population_over") is not None else None,
+            note=_str(ctx, it["note"], f"{key}.note") if it.get("note") else None))
+    return tuple(items)
+
+
+def _decree(ctx, raw) -> tuple[DecreeKey, ...]:
+    if not isinstance(raw, list):
+        ctx.fail("decree", "must be a list")
+    out = []
+    for i, d in enumerate(raw):
+        key = f"decree[{i}]"
+        _mapping(ctx, d, key, required=("key", "label", "unit", "citation"))
+        out.append(DecreeKey(key=_str(ctx, d["key"], f"{key}.key"),
+                             label=_str(ctx, d["label"], f"{key}.label"),
+                             unit=_choice(ctx, d["unit"], f"{key}.unit", UNITS),
+                             citation=_citation(ctx, d["citation"], f"{key}.citation")))
+    return tuple(out)
+
+
+def _check_duplicate_keys(ctx: _Ctx, node: yaml.Node, key: str = "") -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen = set()
+        for k, v in node.value:
+            name = str(k.value)
+            here = f"{key}.{name}" if key else name
+            if name in seen:
+                ctx.fail(here, f"duplicate key (line {k.start_mark.line + 1})")
+            seen.add(name)
+            _check_duplicate_keys(ctx, v, here)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            _check_duplicate_keys(ctx, v, f"{key}[{i}]")
+
+
+def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> RulePack:
+    """Read and check one pack file; raise RulePackError naming the file and key."""
+    path = Path(path)
+    ctx = _Ctx(path, tuple(laws_dirs))
+    text = path.read_text(encoding="utf-8")
+    try:
+        node = yaml.compose(text, Loader=_NoDatesLoader)
+        if node is not None:
+            _check_duplicate_keys(ctx, node)
+        raw = yaml.load(text, Loader=_NoDatesLoader)  # noqa: S506 (safe loader subclass)
+    except yaml.YAMLError as e:
+        ctx.fail("(yaml)", str(e).replace("\n", " "))
+    _mapping(ctx, raw, "", required=("format", "id", "town", "town_name", "service", "law",
+                                     "in_force", "checklist"), optional=_TOP)
+    if raw["format"] != 1:
+        ctx.fail("format", "only format 1 is known")
+    law = _mapping(ctx, raw["law"], "law", required=("name", "title", "source"),
+                   optional=("enacted",))
+    ctx.law_name = _str(ctx, law["name"], "law.name")
+    source = _str(ctx, law["source"], "law.source")
+    ctx.law = ctx.law_text("law.source", source)
+    ctx.law_slug = ctx.law.slug
+    if "enacted" in law:
+        _date(ctx, law["enacted"], "law.enacted")
+    inf = _mapping(ctx, raw["in_force"], "in_force", required=("from", "citation"),
+                   optional=("to",))
+    start = _date(ctx, inf["from"], "in_force.from")
+    last = _date(ctx, inf["to"], "in_force.to") if inf.get("to") is not None else None
+    span = Span(start, last)
+    ctx.start = start
+    decree = _decree(ctx, raw.get("decree") or [])
+    checklist = _checklist(ctx, raw["checklist"], span)
+    appeal, ladder, offences = _sanctions(ctx, raw["sanctions"], span, {d.key for d in decree},
+                                          {i.id for i in checklist}) \
+        if raw.get("sanctions") else (None, (), ())
+    notes = raw.get("notes") or []
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        ctx.fail("notes", "must be a list of texts")
+    fiscal_unit = raw.get("fiscal_unit")
+    if fiscal_unit is not None:
+        _choice(ctx, fiscal_unit, "fiscal_unit", ("UFM", "UFIM"))
+    return RulePack(
+        id=_str(ctx, raw["id"], "id"), town=_str(ctx, raw["town"], "town"),
+        town_name=_str(ctx, raw["town_name"], "town_name"),
+        service=_choice(ctx, raw["service"], "service", SERVICES),
+        law=ctx.law_name, law_slug=ctx.law_slug, title=_str(ctx, law["title"], "law.title"),
+        source=source, span=span,
+        in_force_citation=_citation(ctx, inf["citation"], "in_force.citation"),
+        fiscal_unit=fiscal_unit, checklist=checklist, parameters=_parameters(ctx, raw),
+        ladder=ladder, offences=offences, appeal=appeal, decree=decree, path=str(path))
+
+
+def load_dir(directory: Path, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> tuple[RulePack, ...]:
+    """Every `*.yaml` pack in a folder, checked, and checked against each other."""
+    packs = tuple(load_pack(p, laws_dirs) for p in sorted(Path(directory).glob("*.yaml")))
+    seen: dict[str, RulePack] = {}
+    for p in packs:
+        if p.id in seen:
+            raise RulePackError(p.path, "id", f"duplicate pack id '{p.id}' "
+                                f"(also in {seen[p.id].path})")
+        seen[p.id] = p
+        for q in packs:
+            if q is not p and (q.town, q.service) == (p.town, p.service) and _overlap(p, q):
+                raise RulePackError(p.path, "in_force", f"overlaps {q.path}: two laws of "
+                                    f"{p.town}/{p.service} in force on the same day")
+    return packs
+
+
+def _overlap(p: RulePack, q: RulePack) -> bool:
+    p_last = p.span.last or date.max - timedelta(days=1)
+    q_last = q.span.last or date.max - timedelta(days=1)
+    return p.span.start <= q_last and q.span.start <= p_last
+
+
+@functools.lru_cache(maxsize=1)
+def load_all() -> tuple[RulePack, ...]:
+    """Every pack shipped in `inspector/rules/packs/`, loaded once and cached."""
+    return load_dir(PACKS_DIR)

@@ -1,0 +1,208 @@
+"""A rule pack in memory: one law of one town for one service, every entry with its citation."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from .results import Citation
+
+AUTHORITIES = ("agent", "supervisor", "mayor")  # who may decide, lowest first
+
+
+@dataclass(frozen=True)
+class Version:
+    """A value holding from `start` until the next version; `ended` means the rule stops."""
+
+    start: date
+    value: Any
+    citation: Citation | None
+    ended: bool = False
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A dated legal parameter (OpenFisca style): the value in force on a day."""
+
+    path: str
+    versions: tuple[Version, ...]
+    message: str | None = None
+    note: str | None = None
+
+    def at(self, day: date) -> Version | None:
+        """The version in force on `day`, or None before the first one or after a null."""
+        current = None
+        for v in self.versions:
+            if v.start <= day:
+                current = v
+            else:
+                break
+        return None if current is None or current.ended else current
+
+    def value(self, day: date, default: Any = None) -> Any:
+        """The value in force on `day`, or `default`."""
+        v = self.at(day)
+        return default if v is None else v.value
+
+
+@dataclass(frozen=True)
+class Span:
+    """The days an entry holds: from `start` to `last` (both included; None = open)."""
+
+    start: date
+    last: date | None = None
+
+    def covers(self, day: date) -> bool:
+        """Whether the entry is in force on `day`."""
+        return self.start <= day and (self.last is None or day <= self.last)
+
+
+@dataclass(frozen=True)
+class ChecklistItem:
+    """One thing the agent checks during a vistoria or a street check."""
+
+    id: str
+    label: str
+    help: str
+    checks: str                 # vehicle | equipment | document | driver | passenger | conduct
+    photo_required_on_failure: bool
+    affects_safety: bool
+    citation: Citation
+    span: Span
+    seat_population_over: int | None = None  # only applies above this seat population
+    note: str | None = None
+
+    def as_dict(self) -> dict:
+        """JSON-ready form (the CLI's `rules checklist --json`)."""
+        out = {"id": self.id, "label": self.label, "help": self.help, "checks": self.checks,
+               "photo_required_on_failure": self.photo_required_on_failure,
+               "affects_safety": self.affects_safety, "citation": self.citation.as_dict()}
+        if self.seat_population_over is not None:
+            out["condition"] = {"seat_population_over": self.seat_population_over}
+        return out
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A fine: a fixed amount, an upper bound ("até"), or a value left to a decree."""
+
+    unit: str | None                 # UFM | UFIM | minimum_wage | BRL (None: the decree's own)
+    amount: Decimal | None = None
+    max: Decimal | None = None
+    decree: str | None = None        # decree key when the law leaves the amount to a decree
+    per: str | None = None           # "day" for a daily fine
+
+
+@dataclass(frozen=True)
+class Appeal:
+    """The right to appeal a sanction: within how many days, to whom, suspensive or not."""
+
+    days: int | None
+    to: str
+    suspensive: bool | None          # None: the law does not say
+    citation: Citation
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One thing a sanction does: warn, notify, fine, suspend, revoke, request removal..."""
+
+    kind: str
+    target: str          # driver | holder | permit | licence | registration | vehicle
+    label: str
+    decided_by: str      # agent | supervisor | mayor
+    citation: Citation
+    fine: Amount | None = None
+    appeal: Appeal | None = None     # overrides the pack's appeal for this measure
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """Time to fix what a notice names; `only_if` narrows it (e.g. not_affecting_safety)."""
+
+    citation: Citation
+    hours: int | None = None
+    days: int | None = None
+    only_if: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """A rung of the ladder: what is proposed on the offender's n-th finding."""
+
+    id: str
+    occurrence: int
+    measures: tuple[Measure, ...]
+    deadlines: tuple[Deadline, ...]
+    on_missed_deadline: Measure | None
+    span: Span
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Offence:
+    """A finding the law gives its own sanction (e.g. a second passenger on a moto-taxi)."""
+
+    id: str
+    label: str
+    findings: tuple[str, ...]        # rule ids / checklist ids that constitute it
+    measures: tuple[Measure, ...]
+    span: Span
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class DecreeKey:
+    """A value the law leaves to a decree; each town sets it, else "não definido"."""
+
+    key: str
+    label: str
+    unit: str
+    citation: Citation
+
+
+@dataclass(frozen=True)
+class RulePack:
+    """One law of one town for one service, as data."""
+
+    id: str
+    town: str
+    town_name: str
+    service: str
+    law: str                 # "Lei 406/2001"
+    law_slug: str
+    title: str
+    source: str              # file name of the law text
+    span: Span
+    in_force_citation: Citation
+    fiscal_unit: str | None
+    checklist: tuple[ChecklistItem, ...]
+    parameters: dict[str, Parameter]
+    ladder: tuple[Step, ...]
+    offences: tuple[Offence, ...]
+    appeal: Appeal | None
+    decree: tuple[DecreeKey, ...]
+    path: str                # where the pack was loaded from
+
+    def param(self, path: str) -> Parameter | None:
+        """A parameter by dotted path ("limits.vehicle.max_age_years"), or None."""
+        return self.parameters.get(path)
+
+    def value(self, path: str, day: date, default: Any = None) -> Any:
+        """A parameter's value on a day, or `default` when absent or not in force."""
+        p = self.parameters.get(path)
+        return default if p is None else p.value(day, default)
+
+    def summary(self) -> dict:
+        """JSON-ready summary (the CLI's `rules list --json`)."""
+        return {"id": self.id, "town": self.town, "town_name": self.town_name,
+                "service": self.service, "law": self.law, "law_slug": self.law_slug,
+                "title": self.title, "from": self.span.start.isoformat(),
+                "to": self.span.last.isoformat() if self.span.last else None}
+
+
+def as_fraction(value: Any) -> Fraction:
+    """A share from the pack ("1/3", 0.2) as an exact fraction."""
+    return Fraction(str(value))
