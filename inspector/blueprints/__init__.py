@@ -6,6 +6,7 @@ def register_blueprints(app: Flask) -> None:
     """Attach every blueprint to the app (one line each; keep them in this order)."""
     from .auth.routes import bp as auth_bp
     from .credentials.routes import bp as credentials_bp
+    from .field_api.routes import bp as field_api_bp
     from .field.routes import bp as field_bp
     from .main.routes import bp as main_bp
     from .public.routes import bp as public_bp
@@ -17,3 +18,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(public_bp)
     app.register_blueprint(credentials_bp)
     app.register_blueprint(field_bp)
+    app.register_blueprint(field_api_bp)

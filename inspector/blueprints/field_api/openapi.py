@@ -1,0 +1,189 @@
+"""The OpenAPI 3.1 document of every JSON endpoint, kept in this one place.
+
+Another blueprint with a JSON endpoint adds its path to PATHS (and its schemas to
+SCHEMAS); tests/web/test_field_api.py fails when a /api/ route is missing here.
+"""
+from __future__ import annotations
+
+import copy
+
+ERR = {"$ref": "#/components/responses/Error"}
+SESSION = [{"session": []}]
+UNSAFE = [{"session": [], "csrf": []}]
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _ok(schema: dict, description: str = "OK") -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _uuid_param(name: str, what: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "description": what,
+            "schema": {"type": "string", "format": "uuid"}}
+
+
+_NULL_STR = {"type": ["string", "null"]}
+_DATE = {"type": ["string", "null"], "format": "date"}
+
+SCHEMAS: dict = {
+    "Error": {"type": "object", "required": ["error", "status"], "properties": {
+        "error": {"type": "string", "description": "Mensagem em pt-BR para a pessoa."},
+        "status": {"type": "integer"},
+        "fields": {"type": "object", "additionalProperties": {"type": "string"},
+                   "description": "Campo (ex. items[2].photos[0].sha256) -> motivo."}}},
+    "Session": {"type": "object", "properties": {
+        "user": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "username": {"type": "string"},
+            "name": {"type": "string"}, "role": {"enum": ["agent", "supervisor"]},
+            "badge": {"type": "string"},
+            "town": {"type": "object", "properties": {"slug": {"type": "string"},
+                                                      "name": {"type": "string"}}}}},
+        "csrf_token": {"type": "string", "description": "Send as X-CSRFToken on PUT."}}},
+    "Snapshot": {"type": "object", "required": ["version", "full", "deleted"], "properties": {
+        "version": {"type": "integer", "description": "Newest audit seq of the town; send "
+                    "back as ?since="},
+        "full": {"type": "boolean"},
+        "generated_at": {"type": "string", "format": "date-time"},
+        "standing_on": {"type": "string", "format": "date",
+                        "description": "The local day `standing` was computed for."},
+        "town": {"type": "object", "properties": {
+            "slug": {"type": "string"}, "name": {"type": "string"},
+            "ibge": {"type": "string", "description": "Matches a credential token's town."},
+            "fiscal_unit": {"type": "string"}}},
+        "vehicles": {"type": "array", "items": {"type": "object"}},
+        "drivers": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "name": {"type": "string"},
+            "vehicle_ids": {"type": "array", "items": {"type": "integer"}},
+            "photo": {"type": ["string", "null"], "description": "data:image/jpeg URI"}}}},
+        "holders": {"type": "array", "items": {"type": "object"}},
+        "licences": {"type": "array", "items": {"type": "object"}},
+        "permits": {"type": "array", "items": {"type": "object"}},
+        "insurance": {"type": "array", "items": {"type": "object"}},
+        "stands": {"type": "array", "items": {"type": "object"}},
+        "credentials": {"type": "array", "items": {"type": "object", "properties": {
+            "token_hash": {"type": "string"}, "status": {"enum": ["active", "revoked",
+                                                                  "expired"]}}}},
+        "standing": {"type": "array", "items": {"type": "object", "properties": {
+            "vehicle_id": {"type": "integer"},
+            "status": {"enum": ["regular", "irregular", "suspended"]},
+            "reasons": {"type": "array"}, "warnings": {"type": "array"}}}},
+        "last_inspections": {"type": "array", "items": {"type": "object"}},
+        "notices": {"type": "array"},
+        "checklists": {"type": "array", "items": {"type": "object"}},
+        "keys": {"type": "array", "items": {"type": "object", "properties": {
+            "kid": {"type": "integer"}, "public_key": {"type": "string"},
+            "valid_until": _DATE}}},
+        "deleted": {"type": "object", "additionalProperties": {
+            "type": "array", "items": {"type": "integer"}}}}},
+    "PhotoDeclaration": {"type": "object", "required": ["id", "sha256", "mime", "size"],
+                         "properties": {
+        "id": {"type": "string", "format": "uuid"},
+        "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "mime": {"enum": ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif"]},
+        "size": {"type": "integer", "minimum": 1},
+        "taken_at": {"type": ["string", "null"], "format": "date-time"}}},
+    "Inspection": {"type": "object",
+                   "required": ["vehicle_id", "started_at", "finished_at", "items"],
+                   "properties": {
+        "vehicle_id": {"type": "integer"},
+        "credential_token": _NULL_STR,
+        "started_at": {"type": "string", "format": "date-time"},
+        "finished_at": {"type": "string", "format": "date-time"},
+        "snapshot_version": {"type": ["integer", "null"]},
+        "location": {"type": ["object", "null"], "properties": {
+            "lat": {"type": "number"}, "lon": {"type": "number"},
+            "accuracy_m": {"type": "number"}}},
+        "items": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["item_id", "result"], "properties": {
+                "item_id": {"type": "string"}, "result": {"enum": ["ok", "fail", "na"]},
+                "note": {"type": "string"},
+                "photos": {"type": "array", "items": _ref("PhotoDeclaration")}}}},
+        "acknowledgement": {"type": ["object", "null"], "properties": {
+            "name": {"type": "string"},
+            "signature_png": {"type": "string", "description": "data:image/png;base64,..."}}}}},
+    "Progress": {"type": "object", "required": ["id", "complete", "missing_photos"],
+                 "properties": {
+        "id": {"type": "string", "format": "uuid"},
+        "inspection": {"type": "string", "format": "uuid",
+                       "description": "Photo answers only: the inspection's id."},
+        "complete": {"type": "boolean"},
+        "missing_photos": {"type": "array", "items": {"type": "string", "format": "uuid"}},
+        "status": {"enum": ["incomplete", "awaiting_review", "reviewed"]},
+        "registry_changed": {"type": "boolean"}}},
+}
+
+PATHS: dict = {
+    "/healthz": {"get": {
+        "summary": "Health check: 200 once the database answers.", "security": [],
+        "responses": {"200": _ok({"type": "object", "properties": {
+            "status": {"const": "ok"}, "database": {"type": "string"}}})}}},
+    "/api/openapi.json": {"get": {
+        "summary": "This document.", "security": [],
+        "responses": {"200": _ok({"type": "object"})}}},
+    "/api/credential-keys": {"get": {
+        "summary": "Public Ed25519 keys that verify credential QR codes offline "
+                   "(docs/credentials.md).", "security": SESSION,
+        "responses": {"200": _ok({"type": "object", "properties": {
+            "format": {"type": "string"}, "keys": {"type": "array"}}}), "401": ERR}}},
+    "/api/field/session": {"get": {
+        "summary": "Who is signed in, and a fresh CSRF token.", "security": SESSION,
+        "responses": {"200": _ok(_ref("Session")), "401": ERR, "403": ERR}}},
+    "/api/field/snapshot": {"get": {
+        "summary": "The town's registry and rules for offline work (full or delta).",
+        "security": SESSION,
+        "parameters": [{"name": "since", "in": "query", "required": False,
+                        "description": "The version the phone holds: answer only what "
+                                       "changed after it.",
+                        "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {"200": _ok(_ref("Snapshot")), "401": ERR, "403": ERR, "422": ERR}}},
+    "/api/field/inspections/{inspection_id}": {
+        "parameters": [_uuid_param("inspection_id", "The phone's UUID of the inspection.")],
+        "put": {
+            "summary": "Send an inspection (idempotent by UUID and body SHA-256).",
+            "security": UNSAFE,
+            "requestBody": {"required": True, "content": {
+                "application/json": {"schema": _ref("Inspection")}}},
+            "responses": {"201": _ok(_ref("Progress"), "Stored."),
+                          "200": _ok(_ref("Progress"), "Identical replay."),
+                          "409": ERR, "422": ERR, "400": ERR, "401": ERR, "403": ERR}},
+        "get": {
+            "summary": "What the server holds of an inspection.", "security": SESSION,
+            "responses": {"200": _ok(_ref("Progress")), "404": ERR, "401": ERR}}},
+    "/api/field/inspections/{inspection_id}/photos/{photo_id}": {
+        "parameters": [_uuid_param("inspection_id", "The inspection's UUID."),
+                       _uuid_param("photo_id", "The photo's UUID, as declared.")],
+        "put": {
+            "summary": "Send one photo's original bytes (idempotent, hash-checked).",
+            "security": UNSAFE,
+            "parameters": [{"name": "X-Content-SHA256", "in": "header", "required": False,
+                            "description": "SHA-256 (hex) of the body; checked when sent.",
+                            "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}],
+            "requestBody": {"required": True, "content": {
+                m: {"schema": {"type": "string", "contentMediaType": m}}
+                for m in ("image/jpeg", "image/png", "image/webp", "image/heic")}},
+            "responses": {"201": _ok(_ref("Progress"), "Stored."),
+                          "200": _ok(_ref("Progress"), "The same bytes again."),
+                          "404": ERR, "409": ERR, "422": ERR, "400": ERR, "401": ERR,
+                          "403": ERR}}},
+}
+
+
+def document() -> dict:
+    """The whole OpenAPI 3.1 document."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Inspector API", "version": "1",
+                 "description": "JSON endpoints of Inspector. The field sync protocol is "
+                                "described in docs/sync.md. Errors: {error, status, fields?}."},
+        "paths": copy.deepcopy(PATHS),
+        "components": {
+            "schemas": copy.deepcopy(SCHEMAS),
+            "responses": {"Error": _ok(_ref("Error"), "Error (pt-BR message).")},
+            "securitySchemes": {
+                "session": {"type": "apiKey", "in": "cookie", "name": "inspector_session"},
+                "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRFToken"}}},
+        "security": SESSION,
+    }

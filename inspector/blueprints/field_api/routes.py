@@ -1,0 +1,117 @@
+"""JSON endpoints of the field sync protocol (docs/sync.md): session, snapshot, inspections,
+photos. Views parse, call a service, answer JSON; errors are JSON with a pt-BR message."""
+from __future__ import annotations
+
+import gzip
+import json
+
+from flask import Blueprint, Response, g, jsonify, request
+from flask_wtf.csrf import generate_csrf
+
+from ...models import Role
+from ...security import public, roles_required, town_id
+from ...services import field_snapshot, inspections
+from ...services.errors import ValidationFailed
+from .openapi import document
+
+bp = Blueprint("field_api", __name__, url_prefix="/api")
+
+READERS = (Role.AGENT, Role.SUPERVISOR)
+WRITERS = (Role.AGENT,)
+GZIP_MIN = 1024
+
+
+def _error(status: int, message: str, fields: dict | None = None):
+    body = {"error": message, "status": status}
+    if fields:
+        body["fields"] = fields
+    return jsonify(body), status
+
+
+def _refused(e: ValidationFailed, what: str):
+    """422 with every bad field and a first reason a person can read."""
+    first = next(iter(e.errors.values()), "dados inválidos")
+    return _error(422, f"{what} não pode ser aceita: {first}", e.errors)
+
+
+def _json(payload: dict, status: int = 200) -> Response:
+    """Compact JSON, gzip-compressed when the client accepts it and it is worth it."""
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    response = Response(body, status=status, mimetype="application/json")
+    response.vary.add("Accept-Encoding")
+    if len(body) >= GZIP_MIN and "gzip" in request.accept_encodings:
+        response.set_data(gzip.compress(body, compresslevel=6))
+        response.headers["Content-Encoding"] = "gzip"
+    return response
+
+
+@bp.get("/field/session")
+@roles_required(*READERS)
+def session_info():
+    """Who is signed in, and a CSRF token for the PUTs (X-CSRFToken)."""
+    u = g.user
+    return jsonify({"user": {"id": u.id, "username": u.username, "name": u.name,
+                             "role": u.role.value, "badge": u.badge_number,
+                             "town": {"slug": u.municipality.slug, "name": u.municipality.name}},
+                    "csrf_token": generate_csrf()})
+
+
+@bp.get("/field/snapshot")
+@roles_required(*READERS)
+def snapshot():
+    """The town's registry and rules for offline work; ?since=<version> for a delta."""
+    since = request.args.get("since")
+    if since is not None:
+        if not since.isdigit() or len(since) > 12:
+            return _error(422, "Versão inválida em ?since=.", {"since": "número inteiro"})
+        since = int(since)
+    return _json(field_snapshot.build(g.user.municipality, since))
+
+
+@bp.put("/field/inspections/<uuid:inspection_id>")
+@roles_required(*WRITERS)
+def put_inspection(inspection_id):
+    """Store an inspection once: 201 new, 200 identical replay, 409 different, 422 refused."""
+    try:
+        got = inspections.receive_inspection(str(inspection_id), request.get_data(cache=False),
+                                             user=g.user)
+    except ValidationFailed as e:
+        return _refused(e, "A vistoria")
+    except inspections.Conflict as e:
+        return _error(409, str(e))
+    return jsonify(got.progress), 201 if got.created else 200
+
+
+@bp.get("/field/inspections/<uuid:inspection_id>")
+@roles_required(*READERS)
+def get_inspection(inspection_id):
+    """What the server holds of an inspection: complete or not, missing photos."""
+    try:
+        insp = inspections.find(str(inspection_id), town_id())
+    except inspections.NotFound:
+        return _error(404, "Vistoria não encontrada.")
+    return jsonify(inspections.summary(insp))
+
+
+@bp.put("/field/inspections/<uuid:inspection_id>/photos/<uuid:photo_id>")
+@roles_required(*WRITERS)
+def put_photo(inspection_id, photo_id):
+    """Store a photo's original bytes once, checked against its declared SHA-256."""
+    try:
+        got = inspections.receive_photo(str(inspection_id), str(photo_id),
+                                        request.get_data(cache=False),
+                                        request.headers.get("X-Content-SHA256"), user=g.user)
+    except inspections.NotFound:
+        return _error(404, "Vistoria não encontrada: envie a vistoria antes das fotos.")
+    except ValidationFailed as e:
+        return _refused(e, "A foto")
+    except inspections.Conflict as e:
+        return _error(409, str(e))
+    return jsonify(got.progress), 201 if got.created else 200
+
+
+@bp.get("/openapi.json")
+@public
+def openapi():
+    """The OpenAPI 3.1 description of every JSON endpoint of the app."""
+    return jsonify(document())

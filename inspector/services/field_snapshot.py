@@ -1,0 +1,333 @@
+"""The town on the phone: a full snapshot of a town's registry, or what changed since a version.
+
+The version is the newest audit-log sequence number of the town. A delta holds the rows
+named by audit entries after the phone's version (entity/entity_id), rows no longer
+found are listed in `deleted`. Only what an agent needs on the street is sent: no CPF,
+no address, no phone, no CNH number. See docs/sync.md.
+"""
+from __future__ import annotations
+
+import base64
+import warnings
+from collections import defaultdict
+from datetime import UTC, date, datetime
+from io import BytesIO
+from typing import Iterable
+
+from flask import current_app
+from PIL import Image
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from ..extensions import db
+from ..models import (AuditEntry, Credential, Driver, Holder, Inspection, InsurancePolicy,
+                      Licence, Municipality, Permit, Stand, Vehicle, vehicle_drivers)
+from . import field_rules
+
+THUMB_BOX = (96, 128)   # portrait; a face is recognisable, ~3 KB as JPEG
+THUMB_QUALITY = 60
+CHUNK = 500
+_MAX_CACHE = 100_000
+
+# audit entity name -> (snapshot key, model)
+ENTITIES = {
+    "vehicle": ("vehicles", Vehicle), "driver": ("drivers", Driver),
+    "holder": ("holders", Holder), "licence": ("licences", Licence),
+    "permit": ("permits", Permit), "insurance": ("insurance", InsurancePolicy),
+    "stand": ("stands", Stand), "credential": ("credentials", Credential),
+}
+
+
+def town_version(town_id: int) -> int:
+    """The newest audit sequence number of a town (0 when nothing was ever recorded)."""
+    return db.session.scalar(select(func.max(AuditEntry.seq))
+                             .where(AuditEntry.municipality_id == town_id)) or 0
+
+
+def _d(value: date | datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _chunks(ids: Iterable[int]) -> Iterable[list[int]]:
+    ids = sorted(set(ids))
+    for i in range(0, len(ids), CHUNK):
+        yield ids[i:i + CHUNK]
+
+
+def _rows(model, town_id: int, ids: set[int] | None, *options) -> list:
+    """A town's rows of a model (all, or those ids), ordered by id."""
+    base = select(model).where(model.municipality_id == town_id).options(*options)
+    if ids is None:
+        return list(db.session.scalars(base.order_by(model.id)))
+    out = []
+    for part in _chunks(ids):
+        out += db.session.scalars(base.where(model.id.in_(part)))
+    return sorted(out, key=lambda r: r.id)
+
+
+# ------------------------------------------------------------------ row shapes
+def vehicle_json(v: Vehicle) -> dict:
+    return {"id": v.id, "plate": v.plate, "prefix": v.prefix, "service": v.service.value,
+            "kind": v.kind.value, "make_model": v.make_model,
+            "year_of_manufacture": v.year_of_manufacture, "engine_cc": v.engine_cc,
+            "colour": v.colour, "doors": v.doors, "is_trail": v.is_trail,
+            "holder_id": v.holder_id, "stand_id": v.stand_id,
+            "last_vistoria_on": _d(v.last_vistoria_on)}
+
+
+def driver_json(d: Driver, vehicle_ids: list[int], photo: str | None) -> dict:
+    return {"id": d.id, "name": d.name, "category": d.category.value, "holder_id": d.holder_id,
+            "cnh_category": d.cnh_category, "cnh_expiry": _d(d.cnh_expiry),
+            "registration_number": d.registration_number,
+            "registration_expiry": _d(d.registration_expiry), "status": d.status.value,
+            "vehicle_ids": vehicle_ids, "photo": photo}
+
+
+def holder_json(h: Holder) -> dict:
+    return {"id": h.id, "name": h.name, "kind": h.kind.value}
+
+
+def licence_json(x: Licence) -> dict:
+    return {"id": x.id, "vehicle_id": x.vehicle_id, "permit_id": x.permit_id,
+            "kind": x.kind.value, "number": x.number, "valid_from": _d(x.valid_from),
+            "valid_until": _d(x.valid_until), "status": x.status.value}
+
+
+def permit_json(x: Permit) -> dict:
+    return {"id": x.id, "holder_id": x.holder_id, "kind": x.kind.value,
+            "service": x.service.value, "number": x.number, "valid_from": _d(x.valid_from),
+            "valid_until": _d(x.valid_until), "status": x.status.value}
+
+
+def insurance_json(x: InsurancePolicy) -> dict:
+    return {"id": x.id, "vehicle_id": x.vehicle_id, "insurer": x.insurer,
+            "policy_number": x.policy_number, "valid_from": _d(x.valid_from),
+            "valid_until": _d(x.valid_until)}
+
+
+def stand_json(x: Stand) -> dict:
+    return {"id": x.id, "code": x.code, "place": x.place, "capacity": x.capacity,
+            "service": x.service.value}
+
+
+def credential_json(c: Credential, today: date) -> dict:
+    return {"id": c.id, "kind": c.kind.value, "vehicle_id": c.vehicle_id,
+            "driver_id": c.driver_id, "token_hash": c.token_hash, "kid": c.kid,
+            "issued_at": _d(c.issued_at), "expires_on": _d(c.expires_on),
+            "revoked_at": _d(c.revoked_at), "status": c.status_on(today)}
+
+
+# ------------------------------------------------------------------ pieces
+def _links(town_id: int, driver_ids: set[int] | None) -> dict[int, list[int]]:
+    """driver id -> the ids of the vehicles it drives."""
+    q = (select(vehicle_drivers.c.driver_id, vehicle_drivers.c.vehicle_id)
+         .join(Driver, Driver.id == vehicle_drivers.c.driver_id)
+         .where(Driver.municipality_id == town_id))
+    rows = []
+    if driver_ids is None:
+        rows = db.session.execute(q).all()
+    else:
+        for part in _chunks(driver_ids):
+            rows += db.session.execute(q.where(vehicle_drivers.c.driver_id.in_(part))).all()
+    out: dict[int, list[int]] = defaultdict(list)
+    for d, v in sorted(rows):
+        out[d].append(v)
+    return out
+
+
+def _thumb(data: bytes) -> str | None:
+    """A small JPEG data: URI of a driver photo (None when it cannot be read)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(BytesIO(data), formats=["JPEG", "PNG", "WEBP"]) as img:
+                img.draft("RGB", THUMB_BOX)
+                img = img.convert("RGB")
+                img.thumbnail(THUMB_BOX)
+                out = BytesIO()
+                img.save(out, "JPEG", quality=THUMB_QUALITY, optimize=True)
+    except Exception:  # noqa: BLE001 - a broken photo must not break the snapshot
+        return None
+    return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+
+
+def driver_photos(town_id: int, driver_ids: list[int]) -> dict[int, str]:
+    """driver id -> data: URI thumbnail, cached in the process until the photo changes
+    (its length or the driver's newest audit entry)."""
+    if not driver_ids:
+        return {}
+    cache = current_app.extensions.setdefault("field_thumbs", {})
+    seqs = dict(db.session.execute(
+        select(AuditEntry.entity_id, func.max(AuditEntry.seq))
+        .where(AuditEntry.municipality_id == town_id, AuditEntry.entity == "driver")
+        .group_by(AuditEntry.entity_id)).all())
+    markers, out, todo = {}, {}, []
+    for part in _chunks(driver_ids):
+        for did, length in db.session.execute(
+                select(Driver.id, func.length(Driver.photo))
+                .where(Driver.id.in_(part), Driver.photo.is_not(None))):
+            markers[did] = (length, seqs.get(str(did), 0))
+    for did, marker in markers.items():
+        hit = cache.get(did)
+        if hit is not None and hit[0] == marker:
+            out[did] = hit[1]
+        else:
+            todo.append(did)
+    if len(cache) > _MAX_CACHE:
+        cache.clear()
+    for part in _chunks(todo):
+        for did, data in db.session.execute(select(Driver.id, Driver.photo)
+                                            .where(Driver.id.in_(part))):
+            uri = _thumb(data) if data else None
+            cache[did] = (markers[did], uri)
+            out[did] = uri
+    return {k: v for k, v in out.items() if v}
+
+
+def _standing(vehicles: list[Vehicle], day: date) -> list[dict]:
+    """Each vehicle's standing from the compliance service (its reasons and citations)."""
+    from . import compliance
+
+    out = []
+    for v in vehicles:
+        s = compliance.vehicle_standing(v, day)
+        d = s.as_dict()
+        out.append({"vehicle_id": v.id, "status": d["status"], "reasons": d["reasons"],
+                    "warnings": d.get("warnings", [])})
+    return out
+
+
+def _standing_options():
+    return (selectinload(Vehicle.licences), selectinload(Vehicle.insurance_policies),
+            selectinload(Vehicle.drivers), selectinload(Vehicle.holder)
+            .selectinload(Holder.permits), selectinload(Vehicle.stand))
+
+
+def last_inspections(town_id: int, vehicle_ids: set[int] | None) -> list[dict]:
+    """The newest inspection of each vehicle: when, outcome, review status."""
+    rn = func.row_number().over(partition_by=Inspection.vehicle_id,
+                                order_by=(Inspection.finished_at.desc(), Inspection.id.desc()))
+    inner = select(Inspection.vehicle_id, Inspection.uuid, Inspection.finished_at,
+                   Inspection.status, Inspection.failed_items, rn.label("rn")).where(
+        Inspection.municipality_id == town_id)
+    if vehicle_ids is not None:
+        if not vehicle_ids:
+            return []
+        inner = inner.where(Inspection.vehicle_id.in_(sorted(vehicle_ids)))
+    sub = inner.subquery()
+    rows = db.session.execute(select(sub).where(sub.c.rn == 1).order_by(sub.c.vehicle_id))
+    return [{"vehicle_id": r.vehicle_id, "id": r.uuid, "finished_at": _d(r.finished_at),
+             "status": r.status.value if hasattr(r.status, "value") else r.status,
+             "failed_items": r.failed_items} for r in rows]
+
+
+def _keys(today: date) -> list[dict]:
+    """The public keys that verify credentials offline (contract names plus JWK fields)."""
+    try:
+        from .credential_keys import public_key_set
+    except ImportError:  # pragma: no cover
+        return []
+    out = []
+    for k in public_key_set(today):
+        out.append({**k, "public_key": k["x"], "valid_until": k.get("verify_until")})
+    return out
+
+
+# ------------------------------------------------------------------ the snapshot
+def build(town: Municipality, since: int | None = None, now: datetime | None = None) -> dict:
+    """The full snapshot (since=None), or the delta since a version the phone holds."""
+    now = now or datetime.now(UTC)
+    today = field_rules.local_day(now)
+    version = town_version(town.id)
+    if since is not None and since > version:
+        since = None  # the phone is ahead of this server (restored backup): start over
+    named = None if since is None else _named_since(town.id, since, version)
+    standing_all = since is None or _day_of_seq(since) < today
+
+    def ids(entity: str) -> set[int] | None:
+        return None if named is None else named.get(entity, set())
+
+    out: dict = {"version": version, "full": since is None,
+                 "generated_at": now.isoformat(timespec="seconds"), "standing_on": _d(today),
+                 "town": {"slug": town.slug, "name": town.name, "ibge": town.ibge_code,
+                          "fiscal_unit": town.fiscal_unit_name}}
+    deleted: dict[str, list[int]] = {}
+    found: dict[str, list] = {}
+    for entity, (key, model) in ENTITIES.items():
+        wanted = ids(entity)
+        opts = _standing_options() if model is Vehicle and standing_all else ()
+        rows = [] if wanted is not None and not wanted else _rows(model, town.id, wanted, *opts)
+        found[key] = rows
+        if wanted:
+            gone = sorted(wanted - {r.id for r in rows})
+            if gone:
+                deleted[key] = gone
+    out["vehicles"] = [vehicle_json(v) for v in found["vehicles"]]
+    drivers = found["drivers"]
+    links = _links(town.id, None if named is None else {d.id for d in drivers})
+    photos = driver_photos(town.id, [d.id for d in drivers])
+    out["drivers"] = [driver_json(d, links.get(d.id, []), photos.get(d.id)) for d in drivers]
+    out["holders"] = [holder_json(h) for h in found["holders"]]
+    out["licences"] = [licence_json(x) for x in found["licences"]]
+    out["permits"] = [permit_json(x) for x in found["permits"]]
+    out["insurance"] = [insurance_json(x) for x in found["insurance"]]
+    out["stands"] = [stand_json(x) for x in found["stands"]]
+    out["credentials"] = [credential_json(c, today) for c in found["credentials"]]
+    if standing_all:
+        standing_vehicles = (found["vehicles"] if since is None
+                             else _rows(Vehicle, town.id, None, *_standing_options()))
+    else:
+        standing_vehicles = _rows(Vehicle, town.id, _affected_vehicles(town.id, found),
+                                  *_standing_options())
+    out["standing"] = _standing(standing_vehicles, today)
+    inspected = None if named is None else _inspected_vehicles(named.get("inspection", set()))
+    out["last_inspections"] = last_inspections(town.id, inspected)
+    out["notices"] = []
+    out["checklists"] = field_rules.checklists_in_force(town, today)
+    out["keys"] = _keys(today)
+    out["deleted"] = deleted
+    return out
+
+
+def _named_since(town_id: int, since: int, version: int) -> dict[str, set]:
+    """entity -> ids named by the town's audit entries in (since, version]."""
+    named: dict[str, set] = defaultdict(set)
+    rows = db.session.execute(
+        select(AuditEntry.entity, AuditEntry.entity_id).distinct()
+        .where(AuditEntry.municipality_id == town_id, AuditEntry.seq > since,
+               AuditEntry.seq <= version))
+    for entity, entity_id in rows:
+        if entity == "inspection":
+            named[entity].add(entity_id)
+        elif entity in ENTITIES and entity_id.isdigit():
+            named[entity].add(int(entity_id))
+    return named
+
+
+def _day_of_seq(seq: int) -> date:
+    """The local day of an audit entry (the day the phone's data was last current)."""
+    at = db.session.scalar(select(AuditEntry.at).where(AuditEntry.seq == seq))
+    return field_rules.local_day(at) if at is not None else date.min
+
+
+def _affected_vehicles(town_id: int, found: dict[str, list]) -> set[int]:
+    """Vehicles whose standing may have changed with these rows."""
+    out = {v.id for v in found["vehicles"]}
+    out |= {x.vehicle_id for x in found["licences"] + found["insurance"]}
+    out |= {c.vehicle_id for c in found["credentials"] if c.vehicle_id}
+    holders = {h.id for h in found["holders"]} | {p.holder_id for p in found["permits"]}
+    if holders:
+        out |= set(db.session.scalars(select(Vehicle.id).where(
+            Vehicle.municipality_id == town_id, Vehicle.holder_id.in_(sorted(holders)))))
+    drivers = {d.id for d in found["drivers"]}
+    if drivers:
+        out |= set(db.session.scalars(select(vehicle_drivers.c.vehicle_id).where(
+            vehicle_drivers.c.driver_id.in_(sorted(drivers)))))
+    return out
+
+
+def _inspected_vehicles(uuids: set[str]) -> set[int]:
+    if not uuids:
+        return set()
+    return set(db.session.scalars(select(Inspection.vehicle_id)
+                                  .where(Inspection.uuid.in_(sorted(uuids)))))

@@ -1,0 +1,308 @@
+"""The field sync API (docs/sync.md): idempotent inspections and photos, the town snapshot,
+roles, and the OpenAPI document. Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import uuid
+
+import pytest
+from sqlalchemy import func, select
+
+from inspector.extensions import db
+from inspector.models import (AuditEntry, Inspection, InspectionItem, InspectionStatus, Licence,
+                              Photo, Status)
+from inspector.services import audit, inspections
+
+from .. import factories
+from ..field_api_helpers import Api, body, jpeg, photos_of, sha
+
+CPF_SHAPED = re.compile(r"(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)")
+
+
+@pytest.fixture
+def moto(make):
+    """A licensed Tapurah moto-taxi with a driver."""
+    def build(town="tapurah"):
+        v = factories.vehicle(town, "mototaxi")
+        d = factories.driver(town, "mototaxista", holder=v.holder)
+        d.vehicles.append(v)
+        factories.licence(v)
+        factories.insurance(v)
+        return v
+    return lambda town="tapurah": make(build, town)
+
+
+@pytest.fixture
+def agent(make):
+    return make(factories.user, "agent", "tapurah", badge_number="AG-07")
+
+
+@pytest.fixture
+def api(client, agent) -> Api:
+    assert client.login(agent.username).status_code == 302
+    return Api(client)
+
+
+def count(app, model, **where) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(model).filter_by(**where))
+
+
+# ------------------------------------------------------------------ session
+def test_session_names_the_agent_and_gives_a_csrf_token(api, agent):
+    r = api.get("/api/field/session")
+    assert r.status_code == 200
+    assert r.json["user"]["name"] == agent.name
+    assert r.json["user"]["badge"] == "AG-07"
+    assert r.json["user"]["town"]["slug"] == "tapurah"
+    assert r.json["csrf_token"]
+
+
+def test_put_without_csrf_header_is_refused(api, moto):
+    v = moto()
+    r = api.c.put(f"/api/field/inspections/{uuid.uuid4()}", json=body(v.id))
+    assert r.status_code == 400 and r.json["status"] == 400
+
+
+# ------------------------------------------------------------------ inspections
+def test_first_put_stores_replay_is_200_and_different_content_is_409(app, api, moto):
+    v = moto()
+    iid = str(uuid.uuid4())
+    b = body(v.id)
+    first = api.put_inspection(iid, b)
+    assert first.status_code == 201, first.json
+    assert first.json == {"id": iid, "complete": True, "missing_photos": [],
+                          "status": "awaiting_review", "registry_changed": False}
+    again = api.put_inspection(iid, b)
+    assert again.status_code == 200 and again.json == first.json
+    changed = dict(b, items=[{"item_id": "mirrors", "result": "na", "photos": []}])
+    conflict = api.put_inspection(iid, changed)
+    assert conflict.status_code == 409
+    assert "outro conteúdo" in conflict.json["error"]
+    with app.app_context():
+        insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
+        assert insp.body_sha256 == sha(audit.canonical(b).encode())
+        assert json.loads(insp.body) == b
+        assert [(i.item_id, i.result.value) for i in insp.items] == [
+            ("general-condition", "ok"), ("mirrors", "ok")]
+        assert insp.items[0].citation and "Lei 406/2001" in insp.items[0].citation
+        assert insp.ack_name == "Condutor de Teste" and insp.ack_signature.startswith(b"\x89PNG")
+        assert insp.agent_id is not None and insp.lat == -12.7
+        actions = db.session.scalars(select(AuditEntry.action).filter_by(
+            entity="inspection", entity_id=iid)).all()
+        assert actions == ["inspection_received"]
+
+
+def test_key_order_and_spacing_do_not_make_a_replay_different(api, moto):
+    v = moto()
+    iid = str(uuid.uuid4())
+    b = body(v.id)
+    assert api.put_inspection(iid, b).status_code == 201
+    reordered = json.dumps(dict(reversed(list(b.items()))), indent=2).encode()
+    r = api.put(f"/api/field/inspections/{iid}", data=reordered,
+                headers={"Content-Type": "application/json"})
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("change, field, words", [
+    ({"vehicle_id": 999999}, "vehicle_id", "não encontrado"),
+    ({"items": [{"item_id": "asa-delta", "result": "ok", "photos": []}]}, "items[0].item_id",
+     "não faz parte do checklist"),
+    ({"items": [{"item_id": "tank-sign", "result": "fail", "photos": []}]}, "items[0].photos",
+     "exige foto"),
+    ({"items": [{"item_id": "mirrors", "result": "talvez", "photos": []}]}, "items[0].result",
+     "ok, fail ou na"),
+    ({"started_at": "ontem"}, "started_at", "data e hora"),
+    ({"location": {"lat": 123, "lon": 0}}, "location.lat", "latitude"),
+    ({"acknowledgement": {"name": "X", "signature_png": "data:image/png;base64,AAAA"}},
+     "acknowledgement.signature_png", "Formato"),
+])
+def test_content_that_can_never_be_accepted_is_422_in_portuguese(app, api, moto, change, field,
+                                                                   words):
+    v = moto()
+    r = api.put_inspection(str(uuid.uuid4()), dict(body(v.id), **change))
+    assert r.status_code == 422, r.json
+    assert field in r.json["fields"], r.json
+    assert words in r.json["fields"][field]
+    assert r.json["error"].startswith("A vistoria não pode ser aceita")
+    assert count(app, Inspection) == 0
+
+
+def test_failed_item_that_needs_no_photo_is_accepted_without_one(api, moto):
+    v = moto()
+    b = body(v.id)
+    b["items"].append({"item_id": "sober", "result": "fail", "note": "hálito", "photos": []})
+    assert api.put_inspection(str(uuid.uuid4()), b).status_code == 201
+
+
+def test_another_towns_vehicle_is_refused_and_its_inspection_hidden(app, api, moto, make):
+    foreign = moto("nortelandia")
+    r = api.put_inspection(str(uuid.uuid4()), body(foreign.id))
+    assert r.status_code == 422 and "vehicle_id" in r.json["fields"]
+    # An inspection of another town is not found, and its UUID cannot be overwritten.
+    other = make(factories.user, "agent", "nortelandia")
+    c2 = app.test_client()
+    c2.login(other.username)
+    api2 = Api(c2)
+    iid = str(uuid.uuid4())
+    b = body(foreign.id, ok=("engine-size",))
+    assert api2.put_inspection(iid, b).status_code == 201, api2.put_inspection(iid, b).json
+    assert api.get(f"/api/field/inspections/{iid}").status_code == 404
+    assert api.put_inspection(iid, b).status_code == 409
+    assert api.put_photo(iid, str(uuid.uuid4()), jpeg()).status_code == 404
+
+
+def test_not_json_is_422(api):
+    r = api.put(f"/api/field/inspections/{uuid.uuid4()}", data=b"{not json",
+                headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and "body" in r.json["fields"]
+
+
+# ------------------------------------------------------------------ photos
+def test_photos_complete_the_inspection_and_keep_original_bytes_and_exif(app, api, moto):
+    v = moto()
+    p1, p2 = jpeg(1), jpeg(2)
+    b = body(v.id, fail={"tank-sign": [p1], "mirrors": [p2]}, ok=("general-condition",))
+    iid = str(uuid.uuid4())
+    first = api.put_inspection(iid, b)
+    decl = photos_of(b)
+    assert first.status_code == 201
+    assert first.json["complete"] is False and first.json["status"] == "incomplete"
+    assert first.json["missing_photos"] == [decl[0]["id"], decl[1]["id"]]
+    r1 = api.put_photo(iid, decl[0]["id"], p1)
+    assert r1.status_code == 201
+    assert r1.json == {"id": decl[0]["id"], "inspection": iid, "complete": False,
+                       "missing_photos": [decl[1]["id"]], "status": "incomplete",
+                       "registry_changed": False}
+    assert api.put_photo(iid, decl[0]["id"], p1).status_code == 200  # resend: same bytes
+    r2 = api.put_photo(iid, decl[1]["id"], p2)
+    assert r2.status_code == 201 and r2.json["complete"] is True
+    assert r2.json["status"] == "awaiting_review"
+    got = api.get(f"/api/field/inspections/{iid}").json
+    assert got["complete"] and got["body_sha256"] == sha(audit.canonical(b).encode())
+    with app.app_context():
+        photos = db.session.scalars(select(Photo).order_by(Photo.position)).all()
+        assert [inspections.photo_bytes(p) for p in photos] == [p1, p2]
+        assert [p.sha256 for p in photos] == [sha(p1), sha(p2)]
+        assert photos[0].exif_taken_at == "2026-11-30T09:05:00-04:00"
+        assert photos[0].exif_lat == pytest.approx(-12.7083333, abs=1e-4)
+        assert photos[0].exif_lon == pytest.approx(-56.5, abs=1e-4)
+        assert photos[0].item.item_id == "tank-sign"
+        insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
+        assert insp.status == InspectionStatus.AWAITING_REVIEW and insp.completed_at
+        assert insp.failed_items == 2
+        actions = db.session.scalars(select(AuditEntry.action).order_by(AuditEntry.seq)).all()
+        assert actions[-4:] == ["inspection_received", "photo_received", "photo_received",
+                                "inspection_completed"]
+        assert audit.verify()[1] is None
+
+
+def test_photo_refusals(app, api, moto):
+    v = moto()
+    p1 = jpeg(1)
+    b = body(v.id, fail={"tank-sign": [p1]})
+    iid = str(uuid.uuid4())
+    pid = photos_of(b)[0]["id"]
+    api.put_inspection(iid, b)
+    # The body is not what the header says: damaged on the way.
+    r = api.put_photo(iid, pid, p1, declared=sha(b"other"))
+    assert r.status_code == 422 and "SHA-256" in r.json["error"]
+    # Other bytes than the ones declared in the inspection.
+    other = jpeg(9)
+    r = api.put_photo(iid, pid, other)
+    assert r.status_code == 422 and "declarado" in r.json["error"]
+    # A photo the inspection never declared.
+    r = api.put_photo(iid, str(uuid.uuid4()), p1)
+    assert r.status_code == 422 and "não foi declarada" in r.json["error"]
+    # An unknown inspection.
+    r = api.put_photo(str(uuid.uuid4()), pid, p1)
+    assert r.status_code == 404
+    assert count(app, Photo, received_at=None) == 1
+    assert api.put_photo(iid, pid, p1).status_code == 201
+    # Now stored: other bytes under the same UUID are a conflict, the original stays.
+    r = api.put_photo(iid, pid, other)
+    assert r.status_code == 409
+    with app.app_context():
+        assert inspections.photo_bytes(db.session.scalar(select(Photo))) == p1
+
+
+@pytest.mark.parametrize("kind", ["junk", "png-as-jpeg", "bomb"])
+def test_images_outside_the_allow_list_or_too_big_are_422(app, api, moto, kind):
+    from ..field_api_helpers import photo_decl
+    from PIL import Image
+    from io import BytesIO
+
+    if kind == "junk":
+        data = b"GIF89a" + bytes(200)
+    else:
+        size = (64, 48) if kind == "png-as-jpeg" else (12000, 12000)
+        out = BytesIO()
+        Image.new("1", size).save(out, "PNG")
+        data = out.getvalue()
+    v = moto()
+    b = body(v.id)
+    decl = photo_decl(data, "image/jpeg")
+    b["items"].append({"item_id": "tank-sign", "result": "fail", "photos": [decl]})
+    iid = str(uuid.uuid4())
+    assert api.put_inspection(iid, b).status_code == 201
+    r = api.put_photo(iid, decl["id"], data)
+    assert r.status_code == 422, r.json
+    assert count(app, Photo, received_at=None) == 1
+
+
+def test_lost_acknowledgements_leave_one_inspection_and_one_photo(app, api, moto):
+    """The server committed, the phone never heard: it sends everything again."""
+    v = moto()
+    p1 = jpeg(3)
+    b = body(v.id, fail={"tank-sign": [p1]})
+    iid, pid = str(uuid.uuid4()), photos_of(b)[0]["id"]
+    assert api.put_inspection(iid, b).status_code == 201
+    assert api.put_photo(iid, pid, p1).status_code == 201
+    assert api.put_inspection(iid, b).status_code == 200
+    r = api.put_photo(iid, pid, p1)
+    assert r.status_code == 200 and r.json["complete"] is True
+    assert count(app, Inspection) == 1 and count(app, Photo) == 1
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(AuditEntry).filter_by(
+            action="photo_received")) == 1
+
+
+def test_a_500_on_one_photo_keeps_the_others_and_the_retry_completes(app, api, moto,
+                                                                     monkeypatch):
+    v = moto()
+    data = [jpeg(10 + i) for i in range(3)]
+    b = body(v.id, fail={"tank-sign": data})
+    iid = str(uuid.uuid4())
+    decl = photos_of(b)
+    api.put_inspection(iid, b)
+    real = inspections.store_photo_bytes
+    failed = []
+
+    def flaky(photo_id, *args):
+        if not failed and photo_id == photo_ids[decl[1]["id"]]:
+            failed.append(photo_id)
+            raise OSError("disk full")
+        return real(photo_id, *args)
+
+    with app.app_context():
+        photo_ids = dict(db.session.execute(select(Photo.uuid, Photo.id)).all())
+    monkeypatch.setattr(inspections, "store_photo_bytes", flaky)
+    statuses = [api.put_photo(iid, d["id"], x).status_code for d, x in zip(decl, data)]
+    assert statuses == [201, 500, 201]
+    state = api.get(f"/api/field/inspections/{iid}").json
+    assert state["missing_photos"] == [decl[1]["id"]] and not state["complete"]
+    r = api.put_photo(iid, decl[1]["id"], data[1])
+    assert r.status_code == 201 and r.json["complete"] is True
+    assert count(app, Photo) == 3 and count(app, Inspection) == 1
+
+
+def test_two_hundred_inspections_in_a_row_are_all_stored_once(app, api, moto):
+    v = moto()
+    sent = {str(uuid.uuid4()): body(v.id, ok=("mirrors",), location=None) for _ in range(200)}
+    assert {api.put_inspection(i, b).status_code for i, b in sent.items()} == {201}
+    assert {api.put_inspection(i, b).status_code for i, b in sent.items()} == {200}
+    assert count(app, Inspection) == 200 and count(app, InspectionItem) == 200
+    with app.app_context():
+        assert set(db.session.scalars(select(Inspection.uuid))) == set(sent)
