@@ -1,27 +1,44 @@
 """Registry rows -> the rules engine: a vehicle's standing and a town's compliance.
 
-Public interface (stable; the QR/passenger page and the compliance page rely on it):
+Public interface (stable; the passenger page, the field snapshot and the compliance
+page rely on it):
 - `vehicle_standing(vehicle, on) -> Standing`
+- `driver_standing(driver, on) -> Standing`
 - `town_compliance(municipality, on) -> TownCompliance`
+- `propose_sanction(municipality, service, rule_id, history, on) -> rules.Proposal`
+- `decree_status(municipality, on) -> list[DecreeStatus]`
+- `town_facts`, `vehicle_facts`, `driver_facts`: ORM rows -> engine dataclasses.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..models import Status, Vehicle
-from ..rules.results import Citation, Violation
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
-__all__ = ["Standing", "Violation", "Citation", "vehicle_standing"]
+from .. import rules
+from ..extensions import db
+from ..models import (DecreeValue, Driver, DriverCategory, Holder, Licence, Municipality,
+                      Permit, Service, Vehicle)
+from ..rules import (Citation, DatedAmount, DriverFacts, Finding, HolderFacts, InsuranceFacts,
+                     LicenceFacts, PermitFacts, PriorSanction, Registry, RulesError, TownFacts,
+                     TownReport, VehicleFacts, Violation)
+
+__all__ = ["Citation", "DecreeStatus", "Standing", "TownCompliance", "Violation",
+           "decree_status", "driver_facts", "driver_standing", "propose_sanction",
+           "town_compliance", "town_facts", "vehicle_facts", "vehicle_standing"]
 
 
 @dataclass(frozen=True)
 class Standing:
-    """Is this vehicle licensed right now? `status` is regular | irregular | suspended.
+    """Is this vehicle (or driver) licensed right now? `status`: regular | irregular | suspended.
 
     `reasons` are the violations that make it irregular or suspended (each with rule_id,
     message in plain pt-BR, citation with law, article, anchor, law_slug and quote);
-    `warnings` are things due soon that do not (yet) change the status.
+    `warnings` are things due soon, or missing from the registry, that do not change
+    the status.
     """
 
     status: str
@@ -41,24 +58,219 @@ class Standing:
                 "warnings": [w.as_dict() for w in self.warnings]}
 
 
+def _value(x) -> str:
+    return str(getattr(x, "value", x))
+
+
+# --- rows -> facts -------------------------------------------------------------------------
+
+def town_facts(town: Municipality, decree_rows: list[DecreeValue] | None = None) -> TownFacts:
+    """A town's population, unit values and decree values as the engine reads them."""
+    if decree_rows is None:
+        decree_rows = list(db.session.scalars(
+            select(DecreeValue).where(DecreeValue.municipality_id == town.id)))
+    decree: dict[str, list[DatedAmount]] = {}
+    for d in decree_rows:
+        decree.setdefault(d.key, []).append(DatedAmount(d.valid_from, d.amount, d.unit,
+                                                        d.source))
+    dated = {"fiscal_unit": [], "minimum_wage": []}
+    for v in town.dated_values:
+        if v.kind in dated:
+            dated[v.kind].append(DatedAmount(v.valid_from, v.value_brl, "BRL", v.source))
+    return TownFacts(slug=town.slug, name=town.name, population_seat=town.population_seat,
+                     population_interior=town.population_interior,
+                     fiscal_unit_brl=tuple(dated["fiscal_unit"]),
+                     minimum_wage_brl=tuple(dated["minimum_wage"]),
+                     decree_values={k: tuple(v) for k, v in decree.items()})
+
+
+def _licence(lic: Licence | None) -> LicenceFacts | None:
+    if lic is None:
+        return None
+    return LicenceFacts(lic.number, lic.valid_from, lic.valid_until, _value(lic.status))
+
+
+def _permit_row(vehicle: Vehicle) -> Permit | None:
+    lic = vehicle.current_licence
+    if lic is not None and lic.permit_id is not None and lic.permit is not None:
+        return lic.permit
+    mine = [p for p in vehicle.holder.permits if p.service == vehicle.service] \
+        if vehicle.holder is not None else []
+    if not mine:
+        return None
+    # the active one if any, else the newest: what the holder can show today
+    return max(mine, key=lambda p: (_value(p.status) == "active", p.valid_from))
+
+
+def vehicle_facts(vehicle: Vehicle) -> VehicleFacts:
+    """A vehicle row with its licence, permit, insurance and auxiliaries as engine facts."""
+    p = _permit_row(vehicle)
+    return VehicleFacts(
+        year_of_manufacture=vehicle.year_of_manufacture, id=vehicle.id, plate=vehicle.plate,
+        engine_cc=vehicle.engine_cc, is_trail=bool(vehicle.is_trail), doors=vehicle.doors,
+        holder_id=vehicle.holder_id, last_vistoria_on=vehicle.last_vistoria_on,
+        licence=_licence(vehicle.current_licence),
+        permit=None if p is None else PermitFacts(p.number, p.valid_from, p.valid_until,
+                                                  _value(p.status)),
+        insurance=tuple(InsuranceFacts(i.valid_from, i.valid_until, i.policy_number)
+                        for i in vehicle.insurance_policies),
+        auxiliaries=sum(1 for d in vehicle.drivers if d.category == DriverCategory.AUXILIAR))
+
+
+def driver_facts(driver: Driver) -> DriverFacts:
+    """A driver row as engine facts."""
+    return DriverFacts(id=driver.id, name=driver.name, category=_value(driver.category),
+                       holder_id=driver.holder_id, cnh_category=driver.cnh_category,
+                       cnh_expiry=driver.cnh_expiry,
+                       registration_number=driver.registration_number,
+                       registration_expiry=driver.registration_expiry,
+                       status=_value(driver.status))
+
+
+# --- standing ---------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=256)
+def _rules(town: str, service: str, on: date) -> rules.Rules:
+    """The rules of one town, service and day, resolved once (packs never change at runtime)."""
+    return rules.resolve(town, service, on)
+
+
+def _no_law(e: RulesError, on: date, subject: str) -> Standing:
+    return Standing("irregular", [Violation("law.none", f"Sem lei em vigor para este serviço: "
+                                            f"{e}.", None, subject=subject)], [], on)
+
+
 def vehicle_standing(vehicle: Vehicle, on: date) -> Standing:
     """The standing of one vehicle on a day, with the reasons and their citations."""
-    # Provisional body (registry statuses only); replaced by the rules engine.
-    reasons: list[Violation] = []
-    lic = vehicle.current_licence
-    if lic is None:
-        reasons.append(Violation("licence.missing", "Veículo sem alvará.", None))
-    elif lic.status == Status.REVOKED:
-        reasons.append(Violation("licence.revoked", "Alvará cassado.", None))
-    elif lic.status == Status.SUSPENDED:
-        reasons.append(Violation("licence.suspended", "Alvará suspenso.", None,
-                                 effect="suspended"))
-    elif lic.valid_until < on:
-        reasons.append(Violation("licence.expired", "Alvará vencido.", None))
-    return Standing(status=_status(reasons), reasons=reasons, on=on)
+    town = _town_slug(vehicle.municipality_id)
+    facts = vehicle_facts(vehicle)
+    try:
+        r = _rules(town, _value(vehicle.service), on)
+    except RulesError as e:
+        return _no_law(e, on, facts.subject)
+    bad, due = rules.vehicle_check(r, facts)
+    return Standing(rules.standing_status(bad), bad, due, on)
 
 
-def _status(reasons: list[Violation]) -> str:
-    if not reasons:
-        return "regular"
-    return "suspended" if all(r.effect == "suspended" for r in reasons) else "irregular"
+def driver_standing(driver: Driver, on: date) -> Standing:
+    """The standing of one driver on a day (registration, status, CNH)."""
+    service = Service.MOTOTAXI if driver.category == DriverCategory.MOTOTAXISTA else Service.TAXI
+    facts = driver_facts(driver)
+    try:
+        r = _rules(_town_slug(driver.municipality_id), service.value, on)
+    except RulesError as e:
+        return _no_law(e, on, facts.subject)
+    found = rules.driver_rule_violations(r, facts)
+    bad = [x for x in found if x.severity == "violation"]
+    return Standing(rules.standing_status(bad), bad,
+                    [x for x in found if x.severity == "warning"], on)
+
+
+def _town_slug(town_id: int) -> str:
+    # session.get answers from the identity map after the first load: no query per vehicle
+    return db.session.get(Municipality, town_id).slug
+
+
+# --- a town -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TownCompliance:
+    """A town's registry against its laws on a day: one report per service with a law."""
+
+    town: str
+    on: date
+    reports: list[TownReport]
+    not_covered: list[str]        # services with vehicles but no law in force (messages)
+
+    @property
+    def violations(self) -> list[Violation]:
+        """Every violation of every service."""
+        return [v for r in self.reports for v in r.violations]
+
+    @property
+    def warnings(self) -> list[Violation]:
+        """Everything due within 30 days (or missing from the registry)."""
+        return [w for r in self.reports for w in r.warnings]
+
+
+def registry_facts(town: Municipality, service: str, tf: TownFacts | None = None) -> Registry:
+    """One service's registry of a town, loaded in a few queries, as engine facts."""
+    tf = tf or town_facts(town)
+    holders = list(db.session.scalars(
+        select(Holder).where(Holder.municipality_id == town.id)
+        .options(selectinload(Holder.permits))))
+    vehicles = list(db.session.scalars(
+        select(Vehicle).where(Vehicle.municipality_id == town.id, Vehicle.service == service)
+        .options(selectinload(Vehicle.licences).selectinload(Licence.permit),
+                 selectinload(Vehicle.insurance_policies), selectinload(Vehicle.drivers),
+                 selectinload(Vehicle.holder).selectinload(Holder.permits))))
+    category = DriverCategory.MOTOTAXISTA if service == "mototaxi" else None
+    q = select(Driver).where(Driver.municipality_id == town.id)
+    q = q.where(Driver.category == category) if category else \
+        q.where(Driver.category != DriverCategory.MOTOTAXISTA)
+    drivers = list(db.session.scalars(q))
+    return Registry(town=tf, service=service,
+                    holders=tuple(HolderFacts(h.id, _value(h.kind), h.name) for h in holders),
+                    vehicles=tuple(vehicle_facts(v) for v in vehicles),
+                    drivers=tuple(driver_facts(d) for d in drivers))
+
+
+def town_compliance(municipality: Municipality, on: date) -> TownCompliance:
+    """Check every service of a town against the law in force on `on`."""
+    tf = town_facts(municipality)
+    reports, not_covered = [], []
+    for service in rules.loader.SERVICES:
+        try:
+            rules.find_pack(municipality.slug, service, on)
+        except RulesError as e:
+            has_vehicles = db.session.scalar(select(Vehicle.id).where(
+                Vehicle.municipality_id == municipality.id, Vehicle.service == service)
+                .limit(1))
+            if has_vehicles is not None:
+                not_covered.append(str(e))
+            continue
+        reports.append(rules.town_report(registry_facts(municipality, service, tf), on))
+    return TownCompliance(municipality.slug, on, reports, not_covered)
+
+
+# --- sanctions and decree values -----------------------------------------------------------------
+
+def propose_sanction(municipality: Municipality, service: str, rule_id: str,
+                     history: list[PriorSanction], on: date,
+                     affects_safety: bool | None = None) -> rules.Proposal:
+    """The law's proposed sanction for a finding, with amounts from the town's values."""
+    return rules.propose_sanction(town_facts(municipality), service,
+                                  Finding(rule_id, affects_safety), history, on)
+
+
+@dataclass(frozen=True)
+class DecreeStatus:
+    """A value a law leaves to a decree, and what the town has set (None: não definido)."""
+
+    pack_id: str
+    law: str
+    key: str
+    label: str
+    unit: str
+    citation: Citation
+    value: DatedAmount | None
+
+    @property
+    def text(self) -> str:
+        """The value as shown, or "não definido"."""
+        if self.value is None:
+            return "não definido"
+        return f"{self.value.amount} {self.value.unit}"
+
+
+def decree_status(municipality: Municipality, on: date) -> list[DecreeStatus]:
+    """Every decree key of the town's laws in force on `on` and its configured value."""
+    tf = town_facts(municipality)
+    out = []
+    for pack in rules.packs_for_town(municipality.slug):
+        if not pack.span.covers(on):
+            continue
+        for d in pack.decree:
+            out.append(DecreeStatus(pack.id, pack.law, d.key, d.label, d.unit, d.citation,
+                                    tf.decree_on(d.key, on)))
+    return out
