@@ -31,7 +31,7 @@ def regular_mototaxi(town_slug: str = "tapurah", plate: str = "QBA1D23",
     today = date.today()
     company = factories.holder(town_slug, company=True, name="Moto Táxi Tapurah Ltda",
                                address="Rua das Palmeiras, 123, Centro")
-    factories.permit(company, "mototaxi", number="AUT-7")
+    factories.permit(company, "mototaxi", number=f"AUT-{factories.n()}")
     v = factories.vehicle(town_slug, "mototaxi", holder=company, plate=plate, prefix="07",
                           make_model="Honda CG 160 Titan", colour="Vermelha",
                           year_of_manufacture=today.year - 1,
