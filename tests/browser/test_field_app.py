@@ -150,3 +150,169 @@ def test_a_new_version_waits_until_the_agent_accepts_the_update(browser, live_se
     assert before != after
     assert guard.foreign() == []
     context.close()
+
+
+# ---------- a town with a licensed moto-taxi, its QR credential and an agent ----------
+
+@pytest.fixture
+def world(app):
+    """Tapurah: an agent, a regular moto-taxi with a rider and its printed QR credential."""
+    from inspector.extensions import db
+    from inspector.services import credentials
+
+    from ..credentials_data import regular_mototaxi
+
+    with app.app_context():
+        vehicle = regular_mototaxi("tapurah", plate="QBA1D23")
+        credential = credentials.issue(vehicle)
+        agent = factories.user("agent", "tapurah", name="Ana Fiscal")
+        db.session.commit()
+        return {"agent": agent.username, "vehicle_id": vehicle.id, "plate": vehicle.plate,
+                "url": credentials.public_url(credential.token),
+                "credential_id": credential.id}
+
+
+def jpeg_file(path, seed: int) -> bytes:
+    """A camera-like JPEG (noise, so no two are alike) written to `path`; its bytes."""
+    import random
+
+    rnd = random.Random(seed)
+    img = Image.new("RGB", (320, 240))
+    img.putdata([(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256))
+                 for _ in range(320 * 240)])
+    img.save(path, "JPEG", quality=80)
+    return path.read_bytes()
+
+
+def launch_with_camera(playwright_instance, y4m):
+    from .camera import camera_args
+
+    return playwright_instance.chromium.launch(executable_path=CHROMIUM,
+                                               args=CHROMIUM_ARGS + camera_args(y4m))
+
+
+def start_online(browser, live_server, username):
+    """A signed-in agent whose phone holds the town snapshot, ready to go offline."""
+    context, guard = new_context(browser, live_server)
+    page = context.new_page()
+    sign_in(page, username)
+    open_app(page)
+    expect(page.locator("#freshness")).to_contain_text("Dados atualizados em")
+    return context, guard, page
+
+
+def pending(page) -> tuple[int, int]:
+    box = page.locator("#pending")
+    return int(box.get_attribute("data-inspections")), int(box.get_attribute("data-photos"))
+
+
+def fill_checklist(page, photos: list, fail: int = 2) -> list[str]:
+    """Answer every item: the first `fail` ones "não conforme" with one photo each, the
+    rest "conforme". Returns the failed items' ids."""
+    items = page.locator("#checklist > li")
+    expect(items.first).to_be_visible()
+    failed = []
+    for i in range(items.count()):
+        item = items.nth(i)
+        if i < fail:
+            item.locator("label.choice.fail").click()
+            item.locator("textarea").fill(f"Defeito {i + 1}")
+            item.locator('input[type="file"]').set_input_files(str(photos[i]))
+            expect(item.locator(".thumb img")).to_have_count(1)
+            failed.append(item.get_attribute("data-item-id"))
+        else:
+            item.locator("label.choice.ok").click()
+    return failed
+
+
+def sign_on_canvas(page) -> None:
+    page.locator("#signature").scroll_into_view_if_needed()
+    box = page.locator("#signature").bounding_box()
+    page.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for step in range(1, 12):
+        page.mouse.move(box["x"] + 20 + step * 25, box["y"] + box["height"] / 2 + (step % 3) * 15)
+    page.mouse.up()
+
+
+def sync_until_empty(page, timeout: int = 30_000) -> None:
+    page.get_by_role("button", name="Sincronizar").click()
+    expect(page.locator("#pending-text")).to_have_text(
+        "0 vistorias e 0 fotos aguardando envio", timeout=timeout)
+
+
+def server_inspections(app) -> list[dict]:
+    """What the server holds, read from the database (never through the browser)."""
+    from inspector.extensions import db
+    from inspector.models import Inspection
+    from inspector.services.inspections import photo_bytes
+
+    with app.app_context():
+        out = []
+        for insp in db.session.scalars(db.select(Inspection).order_by(Inspection.id)):
+            out.append({"uuid": insp.uuid, "status": insp.status.value,
+                        "vehicle_id": insp.vehicle_id, "failed_items": insp.failed_items,
+                        "ack_name": insp.ack_name, "has_signature": insp.ack_signature is not None,
+                        "credential_id": insp.credential_id,
+                        "photos": [{"uuid": p.uuid, "sha256": p.sha256, "data": photo_bytes(p),
+                                    "item": p.item.item_id} for p in insp.photos]})
+        db.session.remove()
+        return out
+
+
+# ---------- 2. offline: scan, fail two items with photos, save, reopen, sync ----------
+
+def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_its_photos(
+        playwright_instance, live_server, app, world, tmp_path):
+    import hashlib
+
+    from .camera import qr_y4m
+
+    browser = launch_with_camera(playwright_instance, qr_y4m(world["url"], tmp_path / "qr.y4m"))
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    photos = [tmp_path / "defeito-1.jpg", tmp_path / "defeito-2.jpg"]
+    photo_bytes = [jpeg_file(photos[0], 1), jpeg_file(photos[1], 2)]
+
+    context.set_offline(True)
+    page.get_by_role("button", name="Ler QR code").click()
+    card = page.locator("#result")
+    expect(card.locator(".verdict")).to_have_attribute("data-verdict", "valid", timeout=20_000)
+    expect(card.locator(".plate")).to_contain_text("QBA1D23")
+    expect(card).to_contain_text("João Batista da Silva")
+    expect(card.locator(".standing")).to_contain_text("REGULAR")
+    page.get_by_role("button", name="Iniciar vistoria").click()
+
+    failed = fill_checklist(page, photos, fail=2)
+    sign_on_canvas(page)
+    page.get_by_role("button", name="Salvar vistoria").click()
+    expect(page.locator("#pending-text")).to_have_text("1 vistoria e 2 fotos aguardando envio")
+    assert server_inspections(app) == []
+
+    # the agent closes the app and opens it again, still with no signal
+    page.close()
+    page = context.new_page()
+    response = page.goto("/campo")
+    assert response.from_service_worker
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    expect(page.locator("#pending-text")).to_have_text("1 vistoria e 2 fotos aguardando envio")
+    assert pending(page) == (1, 2)
+
+    context.set_offline(False)
+    sync_until_empty(page)
+
+    held = server_inspections(app)
+    assert len(held) == 1
+    inspection = held[0]
+    assert inspection["vehicle_id"] == world["vehicle_id"]
+    assert inspection["status"] == "awaiting_review"
+    assert inspection["failed_items"] == 2
+    assert inspection["credential_id"] == world["credential_id"]  # found by its QR
+    assert inspection["ack_name"] == "João Batista da Silva" and inspection["has_signature"]
+    assert len(inspection["photos"]) == 2
+    for photo, original, item_id in zip(inspection["photos"], photo_bytes, failed):
+        assert photo["sha256"] == hashlib.sha256(original).hexdigest()
+        assert photo["data"] == original  # the original bytes, not a re-encoding
+        assert photo["item"] == item_id
+    assert guard.foreign() == []
+    context.close()
+    browser.close()

@@ -10,6 +10,10 @@ const STANDING = {
   irregular: ["IRREGULAR", "bad"],
   suspended: ["SUSPENSO", "bad"],
 };
+const DRIVER_STATUS = { suspended: "Registro SUSPENSO", revoked: "Registro CASSADO" };
+const CATEGORY = { autonomo: "Taxista autônomo", auxiliar: "Motorista auxiliar", mototaxista: "Mototaxista" };
+const SERVICE = { taxi: "Táxi", mototaxi: "Mototáxi" };
+const INSPECTION_STATUS = { incomplete: "aguardando fotos", awaiting_review: "aguardando revisão", reviewed: "revisada" };
 const VERDICT_TONE = { valid: "ok", forged: "bad", revoked: "bad", expired: "warn", unknown: "warn",
   other_town: "warn", malformed: "warn" };
 
@@ -26,6 +30,14 @@ function citationLink(citation) {
     target: "_blank", rel: "noopener" }, `${citation.law}, ${citation.article}`);
 }
 
+function lastInspectionText(last) {
+  if (!last) return "Nenhuma registrada nos dados do aparelho.";
+  const when = last.finished_at ? formatDateTime(last.finished_at) : formatDate(last.date);
+  const failed = last.failed_items ? ` · ${last.failed_items} item(ns) não conforme(s)` : " · tudo conforme";
+  const status = INSPECTION_STATUS[last.status] ? ` · ${INSPECTION_STATUS[last.status]}` : "";
+  return last.finished_at ? `${when}${failed}${status}` : when;
+}
+
 /** The verdict banner for a scanned code. */
 export function verdictBanner(result) {
   const tone = VERDICT_TONE[result.verdict] || "warn";
@@ -39,12 +51,12 @@ function driverBlock(driver) {
     driver.photo ? el("img", { src: driver.photo, alt: `Foto de ${driver.name}`, class: "driver-photo" }) : null,
     el("div", {},
       el("p", { class: "driver-name" }, driver.name),
-      el("p", {}, [driver.category_label || driver.category, driver.registration_number && `Reg. ${driver.registration_number}`]
+      el("p", {}, [CATEGORY[driver.category] || driver.category, driver.registration_number && `Reg. ${driver.registration_number}`]
         .filter(Boolean).join(" · ")),
       el("ul", { class: "expiries" },
         driver.registration_expiry ? expiry("Registro", driver.registration_expiry) : null,
         driver.cnh_expiry ? expiry("CNH", driver.cnh_expiry) : null),
-      driver.status && driver.status !== "active" ? el("p", { class: "exp-bad" }, driver.status_label || driver.status) : null));
+      driver.status && driver.status !== "active" ? el("p", { class: "exp-bad" }, DRIVER_STATUS[driver.status] || driver.status) : null));
 }
 
 /** The whole card for a vehicle (details from registry.vehicleDetails), with an optional verdict. */
@@ -52,6 +64,7 @@ export function resultCard(details, verification = null) {
   const { vehicle, drivers, holder, standing, licence, insurance, notices, lastInspection, credentials } = details;
   const [standingLabel, standingTone] = STANDING[standing && standing.status] || ["SEM SITUAÇÃO", "warn"];
   const reasons = (standing && standing.reasons) || [];
+  const warnings = (standing && standing.warnings) || [];
   const credential = (verification && verification.credential) || credentials.find((c) => c.status === "active");
   return el("article", { class: "card result", dataset: { vehicleId: vehicle.id } },
     verification ? verdictBanner(verification) : null,
@@ -59,9 +72,11 @@ export function resultCard(details, verification = null) {
       el("p", { class: "standing-title" }, standingLabel),
       reasons.length ? el("ul", { class: "reasons" }, reasons.map((r) =>
         el("li", {}, typeof r === "string" ? r : r.message, " ", citationLink(r.citation)))) : null),
+    warnings.length ? el("ul", { class: "warnings" }, warnings.map((w) =>
+      el("li", {}, w.message, " ", citationLink(w.citation)))) : null,
     el("h1", { class: "plate" }, vehicle.plate || "—",
       vehicle.prefix ? el("span", { class: "prefix" }, ` · prefixo ${vehicle.prefix}`) : null),
-    el("p", { class: "vehicle-line" }, [vehicle.service_label || vehicle.service, vehicle.make_model, vehicle.colour,
+    el("p", { class: "vehicle-line" }, [SERVICE[vehicle.service] || vehicle.service, vehicle.make_model, vehicle.colour,
       vehicle.year_of_manufacture].filter(Boolean).join(" · ")),
     holder ? el("p", {}, "Titular: ", el("strong", {}, holder.name)) : null,
     el("h2", {}, "Validades"),
@@ -72,9 +87,7 @@ export function resultCard(details, verification = null) {
     el("h2", {}, drivers.length === 1 ? "Condutor" : "Condutores"),
     drivers.length ? el("ul", { class: "drivers" }, drivers.map(driverBlock)) : el("p", {}, "Nenhum condutor vinculado."),
     el("h2", {}, "Última vistoria"),
-    el("p", {}, lastInspection
-      ? `${formatDateTime(lastInspection.finished_at || lastInspection.date)}${lastInspection.failed_items ? ` · ${lastInspection.failed_items} item(ns) não conforme(s)` : ""}`
-      : "Nenhuma registrada nos dados do aparelho."),
+    el("p", { class: "last-inspection" }, lastInspectionText(lastInspection)),
     el("h2", {}, "Notificações em aberto"),
     notices.length
       ? el("ul", { class: "notices" }, notices.map((n) => el("li", {}, n.label || n.summary || `Notificação ${n.number || n.id}`,

@@ -6,9 +6,10 @@ const DB_VERSION = 1;
 
 // Snapshot tables: how each row is keyed and which fields are indexed.
 // Keys are out-of-line (computed here) so a table's key field can change without a migration.
+// `replace: true`: the server always sends the whole list, so a delta replaces it too.
 export const TABLES = {
   vehicles: { key: (r) => r.id, indexes: ["plate", "prefix"] },
-  drivers: { key: (r) => r.id, indexes: [] },
+  drivers: { key: (r) => r.id, indexes: [], multi: ["vehicle_ids"] },
   holders: { key: (r) => r.id, indexes: [] },
   licences: { key: (r) => r.id, indexes: ["vehicle_id"] },
   permits: { key: (r) => r.id, indexes: ["holder_id"] },
@@ -17,9 +18,9 @@ export const TABLES = {
   credentials: { key: (r) => r.id, indexes: ["token_hash", "vehicle_id"] },
   standing: { key: (r) => r.vehicle_id, indexes: [] },
   notices: { key: (r) => r.id, indexes: ["vehicle_id"] },
-  inspections: { key: (r) => r.id, indexes: ["vehicle_id"] },
-  checklists: { key: (r) => r.service, indexes: [] },
-  keys: { key: (r) => r.kid, indexes: [] },
+  last_inspections: { key: (r) => r.vehicle_id, indexes: [] },
+  checklists: { key: (r) => r.service, indexes: [], replace: true },
+  keys: { key: (r) => r.kid, indexes: [], replace: true },
 };
 const SNAPSHOT_STORES = Object.keys(TABLES);
 
@@ -34,6 +35,7 @@ export function openDatabase() {
         for (const [name, spec] of Object.entries(TABLES)) {
           const store = db.createObjectStore(name);
           for (const field of spec.indexes) store.createIndex(field, field);
+          for (const field of spec.multi || []) store.createIndex(field, field, { multiEntry: true });
         }
         db.createObjectStore("outbox", { keyPath: "id" }).createIndex("createdAt", "createdAt");
         db.createObjectStore("photos", { keyPath: "id" }).createIndex("inspectionId", "inspectionId");
@@ -72,12 +74,19 @@ export async function applySnapshot(snapshot) {
     const rows = snapshot[name];
     if (!Array.isArray(rows)) continue;
     const store = tx.objectStore(name);
+    if (spec.replace && !snapshot.full) store.clear();
     for (const row of rows) store.put(row, spec.key(row));
   }
   for (const [name, ids] of Object.entries(snapshot.deleted || {})) {
     if (!TABLES[name] || !Array.isArray(ids)) continue;
     const store = tx.objectStore(name);
     for (const id of ids) store.delete(id);
+    if (name === "vehicles") {
+      for (const id of ids) {
+        tx.objectStore("standing").delete(id);
+        tx.objectStore("last_inspections").delete(id);
+      }
+    }
   }
   const meta = tx.objectStore("meta");
   meta.put(snapshot.version, "snapshotVersion");

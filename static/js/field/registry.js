@@ -20,9 +20,7 @@ export async function searchVehicles(text) {
 }
 
 async function driversOf(vehicle) {
-  const ids = vehicle.driver_ids || [];
-  const rows = await Promise.all(ids.map((id) => store.getRow("drivers", id)));
-  return rows.filter(Boolean);
+  return store.rowsBy("drivers", "vehicle_ids", vehicle.id);
 }
 
 function newest(rows, field) {
@@ -33,13 +31,13 @@ function newest(rows, field) {
 export async function vehicleDetails(vehicleId) {
   const vehicle = await store.getRow("vehicles", vehicleId);
   if (!vehicle) return null;
-  const [drivers, standing, licences, insurance, notices, inspections, credentials, holder] = await Promise.all([
+  const [drivers, standing, licences, insurance, notices, lastInspection, credentials, holder] = await Promise.all([
     driversOf(vehicle),
     store.getRow("standing", vehicleId),
     store.rowsBy("licences", "vehicle_id", vehicleId),
     store.rowsBy("insurance", "vehicle_id", vehicleId),
     store.rowsBy("notices", "vehicle_id", vehicleId),
-    store.rowsBy("inspections", "vehicle_id", vehicleId),
+    store.getRow("last_inspections", vehicleId),
     store.rowsBy("credentials", "vehicle_id", vehicleId),
     vehicle.holder_id ? store.getRow("holders", vehicle.holder_id) : null,
   ]);
@@ -49,7 +47,7 @@ export async function vehicleDetails(vehicleId) {
     licence: newest(licences, "valid_until"),
     insurance: newest(insurance, "valid_until"),
     notices: notices.filter((n) => !n.status || n.status === "open"),
-    lastInspection: newest(inspections, "finished_at") || vehicle.last_inspection || null,
+    lastInspection: lastInspection || (vehicle.last_vistoria_on ? { date: vehicle.last_vistoria_on } : null),
   };
 }
 

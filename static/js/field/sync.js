@@ -189,6 +189,11 @@ async function sendMissingPhotos(entry, status) {
       }
       continue;
     }
+    if (result.status === 404) {
+      // The server does not know the inspection (yet): the next run sends it again first.
+      await store.updateOutboxEntry(entry.id, { acknowledged: false, message: result.message });
+      return "retry";
+    }
     const failure = classify(result);
     if (failure === "attention") return needsAttention(entry, result, "Foto recusada");
     await store.updateOutboxEntry(entry.id, { message: result.message });
