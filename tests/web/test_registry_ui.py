@@ -336,3 +336,50 @@ def test_vehicle_page_shows_licence_holder_drivers_stand_insurance_and_history(c
                      "P-1", "Praça da Matriz", "Seguradora Pantanal", "Histórico", "sem foto"):
         assert expected in html, expected
     assert "Sem seguro em vigor" not in html
+
+
+def test_licence_and_insurance_forms_are_prefilled_from_the_vehicle_page(client, make, admin,
+                                                                         app):
+    v = make(factories.vehicle, "tapurah", plate="QAA1A11")
+    page = text(client.get(f"/cadastro/veiculos/{v.id}"))
+    assert "/cadastro/alvaras/novo?vehicle_plate=QAA1A11" in page
+    assert "/cadastro/seguros/novo?vehicle_plate=QAA1A11" in page
+    form = text(client.get("/cadastro/seguros/novo?vehicle_plate=QAA1A11"))
+    assert re.search(r'id="f-vehicle_plate"[^>]*value="QAA1A11"', form)
+    r = client.post_form("/cadastro/seguros/novo",
+                         {"vehicle_plate": "QAA1A11", "insurer": "Seguradora Cerrado",
+                          "policy_number": "AP-1", "valid_from": "2026-01-01",
+                          "valid_until": "2025-01-01"}, token_from="/cadastro/seguros/novo")
+    assert r.status_code == 422 and field_error(text(r), "valid_until")
+    r = client.post_form("/cadastro/seguros/novo",
+                         {"vehicle_plate": "QAA1A11", "insurer": "Seguradora Cerrado",
+                          "policy_number": "AP-1", "valid_from": "2026-01-01",
+                          "valid_until": "2027-01-01"}, token_from="/cadastro/seguros/novo")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/cadastro/veiculos/{v.id}")
+    r = client.post_form("/cadastro/alvaras/novo",
+                         {"kind": "alvara_mototaxi", "number": "ALV-2026-9",
+                          "vehicle_plate": "QAA-1A11", "valid_from": "2026-01-01",
+                          "valid_until": "2027-01-01"}, token_from="/cadastro/alvaras/novo")
+    assert r.status_code == 303
+    page = text(client.get(f"/cadastro/veiculos/{v.id}"))
+    assert "Seguradora Cerrado" in page and "ALV-2026-9" in page
+
+
+def test_vehicle_list_does_not_query_per_row(client, make, admin, app):
+    from sqlalchemy import event
+
+    with app.app_context():
+        for i in range(25):
+            v = factories.vehicle("tapurah", plate=f"QAA{i:04d}",
+                                  stand_id=factories.stand("tapurah").id)
+            factories.licence(v)
+        db.session.commit()
+        statements = []
+        listener = lambda *a, **k: statements.append(a[2])  # noqa: E731
+        event.listen(db.engine, "before_cursor_execute", listener)
+        try:
+            r = client.get("/cadastro/veiculos", headers=HX)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", listener)
+    assert r.status_code == 200 and text(r).count('data-label="Placa"') == 25
+    assert len(statements) <= 8, statements

@@ -10,8 +10,16 @@ from ...services.documents import format_cnpj, format_cpf, format_plate
 from ...services.values import label as _service_label
 
 # The verb a button shows for a move to each status.
-STATUS_ACTIONS = {Status.SUSPENDED: "Suspender", Status.REVOKED: "Cassar",
+STATUS_ACTIONS = {Status.SUSPENDED: "Suspender", Status.REVOKED: "Cassar (revogar)",
                   Status.ACTIVE: "Reativar"}
+
+# Where each town's law requires a moto-taxi's insurance (text in ../shared/laws/).
+INSURANCE_BASIS = {
+    "tapurah": "Lei 406/2001, Arts. 16 e 17: sem seguro não há serviço, e a apólice vencida "
+               "sem renovação revoga a permissão",
+    "nortelandia": "Lei 030/1998, Art. 11, parágrafo único: seguro de vida de autorizadas "
+                   "e operadores",
+}
 
 # How audit actions read in a history list ("vehicle_created" -> "Cadastro").
 AUDIT_VERBS = {"created": "Cadastro", "updated": "Alteração", "status_changed": "Mudança de "
@@ -104,4 +112,5 @@ def template_helpers() -> dict:
     return {"label": label, "fmt_date": fmt_date, "fmt_tax_id": fmt_tax_id,
             "fmt_plate": fmt_plate, "validity": validity, "changed_fields": changed_fields,
             "audit_action": audit_action,
-            "status_actions": STATUS_ACTIONS, "Status": Status, "sentence": sentence}
+            "status_actions": STATUS_ACTIONS, "Status": Status, "sentence": sentence,
+            "insurance_basis": INSURANCE_BASIS}

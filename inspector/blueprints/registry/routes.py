@@ -66,6 +66,12 @@ def detail_url(kind: Kind, obj) -> str:
     return url_for(f"registry.{kind.key}", ident=obj.id)
 
 
+def in_form_order(kind: Kind, errors: dict[str, str]) -> dict[str, str]:
+    """Errors in the order their fields appear (the summary reads top to bottom)."""
+    order = {f.name: i for i, f in enumerate(kind.fields)}
+    return dict(sorted(errors.items(), key=lambda item: order.get(item[0], len(order))))
+
+
 def _page_number() -> int:
     try:
         return max(1, min(int(request.args.get("pagina", 1)), 10_000))
@@ -106,7 +112,7 @@ def form_view(kind: Kind, editing: bool):
                 db.session.commit()
             except ValidationFailed as e:
                 db.session.rollback()
-                errors = e.errors or {"_": "Os dados enviados têm erros."}
+                errors = in_form_order(kind, e.errors) or {"_": "os dados enviados têm erros"}
             else:
                 flash(f"{kind.title} {kind.name_of(saved)} "
                       f"{'atualizado' if editing else 'cadastrado'}.", "success")
