@@ -316,3 +316,228 @@ def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_
     assert guard.foreign() == []
     context.close()
     browser.close()
+
+
+def inspect_by_plate(page, plate: str, photos: list) -> None:
+    """Find the vehicle by typing its plate, fail two items with photos, save."""
+    page.fill("#search-q", plate.lower())
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#result .plate")).to_contain_text(plate)
+    page.get_by_role("button", name="Iniciar vistoria").click()
+    fill_checklist(page, photos, fail=2)
+    page.get_by_role("button", name="Salvar vistoria").click()
+    expect(page.locator("#pending-text")).to_have_text("1 vistoria e 2 fotos aguardando envio")
+
+
+def sync_by_hand_until_empty(page, attempts: int = 10) -> int:
+    """Press "Sincronizar" until nothing waits (the agent retrying); how many presses."""
+    for attempt in range(1, attempts + 1):
+        page.get_by_role("button", name="Sincronizar").click()
+        page.wait_for_function("() => !document.querySelector('#sync-status[data-state=sending]')")
+        try:
+            expect(page.locator("#pending-text")).to_have_text(
+                "0 vistorias e 0 fotos aguardando envio", timeout=2_000)
+            return attempt
+        except AssertionError:
+            continue
+    raise AssertionError("the outbox never emptied")
+
+
+def table_counts(app) -> tuple[int, int]:
+    from inspector.extensions import db
+    from inspector.models import Inspection, Photo
+
+    with app.app_context():
+        counts = (db.session.scalar(db.select(db.func.count(Inspection.id))),
+                  db.session.scalar(db.select(db.func.count(Photo.id))))
+        db.session.remove()
+        return counts
+
+
+# ---------- 3. lost acknowledgements ----------
+
+def test_lost_acknowledgements_on_the_inspection_and_a_photo_leave_exactly_one_of_each(
+        browser, live_server, app, world, tmp_path):
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
+    originals = [jpeg_file(photos[0], 3), jpeg_file(photos[1], 4)]
+    context.set_offline(True)
+    inspect_by_plate(page, world["plate"], photos)
+
+    calls = {"inspection": 0, "photo": 0, "lost_inspection": 0, "lost_photo": 0}
+
+    def lose_first(kind):
+        def handler(route):
+            if route.request.method != "PUT":
+                return route.continue_()
+            calls[kind] += 1
+            if calls[f"lost_{kind}"] == 0:
+                calls[f"lost_{kind}"] += 1
+                route.fetch()  # the server commits...
+                return route.abort("internetdisconnected")  # ...the phone never hears back
+            return route.continue_()
+        return handler
+
+    context.route(re.compile(r".*/api/field/inspections/[0-9a-f-]{36}$"), lose_first("inspection"))
+    context.route(re.compile(r".*/api/field/inspections/[0-9a-f-]{36}/photos/[0-9a-f-]{36}$"),
+                  lose_first("photo"))
+    context.set_offline(False)
+    sync_by_hand_until_empty(page)
+
+    assert calls["lost_inspection"] == 1 and calls["lost_photo"] == 1
+    assert calls["inspection"] >= 2 and calls["photo"] >= 2  # both were sent again
+    assert table_counts(app) == (1, 2)
+    [held] = server_inspections(app)
+    assert held["status"] == "awaiting_review"
+    assert sorted(p["data"] for p in held["photos"]) == sorted(originals)
+    assert guard.foreign() == []
+    context.close()
+
+
+# ---------- 4. a 500 on one photo ----------
+
+def test_a_server_error_on_one_photo_keeps_it_queued_and_only_it_is_sent_again(
+        browser, live_server, app, world, tmp_path):
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
+    jpeg_file(photos[0], 5), jpeg_file(photos[1], 6)
+    context.set_offline(True)
+    inspect_by_plate(page, world["plate"], photos)
+    first, second = page.evaluate("""async () => {
+        const [entry] = await window.fieldApp.store.outboxEntries();
+        return entry.body.items.flatMap(i => i.photos.map(p => p.id));
+    }""")
+
+    puts: list[str] = []
+    context.on("request", lambda r: puts.append(r.url.rsplit("/", 1)[1])
+               if r.method == "PUT" and "/api/field/" in r.url else None)
+    broken = {"on": True}
+
+    def server_error(route):
+        if broken["on"]:
+            return route.fulfill(status=500, json={"error": "Erro interno.", "status": 500})
+        return route.continue_()
+
+    context.route(f"**/photos/{second}", server_error)
+    context.set_offline(False)
+    page.get_by_role("button", name="Sincronizar").click()
+    expect(page.locator("#pending-text")).to_have_text("1 vistoria e 1 foto aguardando envio")
+    expect(page.locator("#sync-status")).to_contain_text("Nova tentativa")
+    [held] = server_inspections(app)
+    assert held["status"] == "incomplete"
+    assert [p["data"] is not None for p in held["photos"]] == [True, False]
+
+    broken["on"] = False
+    sync_by_hand_until_empty(page)
+    assert puts.count(first) == 1  # the photo that arrived was never sent again
+    assert puts.count(second) >= 2
+    assert table_counts(app) == (1, 2)
+    [held] = server_inspections(app)
+    assert held["status"] == "awaiting_review"
+    assert guard.foreign() == []
+    context.close()
+
+
+# ---------- 5. two hundred inspections in one go ----------
+
+def test_two_hundred_inspections_saved_offline_all_arrive_once(browser, live_server, app,
+                                                              world):
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    context.set_offline(True)
+    ids = page.evaluate("""async (vehicleId) => {
+        const { saveInspection } = await import('/static/js/field/inspection.js');
+        const store = window.fieldApp.store;
+        const vehicle = await store.getRow('vehicles', vehicleId);
+        const checklist = await store.getRow('checklists', vehicle.service);
+        const version = await store.getMeta('snapshotVersion');
+        const ids = [];
+        const start = Date.now() - 200 * 600000;
+        for (let i = 0; i < 200; i++) {
+            ids.push(await saveInspection({
+                vehicle, snapshotVersion: version,
+                startedAt: new Date(start + i * 600000).toISOString(),
+                finishedAt: new Date(start + i * 600000 + 300000).toISOString(),
+                answers: checklist.items.map(item => ({ itemId: item.id, result: 'ok' })),
+            }));
+        }
+        return ids;
+    }""", world["vehicle_id"])
+    assert len(set(ids)) == 200
+    page.reload()
+    expect(page.locator("#pending-text")).to_have_text("200 vistorias e 0 fotos aguardando envio")
+
+    puts: list[str] = []
+    context.on("request", lambda r: puts.append(r.url.rsplit("/", 1)[1])
+               if r.method == "PUT" and "/api/field/inspections/" in r.url else None)
+    context.set_offline(False)
+    page.get_by_role("button", name="Sincronizar").click()
+    expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio",
+                                                       timeout=90_000)
+    expect(page.locator("#sync-status")).to_contain_text("200 vistoria(s) enviada(s)")
+    held = server_inspections(app)
+    assert sorted(h["uuid"] for h in held) == sorted(ids)
+    assert sorted(puts) == sorted(ids)  # each sent exactly once: nothing failed, nothing resent
+    assert guard.foreign() == []
+    context.close()
+
+
+# ---------- 6. offline verification tells codes apart ----------
+
+def _tamper(token: str) -> str:
+    """The same token with one character of its signed part changed (still base64url)."""
+    i = 20
+    return token[:i] + ("B" if token[i] != "B" else "C") + token[i + 1:]
+
+
+@pytest.mark.parametrize("case", ["valid", "forged", "revoked", "expired", "unknown"])
+def test_offline_scan_tells_forged_revoked_expired_and_unknown_codes_from_a_valid_one(
+        playwright_instance, live_server, app, world, tmp_path, case):
+    from datetime import date, timedelta
+
+    from inspector.extensions import db
+    from inspector.models import Credential, Vehicle
+    from inspector.services import credentials
+
+    from .camera import qr_y4m
+
+    url = world["url"]
+    with app.app_context():
+        cred = db.session.get(Credential, world["credential_id"])
+        if case == "forged":
+            url = credentials.public_url(_tamper(cred.token))
+        elif case == "revoked":
+            credentials.revoke(cred, "Colete extraviado")
+        elif case == "expired":
+            credentials.revoke(cred, "Substituída para o teste")
+            old = credentials.issue(db.session.get(Vehicle, world["vehicle_id"]),
+                                    today=date.today() - timedelta(days=800))
+            url = credentials.public_url(old.token)
+        db.session.commit()
+        db.session.remove()
+
+    browser = launch_with_camera(playwright_instance, tmp_path / "code.y4m")
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    if case == "unknown":  # issued after the phone's last refresh: genuine, not in its data
+        with app.app_context():
+            credentials.revoke(db.session.get(Credential, world["credential_id"]), "Reemitida")
+            fresh = credentials.issue(db.session.get(Vehicle, world["vehicle_id"]))
+            url = credentials.public_url(fresh.token)
+            db.session.commit()
+            db.session.remove()
+    qr_y4m(url, tmp_path / "code.y4m")  # Chromium opens the file when the camera starts
+    context.set_offline(True)
+    page.get_by_role("button", name="Ler QR code").click()
+    verdict = page.locator("#result .verdict")
+    expect(verdict).to_have_attribute("data-verdict", case, timeout=20_000)
+    title = {"valid": "Credencial válida", "forged": "FALSO", "revoked": "CANCELADA",
+             "expired": "VENCIDA", "unknown": "desconhecida"}[case]
+    expect(verdict).to_contain_text(title)
+    start = page.get_by_role("button", name="Iniciar vistoria")
+    if case == "forged":
+        expect(start).to_be_hidden()  # a forged code names no vehicle worth trusting
+        expect(page.locator("#result .plate")).to_have_count(0)
+    else:
+        expect(page.locator("#result .plate")).to_contain_text(world["plate"])
+    assert guard.foreign() == []
+    context.close()
+    browser.close()

@@ -74,9 +74,15 @@ export function parseToken(token) {
   };
 }
 
-/** Today as days since 1970-01-01 in the phone's own calendar (Mato Grosso time). */
+/** Today as days since 1970-01-01 on Mato Grosso's calendar (America/Cuiaba, as the server). */
 export function todayDay(now = new Date()) {
-  return Math.floor(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) / DAY_MS);
+  try {
+    const parts = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Cuiaba", year: "numeric",
+      month: "2-digit", day: "2-digit" }).format(now); // 2026-11-30
+    return Math.floor(Date.parse(parts + "T00:00:00Z") / DAY_MS);
+  } catch {
+    return Math.floor(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) / DAY_MS);
+  }
 }
 
 /** SHA-256 of text or bytes, as lower-case hex. */
