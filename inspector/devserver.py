@@ -11,7 +11,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 5000)))
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    gunicorn = os.path.join(os.path.dirname(os.path.realpath(os.sys.executable)), "gunicorn")
+    # The venv's own bin/ (not realpath: that is the base interpreter's, without gunicorn).
+    gunicorn = os.path.join(os.path.dirname(os.path.abspath(os.sys.executable)), "gunicorn")
     os.execv(gunicorn, [gunicorn, "--workers", str(args.workers), "--bind",
                         f"127.0.0.1:{args.port}", "--access-logfile", "-",
                         "inspector:create_app()"])
