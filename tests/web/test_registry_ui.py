@@ -332,7 +332,7 @@ def test_vehicle_page_shows_licence_holder_drivers_stand_insurance_and_history(c
         holder_name, vid = v.holder.name, v.id
         db.session.commit()
     html = text(client.get(f"/cadastro/veiculos/{vid}"))
-    for expected in ("ALV-1", "Ativo", "Válido até", holder_name, "Rita Mototaxista",
+    for expected in ("ALV-1", "Ativo", "Até ", holder_name, "Rita Mototaxista",
                      "P-1", "Praça da Matriz", "Seguradora Pantanal", "Histórico", "sem foto"):
         assert expected in html, expected
     assert "Sem seguro em vigor" not in html
@@ -383,3 +383,21 @@ def test_vehicle_list_does_not_query_per_row(client, make, admin, app):
             event.remove(db.engine, "before_cursor_execute", listener)
     assert r.status_code == 200 and text(r).count('data-label="Placa"') == 25
     assert len(statements) <= 8, statements
+
+
+def test_admin_unlinks_a_driver_from_a_vehicle(client, make, admin, app):
+    with app.app_context():
+        v = factories.vehicle("tapurah", plate="QAA1A11")
+        d = factories.driver("tapurah", name="Rita Mototaxista", holder=v.holder)
+        d.vehicles.append(v)
+        db.session.commit()
+        vid, did = v.id, d.id
+    page = text(client.get(f"/cadastro/condutores/{did}"))
+    assert f"/cadastro/condutores/{did}/veiculos/{vid}/desvincular" in page
+    r = client.post_form(f"/cadastro/condutores/{did}/veiculos/{vid}/desvincular",
+                         token_from=f"/cadastro/condutores/{did}")
+    assert r.status_code == 303
+    with app.app_context():
+        assert db.session.get(Driver, did).vehicles == []
+    assert "não conduz mais o veículo QAA1A11" in text(client.get(r.headers["Location"]))
+    assert "Rita Mototaxista" not in text(client.get(f"/cadastro/veiculos/{vid}"))

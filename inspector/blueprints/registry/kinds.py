@@ -51,6 +51,11 @@ class Kind:
     has_status: bool = False
     listed: bool = True
     name_of: Callable[[Any], str] = str  # how one record is named in titles and messages
+    feminine: bool = False  # "Permissão ... cadastrada"
+
+    def done(self, editing: bool) -> str:
+        """'cadastrado', 'atualizada': the participle for a saved record of this kind."""
+        return ("atualizad" if editing else "cadastrad") + ("a" if self.feminine else "o")
 
     @property
     def fields(self) -> list[Field]:
@@ -182,7 +187,7 @@ PERMIT = Kind(
     key="permit", plural="permits", slug="permissoes", model=Permit,
     title="Permissão", title_plural="Permissões", new_title="Nova permissão",
     search_hint="Número ou permissionário", save_fn="save_permit", search_fn="search_permits",
-    has_status=True, name_of=lambda p: p.number,
+    has_status=True, name_of=lambda p: p.number, feminine=True,
     fieldsets=(("Termo de Permissão ou autorização", (
         Field("kind", "Tipo", "select", True, options=_pick(PermitKind)),
         Field("service", "Serviço", "select", True, options=_pick(Service)),

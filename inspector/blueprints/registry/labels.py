@@ -92,10 +92,10 @@ def validity(valid_until: date | None, today: date | None = None) -> tuple[str, 
     today = today or date.today()
     days = (valid_until - today).days
     if days < 0:
-        return "bad", f"Vencido em {fmt_date(valid_until)}"
+        return "bad", f"Venceu em {fmt_date(valid_until)}"
     if days <= 30:
         return "warn", f"Vence em {fmt_date(valid_until)}"
-    return "ok", f"Válido até {fmt_date(valid_until)}"
+    return "ok", f"Até {fmt_date(valid_until)}"
 
 
 def changed_fields(before: str | None, after: str | None) -> list[str]:

@@ -66,6 +66,13 @@ def detail_url(kind: Kind, obj) -> str:
     return url_for(f"registry.{kind.key}", ident=obj.id)
 
 
+def label_error(e: ValidationFailed) -> str:
+    """All of a failure's reasons as one sentence for a flash message."""
+    from .labels import sentence
+
+    return " ".join(sentence(reason) for reason in e.errors.values())
+
+
 def in_form_order(kind: Kind, errors: dict[str, str]) -> dict[str, str]:
     """Errors in the order their fields appear (the summary reads top to bottom)."""
     order = {f.name: i for i, f in enumerate(kind.fields)}
@@ -114,8 +121,7 @@ def form_view(kind: Kind, editing: bool):
                 db.session.rollback()
                 errors = in_form_order(kind, e.errors) or {"_": "os dados enviados têm erros"}
             else:
-                flash(f"{kind.title} {kind.name_of(saved)} "
-                      f"{'atualizado' if editing else 'cadastrado'}.", "success")
+                flash(f"{kind.title} {kind.name_of(saved)} {kind.done(editing)}.", "success")
                 return go(detail_url(kind, saved))
         else:
             values = forms.initial(kind, service(), obj) if editing else forms.prefill(kind, request.args)
@@ -147,12 +153,10 @@ def detail_view(kind: Kind):
 def render_detail(kind: Kind, obj, status_errors: dict | None = None,
                   status_values: dict | None = None, code: int = 200) -> Response:
     """The full detail page of a record (also used to show a failed status change)."""
-    response = make_response(render_template(
+    return make_response(render_template(
         kind.detail_template, kind=kind, obj=obj, section=kind.plural,
         status_errors=status_errors or {}, status_values=status_values or {},
         **details.context(kind, obj, town_id())), code)
-    response.vary.add("HX-Request")
-    return response
 
 
 def status_view(kind: Kind):
@@ -181,11 +185,31 @@ def status_view(kind: Kind):
             response = make_response(render_template(
                 "registry/_status_form.html", kind=kind, obj=obj, status_errors=errors,
                 status_values=values), 422)
-            response.vary.add("HX-Request")
-            return response
-        return render_detail(kind, obj, errors, values, 422)
+        else:
+            response = render_detail(kind, obj, errors, values, 422)
+        response.vary.add("HX-Request")
+        return response
     view.__doc__ = f"Change the status of a {kind.key}."
     return view
+
+
+@bp.post("/condutores/<int:ident>/veiculos/<int:vehicle_id>/desvincular")
+@WRITE
+def driver_unlink(ident: int, vehicle_id: int):
+    """Stop registering a driver on one vehicle (the form can only add vehicles)."""
+    from ...models import Driver, Vehicle
+
+    driver = get_in_town(Driver, ident)
+    vehicle = get_in_town(Vehicle, vehicle_id)
+    try:
+        service().unlink_driver(driver, vehicle, actor=g.user)
+        db.session.commit()
+    except ValidationFailed as e:
+        db.session.rollback()
+        flash(label_error(e), "error")
+    else:
+        flash(f"{driver.name} não conduz mais o veículo {vehicle.plate}.", "success")
+    return go(url_for("registry.driver", ident=driver.id))
 
 
 @bp.get("/condutores/<int:ident>/foto")
