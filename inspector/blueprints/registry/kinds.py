@@ -68,10 +68,12 @@ class Kind:
 
     @property
     def results_template(self) -> str:
+        """The partial with this kind's result table (what a search swaps in)."""
         return f"registry/_{self.plural}_results.html"
 
     @property
     def detail_template(self) -> str:
+        """The page of one record of this kind."""
         return f"registry/{self.key}.html"
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import and_, or_
 
 from ...extensions import db
-from ...models import AuditEntry, StatusChange
+from ...models import AuditEntry, StatusChange, User
 from .kinds import Kind
 
 PER_PAGE = 25
@@ -23,6 +23,7 @@ class ResultPage:
 
     @property
     def has_prev(self) -> bool:
+        """Whether a page comes before this one."""
         return self.page > 1
 
 
@@ -69,14 +70,23 @@ def history(town: int, subjects: list[tuple[str, int]], limit: int = 100) -> lis
             or_(*[and_(AuditEntry.entity == e, AuditEntry.entity_id == str(i))
                   for e, i in subjects]))
         .order_by(AuditEntry.seq.desc()).limit(limit)).all()
+    names = _names({a.actor_id for a in audit_rows if a.actor_id})
     events = [Event(at=s.at, who=s.user.name if s.user else "sistema", what="status_change",
                     entity=s.subject_type, entity_id=str(s.subject_id), reason=s.reason,
                     from_status=s.from_status, to_status=s.to_status) for s in status_rows]
-    events += [Event(at=a.at, who=a.actor, what=a.action, entity=a.entity,
+    events += [Event(at=a.at, who=names.get(a.actor_id, a.actor), what=a.action, entity=a.entity,
                      entity_id=a.entity_id, changed=tuple(changed_fields(a.before, a.after)))
                for a in audit_rows if not _is_status_audit(a)]
     events.sort(key=lambda e: _aware(e.at), reverse=True)
     return events[:limit]
+
+
+def _names(user_ids: set[int]) -> dict[int, str]:
+    """People's names for the user ids an audit page mentions (the log keeps usernames)."""
+    if not user_ids:
+        return {}
+    return dict(db.session.execute(db.select(User.id, User.name)
+                                   .where(User.id.in_(user_ids))).all())
 
 
 def _is_status_audit(entry: AuditEntry) -> bool:
