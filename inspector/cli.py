@@ -82,6 +82,7 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(audit_cli)
     app.cli.add_command(users_cli)
     from .rules_cli import rules_cli; app.cli.add_command(rules_cli)  # noqa: E702
+    from .blueprints.imports.cli import registry_cli; app.cli.add_command(registry_cli)  # noqa: E702
     from .demo import demo_cli
     app.cli.add_command(demo_cli)
     from .blueprints.credentials.cli import credentials_cli

@@ -8,6 +8,7 @@ def register_blueprints(app: Flask) -> None:
     from .credentials.routes import bp as credentials_bp
     from .field_api.routes import bp as field_api_bp
     from .field.routes import bp as field_bp
+    from .imports.routes import bp as imports_bp
     from .main.routes import bp as main_bp
     from .public.routes import bp as public_bp
     from .registry.routes import bp as registry_bp
@@ -19,3 +20,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(credentials_bp)
     app.register_blueprint(field_bp)
     app.register_blueprint(field_api_bp)
+    app.register_blueprint(imports_bp)

@@ -34,7 +34,7 @@ __all__ = [
     "Lookup", "as_data", "change_status", "save_driver", "save_holder", "save_insurance",
     "save_licence", "save_permit", "save_stand", "save_vehicle", "search_drivers",
     "search_holders", "search_licences", "search_permits", "search_stands", "search_vehicles",
-    "unlink_driver", "NOT_FOUND",
+    "settle", "unlink_driver", "NOT_FOUND",
 ]
 
 NOT_FOUND = "não encontrado neste município"
@@ -92,7 +92,11 @@ def _snap(row: Any, extra: Callable[[Any], dict] | None = None) -> dict:
 def _write(entity: str, model: type, row: Any, values: dict, *, town_id: int, actor,
            lookup: Lookup, extra: Callable[[Any], dict] | None = None,
            apply: Callable[[Any], None] | None = None) -> Any:
-    """Create or update a row, flush, and audit it when anything changed."""
+    """Create or update a row, flush, and audit it when anything changed.
+
+    In a batch (`lookup.pending` is a dict: the CSV import) the flush and the audit
+    entry wait for `settle()`, which writes one entry per record with its net change.
+    """
     creating = row is None
     before = None if creating else _snap(row, extra)
     old_keys = {} if creating else lookup.keys_of(row)
@@ -105,13 +109,30 @@ def _write(entity: str, model: type, row: Any, values: dict, *, town_id: int, ac
                 setattr(row, key, value)
     if apply:
         apply(row)
-    db.session.flush()
     lookup.moved(row, old_keys)
-    after = _snap(row, extra)
-    if before != after:
-        audit.record(f"{entity}_{'created' if creating else 'updated'}", entity, row.id,
-                     before=before, after=after, actor=actor, municipality_id=town_id)
+    if lookup.pending is not None:
+        lookup.pending.setdefault(id(row), (entity, row, before, extra, town_id, actor))
+        return row
+    db.session.flush()
+    _audit(entity, row, before, extra, town_id, actor)
     return row
+
+
+def _audit(entity: str, row: Any, before: dict | None, extra, town_id: int, actor) -> bool:
+    after = _snap(row, extra)
+    if before == after:
+        return False
+    audit.record(f"{entity}_{'created' if before is None else 'updated'}", entity, row.id,
+                 before=before, after=after, actor=actor, municipality_id=town_id)
+    return True
+
+
+def settle(lookup: Lookup) -> int:
+    """End a batch: flush its rows, write one audit entry per record that changed."""
+    pending, lookup.pending = lookup.pending or {}, None
+    db.session.flush()
+    return sum(_audit(entity, row, before, extra, town_id, actor)
+               for entity, row, before, extra, town_id, actor in pending.values())
 
 
 def _check(f: Fields) -> None:
@@ -264,7 +285,7 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
                   doors=doors, prefix=prefix, is_trail=is_trail,
                   last_vistoria_on=f.date("last_vistoria_on", required=False))
     _check(f)
-    values.update(holder_id=holder.id, stand_id=stand.id if stand else None)
+    values.update(holder=holder, stand=stand)
     return _write("vehicle", Vehicle, vehicle, values, town_id=town_id, actor=actor, lookup=lookup)
 
 
@@ -326,7 +347,7 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
                   registration_expiry=f.date("registration_expiry"),
                   status=_status_on_create(f, driver))
     _check(f)
-    values["holder_id"] = holder.id if holder else None
+    values["holder"] = holder
     if driver is not None:
         values.pop("status")
 
@@ -368,7 +389,7 @@ def save_permit(town_id: int, data: Mapping[str, Any], *, actor, permit: Permit 
     values = dict(service=service, kind=kind, number=number, valid_from=valid_from,
                   valid_until=valid_until, status=_status_on_create(f, permit))
     _check(f)
-    values["holder_id"] = holder.id
+    values["holder"] = holder
     if permit is not None:
         values.pop("status")
     return _write("permit", Permit, permit, values, town_id=town_id, actor=actor, lookup=lookup)
@@ -398,7 +419,7 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
     values = dict(kind=kind, number=number, valid_from=valid_from, valid_until=valid_until,
                   status=_status_on_create(f, licence))
     _check(f)
-    values.update(vehicle_id=vehicle.id, permit_id=permit.id if permit else None)
+    values.update(vehicle=vehicle, permit=permit)
     if licence is not None:
         values.pop("status")
     return _write("licence", Licence, licence, values, town_id=town_id, actor=actor,
@@ -424,14 +445,9 @@ def save_insurance(town_id: int, data: Mapping[str, Any], *, actor,
     values = dict(insurer=f.text("insurer", max_len=120), policy_number=number,
                   valid_from=valid_from, valid_until=valid_until)
     _check(f)
-    values["vehicle_id"] = vehicle.id
-
-    def attach(row: InsurancePolicy) -> None:
-        if row not in vehicle.insurance_policies:
-            vehicle.insurance_policies.append(row)
-
+    values["vehicle"] = vehicle
     return _write("insurance", InsurancePolicy, insurance, values, town_id=town_id, actor=actor,
-                  lookup=lookup, apply=attach)
+                  lookup=lookup)
 
 
 # -------------------------------------------------------------------- status changes

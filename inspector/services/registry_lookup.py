@@ -32,9 +32,11 @@ _CHUNK = 500
 class Lookup:
     """A town's rows by natural key; answers (including 'not there') are cached."""
 
-    def __init__(self, town_id: int):
+    def __init__(self, town_id: int, *, batch: bool = False):
         self.town_id = town_id
         self._rows: dict[tuple[str, str, str], Any] = {}
+        # In a batch, saves wait for registry.settle() to flush and audit (see _write).
+        self.pending: dict[int, tuple] | None = {} if batch else None
 
     def get(self, model: type, attr: str, key: str) -> Any:
         """The row of this town whose `attr` equals `key`, or None."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import re
 import unicodedata
-from datetime import date, datetime
+from datetime import date
 from typing import Any, Mapping
 
 from ..models import (DriverCategory, HolderKind, LicenceKind, PermitKind, Service, Status,
@@ -46,6 +46,8 @@ _ALIASES: dict[enum.Enum, tuple[str, ...]] = {
     Status.REVOKED: ("cassada", "cassado", "revogada", "revogado"),
 }
 
+_ISO_DATE = re.compile(r"^(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})$")
+_BR_DATE = re.compile(r"^(?P<d>\d{1,2})[/.-](?P<m>\d{1,2})[/.-](?P<y>\d{4})$")
 _TRUE = {"sim", "s", "x", "1", "true", "verdadeiro", "yes", "y", "on"}
 _FALSE = {"nao", "n", "0", "false", "falso", "no", "off", ""}
 
@@ -74,12 +76,14 @@ def parse_choice(cls: type[enum.Enum], raw: str) -> enum.Enum | None:
 def parse_date(raw: str) -> date | None:
     """A date written YYYY-MM-DD or DD/MM/YYYY, or None when it is not one."""
     raw = (raw or "").strip()
-    for fmt in ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y"):
-        try:
-            return datetime.strptime(raw, fmt).date()
-        except ValueError:
-            continue
-    return None
+    match = _ISO_DATE.match(raw) or _BR_DATE.match(raw)
+    if match is None:
+        return None
+    parts = {k: int(v) for k, v in match.groupdict().items()}
+    try:
+        return date(parts["y"], parts["m"], parts["d"])
+    except ValueError:
+        return None
 
 
 def text_of(value: Any) -> str:

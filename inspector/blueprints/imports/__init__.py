@@ -1,0 +1,1 @@
+"""Import a town's registry from a spreadsheet: upload, dry run, then commit (admins only)."""

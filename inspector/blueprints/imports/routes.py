@@ -1,0 +1,143 @@
+"""Upload a registry spreadsheet (/cadastro/importar): a dry run first, then "Importar".
+
+The dry run keeps the uploaded bytes in the instance folder under a random token tied
+to the admin and the town; "Importar" validates them again (the registry may have
+changed meanwhile) and commits only if every row is still good.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import time
+from pathlib import Path
+
+from flask import (Blueprint, Response, current_app, flash, g, redirect, render_template,
+                   request, url_for)
+
+from ...extensions import db
+from ...models import Role
+from ...security import roles_required, town_id
+from ...services.csv_format import COLUMNS, MAX_BYTES, MAX_ROWS, FileRefused, template_csv
+from ...services.csv_import import GROUP_LABELS, ImportReport, import_registry
+
+bp = Blueprint("imports", __name__, url_prefix="/cadastro/importar")
+
+ADMIN = roles_required(Role.ADMIN)
+KEEP_SECONDS = 2 * 3600
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+
+
+def _store() -> Path:
+    path = Path(current_app.instance_path) / "imports"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _sweep(store: Path) -> None:
+    """Forget uploads nobody confirmed."""
+    cutoff = time.time() - KEEP_SECONDS
+    for item in store.iterdir():
+        if item.stat().st_mtime < cutoff:
+            item.unlink(missing_ok=True)
+
+
+def _keep(data: bytes, filename: str) -> str:
+    """Keep an upload that passed the dry run; return its token."""
+    store = _store()
+    _sweep(store)
+    token = secrets.token_urlsafe(24)
+    (store / f"{token}.csv").write_bytes(data)
+    (store / f"{token}.json").write_text(json.dumps({
+        "user_id": g.user.id, "town_id": town_id(), "filename": filename,
+        "sha256": hashlib.sha256(data).hexdigest()}))
+    return token
+
+
+def _take(token: str) -> tuple[bytes, str] | None:
+    """The upload behind a token, if it is this admin's, of this town, and unaltered."""
+    if not _TOKEN.match(token or ""):
+        return None
+    store = _store()
+    try:
+        meta = json.loads((store / f"{token}.json").read_text())
+        data = (store / f"{token}.csv").read_bytes()
+    except (OSError, ValueError):
+        return None
+    if (meta.get("user_id"), meta.get("town_id")) != (g.user.id, town_id()) or \
+            hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+        return None
+    return data, str(meta.get("filename", "planilha.csv"))
+
+
+def _drop(token: str) -> None:
+    if _TOKEN.match(token or ""):
+        for suffix in (".csv", ".json"):
+            (_store() / f"{token}{suffix}").unlink(missing_ok=True)
+
+
+def _page(status: int = 200, **context) -> tuple[str, int]:
+    context.setdefault("report", None)
+    context.setdefault("refused", None)
+    context.setdefault("token", None)
+    context.setdefault("filename", "")
+    return render_template("imports/upload.html", columns=COLUMNS, group_labels=GROUP_LABELS,
+                           max_rows=MAX_ROWS, max_mb=MAX_BYTES // (1024 * 1024),
+                           **context), status
+
+
+@bp.get("")
+@ADMIN
+def upload():
+    """The upload form and a description of the spreadsheet."""
+    return _page()
+
+
+@bp.post("")
+@ADMIN
+def check():
+    """Dry run: validate every row, write nothing, show every bad row or what would change."""
+    upload = request.files.get("arquivo")
+    if upload is None or not upload.filename:
+        return _page(422, refused="Escolha o arquivo CSV da planilha.")
+    data = upload.read(MAX_BYTES + 1)
+    filename = Path(upload.filename).name[:120]
+    try:
+        report = import_registry(town_id(), data, actor=g.user, dry_run=True,
+                                 source=f"planilha {filename}")
+    except FileRefused as e:
+        return _page(422, refused=f"Arquivo recusado: {e}.", filename=filename)
+    token = _keep(data, filename) if report.ok else None
+    return _page(200 if report.ok else 422, report=report, token=token, filename=filename)
+
+
+@bp.post("/confirmar")
+@ADMIN
+def confirm():
+    """Import for real the file that passed the dry run; all rows or nothing."""
+    token = request.form.get("token", "")
+    kept = _take(token)
+    if kept is None:
+        return _page(422, refused="Este envio expirou ou não é seu. Envie o arquivo de novo.")
+    data, filename = kept
+    try:
+        report: ImportReport = import_registry(town_id(), data, actor=g.user,
+                                               source=f"planilha {filename}")
+    except FileRefused as e:
+        return _page(422, refused=f"Arquivo recusado: {e}.", filename=filename)
+    if not report.ok:
+        return _page(422, report=report, filename=filename)
+    db.session.commit()
+    _drop(token)
+    flash(f"Importação concluída ({filename}): {report.summary()}.", "success")
+    return redirect(url_for("imports.upload"), 303)
+
+
+@bp.get("/modelo.csv")
+@ADMIN
+def example():
+    """A spreadsheet to start from: the header and one example row."""
+    response = Response("\ufeff" + template_csv(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = 'attachment; filename="modelo-cadastro.csv"'
+    return response

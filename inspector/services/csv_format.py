@@ -1,0 +1,187 @@
+"""The registry spreadsheet: its columns, how its bytes are read, what a header must hold.
+
+One row per vehicle, with its holder, permit, licence, main driver and (moto-taxi)
+insurance. Column names are Portuguese, matched without regard to case, accents or
+spacing ("Ano Fabricação" is `ano_fabricacao`). The format is documented for people
+in docs/csv-import.md; keep the two in step.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from dataclasses import dataclass
+
+MAX_BYTES = 2 * 1024 * 1024
+MAX_ROWS = 5000
+
+
+@dataclass(frozen=True)
+class Column:
+    """A spreadsheet column: which record and field of the services it fills."""
+
+    name: str
+    group: str      # holder | vehicle | permit | licence | driver | insurance
+    field: str      # the services' key in `data`
+    required: bool  # must be in the header
+    example: str = ""
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("placa", "vehicle", "plate", True, "QBA1D23"),
+    Column("servico", "vehicle", "service", True, "mototaxi"),
+    Column("marca_modelo", "vehicle", "make_model", True, "Honda CG 160"),
+    Column("ano_fabricacao", "vehicle", "year_of_manufacture", True, "2023"),
+    Column("cor", "vehicle", "colour", True, "Vermelha"),
+    Column("cilindrada", "vehicle", "engine_cc", False, "160"),
+    Column("portas", "vehicle", "doors", False, ""),
+    Column("prefixo", "vehicle", "prefix", False, "0101"),
+    Column("trail", "vehicle", "is_trail", False, "não"),
+    Column("ponto", "vehicle", "stand_code", False, ""),
+    Column("ultima_vistoria", "vehicle", "last_vistoria_on", False, "15/01/2026"),
+    Column("titular_documento", "holder", "tax_id", True, "11.222.333/0001-81"),
+    Column("titular_nome", "holder", "name", True, "Moto Rápida Ltda"),
+    Column("titular_tipo", "holder", "kind", False, "empresa"),
+    Column("titular_endereco", "holder", "address", False, "Av. Brasil, 100"),
+    Column("titular_telefone", "holder", "phone", False, "(65) 99999-0000"),
+    Column("titular_email", "holder", "email", False, ""),
+    Column("permissao_numero", "permit", "number", True, "AUT-001/2024"),
+    Column("permissao_tipo", "permit", "kind", False, "autorizacao"),
+    Column("permissao_inicio", "permit", "valid_from", True, "01/02/2024"),
+    Column("permissao_fim", "permit", "valid_until", False, ""),
+    Column("permissao_situacao", "permit", "status", False, "ativa"),
+    Column("alvara_numero", "licence", "number", True, "ALV-123/2025"),
+    Column("alvara_tipo", "licence", "kind", False, ""),
+    Column("alvara_inicio", "licence", "valid_from", True, "01/03/2025"),
+    Column("alvara_fim", "licence", "valid_until", True, "28/02/2026"),
+    Column("alvara_situacao", "licence", "status", False, "ativo"),
+    Column("condutor_nome", "driver", "name", True, "João da Silva"),
+    Column("condutor_cpf", "driver", "cpf", True, "111.444.777-35"),
+    Column("condutor_categoria", "driver", "category", False, "mototaxista"),
+    Column("condutor_cnh", "driver", "cnh_number", True, "01234567890"),
+    Column("condutor_cnh_categoria", "driver", "cnh_category", True, "A"),
+    Column("condutor_cnh_validade", "driver", "cnh_expiry", True, "31/12/2030"),
+    Column("condutor_registro", "driver", "registration_number", True, "MT-001"),
+    Column("condutor_registro_validade", "driver", "registration_expiry", True, "30/06/2026"),
+    Column("condutor_situacao", "driver", "status", False, "ativo"),
+    Column("seguro_seguradora", "insurance", "insurer", False, "Seguradora Exemplo"),
+    Column("seguro_apolice", "insurance", "policy_number", False, "AP-5555"),
+    Column("seguro_inicio", "insurance", "valid_from", False, "01/03/2025"),
+    Column("seguro_fim", "insurance", "valid_until", False, "28/02/2026"),
+)
+BY_NAME = {c.name: c for c in COLUMNS}
+GROUPS = ("holder", "vehicle", "permit", "licence", "driver", "insurance")
+# Insurance columns are optional, but all four come together.
+ALL_OR_NONE = {"insurance": ("seguro_seguradora", "seguro_apolice", "seguro_inicio",
+                             "seguro_fim")}
+
+# Where a service's reference fields point in the spreadsheet.
+REFERENCE_COLUMNS = {"holder_tax_id": "titular_documento", "vehicle_plate": "placa",
+                     "permit_number": "permissao_numero", "service": "servico"}
+
+
+class FileRefused(Exception):
+    """The file as a whole cannot be read (encoding, size, header): nothing is imported."""
+
+
+def column_key(header: str) -> str:
+    """A header cell as a column name: 'Ano Fabricação ' -> 'ano_fabricacao'."""
+    plain = unicodedata.normalize("NFKD", header or "").encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "_", plain.lower()).strip("_")
+
+
+def column_for(group: str, field: str) -> str:
+    """The spreadsheet column a service's error on (group, field) belongs to."""
+    for c in COLUMNS:
+        if c.group == group and c.field == field:
+            return c.name
+    return REFERENCE_COLUMNS.get(field, field)
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text (a leading BOM is dropped); any other encoding is refused with advice."""
+    if len(data) > MAX_BYTES:
+        raise FileRefused(f"arquivo grande demais: o limite é {MAX_BYTES // (1024 * 1024)} MB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise FileRefused("o arquivo não está em UTF-8 (byte inválido na posição "
+                          f"{e.start}); no Excel, salve como “CSV UTF-8”") from None
+    if "\x00" in text:
+        raise FileRefused("o arquivo não é um CSV de texto")
+    if not text.strip():
+        raise FileRefused("o arquivo está vazio")
+    return text
+
+
+def delimiter_of(text: str) -> str:
+    """';' (Brazilian spreadsheets) or ',', whichever the header line uses more."""
+    first = text.splitlines()[0] if text else ""
+    return ";" if first.count(";") > first.count(",") else ","
+
+
+def check_header(cells: list[str]) -> list[str]:
+    """The header's column names; a missing, unknown or repeated column refuses the file."""
+    names = [column_key(c) for c in cells]
+    while names and not names[-1]:
+        names.pop()  # trailing empty cells that spreadsheets leave
+    problems = []
+    missing = [c.name for c in COLUMNS if c.required and c.name not in names]
+    for group, cols in ALL_OR_NONE.items():
+        present = [c for c in cols if c in names]
+        if present:
+            missing += [c for c in cols if c not in names]
+    unknown = [cells[i].strip() or f"(coluna {i + 1} sem nome)" for i, n in enumerate(names)
+               if n not in BY_NAME]
+    repeated = sorted({n for n in names if n in BY_NAME and names.count(n) > 1})
+    if missing:
+        problems.append("faltam as colunas " + ", ".join(missing))
+    if unknown:
+        problems.append("colunas desconhecidas: " + ", ".join(unknown))
+    if repeated:
+        problems.append("colunas repetidas: " + ", ".join(repeated))
+    if problems:
+        raise FileRefused("cabeçalho inválido: " + "; ".join(problems) +
+                          " (veja o modelo em docs/csv-import.md)")
+    return names
+
+
+def read_rows(data: bytes) -> tuple[list[str], list[tuple[int, dict[str, str]]], list[tuple[int, str]]]:
+    """The header and every non-blank row as (spreadsheet line, {column: value}).
+
+    Line numbers are what a spreadsheet shows: the header is line 1. Rows with more
+    filled cells than the header has columns come back as problems (line, reason).
+    """
+    text = decode(data)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(text))
+    try:
+        header = next(reader)
+        names = check_header(header)
+        rows, problems = [], []
+        for line, cells in enumerate(reader, start=2):
+            if not any(c.strip() for c in cells):
+                continue
+            if len(rows) >= MAX_ROWS:
+                raise FileRefused(f"linhas demais: o limite é {MAX_ROWS} por arquivo; "
+                                  "divida a planilha")
+            if any(c.strip() for c in cells[len(names):]):
+                problems.append((line, f"a linha tem {len(cells)} colunas e o cabeçalho "
+                                       f"{len(names)}"))
+                continue
+            rows.append((line, {n: (cells[i].strip() if i < len(cells) else "")
+                                for i, n in enumerate(names)}))
+    except csv.Error as e:
+        raise FileRefused(f"CSV malformado perto da linha {reader.line_num}: {e}") from None
+    if not rows and not problems:
+        raise FileRefused("o arquivo não tem nenhuma linha de dados")
+    return names, rows, problems
+
+
+def template_csv(delimiter: str = ";") -> str:
+    """A header line and one example row, for people to start from."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    writer.writerow([c.name for c in COLUMNS])
+    writer.writerow([c.example for c in COLUMNS])
+    return out.getvalue()

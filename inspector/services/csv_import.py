@@ -1,0 +1,300 @@
+"""Import a town's registry from a spreadsheet: all rows or nothing.
+
+Every row goes through the same `save_*` services as the admin forms, inside one
+transaction. If any row is bad (or this is a dry run) the session is rolled back and
+nothing is written, audit entries included; the report names every bad row by the
+line a spreadsheet shows (header = line 1), the column and the reason. Rows are matched
+to what is already registered by natural key (plate, CPF/CNPJ, permit, licence and
+registration numbers), so importing the same file twice changes nothing the second time.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..extensions import db
+from ..models import Driver, Holder, Licence, Permit, Service, Stand, Status, Vehicle
+from . import registry
+from .csv_format import COLUMNS, FileRefused, column_for, read_rows  # noqa: F401
+from .documents import digits, normalise_plate
+from .errors import ValidationFailed
+from .registry_lookup import Lookup
+from .values import label, parse_choice
+
+GROUP_LABELS = {"holder": "permissionários", "vehicle": "veículos", "permit": "permissões",
+                "licence": "alvarás", "driver": "condutores", "insurance": "seguros"}
+_NOUN = {"holder": "titular", "permit": "número de permissão", "driver": "condutor"}
+# Where a service's complaint about an implicit link is best shown in the spreadsheet.
+_LINK_COLUMNS = {("driver", "vehicle_plate"): "condutor_categoria",
+                 ("insurance", "vehicle_plate"): "seguro_apolice"}
+_STATUS_COLUMNS = {"permit": "permissao_situacao", "licence": "alvara_situacao",
+                   "driver": "condutor_situacao"}
+_SAVE: dict[str, Callable] = {
+    "holder": registry.save_holder, "vehicle": registry.save_vehicle,
+    "permit": registry.save_permit, "licence": registry.save_licence,
+    "driver": registry.save_driver, "insurance": registry.save_insurance,
+}
+
+
+@dataclass(frozen=True)
+class RowError:
+    """One thing wrong with one row: line as a spreadsheet shows it, column, reason."""
+
+    line: int
+    column: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"linha {self.line}, campo {self.column}: {self.reason}"
+
+
+@dataclass
+class ImportReport:
+    """What an import found and (unless refused or a dry run) wrote."""
+
+    rows: int = 0
+    dry_run: bool = False
+    written: bool = False
+    created: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GROUP_LABELS, 0))
+    updated: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GROUP_LABELS, 0))
+    status_changes: int = 0
+    errors: list[RowError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def bad_lines(self) -> list[int]:
+        """The lines with at least one error, in order."""
+        return sorted({e.line for e in self.errors})
+
+    def summary(self) -> str:
+        """One line in Portuguese: how many rows, what was (or would be) created or changed."""
+        parts = [f"{n} {GROUP_LABELS[g]}" for g, n in self.created.items() if n]
+        changed = [f"{n} {GROUP_LABELS[g]}" for g, n in self.updated.items() if n]
+        verb = "seriam" if self.dry_run else "foram"
+        text = f"{self.rows} linhas"
+        text += f"; {verb} criados: {', '.join(parts)}" if parts else "; nada novo"
+        if changed:
+            text += f"; {verb} alterados: {', '.join(changed)}"
+        if self.status_changes:
+            text += f"; mudanças de situação: {self.status_changes}"
+        return text
+
+    def as_json(self) -> dict:
+        """The report for machines (the CLI's --json)."""
+        return {"ok": self.ok, "dry_run": self.dry_run, "written": self.written,
+                "rows": self.rows, "created": self.created, "updated": self.updated,
+                "status_changes": self.status_changes,
+                "errors": [{"line": e.line, "column": e.column, "reason": e.reason}
+                           for e in self.errors]}
+
+
+def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
+                    source: str = "planilha") -> ImportReport:
+    """Validate and save every row in the session's transaction.
+
+    Raises FileRefused when the file itself is unreadable (nothing was touched). When any
+    row is bad, or on a dry run, the session is rolled back before returning; otherwise
+    the rows are flushed and the caller commits.
+    """
+    _, rows, problems = read_rows(data)
+    report = ImportReport(rows=len(rows) + len(problems), dry_run=dry_run)
+    report.errors += [RowError(line, "(linha)", reason) for line, reason in problems]
+    lookup = Lookup(town_id, batch=True)
+    _prime(lookup, [cells for _, cells in rows])
+    run = _Run(town_id, lookup, actor, report, source)
+    try:
+        for line, cells in rows:
+            run.row(line, cells)
+        report.errors.sort(key=lambda e: e.line)
+        if not report.errors:
+            registry.settle(lookup)  # a dry run too: the database checks what we checked
+    except BaseException:
+        db.session.rollback()
+        raise
+    if report.errors or dry_run:
+        db.session.rollback()
+    else:
+        report.written = True
+    return report
+
+
+def _code(value: str) -> str:
+    return re.sub(r"\s+", " ", value or "").strip().upper()
+
+
+def _prime(lookup: Lookup, rows: list[dict[str, str]]) -> None:
+    """Load everything the file names in a few queries, instead of several per row."""
+    col = lambda name, norm: [norm(r.get(name, "")) for r in rows]  # noqa: E731
+    lookup.prime(Holder, "tax_id", col("titular_documento", digits))
+    lookup.prime(Stand, "code", col("ponto", _code))
+    lookup.prime(Vehicle, "plate", col("placa", normalise_plate))
+    lookup.prime(Permit, "number", col("permissao_numero", _code))
+    lookup.prime(Licence, "number", col("alvara_numero", _code))
+    lookup.prime(Driver, "cpf", col("condutor_cpf", digits))
+    lookup.prime(Driver, "registration_number", col("condutor_registro", _code))
+
+
+class _Run:
+    """One import: the rows seen so far, by natural key, and what each one did."""
+
+    def __init__(self, town_id: int, lookup: Lookup, actor, report: ImportReport, source: str):
+        self.town_id, self.lookup, self.actor, self.report = town_id, lookup, actor, report
+        self.source = source
+        self.first_line: dict[tuple[str, Any], int] = {}  # (group, row id) -> first line
+        self.once: dict[tuple[str, str], int] = {}  # plates and licence numbers -> line
+
+    # -- one row ---------------------------------------------------------------
+    def row(self, line: int, cells: dict[str, str]) -> None:
+        """Save the row's records in order; collect every error, one per column."""
+        errors: dict[str, str] = {}
+        failed: set[str] = set()
+        tax_id = cells["titular_documento"]
+        plate = normalise_plate(cells["placa"])
+        service = parse_choice(Service, cells["servico"])
+
+        self.save("holder", line, cells, errors, failed, self.values(cells, "holder"),
+                  self.lookup.get(Holder, "tax_id", digits(tax_id)) if digits(tax_id) else None)
+
+        vehicle = self.lookup.get(Vehicle, "plate", plate) if plate else None
+        if plate and self.once.setdefault(("placa", plate), line) != line:
+            errors["placa"] = (f"placa repetida: o veículo já está na linha "
+                               f"{self.once[('placa', plate)]} (uma linha por veículo)")
+            failed.add("vehicle")
+        else:
+            self.save("vehicle", line, cells, errors, failed,
+                      {**self.values(cells, "vehicle"), "holder_tax_id": tax_id}, vehicle)
+
+        permit_number = ""
+        if self.filled(cells, "permit"):
+            permit_number = cells.get("permissao_numero", "")
+            self.save("permit", line, cells, errors, failed,
+                      {**self.values(cells, "permit"), "holder_tax_id": tax_id,
+                       "service": cells["servico"]},
+                      self.lookup.get(Permit, "number", _code(permit_number)))
+
+        if self.filled(cells, "licence"):
+            number = _code(cells.get("alvara_numero", ""))
+            licence = self.lookup.get(Licence, "number", number)
+            if number and self.once.setdefault(("alvara", number), line) != line:
+                errors["alvara_numero"] = (f"alvará repetido: já está na linha "
+                                           f"{self.once[('alvara', number)]}")
+            else:
+                self.save("licence", line, cells, errors, failed,
+                          {**self.values(cells, "licence"), "vehicle_plate": plate,
+                           "permit_number": permit_number}, licence)
+
+        if self.filled(cells, "driver"):
+            driver = self.lookup.get(Driver, "cpf", digits(cells.get("condutor_cpf", "")))
+            data = {**self.values(cells, "driver"), "holder_tax_id": tax_id,
+                    "vehicle_plate": "" if "vehicle" in failed else plate}
+            if driver is None and not data.get("category"):
+                data["category"] = _default_category(service, tax_id, cells)
+            self.save("driver", line, cells, errors, failed, data, driver)
+
+        if self.filled(cells, "insurance"):
+            policy = None
+            if vehicle is not None:
+                number = _code(cells.get("seguro_apolice", ""))
+                policy = next((p for p in vehicle.insurance_policies
+                               if p.policy_number == number), None)
+            self.save("insurance", line, cells, errors, failed,
+                      {**self.values(cells, "insurance"), "vehicle_plate": plate}, policy)
+
+        self.report.errors += [RowError(line, col, reason) for col, reason in errors.items()]
+
+    # -- helpers ---------------------------------------------------------------
+    @staticmethod
+    def values(cells: dict[str, str], group: str) -> dict[str, str]:
+        """The group's cells as service fields (status is handled apart)."""
+        return {c.field: cells[c.name] for c in COLUMNS
+                if c.group == group and c.name in cells and c.field != "status"}
+
+    @staticmethod
+    def filled(cells: dict[str, str], group: str) -> bool:
+        """Whether any of the group's cells has a value (an all-blank group is skipped)."""
+        return any(cells.get(c.name) for c in COLUMNS if c.group == group)
+
+    @staticmethod
+    def state(row: Any) -> dict | None:
+        """What a row looks like, to tell created, changed and unchanged apart."""
+        if row is None:
+            return None
+        state = registry.as_data(row)
+        if isinstance(row, Driver):
+            state["vehicles"] = ",".join(sorted(v.plate for v in row.vehicles))
+        return state
+
+    def save(self, group: str, line: int, cells: dict[str, str], errors: dict[str, str],
+             failed: set[str], data: dict[str, str], existing: Any) -> Any:
+        """Run one service; map its errors to columns; count what it did."""
+        status_col = _STATUS_COLUMNS.get(group, "")
+        status_raw = cells.get(status_col, "")
+        if existing is None and status_raw:
+            data = {**data, "status": status_raw}
+        skip = {"holder_tax_id"} if "holder" in failed else set()
+        if "vehicle" in failed:
+            skip.add("vehicle_plate")
+        if "permit" in failed:
+            skip.add("permit_number")
+        if existing is not None and status_raw:  # first, so the save's snapshot includes it
+            self.change_status(existing, group, status_col, status_raw, line,
+                               self.first_line.get((group, id(existing)), line), errors)
+        before = self.state(existing)
+        try:
+            row = _SAVE[group](self.town_id, data, actor=self.actor, lookup=self.lookup,
+                               **{group: existing})
+        except ValidationFailed as e:
+            failed.add(group)
+            for name, reason in e.errors.items():
+                if name not in skip:
+                    col = _LINK_COLUMNS.get((group, name)) or column_for(group, name)
+                    errors.setdefault(col, reason)
+            return None
+        after = self.state(row)
+        first = self.first_line.setdefault((group, id(row)), line)
+        differ = [k for k in after if k != "vehicles" and after[k] != (before or {}).get(k)]
+        if first != line and differ:
+            for name in differ:
+                errors.setdefault(column_for(group, name), f"diferente da linha {first}, "
+                                  f"que traz o mesmo {_NOUN.get(group, 'registro')}")
+            failed.add(group)
+            # Put the first line's values back, so later rows are compared with them.
+            _SAVE[group](self.town_id, before, actor=self.actor, lookup=self.lookup,
+                         **{group: row})
+            return row
+        if before is None:
+            self.report.created[group] += 1
+        elif before != after:
+            self.report.updated[group] += 1
+        return row
+
+    def change_status(self, row: Any, group: str, column: str, raw: str, line: int,
+                      first: int, errors: dict[str, str]) -> None:
+        """A status column that differs from the registered one is a status change."""
+        target = parse_choice(Status, raw)
+        if target is None:
+            errors.setdefault(column, f"valor desconhecido: {raw!r} (use "
+                                      f"{', '.join(label(s) for s in Status)})")
+        elif target != row.status:
+            if first != line:
+                errors.setdefault(column, f"diferente da linha {first}, que traz o mesmo "
+                                          f"{_NOUN.get(group, 'registro')}")
+                return
+            registry.change_status(row, target, f"Importação de {self.source}, linha {line}",
+                                   actor=self.actor)
+            self.report.status_changes += 1
+
+
+def _default_category(service: Service | None, tax_id: str, cells: dict[str, str]) -> str:
+    """A new driver's category when the sheet leaves it blank: the rider of a moto-taxi,
+    or the owner-driver of a taxi when the CPFs match (an auxiliary otherwise)."""
+    if service == Service.MOTOTAXI:
+        return "mototaxista"
+    if service == Service.TAXI:
+        return "autonomo" if digits(tax_id) == digits(cells.get("condutor_cpf", "")) \
+            else "auxiliar"
+    return ""
