@@ -45,7 +45,7 @@ chromium:
 	@test -x $(CHROMIUM) || { echo "installing Debian chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-# Schema and demo data: migrations always, demo data only on first start (idempotent anyway).
+# Schema and demo data, on every start: both are no-ops once done (the seed writes nothing twice).
 db: setup
 	mkdir -p instance
 	$(FLASK) db upgrade
