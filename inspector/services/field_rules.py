@@ -30,34 +30,24 @@ class NoLawInForce(Exception):
     """No law of this town covers this service on that day."""
 
 
-def _packs():
-    """Every rule pack shipped with the app, or None while the loader is not installed."""
-    try:
-        from ..rules.loader import load_all
-    except ImportError:
-        return None
-    return load_all()
-
-
 def checklist(town, service: str, day: date) -> dict | None:
-    """The checklist in force: {"service", "law", "pack", "items": [...]}.
+    """The checklist in force: {"service", "law", "pack", "law_slug", "items": [...]}.
 
-    Items are those of the pack of this town and service in force on `day` whose own
-    dates cover the day and whose population condition the town meets. None when the
-    rules are not available; NoLawInForce when no law covers this service that day.
+    Items come from `inspector.rules` (the pack of this town and service in force on
+    `day`, items whose dates and population condition hold). None when the rules engine
+    is not installed; NoLawInForce when no law covers this service that day.
     """
-    packs = _packs()
-    if packs is None:
+    try:
+        from .. import rules
+    except ImportError:  # pragma: no cover - the engine ships with the app
         return None
-    pack = next((p for p in packs if p.town == town.slug and p.service == service
-                 and p.span.covers(day)), None)
-    if pack is None:
-        raise NoLawInForce(f"{town.slug}/{service}/{day}")
-    items = [i.as_dict() for i in pack.checklist if i.span.covers(day)
-             and (i.seat_population_over is None
-                  or town.population_seat > i.seat_population_over)]
+    try:
+        pack = rules.find_pack(town.slug, service, day)
+    except rules.RulesError as e:
+        raise NoLawInForce(str(e)) from None
+    items = rules.checklist_of(pack, day, town.population_seat)
     return {"service": service, "law": pack.law, "pack": pack.id, "law_slug": pack.law_slug,
-            "items": items}
+            "items": [i.as_dict() for i in items]}
 
 
 def checklists_in_force(town, day: date) -> list[dict]:

@@ -198,7 +198,8 @@ def _standing(vehicles: list[Vehicle], day: date) -> list[dict]:
 
 
 def _standing_options():
-    return (selectinload(Vehicle.licences), selectinload(Vehicle.insurance_policies),
+    return (selectinload(Vehicle.licences).selectinload(Licence.permit),
+            selectinload(Vehicle.insurance_policies),
             selectinload(Vehicle.drivers), selectinload(Vehicle.holder)
             .selectinload(Holder.permits), selectinload(Vehicle.stand))
 

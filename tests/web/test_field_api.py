@@ -306,3 +306,318 @@ def test_two_hundred_inspections_in_a_row_are_all_stored_once(app, api, moto):
     assert count(app, Inspection) == 200 and count(app, InspectionItem) == 200
     with app.app_context():
         assert set(db.session.scalars(select(Inspection.uuid))) == set(sent)
+
+
+# ------------------------------------------------------------------ registry changed meanwhile
+def test_a_licence_revoked_after_the_snapshot_is_accepted_and_flagged(app, api, moto, agent):
+    v = moto()
+    version = api.get("/api/field/snapshot").json["version"]
+    with app.app_context():
+        from inspector.services.registry import change_status
+
+        lic = db.session.scalar(select(Licence).filter_by(vehicle_id=v.id))
+        change_status(lic, Status.REVOKED, "Cassado por falta de vistoria", actor=None)
+        db.session.commit()
+        lic_id = lic.id
+    iid = str(uuid.uuid4())
+    r = api.put_inspection(iid, body(v.id, version=version))
+    assert r.status_code == 201 and r.json["registry_changed"] is True
+    # A phone that already knew about it is not flagged.
+    fresh = api.get("/api/field/snapshot").json["version"]
+    r = api.put_inspection(str(uuid.uuid4()), body(v.id, version=fresh))
+    assert r.json["registry_changed"] is False
+    with app.app_context():
+        insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
+        changes = json.loads(insp.registry_changes)
+        assert any(c["entity"] == "licence" and c["entity_id"] == str(lic_id) for c in changes)
+
+
+# ------------------------------------------------------------------ snapshot
+def _strings(node, key=None):
+    """Every (key, string value) in a JSON document."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _strings(v, k)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v, key)
+    elif isinstance(node, str):
+        yield key, node
+
+
+def _town_with_fleet(make):
+    from inspector.services import credentials
+
+    def build():
+        out = []
+        for i in range(3):
+            v = factories.vehicle("tapurah", "mototaxi", last_vistoria_on=factories.date.today()
+                                  - factories.timedelta(days=30))
+            factories.insurance(v)
+            d = factories.driver("tapurah", "mototaxista", holder=v.holder)
+            d.vehicles.append(v)
+            d.photo = jpeg(i, size=(480, 640))
+            d.photo_mime = "image/jpeg"
+            factories.licence(v)
+            factories.permit(v.holder, "mototaxi")
+            credentials.issue(v)
+            out.append(v)
+        factories.licence(out[2], status=Status.SUSPENDED, number="AL-SUSP",
+                          valid_from=factories.date.today())
+        factories.vehicle("nortelandia", "mototaxi")  # another town: never in the snapshot
+        return out[0]
+    return make(build)
+
+
+def test_full_snapshot_has_the_town_and_nothing_personal(app, api, make):
+    _town_with_fleet(make)
+    r = api.get("/api/field/snapshot")
+    assert r.status_code == 200 and r.mimetype == "application/json"
+    s = r.json
+    assert s["full"] is True and s["version"] > 0 and s["deleted"] == {}
+    assert s["town"] == {"slug": "tapurah", "name": "Tapurah", "ibge": "5108006",
+                         "fiscal_unit": "UFIM"}
+    assert len(s["vehicles"]) == 3 and len(s["drivers"]) == 3
+    assert len(s["credentials"]) == 3 and {c["status"] for c in s["credentials"]} == {"active"}
+    assert all(d["photo"].startswith("data:image/jpeg;base64,") for d in s["drivers"])
+    assert all(len(d["photo"]) < 12_000 for d in s["drivers"])  # a thumbnail, not the photo
+    assert all(d["vehicle_ids"] for d in s["drivers"])
+    standing = {x["vehicle_id"]: x["status"] for x in s["standing"]}
+    assert sorted(standing.values()) == ["regular", "regular", "suspended"]
+    assert s["checklists"][0]["service"] == "mototaxi"
+    assert s["checklists"][0]["law"] == "Lei 406/2001"
+    assert any(i["id"] == "tank-sign" for i in s["checklists"][0]["items"])
+    assert s["keys"] and s["keys"][0]["public_key"]
+    # Data minimisation: no CPF or CNPJ, no address, no phone, no CNH number, no token.
+    text = r.get_data(as_text=True)
+    with app.app_context():
+        from inspector.models import Credential, Driver, Holder
+
+        secrets = [h.tax_id for h in db.session.scalars(select(Holder))]
+        secrets += [d.cpf for d in db.session.scalars(select(Driver))]
+        secrets += [d.cnh_number for d in db.session.scalars(select(Driver))]
+        secrets += [h.address for h in db.session.scalars(select(Holder))]
+        secrets += [c.token for c in db.session.scalars(select(Credential))]
+    for secret in secrets:
+        assert secret not in text
+    opaque = {"token_hash", "public_key", "x", "photo"}  # hashes, keys, images
+    for key, value in _strings(s):
+        if key not in opaque:
+            assert not CPF_SHAPED.search(value), f"CPF-shaped {key}: {value}"
+    for key in ("cpf", "tax_id", "address", "phone", "email", "cnh_number", '"token"'):
+        assert key not in text
+
+
+def test_delta_returns_only_what_changed_and_what_was_deleted(app, api, make):
+    v = _town_with_fleet(make)
+    full = api.get("/api/field/snapshot").json
+    same = api.get(f"/api/field/snapshot?since={full['version']}").json
+    assert same["full"] is False and same["version"] == full["version"]
+    assert same["vehicles"] == same["drivers"] == same["standing"] == []
+    with app.app_context():
+        from inspector.models import Stand, Vehicle
+        from inspector.services.registry import save_vehicle
+
+        row = db.session.get(Vehicle, v.id)
+        save_vehicle(row.municipality_id, {"colour": "Azul"}, actor=None, vehicle=row)
+        gone = factories.stand("tapurah")
+        audit.record("stand_created", "stand", gone.id, municipality_id=row.municipality_id)
+        db.session.commit()
+        db.session.delete(db.session.get(Stand, gone.id))
+        audit.record("stand_deleted", "stand", gone.id, municipality_id=row.municipality_id)
+        db.session.commit()
+    delta = api.get(f"/api/field/snapshot?since={full['version']}").json
+    assert delta["full"] is False and delta["version"] == full["version"] + 3
+    assert [x["id"] for x in delta["vehicles"]] == [v.id]
+    assert delta["vehicles"][0]["colour"] == "Azul"
+    assert delta["drivers"] == delta["licences"] == delta["credentials"] == []
+    assert [x["vehicle_id"] for x in delta["standing"]] == [v.id]
+    assert delta["deleted"] == {"stands": [gone.id]}
+    assert delta["checklists"] and delta["keys"]
+
+
+def test_snapshot_is_gzip_compressed_when_asked(api, make):
+    _town_with_fleet(make)
+    r = api.get("/api/field/snapshot", headers={"Accept-Encoding": "gzip"})
+    assert r.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in r.headers["Vary"]
+    assert json.loads(gzip.decompress(r.get_data()))["full"] is True
+
+
+def test_snapshot_tells_the_last_inspection_of_each_vehicle(api, moto):
+    v = moto()
+    iid = str(uuid.uuid4())
+    before = api.get("/api/field/snapshot").json
+    api.put_inspection(iid, body(v.id))
+    delta = api.get(f"/api/field/snapshot?since={before['version']}").json
+    assert delta["last_inspections"] == [{"vehicle_id": v.id, "id": iid, "finished_at":
+                                          delta["last_inspections"][0]["finished_at"],
+                                          "status": "awaiting_review", "failed_items": 0}]
+
+
+def test_bad_since_is_422(api):
+    assert api.get("/api/field/snapshot?since=abc").status_code == 422
+
+
+# ------------------------------------------------------------------ roles
+def test_roles(app, make, moto):
+    v = moto()
+    b = body(v.id)
+    anon = app.test_client()
+    assert anon.get("/api/field/snapshot").status_code == 401
+    assert anon.get("/api/field/session").json["status"] == 401
+    sup = make(factories.user, "supervisor", "tapurah")
+    c = app.test_client()
+    c.login(sup.username)
+    sapi = Api(c)
+    assert sapi.get("/api/field/snapshot").status_code == 200
+    assert sapi.put_inspection(str(uuid.uuid4()), b).status_code == 403
+    adm = make(factories.user, "admin", "tapurah")
+    c2 = app.test_client()
+    c2.login(adm.username)
+    assert c2.get("/api/field/session").status_code == 403
+    assert count(app, Inspection) == 0
+
+
+# ------------------------------------------------------------------ OpenAPI
+def test_openapi_documents_every_api_route(app, client):
+    r = client.get("/api/openapi.json")
+    assert r.status_code == 200
+    doc = r.json
+    assert doc["openapi"].startswith("3.1")
+    documented = doc["paths"]
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/") and rule.rule != "/healthz":
+            continue
+        path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
+        assert path in documented, f"{rule.rule} is not in /api/openapi.json"
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            assert method.lower() in documented[path], f"{method} {rule.rule} undocumented"
+    refs = re.findall(r'"#/components/(\w+)/(\w+)"', json.dumps(doc))
+    for section, name in refs:
+        assert name in doc["components"][section], f"dangling $ref {section}/{name}"
+
+
+# ------------------------------------------------------------------ a real server
+class DropAfterCommit:
+    """WSGI middleware: for the first request of each listed (method, path), run the app to
+    the end (it commits), then cut the connection before the answer leaves."""
+
+    def __init__(self, inner, targets: set[tuple[str, str]]):
+        self.inner, self.targets, self.dropped = inner, set(targets), []
+
+    def __call__(self, environ, start_response):
+        key = (environ["REQUEST_METHOD"], environ["PATH_INFO"])
+        if key not in self.targets:
+            return self.inner(environ, start_response)
+        self.targets.discard(key)
+        result = self.inner(environ, lambda *a, **k: None)
+        b"".join(result)
+        if hasattr(result, "close"):
+            result.close()
+        self.dropped.append(key)
+        import socket
+
+        environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
+        start_response("502 Bad Gateway", [("Content-Length", "0")])
+        return [b""]
+
+
+def _live_setup(make, moto):
+    agent = make(factories.user, "agent", "tapurah")
+    return agent, moto()
+
+
+def test_lost_acknowledgement_on_a_real_server(app, live_server, make, moto):
+    import http.client
+
+    from ..field_api_helpers import LiveClient
+
+    agent, v = _live_setup(make, moto)
+    p1 = jpeg(5)
+    b = body(v.id, fail={"tank-sign": [p1]})
+    iid, pid = str(uuid.uuid4()), photos_of(b)[0]["id"]
+    ipath = f"/api/field/inspections/{iid}"
+    ppath = f"{ipath}/photos/{pid}"
+    client = LiveClient(live_server.url, agent.username)
+    app.wsgi_app = drop = DropAfterCommit(app.wsgi_app, {("PUT", ipath), ("PUT", ppath)})
+    for send in (lambda: client.put_json(ipath, b), lambda: client.put_bytes(ppath, p1)):
+        with pytest.raises((http.client.HTTPException, ConnectionError)):
+            send()  # the server committed; the phone saw the network fail
+        status, _, payload = send()
+        assert status == 200, payload
+    assert len(drop.dropped) == 2
+    assert json.loads(payload)["complete"] is True
+    assert count(app, Inspection) == 1 and count(app, Photo) == 1
+    with app.app_context():
+        assert inspections.photo_bytes(db.session.scalar(select(Photo))) == p1
+
+
+def test_concurrent_identical_puts_make_one_row(app, live_server, make, moto):
+    import threading
+
+    from ..field_api_helpers import LiveClient
+
+    agent, v = _live_setup(make, moto)
+    p1 = jpeg(6)
+    b = body(v.id, fail={"tank-sign": [p1]})
+    iid, pid = str(uuid.uuid4()), photos_of(b)[0]["id"]
+    client = LiveClient(live_server.url, agent.username)
+    n = 8
+
+    def together(send) -> list[int]:
+        barrier, out = threading.Barrier(n), []
+
+        def run():
+            barrier.wait()
+            out.append(send()[0])
+        threads = [threading.Thread(target=run) for _ in range(n)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        return sorted(out)
+
+    ipath = f"/api/field/inspections/{iid}"
+    assert together(lambda: client.put_json(ipath, b)) == [200] * (n - 1) + [201]
+    assert together(lambda: client.put_bytes(f"{ipath}/photos/{pid}", p1)) == \
+        [200] * (n - 1) + [201]
+    assert count(app, Inspection) == 1 and count(app, Photo) == 1
+    with app.app_context():
+        actions = db.session.scalars(select(AuditEntry.action)).all()
+        assert actions.count("inspection_received") == 1
+        assert actions.count("photo_received") == 1
+        assert actions.count("inspection_completed") == 1
+        assert audit.verify()[1] is None
+
+
+def test_photos_arriving_at_once_complete_the_inspection_exactly_once(app, live_server, make,
+                                                                      moto):
+    import threading
+
+    from ..field_api_helpers import LiveClient
+
+    agent, v = _live_setup(make, moto)
+    data = [jpeg(20 + i) for i in range(4)]
+    b = body(v.id, fail={"tank-sign": data[:2], "mirrors": data[2:]}, ok=("general-condition",))
+    iid = str(uuid.uuid4())
+    client = LiveClient(live_server.url, agent.username)
+    assert client.put_json(f"/api/field/inspections/{iid}", b)[0] == 201
+    barrier, answers = threading.Barrier(4), []
+
+    def send(decl, raw):
+        barrier.wait()
+        answers.append(client.put_bytes(f"/api/field/inspections/{iid}/photos/{decl['id']}",
+                                        raw))
+    threads = [threading.Thread(target=send, args=pair) for pair in zip(photos_of(b), data)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(a[0] for a in answers) == [201] * 4
+    assert sum(json.loads(a[2])["complete"] for a in answers) >= 1
+    with app.app_context():
+        insp = db.session.scalar(select(Inspection))
+        assert insp.status == InspectionStatus.AWAITING_REVIEW
+        assert db.session.scalars(select(AuditEntry.action)).all().count(
+            "inspection_completed") == 1
