@@ -98,13 +98,23 @@ def validity(valid_until: date | None, today: date | None = None) -> tuple[str, 
     return "ok", f"Até {fmt_date(valid_until)}"
 
 
+# Names of columns that are not form fields, for the history's "what changed".
+OTHER_FIELDS = {"holder_id": "Permissionário", "stand_id": "Ponto", "vehicle_id": "Veículo",
+                "permit_id": "Permissão", "kind": "Tipo", "status": "Situação",
+                "vehicle_plates": "Veículos", "photo_sha256": "Foto", "photo_mime": "Foto",
+                "reason": "Motivo"}
+INTERNAL_FIELDS = {"id", "municipality_id"}
+
+
 def changed_fields(before: str | None, after: str | None) -> list[str]:
-    """Names of the fields an audit entry changed (its JSON before and after)."""
-    old = json.loads(before) if before else {}
-    new = json.loads(after) if after else {}
+    """Names of the fields an update changed (none for a creation: everything is new)."""
+    if not before or not after:
+        return []
+    old, new = json.loads(before), json.loads(after)
     if not isinstance(old, dict) or not isinstance(new, dict):
         return []
-    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    return sorted(k for k in set(old) | set(new)
+                  if k not in INTERNAL_FIELDS and old.get(k) != new.get(k))
 
 
 def template_helpers() -> dict:

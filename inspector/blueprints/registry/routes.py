@@ -15,7 +15,7 @@ from ...security import get_in_town, roles_required, town_id
 from ...services.errors import ValidationFailed
 from . import details, forms, queries
 from .kinds import KINDS, LISTED, Kind
-from .labels import label, template_helpers
+from .labels import OTHER_FIELDS, label, template_helpers
 
 bp = Blueprint("registry", __name__, url_prefix="/cadastro")
 
@@ -27,7 +27,21 @@ MAX_QUERY = 100
 @bp.context_processor
 def helpers() -> dict:
     """Labels, formatters and the kinds of record, for every registry template."""
-    return {**template_helpers(), "kinds": KINDS, "listed": LISTED}
+    return {**template_helpers(), "kinds": KINDS, "listed": LISTED, "field_names": field_names}
+
+
+def field_names(entity: str, names: list[str]) -> str:
+    """The Portuguese names of some fields of a kind of record, once each, for the history."""
+    kind = KINDS.get(entity)
+    out: list[str] = []
+    for name in names:
+        if kind is not None and any(f.name == name for f in kind.fields):
+            text = kind.label_of(name)
+        else:
+            text = OTHER_FIELDS.get(name, name)
+        if text not in out:
+            out.append(text)
+    return ", ".join(out)
 
 
 def service():
