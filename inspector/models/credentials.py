@@ -8,7 +8,7 @@ from sqlalchemy import Date, DateTime, ForeignKey, Integer, LargeBinary, String,
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from ..extensions import db
-from .registry import Driver, TownScoped, Vehicle, _enum
+from .registry import Driver, Municipality, TownScoped, Vehicle, _enum
 
 
 class CredentialKind(str, enum.Enum):
@@ -79,6 +79,7 @@ class Credential(TownScoped, db.Model):
     revoked_reason: Mapped[str | None] = mapped_column(Text)
     revoked_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
 
+    municipality: Mapped[Municipality] = relationship()
     vehicle: Mapped[Vehicle | None] = relationship()
     driver: Mapped[Driver | None] = relationship()
 

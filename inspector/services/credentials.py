@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import lambda_stmt, select
+from sqlalchemy.orm import joinedload, selectinload
 
 from ..extensions import db
-from ..models import (Credential, CredentialKind, Driver, DriverCategory, Municipality,
-                      Service, Vehicle)
+from ..models import (Credential, CredentialKind, Driver, DriverCategory, Holder, Licence,
+                      Municipality, Service, Vehicle)
 from . import audit, credential_keys
 from .credential_tokens import Claims, TokenRejected, burn_verification, encode, parse, verify
 from .errors import ValidationFailed
@@ -184,7 +185,7 @@ def lookup(token: str, today: date | None = None) -> Lookup:
         if reason in ("malformed", "unknown_key"):
             burn_verification()
         expired = reason == "expired"
-    row = db.session.scalar(select(Credential).where(Credential.token_hash == digest))
+    row = db.session.scalars(_lookup_statement(digest)).unique().first()
     found = row is not None and hmac.compare_digest(row.token_hash, digest)
     if not found or (claims is None and not expired):
         return Lookup("unknown", None, None, reason or "not_found")
@@ -195,6 +196,28 @@ def lookup(token: str, today: date | None = None) -> Lookup:
     if expired or today > row.expires_on:
         return Lookup("expired", row, claims, "expired")
     return Lookup("active", row, claims, None)
+
+
+def _vehicle_rows(path):
+    """Everything the passenger page and the standing read from a vehicle."""
+    return (path.joinedload(Vehicle.licences).joinedload(Licence.permit),
+            path.joinedload(Vehicle.holder).joinedload(Holder.permits),
+            path.joinedload(Vehicle.insurance_policies),
+            path.joinedload(Vehicle.drivers))
+
+
+# One query answers the page for a vehicle credential (drivers' credentials load their
+# vehicles in a second one); unknown tokens run the same query and find nothing.
+_PAGE_LOAD = (joinedload(Credential.municipality),
+              *_vehicle_rows(joinedload(Credential.vehicle)),
+              *_vehicle_rows(joinedload(Credential.driver).selectinload(Driver.vehicles)))
+
+
+def _lookup_statement(digest: str):
+    """The page's one query, as a lambda statement: its cache key is its code location, so
+    SQLAlchemy skips rebuilding a ten-join key on every request."""
+    return lambda_stmt(lambda: select(Credential).options(*_PAGE_LOAD)
+                       .where(Credential.token_hash == digest))
 
 
 def _matches(row: Credential, claims: Claims) -> bool:

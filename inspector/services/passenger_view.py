@@ -8,9 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from ..extensions import db
-from ..models import (CredentialKind, Driver, HolderKind, Municipality, Service, Status,
-                      Vehicle)
+from ..models import CredentialKind, Driver, HolderKind, Service, Status, Vehicle
 from .credentials import Lookup, service_of
 from .documents import format_plate
 
@@ -184,4 +182,4 @@ def build(found: Lookup, on: date) -> View:
 
 
 def _town_name(cred) -> str:
-    return db.session.get(Municipality, cred.municipality_id).name
+    return cred.municipality.name

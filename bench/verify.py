@@ -1,0 +1,179 @@
+"""Load the passenger page `/v/<token>` under wrk and compare it with `/healthz`.
+
+Starts gunicorn (2 sync workers) on a free loopback port against a throwaway SQLite
+database with the demo data and credentials for one town, rate limits off, then runs
+wrk for a bounded time against, in one run:
+
+  /healthz (trivial route) · /v/<valid> · /v/<altered> · /v/<revoked> · /healthz again
+
+and prints requests/s and p99 latency of each and the ratios to the trivial route
+(the mean of its two runs). Goal: the valid page at >= 0.5 of /healthz's throughput;
+altered and revoked codes should cost about as much as valid ones.
+
+    python bench/verify.py [--seconds 8] [--connections 16] [--town tapurah]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def flask(env: dict, *args: str) -> str:
+    """Run a `flask --app inspector` command; its stdout."""
+    out = subprocess.run([str(BIN / "flask"), "--app", "inspector", *args], env=env, cwd=ROOT,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"flask {' '.join(args)} failed: {out.stderr.strip()[-500:]}")
+    return out.stdout
+
+
+def fetch(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def banner(html: str) -> str:
+    m = re.search(r"<h1>([^<]+)</h1>", html)
+    return m.group(1) if m else "?"
+
+
+def wait_ready(base: str, proc: subprocess.Popen, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            sys.exit("gunicorn exited before answering")
+        try:
+            if fetch(base + "/healthz")[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    sys.exit("gunicorn did not answer /healthz in time")
+
+
+def _ms(value: str) -> float:
+    m = re.match(r"([\d.]+)(us|ms|s)", value)
+    n, unit = float(m.group(1)), m.group(2)
+    return n / 1000 if unit == "us" else n * 1000 if unit == "s" else n
+
+
+def run_wrk(url: str, seconds: int, connections: int) -> dict:
+    """One bounded wrk run: requests/s, p50 and p99 latency (ms), non-2xx count."""
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
+                          "--timeout", "5s", url], capture_output=True, text=True, check=True)
+    text = out.stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
+    p50 = _ms(re.search(r"^\s+50%\s+(\S+)", text, re.M).group(1))
+    p99 = _ms(re.search(r"^\s+99%\s+(\S+)", text, re.M).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+    errors = re.search(r"Socket errors:.*", text)
+    return {"rps": rps, "p50_ms": p50, "p99_ms": p99, "non_2xx": int(bad.group(1)) if bad else 0,
+            "socket_errors": errors.group(0) if errors else ""}
+
+
+def prepare(env: dict, town: str) -> tuple[str, str]:
+    """Schema, demo data, credentials; returns (a token of a REGULAR vehicle, a revoked one)."""
+    flask(env, "db", "upgrade")
+    flask(env, "demo", "seed")
+    flask(env, "credentials", "issue", "--town", town, "--kind", "vehicle")
+    listing = json.loads(flask(env, "credentials", "list", "--town", town, "--kind",
+                               "vehicle", "--json"))["credentials"]
+    tokens = [c["url"].rsplit("/", 1)[1] for c in listing]
+    revoked = listing[-1]
+    flask(env, "credentials", "revoke", str(revoked["id"]), "--reason", "bench: revogada")
+    return tokens, revoked["url"].rsplit("/", 1)[1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=int, default=8, help="length of each wrk run")
+    ap.add_argument("--connections", type=int, default=16)
+    ap.add_argument("--town", default="tapurah")
+    args = ap.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is missing: `make bench` installs it (apt-get install wrk)")
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-verify-"))
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp / 'bench.sqlite3'}",
+               SECRET_KEY="bench-secret-not-for-production", LOG_LEVEL="WARNING")
+    print(f"preparing a throwaway database in {tmp} (demo data, credentials of {args.town})")
+    tokens, revoked = prepare(env, args.town)
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [str(BIN / "gunicorn"), "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning",
+         'inspector:create_app({"RATELIMIT_ENABLED": False})'],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)
+    try:
+        wait_ready(base, proc)
+        valid = next((t for t in tokens if banner(fetch(f"{base}/v/{t}")[1]) == "REGULAR"), None)
+        if valid is None:
+            sys.exit("no REGULAR vehicle among the demo credentials")
+        altered = valid[:60] + ("B" if valid[60] == "A" else "A") + valid[61:]
+        for label, t, want in (("valid", valid, "REGULAR"), ("altered", altered,
+                                                            "NÃO RECONHECIDA"),
+                               ("revoked", revoked, "CREDENCIAL CANCELADA")):
+            got = banner(fetch(f"{base}/v/{t}")[1])
+            assert got == want, f"{label}: expected {want}, got {got}"
+        size = len(fetch(f"{base}/v/{valid}")[1].encode())
+        css = len(fetch(f"{base}/static/css/verify.css")[1].encode())
+
+        plan = [("/healthz", "/healthz"), ("/v/<valid>", f"/v/{valid}"),
+                ("/v/<altered>", f"/v/{altered}"), ("/v/<revoked>", f"/v/{revoked}"),
+                ("/healthz (again)", "/healthz")]
+        results = {}
+        for label, path in plan:
+            results[label] = run_wrk(base + path, args.seconds, args.connections)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    trivial = (results["/healthz"]["rps"] + results["/healthz (again)"]["rps"]) / 2
+    trivial_p99 = (results["/healthz"]["p99_ms"] + results["/healthz (again)"]["p99_ms"]) / 2
+    print(f"\ngunicorn 2 workers, wrk -t2 -c{args.connections} -d{args.seconds}s each, "
+          f"loopback, SQLite, rate limits off; page {size} B + CSS {css} B")
+    print(f"{'route':<18}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'rps ratio':>11}"
+          f"{'p99 ratio':>11}{'non-2xx':>9}")
+    for label, r in results.items():
+        print(f"{label:<18}{r['rps']:>10.0f}{r['p50_ms']:>9.2f}{r['p99_ms']:>9.2f}"
+              f"{r['rps'] / trivial:>11.2f}{r['p99_ms'] / trivial_p99:>11.2f}{r['non_2xx']:>9}")
+    ratio = results["/v/<valid>"]["rps"] / trivial
+    print(f"\nverification page throughput = {ratio:.2f} x /healthz "
+          f"(goal >= 0.5: {'met' if ratio >= 0.5 else 'NOT met'})")
+    same = [results[k]["p50_ms"] / results["/v/<valid>"]["p50_ms"]
+            for k in ("/v/<altered>", "/v/<revoked>")]
+    print(f"median latency of altered / revoked codes vs valid: "
+          f"{same[0]:.2f} / {same[1]:.2f}")
+    if results["/v/<valid>"]["non_2xx"]:
+        sys.exit("the valid page answered non-2xx under load")
+
+
+if __name__ == "__main__":
+    main()
