@@ -341,6 +341,7 @@ def driver_rule_violations(r: Rules, d: DriverFacts) -> list[Violation]:
 
 def _registration(r: Rules, d: DriverFacts, c: Citation) -> Violation | None:
     on, expiry = r.on, d.registration_expiry
+    c = r.cite("periodicity.registration_months") or c  # "revalidated yearly" where the law says so
     if expiry >= on:
         return _due("driver.registration.due", "Inscrição do condutor vence em {date}.", c,
                     d.subject, expiry, on)
