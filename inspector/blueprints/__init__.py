@@ -9,6 +9,7 @@ def register_blueprints(app: Flask) -> None:
     from .field_api.routes import bp as field_api_bp
     from .field.routes import bp as field_bp
     from .imports.routes import bp as imports_bp
+    from .laws.routes import bp as laws_bp
     from .main.routes import bp as main_bp
     from .public.routes import bp as public_bp
     from .registry.routes import bp as registry_bp
@@ -21,3 +22,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(field_bp)
     app.register_blueprint(field_api_bp)
     app.register_blueprint(imports_bp)
+    app.register_blueprint(laws_bp)

@@ -1,0 +1,82 @@
+"""The five laws as public pages: /leis, /leis/<law> (text with an anchor on every
+article, paragraph, item and alínea, and what the product enforces from each article)
+and /leis/<law>/checklist (the items in force on a day, each linked to its article).
+
+The same bytes for everyone (no user, no token on the page), so they are cached by
+browsers and the field app with a long max-age and revalidated with an ETag.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, Response, abort, make_response, render_template, request
+
+from ...security import public
+from ...services import law_pages
+from ...services.values import parse_date
+from .citations import citation_text, citation_url
+
+bp = Blueprint("laws", __name__)
+
+TOWN_TZ = ZoneInfo("America/Cuiaba")  # every town served is in Mato Grosso
+LAW_MAX_AGE = 7 * 24 * 3600   # law texts and packs change only with a new release
+TODAY_MAX_AGE = 3600          # "today's checklist" turns over at midnight
+
+bp.add_app_template_global(citation_url, "citation_url")
+bp.add_app_template_global(citation_text, "citation_text")
+
+
+def today() -> date:
+    """The calendar day in Mato Grosso."""
+    return datetime.now(TOWN_TZ).date()
+
+
+def cacheable(html: str, max_age: int) -> Response:
+    """A public response with Cache-Control and an ETag; 304 when the client has it."""
+    resp = make_response(html)
+    resp.headers["Cache-Control"] = f"public, max-age={max_age}"
+    resp.add_etag()
+    return resp.make_conditional(request)
+
+
+@bp.get("/leis")
+@public
+def index():
+    """The laws the product enforces: town, service, number, title, in force from."""
+    return cacheable(render_template("laws/index.html", laws=law_pages.law_index(),
+                                     fmt_date=law_pages.fmt_date), LAW_MAX_AGE)
+
+
+@bp.get("/leis/<law_slug>")
+@public
+def law(law_slug: str):
+    """A law's full text, every unit anchored, each article with the rules that cite it."""
+    blocks = law_pages.outline(law_slug)
+    if blocks is None:
+        abort(404, "Lei não encontrada.")
+    return cacheable(render_template("laws/law.html", blocks=blocks,
+                                     summary=law_pages.law_summary(law_slug),
+                                     slug=law_slug, fmt_date=law_pages.fmt_date),
+                     LAW_MAX_AGE)
+
+
+@bp.get("/leis/<law_slug>/checklist")
+@public
+def checklist(law_slug: str):
+    """The checklist of this law in force on a day (`?on=AAAA-MM-DD`, default today)."""
+    summary = law_pages.law_summary(law_slug)
+    if summary is None:
+        abort(404, "Lei não encontrada.")
+    raw = request.args.get("on", "").strip()
+    on = parse_date(raw) if raw else today()
+    if on is None:
+        abort(400, f"Data inválida: {raw!r}. Use AAAA-MM-DD, por exemplo 2026-03-31.")
+    try:
+        pack, items = law_pages.checklist_for(law_slug, on)
+    except law_pages.NoChecklist as e:
+        abort(404, str(e))
+    html = render_template("laws/checklist.html", summary=summary, pack=pack, items=items,
+                           on=on, slug=law_slug, fmt_date=law_pages.fmt_date,
+                           checks_labels=law_pages.CHECKS_LABELS)
+    return cacheable(html, LAW_MAX_AGE if raw else TODAY_MAX_AGE)
