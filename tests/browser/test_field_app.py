@@ -1,7 +1,8 @@
 """The agent's field app in a real browser (Debian Chromium) against the real server.
 
 What an agent on a roadside with no signal relies on: the app opens offline, a scanned
-vehicle can be inspected and saved, and everything saved reaches the server exactly once.
+code is verified with no network, a vehicle can be inspected and saved, and what was
+saved reaches the server. The sync's failure cases are in test_field_sync.py.
 """
 from __future__ import annotations
 
@@ -14,55 +15,12 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from .. import factories
-from ..conftest import CHROMIUM, CHROMIUM_ARGS
+from .field_helpers import (fill_checklist, jpeg_file, launch_with_camera, new_context,
+                            open_app, pending, server_inspections, sign_in, sign_on_canvas,
+                            start_online, sync_until_empty, wait_controlled, world)
 
 pytestmark = pytest.mark.browser
-
-
-# ---------- helpers ----------
-
-class OriginGuard:
-    """Records every request the context makes (pages and service worker alike)."""
-
-    def __init__(self, context, origin: str):
-        self.origin = origin
-        self.urls: list[str] = []
-        context.on("request", lambda r: self.urls.append(r.url))
-
-    def foreign(self) -> list[str]:
-        """Requests that left the origin (data: and blob: URLs never touch the network)."""
-        return [u for u in self.urls
-                if not u.startswith(self.origin + "/") and not u.startswith(("data:", "blob:"))]
-
-
-def new_context(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, locale="pt-BR",
-                                  permissions=["camera"])
-    context.set_default_timeout(15_000)
-    return context, OriginGuard(context, live_server.url)
-
-
-def sign_in(page, username: str, next_path: str = "/campo") -> None:
-    page.goto(f"/entrar?next={next_path}")
-    page.fill("#username", username)
-    page.fill("#password", factories.PASSWORD)
-    page.click("button[type=submit]")
-    expect(page).to_have_url(re.compile(re.escape(next_path) + "$"))
-
-
-def wait_controlled(page) -> None:
-    """Until the service worker controls the page and the app finished starting."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
-    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=20_000)
-
-
-def open_app(page) -> None:
-    """Open /campo twice: the second load is under the service worker's control."""
-    page.goto("/campo")
-    wait_controlled(page)
-    page.reload()
-    wait_controlled(page)
-
+__all__ = ["world"]  # the fixture, imported for pytest
 
 # ---------- 1. installable, controlled, opens offline ----------
 
@@ -152,114 +110,6 @@ def test_a_new_version_waits_until_the_agent_accepts_the_update(browser, live_se
     context.close()
 
 
-# ---------- a town with a licensed moto-taxi, its QR credential and an agent ----------
-
-@pytest.fixture
-def world(app):
-    """Tapurah: an agent, a regular moto-taxi with a rider and its printed QR credential."""
-    from inspector.extensions import db
-    from inspector.services import credentials
-
-    from ..credentials_data import regular_mototaxi
-
-    with app.app_context():
-        vehicle = regular_mototaxi("tapurah", plate="QBA1D23")
-        credential = credentials.issue(vehicle)
-        agent = factories.user("agent", "tapurah", name="Ana Fiscal")
-        db.session.commit()
-        return {"agent": agent.username, "vehicle_id": vehicle.id, "plate": vehicle.plate,
-                "url": credentials.public_url(credential.token),
-                "credential_id": credential.id}
-
-
-def jpeg_file(path, seed: int) -> bytes:
-    """A camera-like JPEG (noise, so no two are alike) written to `path`; its bytes."""
-    import random
-
-    rnd = random.Random(seed)
-    img = Image.new("RGB", (320, 240))
-    img.putdata([(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256))
-                 for _ in range(320 * 240)])
-    img.save(path, "JPEG", quality=80)
-    return path.read_bytes()
-
-
-def launch_with_camera(playwright_instance, y4m):
-    from .camera import camera_args
-
-    return playwright_instance.chromium.launch(executable_path=CHROMIUM,
-                                               args=CHROMIUM_ARGS + camera_args(y4m))
-
-
-def start_online(browser, live_server, username):
-    """A signed-in agent whose phone holds the town snapshot, ready to go offline."""
-    context, guard = new_context(browser, live_server)
-    page = context.new_page()
-    sign_in(page, username)
-    open_app(page)
-    expect(page.locator("#freshness")).to_contain_text("Dados atualizados em")
-    return context, guard, page
-
-
-def pending(page) -> tuple[int, int]:
-    box = page.locator("#pending")
-    return int(box.get_attribute("data-inspections")), int(box.get_attribute("data-photos"))
-
-
-def fill_checklist(page, photos: list, fail: int = 2) -> list[str]:
-    """Answer every item: the first `fail` ones "não conforme" with one photo each, the
-    rest "conforme". Returns the failed items' ids."""
-    items = page.locator("#checklist > li")
-    expect(items.first).to_be_visible()
-    failed = []
-    for i in range(items.count()):
-        item = items.nth(i)
-        if i < fail:
-            item.locator("label.choice.fail").click()
-            item.locator("textarea").fill(f"Defeito {i + 1}")
-            item.locator('input[type="file"]').set_input_files(str(photos[i]))
-            expect(item.locator(".thumb img")).to_have_count(1)
-            failed.append(item.get_attribute("data-item-id"))
-        else:
-            item.locator("label.choice.ok").click()
-    return failed
-
-
-def sign_on_canvas(page) -> None:
-    page.locator("#signature").scroll_into_view_if_needed()
-    box = page.locator("#signature").bounding_box()
-    page.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    for step in range(1, 12):
-        page.mouse.move(box["x"] + 20 + step * 25, box["y"] + box["height"] / 2 + (step % 3) * 15)
-    page.mouse.up()
-
-
-def sync_until_empty(page, timeout: int = 30_000) -> None:
-    page.get_by_role("button", name="Sincronizar").click()
-    expect(page.locator("#pending-text")).to_have_text(
-        "0 vistorias e 0 fotos aguardando envio", timeout=timeout)
-
-
-def server_inspections(app) -> list[dict]:
-    """What the server holds, read from the database (never through the browser)."""
-    from inspector.extensions import db
-    from inspector.models import Inspection
-    from inspector.services.inspections import photo_bytes
-
-    with app.app_context():
-        out = []
-        for insp in db.session.scalars(db.select(Inspection).order_by(Inspection.id)):
-            out.append({"uuid": insp.uuid, "status": insp.status.value,
-                        "vehicle_id": insp.vehicle_id, "failed_items": insp.failed_items,
-                        "ack_name": insp.ack_name, "has_signature": insp.ack_signature is not None,
-                        "credential_id": insp.credential_id,
-                        "photos": [{"uuid": p.uuid, "sha256": p.sha256, "data": photo_bytes(p),
-                                    "item": p.item.item_id} for p in insp.photos]})
-        db.session.remove()
-        return out
-
-
 # ---------- 2. offline: scan, fail two items with photos, save, reopen, sync ----------
 
 def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_its_photos(
@@ -316,169 +166,6 @@ def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_
     assert guard.foreign() == []
     context.close()
     browser.close()
-
-
-def inspect_by_plate(page, plate: str, photos: list) -> None:
-    """Find the vehicle by typing its plate, fail two items with photos, save."""
-    page.fill("#search-q", plate.lower())
-    page.get_by_role("button", name="Buscar").click()
-    expect(page.locator("#result .plate")).to_contain_text(plate)
-    page.get_by_role("button", name="Iniciar vistoria").click()
-    fill_checklist(page, photos, fail=2)
-    page.get_by_role("button", name="Salvar vistoria").click()
-    expect(page.locator("#pending-text")).to_have_text("1 vistoria e 2 fotos aguardando envio")
-
-
-def sync_by_hand_until_empty(page, attempts: int = 10) -> int:
-    """Press "Sincronizar" until nothing waits (the agent retrying); how many presses."""
-    for attempt in range(1, attempts + 1):
-        page.get_by_role("button", name="Sincronizar").click()
-        page.wait_for_function("() => !document.querySelector('#sync-status[data-state=sending]')")
-        try:
-            expect(page.locator("#pending-text")).to_have_text(
-                "0 vistorias e 0 fotos aguardando envio", timeout=2_000)
-            return attempt
-        except AssertionError:
-            continue
-    raise AssertionError("the outbox never emptied")
-
-
-def table_counts(app) -> tuple[int, int]:
-    from inspector.extensions import db
-    from inspector.models import Inspection, Photo
-
-    with app.app_context():
-        counts = (db.session.scalar(db.select(db.func.count(Inspection.id))),
-                  db.session.scalar(db.select(db.func.count(Photo.id))))
-        db.session.remove()
-        return counts
-
-
-# ---------- 3. lost acknowledgements ----------
-
-def test_lost_acknowledgements_on_the_inspection_and_a_photo_leave_exactly_one_of_each(
-        browser, live_server, app, world, tmp_path):
-    context, guard, page = start_online(browser, live_server, world["agent"])
-    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
-    originals = [jpeg_file(photos[0], 3), jpeg_file(photos[1], 4)]
-    context.set_offline(True)
-    inspect_by_plate(page, world["plate"], photos)
-
-    calls = {"inspection": 0, "photo": 0, "lost_inspection": 0, "lost_photo": 0}
-
-    def lose_first(kind):
-        def handler(route):
-            if route.request.method != "PUT":
-                return route.continue_()
-            calls[kind] += 1
-            if calls[f"lost_{kind}"] == 0:
-                calls[f"lost_{kind}"] += 1
-                route.fetch()  # the server commits...
-                return route.abort("internetdisconnected")  # ...the phone never hears back
-            return route.continue_()
-        return handler
-
-    context.route(re.compile(r".*/api/field/inspections/[0-9a-f-]{36}$"), lose_first("inspection"))
-    context.route(re.compile(r".*/api/field/inspections/[0-9a-f-]{36}/photos/[0-9a-f-]{36}$"),
-                  lose_first("photo"))
-    context.set_offline(False)
-    sync_by_hand_until_empty(page)
-
-    assert calls["lost_inspection"] == 1 and calls["lost_photo"] == 1
-    assert calls["inspection"] >= 2 and calls["photo"] >= 2  # both were sent again
-    assert table_counts(app) == (1, 2)
-    [held] = server_inspections(app)
-    assert held["status"] == "awaiting_review"
-    assert sorted(p["data"] for p in held["photos"]) == sorted(originals)
-    assert guard.foreign() == []
-    context.close()
-
-
-# ---------- 4. a 500 on one photo ----------
-
-def test_a_server_error_on_one_photo_keeps_it_queued_and_only_it_is_sent_again(
-        browser, live_server, app, world, tmp_path):
-    context, guard, page = start_online(browser, live_server, world["agent"])
-    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
-    jpeg_file(photos[0], 5), jpeg_file(photos[1], 6)
-    context.set_offline(True)
-    inspect_by_plate(page, world["plate"], photos)
-    first, second = page.evaluate("""async () => {
-        const [entry] = await window.fieldApp.store.outboxEntries();
-        return entry.body.items.flatMap(i => i.photos.map(p => p.id));
-    }""")
-
-    puts: list[str] = []
-    context.on("request", lambda r: puts.append(r.url.rsplit("/", 1)[1])
-               if r.method == "PUT" and "/api/field/" in r.url else None)
-    broken = {"on": True}
-
-    def server_error(route):
-        if broken["on"]:
-            return route.fulfill(status=500, json={"error": "Erro interno.", "status": 500})
-        return route.continue_()
-
-    context.route(f"**/photos/{second}", server_error)
-    context.set_offline(False)
-    page.get_by_role("button", name="Sincronizar").click()
-    expect(page.locator("#pending-text")).to_have_text("1 vistoria e 1 foto aguardando envio")
-    expect(page.locator("#sync-status")).to_contain_text("Nova tentativa")
-    [held] = server_inspections(app)
-    assert held["status"] == "incomplete"
-    assert [p["data"] is not None for p in held["photos"]] == [True, False]
-
-    broken["on"] = False
-    sync_by_hand_until_empty(page)
-    assert puts.count(first) == 1  # the photo that arrived was never sent again
-    assert puts.count(second) >= 2
-    assert table_counts(app) == (1, 2)
-    [held] = server_inspections(app)
-    assert held["status"] == "awaiting_review"
-    assert guard.foreign() == []
-    context.close()
-
-
-# ---------- 5. two hundred inspections in one go ----------
-
-def test_two_hundred_inspections_saved_offline_all_arrive_once(browser, live_server, app,
-                                                              world):
-    context, guard, page = start_online(browser, live_server, world["agent"])
-    context.set_offline(True)
-    ids = page.evaluate("""async (vehicleId) => {
-        const { saveInspection } = await import('/static/js/field/inspection.js');
-        const store = window.fieldApp.store;
-        const vehicle = await store.getRow('vehicles', vehicleId);
-        const checklist = await store.getRow('checklists', vehicle.service);
-        const version = await store.getMeta('snapshotVersion');
-        const ids = [];
-        const start = Date.now() - 200 * 600000;
-        for (let i = 0; i < 200; i++) {
-            ids.push(await saveInspection({
-                vehicle, snapshotVersion: version,
-                startedAt: new Date(start + i * 600000).toISOString(),
-                finishedAt: new Date(start + i * 600000 + 300000).toISOString(),
-                answers: checklist.items.map(item => ({ itemId: item.id, result: 'ok' })),
-            }));
-        }
-        return ids;
-    }""", world["vehicle_id"])
-    assert len(set(ids)) == 200
-    page.reload()
-    expect(page.locator("#pending-text")).to_have_text("200 vistorias e 0 fotos aguardando envio")
-
-    puts: list[str] = []
-    context.on("request", lambda r: puts.append(r.url.rsplit("/", 1)[1])
-               if r.method == "PUT" and "/api/field/inspections/" in r.url else None)
-    context.set_offline(False)
-    page.get_by_role("button", name="Sincronizar").click()
-    expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio",
-                                                       timeout=90_000)
-    expect(page.locator("#sync-status")).to_contain_text("200 vistoria(s) enviada(s)")
-    held = server_inspections(app)
-    assert sorted(h["uuid"] for h in held) == sorted(ids)
-    assert sorted(puts) == sorted(ids)  # each sent exactly once: nothing failed, nothing resent
-    assert guard.foreign() == []
-    context.close()
 
 
 # ---------- 6. offline verification tells codes apart ----------
@@ -541,3 +228,36 @@ def test_offline_scan_tells_forged_revoked_expired_and_unknown_codes_from_a_vali
     assert guard.foreign() == []
     context.close()
     browser.close()
+
+
+# ---------- signing in, refusals, fresh data, the photo fallback ----------
+
+def test_opening_the_app_signed_out_and_online_goes_to_the_login_and_back(browser, live_server,
+                                                                          world):
+    context, guard = new_context(browser, live_server)
+    page = context.new_page()
+    page.goto("/campo")
+    expect(page).to_have_url(re.compile(r"/entrar\?next=(/|%2F)campo$"))
+    page.fill("#username", world["agent"])
+    page.fill("#password", factories.PASSWORD)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/campo$"))
+    expect(page.locator("#who")).to_contain_text("Ana Fiscal · Tapurah")
+    context.close()
+
+
+def test_without_a_working_camera_a_photo_of_the_code_is_read_offline(browser, live_server,
+                                                                      world, tmp_path):
+    from .camera import qr_image
+
+    context, guard, page = start_online(browser, live_server, world["agent"])  # no camera
+    context.set_offline(True)
+    page.get_by_role("button", name="Ler QR code").click()
+    expect(page.locator("#scan-status")).to_contain_text("Fotografar o código")
+    photo = tmp_path / "sticker.png"
+    qr_image(world["url"]).save(photo)
+    page.locator("#scan-file").set_input_files(str(photo))
+    expect(page.locator("#result .verdict")).to_have_attribute("data-verdict", "valid")
+    expect(page.locator("#result .plate")).to_contain_text(world["plate"])
+    assert guard.foreign() == []
+    context.close()

@@ -41,6 +41,17 @@ function toast(message) {
 
 // ---------- always-visible status ----------
 
+let countsQueued = null;
+
+/** Redraw the counters soon, once for a burst of changes (200 inspections sending). */
+function renderCountsSoon() {
+  if (!countsQueued) {
+    countsQueued = new Promise((resolve) => setTimeout(resolve, 150))
+      .then(renderCounts).finally(() => { countsQueued = null; });
+  }
+  return countsQueued;
+}
+
 async function renderCounts() {
   const counts = await store.pendingCounts();
   const text = `${plural(counts.inspections, "vistoria", "vistorias")} e ${plural(counts.photos, "foto", "fotos")} aguardando envio`;
@@ -118,6 +129,10 @@ async function loadSession() {
       window.location.assign("/entrar?next=/campo");
       return false;
     }
+  } else if (result.status === 403) {
+    $("login-message").textContent = "Seu perfil não usa o aplicativo de campo: entre com uma conta de agente.";
+    show("login");
+    return false;
   } else if (result.ok && result.data) {
     const user = result.data.user || result.data;
     const previous = await store.getMeta("user");
@@ -284,7 +299,7 @@ function wire() {
   });
   window.addEventListener("offline", renderNetwork);
   connectivity.addEventListener("reachable", renderNetwork);
-  sync.events.addEventListener("changed", renderCounts);
+  sync.events.addEventListener("changed", renderCountsSoon);
   sync.events.addEventListener("status", (e) => {
     $("sync-status").textContent = e.detail.message || "";
     $("sync-status").dataset.state = e.detail.state;
@@ -302,10 +317,7 @@ async function start() {
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   const online = await loadSession();
   if (document.body.dataset.screen !== "login") show("home");
-  if (online) {
-    await refreshData();
-    await sync.syncOutbox();
-  }
+  if (online) await Promise.all([sync.syncOutbox(), refreshData()]);
   window.fieldApp.ready = true;
   document.body.dataset.ready = "1";
 }

@@ -11,7 +11,8 @@ export async function searchVehicles(text) {
   const found = new Map();
   for (const v of await store.rowsStartingWith("vehicles", "plate", q, 20)) found.set(v.id, v);
   if (/^\d+$/.test(q)) {
-    const variants = new Set([q, q.replace(/^0+/, ""), q.padStart(4, "0"), q.padStart(3, "0")]);
+    const bare = q.replace(/^0+/, "") || "0";
+    const variants = new Set([q, bare, ...[2, 3, 4, 5, 6].map((n) => bare.padStart(n, "0"))]);
     for (const prefix of variants) {
       for (const v of await store.rowsBy("vehicles", "prefix", prefix)) found.set(v.id, v);
     }

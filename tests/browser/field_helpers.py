@@ -1,0 +1,199 @@
+"""Shared pieces of the field app's browser tests: a town with a QR-credentialed moto-taxi
+and an agent, a context that records every request, and the steps an agent takes."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+
+from .. import factories
+from ..conftest import CHROMIUM, CHROMIUM_ARGS
+
+class OriginGuard:
+    """Records every request the context makes (pages and service worker alike)."""
+
+    def __init__(self, context, origin: str):
+        self.origin = origin
+        self.urls: list[str] = []
+        context.on("request", lambda r: self.urls.append(r.url))
+
+    def foreign(self) -> list[str]:
+        """Requests that left the origin (data: and blob: URLs never touch the network)."""
+        return [u for u in self.urls
+                if not u.startswith(self.origin + "/") and not u.startswith(("data:", "blob:"))]
+
+
+def new_context(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, locale="pt-BR",
+                                  permissions=["camera"])
+    context.set_default_timeout(15_000)
+    return context, OriginGuard(context, live_server.url)
+
+
+def sign_in(page, username: str, next_path: str = "/campo") -> None:
+    page.goto(f"/entrar?next={next_path}")
+    page.fill("#username", username)
+    page.fill("#password", factories.PASSWORD)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(re.compile(re.escape(next_path) + "$"))
+
+
+def wait_controlled(page) -> None:
+    """Until the service worker controls the page and the app finished starting."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=20_000)
+    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=20_000)
+
+
+def open_app(page) -> None:
+    """Open /campo twice: the second load is under the service worker's control."""
+    page.goto("/campo")
+    wait_controlled(page)
+    page.reload()
+    wait_controlled(page)
+
+
+
+# ---------- a town with a licensed moto-taxi, its QR credential and an agent ----------
+
+@pytest.fixture
+def world(app):
+    """Tapurah: an agent, a regular moto-taxi with a rider and its printed QR credential."""
+    from inspector.extensions import db
+    from inspector.services import credentials
+
+    from ..credentials_data import regular_mototaxi
+
+    with app.app_context():
+        vehicle = regular_mototaxi("tapurah", plate="QBA1D23")
+        credential = credentials.issue(vehicle)
+        agent = factories.user("agent", "tapurah", name="Ana Fiscal")
+        db.session.commit()
+        return {"agent": agent.username, "vehicle_id": vehicle.id, "plate": vehicle.plate,
+                "url": credentials.public_url(credential.token),
+                "credential_id": credential.id}
+
+
+def jpeg_file(path, seed: int) -> bytes:
+    """A camera-like JPEG (noise, so no two are alike) written to `path`; its bytes."""
+    import random
+
+    rnd = random.Random(seed)
+    img = Image.new("RGB", (320, 240))
+    img.putdata([(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256))
+                 for _ in range(320 * 240)])
+    img.save(path, "JPEG", quality=80)
+    return path.read_bytes()
+
+
+def launch_with_camera(playwright_instance, y4m):
+    from .camera import camera_args
+
+    return playwright_instance.chromium.launch(executable_path=CHROMIUM,
+                                               args=CHROMIUM_ARGS + camera_args(y4m))
+
+
+def start_online(browser, live_server, username):
+    """A signed-in agent whose phone holds the town snapshot, ready to go offline."""
+    context, guard = new_context(browser, live_server)
+    page = context.new_page()
+    sign_in(page, username)
+    open_app(page)
+    expect(page.locator("#freshness")).to_contain_text("Dados atualizados em")
+    return context, guard, page
+
+
+def pending(page) -> tuple[int, int]:
+    box = page.locator("#pending")
+    return int(box.get_attribute("data-inspections")), int(box.get_attribute("data-photos"))
+
+
+def fill_checklist(page, photos: list, fail: int = 2) -> list[str]:
+    """Answer every item: the first `fail` ones "não conforme" with one photo each, the
+    rest "conforme". Returns the failed items' ids."""
+    items = page.locator("#checklist > li")
+    expect(items.first).to_be_visible()
+    failed = []
+    for i in range(items.count()):
+        item = items.nth(i)
+        if i < fail:
+            item.locator("label.choice.fail").click()
+            item.locator("textarea").fill(f"Defeito {i + 1}")
+            item.locator('input[type="file"]').set_input_files(str(photos[i]))
+            expect(item.locator(".thumb img")).to_have_count(1)
+            failed.append(item.get_attribute("data-item-id"))
+        else:
+            item.locator("label.choice.ok").click()
+    return failed
+
+
+def sign_on_canvas(page) -> None:
+    page.locator("#signature").scroll_into_view_if_needed()
+    box = page.locator("#signature").bounding_box()
+    page.mouse.move(box["x"] + 20, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for step in range(1, 12):
+        page.mouse.move(box["x"] + 20 + step * 25, box["y"] + box["height"] / 2 + (step % 3) * 15)
+    page.mouse.up()
+
+
+def sync_until_empty(page, timeout: int = 30_000) -> None:
+    page.get_by_role("button", name="Sincronizar").click()
+    expect(page.locator("#pending-text")).to_have_text(
+        "0 vistorias e 0 fotos aguardando envio", timeout=timeout)
+
+
+def server_inspections(app) -> list[dict]:
+    """What the server holds, read from the database (never through the browser)."""
+    from inspector.extensions import db
+    from inspector.models import Inspection
+    from inspector.services.inspections import photo_bytes
+
+    with app.app_context():
+        out = []
+        for insp in db.session.scalars(db.select(Inspection).order_by(Inspection.id)):
+            out.append({"uuid": insp.uuid, "status": insp.status.value,
+                        "vehicle_id": insp.vehicle_id, "failed_items": insp.failed_items,
+                        "ack_name": insp.ack_name, "has_signature": insp.ack_signature is not None,
+                        "credential_id": insp.credential_id,
+                        "photos": [{"uuid": p.uuid, "sha256": p.sha256, "data": photo_bytes(p),
+                                    "item": p.item.item_id} for p in insp.photos]})
+        db.session.remove()
+        return out
+
+
+def inspect_by_plate(page, plate: str, photos: list) -> None:
+    """Find the vehicle by typing its plate, fail two items with photos, save."""
+    page.fill("#search-q", plate.lower())
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#result .plate")).to_contain_text(plate)
+    page.get_by_role("button", name="Iniciar vistoria").click()
+    fill_checklist(page, photos, fail=2)
+    page.get_by_role("button", name="Salvar vistoria").click()
+    expect(page.locator("#pending-text")).to_have_text("1 vistoria e 2 fotos aguardando envio")
+
+
+def sync_by_hand_until_empty(page, attempts: int = 10) -> int:
+    """Press "Sincronizar" until nothing waits (the agent retrying); how many presses."""
+    for attempt in range(1, attempts + 1):
+        page.get_by_role("button", name="Sincronizar").click()
+        page.wait_for_function("() => !document.querySelector('#sync-status[data-state=sending]')")
+        try:
+            expect(page.locator("#pending-text")).to_have_text(
+                "0 vistorias e 0 fotos aguardando envio", timeout=2_000)
+            return attempt
+        except AssertionError:
+            continue
+    raise AssertionError("the outbox never emptied")
+
+
+def table_counts(app) -> tuple[int, int]:
+    from inspector.extensions import db
+    from inspector.models import Inspection, Photo
+
+    with app.app_context():
+        counts = (db.session.scalar(db.select(db.func.count(Inspection.id))),
+                  db.session.scalar(db.select(db.func.count(Photo.id))))
+        db.session.remove()
+        return counts
