@@ -131,6 +131,14 @@ def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_
     expect(card).to_contain_text("João Batista da Silva")
     expect(card.locator(".standing")).to_contain_text("REGULAR")
     page.get_by_role("button", name="Iniciar vistoria").click()
+    expect(page.locator("#inspection-law")).to_contain_text("Lei 406/2001")
+
+    # each item's article is one tap away, its words readable with no network
+    cite = page.locator("#checklist > li").first.locator(".item-cite")
+    cite.locator("summary").click()
+    expect(cite.locator(".item-quote")).to_be_visible()
+    assert re.fullmatch(r"/leis/tapurah-lei-406-2001-mototaxi#art-[\w-]+",
+                        cite.locator(".item-law").get_attribute("href"))
 
     failed = fill_checklist(page, photos, fail=2)
     sign_on_canvas(page)

@@ -115,12 +115,15 @@ export class InspectionForm {
     node.dataset.itemId = item.id;
     node.querySelector(".item-label").textContent = `${index + 1}. ${item.label}`;
     node.querySelector(".item-help").textContent = item.help || "";
+    // The citation one tap away: the law's own words work offline, the full text online.
     const cite = node.querySelector(".item-cite");
     const c = item.citation || {};
-    if (c.law_slug) {
-      cite.href = `/leis/${encodeURIComponent(c.law_slug)}${c.anchor ? "#" + c.anchor : ""}`;
-      cite.textContent = `${c.law || ""}, ${c.article || ""}`.replace(/^, |, $/g, "");
-      if (c.quote) cite.title = c.quote;
+    if (c.law || c.law_slug) {
+      cite.querySelector("summary").textContent = [c.law, c.article].filter(Boolean).join(", ");
+      cite.querySelector(".item-quote").textContent = c.quote ? `“${c.quote}”` : "";
+      const link = cite.querySelector(".item-law");
+      if (c.law_slug) link.href = `/leis/${encodeURIComponent(c.law_slug)}${c.anchor ? "#" + c.anchor : ""}`;
+      else link.remove();
     } else {
       cite.remove();
     }
