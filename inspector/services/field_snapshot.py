@@ -17,12 +17,11 @@ from typing import Iterable
 from flask import current_app
 from PIL import Image
 from sqlalchemy import func, select
-from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..models import (AuditEntry, Credential, Driver, Holder, Inspection, InsurancePolicy,
                       Licence, Municipality, Permit, Stand, Vehicle, vehicle_drivers)
-from . import field_rules
+from . import field_rules, field_standing
 
 THUMB_BOX = (96, 128)   # portrait; a face is recognisable, ~3 KB as JPEG
 THUMB_QUALITY = 60
@@ -54,14 +53,35 @@ def _chunks(ids: Iterable[int]) -> Iterable[list[int]]:
         yield ids[i:i + CHUNK]
 
 
-def _rows(model, town_id: int, ids: set[int] | None, *options) -> list:
-    """A town's rows of a model (all, or those ids), ordered by id."""
-    base = select(model).where(model.municipality_id == town_id).options(*options)
+# Columns sent to the phone: nothing else is ever read (no CPF, address, phone, CNH number).
+COLUMNS = {
+    Vehicle: ("id", "plate", "prefix", "service", "kind", "make_model", "year_of_manufacture",
+              "engine_cc", "colour", "doors", "is_trail", "holder_id", "stand_id",
+              "last_vistoria_on"),
+    Driver: ("id", "name", "category", "holder_id", "cnh_category", "cnh_expiry",
+             "registration_number", "registration_expiry", "status"),
+    Holder: ("id", "name", "kind"),
+    Licence: ("id", "vehicle_id", "permit_id", "kind", "number", "valid_from", "valid_until",
+              "status"),
+    Permit: ("id", "holder_id", "kind", "service", "number", "valid_from", "valid_until",
+             "status"),
+    InsurancePolicy: ("id", "vehicle_id", "insurer", "policy_number", "valid_from",
+                      "valid_until"),
+    Stand: ("id", "code", "place", "capacity", "service"),
+    Credential: ("id", "kind", "vehicle_id", "driver_id", "token_hash", "kid", "issued_at",
+                 "expires_on", "revoked_at"),
+}
+
+
+def _rows(model, town_id: int, ids: set[int] | None) -> list:
+    """A town's rows of a model (all, or those ids) as plain rows, ordered by id."""
+    cols = [getattr(model, c) for c in COLUMNS[model]]
+    base = select(*cols).where(model.municipality_id == town_id)
     if ids is None:
-        return list(db.session.scalars(base.order_by(model.id)))
+        return list(db.session.execute(base.order_by(model.id)))
     out = []
     for part in _chunks(ids):
-        out += db.session.scalars(base.where(model.id.in_(part)))
+        out += db.session.execute(base.where(model.id.in_(part)))
     return sorted(out, key=lambda r: r.id)
 
 
@@ -110,11 +130,13 @@ def stand_json(x: Stand) -> dict:
             "service": x.service.value}
 
 
-def credential_json(c: Credential, today: date) -> dict:
+def credential_json(c, today: date) -> dict:
+    status = ("revoked" if c.revoked_at is not None
+              else "expired" if today > c.expires_on else "active")  # Credential.status_on
     return {"id": c.id, "kind": c.kind.value, "vehicle_id": c.vehicle_id,
             "driver_id": c.driver_id, "token_hash": c.token_hash, "kid": c.kid,
             "issued_at": _d(c.issued_at), "expires_on": _d(c.expires_on),
-            "revoked_at": _d(c.revoked_at), "status": c.status_on(today)}
+            "revoked_at": _d(c.revoked_at), "status": status}
 
 
 # ------------------------------------------------------------------ pieces
@@ -184,26 +206,6 @@ def driver_photos(town_id: int, driver_ids: list[int]) -> dict[int, str]:
     return {k: v for k, v in out.items() if v}
 
 
-def _standing(vehicles: list[Vehicle], day: date) -> list[dict]:
-    """Each vehicle's standing from the compliance service (its reasons and citations)."""
-    from . import compliance
-
-    out = []
-    for v in vehicles:
-        s = compliance.vehicle_standing(v, day)
-        d = s.as_dict()
-        out.append({"vehicle_id": v.id, "status": d["status"], "reasons": d["reasons"],
-                    "warnings": d.get("warnings", [])})
-    return out
-
-
-def _standing_options():
-    return (selectinload(Vehicle.licences).selectinload(Licence.permit),
-            selectinload(Vehicle.insurance_policies),
-            selectinload(Vehicle.drivers), selectinload(Vehicle.holder)
-            .selectinload(Holder.permits), selectinload(Vehicle.stand))
-
-
 def last_inspections(town_id: int, vehicle_ids: set[int] | None) -> list[dict]:
     """The newest inspection of each vehicle: when, outcome, review status."""
     rn = func.row_number().over(partition_by=Inspection.vehicle_id,
@@ -256,8 +258,7 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
     found: dict[str, list] = {}
     for entity, (key, model) in ENTITIES.items():
         wanted = ids(entity)
-        opts = _standing_options() if model is Vehicle and standing_all else ()
-        rows = [] if wanted is not None and not wanted else _rows(model, town.id, wanted, *opts)
+        rows = [] if wanted is not None and not wanted else _rows(model, town.id, wanted)
         found[key] = rows
         if wanted:
             gone = sorted(wanted - {r.id for r in rows})
@@ -274,13 +275,10 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
     out["insurance"] = [insurance_json(x) for x in found["insurance"]]
     out["stands"] = [stand_json(x) for x in found["stands"]]
     out["credentials"] = [credential_json(c, today) for c in found["credentials"]]
-    if standing_all:
-        standing_vehicles = (found["vehicles"] if since is None
-                             else _rows(Vehicle, town.id, None, *_standing_options()))
-    else:
-        standing_vehicles = _rows(Vehicle, town.id, _affected_vehicles(town.id, found),
-                                  *_standing_options())
-    out["standing"] = _standing(standing_vehicles, today)
+    standing = field_standing.town_standing(town.id, today, version)
+    chosen = (sorted(standing) if standing_all
+              else sorted(field_standing.affected_vehicles(town.id, since, version)))
+    out["standing"] = [standing[v] for v in chosen if v in standing]
     inspected = None if named is None else _inspected_vehicles(named.get("inspection", set()))
     out["last_inspections"] = last_inspections(town.id, inspected)
     out["notices"] = []
@@ -309,22 +307,6 @@ def _day_of_seq(seq: int) -> date:
     """The local day of an audit entry (the day the phone's data was last current)."""
     at = db.session.scalar(select(AuditEntry.at).where(AuditEntry.seq == seq))
     return field_rules.local_day(at) if at is not None else date.min
-
-
-def _affected_vehicles(town_id: int, found: dict[str, list]) -> set[int]:
-    """Vehicles whose standing may have changed with these rows."""
-    out = {v.id for v in found["vehicles"]}
-    out |= {x.vehicle_id for x in found["licences"] + found["insurance"]}
-    out |= {c.vehicle_id for c in found["credentials"] if c.vehicle_id}
-    holders = {h.id for h in found["holders"]} | {p.holder_id for p in found["permits"]}
-    if holders:
-        out |= set(db.session.scalars(select(Vehicle.id).where(
-            Vehicle.municipality_id == town_id, Vehicle.holder_id.in_(sorted(holders)))))
-    drivers = {d.id for d in found["drivers"]}
-    if drivers:
-        out |= set(db.session.scalars(select(vehicle_drivers.c.vehicle_id).where(
-            vehicle_drivers.c.driver_id.in_(sorted(drivers)))))
-    return out
 
 
 def _inspected_vehicles(uuids: set[str]) -> set[int]:

@@ -362,7 +362,7 @@ def _town_with_fleet(make):
             factories.permit(v.holder, "mototaxi")
             credentials.issue(v)
             out.append(v)
-        factories.licence(out[2], status=Status.SUSPENDED, number="AL-SUSP",
+        factories.licence(out[2], status=Status.SUSPENDED, number=f"AL-SUSP-{out[2].id}",
                           valid_from=factories.date.today())
         factories.vehicle("nortelandia", "mototaxi")  # another town: never in the snapshot
         return out[0]
@@ -621,3 +621,45 @@ def test_photos_arriving_at_once_complete_the_inspection_exactly_once(app, live_
         assert insp.status == InspectionStatus.AWAITING_REVIEW
         assert db.session.scalars(select(AuditEntry.action)).all().count(
             "inspection_completed") == 1
+
+
+def test_standing_follows_a_revoked_licence_in_full_and_delta_snapshots(app, api, make):
+    v = _town_with_fleet(make)
+    full = api.get("/api/field/snapshot").json
+    assert {x["vehicle_id"]: x["status"] for x in full["standing"]}[v.id] == "regular"
+    with app.app_context():
+        from inspector.services.registry import change_status
+
+        lic = db.session.scalar(select(Licence).filter_by(vehicle_id=v.id))
+        change_status(lic, Status.REVOKED, "Cassado em processo administrativo", actor=None)
+        db.session.commit()
+        lic_id = lic.id
+    delta = api.get(f"/api/field/snapshot?since={full['version']}").json
+    assert [x["id"] for x in delta["licences"]] == [lic_id]
+    assert delta["licences"][0]["status"] == "revoked"
+    assert [(x["vehicle_id"], x["status"]) for x in delta["standing"]] == [(v.id, "irregular")]
+    again = api.get("/api/field/snapshot").json  # the cached standing was brought up to date
+    assert {x["vehicle_id"]: x["status"] for x in again["standing"]}[v.id] == "irregular"
+
+
+def test_snapshot_queries_do_not_grow_with_the_fleet(app, api, make):
+    from sqlalchemy import event
+
+    def queries() -> int:
+        with app.app_context():
+            seen = []
+            listener = lambda *a: seen.append(1)  # noqa: E731
+            event.listen(db.engine, "before_cursor_execute", listener)
+            try:
+                assert api.get("/api/field/snapshot").status_code == 200
+            finally:
+                event.remove(db.engine, "before_cursor_execute", listener)
+            return len(seen)
+
+    _town_with_fleet(make)
+    app.extensions.pop("field_standing", None)
+    few = queries()
+    for _ in range(3):
+        _town_with_fleet(make)
+    app.extensions.pop("field_standing", None)
+    assert queries() == few
