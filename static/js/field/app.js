@@ -181,8 +181,13 @@ async function handleCode(text) {
   let details = null;
   if (subject && verification.verdict !== "forged" && subject.kind === "vehicle") {
     details = await vehicleDetails(subject.subjectId);
-  } else if (verification.credential && verification.credential.vehicle_id) {
-    details = await vehicleDetails(verification.credential.vehicle_id);
+  } else if (subject && verification.verdict !== "forged" && subject.kind === "driver") {
+    // a rider's vest badge: show the vehicle they ride, and say whose badge it is
+    const driver = await store.getRow("drivers", subject.subjectId);
+    if (driver) {
+      verification.reason = `Crachá de ${driver.name}. ${verification.reason}`;
+      if ((driver.vehicle_ids || []).length) details = await vehicleDetails(driver.vehicle_ids[0]);
+    }
   }
   showResult(details, verification);
 }
