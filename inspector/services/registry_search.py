@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from sqlalchemy import and_, false, func, not_, or_, select
+from sqlalchemy import and_, false, func, not_, or_, select, union
 from sqlalchemy.orm import joinedload, selectinload
 
 from ..extensions import db
@@ -18,6 +18,8 @@ from .documents import is_plate
 # Plates hold only these characters; digits sort before letters under every collation
 # we run on (C, and the primary level of pt_BR / en_US), which the plate range relies on.
 _ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# The start of a plate as it is typed: ABC, ABC1, ABC1D, ABC1D2, ABC1234...
+_PLATE_START = re.compile(r"^[A-Z]{1,3}$|^[A-Z]{3}[0-9]([A-Z0-9][0-9]{0,2})?$")
 
 
 def _clean(q: str | None) -> str:
@@ -61,8 +63,9 @@ def _page(query, limit: int, offset: int) -> list:
 
 
 def search_vehicles(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Vehicle]:
-    """Vehicles whose plate starts with (first) or contains the query, or whose prefix,
-    make/model or holder's name matches; ordered by plate."""
+    """Vehicles whose plate starts with the query (first), then those whose plate contains
+    it, whose prefix number starts with it, or (for a word) whose holder's name or
+    make/model contains it; ordered by plate within each part."""
     q = _clean(q)
     key = _key(q)
     base = (select(Vehicle).where(Vehicle.municipality_id == town_id)
@@ -75,21 +78,51 @@ def search_vehicles(town_id: int, q: str | None, *, limit: int = 50, offset: int
     if key:
         # Plate prefix first: an index range scan, the common case while typing a plate.
         rows = _page(base.where(by_plate).order_by(Vehicle.plate), limit, offset)
-        if len(rows) >= limit or (len(key) == 7 and is_plate(key)):
+        if len(rows) >= limit:
             return rows
+    others = _other_vehicle_matches(town_id, q, key)
+    if others is None:
+        return rows
     if rows or offset == 0 or not key:
         before = offset + len(rows)
     else:
         before = db.session.scalar(select(func.count()).select_from(Vehicle).where(
             Vehicle.municipality_id == town_id, by_plate))
-    others = [_contains(Vehicle.make_model, q),
-              Vehicle.holder_id.in_(select(Holder.id).where(Holder.municipality_id == town_id,
-                                                            _contains(Holder.name, q)))]
+    # Pick the page's ids from the (usually few) candidates, then load just those rows.
+    skip = _starts_with(others.c.plate, key) if key else false()
+    ids = list(db.session.scalars(
+        select(others.c.id).where(not_(skip)).order_by(others.c.plate)
+        .limit(max(0, limit - len(rows))).offset(max(0, offset + len(rows) - before))))
+    if not ids:
+        return rows
+    return rows + _page(base.where(Vehicle.id.in_(ids)).order_by(Vehicle.plate), len(ids), 0)
+
+
+def _other_vehicle_matches(town_id: int, q: str, key: str):
+    """(id, plate) of vehicles matching other than by plate prefix, or None if none can.
+
+    Each part is answered by an index where one exists. A query shaped like the start of
+    a plate (ABC, ABC1, ABC1D2) is taken as one: the plate index answered it already, and
+    plates are typed from the start. Anything else (1D23, a final digit group) is looked
+    for inside plates too. Names and models cost a scan, so they are searched only for
+    something that looks like a word (four letters or more, or a space).
+    """
+    town = Vehicle.municipality_id == town_id
+    columns = (Vehicle.id, Vehicle.plate)
+    parts = []
+    if key and not _PLATE_START.match(key):
+        parts.append(select(*columns).where(town, Vehicle.plate.contains(key, autoescape=True)))
     if key:
-        others += [Vehicle.plate.contains(key, autoescape=True),
-                   Vehicle.prefix.startswith(key, autoescape=True)]
-    rest = base.where(not_(by_plate), or_(*others)).order_by(Vehicle.plate)
-    return rows + _page(rest, limit - len(rows), max(0, offset + len(rows) - before))
+        parts.append(select(*columns).where(town, _starts_with(Vehicle.prefix, key)))
+    letters = sum(c.isalpha() for c in q)
+    if (" " in q and letters) or (letters >= 4 and not _PLATE_START.match(key)):
+        parts.append(select(*columns).where(town, _contains(Vehicle.make_model, q)))
+        parts.append(select(*columns).where(town, Vehicle.holder_id.in_(
+            select(Holder.id).where(Holder.municipality_id == town_id,
+                                    _contains(Holder.name, q)))))
+    if not parts:
+        return None
+    return (parts[0] if len(parts) == 1 else union(*parts)).subquery()
 
 
 def search_holders(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Holder]:

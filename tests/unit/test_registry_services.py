@@ -313,16 +313,28 @@ def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns
     reg.save_vehicle(other, moto(other, plate="QBA9Z99"), actor="teste")
     plates = lambda q, **kw: [v.plate for v in reg.search_vehicles(t, q, **kw)]  # noqa: E731
     assert plates("qba") == ["QBA1D23", "QBA2E34"]
-    assert plates("QB") == ["QBA1D23", "QBA2E34", "XQB1A11"]  # prefix first, then substring
+    assert plates("QB") == ["QBA1D23", "QBA2E34"]  # the start of a plate, as it is typed
     assert plates("qba-1d23") == ["QBA1D23"]
-    assert plates("1D2") == ["QBA1D23"]
-    assert plates("0301") == ["ABC1234"]
-    assert plates("pereira") == ["ABC1234"]
+    assert plates("1D2") == ["QBA1D23"]  # the middle of a plate
+    assert plates("1") == ["ABC1234", "QBA1D23", "XQB1A11"]
+    assert plates("0301") == ["ABC1234"]  # the prefix painted on the doors
+    assert plates("pereira") == ["ABC1234"]  # the holder's name
     assert plates("") == ["ABC1234", "QBA1D23", "QBA2E34", "XQB1A11"]
-    assert plates("QB", limit=1, offset=0) + plates("QB", limit=1, offset=1) + \
-        plates("QB", limit=1, offset=2) == ["QBA1D23", "QBA2E34", "XQB1A11"]
-    assert plates("QB", limit=5, offset=2) == ["XQB1A11"]
-    assert plates("%") == [] and plates("ZZZ") == []
+    assert plates("01") == ["QBA1D23", "QBA2E34"]  # prefixes 0101 and 0102
+    reg.save_vehicle(t, moto(t, plate="QBA5C01", prefix="9999"), actor="teste")
+    # Plate-prefix matches first, then the others, and pages do not overlap.
+    assert plates("01") == ["QBA1D23", "QBA2E34", "QBA5C01"]
+    reg.save_vehicle(t, moto(t, plate="AAA0100", prefix="7777"), actor="teste")
+    assert plates("a") == ["AAA0100", "ABC1234"]
+    assert plates("010") == ["AAA0100", "QBA1D23", "QBA2E34"]
+    assert [plates("010", limit=1, offset=i) for i in range(4)] == [
+        ["AAA0100"], ["QBA1D23"], ["QBA2E34"], []]
+    reg.save_vehicle(t, moto(t, plate="ZZZ9999", prefix="QBA9"), actor="teste")
+    assert plates("QBA", limit=2) + plates("QBA", limit=2, offset=2) == [
+        "QBA1D23", "QBA2E34", "QBA5C01", "ZZZ9999"]
+    assert [plates("QBA", limit=1, offset=i) for i in range(5)] == [
+        ["QBA1D23"], ["QBA2E34"], ["QBA5C01"], ["ZZZ9999"], []]
+    assert plates("%") == [] and plates("ZZY") == []
 
 
 def test_other_searches(towns):
