@@ -80,3 +80,6 @@ def checklist(law_slug: str):
                            on=on, slug=law_slug, fmt_date=law_pages.fmt_date,
                            checks_labels=law_pages.CHECKS_LABELS)
     return cacheable(html, LAW_MAX_AGE if raw else TODAY_MAX_AGE)
+
+
+from . import compliance_views  # noqa: E402,F401  (/conformidade routes on this blueprint)

@@ -1,0 +1,59 @@
+"""/conformidade: a town's registry against its laws, for its supervisors and admins;
+admins also set the values the laws leave to a decree (CSRF-checked, audited)."""
+from __future__ import annotations
+
+from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
+
+from ...extensions import db
+from ...models import Municipality, Role
+from ...security import roles_required, town_id
+from ...services import compliance_page, decree_values
+from ...services.errors import ValidationFailed
+from ...services.law_pages import fmt_date
+from ...services.values import parse_date
+from .routes import bp, today
+
+READ = roles_required(Role.SUPERVISOR, Role.ADMIN)
+WRITE = roles_required(Role.ADMIN)
+
+
+def _render(town: Municipality, on, errors: dict | None = None, values=None, status: int = 200):
+    view = compliance_page.build(town, on)
+    choices = decree_values.key_choices(town)
+    values = dict(values or {})
+    if not values.get("unit") and choices:
+        values["unit"] = choices[0].unit
+    html = render_template("laws/compliance.html", view=view, choices=choices,
+                           units=decree_values.UNIT_LABELS, errors=errors or {},
+                           values=values, fmt_date=fmt_date, pct=compliance_page.pct,
+                           is_today=on == today())
+    return make_response(html, status)
+
+
+@bp.get("/conformidade")
+@READ
+def compliance():
+    """Quotas, company shares, auxiliaries, vehicle ages and documents due, with citations."""
+    town = db.session.get(Municipality, town_id())
+    raw = request.args.get("on", "").strip()
+    on = parse_date(raw) if raw else today()
+    if on is None:
+        abort(400, f"Data inválida: {raw!r}. Use AAAA-MM-DD.")
+    return _render(town, on)
+
+
+@bp.post("/conformidade/decretos")
+@WRITE
+def set_decree_value():
+    """Record a value a law leaves to a decree (amount, unit, from when, which decree)."""
+    town = db.session.get(Municipality, town_id())
+    try:
+        row = decree_values.set_value(town, request.form, g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _render(town, today(), e.errors, request.form, 422)
+    db.session.commit()
+    amount = f"{row.amount:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
+    flash(f"Valor do decreto registrado: {amount} {decree_values.UNIT_LABELS[row.unit]} a "
+          f"partir de {fmt_date(row.valid_from)} ({row.source}).", "success")
+    return redirect(url_for("laws.compliance", _anchor="decretos"))
