@@ -11,8 +11,13 @@ import click
 from flask.cli import AppGroup
 
 from .cli import fail
+from .rules import load_all
 
 rules_cli = AppGroup("rules", help="The laws as data: rule packs, checklists, vehicle checks.")
+
+# The packs load when the app starts (register_cli imports this module): a broken pack
+# stops the app with its file and key, not the first inspection that needs it.
+load_all()
 
 
 def _day(value: str | None) -> date:
@@ -37,12 +42,7 @@ def _out(data: dict) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def rules_list(as_json: bool) -> None:
     """Every rule pack: town, service, law, in force from/to."""
-    from .rules import RulePackError, load_all
-
-    try:
-        packs = load_all()
-    except RulePackError as e:
-        fail(str(e))
+    packs = load_all()
     if as_json:
         _out({"packs": [p.summary() for p in packs]})
         return

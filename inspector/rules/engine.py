@@ -75,8 +75,12 @@ class Rules:
     def message(self, path: str, default: str, **fields) -> str:
         """The pack's message for this parameter (or the default), filled in."""
         p = self.pack.parameters.get(path)
-        template = p.message if p is not None and p.message else default
-        return template.format(**fields)
+        if p is not None and p.message:
+            try:
+                return p.message.format(**fields)
+            except (KeyError, IndexError, ValueError):
+                pass  # a template naming a field this rule does not have: use the default
+        return default.format(**fields)
 
 
 def rules_on(pack: RulePack, on: date) -> Rules:

@@ -79,14 +79,27 @@ class RulePackError(ValueError):
         super().__init__(f"{file}: {key}: {message}")
 
 
-class _NoDatesLoader(yaml.SafeLoader):
-    """SafeLoader that leaves dates as strings, so a bad date is our error with its key."""
+class _NoDatesLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml when present
+    """A safe loader that leaves dates as strings, so a bad date is our error with its key."""
 
 
 _NoDatesLoader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:timestamp"]
     for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+def _parse(ctx: "_Ctx", text: str) -> Any:
+    """Compose once, refuse duplicate keys with their path, then build plain data."""
+    loader = _NoDatesLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_duplicate_keys(ctx, node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 class _Ctx:
@@ -489,10 +502,7 @@ def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> Ru
     ctx = _Ctx(path, tuple(laws_dirs))
     text = path.read_text(encoding="utf-8")
     try:
-        node = yaml.compose(text, Loader=_NoDatesLoader)
-        if node is not None:
-            _check_duplicate_keys(ctx, node)
-        raw = yaml.load(text, Loader=_NoDatesLoader)  # noqa: S506 (safe loader subclass)
+        raw = _parse(ctx, text)
     except yaml.YAMLError as e:
         ctx.fail("(yaml)", str(e).replace("\n", " "))
     _mapping(ctx, raw, "", required=("format", "id", "town", "town_name", "service", "law",

@@ -74,7 +74,8 @@ class Money:
         """JSON-ready form."""
         return {"unit": self.unit, "amount": _num(self.amount), "max": _num(self.max),
                 "per": self.per, "decree_key": self.decree_key, "text": self.text,
-                "brl": _num(self.brl), "brl_text": self.brl_text, "basis": self.basis}
+                "brl": None if self.brl is None else f"{self.brl:.2f}",
+                "brl_text": self.brl_text, "basis": self.basis}
 
 
 def _num(d: Decimal | None) -> str | None:
