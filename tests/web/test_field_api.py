@@ -252,6 +252,36 @@ def test_images_outside_the_allow_list_or_too_big_are_422(app, api, moto, kind):
     assert count(app, Photo, received_at=None) == 1
 
 
+@pytest.mark.parametrize("fmt, mime", [("PNG", "image/png"), ("WEBP", "image/webp"),
+                                       ("HEIF", "image/heic")])
+def test_png_webp_and_iphone_heic_are_kept_as_sent(app, api, moto, fmt, mime):
+    from io import BytesIO
+
+    from PIL import ExifTags, Image
+
+    from ..field_api_helpers import photo_decl
+
+    exif = Image.Exif()
+    exif[ExifTags.IFD.Exif] = {0x9003: "2026:11:30 09:05:00"}
+    out = BytesIO()
+    Image.new("RGB", (40, 30), "blue").save(out, fmt, exif=exif.tobytes())
+    data = out.getvalue()
+    v = moto()
+    b = body(v.id)
+    decl = photo_decl(data, mime)
+    b["items"].append({"item_id": "tank-sign", "result": "fail", "photos": [decl]})
+    iid = str(uuid.uuid4())
+    assert api.put_inspection(iid, b).status_code == 201
+    r = api.put_photo(iid, decl["id"], data, mime=mime)
+    assert r.status_code == 201 and r.json["complete"], r.json
+    with app.app_context():
+        photo = db.session.scalar(select(Photo))
+        assert inspections.photo_bytes(photo) == data
+        assert (photo.width, photo.height) == (40, 30)
+        if fmt != "PNG":
+            assert photo.exif_taken_at == "2026-11-30T09:05:00"
+
+
 def test_lost_acknowledgements_leave_one_inspection_and_one_photo(app, api, moto):
     """The server committed, the phone never heard: it sends everything again."""
     v = moto()
