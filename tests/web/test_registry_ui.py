@@ -408,3 +408,14 @@ def test_admin_unlinks_a_driver_from_a_vehicle(client, make, admin, app):
         assert db.session.get(Driver, did).vehicles == []
     assert "não conduz mais o veículo QAA1A11" in text(client.get(r.headers["Location"]))
     assert "Rita Mototaxista" not in text(client.get(f"/cadastro/veiculos/{vid}"))
+
+
+def test_import_link_is_for_admins_only_and_only_when_the_import_exists(app, client, make,
+                                                                        admin):
+    html = text(client.get("/cadastro/veiculos"))
+    if "imports.upload" in app.view_functions:
+        assert 'href="/cadastro/importar">Importar CSV</a>' in html
+    else:
+        assert "Importar CSV" not in html
+    supervisor = signed_in(app, make, "supervisor")
+    assert "Importar CSV" not in text(supervisor.get("/cadastro/veiculos"))
