@@ -143,7 +143,7 @@ def check_header(cells: list[str]) -> list[str]:
         problems.append("colunas repetidas: " + ", ".join(repeated))
     if problems:
         raise FileRefused("cabeçalho inválido: " + "; ".join(problems) +
-                          " (veja o modelo em docs/csv-import.md)")
+                          " (veja a planilha modelo)")
     return names
 
 

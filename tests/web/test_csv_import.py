@@ -85,7 +85,7 @@ def test_cli_wrong_header_is_refused_naming_the_columns(app, runner, towns, tmp_
     result = cli(runner, "--town", "tapurah", str(path))
     assert result.exit_code == 2
     assert result.stderr.strip() == ("erro: cabeçalho inválido: faltam as colunas cor; colunas "
-                                     "desconhecidas: chassi (veja o modelo em docs/csv-import.md)")
+                                     "desconhecidas: chassi (veja a planilha modelo)")
 
 
 # ------------------------------------------------------------------ web page

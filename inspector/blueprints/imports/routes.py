@@ -20,7 +20,7 @@ from ...extensions import db
 from ...models import Role
 from ...security import roles_required, town_id
 from ...services.csv_format import COLUMNS, MAX_BYTES, MAX_ROWS, FileRefused, template_csv
-from ...services.csv_import import GROUP_LABELS, ImportReport, import_registry
+from ...services.csv_import import ImportReport, import_registry
 
 bp = Blueprint("imports", __name__, url_prefix="/cadastro/importar")
 
@@ -82,8 +82,7 @@ def _page(status: int = 200, **context) -> tuple[str, int]:
     context.setdefault("refused", None)
     context.setdefault("token", None)
     context.setdefault("filename", "")
-    return render_template("imports/upload.html", columns=COLUMNS, group_labels=GROUP_LABELS,
-                           max_rows=MAX_ROWS, max_mb=MAX_BYTES // (1024 * 1024),
+    return render_template("imports/upload.html", columns=COLUMNS, max_rows=MAX_ROWS, max_mb=MAX_BYTES // (1024 * 1024),
                            **context), status
 
 
