@@ -171,31 +171,53 @@ class Lookup:
     reason: str | None           # why a token was refused, for logs (never shown raw)
 
 
+def check_signature(token: str, today: date) -> tuple[Claims | None, str | None]:
+    """The token's claims if its signature holds and it has not expired, else why not
+    ('expired' tokens still come back with reason 'expired' and no claims). Always costs
+    one Ed25519 verification, whatever the input."""
+    try:
+        kid = parse(token)[0].kid
+        return verify(token, credential_keys.refresh_if_unknown(kid), today), None
+    except TokenRejected as e:
+        if e.reason in ("malformed", "unknown_key"):
+            burn_verification()
+        return None, e.reason
+
+
+def decide(row, digest: str, claims: Claims | None, reason: str | None,
+           today: date) -> tuple[str, str | None]:
+    """Outcome of a token given its signature check and the row found by its hash (or None):
+    active | revoked | expired | unknown, and why. `row` is an ORM Credential or a Core row."""
+    found = row is not None and hmac.compare_digest(row.token_hash, digest)
+    expired = reason == "expired"
+    if not found or (claims is None and not expired):
+        return "unknown", reason or "not_found"
+    if claims is not None and not _matches(row, claims):
+        return "unknown", "mismatch"
+    if row.revoked_at is not None:
+        return "revoked", "revoked"
+    if expired or today > row.expires_on:
+        return "expired", "expired"
+    return "active", None
+
+
 def lookup(token: str, today: date | None = None) -> Lookup:
     """Check a token's signature and find its credential, doing the same work for any input:
     one signature check and one indexed query by hash, compared in constant time."""
     today = today or date.today()
     digest = token_hash(token)
-    claims, reason, expired = None, None, False
-    try:
-        kid = parse(token)[0].kid
-        claims = verify(token, credential_keys.refresh_if_unknown(kid), today)
-    except TokenRejected as e:
-        reason = e.reason
-        if reason in ("malformed", "unknown_key"):
-            burn_verification()
-        expired = reason == "expired"
+    claims, reason = check_signature(token, today)
     row = db.session.scalars(_lookup_statement(digest)).unique().first()
-    found = row is not None and hmac.compare_digest(row.token_hash, digest)
-    if not found or (claims is None and not expired):
-        return Lookup("unknown", None, None, reason or "not_found")
-    if claims is not None and not _matches(row, claims):
-        return Lookup("unknown", None, None, "mismatch")
-    if row.revoked_at is not None:
-        return Lookup("revoked", row, claims, "revoked")
-    if expired or today > row.expires_on:
-        return Lookup("expired", row, claims, "expired")
-    return Lookup("active", row, claims, None)
+    outcome, why = decide(row, digest, claims, reason, today)
+    if outcome == "unknown":
+        return Lookup("unknown", None, None, why)
+    return Lookup(outcome, row, claims, why)
+
+
+def load_for_page(credential_id: int) -> Credential:
+    """A credential with everything its passenger page reads, in one query."""
+    return db.session.scalars(select(Credential).options(*_PAGE_LOAD)
+                              .where(Credential.id == credential_id)).unique().one()
 
 
 def _vehicle_rows(path):
@@ -220,7 +242,8 @@ def _lookup_statement(digest: str):
                        .where(Credential.token_hash == digest))
 
 
-def _matches(row: Credential, claims: Claims) -> bool:
-    subject = row.vehicle_id if row.kind == CredentialKind.VEHICLE else row.driver_id
-    return (claims.kind == row.kind.value and claims.subject_id == subject
+def _matches(row, claims: Claims) -> bool:
+    kind = getattr(row.kind, "value", row.kind)
+    subject = row.vehicle_id if kind == CredentialKind.VEHICLE.value else row.driver_id
+    return (claims.kind == kind and claims.subject_id == subject
             and claims.expires_on == row.expires_on and claims.kid == row.kid)

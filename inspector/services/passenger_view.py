@@ -156,14 +156,18 @@ def _company(vehicles: list[Vehicle]) -> str:
     return ""
 
 
+def closed(outcome: str, town: str) -> View:
+    """The page of a revoked or expired credential: no ride details, only the warning."""
+    return View("revoked", TITLES["revoked"], SUMMARIES[outcome], town=town, can_report=True)
+
+
 def build(found: Lookup, on: date) -> View:
     """The page for a looked-up token, status computed now."""
     if found.outcome == "unknown":
         return View("unknown", TITLES["unknown"], SUMMARIES["unknown"])
     cred = found.credential
     if found.outcome in ("revoked", "expired"):
-        return View("revoked", TITLES["revoked"], SUMMARIES[found.outcome],
-                    town=_town_name(cred), can_report=True)
+        return closed(found.outcome, _town_name(cred))
     if cred.kind == CredentialKind.VEHICLE:
         vehicles = [cred.vehicle]
         drivers = [d for d in cred.vehicle.drivers if d.status != Status.REVOKED]

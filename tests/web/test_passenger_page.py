@@ -151,3 +151,57 @@ def test_verification_is_rate_limited_per_client(app, client):
     assert codes == [200, 200, 200, 429]
     other = client.get(f"/v/{token}", environ_base={"REMOTE_ADDR": "10.0.0.7"})
     assert other.status_code == 200  # per client, not global
+
+
+def test_a_reused_page_follows_every_change_of_the_rows_behind_it(app, client):
+    token, vid = _issue(app)
+    assert banner(_page(client, token)[1]) == "REGULAR"
+    with app.app_context():  # the licence ran out (same row, new date)
+        lic = db.session.scalar(db.select(Licence).filter_by(vehicle_id=vid))
+        lic.valid_until = date.today() - timedelta(days=1)
+        db.session.commit()
+    assert banner(_page(client, token)[1]) == "IRREGULAR"
+    with app.app_context():  # renewed, and a new auxiliary joins the vehicle
+        lic = db.session.scalar(db.select(Licence).filter_by(vehicle_id=vid))
+        lic.valid_until = date.today() + timedelta(days=300)
+        v = db.session.get(Vehicle, vid)
+        v.drivers.append(factories.driver("tapurah", "mototaxista", name="Ana Nova Condutora"))
+        db.session.commit()
+    _, html = _page(client, token)
+    assert banner(html) == "REGULAR" and "Ana Nova Condutora" in html
+
+
+def test_without_reuse_every_page_is_built_afresh(app, client):
+    app.config["VERIFY_CACHE_SIZE"] = 0
+    token, _ = _issue(app)
+    for _ in range(2):
+        assert banner(_page(client, token)[1]) == "REGULAR"
+    assert not app.extensions.get("passenger_views")
+
+
+def test_valid_revoked_and_unknown_tokens_do_the_same_database_work(app, client):
+    from sqlalchemy import event
+
+    with app.app_context():
+        v = regular_mototaxi()
+        good = credentials.issue(v, actor="test")
+        gone = credentials.issue(factories.vehicle("tapurah"), actor="test")
+        credentials.revoke(gone, "teste de tempo", actor="test")
+        db.session.commit()
+        tokens = {"valid": good.token, "revoked": gone.token, "unknown": "A" * 126,
+                  "altered": good.token[:-2] + ("AA" if good.token[-2:] != "AA" else "BA")}
+        engine = db.engine
+    client.get(f"/v/{tokens['valid']}")  # first view of a page builds it
+    statements = []
+    listener = lambda *a, **k: statements.append(a[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        counts = {}
+        for label, token in tokens.items():
+            statements.clear()
+            client.get(f"/v/{token}")
+            counts[label] = [s for s in statements if "credentials" in s]
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert {k: len(v) for k, v in counts.items()} == {k: 1 for k in tokens}
+    assert len({s for v in counts.values() for s in v}) == 1  # one and the same query

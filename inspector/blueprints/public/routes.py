@@ -14,7 +14,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from ...extensions import db, limiter
 from ...models import ReportCategory
 from ...security import public
-from ...services import credentials, passenger_reports, passenger_view
+from ...services import credentials, passenger_page, passenger_reports, passenger_view
 from ...services.errors import ValidationFailed
 
 bp = Blueprint("public", __name__)
@@ -37,9 +37,14 @@ def _no_store(resp: Response) -> Response:
     return resp
 
 
+def _today():
+    """Today in the towns' time zone (a licence ends at midnight in Mato Grosso)."""
+    return datetime.now(TOWN_TZ).date()
+
+
 def _lookup(token: str):
     """Look up the token and build what the page shows (status computed now)."""
-    today = datetime.now(TOWN_TZ).date()
+    today = _today()
     found = credentials.lookup(token, today)
     return found, passenger_view.build(found, today)
 
@@ -57,14 +62,13 @@ def too_many(_e):
 @limiter.limit(_verify_limit)
 def verify(token: str):
     """The passenger's verification page: a live banner and what to match."""
-    found, view = _lookup(token)
+    p = passenger_page.page(token, _today())
     current_app.logger.info("credential checked", extra={"fields": {
-        "outcome": found.outcome, "reason": found.reason,
-        "credential_id": found.credential.id if found.credential else None}})
-    status = 200 if found.outcome != "unknown" else 404
+        "outcome": p.outcome, "reason": p.reason, "credential_id": p.credential_id}})
     now_text = datetime.now(TOWN_TZ).strftime("%d/%m/%Y %H:%M")
-    return _no_store(make_response(render_template("public/verify.html", view=view, token=token,
-                                                   now_text=now_text), status))
+    body = passenger_page.html(p, now_text, lambda: render_template(
+        "public/verify.html", view=p.view, token=token, now_text=now_text))
+    return _no_store(make_response(body, 200 if p.outcome != "unknown" else 404))
 
 
 @bp.get("/v/<token>/foto/<int:driver_id>")
