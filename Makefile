@@ -8,13 +8,13 @@ STAMP     := $(VENV)/.installed
 VENDOR    := static/vendor
 CHROMIUM  := /usr/bin/chromium
 
-.PHONY: run test setup vendor chromium db clean bench lint
+.PHONY: run test setup vendor chromium poppler wrk db clean bench lint
 
 run: setup db
 	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
 	$(BIN)/python -m inspector.devserver --port $(PORT)
 
-test: setup chromium
+test: setup chromium poppler
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 setup: $(STAMP) $(VENDOR)/.copied
@@ -45,14 +45,25 @@ chromium:
 	@test -x $(CHROMIUM) || { echo "installing Debian chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# pdftoppm (Debian poppler-utils): the credential-sheet test rasterises the PDF it prints.
+poppler:
+	@command -v pdftoppm >/dev/null || { echo "installing Debian poppler-utils"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null; }
+
+# wrk (Debian): bench/verify.py loads the passenger page with it.
+wrk:
+	@command -v wrk >/dev/null || { echo "installing Debian wrk"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+
 # Schema and demo data, on every start: both are no-ops once done (the seed writes nothing twice).
 db: setup
 	mkdir -p instance
 	$(FLASK) db upgrade
 	$(FLASK) demo seed
 
-bench: setup
+bench: setup wrk
 	$(BIN)/python bench/registry.py
+	$(BIN)/python bench/verify.py
 
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3
