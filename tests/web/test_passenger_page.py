@@ -46,6 +46,7 @@ def test_valid_token_shows_regular_and_what_to_match_and_nothing_private(app, cl
     assert "<script" not in html and "style=" not in html
     assert not re.search(r'(src|href)="(https?:)?//', html), "a request would leave the site"
     assert resp.headers["Cache-Control"] == "no-store"
+    assert "Set-Cookie" not in resp.headers  # the passenger leaves no trace
 
 
 def test_page_is_under_30_kb_without_images(client, app):
