@@ -49,12 +49,33 @@ def shell_version() -> str:
     h.update(_shell_html().encode())
     h.update(_manifest_json().encode())
     h.update(SW_SOURCE.read_bytes())
-    root = _static_dir()
-    for name in _static_files():
-        path = root / name
-        h.update(name.encode() + b"\0")
-        h.update(path.read_bytes() if path.exists() else b"<missing>")
+    h.update(_static_digest().encode())
     return h.hexdigest()[:16]
+
+
+def _static_digest() -> str:
+    """SHA-256 over the shell's static files, re-read only when one of them changed on disk
+    (the browser asks for /sw.js on every visit; the wasm alone is over 1 MB)."""
+    root = _static_dir()
+    names = _static_files()
+    stats = []
+    for name in names:
+        try:
+            st = (root / name).stat()
+            stats.append((name, st.st_mtime_ns, st.st_size))
+        except FileNotFoundError:
+            stats.append((name, None, None))
+    cache = current_app.extensions.setdefault("field_shell_digest", {})
+    key = tuple(stats)
+    if key not in cache:
+        h = hashlib.sha256()
+        for name in names:
+            path = root / name
+            h.update(name.encode() + b"\0")
+            h.update(path.read_bytes() if path.exists() else b"<missing>")
+        cache.clear()
+        cache[key] = h.hexdigest()
+    return cache[key]
 
 
 def _shell_html() -> str:

@@ -23,13 +23,25 @@ function emit(type, detail = {}) {
   events.dispatchEvent(new CustomEvent(type, { detail }));
 }
 
-/** Send everything waiting in the outbox; resolves to a summary. One run at a time. */
+let again = false;
+
+/**
+ * Send everything waiting in the outbox; resolves to a summary. One run at a time: a call
+ * during a run (an inspection saved meanwhile) makes one more run right after it.
+ */
 export function syncOutbox({ manual = false, onlyId = null } = {}) {
-  if (running) return running;
+  if (running) {
+    if (!onlyId) again = true;
+    return running;
+  }
   clearTimeout(retryTimer);
   retryTimer = null;
   running = withLock(() => runOnce({ manual, onlyId })).finally(() => {
     running = null;
+    if (again) {
+      again = false;
+      if (!retryTimer) syncOutbox();
+    }
   });
   return running;
 }
@@ -47,8 +59,7 @@ async function runOnce({ manual, onlyId }) {
     onlyId ? e.id === onlyId : e.state !== "attention");
   const summary = { sent: 0, kept: 0, attention: 0, signedOut: false, offline: false };
   if (entries.length === 0) {
-    failures = 0;
-    emit("status", { state: "idle", message: "" });
+    failures = 0; // nothing to send: keep the last run's message on screen
     return summary;
   }
   emit("status", { state: "sending", message: `Enviando ${entries.length} vistoria(s)…` });
