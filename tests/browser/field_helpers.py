@@ -157,6 +157,7 @@ def server_inspections(app) -> list[dict]:
                         "vehicle_id": insp.vehicle_id, "failed_items": insp.failed_items,
                         "ack_name": insp.ack_name, "has_signature": insp.ack_signature is not None,
                         "credential_id": insp.credential_id,
+                        "location": (insp.lat, insp.lon, insp.accuracy_m),
                         "photos": [{"uuid": p.uuid, "sha256": p.sha256, "data": photo_bytes(p),
                                     "item": p.item.item_id} for p in insp.photos]})
         db.session.remove()

@@ -141,6 +141,10 @@ def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_
                         cite.locator(".item-law").get_attribute("href"))
 
     failed = fill_checklist(page, photos, fail=2)
+    context.grant_permissions(["camera", "geolocation"])
+    context.set_geolocation({"latitude": -12.7347, "longitude": -56.5123, "accuracy": 9})
+    page.get_by_role("button", name="Registrar posição").click()
+    expect(page.locator("#gps-status")).to_contain_text("Posição registrada (±9 m)")
     sign_on_canvas(page)
     page.get_by_role("button", name="Salvar vistoria").click()
     expect(page.locator("#pending-text")).to_have_text("1 vistoria e 2 fotos aguardando envio")
@@ -166,6 +170,7 @@ def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_
     assert inspection["failed_items"] == 2
     assert inspection["credential_id"] == world["credential_id"]  # found by its QR
     assert inspection["ack_name"] == "João Batista da Silva" and inspection["has_signature"]
+    assert inspection["location"] == (-12.7347, -56.5123, 9)
     assert len(inspection["photos"]) == 2
     for photo, original, item_id in zip(inspection["photos"], photo_bytes, failed):
         assert photo["sha256"] == hashlib.sha256(original).hexdigest()
