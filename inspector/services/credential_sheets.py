@@ -27,6 +27,7 @@ A4 = (2480, 3508)        # 210 x 297 mm at 300 dpi
 MARGIN = 118             # 10 mm
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
 SHEETS = ("vehicle", "rider", "card")
+CATEGORY_LABELS = {"autonomo": "Autônomo", "auxiliar": "Auxiliar", "mototaxista": "Mototaxista"}
 
 
 def mm(value: float) -> int:
@@ -114,12 +115,32 @@ def _sticker(c: Credential, town: Municipality, w: int, h: int) -> Image.Image:
     return img
 
 
+def _wrap(d, text: str, width: int, font) -> list[str]:
+    """Split text into lines no wider than width (words kept whole)."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and d.textlength(trial, font=font) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + [line] if line else lines
+
+
 def _lines(d, x, y, rows, width, label_size, value_size, gap):
-    """Label-over-value rows; returns the y after the last one."""
+    """Label-over-value rows (a long value takes two lines); returns the y after the last."""
     for label, value in rows:
         d.text((x, y), label, font=_font(label_size), fill=(70, 70, 70))
-        _fit_text(d, (x, y + label_size + mm(0.5)), value or "—", width, value_size, True)
-        y += label_size + value_size + gap
+        y += label_size + mm(0.5)
+        font = _font(value_size, True)
+        wrapped = _wrap(d, value or "", width, font) or [""]
+        if len(wrapped) > 2:
+            wrapped = [wrapped[0], " ".join(wrapped[1:])]
+        for line in wrapped:
+            _fit_text(d, (x, y), line, width, value_size, True)
+            y += value_size + mm(0.3)
+        y += gap
     return y
 
 
@@ -169,9 +190,10 @@ def _card(c: Credential, town: Municipality, w: int, h: int) -> Image.Image:
     x = mm(29)
     rows = [("Nome", drv.name),
             ("Prontuário DETRAN (CNH)", f"{drv.cnh_number} · cat. {drv.cnh_category}"),
-            ("Identidade / órgão expedidor", ""),
+            ("Identidade / órgão expedidor", "____________________"),
             ("Categoria e registro municipal",
-             f"{drv.category.value.capitalize()} · {drv.registration_number}"),
+             f"{CATEGORY_LABELS.get(drv.category.value, drv.category.value)} · "
+             f"{drv.registration_number}"),
             ("Validade", drv.registration_expiry.strftime("%d/%m/%Y")),
             ("Ponto", stand.place if stand else "")]
     _lines(d, x, band + mm(1.5), rows, w - x - q - mm(2), mm(2), mm(2.8), mm(0.4))
