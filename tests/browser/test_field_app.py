@@ -274,3 +274,28 @@ def test_without_a_working_camera_a_photo_of_the_code_is_read_offline(browser, l
     expect(page.locator("#result .plate")).to_contain_text(world["plate"])
     assert guard.foreign() == []
     context.close()
+
+
+def test_the_back_button_returns_home_and_asks_before_dropping_a_half_filled_inspection(
+        browser, live_server, world):
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    home, inspection = page.locator("#screen-home"), page.locator("#screen-inspection")
+    page.fill("#search-q", world["plate"])
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#result .plate")).to_be_visible()
+    page.go_back()
+    expect(home).to_be_visible()
+
+    page.get_by_role("button", name="Buscar").click()
+    page.get_by_role("button", name="Iniciar vistoria").click()
+    page.locator("#checklist > li").first.locator("label.choice.ok").click()
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.go_back()
+    expect(inspection).to_be_visible()  # the agent said no: nothing lost
+    expect(page.locator("#checklist > li").first.locator("input[value=ok]")).to_be_checked()
+    assert asked == ["Sair da vistoria? O que foi preenchido será perdido."]
+    page.once("dialog", lambda d: d.accept())
+    page.go_back()
+    expect(home).to_be_visible()
+    context.close()

@@ -31,6 +31,36 @@ function show(name) {
   if (name === "home") renderFreshness();
 }
 
+/**
+ * Go to a screen the way a phone user expects: home is the root, every other screen is one
+ * step above it, so the system back button (or gesture) always returns home, and leaving
+ * an inspection half-filled asks first.
+ */
+function navigate(name) {
+  const here = history.state && history.state.screen;
+  if (name === "home") {
+    if (here && here !== "home") history.back(); // popstate shows home
+    else show("home");
+    return;
+  }
+  if (!here || here === "home") history.pushState({ screen: name }, "");
+  else history.replaceState({ screen: name }, "");
+  show(name);
+}
+
+function onPopState(event) {
+  const target = (event.state && event.state.screen) || "home";
+  if (document.body.dataset.screen === "inspection" && target !== "inspection" && state.form.context) {
+    if (!state.form.hasAnswers() || window.confirm("Sair da vistoria? O que foi preenchido será perdido.")) {
+      state.form.close();
+    } else {
+      history.pushState({ screen: "inspection" }, "");
+      return;
+    }
+  }
+  show(target);
+}
+
 function toast(message) {
   const node = $("toast");
   node.textContent = message;
@@ -198,7 +228,7 @@ function showResult(details, verification = null) {
   box.replaceChildren(details ? resultCard(details, verification)
     : el("article", { class: "card result" }, verification ? verdictBanner(verification) : "Veículo não encontrado."));
   $("start-inspection").hidden = !details || verification?.verdict === "forged";
-  show("result");
+  navigate("result");
 }
 
 async function search(event) {
@@ -238,7 +268,7 @@ async function startInspection() {
     snapshotVersion: await store.getMeta("snapshotVersion"),
     driverName: details.drivers.length === 1 ? details.drivers[0].name : "",
   });
-  show("inspection");
+  navigate("inspection");
 }
 
 async function saveInspection(event) {
@@ -249,7 +279,7 @@ async function saveInspection(event) {
     const id = await state.form.save();
     if (!id) return;
     toast("Vistoria salva no aparelho. Será enviada quando houver internet.");
-    show("home");
+    navigate("home");
     await renderCounts();
     if (navigator.onLine) sync.syncOutbox();
   } finally {
@@ -279,14 +309,19 @@ async function renderOutbox() {
 function wire() {
   document.addEventListener("click", (e) => {
     const go = e.target.closest("[data-go]");
-    if (go) show(go.dataset.go);
+    if (go) navigate(go.dataset.go);
   });
   $("search-form").addEventListener("submit", search);
   $("sync-now").addEventListener("click", () => { sync.resetBackoff(); sync.syncOutbox({ manual: true }); });
   $("refresh-data").addEventListener("click", () => refreshData({ announce: true }));
   $("start-inspection").addEventListener("click", startInspection);
   $("inspection-form").addEventListener("submit", saveInspection);
-  $("inspection-cancel").addEventListener("click", () => { state.form.close(); show("home"); });
+  $("inspection-cancel").addEventListener("click", () => {
+    if (state.form.hasAnswers() && !window.confirm("Descartar esta vistoria? O que foi preenchido será perdido.")) return;
+    state.form.close();
+    navigate("home");
+  });
+  window.addEventListener("popstate", onPopState);
   $("scan-file").addEventListener("change", async (e) => {
     const file = e.target.files && e.target.files[0];
     e.target.value = "";
@@ -321,7 +356,10 @@ async function start() {
   registerServiceWorker().catch((e) => console.warn("service worker", e));
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   const online = await loadSession();
-  if (document.body.dataset.screen !== "login") show("home");
+  if (document.body.dataset.screen !== "login") {
+    history.replaceState({ screen: "home" }, "");
+    show("home");
+  }
   if (online) await Promise.all([sync.syncOutbox(), refreshData()]);
   window.fieldApp.ready = true;
   document.body.dataset.ready = "1";

@@ -101,6 +101,11 @@ export class InspectionForm {
     this.showError("");
   }
 
+  /** Whether the agent has answered anything or taken a photo (leaving would lose it). */
+  hasAnswers() {
+    return Boolean(this.context) && (this.answers.some((a) => a.result || a.photos.length) || !this.signature.isEmpty());
+  }
+
   /** Forget the form (free the photo previews). */
   close() {
     this.previews.forEach((url) => URL.revokeObjectURL(url));
