@@ -227,7 +227,8 @@ function showResult(details, verification = null) {
   state.current = details;
   box.replaceChildren(details ? resultCard(details, verification)
     : el("article", { class: "card result" }, verification ? verdictBanner(verification) : "Veículo não encontrado."));
-  $("start-inspection").hidden = !details || verification?.verdict === "forged";
+  const canInspect = !state.user || !state.user.role || state.user.role === "agent"; // supervisors read only
+  $("start-inspection").hidden = !details || verification?.verdict === "forged" || !canInspect;
   navigate("result");
 }
 
