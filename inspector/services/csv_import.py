@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from sqlalchemy.exc import IntegrityError
+
 from ..extensions import db
 from ..models import Driver, Holder, Licence, Permit, Service, Stand, Status, Vehicle
 from . import registry
@@ -112,6 +114,10 @@ def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
         report.errors.sort(key=lambda e: e.line)
         if not report.errors:
             registry.settle(lookup)  # a dry run too: the database checks what we checked
+    except IntegrityError:
+        db.session.rollback()
+        raise FileRefused("o cadastro mudou durante a importação (outra pessoa gravou os "
+                          "mesmos registros); envie o arquivo de novo") from None
     except BaseException:
         db.session.rollback()
         raise

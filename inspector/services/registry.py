@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any, Callable, Mapping
-
-from sqlalchemy import inspect as sa_inspect
+from typing import Any, Mapping
 
 from ..extensions import db
 from ..models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolicy, Licence,
@@ -25,10 +23,13 @@ from ..models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolic
 from . import audit
 from .documents import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from .errors import ValidationFailed
+from .registry_base import (NOT_FOUND, STATUS_CHANGE_NEEDS, _check, _code, _merged,  # noqa: F401
+                            _period, _plate, _ref, _snap, _status_on_create, _unique, _write,
+                            as_data, settle)
 from .registry_lookup import Lookup
 from .registry_search import (search_drivers, search_holders, search_licences,  # noqa: F401
                               search_permits, search_stands, search_vehicles)
-from .values import REQUIRED, Fields, label, text_of
+from .values import REQUIRED, Fields, label
 
 __all__ = [
     "Lookup", "as_data", "change_status", "save_driver", "save_holder", "save_insurance",
@@ -37,7 +38,6 @@ __all__ = [
     "settle", "unlink_driver", "NOT_FOUND",
 ]
 
-NOT_FOUND = "não encontrado neste município"
 KIND_OF_SERVICE = {Service.TAXI: VehicleKind.CAR, Service.MOTOTAXI: VehicleKind.MOTORCYCLE}
 SERVICE_OF_CATEGORY = {DriverCategory.AUTONOMO: Service.TAXI, DriverCategory.AUXILIAR: Service.TAXI,
                        DriverCategory.MOTOTAXISTA: Service.MOTOTAXI}
@@ -46,150 +46,7 @@ PERMIT_KIND_OF_SERVICE = {Service.TAXI: PermitKind.PERMISSAO,
 LICENCE_KIND_OF_SERVICE = {Service.TAXI: LicenceKind.ALVARA_ESTACIONAMENTO,
                            Service.MOTOTAXI: LicenceKind.ALVARA_MOTOTAXI}
 CNH_CATEGORIES = ("A", "B", "C", "D", "E", "AB", "AC", "AD", "AE", "ACC")
-STATUS_CHANGE_NEEDS = "para mudar a situação use “Mudar situação” e informe o motivo"
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_CODE = re.compile(r"^[A-Z0-9][A-Z0-9./\- ]*$")
-
-
-# ---------------------------------------------------------------- reading rows back
-def as_data(row: Any) -> dict[str, str]:
-    """A row as the text values a form shows (and `save_*` accepts back unchanged)."""
-    mapper = sa_inspect(row).mapper
-    out = {a.key: text_of(getattr(row, a.key)) for a in mapper.column_attrs
-           if a.key not in ("id", "photo", "photo_mime") and not a.columns[0].foreign_keys}
-    if isinstance(row, (Vehicle, Driver, Permit)):
-        out["holder_tax_id"] = row.holder.tax_id if row.holder else ""
-    if isinstance(row, Vehicle):
-        out.pop("kind")  # follows the service
-        out["stand_code"] = row.stand.code if row.stand else ""
-    if isinstance(row, (Licence, InsurancePolicy)):
-        out["vehicle_plate"] = row.vehicle.plate
-    if isinstance(row, Licence):
-        out["permit_number"] = row.permit.number if row.permit else ""
-    if isinstance(row, Driver):
-        out["vehicle_plate"] = ""  # links are added, never replaced, through this field
-    return out
-
-
-def _merged(row: Any, data: Mapping[str, Any]) -> dict[str, Any]:
-    """The values to validate: the row's current ones overlaid with what was given."""
-    base = as_data(row) if row is not None else {}
-    base.update(data)
-    return base
-
-
-def _snap(row: Any, extra: Callable[[Any], dict] | None = None) -> dict:
-    """An audit snapshot with every column loaded (an expired row is refreshed first)."""
-    for attr in sa_inspect(row).mapper.column_attrs:
-        if attr.key != "photo":
-            getattr(row, attr.key)
-    out = audit.snapshot(row)
-    if extra:
-        out.update(extra(row))
-    return out
-
-
-def _write(entity: str, model: type, row: Any, values: dict, *, town_id: int, actor,
-           lookup: Lookup, extra: Callable[[Any], dict] | None = None,
-           apply: Callable[[Any], None] | None = None) -> Any:
-    """Create or update a row, flush, and audit it when anything changed.
-
-    In a batch (`lookup.pending` is a dict: the CSV import) the flush and the audit
-    entry wait for `settle()`, which writes one entry per record with its net change.
-    """
-    creating = row is None
-    before = None if creating else _snap(row, extra)
-    old_keys = {} if creating else lookup.keys_of(row)
-    if creating:
-        row = model(municipality_id=town_id, **values)
-        db.session.add(row)
-    else:
-        for key, value in values.items():
-            if getattr(row, key) != value:
-                setattr(row, key, value)
-    if apply:
-        apply(row)
-    lookup.moved(row, old_keys)
-    if lookup.pending is not None:
-        lookup.pending.setdefault(id(row), (entity, row, before, extra, town_id, actor))
-        return row
-    db.session.flush()
-    _audit(entity, row, before, extra, town_id, actor)
-    return row
-
-
-def _audit(entity: str, row: Any, before: dict | None, extra, town_id: int, actor) -> bool:
-    after = _snap(row, extra)
-    if before == after:
-        return False
-    audit.record(f"{entity}_{'created' if before is None else 'updated'}", entity, row.id,
-                 before=before, after=after, actor=actor, municipality_id=town_id)
-    return True
-
-
-def settle(lookup: Lookup) -> int:
-    """End a batch: flush its rows, write one audit entry per record that changed."""
-    pending, lookup.pending = lookup.pending or {}, None
-    db.session.flush()
-    return sum(_audit(entity, row, before, extra, town_id, actor)
-               for entity, row, before, extra, town_id, actor in pending.values())
-
-
-def _check(f: Fields) -> None:
-    if f.errors:
-        raise ValidationFailed(dict(f.errors))
-
-
-def _code(f: Fields, name: str, max_len: int) -> str:
-    """An identifier people type (stand code, permit number): upper case, trimmed."""
-    value = f.text(name, max_len=max_len).upper()
-    if value and not _CODE.match(value):
-        f.fail(name, "use letras, algarismos, ponto, barra ou hífen")
-    return value
-
-
-def _status_on_create(f: Fields, row: Any) -> Status | None:
-    """Status is set when a row is created; afterwards only `change_status` changes it."""
-    status = f.choice("status", Status, default=Status.ACTIVE)
-    if row is not None and status is not None and status != row.status:
-        f.fail("status", STATUS_CHANGE_NEEDS)
-    return status
-
-
-def _ref(f: Fields, lookup: Lookup, name: str, model: type, attr: str, key: str,
-         *, required: bool, what: str) -> Any:
-    """A row of the town referenced by its natural key, or an error on `name`."""
-    if not key:
-        if required and not f.raw(name):
-            f.fail(name, REQUIRED)
-        return None
-    found = lookup.get(model, attr, key)
-    if found is None:
-        f.fail(name, f"{what} {f.raw(name)!r} {NOT_FOUND}")
-    return found
-
-
-def _unique(f: Fields, lookup: Lookup, name: str, model: type, attr: str, key: str,
-            row: Any, taken: str) -> None:
-    if key and name not in f.errors:
-        other = lookup.get(model, attr, key)
-        if other is not None and other is not row:
-            f.fail(name, f"{taken} neste município")
-
-
-def _period(f: Fields, start: date | None, end: date | None, end_name: str) -> None:
-    if start and end and end <= start:
-        f.fail(end_name, "deve ser depois do início da validade")
-
-
-def _plate(f: Fields, name: str, *, required: bool = True) -> str:
-    plate = normalise_plate(f.raw(name))
-    if not plate:
-        if required:
-            f.fail(name, REQUIRED)
-    elif not is_plate(plate):
-        f.fail(name, f"placa inválida: {f.raw(name)!r} (use ABC1234 ou ABC1D23)")
-    return plate
 
 
 def _holder_ref(f: Fields, lookup: Lookup, *, required: bool = True) -> Holder | None:

@@ -13,7 +13,6 @@ from sqlalchemy.orm import joinedload, selectinload
 
 from ..extensions import db
 from ..models import Driver, Holder, Licence, Permit, Stand, Vehicle
-from .documents import is_plate
 
 # Plates hold only these characters; digits sort before letters under every collation
 # we run on (C, and the primary level of pt_BR / en_US), which the plate range relies on.

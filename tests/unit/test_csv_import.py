@@ -172,3 +172,19 @@ def test_files_that_are_not_utf8_or_too_long_are_refused(town):
         run(town, "placa;cor\nÁ;é\n".encode("cp1252"))
     with pytest.raises(FileRefused, match=f"o limite é {MAX_ROWS}"):
         run(town, to_csv([row(0)] * (MAX_ROWS + 1)))
+
+
+def test_a_clash_with_a_concurrent_writer_refuses_the_file_and_writes_nothing(town,
+                                                                            monkeypatch):
+    from sqlalchemy.exc import IntegrityError
+
+    from inspector.services import registry
+
+    def clash(lookup):
+        raise IntegrityError("INSERT", {}, Exception("unique constraint"))
+
+    before = counts()
+    monkeypatch.setattr(registry, "settle", clash)
+    with pytest.raises(FileRefused, match="o cadastro mudou durante a importação"):
+        run(town, sheet(3))
+    assert counts() == before
