@@ -4,6 +4,8 @@ from .audit import AuditEntry
 from .credentials import (Credential, CredentialKind, PassengerReport, ReportCategory,
                           ReportStatus, SigningKey)
 from .inspections import Inspection, InspectionItem, InspectionStatus, ItemResult, Photo
+from .enforcement import (Appeal, AppealStatus, EnforcementEvent, Fine, Notice, Sanction,
+                          SanctionStatus, TickState)
 from .registry import (
     DatedValue,
     DecreeValue,
@@ -35,3 +37,5 @@ __all__ = [
 __all__ += ["Credential", "CredentialKind", "PassengerReport", "ReportCategory",
             "ReportStatus", "SigningKey"]
 __all__ += ["Inspection", "InspectionItem", "InspectionStatus", "ItemResult", "Photo"]
+__all__ += ["Appeal", "AppealStatus", "EnforcementEvent", "Fine", "Notice", "Sanction",
+            "SanctionStatus", "TickState"]

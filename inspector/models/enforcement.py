@@ -1,0 +1,297 @@
+"""From finding to legal act: sanctions, the notices that carry them, fines, appeals, history.
+
+A `Sanction` is one measure of the law (warning, notice, fine, daily fine, suspension,
+revocation, removal request...) proposed for one failed item of an inspection, or
+applied by the law itself (a daily fine after a missed deadline, a registration not
+revalidated, a lapsed insurance). It keeps what it was proposed and decided with, as
+recorded that day: the rule id, the citations (JSON), the amounts in the law's unit and
+in BRL, the deadline and the appeal window. Decided acts that reach the offender in
+writing get a `Notice` (document number, hashed access code, the driver's "ciente");
+fines get a `Fine`; appeals are `Appeal` rows; every step is an `EnforcementEvent`
+(also the feed that documents and push notifications read).
+"""
+from __future__ import annotations
+
+import enum
+from datetime import date, datetime
+from decimal import Decimal
+
+from sqlalchemy import (Boolean, Date, DateTime, ForeignKey, Index, Integer, Numeric, String,
+                        Text, UniqueConstraint)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+from .registry import TownScoped, _enum
+
+
+class SanctionStatus(str, enum.Enum):
+    PROPOSED = "proposed"                  # the engine's proposal, nobody decided yet
+    CONFIRMED = "confirmed"                # decided as proposed
+    AMENDED = "amended"                    # decided with another measure or amount, within the law
+    REJECTED = "rejected"                  # not applied (with a reason)
+    COMPLIED = "complied"                  # the notice was complied with (re-inspection: ok)
+    CONVERTED_TO_DAILY_FINE = "converted_to_daily_fine"  # deadline missed: a daily fine runs
+    APPEALED = "appealed"                  # an admitted appeal waits for its decision
+    APPEAL_ACCEPTED = "appeal_accepted"    # the appeal was upheld: the act is void
+    APPEAL_REFUSED = "appeal_refused"      # the appeal was dismissed: the act stands
+    CLOSED = "closed"                      # final: appeal window over, nothing left to follow
+
+    @property
+    def label(self) -> str:
+        """pt-BR name shown to supervisors, agents and holders."""
+        return STATUS_LABELS[self.value]
+
+
+STATUS_LABELS = {
+    "proposed": "Proposto", "confirmed": "Confirmado", "amended": "Alterado e confirmado",
+    "rejected": "Rejeitado", "complied": "Cumprido", "converted_to_daily_fine":
+    "Convertido em multa diária", "appealed": "Em recurso", "appeal_accepted":
+    "Recurso provido", "appeal_refused": "Recurso negado", "closed": "Encerrado",
+}
+# Statuses in which an act has effect (counts in the offender's history, runs its deadline).
+EFFECTIVE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
+             SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,
+             SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)
+# Who decides: the three roles of the product, and "law" for what the law applies by itself.
+AUTHORITY_LABELS = {"agent": "Agente de fiscalização", "supervisor": "Supervisor(a) / Secretaria",
+                    "mayor": "Prefeito(a) (Chefe do Poder Executivo)",
+                    "law": "Automático, por força da lei"}
+KIND_LABELS = {
+    "oral_warning": "Advertência oral", "written_warning": "Advertência escrita",
+    "notice": "Notificação", "fine": "Multa", "daily_fine": "Multa diária",
+    "suspension": "Suspensão", "revocation": "Cassação / revogação",
+    "suspension_or_revocation": "Suspensão ou cassação", "removal_request":
+    "Pedido de afastamento do condutor", "seizure_request": "Pedido de apreensão do veículo",
+    "ban": "Proibição de exercer a atividade", "record_entry": "Registro no cadastro",
+}
+
+
+class Sanction(TownScoped, db.Model):
+    """One legal act (a measure of the rule pack) for one finding, with its whole life."""
+
+    __tablename__ = "sanctions"
+    __table_args__ = (Index("ix_sanctions_town_status", "municipality_id", "status"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # Idempotency: "item:<inspection item id>:<measure n>", "daily:<notice act id>",
+    # "registration:<driver id>:<expiry>", "insurance:<vehicle id>:<last policy end>".
+    origin_key: Mapped[str] = mapped_column(String(120), unique=True)
+    inspection_id: Mapped[int | None] = mapped_column(ForeignKey("inspections.id"), index=True)
+    inspection_item_id: Mapped[int | None] = mapped_column(ForeignKey("inspection_items.id"),
+                                                           index=True)
+    parent_id: Mapped[int | None] = mapped_column(ForeignKey("sanctions.id"), index=True)
+    # the law, as the proposal read it on the day
+    pack_id: Mapped[str] = mapped_column(String(60))
+    law: Mapped[str] = mapped_column(String(60))                 # "Lei 406/2001"
+    rule_id: Mapped[str] = mapped_column(String(120))            # checklist id or engine rule id
+    step_id: Mapped[str | None] = mapped_column(String(60))      # ladder rung
+    offence_id: Mapped[str | None] = mapped_column(String(60))   # or the offence
+    occurrence: Mapped[int] = mapped_column(Integer, default=1)  # n-th act of the offender
+    measure_index: Mapped[int] = mapped_column(Integer, default=0)
+    kind: Mapped[str] = mapped_column(String(30))                # pack measure kind
+    target: Mapped[str] = mapped_column(String(20))              # driver | holder | permit ...
+    label: Mapped[str] = mapped_column(Text)
+    # the offender(s)
+    offender: Mapped[str] = mapped_column(String(40), index=True)  # "driver:3" whose history counted
+    holder_id: Mapped[int | None] = mapped_column(ForeignKey("holders.id"), index=True)
+    driver_id: Mapped[int | None] = mapped_column(ForeignKey("drivers.id"), index=True)
+    vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"), index=True)
+    permit_id: Mapped[int | None] = mapped_column(ForeignKey("permits.id"))
+    licence_id: Mapped[int | None] = mapped_column(ForeignKey("licences.id"))
+    # citations as recorded (JSON: law, article, anchor, law_slug, quote)
+    breach_citation: Mapped[str | None] = mapped_column(Text)    # the article broken
+    citation: Mapped[str] = mapped_column(Text)                  # the article giving the measure
+    required_action: Mapped[str] = mapped_column(Text, default="")  # what must be done
+    # amount: in the law's unit and in BRL on `amount_on` (None: "não definido")
+    amount_unit: Mapped[str | None] = mapped_column(String(20))  # UFM | UFIM | minimum_wage | BRL
+    amount: Mapped[Decimal | None] = mapped_column(Numeric(14, 4))      # fixed, or as decided
+    amount_max: Mapped[Decimal | None] = mapped_column(Numeric(14, 4))  # "até ..." bound
+    amount_per: Mapped[str | None] = mapped_column(String(10))          # "day"
+    amount_decree_key: Mapped[str | None] = mapped_column(String(120))
+    amount_brl: Mapped[Decimal | None] = mapped_column(Numeric(14, 2))
+    amount_basis: Mapped[str] = mapped_column(Text, default="")
+    amount_on: Mapped[date | None] = mapped_column(Date)
+    # deadline to comply (notices)
+    deadline_hours: Mapped[int | None] = mapped_column(Integer)
+    deadline_days: Mapped[int | None] = mapped_column(Integer)
+    deadline_text: Mapped[str | None] = mapped_column(String(60))
+    deadline_citation: Mapped[str | None] = mapped_column(Text)
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    on_missed: Mapped[str | None] = mapped_column(Text)  # JSON: the measure a missed deadline brings
+    # appeal
+    appeal_days: Mapped[int | None] = mapped_column(Integer)
+    appeal_to: Mapped[str | None] = mapped_column(String(20))
+    appeal_suspensive: Mapped[bool | None] = mapped_column(Boolean)  # None: the law does not say
+    appeal_citation: Mapped[str | None] = mapped_column(Text)
+    appeal_until: Mapped[date | None] = mapped_column(Date)   # last day (local) to file
+    appeal_closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # decision
+    decided_by: Mapped[str] = mapped_column(String(20))       # agent | supervisor | mayor | law
+    automatic: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[SanctionStatus] = mapped_column(_enum(SanctionStatus))
+    awaiting_mayor: Mapped[bool] = mapped_column(default=False)  # "aguarda decisão do prefeito"
+    suspended: Mapped[bool] = mapped_column(default=False)       # by a suspensive appeal
+    notified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    proposed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    decided_by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    decision_ref: Mapped[str] = mapped_column(String(200), default="")  # the mayor's act
+    reason: Mapped[str] = mapped_column(Text, default="")   # why rejected / amended
+    comment: Mapped[str] = mapped_column(Text, default="")  # to the agent
+    effect_applied_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    inspection = relationship("Inspection")
+    inspection_item = relationship("InspectionItem")
+    parent: Mapped[Sanction | None] = relationship(remote_side=[id])
+    holder = relationship("Holder")
+    driver = relationship("Driver")
+    vehicle = relationship("Vehicle")
+    decided_by_user = relationship("User")
+    notice: Mapped[Notice | None] = relationship(back_populates="sanction", uselist=False)
+    fine: Mapped[Fine | None] = relationship(back_populates="sanction", uselist=False)
+    appeals: Mapped[list[Appeal]] = relationship(back_populates="sanction",
+                                                 order_by="Appeal.id")
+
+    @property
+    def status_label(self) -> str:
+        """The status in pt-BR, "aguarda decisão do prefeito" when it does."""
+        if self.status == SanctionStatus.PROPOSED and self.awaiting_mayor:
+            return "Aguarda decisão do prefeito"
+        return self.status.label
+
+    @property
+    def kind_label(self) -> str:
+        """The kind of act in pt-BR."""
+        return KIND_LABELS.get(self.kind, self.kind)
+
+    @property
+    def authority_label(self) -> str:
+        """Who must decide, in pt-BR."""
+        return AUTHORITY_LABELS.get(self.decided_by, self.decided_by)
+
+
+class Notice(TownScoped, db.Model):
+    """The written document that carries a decided act to the offender (notificação, auto)."""
+
+    __tablename__ = "notices"
+    __table_args__ = (UniqueConstraint("municipality_id", "number"),
+                      UniqueConstraint("municipality_id", "year", "seq"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sanction_id: Mapped[int] = mapped_column(ForeignKey("sanctions.id"), unique=True)
+    number: Mapped[str] = mapped_column(String(30))        # "NT-2026/000123"
+    year: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
+    document_kind: Mapped[str] = mapped_column(String(30))  # notice | warning | infraction_record | decision
+    issued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    access_code_hash: Mapped[str] = mapped_column(String(200))  # Argon2 of the printed code
+    inspection_id: Mapped[int | None] = mapped_column(ForeignKey("inspections.id"))
+    ack_name: Mapped[str | None] = mapped_column(String(200))   # the driver's "ciente"
+    ack_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    ack_signature_sha256: Mapped[str | None] = mapped_column(String(64))
+    complied_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    complied_inspection_id: Mapped[int | None] = mapped_column(ForeignKey("inspections.id"))
+
+    sanction: Mapped[Sanction] = relationship(back_populates="notice")
+
+
+class Fine(TownScoped, db.Model):
+    """The money of a decided fine or daily fine: unit amount, BRL on the day, accrual."""
+
+    __tablename__ = "fines"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sanction_id: Mapped[int] = mapped_column(ForeignKey("sanctions.id"), unique=True)
+    unit: Mapped[str | None] = mapped_column(String(20))
+    amount: Mapped[Decimal | None] = mapped_column(Numeric(14, 4))
+    amount_max: Mapped[Decimal | None] = mapped_column(Numeric(14, 4))
+    per: Mapped[str | None] = mapped_column(String(10))           # "day" for a daily fine
+    amount_brl: Mapped[Decimal | None] = mapped_column(Numeric(14, 2))  # per day when daily
+    brl_basis: Mapped[str] = mapped_column(Text, default="")
+    value_on: Mapped[date] = mapped_column(Date)                  # the day the BRL value is from
+    daily_start_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    stopped_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    accrued_days: Mapped[int] = mapped_column(Integer, default=0)
+    accrued_brl: Mapped[Decimal | None] = mapped_column(Numeric(14, 2))
+    accrued_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    sanction: Mapped[Sanction] = relationship(back_populates="fine")
+
+
+class AppealStatus(str, enum.Enum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"          # provido
+    REFUSED = "refused"            # negado
+    NOT_ADMITTED = "not_admitted"  # filed after the window: not admitted
+
+    @property
+    def label(self) -> str:
+        """pt-BR name."""
+        return {"pending": "Aguardando decisão", "accepted": "Provido", "refused": "Negado",
+                "not_admitted": "Não admitido (fora do prazo)"}[self.value]
+
+
+class Appeal(TownScoped, db.Model):
+    """An appeal against an act: when and by whom it was filed, and its decision."""
+
+    __tablename__ = "appeals"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sanction_id: Mapped[int] = mapped_column(ForeignKey("sanctions.id"), index=True)
+    filed_on: Mapped[date] = mapped_column(Date)          # the day it was filed (protocol)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    filed_by: Mapped[str] = mapped_column(String(200))
+    filed_by_role: Mapped[str] = mapped_column(String(20))  # holder | driver | company | other
+    text: Mapped[str] = mapped_column(Text)
+    recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    window_until: Mapped[date | None] = mapped_column(Date)
+    admitted: Mapped[bool] = mapped_column(default=True)
+    suspensive: Mapped[bool | None] = mapped_column(Boolean)
+    to: Mapped[str] = mapped_column(String(20))            # supervisor | mayor
+    status: Mapped[AppealStatus] = mapped_column(_enum(AppealStatus))
+    decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    decision_text: Mapped[str] = mapped_column(Text, default="")
+    decision_ref: Mapped[str] = mapped_column(String(200), default="")
+
+    sanction: Mapped[Sanction] = relationship(back_populates="appeals")
+
+
+class EnforcementEvent(TownScoped, db.Model):
+    """One step in the life of an inspection's acts; also the feed for documents and push.
+
+    `kind`: proposed, confirmed, amended, rejected, forwarded_to_mayor, notice_issued,
+    comment, complied, converted, fine_accrued, appeal_filed, appeal_not_admitted,
+    appeal_decided, appeal_window_closed, deadline_soon, registry_effect, closed,
+    inspection_reviewed, no_proposal. `dedupe_key` makes a once-only event once only.
+    """
+
+    __tablename__ = "enforcement_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sanction_id: Mapped[int | None] = mapped_column(ForeignKey("sanctions.id"), index=True)
+    inspection_id: Mapped[int | None] = mapped_column(ForeignKey("inspections.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))        # the clock of the act
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    actor: Mapped[str] = mapped_column(String(120))
+    text: Mapped[str] = mapped_column(Text, default="")     # a pt-BR sentence
+    data: Mapped[str | None] = mapped_column(Text)          # JSON
+    dedupe_key: Mapped[str | None] = mapped_column(String(160), unique=True)
+
+
+class TickState(db.Model):
+    """The one row every `enforcement tick` locks first, so that two ticks take turns."""
+
+    __tablename__ = "enforcement_tick_state"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    runs: Mapped[int] = mapped_column(Integer, default=0)
+    last_now: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_changes: Mapped[int] = mapped_column(Integer, default=0)
