@@ -112,7 +112,13 @@ def parse(token: str) -> tuple[Claims, bytes, bytes]:
 
 def verify(token: str, keys: Mapping[int, PublicKey], today: date) -> Claims:
     """The token's claims if it is well formed, signed by a known key and not expired."""
-    claims, body, signature = parse(token)
+    return verify_parsed(parse(token), keys, today)
+
+
+def verify_parsed(parsed: tuple[Claims, bytes, bytes], keys: Mapping[int, PublicKey],
+                  today: date) -> Claims:
+    """`verify` for a token already split by `parse`."""
+    claims, body, signature = parsed
     key = keys.get(claims.kid)
     if key is None:
         raise TokenRejected("unknown_key")

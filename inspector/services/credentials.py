@@ -14,7 +14,8 @@ from ..extensions import db
 from ..models import (Credential, CredentialKind, Driver, DriverCategory, Holder, Licence,
                       Municipality, Service, Vehicle)
 from . import audit, credential_keys
-from .credential_tokens import Claims, TokenRejected, burn_verification, encode, parse, verify
+from .credential_tokens import (Claims, TokenRejected, burn_verification, encode, parse,
+                                verify_parsed)
 from .errors import ValidationFailed
 
 DEFAULT_BASE_URL = "http://127.0.0.1:5000"
@@ -176,8 +177,9 @@ def check_signature(token: str, today: date) -> tuple[Claims | None, str | None]
     ('expired' tokens still come back with reason 'expired' and no claims). Always costs
     one Ed25519 verification, whatever the input."""
     try:
-        kid = parse(token)[0].kid
-        return verify(token, credential_keys.refresh_if_unknown(kid), today), None
+        parsed = parse(token)
+        return verify_parsed(parsed, credential_keys.refresh_if_unknown(parsed[0].kid),
+                             today), None
     except TokenRejected as e:
         if e.reason in ("malformed", "unknown_key"):
             burn_verification()
