@@ -176,7 +176,7 @@ def _appeal(ctx, data, key) -> Appeal:
 
 def _measure(ctx, data, key, decree_keys) -> Measure:
     _mapping(ctx, data, key, required=("kind", "target", "label", "decided_by", "citation"),
-             optional=("fine", "appeal"))
+             optional=("fine", "appeal", "automatic"))
     kind = _choice(ctx, data["kind"], f"{key}.kind", MEASURE_KINDS)
     fine = _amount(ctx, data["fine"], f"{key}.fine", decree_keys) if "fine" in data else None
     if kind in ("fine", "daily_fine") and fine is None:
@@ -186,7 +186,9 @@ def _measure(ctx, data, key, decree_keys) -> Measure:
                    decided_by=_choice(ctx, data["decided_by"], f"{key}.decided_by", AUTHORITIES),
                    citation=_citation(ctx, data["citation"], f"{key}.citation"), fine=fine,
                    appeal=_appeal(ctx, data["appeal"], f"{key}.appeal") if "appeal" in data
-                   else None)
+                   else None,
+                   automatic=_bool(ctx, data["automatic"], f"{key}.automatic")
+                   if "automatic" in data else False)
 
 
 def _measures(ctx, data, key, decree_keys) -> tuple[Measure, ...]:

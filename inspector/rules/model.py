@@ -116,6 +116,7 @@ class Measure:
     citation: Citation
     fine: Amount | None = None
     appeal: Appeal | None = None     # overrides the pack's appeal for this measure
+    automatic: bool = False          # the law applies it by itself ("automaticamente")
 
 
 @dataclass(frozen=True)

@@ -126,13 +126,15 @@ class ProposedMeasure:
     citation: Citation
     money: Money | None
     appeal: AppealInfo | None
+    automatic: bool = False       # applied by the law itself (the tick), not proposed
 
     def as_dict(self) -> dict:
         """JSON-ready form."""
         return {"kind": self.kind, "target": self.target, "label": self.label,
                 "decided_by": self.decided_by, "citation": self.citation.as_dict(),
                 "money": self.money.as_dict() if self.money else None,
-                "appeal": self.appeal.as_dict() if self.appeal else None}
+                "appeal": self.appeal.as_dict() if self.appeal else None,
+                "automatic": self.automatic}
 
 
 @dataclass(frozen=True)
@@ -213,7 +215,7 @@ def _appeal(a: Appeal | None, on: date) -> AppealInfo | None:
 def _measure(m: Measure, pack: RulePack, town: TownFacts, on: date) -> ProposedMeasure:
     return ProposedMeasure(m.kind, m.target, m.label, m.decided_by, m.citation,
                            money(m.fine, town, on) if m.fine else None,
-                           _appeal(m.appeal or pack.appeal, on))
+                           _appeal(m.appeal or pack.appeal, on), m.automatic)
 
 
 def _deadline(step: Step, safety: bool, on: date) -> DeadlineInfo | None:
