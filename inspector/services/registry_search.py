@@ -69,7 +69,7 @@ def search_vehicles(town_id: int, q: str | None, *, limit: int = 50, offset: int
     key = _key(q)
     base = (select(Vehicle).where(Vehicle.municipality_id == town_id)
             .options(joinedload(Vehicle.holder), joinedload(Vehicle.stand),
-                     selectinload(Vehicle.licences)))
+                     joinedload(Vehicle.licences)))
     if not q:
         return _page(base.order_by(Vehicle.plate), limit, offset)
     rows: list[Vehicle] = []
@@ -111,7 +111,9 @@ def _other_vehicle_matches(town_id: int, q: str, key: str):
     parts = []
     if key and not _PLATE_START.match(key):
         parts.append(select(*columns).where(town, Vehicle.plate.contains(key, autoescape=True)))
-    if key:
+    if key and not (_PLATE_START.match(key) and key[0].isalpha() and len(key) >= 3):
+        # Prefix numbers are digits (Nova Santa Helena Lei 535/2013 Art. 13 IX) or a short
+        # code; the start of a plate from its three letters on is not looked for there.
         parts.append(select(*columns).where(town, _starts_with(Vehicle.prefix, key)))
     letters = sum(c.isalpha() for c in q)
     if (" " in q and letters) or (letters >= 4 and not _PLATE_START.match(key)):

@@ -329,11 +329,12 @@ def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns
     assert plates("010") == ["AAA0100", "QBA1D23", "QBA2E34"]
     assert [plates("010", limit=1, offset=i) for i in range(4)] == [
         ["AAA0100"], ["QBA1D23"], ["QBA2E34"], []]
-    reg.save_vehicle(t, moto(t, plate="ZZZ9999", prefix="QBA9"), actor="teste")
-    assert plates("QBA", limit=2) + plates("QBA", limit=2, offset=2) == [
+    reg.save_vehicle(t, moto(t, plate="ZZZ9999", prefix="QB9"), actor="teste")
+    assert plates("QB", limit=2) + plates("QB", limit=2, offset=2) == [
         "QBA1D23", "QBA2E34", "QBA5C01", "ZZZ9999"]
-    assert [plates("QBA", limit=1, offset=i) for i in range(5)] == [
+    assert [plates("QB", limit=1, offset=i) for i in range(5)] == [
         ["QBA1D23"], ["QBA2E34"], ["QBA5C01"], ["ZZZ9999"], []]
+    assert plates("QBA") == ["QBA1D23", "QBA2E34", "QBA5C01"]  # surely a plate: no prefix
     assert plates("%") == [] and plates("ZZY") == []
 
 
