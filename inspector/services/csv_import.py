@@ -30,6 +30,9 @@ _NOUN = {"holder": "titular", "permit": "número de permissão", "driver": "cond
 # Where a service's complaint about an implicit link is best shown in the spreadsheet.
 _LINK_COLUMNS = {("driver", "vehicle_plate"): "condutor_categoria",
                  ("insurance", "vehicle_plate"): "seguro_apolice"}
+# Cells that may be blank because a default follows (from the service, the document).
+_DEFAULTED = {("holder", "kind"), ("permit", "kind"), ("licence", "kind"),
+              ("driver", "category")}
 _STATUS_COLUMNS = {"permit": "permissao_situacao", "licence": "alvara_situacao",
                    "driver": "condutor_situacao"}
 _SAVE: dict[str, Callable] = {
@@ -239,6 +242,8 @@ class _Run:
         """Run one service; map its errors to columns; count what it did."""
         status_col = _STATUS_COLUMNS.get(group, "")
         status_raw = cells.get(status_col, "")
+        if existing is not None:  # a blank "follows the service" cell keeps what is there
+            data = {k: v for k, v in data.items() if v or (group, k) not in _DEFAULTED}
         if existing is None and status_raw:
             data = {**data, "status": status_raw}
         skip = {"holder_tax_id"} if "holder" in failed else set()

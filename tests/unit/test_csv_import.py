@@ -188,3 +188,16 @@ def test_a_clash_with_a_concurrent_writer_refuses_the_file_and_writes_nothing(to
     with pytest.raises(FileRefused, match="o cadastro mudou durante a importação"):
         run(town, sheet(3))
     assert counts() == before
+
+
+def test_blank_cells_that_follow_the_service_keep_what_is_registered(town):
+    rows = [row(0)]
+    rows[0].update(alvara_tipo="", condutor_categoria="")
+    run(town, to_csv([{**rows[0], "alvara_tipo": "licença"}]))
+    lic = db.session.scalar(db.select(Licence).filter_by(municipality_id=town))
+    assert lic.kind.value == "alvara_licenca"
+    before = counts()
+    report = run(town, to_csv(rows))  # blank type and category: keep them
+    assert report.ok, report.errors
+    assert counts() == before and lic.kind.value == "alvara_licenca"
+    assert db.session.scalar(db.select(Driver)).category.value == "mototaxista"
