@@ -18,9 +18,9 @@ _HASH = None
 
 TOWNS = {
     "tapurah": ("Tapurah", "5108006", "UFIM"),
-    "nortelandia": ("Nortelândia", "5105903", "UFM"),
+    "nortelandia": ("Nortelândia", "5106000", "UFM"),
     "sapezal": ("Sapezal", "5107875", "UFM"),
-    "nova-santa-helena": ("Nova Santa Helena", "5108808", "UFM"),
+    "nova-santa-helena": ("Nova Santa Helena", "5106190", "UFM"),
 }
 
 
