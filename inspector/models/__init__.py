@@ -6,6 +6,8 @@ from .credentials import (Credential, CredentialKind, PassengerReport, ReportCat
 from .inspections import Inspection, InspectionItem, InspectionStatus, ItemResult, Photo
 from .enforcement import (Appeal, AppealStatus, EnforcementEvent, Fine, Notice, Sanction,
                           SanctionStatus, TickState)
+from .notifications import (DeliveryStatus, Notification, PushDelivery, PushSubscription,
+                            VapidKey)
 from .registry import (
     DatedValue,
     DecreeValue,
@@ -39,3 +41,4 @@ __all__ += ["Credential", "CredentialKind", "PassengerReport", "ReportCategory",
 __all__ += ["Inspection", "InspectionItem", "InspectionStatus", "ItemResult", "Photo"]
 __all__ += ["Appeal", "AppealStatus", "EnforcementEvent", "Fine", "Notice", "Sanction",
             "SanctionStatus", "TickState"]
+__all__ += ["DeliveryStatus", "Notification", "PushDelivery", "PushSubscription", "VapidKey"]
