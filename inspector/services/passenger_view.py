@@ -3,12 +3,12 @@ needs to match the ride in front of them (photo, name, plate, model, colour, pre
 company, licence validity). Nothing else leaves the server: see README, "LGPD"."""
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from ..models import CredentialKind, Driver, HolderKind, Service, Status, Vehicle
+from .compliance import driver_standing, vehicle_standing
 from .credentials import Lookup, service_of
 from .documents import format_plate
 
@@ -92,40 +92,12 @@ def _reason(violation: Any) -> Reason:
                   article=str(_get(cite, "article")), href=href)
 
 
-def _compliance():
-    """The compliance engine, when it is installed (it is another module's job)."""
-    try:
-        return importlib.import_module("inspector.services.compliance")
-    except ModuleNotFoundError:
-        return None
-
-
-def _fallback_vehicle(vehicle: Vehicle, on: date) -> tuple[str, list[Reason]]:
-    """Registry status only, used until the compliance engine exists (no citations)."""
-    lic = vehicle.current_licence
-    if lic is not None and lic.status == Status.SUSPENDED:
-        return "suspended", [Reason("A licença (alvará) está suspensa.")]
-    if lic is None or lic.status == Status.REVOKED or lic.valid_until < on:
-        return "irregular", [Reason("O alvará do veículo não está em vigor.")]
-    return "regular", []
-
-
 def _standing(obj: Vehicle | Driver, on: date) -> tuple[str, list[Reason]]:
-    engine = _compliance()
-    name = "vehicle_standing" if isinstance(obj, Vehicle) else "driver_standing"
-    fn = getattr(engine, name, None) if engine else None
-    if fn is None:
-        if isinstance(obj, Vehicle):
-            return _fallback_vehicle(obj, on)
-        if obj.status == Status.SUSPENDED:
-            return "suspended", [Reason("O registro do condutor está suspenso.")]
-        if obj.status == Status.REVOKED:
-            return "irregular", [Reason("O registro do condutor foi cassado.")]
-        return "regular", []
-    standing = fn(obj, on)
+    """Status and reasons from the compliance engine (the law's rules, judged on `on`)."""
+    standing = vehicle_standing(obj, on) if isinstance(obj, Vehicle) else driver_standing(obj, on)
     status = _get(standing, "status", "regular")
-    status = str(getattr(status, "value", status))
-    return status, [_reason(v) for v in _get(standing, "reasons", []) or []]
+    return str(getattr(status, "value", status)), [_reason(v) for v in
+                                                   _get(standing, "reasons", []) or []]
 
 
 def _combine(parts: list[tuple[str, list[Reason]]]) -> tuple[str, list[Reason]]:
