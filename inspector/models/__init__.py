@@ -8,6 +8,7 @@ from .enforcement import (Appeal, AppealStatus, EnforcementEvent, Fine, Notice, 
                           SanctionStatus, TickState)
 from .notifications import (DeliveryStatus, Notification, PushDelivery, PushSubscription,
                             VapidKey)
+from .documents import NoticeDocument
 from .registry import (
     DatedValue,
     DecreeValue,
@@ -42,3 +43,4 @@ __all__ += ["Inspection", "InspectionItem", "InspectionStatus", "ItemResult", "P
 __all__ += ["Appeal", "AppealStatus", "EnforcementEvent", "Fine", "Notice", "Sanction",
             "SanctionStatus", "TickState"]
 __all__ += ["DeliveryStatus", "Notification", "PushDelivery", "PushSubscription", "VapidKey"]
+__all__ += ["NoticeDocument"]
