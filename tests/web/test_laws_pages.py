@@ -153,12 +153,17 @@ def test_law_pages_are_public_cacheable_and_revalidate_with_an_etag(app, client,
     # "today's" checklist turns over at midnight: cached, but not for a week
     cc = client.get(f"/leis/{TAPURAH}/checklist").headers["Cache-Control"]
     assert "public" in cc and int(re.search(r"max-age=(\d+)", cc).group(1)) <= 24 * 3600
-    # the same bytes for a signed-in agent: nothing personal to keep out of a shared cache
+    # a signed-in agent gets the same bytes (nothing personal on the page), cached by
+    # their browser only: the response refreshes their session cookie
     anon = client.get(f"/leis/{TAPURAH}")
+    assert "Set-Cookie" not in anon.headers
     agent, user = signed_in(app, make, "agent", "tapurah")
     mine = agent.get(f"/leis/{TAPURAH}")
     assert mine.headers["ETag"] == anon.headers["ETag"]
-    assert "public" in mine.headers["Cache-Control"]
+    cc = mine.headers["Cache-Control"]
+    assert cc.startswith("private, max-age=") and "no-store" not in cc
+    assert agent.get(f"/leis/{TAPURAH}", headers={"If-None-Match": mine.headers["ETag"]}
+                     ).status_code == 304
     assert user.name not in text(mine) and "csrf" not in text(mine)
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, abort, make_response, render_template, request
+from flask import (Blueprint, Response, abort, make_response, render_template, request,
+                   session)
 
 from ...security import public
 from ...services import law_pages
@@ -33,9 +34,15 @@ def today() -> date:
 
 
 def cacheable(html: str, max_age: int) -> Response:
-    """A public response with Cache-Control and an ETag; 304 when the client has it."""
+    """A cacheable response with an ETag; 304 when the client already has it.
+
+    `public` for anonymous readers. A signed-in user's response carries a refreshed
+    session cookie (Set-Cookie), which no shared cache may keep: `private` then, so only
+    that browser (and its service worker) caches the same bytes.
+    """
     resp = make_response(html)
-    resp.headers["Cache-Control"] = f"public, max-age={max_age}"
+    scope = "private" if session else "public"
+    resp.headers["Cache-Control"] = f"{scope}, max-age={max_age}"
     resp.add_etag()
     return resp.make_conditional(request)
 
