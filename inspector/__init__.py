@@ -28,7 +28,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
 
-    from . import errors, logs, security
+    from . import compression, errors, logs, security
     from .extensions import csrf, db, htmx, limiter, migrate
 
     logs.init_app(app)
@@ -40,6 +40,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     htmx.init_app(app)
     limiter.init_app(app)
     errors.init_app(app)
+    compression.init_app(app)  # registered last, runs first: the request log times it too
 
     from . import models  # noqa: F401  (register tables on the metadata)
     from .blueprints import register_blueprints

@@ -2,7 +2,6 @@
 photos. Views parse, call a service, answer JSON; errors are JSON with a pt-BR message."""
 from __future__ import annotations
 
-import gzip
 import json
 
 from flask import Blueprint, Response, g, jsonify, request
@@ -18,7 +17,6 @@ bp = Blueprint("field_api", __name__, url_prefix="/api")
 
 READERS = (Role.AGENT, Role.SUPERVISOR)
 WRITERS = (Role.AGENT,)
-GZIP_MIN = 1024
 
 
 def _error(status: int, message: str, fields: dict | None = None):
@@ -35,14 +33,9 @@ def _refused(e: ValidationFailed, what: str):
 
 
 def _json(payload: dict, status: int = 200) -> Response:
-    """Compact JSON, gzip-compressed when the client accepts it and it is worth it."""
+    """Compact JSON (compressed on the way out by inspector/compression.py when asked)."""
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    response = Response(body, status=status, mimetype="application/json")
-    response.vary.add("Accept-Encoding")
-    if len(body) >= GZIP_MIN and "gzip" in request.accept_encodings:
-        response.set_data(gzip.compress(body, compresslevel=6))
-        response.headers["Content-Encoding"] = "gzip"
-    return response
+    return Response(body, status=status, mimetype="application/json")
 
 
 @bp.get("/field/session")
