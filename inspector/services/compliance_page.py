@@ -58,6 +58,14 @@ class Group:
     rule: str = ""
 
 
+@dataclass(frozen=True)
+class QuotaRow:
+    """A limit on the number of vehicles and every article it rests on."""
+
+    quota: QuotaUse
+    citations: list[Citation]
+
+
 @dataclass
 class ServiceView:
     """One service's section: its law, fleet, limits, shares and findings."""
@@ -67,7 +75,7 @@ class ServiceView:
     law: str
     law_slug: str
     fleet: int
-    quotas: list[QuotaUse]
+    quotas: list[QuotaRow]
     shares: list[ShareUse]
     share_limit: Fraction | None
     share_citation: Citation | None
@@ -146,12 +154,20 @@ def _service_view(report: TownReport, names: _Names) -> ServiceView:
         if found or r.value(requirement):
             documents.append(Group(title, found, r.cite(requirement), requirement))
     take(lambda x: x.rule_id in TABLE_RULES)
+    interior = r.cite("limits.town.inhabitants_per_vehicle_interior")
+    quotas = []
+    for q in report.quotas:
+        cites = [c for c in (q.citation,) if c is not None]
+        if q.rule_id == "town.quota" and r.value("limits.town.inhabitants_per_vehicle_seat") \
+                and interior is not None and interior not in cites:
+            cites.append(interior)  # seat and interior quotas: two items of one article
+        quotas.append(QuotaRow(q, cites))
     others = take(lambda x: True)
     return ServiceView(
         service=report.service, service_label=SERVICE_LABELS.get(report.service,
                                                                  report.service),
         law=report.pack.law, law_slug=report.pack.law_slug, fleet=report.fleet,
-        quotas=report.quotas, shares=report.company_shares,
+        quotas=quotas, shares=report.company_shares,
         share_limit=r.value("limits.town.company_max_share"),
         share_citation=r.cite("limits.town.company_max_share"),
         auxiliaries=auxiliaries, age=age, documents=documents, others=others)

@@ -246,7 +246,8 @@ def test_compliance_page_shows_quota_rows_with_citations(app, make, tapurah_flee
     assert re.search(r'data-label="Em uso">2<', quotas)
     assert re.search(r'data-label="Máximo">1<', quotas)
     assert "Acima do limite" in quotas
-    assert f'href="/leis/{TAPURAH}#art-5-i"' in quotas
+    assert f'href="/leis/{TAPURAH}#art-5-i"' in quotas   # the seat's quota
+    assert f'href="/leis/{TAPURAH}#art-5-ii"' in quotas  # the interior's
     # vehicle past its age, licence ending soon, insurance lapsed: each with its article
     assert "OLD-1A11" in html or "OLD1A11" in html
     age = html[html.index("Idade dos veículos"):]
