@@ -87,3 +87,4 @@ def register_cli(app: Flask) -> None:
     app.cli.add_command(demo_cli)
     from .blueprints.credentials.cli import credentials_cli
     app.cli.add_command(credentials_cli)
+    from .blueprints.notifications.cli import notifications_cli; app.cli.add_command(notifications_cli)  # noqa: E702,E501

@@ -32,6 +32,70 @@ self.addEventListener("message", (event) => {
   }
 });
 
+// --- Web Push (docs/notifications.md) -----------------------------------------------------------
+// Every push shows a notification (browsers require it, and a silent one would be lost):
+// title, body and url come from the JSON the server sends; an empty or unreadable payload
+// still shows the fallback text. A click focuses a window already on that page, or opens it.
+const PUSH_FALLBACK = {
+  title: "Inspector",
+  body: "Você tem uma nova notificação da fiscalização.",
+  url: "/notificacoes",
+};
+
+self.addEventListener("push", (event) => {
+  const message = readPush(event.data);
+  event.waitUntil(self.registration.showNotification(message.title, {
+    body: message.body,
+    tag: message.tag,
+    lang: "pt-BR",
+    icon: "/static/icons/icon-192.png",
+    data: { url: message.url },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = sameOriginUrl(event.notification.data && event.notification.data.url);
+  event.waitUntil(focusOrOpen(url));
+});
+
+/** The push payload as {title, body, url, tag}, with the fallback for anything missing. */
+function readPush(data) {
+  let payload = {};
+  if (data) {
+    try {
+      payload = data.json();
+    } catch (_) {
+      try { payload = { body: data.text() }; } catch (_) { payload = {}; }
+    }
+  }
+  if (!payload || typeof payload !== "object") payload = {};
+  const text = (value, fallback) => (typeof value === "string" && value.trim() ? value : fallback);
+  return {
+    title: text(payload.title, PUSH_FALLBACK.title),
+    body: text(payload.body, PUSH_FALLBACK.body),
+    url: sameOriginUrl(payload.url),
+    tag: typeof payload.tag === "string" ? payload.tag : undefined,
+  };
+}
+
+/** An absolute URL on this origin (anything else becomes the notifications page). */
+function sameOriginUrl(url) {
+  try {
+    const target = new URL(url || PUSH_FALLBACK.url, self.location.origin);
+    if (target.origin === self.location.origin) return target.href;
+  } catch (_) { /* fall through */ }
+  return new URL(PUSH_FALLBACK.url, self.location.origin).href;
+}
+
+/** Focus a window of ours already showing `url`, or open a new one. */
+async function focusOrOpen(url) {
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = windows.find((client) => client.url === url && "focus" in client);
+  if (open) return open.focus();
+  return self.clients.openWindow(url);
+}
+
 /** Fetch every shell URL past the HTTP cache and store them; any failure fails the install. */
 async function precacheShell() {
   const cache = await caches.open(CACHE_NAME);

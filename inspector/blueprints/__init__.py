@@ -11,6 +11,7 @@ def register_blueprints(app: Flask) -> None:
     from .imports.routes import bp as imports_bp
     from .laws.routes import bp as laws_bp
     from .main.routes import bp as main_bp
+    from .notifications.routes import bp as notifications_bp
     from .public.routes import bp as public_bp
     from .registry.routes import bp as registry_bp
 
@@ -23,3 +24,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(field_api_bp)
     app.register_blueprint(imports_bp)
     app.register_blueprint(laws_bp)
+    app.register_blueprint(notifications_bp)

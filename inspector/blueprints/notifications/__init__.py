@@ -1,0 +1,1 @@
+"""Notifications: Web Push subscriptions, the in-app list, the holders' notice pages."""

@@ -1,0 +1,247 @@
+"""The holder's page of a notice: reached from the QR printed on it (`/notificacoes/<number>`),
+opened with the access code printed beside it; shows that notice's status and lets the
+holder subscribe this phone to push notifications about their notices.
+
+Holders have no login: a right code puts the notice in the (signed) session cookie for
+two hours. Every answer to a code takes at least `HOLDER_CODE_MIN_SECONDS`, right or
+wrong, known number or not, and the form is rate-limited per address.
+"""
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, date, datetime
+from decimal import Decimal
+
+from argon2 import PasswordHasher
+from flask import (Response, current_app, jsonify, make_response, redirect, render_template,
+                   request, session, url_for)
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ...extensions import db, limiter
+from ...models import Municipality, Notice
+from ...security import public
+from ...services import push_subscriptions, push_triggers
+from ...services.errors import ValidationFailed
+from ...services.field_rules import LOCAL_TZ
+from .routes import bp
+
+ACCESS_KEY = "notice_access"
+ACCESS_SECONDS = 2 * 3600
+MAX_REMEMBERED = 10
+DOCUMENT_LABELS = {"notice": "Notificação", "warning": "Advertência escrita",
+                   "infraction_record": "Auto de infração", "decision": "Decisão"}
+WRONG = ("Número do documento ou código de acesso não confere. Confira o código impresso no "
+         "documento (10 letras e números) e tente de novo.")
+_dummy_hash: str | None = None
+
+
+def _code_limit() -> str:
+    return current_app.config.get("HOLDER_CODE_RATE_LIMIT", "10 per minute;40 per hour")
+
+
+def _page_limit() -> str:
+    return current_app.config.get("HOLDER_PAGE_RATE_LIMIT", "60 per minute")
+
+
+def _no_store(resp: Response) -> Response:
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Robots-Tag"] = "noindex"
+    return resp
+
+
+@bp.errorhandler(429)
+def too_many(_e):
+    """Rate-limited: JSON for the API, a small pt-BR page for the holder."""
+    message = "Muitas tentativas. Aguarde alguns minutos e tente de novo."
+    if request.path.startswith("/api/"):
+        return jsonify({"error": message, "status": 429}), 429
+    return _no_store(make_response(render_template(
+        "notifications/holder.html", view=None, number=None, error=message), 429))
+
+
+# --- access --------------------------------------------------------------------------------------
+def _granted(number: str) -> Notice | None:
+    """The notice with this number that this browser opened with its code (not expired)."""
+    access = session.get(ACCESS_KEY) or {}
+    now = time.time()
+    ids = [int(k) for k, until in access.items() if until > now]
+    if not ids or not number:
+        return None
+    return db.session.scalar(select(Notice).where(Notice.number == number.strip(),
+                                                  Notice.id.in_(ids)))
+
+
+def _grant(notice: Notice) -> None:
+    now = time.time()
+    access = {k: v for k, v in (session.get(ACCESS_KEY) or {}).items() if v > now}
+    access[str(notice.id)] = now + ACCESS_SECONDS
+    session[ACCESS_KEY] = dict(sorted(access.items(), key=lambda kv: kv[1])[-MAX_REMEMBERED:])
+
+
+def _match(number: str, code: str) -> Notice | None:
+    """The notice with this number and code. Numbers repeat across towns: the code decides.
+    An unknown number still costs one Argon2 verification."""
+    from ...services.enforcement import check_access_code
+
+    global _dummy_hash
+    number = (number or "").strip()[:30]
+    found = db.session.scalars(select(Notice).where(Notice.number == number)
+                               .order_by(Notice.id)).all() if number else []
+    match = None
+    for notice in found:
+        if check_access_code(notice, code) and match is None:
+            match = notice
+    if not found:
+        _dummy_hash = _dummy_hash or PasswordHasher().hash("XXXXX-XXXXX")
+        try:
+            PasswordHasher().verify(_dummy_hash, (code or "")[:40])
+        except Exception:  # noqa: BLE001 - a wrong code is the expected outcome here
+            pass
+    return match
+
+
+def _pad(started: float) -> None:
+    """Answer no sooner than the configured floor, whatever the outcome."""
+    left = float(current_app.config.get("HOLDER_CODE_MIN_SECONDS", 0.4)) - \
+        (time.monotonic() - started)
+    if left > 0:
+        time.sleep(left)
+
+
+def _check(number: str, code: str):
+    started = time.monotonic()
+    notice = _match(number, code)
+    if notice is not None:
+        _grant(notice)
+    _pad(started)
+    if notice is None:
+        return _no_store(make_response(render_template(
+            "notifications/holder.html", view=None, number=number or None, error=WRONG), 403))
+    return redirect(url_for("notifications.holder_notice", number=notice.number), 303)
+
+
+# --- what the holder sees ----------------------------------------------------------------------------
+def _local(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y às %H:%M")
+
+
+def _brl(value: Decimal | None) -> str | None:
+    if value is None:
+        return None
+    text = f"{value:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+    return f"R$ {text}"
+
+
+def holder_view(notice: Notice) -> dict:
+    """What the holder's page shows: what is printed on the document, and its status now."""
+    act = notice.sanction
+    town = db.session.get(Municipality, notice.municipality_id)
+    cite = json.loads(act.citation) if act.citation else {}
+    deadline = notice.deadline_at or act.deadline_at
+    if deadline is not None and deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=UTC)
+    appeal: date | None = act.appeal_until
+    return {
+        "number": notice.number, "town": town.name if town else "",
+        "document": DOCUMENT_LABELS.get(notice.document_kind, "Documento"),
+        "act": act.label or act.kind_label, "status": act.status_label,
+        "issued": _local(notice.issued_at), "deadline": _local(deadline),
+        "deadline_passed": deadline is not None and deadline < datetime.now(UTC),
+        "complied": _local(notice.complied_at), "required_action": act.required_action,
+        "amount": _brl(act.amount_brl), "per_day": act.amount_per == "day",
+        "law": cite.get("law"), "article": cite.get("article"),
+        "appeal_until": appeal.strftime("%d/%m/%Y") if appeal else None,
+        "can_subscribe": push_triggers.holder_of(act) is not None,
+    }
+
+
+@bp.get("/notificacoes/<path:number>")
+@public
+@limiter.limit(_page_limit)
+def holder_notice(number: str):
+    """The notice's status once its code was given here; else the form asking for it."""
+    notice = _granted(number)
+    view = holder_view(notice) if notice is not None else None
+    return _no_store(make_response(render_template(
+        "notifications/holder.html", view=view, number=number, error=None)))
+
+
+@bp.post("/notificacoes/<path:number>")
+@public
+@limiter.limit(_code_limit)
+def holder_code(number: str):
+    """Check the access code printed on the notice."""
+    return _check(number, request.form.get("codigo", ""))
+
+
+@bp.post("/notificacoes/consulta")
+@public
+@limiter.limit(_code_limit)
+def holder_lookup():
+    """The same check with the number typed by hand (no QR reader at hand)."""
+    return _check(request.form.get("numero", "").upper(), request.form.get("codigo", ""))
+
+
+def lookup_form():
+    """The form for someone not signed in: document number and access code."""
+    return _no_store(make_response(render_template(
+        "notifications/holder.html", view=None, number=None, error=None)))
+
+
+# --- the holder's push subscription ------------------------------------------------------------------
+def _holder_request():
+    body = request.get_json(silent=True)
+    body = body if isinstance(body, dict) else {}
+    notice = _granted(str(body.get("notice") or ""))
+    if notice is None:
+        return body, None, (jsonify({"error": "Digite de novo o código de acesso impresso no "
+                                              "documento.", "status": 403}), 403)
+    holder = push_triggers.holder_of(notice.sanction)
+    if holder is None:
+        return body, None, (jsonify({"error": "Este documento não está ligado a um "
+                                              "permissionário.", "status": 422}), 422)
+    return body, (notice, holder), None
+
+
+@bp.post("/api/push/notice-subscriptions")
+@public
+@limiter.limit(_page_limit)
+def holder_subscribe():
+    """Subscribe this phone to pushes about the holder of a notice opened with its code."""
+    body, found, error = _holder_request()
+    if error:
+        return error
+    notice, holder = found
+    sub = body.get("subscription") if isinstance(body.get("subscription"), dict) else None
+    try:
+        row, created = push_subscriptions.save(sub, holder=holder, notice=notice,
+                                               user_agent=request.user_agent.string or "")
+        db.session.commit()
+    except ValidationFailed as e:
+        db.session.rollback()
+        return jsonify({"error": "Inscrição recusada: " + "; ".join(e.errors.values()),
+                        "status": 422, "fields": e.errors}), 422
+    except IntegrityError:
+        db.session.rollback()
+        return jsonify({"error": "Tente de novo.", "status": 409}), 409
+    return jsonify({"id": row.id, "created": created}), 201 if created else 200
+
+
+@bp.delete("/api/push/notice-subscriptions")
+@public
+@limiter.limit(_page_limit)
+def holder_unsubscribe():
+    """Stop pushes to this phone about the holder of the notice."""
+    body, found, error = _holder_request()
+    if error:
+        return error
+    sub = body.get("subscription") if isinstance(body.get("subscription"), dict) else {}
+    if not push_subscriptions.remove(sub.get("endpoint", ""), holder_ids=[found[1].id]):
+        return jsonify({"error": "Este celular não está inscrito.", "status": 404}), 404
+    db.session.commit()
+    return Response(status=204)

@@ -1,0 +1,154 @@
+"""Notifications: the VAPID public key, push subscriptions of signed-in users, the in-app
+list (`/notificacoes`) and the unread count in the nav. The holders' pages are in
+`holder.py`; docs/notifications.md."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ...errors import error_response
+from ...extensions import db
+from ...models import Notification
+from ...security import login_required, public
+from ...services import push, push_subscriptions, push_triggers
+from ...services.errors import ValidationFailed
+from ...services.field_rules import LOCAL_TZ
+from ..field_api import openapi
+from .api_doc import PATHS
+
+bp = Blueprint("notifications", __name__)
+PAGE = 50
+
+
+@bp.record_once
+def _setup(state) -> None:
+    """Hook the triggers to the enforcement services; document the JSON endpoints."""
+    push_triggers.register()
+    openapi.PATHS.update(PATHS)
+
+
+def unread_count() -> int:
+    """How many of the signed-in user's notifications are unread (0 when signed out)."""
+    user = g.get("user")
+    if user is None:
+        return 0
+    return db.session.scalar(select(func.count(Notification.id)).where(
+        Notification.user_id == user.id, Notification.read_at.is_(None))) or 0
+
+
+def local_time(moment: datetime | None) -> str:
+    """A stored instant as Mato Grosso local time, dd/mm/yyyy hh:mm."""
+    if moment is None:
+        return ""
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+
+
+@bp.app_context_processor
+def _template_helpers() -> dict:
+    """`unread_notifications()` for the nav badge (queried only where the nav is drawn)."""
+    return {"unread_notifications": unread_count, "local_time": local_time}
+
+
+def _json_error(status: int, message: str, fields: dict | None = None) -> Response:
+    body = {"error": message, "status": status}
+    if fields:
+        body["fields"] = fields
+    return jsonify(body), status
+
+
+def _subscription_body() -> dict | None:
+    data = request.get_json(silent=True)
+    if isinstance(data, dict) and isinstance(data.get("subscription"), dict):
+        return data["subscription"]
+    return data if isinstance(data, dict) else None
+
+
+@bp.get("/api/push/public-key")
+@public
+def public_key():
+    """The VAPID public key browsers subscribe with (`applicationServerKey`)."""
+    resp = jsonify({"publicKey": push.public_key()})
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.post("/api/push/subscriptions")
+@login_required
+def subscribe():
+    """Save this browser's push subscription for the signed-in user."""
+    try:
+        row, created = push_subscriptions.save(_subscription_body(), user=g.user,
+                                               user_agent=request.user_agent.string or "")
+        db.session.commit()
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _json_error(422, "Inscrição recusada: " + "; ".join(e.errors.values()), e.errors)
+    except IntegrityError:
+        db.session.rollback()
+        return _json_error(409, "Outra inscrição deste navegador chegou ao mesmo tempo: "
+                                "tente de novo.")
+    return jsonify({"id": row.id, "created": created}), 201 if created else 200
+
+
+@bp.delete("/api/push/subscriptions")
+@login_required
+def unsubscribe():
+    """Stop pushes to this browser (the endpoint must be one of the user's)."""
+    body = _subscription_body() or {}
+    if not push_subscriptions.remove(body.get("endpoint", ""), user=g.user):
+        return _json_error(404, "Este navegador não está inscrito para receber notificações.")
+    db.session.commit()
+    return Response(status=204)
+
+
+@bp.get("/notificacoes")
+@public
+def index():
+    """Signed in: the user's notifications (newest first). Anyone else: the holder's form."""
+    if g.get("user") is None:
+        return holder_lookup_form()
+    page = max(request.args.get("pagina", 1, type=int) or 1, 1)
+    rows = db.session.scalars(
+        select(Notification).where(Notification.user_id == g.user.id)
+        .order_by(Notification.created_at.desc(), Notification.id.desc())
+        .limit(PAGE + 1).offset((page - 1) * PAGE)).all()
+    return render_template("notifications/list.html", rows=rows[:PAGE], page=page,
+                           more=len(rows) > PAGE, unread=unread_count(),
+                           subscribed=push_subscriptions.count_for(g.user))
+
+
+@bp.post("/notificacoes/ler")
+@login_required
+def mark_read():
+    """Mark one notification (`id`) or all of the user's (`todas`) as read; `abrir` follows
+    the notification's link."""
+    now = datetime.now(UTC)
+    q = update(Notification).where(Notification.user_id == g.user.id,
+                                   Notification.read_at.is_(None))
+    ident = request.form.get("id", type=int)
+    if ident is not None:
+        q = q.where(Notification.id == ident)
+    elif not request.form.get("todas"):
+        return error_response(400, "Diga qual notificação marcar como lida.")
+    db.session.execute(q.values(read_at=now))
+    db.session.commit()
+    if ident is not None and request.form.get("abrir"):
+        note = db.session.get(Notification, ident)
+        if note is not None and note.user_id == g.user.id and note.url.startswith("/") \
+                and not note.url.startswith("//"):
+            return redirect(note.url, 303)
+    return redirect(url_for("notifications.index"), 303)
+
+
+def holder_lookup_form():
+    """Imported late: the holder's views live in holder.py."""
+    from .holder import lookup_form
+
+    return lookup_form()
+
+
+from . import holder  # noqa: E402,F401  (the holders' routes, on this blueprint)

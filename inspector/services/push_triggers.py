@@ -1,0 +1,199 @@
+"""Who is told what (issue 6), hooked to the enforcement services' listeners.
+
+- supervisors of the town: an inspection is ready for review;
+- the agent: their inspection was reviewed;
+- holders (people or companies) subscribed through one of their notices: a new notice was
+  issued to them, and a notice's deadline is two days away.
+
+Each `notify_*` function works in the caller's transaction and may be called directly; each
+uses a dedupe key, so a trigger that fires twice notifies once. `register()` subscribes
+them to `inspector.services.enforcement` (done when the notifications blueprint is
+registered).
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import current_app
+from sqlalchemy import exists, select
+from werkzeug.routing import BuildError
+
+from ..extensions import db
+from ..models import (Holder, Inspection, Notice, PushSubscription, Role, Sanction, TickState,
+                      User, Vehicle)
+from .field_rules import LOCAL_TZ
+from .push import notify
+
+# The supervisor's review page, when the enforcement blueprint provides it.
+REVIEW_ENDPOINTS = ("review.inspection", "enforcement.inspection", "review.show")
+
+
+def _path(endpoints, fallback: str, **values) -> str:
+    """A path to the first endpoint the app has (no request context needed), or fallback."""
+    adapter = current_app.url_map.bind("localhost")
+    for endpoint in endpoints:
+        if endpoint in current_app.view_functions:
+            try:
+                return adapter.build(endpoint, values)
+            except BuildError:
+                continue
+    return fallback
+
+
+def holder_page(notice: Notice) -> str:
+    """The holder's page of a notice (asks for the printed access code)."""
+    return f"/notificacoes/{notice.number}"
+
+
+def _local(moment: datetime | None) -> str:
+    if moment is None:
+        return ""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+
+
+def _moment(*candidates) -> datetime | None:
+    for c in candidates:
+        if c is not None:
+            return c if c.tzinfo else c.replace(tzinfo=UTC)
+    return None
+
+
+def _tick_now() -> datetime | None:
+    """The clock of the tick running in this transaction (None outside a tick)."""
+    return db.session.scalar(select(TickState.last_now).where(TickState.id == 1))
+
+
+def _plate(insp: Inspection) -> str:
+    vehicle = insp.vehicle or db.session.get(Vehicle, insp.vehicle_id)
+    return vehicle.plate if vehicle is not None else "?"
+
+
+def _reviewers(town_id: int) -> list[User]:
+    users = db.session.scalars(select(User).where(
+        User.municipality_id == town_id, User.active.is_(True),
+        User.role == Role.SUPERVISOR).order_by(User.id)).all()
+    if users:
+        return list(users)
+    return list(db.session.scalars(select(User).where(  # a town with no supervisor: its admins
+        User.municipality_id == town_id, User.active.is_(True),
+        User.role == Role.ADMIN).order_by(User.id)).all())
+
+
+def notify_inspection_to_review(inspection: Inspection, acts=(), now: datetime | None = None):
+    """Tell the town's supervisors that an inspection waits for their review."""
+    now = _moment(now, inspection.completed_at, inspection.received_at)
+    count = len(list(acts or ()))
+    agent = inspection.agent.name if inspection.agent is not None else "agente"
+    body = (f"Placa {_plate(inspection)} · {inspection.failed_items} item(ns) reprovado(s) · "
+            f"{count} ato(s) proposto(s) · {agent}")
+    url = _path(REVIEW_ENDPOINTS, "/notificacoes", inspection_id=inspection.id)
+    return [note for user in _reviewers(inspection.municipality_id)
+            if (note := notify(user, "inspection_to_review", "Vistoria para revisar", body, url,
+                               {"inspection_id": inspection.id}, now=now,
+                               dedupe_key=f"to_review:{inspection.id}:u{user.id}"))]
+
+
+def notify_inspection_reviewed(inspection: Inspection, now: datetime | None = None):
+    """Tell the agent that their inspection was reviewed (the app shows the result)."""
+    agent = inspection.agent or db.session.get(User, inspection.agent_id)
+    if agent is None or not agent.active:
+        return None
+    acts = db.session.scalars(select(Sanction.status).where(
+        Sanction.inspection_id == inspection.id)).all()
+    rejected = sum(1 for s in acts if s.value == "rejected")
+    decided = len(acts) - rejected
+    body = f"Placa {_plate(inspection)}: {decided} ato(s) confirmado(s)"
+    if rejected:
+        body += f", {rejected} rejeitado(s) — veja o motivo no aplicativo"
+    return notify(agent, "inspection_reviewed", "Sua vistoria foi revisada", body + ".",
+                  "/campo", {"inspection_id": inspection.id, "uuid": inspection.uuid},
+                  now=_moment(now, inspection.reviewed_at),
+                  dedupe_key=f"reviewed:{inspection.id}")
+
+
+def holder_of(act: Sanction) -> Holder | None:
+    """The permit holder an act concerns (its own, or its vehicle's or driver's holder)."""
+    if act.holder_id is not None:
+        return db.session.get(Holder, act.holder_id)
+    for row in (act.vehicle, act.driver):
+        holder_id = getattr(row, "holder_id", None)
+        if holder_id is not None:
+            return db.session.get(Holder, holder_id)
+    return None
+
+
+def _subscribed(holder: Holder | None) -> bool:
+    return holder is not None and bool(db.session.scalar(select(exists().where(
+        PushSubscription.holder_id == holder.id))))
+
+
+def notify_notice_issued(notice: Notice, act: Sanction, now: datetime | None = None):
+    """Tell a subscribed holder that a notice was issued to them (number and deadline only)."""
+    holder = holder_of(act)
+    if not _subscribed(holder):
+        return None
+    body = f"{act.kind_label} nº {notice.number}"
+    if notice.deadline_at is not None:
+        body += f", prazo até {_local(notice.deadline_at)} (horário de MT)"
+    body += ". Use o código impresso no documento para ver os detalhes."
+    return notify(holder, "notice_issued", "Nova notificação da fiscalização", body,
+                  holder_page(notice), {"notice": notice.number},
+                  now=_moment(now, notice.issued_at),
+                  dedupe_key=f"notice_issued:{notice.id}:h{holder.id}")
+
+
+def notify_deadline_soon(act: Sanction, deadline_at: datetime, now: datetime | None = None):
+    """Tell a subscribed holder that the deadline of their notice is two days away."""
+    notice = act.notice
+    holder = holder_of(act)
+    if notice is None or not _subscribed(holder):
+        return None
+    deadline = _moment(deadline_at)
+    body = (f"O prazo do documento nº {notice.number} termina em "
+            f"{_local(deadline)} (horário de MT): {act.required_action or 'veja o documento'}")
+    return notify(holder, "deadline_soon", "Prazo vence em 2 dias", body[:600],
+                  holder_page(notice), {"notice": notice.number,
+                                        "deadline_at": deadline.isoformat()},
+                  now=_moment(now, _tick_now()),
+                  dedupe_key=f"deadline_soon:{act.id}:{deadline.isoformat()}:h{holder.id}")
+
+
+# --- listeners -------------------------------------------------------------------------------------
+def _on_to_review(inspection, acts=(), **_):
+    notify_inspection_to_review(inspection, acts)
+
+
+def _on_reviewed(inspection, **_):
+    notify_inspection_reviewed(inspection)
+
+
+def _on_notice(notice, act, **_):
+    notify_notice_issued(notice, act)
+
+
+def _on_deadline(act, deadline_at, **_):
+    notify_deadline_soon(act, deadline_at)
+
+
+LISTENERS = {"inspection_to_review": _on_to_review, "inspection_reviewed": _on_reviewed,
+             "notice_issued": _on_notice, "deadline_soon": _on_deadline}
+
+
+def register() -> bool:
+    """Subscribe the triggers to the enforcement services (False when they are absent)."""
+    try:
+        from . import enforcement
+    except ModuleNotFoundError as e:
+        if e.name != __package__ + ".enforcement":
+            raise
+        return False
+    for kind, fn in LISTENERS.items():
+        enforcement.subscribe(kind, fn)
+    return True
+
+
+__all__ = ["LISTENERS", "holder_of", "holder_page", "notify_deadline_soon",
+           "notify_inspection_reviewed", "notify_inspection_to_review", "notify_notice_issued",
+           "register"]
