@@ -41,4 +41,7 @@ def defaults(instance_path: Path) -> dict:
         "LOGIN_RATE_LIMIT": "10 per minute;50 per hour",
         "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
+        # bench/field.py turns this on in its own app factory call: PUT /_bench/upload
+        # (inspector/blueprints/bench/). Never on in production; not read from the environment.
+        "BENCH_ENDPOINTS": False,
     }

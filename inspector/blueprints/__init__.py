@@ -5,6 +5,7 @@ from flask import Flask
 def register_blueprints(app: Flask) -> None:
     """Attach every blueprint to the app (one line each; keep them in this order)."""
     from .auth.routes import bp as auth_bp
+    from .bench.routes import bp as bench_bp
     from .credentials.routes import bp as credentials_bp
     from .field_api.routes import bp as field_api_bp
     from .field.routes import bp as field_bp
@@ -25,3 +26,5 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(imports_bp)
     app.register_blueprint(laws_bp)
     app.register_blueprint(notifications_bp)
+    if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production
+        app.register_blueprint(bench_bp)

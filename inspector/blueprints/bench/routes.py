@@ -1,0 +1,25 @@
+"""Routes for the benchmarks (bench/field.py) only: registered when the app is created with
+`BENCH_ENDPOINTS=True` (passed in the app factory's test config by the bench), never by
+default, never from the environment. Not part of any product feature.
+
+`PUT /_bench/upload` reads the whole body and throws it away: the floor that the photo sync
+(`PUT /api/field/inspections/<uuid>/photos/<uuid>`) is compared with, the same bytes over
+the same server in the same run.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from ...extensions import csrf
+from ...security import public
+
+bp = Blueprint("bench", __name__, url_prefix="/_bench")
+csrf.exempt(bp)
+
+
+@bp.put("/upload")
+@public
+def upload():
+    """Read the body like the photo endpoint does, keep nothing, answer a small JSON."""
+    size = len(request.get_data(cache=False))
+    return jsonify({"received": size}), 201
