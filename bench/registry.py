@@ -19,26 +19,18 @@ the goal is a search median at most 2x the trivial route's.
 from __future__ import annotations
 
 import argparse
-import http.client
 import os
 import random
-import re
 import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.parse
 from datetime import date, timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import Client, Server, machine, pct
 
 PASSWORD = "bench-password-123"
-_TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 
 def build_database(url: str, vehicles: int, seed: int = 7) -> list[str]:
@@ -95,89 +87,6 @@ def build_database(url: str, vehicles: int, seed: int = 7) -> list[str]:
     return plates_list
 
 
-def free_port() -> int:
-    """A port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Client:
-    """A tiny HTTP client that keeps the session cookie (the app's cookie is `Secure`,
-    which the standard library's cookie jar refuses to send over plain http)."""
-
-    def __init__(self, port: int):
-        self.port = port
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, body: str | None = None,
-                headers: dict | None = None) -> tuple[int, str, float]:
-        """Status, body and seconds taken, connection set-up included."""
-        headers = dict(headers or {})
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if body is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        start = time.perf_counter()
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        conn.request(method, path, body=body, headers=headers)
-        response = conn.getresponse()
-        data = response.read()
-        elapsed = time.perf_counter() - start
-        conn.close()
-        for value in response.headers.get_all("Set-Cookie") or []:
-            name, _, rest = value.partition("=")
-            self.cookies[name.strip()] = rest.split(";", 1)[0]
-        return response.status, data.decode("utf-8", "replace"), elapsed
-
-    def sign_in(self, username: str, password: str) -> None:
-        """Log in through the real form, CSRF token included."""
-        _, page, _ = self.request("GET", "/entrar")
-        token = _TOKEN.search(page).group(1)
-        status, _, _ = self.request("POST", "/entrar", urllib.parse.urlencode(
-            {"username": username, "password": password, "csrf_token": token}))
-        if status != 302:
-            raise SystemExit(f"sign-in failed: HTTP {status}")
-
-
-def start_server(url: str, port: int, workers: int) -> subprocess.Popen:
-    """gunicorn on loopback, waiting until /healthz answers."""
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY="bench-" + os.urandom(8).hex(),
-               LOG_LEVEL="WARNING")
-    proc = subprocess.Popen([str(gunicorn), "--workers", str(workers), "--bind",
-                             f"127.0.0.1:{port}", "inspector:create_app()"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            if Client(port).request("GET", "/healthz")[0] == 200:
-                return proc
-        except OSError:
-            time.sleep(0.2)
-    proc.terminate()
-    raise SystemExit("gunicorn did not come up within 60 s")
-
-
-def pct(values: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
-
-
-def machine() -> str:
-    """CPU model and count, for the figures' context."""
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {model}"
-
-
 def main() -> None:
     """Build, serve, measure, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -188,15 +97,15 @@ def main() -> None:
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="inspector-bench-"))
     url = f"sqlite:///{tmp / 'bench.sqlite3'}"
-    proc = None
+    server = None
     try:
         t0 = time.perf_counter()
         plates = build_database(url, args.vehicles)
         print(f"loaded {args.vehicles:,} vehicles with holders and licences into one town "
               f"in {time.perf_counter() - t0:.1f} s ({url})")
-        port = free_port()
-        proc = start_server(url, port, args.workers)
-        client = Client(port)
+        server = Server({"DATABASE_URL": url, "SECRET_KEY": "bench-" + os.urandom(8).hex(),
+                         "LOG_LEVEL": "WARNING"}, workers=args.workers)
+        client = Client(server.port)
         client.sign_in("admin.bench", PASSWORD)
         rng = random.Random(11)
         hx = {"HX-Request": "true", "Accept": "text/html"}
@@ -230,9 +139,8 @@ def main() -> None:
                 times[name].append(fn())
         load_after = os.getloadavg()
     finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(10)
+        if server is not None:
+            server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 
     med = {k: statistics.median(v) * 1000 for k, v in times.items()}

@@ -20,87 +20,19 @@ and prints the medians and the ratio engine / load (the goal is under 0.5) and
 from __future__ import annotations
 
 import argparse
-import random
 import shutil
 import statistics
-import sys
 import tempfile
 import time
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import load_mototaxi_town
 
 
 def build_database(url: str, vehicles: int, seed: int = 406) -> None:
     """Migrate and bulk-load one town with `vehicles` moto-taxis and their documents."""
-    import flask_migrate
-    from sqlalchemy import insert, select
-
-    from inspector import create_app
-    from inspector.extensions import db
-    from inspector.models import (DatedValue, Driver, Holder, InsurancePolicy, Licence,
-                                  Municipality, Permit, Vehicle)
-    from inspector.services.documents import make_cnpj, make_cpf
-
-    rng = random.Random(seed)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True,
-                      "LOG_LEVEL": "WARNING"})
-    today = date.today()
-    with app.app_context():
-        flask_migrate.upgrade()
-        town = Municipality(slug="tapurah", name="Tapurah", ibge_code="5108006",
-                            population_seat=9000, population_interior=4000,
-                            fiscal_unit_name="UFIM")
-        db.session.add(town)
-        db.session.flush()
-        db.session.add(DatedValue(municipality_id=town.id, kind="minimum_wage",
-                                  valid_from=date(2026, 1, 1), value_brl=1621))
-        companies = max(1, vehicles // 50)
-        db.session.execute(insert(Holder), [
-            {"municipality_id": town.id, "kind": "company", "name": f"Moto Táxi {i:04d} Ltda",
-             "tax_id": make_cnpj(f"{i + 1:08d}0001"), "address": "Av. Bench, 1"}
-            for i in range(companies)])
-        holder_ids = list(db.session.scalars(select(Holder.id)))
-        db.session.execute(insert(Permit), [
-            {"municipality_id": town.id, "holder_id": h, "kind": "autorizacao",
-             "service": "mototaxi", "number": f"AUT-{i:05d}", "valid_from": date(2024, 1, 1),
-             "status": "active"} for i, h in enumerate(holder_ids)])
-        db.session.execute(insert(Vehicle), [
-            {"municipality_id": town.id, "holder_id": holder_ids[i % companies],
-             "service": "mototaxi", "kind": "motorcycle", "plate": f"QB{i:05d}",
-             "make_model": "Honda CG 160", "year_of_manufacture": today.year - rng.randint(0, 7),
-             "engine_cc": rng.choice([125, 150, 160, 160, 190, 250]), "colour": "Vermelha",
-             "prefix": f"{i:05d}", "is_trail": rng.random() < 0.02,
-             "last_vistoria_on": today - timedelta(days=rng.randint(0, 240))}
-            for i in range(vehicles)])
-        vehicle_ids = list(db.session.scalars(select(Vehicle.id)))
-        db.session.execute(insert(Licence), [
-            {"municipality_id": town.id, "vehicle_id": v, "kind": "alvara_mototaxi",
-             "number": f"AL-{i:05d}", "valid_from": today - timedelta(days=200),
-             "valid_until": today + timedelta(days=rng.randint(-20, 200)),
-             "status": "suspended" if rng.random() < 0.01 else "active"}
-            for i, v in enumerate(vehicle_ids)])
-        db.session.execute(insert(InsurancePolicy), [
-            {"municipality_id": town.id, "vehicle_id": v, "insurer": "Seguradora Bench",
-             "policy_number": f"AP-{i:05d}", "valid_from": today - timedelta(days=300),
-             "valid_until": today + timedelta(days=rng.randint(-10, 300))}
-            for i, v in enumerate(vehicle_ids)])
-        db.session.execute(insert(Driver), [
-            {"municipality_id": town.id, "holder_id": holder_ids[i % companies],
-             "category": "mototaxista", "name": f"Condutor {i:05d}",
-             "cpf": make_cpf(f"{200_000_000 + i:09d}"), "cnh_number": f"{i:011d}",
-             "cnh_category": "A", "cnh_expiry": today + timedelta(days=rng.randint(-30, 900)),
-             "registration_number": f"R-{i:05d}",
-             "registration_expiry": today + timedelta(days=rng.randint(-40, 365)),
-             "status": "active"} for i in range(vehicles)])
-        driver_ids = list(db.session.scalars(select(Driver.id)))
-        from inspector.models import vehicle_drivers
-        db.session.execute(insert(vehicle_drivers), [
-            {"vehicle_id": v, "driver_id": d} for v, d in zip(vehicle_ids, driver_ids)])
-        db.session.commit()
-        db.engine.dispose()
+    load_mototaxi_town(url, vehicles, seed)
 
 
 def measure(url: str, rounds: int) -> list[tuple[float, float, float, int, int]]:
