@@ -7,6 +7,7 @@ def register_blueprints(app: Flask) -> None:
     from .auth.routes import bp as auth_bp
     from .bench.routes import bp as bench_bp
     from .credentials.routes import bp as credentials_bp
+    from .documents.routes import bp as documents_bp
     from .field_api.routes import bp as field_api_bp
     from .field.routes import bp as field_bp
     from .imports.routes import bp as imports_bp
@@ -26,5 +27,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(imports_bp)
     app.register_blueprint(laws_bp)
     app.register_blueprint(notifications_bp)
+    app.register_blueprint(documents_bp)
     if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production
         app.register_blueprint(bench_bp)

@@ -1,0 +1,1 @@
+"""Legal documents: the public authenticity page of a notice and the PDF download."""

@@ -1,0 +1,108 @@
+"""`/documentos/<town>/<number>`: anyone checks a document (number, kind, town, issue date,
+status, SHA-256 of the PDF, and whether a file they hold is that PDF); signed-in staff of
+the town (supervisors, admins, the agent who inspected) download the PDF.
+
+Notice numbers are unique per town ("NOT-2026/000001" exists in every town), hence the
+town's slug in the URL. The PDFs are made by the enforcement listener (services/notice_documents).
+"""
+from __future__ import annotations
+
+from flask import (Blueprint, Response, abort, current_app, g, make_response, render_template,
+                   request)
+
+from ...extensions import db, limiter
+from ...models import Inspection, Role
+from ...security import public, roles_required, town_id
+from ...services import notice_documents
+
+bp = Blueprint("documents", __name__)
+# The PDF is made when the enforcement services issue a notice, in the same transaction.
+bp.record_once(lambda _state: notice_documents.install())
+
+CHECK_RESULTS = {
+    "current": ("b-regular", "O arquivo é este documento, na versão em vigor."),
+    "superseded": ("b-suspended", "O arquivo é uma versão anterior deste documento, "
+                                  "substituída por uma reimpressão com novo código de acesso."),
+    "different": ("b-irregular", "O arquivo NÃO é este documento: o SHA-256 não confere. "
+                                 "Ele pode ter sido alterado."),
+}
+
+
+def _page_limit() -> str:
+    return current_app.config.get("DOCUMENT_RATE_LIMIT", "30 per minute;300 per hour")
+
+
+def _check_limit() -> str:
+    return current_app.config.get("DOCUMENT_CHECK_RATE_LIMIT", "10 per minute;60 per hour")
+
+
+def _no_store(resp: Response) -> Response:
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Robots-Tag"] = "noindex"
+    return resp
+
+
+@bp.errorhandler(429)
+def too_many(_e):
+    """A small pt-BR page for a rate-limited visitor."""
+    return _no_store(make_response(render_template(
+        "public/message.html", title="Muitas tentativas",
+        message="Aguarde alguns minutos e tente de novo."), 429))
+
+
+def _page(town: str, number: str, result: str | None = None, error: str = "", status: int = 200):
+    notice = notice_documents.find_notice(town, number)
+    if notice is None:
+        return _no_store(make_response(render_template(
+            "public/message.html", title="Documento não encontrado",
+            message=f"Nenhum documento nº {number} foi emitido por este município. "
+                    "Confira o número impresso."), 404))
+    view = notice_documents.public_view(notice)
+    return _no_store(make_response(render_template(
+        "documents/authenticity.html", view=view, town_slug=town,
+        result=CHECK_RESULTS.get(result) if result else None, error=error), status))
+
+
+@bp.get("/documentos/<town>/<path:number>")
+@public
+@limiter.limit(_page_limit)
+def authenticity(town: str, number: str):
+    """The public page of a document: what it is, its status, the SHA-256 of its PDF."""
+    return _page(town, number)
+
+
+@bp.post("/documentos/<town>/<path:number>/conferir")
+@public
+@limiter.limit(_check_limit)
+def check(town: str, number: str):
+    """Compare an uploaded PDF with the document's hash (the file is not kept)."""
+    notice = notice_documents.find_notice(town, number)
+    if notice is None:
+        return _page(town, number)
+    upload = request.files.get("arquivo")
+    data = upload.read() if upload else b""
+    if not data:
+        return _page(town, number, error="Escolha o arquivo PDF a conferir.", status=422)
+    return _page(town, number, result=notice_documents.check_copy(notice, data))
+
+
+@bp.get("/documentos/<town>/<path:number>/pdf")
+@roles_required(Role.SUPERVISOR, Role.ADMIN, Role.AGENT)
+def download(town: str, number: str):
+    """The PDF as issued: the town's supervisors and admins, and the agent who inspected."""
+    notice = notice_documents.find_notice(town, number)
+    if notice is None or notice.municipality_id != town_id():
+        abort(404)
+    if g.user.role == Role.AGENT:
+        insp = db.session.get(Inspection, notice.inspection_id) if notice.inspection_id else None
+        if insp is None or insp.agent_id != g.user.id:
+            abort(404)
+    doc = notice_documents.current_document(notice)
+    if doc is None:
+        abort(404)
+    resp = Response(doc.pdf, mimetype="application/pdf")
+    name = notice.number.replace("/", "-")
+    resp.headers["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+    resp.headers["Cache-Control"] = "private, no-store"
+    resp.headers["X-Content-SHA256"] = doc.sha256
+    return resp

@@ -1,0 +1,176 @@
+"""Legal documents: the PDF of each notice, warning, infraction record and decision.
+
+The PDF is made once, when the enforcement services issue the notice (listener on
+`notice_issued`, the only moment the holder's access code exists in clear), and kept with
+its SHA-256 in `notice_documents`: the authenticity page shows that hash, so anyone can
+check a printed or forwarded copy. A reprint with a new access code makes a new version
+and supersedes the old one. No Flask request here; see docs/documents.md.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import current_app
+from sqlalchemy import func, select
+
+from ..extensions import db
+from ..models import Municipality, Notice, SanctionStatus
+from ..models.documents import NoticeDocument
+from . import audit
+from .credentials import DEFAULT_BASE_URL
+from .field_rules import local_day
+from .notice_content import KIND_NAMES, build_sheet, day, utc
+from .notice_pdf import render
+
+PUBLIC_STATUS = {
+    SanctionStatus.PROPOSED: "Em análise",
+    SanctionStatus.CONFIRMED: "Em vigor",
+    SanctionStatus.AMENDED: "Em vigor",
+    SanctionStatus.COMPLIED: "Cumprido",
+    SanctionStatus.CONVERTED_TO_DAILY_FINE: "Não cumprido no prazo: convertido em multa diária",
+    SanctionStatus.APPEALED: "Em recurso (aguarda decisão)",
+    SanctionStatus.APPEAL_ACCEPTED: "Anulado: recurso provido",
+    SanctionStatus.APPEAL_REFUSED: "Em vigor: recurso negado",
+    SanctionStatus.CLOSED: "Encerrado",
+    SanctionStatus.REJECTED: "Anulado",
+}
+
+
+def _base() -> str:
+    return (current_app.config.get("PUBLIC_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+
+
+def authenticity_url(town_slug: str, number: str) -> str:
+    """The absolute URL of a document's public page (what its QR code encodes)."""
+    return f"{_base()}/documentos/{town_slug}/{number}"
+
+
+def holder_url(number: str) -> str:
+    """Where the holder follows the notice and subscribes to its reminders, with the code."""
+    return f"{_base()}/notificacoes/{number}"
+
+
+def _town(notice: Notice) -> Municipality:
+    return db.session.get(Municipality, notice.municipality_id)
+
+
+def render_notice_pdf(notice: Notice, access_code: str | None = None) -> bytes:
+    """The PDF of a notice as it would be issued now (nothing stored)."""
+    sheet = build_sheet(notice, url=authenticity_url(_town(notice).slug, notice.number),
+                        access_code=access_code, holder_url=holder_url(notice.number))
+    return render(sheet)
+
+
+def current_document(notice: Notice) -> NoticeDocument | None:
+    """The version of the notice's PDF in force (the latest), or None."""
+    return db.session.scalar(select(NoticeDocument).where(NoticeDocument.notice_id == notice.id)
+                             .order_by(NoticeDocument.version.desc()).limit(1))
+
+
+def _store(notice: Notice, pdf: bytes, now: datetime, reason: str, actor) -> NoticeDocument:
+    version = 1 + (db.session.scalar(select(func.max(NoticeDocument.version))
+                                     .where(NoticeDocument.notice_id == notice.id)) or 0)
+    doc = NoticeDocument(municipality_id=notice.municipality_id, notice_id=notice.id,
+                         version=version, sha256=hashlib.sha256(pdf).hexdigest(),
+                         size=len(pdf), pdf=pdf, created_at=utc(now), reason=reason)
+    db.session.add(doc)
+    db.session.flush()
+    audit.record("notice_document_issued", "notice", notice.id, actor=actor,
+                 municipality_id=notice.municipality_id,
+                 after={"number": notice.number, "version": version, "sha256": doc.sha256,
+                        "size": doc.size, "reason": reason})
+    return doc
+
+
+def issue_document(notice: Notice, access_code: str | None, *, actor=None) -> NoticeDocument:
+    """Make and keep the notice's PDF as issued (idempotent: an existing one is returned)."""
+    found = current_document(notice)
+    if found is not None:
+        return found
+    act = notice.sanction
+    actor = actor or act.decided_by_user or "enforcement-tick"
+    return _store(notice, render_notice_pdf(notice, access_code), utc(notice.issued_at),
+                  "emissão", actor)
+
+
+def reissue_document(notice: Notice, *, actor, now: datetime) -> tuple[NoticeDocument, str]:
+    """A reprint with a new access code (the old code and paper are superseded)."""
+    from .enforcement import reset_access_code
+    code = reset_access_code(notice, actor=actor)
+    doc = _store(notice, render_notice_pdf(notice, code), now,
+                 "reemissão: novo código de acesso", actor)
+    return doc, code
+
+
+def _on_notice_issued(notice: Notice, act=None, access_code: str | None = None, **_) -> None:
+    issue_document(notice, access_code)
+
+
+def install() -> bool:
+    """Make the PDF whenever the enforcement services issue a notice (False: no services)."""
+    try:
+        from . import enforcement
+    except ModuleNotFoundError as e:
+        if e.name != __package__ + ".enforcement":
+            raise
+        return False
+    enforcement.subscribe("notice_issued", _on_notice_issued)
+    return True
+
+
+# --- public page ----------------------------------------------------------------------------
+def find_notice(town_slug: str, number: str) -> Notice | None:
+    """The notice with this number in this town, or None."""
+    return db.session.scalar(select(Notice).join(Municipality,
+                                                 Municipality.id == Notice.municipality_id)
+                             .where(Municipality.slug == town_slug, Notice.number == number))
+
+
+def public_status(notice: Notice) -> str:
+    """What the act stands at now, in pt-BR words a citizen understands."""
+    act = notice.sanction
+    text = PUBLIC_STATUS.get(act.status, act.status_label)
+    if act.suspended:
+        text += " (efeitos suspensos pelo recurso)"
+    return text
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """All the authenticity page shows: no names, no plates, no personal data."""
+
+    number: str
+    kind: str
+    town: str
+    issued_on: str
+    status: str
+    sha256: str | None
+    version: int | None
+    superseded: tuple[tuple[int, str], ...]  # (version, sha256) of earlier prints
+
+
+def public_view(notice: Notice) -> PublicView:
+    """The authenticity page's content for a notice."""
+    docs = db.session.execute(select(NoticeDocument.version, NoticeDocument.sha256)
+                              .where(NoticeDocument.notice_id == notice.id)
+                              .order_by(NoticeDocument.version.desc())).all()
+    current = docs[0] if docs else None
+    return PublicView(
+        number=notice.number, kind=KIND_NAMES.get(notice.document_kind, notice.document_kind),
+        town=_town(notice).name, issued_on=day(local_day(utc(notice.issued_at))),
+        status=public_status(notice), sha256=current.sha256 if current else None,
+        version=current.version if current else None,
+        superseded=tuple((v, s) for v, s in docs[1:]))
+
+
+def check_copy(notice: Notice, data: bytes) -> str:
+    """Whether a file is this document: "current", "superseded" or "different"."""
+    digest = hashlib.sha256(data).hexdigest()
+    versions = db.session.execute(select(NoticeDocument.version).where(
+        NoticeDocument.notice_id == notice.id, NoticeDocument.sha256 == digest)).scalars().all()
+    if not versions:
+        return "different"
+    latest = current_document(notice)
+    return "current" if latest is not None and latest.version in versions else "superseded"

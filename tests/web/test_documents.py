@@ -1,0 +1,261 @@
+"""Legal documents (issue 6): the notice PDF (article, quoted text, photo hashes, deadline,
+appeal, agent, "ciente", QR), the public authenticity page and the town-scoped download.
+Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import zxingcpp
+from PIL import Image
+from sqlalchemy import select
+
+from inspector.extensions import db
+from inspector.models import Notice, NoticeDocument, Sanction, User
+from inspector.rules import law_text
+from inspector.services import enforcement, notice_documents
+from inspector.services.field_rules import LOCAL_TZ
+
+from .. import factories
+from ..field_api_helpers import Api, body, jpeg, png_signature, sha
+
+RIDER = "Carlos Alberto Motoqueiro"
+BASE = "https://fiscaliza.tapurah.example.gov.br"
+_HIDDEN_TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def _moto(town: str):
+    h = factories.holder(town, company=True, name="Moto Rápida Ltda")
+    factories.permit(h)
+    v = factories.vehicle(town, "mototaxi", holder=h, plate="QBA1C23", prefix="0107")
+    d = factories.driver(town, "mototaxista", holder=h, name=RIDER)
+    d.vehicles.append(v)
+    factories.licence(v)
+    factories.insurance(v)
+    return v
+
+
+def issue(app, make, town: str = "tapurah") -> dict:
+    """An agent syncs a moto-taxi inspection with two photos of a missing mirror, signed
+    "ciente" by the rider; a supervisor confirms the proposed notice."""
+    app.config["PUBLIC_BASE_URL"] = BASE
+    agent = make(factories.user, "agent", town, name="Joana Fiscal da Silva",
+                 badge_number="AG-0042")
+    sup = make(factories.user, "supervisor", town)
+    v = make(_moto, town)
+    photos = [jpeg(1, size=(640, 480)), jpeg(2, size=(480, 640))]
+    client = app.test_client()
+    assert client.login(agent.username).status_code == 302
+    api = Api(client)
+    iid = str(uuid.uuid4())
+    b = body(v.id, ok=("general-condition", "tank-sign"), fail={"mirrors": photos},
+             acknowledgement={"name": RIDER, "signature_png": png_signature()})
+    b["items"][-1]["note"] = "Sem o retrovisor esquerdo"
+    assert api.put_inspection(iid, b).status_code == 201
+    for decl, data in zip(b["items"][-1]["photos"], photos):
+        assert api.put_photo(iid, decl["id"], data).status_code in (200, 201)
+    with app.app_context():
+        act = db.session.scalar(select(Sanction).where(Sanction.kind == "notice",
+                                                       Sanction.municipality_id == v.municipality_id))
+        decision = enforcement.confirm(act, db.session.get(User, sup.id), datetime.now(UTC))
+        db.session.commit()
+        return {"number": decision.notice.number, "code": decision.access_code,
+                "notice_id": decision.notice.id, "act_id": act.id, "agent": agent, "sup": sup,
+                "hashes": [sha(p) for p in photos], "town": town}
+
+
+def stored(app, notice_id: int) -> NoticeDocument:
+    with app.app_context():
+        doc = db.session.scalar(select(NoticeDocument).where(NoticeDocument.notice_id == notice_id)
+                                .order_by(NoticeDocument.version.desc()))
+        doc.pdf  # load the deferred bytes before leaving the session
+        db.session.expunge(doc)
+        return doc
+
+
+def pdf_text(pdf: bytes, tmp_path: Path) -> str:
+    """The PDF's text as pdftotext reads it, on one line (wrapping undone)."""
+    if not shutil.which("pdftotext"):
+        pytest.fail("pdftotext is missing: `make test` installs poppler-utils")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], check=True,
+                         capture_output=True, text=True).stdout
+    return " ".join(out.split())
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.replace("\ufffe", "-").split())
+
+
+def local(moment: datetime) -> str:
+    return moment.replace(tzinfo=UTC).astimezone(LOCAL_TZ).strftime("%d/%m/%Y às %H:%M") \
+        if moment.tzinfo is None else moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y às %H:%M")
+
+
+def qr_urls(pdf: bytes, tmp_path: Path) -> list[str]:
+    path = tmp_path / "qr.pdf"
+    path.write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", "150", "-f", "1", "-l", "1", "-png", str(path),
+                    str(tmp_path / "page")], check=True)
+    found = []
+    for png in sorted(tmp_path.glob("page*.png")):
+        with Image.open(png) as im:
+            found += [b.text for b in zxingcpp.read_barcodes(
+                im, formats=zxingcpp.BarcodeFormat.QRCode)]
+    return found
+
+
+# --------------------------------------------------------------------------- the PDF
+def test_tapurah_notice_pdf_cites_the_law_and_carries_the_evidence(app, make, tmp_path):
+    out = issue(app, make)
+    doc = stored(app, out["notice_id"])
+    assert doc.version == 1 and doc.sha256 == hashlib.sha256(doc.pdf).hexdigest()
+    assert doc.pdf.startswith(b"%PDF")
+    text = pdf_text(doc.pdf, tmp_path)
+    tapurah = law_text("tapurah-lei-406-2001-mototaxi")
+
+    assert f"NOTIFICAÇÃO Nº {out['number']}" in text
+    assert "PREFEITURA MUNICIPAL DE TAPURAH" in text and "Lei 406/2001" in text
+    # the facts
+    for fact in ("QBA1C23", "prefixo 0107", "Moto Rápida Ltda", RIDER, "Dois retrovisores",
+                 "NÃO CONFORME", "Sem o retrovisor esquerdo"):
+        assert fact in text, fact
+    # the item's own article, quoted from the law text, and the notice's articles
+    assert "Lei 406/2001, Art. 15 “" in text
+    assert one_line(tapurah.unit("art-15").text) in text
+    assert "Lei 406/2001, Art. 27, I “" in text
+    assert "Lei 406/2001, Art. 29, parágrafo único “" in text
+    assert one_line(tapurah.unit("art-29-pu").text) in text  # "converter-se-á em multa diária"
+    assert "converter-se-á em multa diária" in text
+    # the evidence: every photo's SHA-256
+    for h in out["hashes"]:
+        assert h in text
+    with app.app_context():
+        act = db.session.get(Sanction, out["act_id"])
+        notice = db.session.get(Notice, out["notice_id"])
+        deadline, notified, until = act.deadline_at, act.notified_at, act.appeal_until
+        assert enforcement.check_access_code(notice, out["code"])  # the printed code works
+    # the deadline (72 h from the "ciente"), and what it turns into: 60 % of R$ 1.621,00
+    assert local(deadline) == local(notified + timedelta(hours=72))
+    assert f"Vence em {local(deadline)}" in text and "72 horas" in text
+    assert "60% do salário mínimo por dia" in text and "R$ 972,60 por dia" in text
+    # the appeal: 8 days, to the Secretaria, Art. 30 quoted
+    assert "8 dias a contar da ciência" in text and until.strftime("%d/%m/%Y") in text
+    assert "Lei 406/2001, Art. 30 “" in text and "08 (oito) dias" in text
+    # the agent (Art. 26: credentialed and identified) and the rider's "ciente"
+    assert "Joana Fiscal da Silva" in text and "AG-0042" in text
+    assert f"Ciente do condutor Nome {RIDER}" in text
+    # the QR leads to the authenticity page; the holder's access code is printed
+    url = f"{BASE}/documentos/tapurah/{out['number']}"
+    assert qr_urls(doc.pdf, tmp_path) == [url]
+    assert url in text and out["code"] in text
+
+
+def test_the_document_is_made_once_and_rendering_is_reproducible(app, make):
+    out = issue(app, make)
+    with app.app_context():
+        notice = db.session.get(Notice, out["notice_id"])
+        again = notice_documents.issue_document(notice, "OUTRO-CODIGO")
+        assert again.version == 1  # issuing twice keeps the first document
+        first = notice_documents.render_notice_pdf(notice, out["code"])
+        assert notice_documents.render_notice_pdf(notice, out["code"]) == first
+        assert db.session.scalar(select(db.func.count(NoticeDocument.id))) == 1
+
+
+# --------------------------------------------------------------------------- public page
+def test_authenticity_page_shows_the_hash_and_status_and_nothing_personal(app, make, client):
+    out = issue(app, make)
+    doc = stored(app, out["notice_id"])
+    r = client.get(f"/documentos/tapurah/{out['number']}")
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    page = r.get_data(as_text=True)
+    assert doc.sha256 in page and out["number"] in page and "Notificação" in page
+    assert "Tapurah" in page and '<dd id="situacao">Em vigor</dd>' in page
+    for private in (RIDER, "QBA1C23", "Moto Rápida", "Joana Fiscal", "AG-0042", out["code"]):
+        assert private not in page, private
+
+    with app.app_context():  # the rider appeals on day 2: the page says so
+        act = db.session.get(Sanction, out["act_id"])
+        enforcement.file_appeal(act, filed_on=(act.notified_at.replace(tzinfo=UTC)
+                                               .astimezone(LOCAL_TZ).date() + timedelta(days=1)),
+                                filed_by=RIDER, filed_by_role="driver",
+                                text_="O retrovisor foi trocado no mesmo dia.",
+                                user=db.session.get(User, out["sup"].id),
+                                now=datetime.now(UTC) + timedelta(days=1))
+        db.session.commit()
+    page = client.get(f"/documentos/tapurah/{out['number']}").get_data(as_text=True)
+    assert '<dd id="situacao">Em recurso (aguarda decisão)' in page
+
+    missing = client.get("/documentos/tapurah/NOT-1999/000001")
+    assert missing.status_code == 404 and "não encontrado" in missing.get_data(as_text=True)
+    other_town = client.get(f"/documentos/sapezal/{out['number']}")
+    assert other_town.status_code == 404
+
+
+def test_a_copy_is_checked_against_the_stored_hash(app, make, client):
+    out = issue(app, make)
+    doc = stored(app, out["notice_id"])
+    path = f"/documentos/tapurah/{out['number']}"
+    token = _HIDDEN_TOKEN.search(client.get(path).get_data(as_text=True)).group(1)
+
+    def check(data: bytes):
+        from io import BytesIO
+        return client.post(path + "/conferir", data={"csrf_token": token,
+                                                     "arquivo": (BytesIO(data), "n.pdf")},
+                           content_type="multipart/form-data")
+
+    same = check(doc.pdf)
+    assert same.status_code == 200
+    assert "O arquivo é este documento" in same.get_data(as_text=True)
+    forged = check(doc.pdf.replace(b"AG-0042", b"AG-0043") + b"\n")
+    assert "NÃO é este documento" in forged.get_data(as_text=True)
+    empty = client.post(path + "/conferir", data={"csrf_token": token})
+    assert empty.status_code == 422
+
+
+def test_a_reprint_with_a_new_code_supersedes_the_first_paper(app, make, client, tmp_path):
+    out = issue(app, make)
+    first = stored(app, out["notice_id"])
+    with app.app_context():
+        notice = db.session.get(Notice, out["notice_id"])
+        doc, code = notice_documents.reissue_document(
+            notice, actor=db.session.get(User, out["sup"].id), now=datetime.now(UTC))
+        db.session.commit()
+        assert doc.version == 2 and code != out["code"]
+        assert not enforcement.check_access_code(notice, out["code"])
+        assert notice_documents.check_copy(notice, first.pdf) == "superseded"
+    second = stored(app, out["notice_id"])
+    assert code in pdf_text(second.pdf, tmp_path)
+    page = client.get(f"/documentos/tapurah/{out['number']}").get_data(as_text=True)
+    assert second.sha256 in page and "Versão 1 (substituída)" in page and first.sha256 in page
+
+
+# --------------------------------------------------------------------------- download
+def test_download_needs_the_role_the_town_and_for_agents_their_own_inspection(app, make):
+    out = issue(app, make)
+    doc = stored(app, out["notice_id"])
+    path = f"/documentos/tapurah/{out['number']}/pdf"
+
+    def get_as(user):
+        c = app.test_client()
+        if user is not None:
+            assert c.login(user.username).status_code == 302
+        return c.get(path)
+
+    anonymous = get_as(None)
+    assert anonymous.status_code in (302, 401) and b"%PDF" not in anonymous.data
+    for allowed in (out["agent"], out["sup"], make(factories.user, "admin", "tapurah")):
+        r = get_as(allowed)
+        assert r.status_code == 200 and r.mimetype == "application/pdf"
+        assert hashlib.sha256(r.data).hexdigest() == doc.sha256
+    for refused in (make(factories.user, "agent", "tapurah"),       # not the inspecting agent
+                    make(factories.user, "supervisor", "sapezal"),  # another town
+                    make(factories.user, "admin", "nortelandia")):
+        assert get_as(refused).status_code == 404
