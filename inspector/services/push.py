@@ -307,12 +307,18 @@ def deliver_pending(now: datetime | None = None, *, limit: int | None = None) ->
     report = DeliveryReport()
     vapid, sub = vapid_key(), subject()
     batch = int(limit or setting("PUSH_BATCH"))
+    gone: set[int] = set()
     while True:
         token, jobs = _claim(now, batch)
         for job in jobs:
+            if job.subscription_id in gone:  # dropped earlier in this run (already `dropped`)
+                report.dropped.append(job.id)
+                continue
             code, error, retry_after = _post(job, vapid, sub)
             if code is None or code >= 300:
                 log.warning("push delivery %s: %s %s", job.id, code, error)
+            if code in (404, 410):
+                gone.add(job.subscription_id)
             _record(job, token, now, code, error, retry_after, report)
         if len(jobs) < batch or limit is not None:
             return report
