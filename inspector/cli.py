@@ -88,3 +88,4 @@ def register_cli(app: Flask) -> None:
     from .blueprints.credentials.cli import credentials_cli
     app.cli.add_command(credentials_cli)
     from .blueprints.notifications.cli import notifications_cli; app.cli.add_command(notifications_cli)  # noqa: E702,E501
+    from .enforcement_cli import enforcement_cli; app.cli.add_command(enforcement_cli)  # noqa: E702

@@ -1,21 +1,79 @@
-"""`make run`: serve the app with gunicorn (a real WSGI server) on 127.0.0.1."""
+"""`make run`: serve the app with gunicorn (a real WSGI server) on 127.0.0.1, and beside it a
+small loop that runs `flask enforcement tick` every 60 seconds (deadlines, daily fines,
+appeal windows: see README, "Deadlines and the enforcement tick")."""
 from __future__ import annotations
 
 import argparse
 import os
+import signal
+import subprocess
+import sys
+import time
+
+# The venv's own bin/ (not realpath: that is the base interpreter's, without gunicorn).
+BIN = os.path.dirname(os.path.abspath(sys.executable))
+
+
+def tick_loop(every: float) -> None:
+    """Run `flask --app inspector enforcement tick` now and then every `every` seconds."""
+    flask = os.path.join(BIN, "flask")
+    try:
+        while True:
+            started = time.monotonic()
+            try:
+                done = subprocess.run([flask, "--app", "inspector", "enforcement", "tick"],
+                                      capture_output=True, text=True, timeout=max(every, 30))
+                line = (done.stdout or done.stderr).strip().splitlines()
+                print(f"[enforcement] {line[-1] if line else done.returncode}", flush=True)
+            except subprocess.TimeoutExpired:
+                print("[enforcement] tick took too long; trying again later", flush=True)
+            time.sleep(max(1.0, every - (time.monotonic() - started)))
+    except KeyboardInterrupt:
+        pass
 
 
 def main() -> None:
-    """Parse --port and exec gunicorn with two workers."""
+    """Parse --port; run gunicorn with two workers and the tick loop until either stops."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 5000)))
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--tick-every", type=float,
+                        default=float(os.environ.get("TICK_EVERY", 60)),
+                        help="seconds between enforcement ticks (0: no tick loop)")
+    parser.add_argument("--tick-loop", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    # The venv's own bin/ (not realpath: that is the base interpreter's, without gunicorn).
-    gunicorn = os.path.join(os.path.dirname(os.path.abspath(os.sys.executable)), "gunicorn")
-    os.execv(gunicorn, [gunicorn, "--workers", str(args.workers), "--bind",
-                        f"127.0.0.1:{args.port}", "--access-logfile", "-",
-                        "inspector:create_app()"])
+    if args.tick_loop:
+        tick_loop(args.tick_every)
+        return
+    gunicorn = os.path.join(BIN, "gunicorn")
+    server = subprocess.Popen([gunicorn, "--workers", str(args.workers), "--bind",
+                               f"127.0.0.1:{args.port}", "--access-logfile", "-",
+                               "inspector:create_app()"])
+    ticker = None
+    if args.tick_every > 0:
+        ticker = subprocess.Popen([sys.executable, "-m", "inspector.devserver", "--tick-loop",
+                                   "--tick-every", str(args.tick_every)])
+
+    def stop(signum, _frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    code = 0
+    try:
+        code = server.wait()
+    except (KeyboardInterrupt, SystemExit) as e:
+        code = e.code if isinstance(e, SystemExit) and isinstance(e.code, int) else 130
+    finally:
+        for child in (server, ticker):
+            if child is not None and child.poll() is None:
+                child.terminate()
+        for child in (server, ticker):
+            if child is not None:
+                try:
+                    child.wait(10)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+    sys.exit(code)
 
 
 if __name__ == "__main__":

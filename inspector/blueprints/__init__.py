@@ -16,6 +16,7 @@ def register_blueprints(app: Flask) -> None:
     from .notifications.routes import bp as notifications_bp
     from .public.routes import bp as public_bp
     from .registry.routes import bp as registry_bp
+    from .review.routes import bp as review_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)
@@ -26,6 +27,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(field_api_bp)
     app.register_blueprint(imports_bp)
     app.register_blueprint(laws_bp)
+    app.register_blueprint(review_bp)
     app.register_blueprint(notifications_bp)
     app.register_blueprint(documents_bp)
     if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production

@@ -150,7 +150,9 @@ PATHS: dict = {
                           "200": _ok(_ref("Progress"), "Identical replay."),
                           "409": ERR, "422": ERR, "400": ERR, "401": ERR, "403": ERR}},
         "get": {
-            "summary": "What the server holds of an inspection.", "security": SESSION,
+            "summary": "What the server holds of an inspection, and its review (`review`: "
+                       "each act's decision, reason and comment; the supervisor's comments).",
+            "security": SESSION,
             "responses": {"200": _ok(_ref("Progress")), "404": ERR, "401": ERR}}},
     "/api/field/inspections/{inspection_id}/photos/{photo_id}": {
         "parameters": [_uuid_param("inspection_id", "The inspection's UUID."),

@@ -9,7 +9,7 @@ from flask_wtf.csrf import generate_csrf
 
 from ...models import Role
 from ...security import public, roles_required, town_id
-from ...services import field_snapshot, inspections
+from ...services import enforcement, field_snapshot, inspections
 from ...services.errors import ValidationFailed
 from .openapi import document
 
@@ -83,7 +83,9 @@ def get_inspection(inspection_id):
         insp = inspections.find(str(inspection_id), town_id())
     except inspections.NotFound:
         return _error(404, "Vistoria não encontrada.")
-    return jsonify(inspections.summary(insp))
+    body = inspections.summary(insp)
+    body["review"] = enforcement.review_for_agent(insp)  # decisions and comments (issue 6)
+    return jsonify(body)
 
 
 @bp.put("/field/inspections/<uuid:inspection_id>/photos/<uuid:photo_id>")

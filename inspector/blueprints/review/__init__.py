@@ -1,0 +1,2 @@
+"""Supervisor review (issue 6): the queue of inspections, an inspection with its photos and
+proposed acts, the acts list and what expires soon. Supervisors and admins, own town only."""

@@ -1,0 +1,200 @@
+"""Review decisions (POST): confirm, amend, reject an act; the mayor's decision (admin);
+appeals filed and decided; comments and "reviewed" on an inspection.
+
+With htmx the act's card is answered (swapped in place, 422 with the reasons inline);
+without it, a 303 back to the page. Every decision is the service's: it checks roles,
+bounds and windows, and writes the audit log.
+"""
+from __future__ import annotations
+
+from datetime import date
+
+from flask import flash, g, make_response, render_template, request, url_for
+
+from ...extensions import db
+from ...models import Appeal, Inspection, Role, Sanction, SanctionStatus
+from ...security import get_in_town, roles_required
+from ...services import enforcement
+from ...services.enforcement.common import loads
+from ...services.errors import ValidationFailed
+from .blueprint import VIEWERS, bp, go, now, wants_fragment
+
+
+def act_context(act: Sanction, errors: dict | None = None, code: str | None = None,
+                message: str | None = None) -> dict:
+    """What `review/_act.html` needs for one act."""
+    from .routes import FILER_LABELS, SUSPENSIVE
+    from ...models import AppealStatus
+
+    return {"act": act, "act_errors": errors or {}, "access_code": code, "message": message,
+            "act_options": enforcement.amend_options(act)
+            if act.status == SanctionStatus.PROPOSED else [],
+            "loads": loads, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,
+            "AppealStatus": AppealStatus, "SanctionStatus": SanctionStatus}
+
+
+def _back(act: Sanction) -> str:
+    if act.inspection_id:
+        return url_for("review.inspection", ident=act.inspection_id, _anchor=f"ato-{act.id}")
+    return url_for("review.act", ident=act.id)
+
+
+def _done(act: Sanction, message: str, code: str | None = None):
+    db.session.commit()
+    if wants_fragment():
+        response = make_response(render_template("review/_act.html",
+                                                 **act_context(act, code=code, message=message)))
+        response.vary.add("HX-Request")
+        return response
+    flash(message + (f" Código de acesso do titular: {code}." if code else ""), "info")
+    return go(_back(act))
+
+
+def _refused(act: Sanction, e: ValidationFailed):
+    db.session.rollback()
+    act = db.session.get(Sanction, act.id)
+    status = 403 if isinstance(e, enforcement.NotAllowed) else 422
+    if wants_fragment():
+        return make_response(render_template("review/_act.html",
+                                             **act_context(act, errors=e.errors)), status)
+    if act.inspection_id:
+        from .routes import inspection_context
+        return make_response(render_template(
+            "review/inspection.html", **inspection_context(act.inspection, e.errors, act.id)),
+            status)
+    return make_response(render_template("review/act.html", **act_context(act, e.errors)),
+                         status)
+
+
+def _form(name: str) -> str:
+    return (request.form.get(name) or "").strip()
+
+
+@bp.get("/atos/<int:ident>")
+@roles_required(*VIEWERS)
+def act(ident: int):
+    """One act on its own page (acts the law applied by itself have no inspection)."""
+    return render_template("review/act.html", **act_context(get_in_town(Sanction, ident)))
+
+
+@bp.post("/atos/<int:ident>/confirmar")
+@roles_required(*VIEWERS)
+def confirm(ident: int):
+    """Confirm a proposed act (a mayor's act is forwarded to the mayor)."""
+    a = get_in_town(Sanction, ident)
+    try:
+        d = enforcement.confirm(a, g.user, now(), amount=_form("amount") or None,
+                                comment=_form("comment"))
+    except ValidationFailed as e:
+        return _refused(a, e)
+    msg = "Encaminhado ao prefeito." if a.awaiting_mayor else "Ato confirmado."
+    return _done(a, msg, d.access_code)
+
+
+@bp.post("/atos/<int:ident>/alterar")
+@roles_required(*VIEWERS)
+def amend(ident: int):
+    """Decide with another measure or amount within the law's bounds, with a reason."""
+    a = get_in_town(Sanction, ident)
+    try:
+        d = enforcement.amend(a, g.user, now(), option=_form("option") or None,
+                              amount=_form("amount") or None, reason=_form("reason"),
+                              comment=_form("comment"))
+    except ValidationFailed as e:
+        return _refused(a, e)
+    msg = "Alterado e encaminhado ao prefeito." if a.awaiting_mayor else "Ato alterado."
+    return _done(a, msg, d.access_code)
+
+
+@bp.post("/atos/<int:ident>/rejeitar")
+@roles_required(*VIEWERS)
+def reject(ident: int):
+    """Reject a proposed act; the reason goes back to the agent's app."""
+    a = get_in_town(Sanction, ident)
+    try:
+        enforcement.reject(a, g.user, now(), reason=_form("reason"))
+    except ValidationFailed as e:
+        return _refused(a, e)
+    return _done(a, "Ato rejeitado.")
+
+
+@bp.post("/atos/<int:ident>/prefeito")
+@roles_required(Role.ADMIN)
+def mayor(ident: int):
+    """Record the mayor's decision (confirm, amend or reject) with the mayor's act number."""
+    a = get_in_town(Sanction, ident)
+    try:
+        d = enforcement.record_mayor_decision(
+            a, g.user, now(), decision=_form("decision"), ref=_form("ref"),
+            reason=_form("reason"), option=_form("option") or None,
+            amount=_form("amount") or None, comment=_form("comment"))
+    except ValidationFailed as e:
+        return _refused(a, e)
+    return _done(a, "Decisão do prefeito registrada.", d.access_code)
+
+
+@bp.post("/atos/<int:ident>/recurso")
+@roles_required(*VIEWERS)
+def appeal(ident: int):
+    """Record an appeal with the day it was filed (protocol)."""
+    a = get_in_town(Sanction, ident)
+    try:
+        filed_on = date.fromisoformat(_form("filed_on"))
+    except ValueError:
+        return _refused(a, ValidationFailed({"filed_on": "Informe a data do protocolo."}))
+    try:
+        ap = enforcement.file_appeal(a, filed_on=filed_on, filed_by=_form("filed_by"),
+                                     filed_by_role=_form("filed_by_role"),
+                                     text_=_form("text"), user=g.user, now=now())
+    except ValidationFailed as e:
+        return _refused(a, e)
+    return _done(a, "Recurso registrado." if ap.admitted
+                 else f"Recurso não admitido: {ap.decision_text}")
+
+
+@bp.post("/recursos/<int:ident>/decidir")
+@roles_required(*VIEWERS)
+def decide_appeal(ident: int):
+    """Uphold or dismiss an appeal (the mayor's: recorded by an admin with the act number)."""
+    ap = get_in_town(Appeal, ident)
+    a = ap.sanction
+    try:
+        enforcement.decide_appeal(ap, g.user, now(), accepted=_form("accepted") == "1",
+                                  text_=_form("decision_text"), ref=_form("ref"))
+    except ValidationFailed as e:
+        return _refused(a, e)
+    return _done(a, "Recurso decidido.")
+
+
+@bp.post("/vistorias/<int:ident>/comentar")
+@roles_required(*VIEWERS)
+def comment(ident: int):
+    """A comment on the inspection for the agent (shown in the field app after a sync)."""
+    insp = get_in_town(Inspection, ident)
+    try:
+        enforcement.comment_inspection(insp, g.user, now(), _form("comment"))
+    except ValidationFailed as e:
+        db.session.rollback()
+        from .routes import inspection_context
+        return make_response(render_template("review/inspection.html",
+                                              **inspection_context(insp, e.errors)), 422)
+    db.session.commit()
+    flash("Comentário enviado ao agente.", "info")
+    return go(url_for("review.inspection", ident=insp.id, _anchor="historico"))
+
+
+@bp.post("/vistorias/<int:ident>/revisada")
+@roles_required(*VIEWERS)
+def reviewed(ident: int):
+    """Mark an inspection reviewed (when no act waits for a decision)."""
+    insp = get_in_town(Inspection, ident)
+    try:
+        enforcement.mark_reviewed(insp, g.user, now())
+    except ValidationFailed as e:
+        db.session.rollback()
+        from .routes import inspection_context
+        return make_response(render_template("review/inspection.html",
+                                              **inspection_context(insp, e.errors)), 422)
+    db.session.commit()
+    flash("Vistoria marcada como revisada.", "info")
+    return go(url_for("review.inspection", ident=insp.id))

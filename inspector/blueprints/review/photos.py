@@ -1,0 +1,69 @@
+"""Evidence photos for the reviewer: a thumbnail, a larger rendition to zoom, the original
+bytes on demand (exactly as the phone sent them, with their SHA-256)."""
+from __future__ import annotations
+
+from flask import Response, abort, make_response, render_template, request
+
+from ...extensions import db
+from ...models import Photo
+from ...security import roles_required, town_id
+from ...services import renditions
+from ...services.inspections import photo_bytes
+from .blueprint import VIEWERS, bp
+
+EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp",
+              "image/heic": "heic", "image/heif": "heif"}
+
+
+def _photo(ident: int) -> Photo:
+    photo = db.session.get(Photo, ident)
+    if photo is None or photo.inspection.municipality_id != town_id() or photo.received_at is None:
+        abort(404)
+    return photo
+
+
+def _image(data: bytes, mime: str, etag: str) -> Response:
+    response = make_response(data)
+    response.headers["Content-Type"] = mime
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, max-age=86400"
+    return response.make_conditional(request)
+
+
+@bp.get("/fotos/<int:ident>/<any(mini, zoom):size>.jpg")
+@roles_required(*VIEWERS)
+def photo_rendition(ident: int, size: str):
+    """A JPEG rendition of an evidence photo (mini: gallery, zoom: the larger view)."""
+    photo = _photo(ident)
+    data = renditions.cached(photo.sha256, size, lambda: photo_bytes(photo))
+    if data is None:
+        abort(404)
+    return _image(data, "image/jpeg", f"{photo.sha256}-{size}")
+
+
+@bp.get("/fotos/<int:ident>/original")
+@roles_required(*VIEWERS)
+def photo_original(ident: int):
+    """The original bytes, never re-encoded (download with the hash in the name)."""
+    photo = _photo(ident)
+    data = photo_bytes(photo)
+    if data is None:
+        abort(404)
+    response = _image(data, photo.mime, photo.sha256)
+    response.headers["Content-Disposition"] = (
+        f'inline; filename="foto-{photo.uuid}-{photo.sha256[:12]}.'
+        f'{EXTENSIONS.get(photo.mime, "bin")}"')
+    return response
+
+
+@bp.get("/fotos/<int:ident>/ampliar")
+@roles_required(*VIEWERS)
+def photo_zoom(ident: int):
+    """The zoom panel: the larger rendition, the photo's facts and the link to the original."""
+    photo = _photo(ident)
+    match = renditions.matches(photo_bytes(photo), photo.sha256)
+    response = make_response(render_template(
+        "review/_zoom.html" if request.headers.get("HX-Request") else "review/zoom.html",
+        photo=photo, match=match))
+    response.vary.add("HX-Request")
+    return response

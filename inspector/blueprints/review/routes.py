@@ -1,0 +1,162 @@
+"""Review pages: the queue, one inspection (answers, photos, proposed acts), the acts list
+and "Prazos". Views parse, call `services.enforcement`, render; POSTs are in actions.py,
+photos in photos.py."""
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from flask import Response, abort, make_response, render_template, request
+
+from ...extensions import db
+from ...models import AppealStatus, Inspection, InspectionStatus, Sanction, SanctionStatus
+from ...models.enforcement import KIND_LABELS, STATUS_LABELS
+from ...security import get_in_town, roles_required, town_id
+from ...services import enforcement, renditions
+from ...services.enforcement.common import LOCAL_TZ, aware, loads
+from ...services.inspections import photo_bytes
+from ...rules.sanctions import brl
+from .blueprint import VIEWERS, bp, now, page_or_fragment
+from . import actions, photos  # noqa: F401  (register their routes on bp)
+
+QUEUE_STATUSES = {"awaiting_review": "Aguardando revisão", "reviewed": "Revisadas",
+                  "incomplete": "Aguardando fotos"}
+FILER_LABELS = enforcement.FILERS
+SUSPENSIVE = {True: "sim", False: "não", None: "a lei não diz"}
+
+
+@bp.app_template_filter("review_dt")
+def review_dt(moment: datetime | None, fmt: str = "%d/%m/%Y %H:%M") -> str:
+    """A stored UTC moment in Mato Grosso's local time."""
+    if moment is None:
+        return "—"
+    return aware(moment).astimezone(LOCAL_TZ).strftime(fmt)
+
+
+@bp.app_template_filter("review_day")
+def review_day(day: date | None) -> str:
+    """dd/mm/aaaa."""
+    return "—" if day is None else day.strftime("%d/%m/%Y")
+
+
+@bp.app_template_filter("review_brl")
+def review_brl(value) -> str:
+    """R$ 1.234,56."""
+    return "não definido" if value is None else brl(value)
+
+
+TARGETS = {"driver": "Condutor", "registration": "Registro do condutor", "holder": "Titular",
+           "company": "Empresa", "permit": "Permissão / autorização", "licence": "Alvará",
+           "vehicle": "Veículo"}
+
+
+@bp.app_template_global("target_label")
+def target_label(act: Sanction) -> str:
+    """Who the act is against, by name."""
+    who = {"driver": act.driver.name if act.driver else "condutor não identificado",
+           "registration": act.driver.name if act.driver else "condutor não identificado",
+           "holder": act.holder.name if act.holder else "", "company":
+           act.holder.name if act.holder else "", "permit": act.holder.name if act.holder
+           else "", "licence": act.vehicle.plate if act.vehicle else "",
+           "vehicle": act.vehicle.plate if act.vehicle else ""}.get(act.target, "")
+    return f"{TARGETS.get(act.target, act.target)}: {who}" if who else \
+        TARGETS.get(act.target, act.target)
+
+
+@bp.app_template_global("act_money")
+def act_money(act: Sanction):
+    """The act's amount as the rules engine prints it (unit and BRL, or "não definido")."""
+    return enforcement.money_of(act)
+
+
+def _day_arg(name: str) -> date | None:
+    value = request.args.get(name) or ""
+    try:
+        return date.fromisoformat(value) if value else None
+    except ValueError:
+        return None
+
+
+def _int_arg(name: str, default: int | None = None) -> int | None:
+    value = request.args.get(name, "")
+    return int(value) if value.isdigit() and len(value) < 10 else default
+
+
+@bp.get("")
+@roles_required(*VIEWERS)
+def queue():
+    """Inspections of the town by agent, day and status, newest first."""
+    filters = {"agente": _int_arg("agente"), "situacao": request.args.get("situacao") or "",
+               "de": _day_arg("de"), "ate": _day_arg("ate")}
+    if filters["situacao"] not in QUEUE_STATUSES and filters["situacao"] != "todas":
+        filters["situacao"] = "awaiting_review" if "situacao" not in request.args else ""
+    page = enforcement.review_queue(
+        town_id(), agent_id=filters["agente"],
+        status=filters["situacao"] if filters["situacao"] in QUEUE_STATUSES else None,
+        day_from=filters["de"], day_to=filters["ate"], page=_int_arg("pagina", 1) or 1)
+    return page_or_fragment("review/queue.html", "review/_queue_rows.html", page=page,
+                            filters=filters, agents=enforcement.agents(town_id()),
+                            statuses=QUEUE_STATUSES)
+
+
+def inspection_context(insp: Inspection, errors: dict | None = None,
+                       error_act: int | None = None) -> dict:
+    """Everything the inspection page shows."""
+    acts = enforcement.acts_of(insp)
+    by_item: dict[int | None, list[Sanction]] = {}
+    for a in acts:
+        by_item.setdefault(a.inspection_item_id, []).append(a)
+    checks = {p.id: renditions.matches(photo_bytes(p), p.sha256) if p.received_at else None
+              for p in insp.photos}
+    return {"insp": insp, "acts": acts, "by_item": by_item, "checks": checks,
+            "options": {a.id: enforcement.amend_options(a) for a in acts
+                        if a.status == SanctionStatus.PROPOSED},
+            "events": enforcement.events_of(insp), "loads": loads,
+            "changes": loads(insp.registry_changes) or [], "errors": errors or {},
+            "error_act": error_act, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,
+            "today": enforcement.common.local_day(now()), "AppealStatus": AppealStatus,
+            "InspectionStatus": InspectionStatus, "SanctionStatus": SanctionStatus}
+
+
+@bp.get("/vistorias/<int:ident>")
+@roles_required(*VIEWERS)
+def inspection(ident: int):
+    """One inspection: answers, photos with their hashes, proposed acts and their decisions."""
+    insp = get_in_town(Inspection, ident)
+    return render_template("review/inspection.html", **inspection_context(insp))
+
+
+@bp.get("/vistorias/<int:ident>/assinatura.png")
+@roles_required(*VIEWERS)
+def signature(ident: int) -> Response:
+    """The driver's on-screen signature ("ciente") as recorded by the phone."""
+    insp = get_in_town(Inspection, ident)
+    data = db.session.scalar(db.select(Inspection.ack_signature).where(Inspection.id == insp.id))
+    if not data:
+        abort(404)
+    response = make_response(data)
+    response.headers["Content-Type"] = "image/png"
+    return response
+
+
+@bp.get("/atos")
+@roles_required(*VIEWERS)
+def acts():
+    """The town's acts with their status and deadlines."""
+    status = request.args.get("situacao") or ""
+    kind = request.args.get("tipo") or ""
+    rows, has_next = enforcement.acts_list(town_id(), status=status or None,
+                                           kind=kind if kind in KIND_LABELS else None,
+                                           page=_int_arg("pagina", 1) or 1)
+    statuses = dict(STATUS_LABELS) | {"awaiting_mayor": "Aguarda decisão do prefeito"}
+    return page_or_fragment("review/acts.html", "review/_acts_rows.html", rows=rows,
+                            has_next=has_next, page=_int_arg("pagina", 1) or 1,
+                            status=status, kind=kind, statuses=statuses, kinds=KIND_LABELS)
+
+
+@bp.get("/prazos")
+@roles_required(*VIEWERS)
+def deadlines():
+    """What expires soon: notices, appeal windows, the mayor's decisions, appeals, daily fines."""
+    days = min(_int_arg("dias", 7) or 7, 90)
+    return page_or_fragment("review/deadlines.html", "review/deadlines.html",
+                            d=enforcement.deadlines(town_id(), now(), days), days=days)

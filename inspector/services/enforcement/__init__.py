@@ -1,0 +1,63 @@
+"""From finding to legal act (issue 6): proposals, supervisor review, appeals, deadlines.
+
+No Flask here: every function takes the user and the clock (`now`, an aware datetime)
+explicitly and works in the caller's transaction (the caller commits), except `tick`,
+which is its own transaction. See docs/enforcement.md.
+
+Entry points
+- `on_inspection_complete(insp, now)`: called by the field sync when an inspection's last
+  photo lands (or it needs none): proposes the acts, closes notices a re-inspection finds
+  complied with, announces `inspection_to_review`.
+- Review: `confirm`, `amend`, `reject`, `record_mayor_decision`, `comment_inspection`,
+  `mark_reviewed`, `amend_options`.
+- Appeals: `file_appeal`, `decide_appeal`.
+- Time: `tick(now)`.
+- Read: `review_queue`, `acts_of`, `events_of`, `deadlines`, `deadline_soon`,
+  `review_for_agent`, `acts_list`, `notice_for_holder`, `notices_for_holder`.
+- Documents: `check_access_code`, `reset_access_code`.
+- Listeners: `subscribe(kind, fn)`; kinds `inspection_to_review(inspection)`,
+  `act_decided(act, notice)`, `notice_issued(notice, act, access_code)`,
+  `forwarded_to_mayor(act)`, `inspection_reviewed(inspection)`,
+  `inspection_commented(inspection, text)`, `deadline_soon(act, deadline_at)`,
+  `daily_fine_started(act, parent)`, `act_complied(act)`, `appeal_filed(appeal, act)`,
+  `appeal_decided(appeal, act)`. They run inside the transaction of the change.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from ...models import Inspection
+from .acts import check_access_code, new_access_code, normalise_code, reset_access_code
+from .appeals import FILERS, decide_appeal, file_appeal
+from .common import NotAllowed, event, notify, subscribe, unsubscribe
+from .propose import comply_from_reinspection, history, offenders, propose_for_inspection
+from .queries import (Deadlines, QueuePage, QueueRow, acts_list, acts_of, agents, citation,
+                      deadline_soon, deadlines, events_of, money_of, notice_for_holder,
+                      notices_for_holder,
+                      review_for_agent, review_queue)
+from .review import (AmendOption, Decision, amend, amend_options, comment_inspection, confirm,
+                     mark_reviewed, record_mayor_decision, reject)
+from .tick import TickReport, tick
+
+
+def on_inspection_complete(insp: Inspection, now: datetime) -> list:
+    """An inspection became complete: propose its acts, close what it finds complied with."""
+    acts = propose_for_inspection(insp, now)
+    comply_from_reinspection(insp, now)
+    event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
+          inspection_id=insp.id, message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
+          dedupe_key=f"to_review:{insp.id}")
+    notify("inspection_to_review", inspection=insp, acts=acts)
+    return acts
+
+
+__all__ = [
+    "AmendOption", "Deadlines", "Decision", "FILERS", "NotAllowed", "QueuePage", "QueueRow",
+    "TickReport", "acts_list", "acts_of", "agents", "amend", "amend_options",
+    "check_access_code", "citation", "comment_inspection", "comply_from_reinspection",
+    "confirm", "deadline_soon", "deadlines", "decide_appeal", "events_of", "file_appeal",
+    "history", "mark_reviewed", "money_of", "new_access_code", "normalise_code", "notice_for_holder",
+    "notices_for_holder", "offenders", "on_inspection_complete", "propose_for_inspection",
+    "record_mayor_decision", "reject", "reset_access_code", "review_for_agent", "review_queue",
+    "subscribe", "tick", "unsubscribe",
+]

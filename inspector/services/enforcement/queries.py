@@ -1,0 +1,233 @@
+"""Read side of enforcement: the review queue, an inspection's acts, what expires soon, what
+the agent's app is told, and a holder's notice by its number and access code."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from ...extensions import db
+from ...models import (Appeal, AppealStatus, EnforcementEvent, Fine, Inspection,
+                       InspectionStatus, Notice, Sanction, SanctionStatus, User, Vehicle)
+from ...rules.sanctions import Money
+from .acts import check_access_code, fmt_moment, normalise_code
+from .common import aware, local_day, loads, utc
+
+OPEN_DEADLINE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
+                 SanctionStatus.APPEAL_REFUSED)
+DECIDED = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
+           SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,
+           SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)
+
+
+@dataclass
+class QueueRow:
+    """One inspection in the review queue."""
+
+    inspection: Inspection
+    agent_name: str
+    plate: str
+    prefix: str
+    pending_acts: int
+    awaiting_mayor: int
+
+
+@dataclass
+class QueuePage:
+    """A page of the review queue."""
+
+    rows: list[QueueRow]
+    page: int
+    per_page: int
+    has_next: bool
+
+
+def review_queue(town_id: int, *, agent_id: int | None = None, status: str | None = None,
+                 day_from: date | None = None, day_to: date | None = None,
+                 page: int = 1, per_page: int = 50) -> QueuePage:
+    """Inspections of a town, newest first, filtered by agent, status and local day."""
+    q = (select(Inspection, User.name, Vehicle.plate, Vehicle.prefix)
+         .join(User, User.id == Inspection.agent_id)
+         .join(Vehicle, Vehicle.id == Inspection.vehicle_id)
+         .where(Inspection.municipality_id == town_id))
+    if agent_id:
+        q = q.where(Inspection.agent_id == agent_id)
+    if status in {s.value for s in InspectionStatus}:
+        q = q.where(Inspection.status == InspectionStatus(status))
+    if day_from:
+        q = q.where(Inspection.rules_day >= day_from)
+    if day_to:
+        q = q.where(Inspection.rules_day <= day_to)
+    page = max(1, page)
+    rows = db.session.execute(q.order_by(Inspection.finished_at.desc(), Inspection.id.desc())
+                              .limit(per_page + 1).offset((page - 1) * per_page)).all()
+    has_next = len(rows) > per_page
+    rows = rows[:per_page]
+    ids = [r[0].id for r in rows]
+    counts = {}
+    if ids:
+        for iid, waiting, mayor in db.session.execute(
+                select(Sanction.inspection_id,
+                       func.sum(func.cast(Sanction.awaiting_mayor.is_(False), db.Integer)),
+                       func.sum(func.cast(Sanction.awaiting_mayor.is_(True), db.Integer)))
+                .where(Sanction.inspection_id.in_(ids),
+                       Sanction.status == SanctionStatus.PROPOSED)
+                .group_by(Sanction.inspection_id)):
+            counts[iid] = (int(waiting or 0), int(mayor or 0))
+    return QueuePage([QueueRow(r[0], r[1], r[2], r[3], *counts.get(r[0].id, (0, 0)))
+                      for r in rows], page, per_page, has_next)
+
+
+def agents(town_id: int) -> list[User]:
+    """The town's users who have sent inspections (for the queue's filter)."""
+    return list(db.session.scalars(
+        select(User).where(User.municipality_id == town_id,
+                           User.id.in_(select(Inspection.agent_id).where(
+                               Inspection.municipality_id == town_id)))
+        .order_by(User.name)))
+
+
+def acts_of(insp: Inspection) -> list[Sanction]:
+    """Every act of an inspection (daily fines after their notice), in order."""
+    return list(db.session.scalars(
+        select(Sanction).where(Sanction.inspection_id == insp.id)
+        .options(selectinload(Sanction.appeals), selectinload(Sanction.notice),
+                 selectinload(Sanction.fine))
+        .order_by(Sanction.inspection_item_id, Sanction.parent_id.is_not(None),
+                  Sanction.measure_index, Sanction.id)))
+
+
+def events_of(insp: Inspection) -> list[EnforcementEvent]:
+    """The history of an inspection and its acts, oldest first."""
+    return list(db.session.scalars(
+        select(EnforcementEvent).where(EnforcementEvent.inspection_id == insp.id)
+        .order_by(EnforcementEvent.id)))
+
+
+def review_for_agent(insp: Inspection) -> dict:
+    """What the agent's app shows after a sync: each act's decision, reasons and comments."""
+    acts = acts_of(insp)
+    comments = db.session.execute(
+        select(EnforcementEvent.at, EnforcementEvent.actor, EnforcementEvent.text)
+        .where(EnforcementEvent.inspection_id == insp.id, EnforcementEvent.kind == "comment")
+        .order_by(EnforcementEvent.id)).all()
+    items = {a.inspection_item_id: a.inspection_item.item_id for a in acts
+             if a.inspection_item is not None}
+    return {
+        "status": insp.status.value, "status_label": insp.status.label,
+        "reviewed_at": aware(insp.reviewed_at).isoformat() if insp.reviewed_at else None,
+        "acts": [{"id": a.id, "item_id": items.get(a.inspection_item_id), "kind": a.kind,
+                  "kind_label": a.kind_label, "label": a.label, "status": a.status.value,
+                  "status_label": a.status_label, "reason": a.reason or None,
+                  "comment": a.comment or None,
+                  "decided_at": aware(a.decided_at).isoformat() if a.decided_at else None,
+                  "deadline_at": aware(a.deadline_at).isoformat() if a.deadline_at else None,
+                  "notice_number": a.notice.number if a.notice else None}
+                 for a in acts],
+        "comments": [{"at": aware(c.at).isoformat(), "by": c.actor, "text": c.text}
+                     for c in comments],
+    }
+
+
+@dataclass
+class Deadlines:
+    """What expires soon in a town ("Prazos")."""
+
+    now: datetime
+    days: int
+    notices: list[Sanction] = field(default_factory=list)        # deadline to comply
+    appeal_windows: list[Sanction] = field(default_factory=list)  # last day to appeal
+    awaiting_mayor: list[Sanction] = field(default_factory=list)
+    pending_appeals: list[Appeal] = field(default_factory=list)
+    daily_fines: list[Sanction] = field(default_factory=list)    # running
+
+
+def deadlines(town_id: int, now: datetime, days: int = 7) -> Deadlines:
+    """Notices due (or overdue and not yet converted), appeal windows closing, decisions
+    waiting for the mayor, appeals waiting for a decision, daily fines running."""
+    now = utc(now)
+    today = local_day(now)
+    out = Deadlines(now, days)
+    base = select(Sanction).where(Sanction.municipality_id == town_id)
+    out.notices = list(db.session.scalars(
+        base.where(Sanction.deadline_at.is_not(None), Sanction.deadline_at <= now +
+                   timedelta(days=days), Sanction.status.in_(OPEN_DEADLINE))
+        .order_by(Sanction.deadline_at)))
+    out.appeal_windows = list(db.session.scalars(
+        base.where(Sanction.appeal_until.is_not(None), Sanction.appeal_until >= today,
+                   Sanction.appeal_until <= today + timedelta(days=days),
+                   Sanction.status.in_(DECIDED), Sanction.status != SanctionStatus.APPEALED)
+        .order_by(Sanction.appeal_until, Sanction.id)))
+    out.awaiting_mayor = list(db.session.scalars(
+        base.where(Sanction.status == SanctionStatus.PROPOSED,
+                   Sanction.awaiting_mayor.is_(True)).order_by(Sanction.id)))
+    out.pending_appeals = list(db.session.scalars(
+        select(Appeal).where(Appeal.municipality_id == town_id,
+                             Appeal.status == AppealStatus.PENDING).order_by(Appeal.filed_on)))
+    out.daily_fines = list(db.session.scalars(
+        base.join(Fine, Fine.sanction_id == Sanction.id)
+        .where(Fine.per == "day", Fine.stopped_at.is_(None),
+               Sanction.status.in_(DECIDED)).order_by(Fine.daily_start_at)))
+    return out
+
+
+def deadline_soon(town_id: int | None, now: datetime, within: timedelta) -> list[Sanction]:
+    """Notices whose deadline falls within `within` from `now` (e.g. two days away)."""
+    q = select(Sanction).where(Sanction.deadline_at.is_not(None),
+                               Sanction.deadline_at > utc(now),
+                               Sanction.deadline_at <= utc(now) + within,
+                               Sanction.status.in_(OPEN_DEADLINE))
+    if town_id is not None:
+        q = q.where(Sanction.municipality_id == town_id)
+    return list(db.session.scalars(q.order_by(Sanction.deadline_at)))
+
+
+def acts_list(town_id: int, *, status: str | None = None, kind: str | None = None,
+              page: int = 1, per_page: int = 50) -> tuple[list[Sanction], bool]:
+    """The town's acts, newest first, filtered by status and kind."""
+    q = select(Sanction).where(Sanction.municipality_id == town_id)
+    if status == "awaiting_mayor":
+        q = q.where(Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(True))
+    elif status in {s.value for s in SanctionStatus}:
+        q = q.where(Sanction.status == SanctionStatus(status))
+    if kind:
+        q = q.where(Sanction.kind == kind)
+    rows = list(db.session.scalars(q.options(selectinload(Sanction.notice),
+                                             selectinload(Sanction.vehicle))
+                                   .order_by(Sanction.id.desc())
+                                   .limit(per_page + 1).offset((max(page, 1) - 1) * per_page)))
+    return rows[:per_page], len(rows) > per_page
+
+
+def notice_for_holder(town_id: int, number: str, code: str) -> Notice | None:
+    """A notice by its printed number and access code (None for a wrong pair)."""
+    notice = db.session.scalar(select(Notice).where(Notice.municipality_id == town_id,
+                                                    Notice.number == (number or "").strip()))
+    if notice is None or not check_access_code(notice, code):
+        return None
+    return notice
+
+
+def notices_for_holder(holder_id: int) -> list[Notice]:
+    """Every document issued to a holder (their acts and their drivers' and vehicles')."""
+    return list(db.session.scalars(
+        select(Notice).join(Sanction, Sanction.id == Notice.sanction_id)
+        .where(Sanction.holder_id == holder_id).order_by(Notice.issued_at.desc())))
+
+
+def money_of(act: Sanction) -> Money:
+    """The act's amount in the law's unit and in BRL, as the engine prints money."""
+    return Money(act.amount_unit, act.amount, act.amount_max, act.amount_per,
+                 act.amount_decree_key, act.amount_brl, act.amount_basis or "")
+
+
+def citation(value: str | None) -> dict | None:
+    """A stored citation (JSON) as a dict."""
+    return loads(value)
+
+
+__all__ = ["Deadlines", "QueuePage", "QueueRow", "acts_list", "acts_of", "agents", "citation",
+           "deadline_soon", "deadlines", "events_of", "fmt_moment", "money_of", "normalise_code",
+           "notice_for_holder", "notices_for_holder", "review_for_agent", "review_queue"]

@@ -1,0 +1,94 @@
+"""Builders for enforcement tests: an inspection stored as the field sync stores it (rows,
+checklist wording and citation of the day), completed at a chosen moment, so the clock of
+every legal step can be frozen."""
+from __future__ import annotations
+
+import hashlib
+import uuid
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+
+from inspector import rules
+from inspector.extensions import db
+from inspector.models import (DatedValue, DecreeValue, Inspection, InspectionItem,
+                              InspectionStatus, ItemResult, Municipality, Service)
+from inspector.services import audit, enforcement
+from inspector.services.field_rules import LOCAL_TZ
+
+from . import factories
+
+SERVICE_OF = {"tapurah": "mototaxi", "nova-santa-helena": "taxi", "sapezal": "taxi"}
+
+
+def local(y, m, d, hh=10, mm=0) -> datetime:
+    """A moment given in Mato Grosso's local time, as an aware UTC datetime."""
+    return datetime(y, m, d, hh, mm, tzinfo=LOCAL_TZ).astimezone(UTC)
+
+
+def fleet(town_slug: str, service: str, *, moto_wage: bool = True) -> dict:
+    """A licensed vehicle with one driver of its service, its holder's permit and insurance."""
+    v = factories.vehicle(town_slug, service)
+    category = "mototaxista" if service == "mototaxi" else "autonomo"
+    d = factories.driver(town_slug, category, holder=v.holder)
+    d.vehicles.append(v)
+    p = factories.permit(v.holder, service)
+    lic = factories.licence(v, permit_id=p.id)
+    if service == "mototaxi":
+        factories.insurance(v)
+    db.session.flush()
+    return {"vehicle": v, "driver": d, "holder": v.holder, "permit": p, "licence": lic}
+
+
+def set_values(town_slug: str, *, minimum_wage=None, fiscal_unit=None, decree=None,
+               since: date = date(2000, 1, 1)) -> None:
+    """The town's minimum wage, fiscal unit value and decree values from `since`."""
+    t = factories.town(town_slug)
+    for kind, value in (("minimum_wage", minimum_wage), ("fiscal_unit", fiscal_unit)):
+        if value is not None:
+            db.session.add(DatedValue(municipality_id=t.id, kind=kind, valid_from=since,
+                                      value_brl=Decimal(str(value))))
+    for key, (amount, unit) in (decree or {}).items():
+        db.session.add(DecreeValue(municipality_id=t.id, key=key, valid_from=since,
+                                   amount=Decimal(str(amount)), unit=unit,
+                                   source="Decreto de teste"))
+    db.session.flush()
+
+
+def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
+            ack: str | None = "Condutor de Teste", complete: bool = True) -> Inspection:
+    """Store an inspection of `vehicle` finished at `finished` and (if complete) hand it to
+    enforcement as the sync does when its last photo lands."""
+    town = db.session.get(Municipality, vehicle.municipality_id)
+    day = finished.astimezone(LOCAL_TZ).date()
+    service = vehicle.service.value if isinstance(vehicle.service, Service) else vehicle.service
+    items = {i.id: i for i in rules.checklist(town.slug, service, day,
+                                              seat_population=town.population_seat)}
+    body = audit.canonical({"vehicle_id": vehicle.id, "results": results,
+                            "finished": finished.isoformat(), "n": uuid.uuid4().hex})
+    insp = Inspection(
+        uuid=str(uuid.uuid4()), municipality_id=town.id, agent_id=agent.id,
+        vehicle_id=vehicle.id, service=vehicle.service, started_at=finished - timedelta(minutes=8),
+        finished_at=finished, rules_day=day, snapshot_version=None, lat=-12.7, lon=-56.5,
+        accuracy_m=10, body_sha256=hashlib.sha256(body.encode()).hexdigest(), body=body,
+        ack_name=ack, ack_signature=b"\x89PNG-test" if ack else None,
+        status=InspectionStatus.AWAITING_REVIEW if complete else InspectionStatus.INCOMPLETE,
+        failed_items=sum(1 for r in results.values() if r == "fail"),
+        registry_changed=False, received_at=finished, completed_at=finished if complete else None)
+    db.session.add(insp)
+    db.session.flush()
+    for pos, (item_id, result) in enumerate(results.items()):
+        rule = items[item_id.split(":", 1)[0]]
+        db.session.add(InspectionItem(inspection_id=insp.id, position=pos, item_id=item_id,
+                                      result=ItemResult(result), note="",
+                                      label=rule.label,
+                                      citation=audit.canonical(rule.citation.as_dict())))
+    db.session.flush()
+    db.session.expire(insp, ["items"])
+    if complete:
+        enforcement.on_inspection_complete(insp, finished)
+    return insp
+
+
+def acts(insp: Inspection):
+    """The inspection's acts, in order."""
+    return enforcement.acts_of(insp)
