@@ -28,6 +28,8 @@ def _fill(rule) -> dict:
             values[name] = 1
         elif kind == "UUIDConverter":
             values[name] = uuid.UUID(int=1)
+        elif kind == "AnyConverter":
+            values[name] = sorted(conv.items)[0]
         else:
             values[name] = "x"
     return values
