@@ -8,13 +8,13 @@ STAMP     := $(VENV)/.installed
 VENDOR    := static/vendor
 CHROMIUM  := /usr/bin/chromium
 
-.PHONY: run test setup vendor chromium poppler wrk db clean bench lint
+.PHONY: run test setup vendor chromium poppler fonts wrk db clean bench lint
 
 run: setup db
 	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
 	$(BIN)/python -m inspector.devserver --port $(PORT)
 
-test: setup chromium poppler
+test: setup chromium poppler fonts
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 setup: $(STAMP) $(VENDOR)/.copied
@@ -45,10 +45,17 @@ chromium:
 	@test -x $(CHROMIUM) || { echo "installing Debian chromium"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-# pdftoppm (Debian poppler-utils): the credential-sheet test rasterises the PDF it prints.
+# pdftoppm and pdftotext (Debian poppler-utils): the credential-sheet and notice-document
+# tests rasterise and read the PDFs the app prints.
 poppler:
-	@command -v pdftoppm >/dev/null || { echo "installing Debian poppler-utils"; \
+	@{ command -v pdftoppm && command -v pdftotext; } >/dev/null || { echo "installing Debian poppler-utils"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null; }
+
+# DejaVu (Debian fonts-dejavu-core): the notice PDFs embed it (without it, ReportLab's
+# bundled Vera is used: same Portuguese letters, plainer hashes). docs/documents.md.
+fonts:
+	@test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf || { echo "installing Debian fonts-dejavu-core"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core >/dev/null; }
 
 # wrk (Debian): bench/verify.py loads the passenger page with it.
 wrk:

@@ -224,7 +224,8 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
                                "usa o salário mínimo vigente quando o prazo vencer.", "note"))
         if not _same(missed.get("citation"), dq):
             blocks.append(quote(missed.get("citation"), pack))
-    return Section("Providências e prazo", tuple(b for b in blocks if b))
+    title = "Providências e prazo" if act.deadline_at is not None else "Providências"
+    return Section(title, tuple(b for b in blocks if b))
 
 
 def _amount_section(act: Sanction) -> Section | None:
@@ -308,17 +309,28 @@ def _agent_section(insp: Inspection | None, act: Sanction) -> Section:
     return Section("Identificação do agente", (Rows(rows),))
 
 
-def _ack_section(notice: Notice, insp: Inspection | None) -> Section:
-    if notice.ack_name:
+RECEIPT = ("Recebi a via deste documento em ____/____/________.  Nome: "
+           "______________________  Assinatura: ______________________")
+
+
+def _ack_section(notice: Notice, act: Sanction, insp: Inspection | None) -> Section:
+    signed_here = bool(notice.ack_name and notice.ack_at and act.notified_at
+                       and abs((utc(act.notified_at) - utc(notice.ack_at)).total_seconds()) < 60)
+    if signed_here:  # handed over and signed on the street ("ciente", Tapurah Art. 27, I)
         png = None
         if insp is not None:
             png = db.session.scalar(select(Inspection.ack_signature)
                                     .where(Inspection.id == insp.id))
         rows = (("Nome", notice.ack_name), ("Data e hora", moment(notice.ack_at)))
         return Section("Ciente do condutor", (Signature(rows, png, notice.ack_signature_sha256),))
-    return Section("Ciente", (Text("Ciente não colhido no local. Recebi a via deste documento "
-                                   "em ____/____/________.  Nome: ______________________  "
-                                   "Assinatura: ______________________"),))
+    blocks: list = []
+    if notice.ack_name:
+        blocks.append(Text(f"Na vistoria, {notice.ack_name} deu ciente em "
+                           f"{moment(notice.ack_at)} (assinatura no registro da vistoria, "
+                           f"SHA-256 {notice.ack_signature_sha256 or '—'}). Este documento foi "
+                           f"emitido depois e é entregue ao notificado.", "note"))
+    blocks.append(Text(RECEIPT))
+    return Section("Ciente", tuple(blocks))
 
 
 # --- the sheet ------------------------------------------------------------------------------
@@ -342,7 +354,7 @@ def build_sheet(notice: Notice, *, url: str, access_code: str | None,
     photos = _photos_section(act, insp)
     if photos:
         sections.append(photos)
-    sections += [_agent_section(insp, act), _ack_section(notice, insp)]
+    sections += [_agent_section(insp, act), _ack_section(notice, act, insp)]
     title = TITLES.get(notice.document_kind, "DOCUMENTO")
     service = SERVICES.get(pack.service, "") if pack else ""
     return Sheet(

@@ -259,3 +259,27 @@ def test_download_needs_the_role_the_town_and_for_agents_their_own_inspection(ap
                     make(factories.user, "supervisor", "sapezal"),  # another town
                     make(factories.user, "admin", "nortelandia")):
         assert get_as(refused).status_code == 404
+
+
+def test_a_missed_deadline_issues_an_infraction_record_with_the_daily_fine(app, make, tmp_path):
+    out = issue(app, make)
+    with app.app_context():
+        act = db.session.get(Sanction, out["act_id"])
+        deadline = act.deadline_at.replace(tzinfo=UTC) if act.deadline_at.tzinfo is None \
+            else act.deadline_at
+        enforcement.tick(deadline + timedelta(minutes=1))
+        daily = db.session.scalar(select(Sanction).where(Sanction.parent_id == act.id))
+        record = daily.notice
+        assert record is not None and record.document_kind == "infraction_record"
+        number, notice_id = record.number, record.id
+    text = pdf_text(stored(app, notice_id).pdf, tmp_path)
+    assert f"AUTO DE INFRAÇÃO Nº {number}" in text
+    assert f"Decorre da notificação nº {out['number']}, não cumprida no prazo" in text
+    assert f"venceu em {local(deadline)}" in text
+    assert "60% do salário mínimo por dia" in text and "R$ 972,60 por dia" in text
+    assert "Lei 406/2001, Art. 29, parágrafo único “" in text
+    assert "8 dias a contar da ciência" in text and "Art. 30" in text
+    for h in out["hashes"]:
+        assert h in text
+    # the rider signed the notice on the street, not this record: a receipt line instead
+    assert "Ciente do condutor" not in text and "Recebi a via deste documento" in text
