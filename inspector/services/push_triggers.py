@@ -19,13 +19,13 @@ from sqlalchemy import exists, select
 from werkzeug.routing import BuildError
 
 from ..extensions import db
-from ..models import (Holder, Inspection, Notice, PushSubscription, Role, Sanction, TickState,
-                      User, Vehicle)
+from ..models import (Holder, Inspection, Municipality, Notice, PushSubscription, Role,
+                      Sanction, TickState, User, Vehicle)
 from .field_rules import LOCAL_TZ
 from .push import notify
 
-# The supervisor's review page, when the enforcement blueprint provides it.
-REVIEW_ENDPOINTS = ("review.inspection", "enforcement.inspection", "review.show")
+# The supervisor's review page (the review blueprint), when the app has it.
+REVIEW_ENDPOINTS = ("review.inspection",)
 
 
 def _path(endpoints, fallback: str, **values) -> str:
@@ -42,7 +42,8 @@ def _path(endpoints, fallback: str, **values) -> str:
 
 def holder_page(notice: Notice) -> str:
     """The holder's page of a notice (asks for the printed access code)."""
-    return f"/notificacoes/{notice.number}"
+    town = db.session.get(Municipality, notice.municipality_id)
+    return f"/notificacoes/{town.slug}/{notice.number}"
 
 
 def _local(moment: datetime | None) -> str:
@@ -88,7 +89,7 @@ def notify_inspection_to_review(inspection: Inspection, acts=(), now: datetime |
     agent = inspection.agent.name if inspection.agent is not None else "agente"
     body = (f"Placa {_plate(inspection)} · {inspection.failed_items} item(ns) reprovado(s) · "
             f"{count} ato(s) proposto(s) · {agent}")
-    url = _path(REVIEW_ENDPOINTS, "/notificacoes", inspection_id=inspection.id)
+    url = _path(REVIEW_ENDPOINTS, "/notificacoes", ident=inspection.id)
     return [note for user in _reviewers(inspection.municipality_id)
             if (note := notify(user, "inspection_to_review", "Vistoria para revisar", body, url,
                                {"inspection_id": inspection.id}, now=now,

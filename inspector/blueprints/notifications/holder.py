@@ -34,7 +34,9 @@ DOCUMENT_LABELS = {"notice": "Notificação", "warning": "Advertência escrita",
                    "infraction_record": "Auto de infração", "decision": "Decisão"}
 WRONG = ("Número do documento ou código de acesso não confere. Confira o código impresso no "
          "documento (10 letras e números) e tente de novo.")
-_dummy_hash: str | None = None
+# The hash of a random code nobody knows, with the parameters notices are hashed with: an
+# unknown number costs the same verification as a known one.
+DUMMY_HASH = "$argon2id$v=19$m=65536,t=3,p=4$dwWqMkHLLrAFxxbR6DtD6w$B+m7yaf4UUSoPTwHRbZ/JO93O27XaAg15blrCT9Zf6o"  # noqa: E501
 
 
 def _code_limit() -> str:
@@ -57,20 +59,50 @@ def too_many(_e):
     message = "Muitas tentativas. Aguarde alguns minutos e tente de novo."
     if request.path.startswith("/api/"):
         return jsonify({"error": message, "status": 429}), 429
+    return _form(None, message, 429)
+
+
+def _form(path: str | None, error: str | None = None, status: int = 200) -> Response:
+    """The page asking for the access code (and the number, when `path` is None)."""
     return _no_store(make_response(render_template(
-        "notifications/holder.html", view=None, number=None, error=message), 429))
+        "notifications/holder.html", view=None, number=path,
+        shown=split(path)[1] if path else None, error=error), status))
 
 
 # --- access --------------------------------------------------------------------------------------
-def _granted(number: str) -> Notice | None:
-    """The notice with this number that this browser opened with its code (not expired)."""
+def split(path: str) -> tuple[str | None, str]:
+    """"tapurah/NOT-2026/000001" -> ("tapurah", "NOT-2026/000001"); a bare number (numbers
+    repeat across towns, the code then tells them apart) -> (None, number)."""
+    path = (path or "").strip()[:80]
+    head, sep, rest = path.partition("/")
+    if sep and rest and head == head.lower() and not any(c.isdigit() for c in head):
+        return head, rest
+    return None, path
+
+
+def _notices(path: str, *extra):
+    town, number = split(path)
+    q = select(Notice).where(Notice.number == number, *extra)
+    if town is not None:
+        q = q.join(Municipality, Municipality.id == Notice.municipality_id) \
+            .where(Municipality.slug == town)
+    return q.order_by(Notice.id)
+
+
+def page_path(notice: Notice) -> str:
+    """The holder page's `number` argument: the town's slug and the notice number."""
+    town = db.session.get(Municipality, notice.municipality_id)
+    return f"{town.slug}/{notice.number}"
+
+
+def _granted(path: str) -> Notice | None:
+    """The notice at this path that this browser opened with its code (not expired)."""
     access = session.get(ACCESS_KEY) or {}
     now = time.time()
     ids = [int(k) for k, until in access.items() if until > now]
-    if not ids or not number:
+    if not ids or not path:
         return None
-    return db.session.scalar(select(Notice).where(Notice.number == number.strip(),
-                                                  Notice.id.in_(ids)))
+    return db.session.scalars(_notices(path, Notice.id.in_(ids))).first()
 
 
 def _grant(notice: Notice) -> None:
@@ -80,23 +112,19 @@ def _grant(notice: Notice) -> None:
     session[ACCESS_KEY] = dict(sorted(access.items(), key=lambda kv: kv[1])[-MAX_REMEMBERED:])
 
 
-def _match(number: str, code: str) -> Notice | None:
-    """The notice with this number and code. Numbers repeat across towns: the code decides.
-    An unknown number still costs one Argon2 verification."""
+def _match(path: str, code: str) -> Notice | None:
+    """The notice at this path with this code (without a town, the code tells same-numbered
+    notices apart). An unknown number still costs one Argon2 verification."""
     from ...services.enforcement import check_access_code
 
-    global _dummy_hash
-    number = (number or "").strip()[:30]
-    found = db.session.scalars(select(Notice).where(Notice.number == number)
-                               .order_by(Notice.id)).all() if number else []
+    found = db.session.scalars(_notices(path)).all() if path else []
     match = None
     for notice in found:
         if check_access_code(notice, code) and match is None:
             match = notice
     if not found:
-        _dummy_hash = _dummy_hash or PasswordHasher().hash("XXXXX-XXXXX")
         try:
-            PasswordHasher().verify(_dummy_hash, (code or "")[:40])
+            PasswordHasher().verify(DUMMY_HASH, (code or "")[:40])
         except Exception:  # noqa: BLE001 - a wrong code is the expected outcome here
             pass
     return match
@@ -104,22 +132,22 @@ def _match(number: str, code: str) -> Notice | None:
 
 def _pad(started: float) -> None:
     """Answer no sooner than the configured floor, whatever the outcome."""
-    left = float(current_app.config.get("HOLDER_CODE_MIN_SECONDS", 0.4)) - \
+    left = float(current_app.config.get("HOLDER_CODE_MIN_SECONDS", 0.5)) - \
         (time.monotonic() - started)
     if left > 0:
         time.sleep(left)
 
 
-def _check(number: str, code: str):
+def _check(path: str, code: str, *, typed: bool = False):
     started = time.monotonic()
-    notice = _match(number, code)
+    notice = _match(path, code)
     if notice is not None:
         _grant(notice)
+        target = url_for("notifications.holder_notice", number=page_path(notice))
     _pad(started)
     if notice is None:
-        return _no_store(make_response(render_template(
-            "notifications/holder.html", view=None, number=number or None, error=WRONG), 403))
-    return redirect(url_for("notifications.holder_notice", number=notice.number), 303)
+        return _form(None if typed else path, WRONG, 403)
+    return redirect(target, 303)
 
 
 # --- what the holder sees ----------------------------------------------------------------------------
@@ -147,7 +175,7 @@ def holder_view(notice: Notice) -> dict:
         deadline = deadline.replace(tzinfo=UTC)
     appeal: date | None = act.appeal_until
     return {
-        "number": notice.number, "town": town.name if town else "",
+        "number": notice.number, "path": page_path(notice), "town": town.name if town else "",
         "document": DOCUMENT_LABELS.get(notice.document_kind, "Documento"),
         "act": act.label or act.kind_label, "status": act.status_label,
         "issued": _local(notice.issued_at), "deadline": _local(deadline),
@@ -166,9 +194,11 @@ def holder_view(notice: Notice) -> dict:
 def holder_notice(number: str):
     """The notice's status once its code was given here; else the form asking for it."""
     notice = _granted(number)
-    view = holder_view(notice) if notice is not None else None
+    if notice is None:
+        return _form(number)
     return _no_store(make_response(render_template(
-        "notifications/holder.html", view=view, number=number, error=None)))
+        "notifications/holder.html", view=holder_view(notice), number=number,
+        shown=notice.number, error=None)))
 
 
 @bp.post("/notificacoes/<path:number>")
@@ -184,13 +214,13 @@ def holder_code(number: str):
 @limiter.limit(_code_limit)
 def holder_lookup():
     """The same check with the number typed by hand (no QR reader at hand)."""
-    return _check(request.form.get("numero", "").upper(), request.form.get("codigo", ""))
+    return _check(request.form.get("numero", "").strip().upper(), request.form.get("codigo", ""),
+                  typed=True)
 
 
 def lookup_form():
     """The form for someone not signed in: document number and access code."""
-    return _no_store(make_response(render_template(
-        "notifications/holder.html", view=None, number=None, error=None)))
+    return _form(None)
 
 
 # --- the holder's push subscription ------------------------------------------------------------------
