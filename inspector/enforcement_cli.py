@@ -41,9 +41,14 @@ def tick_command(now_text: str | None, as_json: bool) -> None:
     except ValueError:
         fail(f"--now inválido: '{now_text}' (use ISO 8601, ex. 2026-03-05T10:00:00-04:00)")
     report = enforcement.tick(now)
+    from .blueprints.notifications.cli import deliver_after_tick
+    pushed = deliver_after_tick(now)  # the pushes this tick (and earlier requests) queued
     if as_json:
-        click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
+        click.echo(json.dumps(report.as_dict() | {"push": pushed}, ensure_ascii=False))
         return
+    click.echo(f"push: {pushed['error']}" if "error" in pushed else
+               f"push: {len(pushed['sent'])} enviada(s), {len(pushed['retry'])} a repetir, "
+               f"{len(pushed['failed'])} falha(s), {len(pushed['dropped'])} descartada(s)")
     d = report.as_dict()
     click.echo(f"tick {d['now']}: {d['changes']} alteração(ões) — "
                f"{len(d['converted'])} multa(s) diária(s) nova(s), "

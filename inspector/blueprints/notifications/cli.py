@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from datetime import datetime
 
 import click
@@ -35,6 +36,20 @@ def deliver(as_json: bool, now_text: str | None) -> None:
     else:
         click.echo(f"push: {len(report.sent)} sent, {len(report.retry)} to retry, "
                    f"{len(report.failed)} failed, {len(report.dropped)} dropped")
+
+
+def deliver_after_tick(now: datetime) -> dict:
+    """Send the pushes a tick (or anything before it) queued; a push failure never fails
+    the tick: it is reported as {"error": ...} and the outbox keeps the deliveries."""
+    from ...extensions import db
+    from ...services import push
+
+    try:
+        return push.deliver_pending(now).as_dict()
+    except Exception as e:  # noqa: BLE001 - the tick's own work is already committed
+        db.session.rollback()
+        logging.getLogger(__name__).exception("push delivery after tick failed")
+        return {"error": f"{type(e).__name__}: {e}"}
 
 
 @notifications_cli.command("public-key")
