@@ -32,6 +32,7 @@ KIND_NAMES = {"notice": "Notificação", "warning": "Advertência escrita",
 SERVICES = {"taxi": "táxi", "mototaxi": "moto-táxi"}
 APPEAL_TO = {"supervisor": "Secretaria competente (supervisão da fiscalização)",
              "mayor": "Prefeito(a) Municipal (Chefe do Poder Executivo)"}
+FIX_KINDS = ("notice", "written_warning", "oral_warning", "daily_fine")  # say what to fix
 MAX_QUOTE = 2500
 THUMB_PX = 520
 
@@ -184,19 +185,26 @@ def _measure_section(act: Sanction, pack) -> Section:
         who = act.decided_by_user
         by = f"{who.name} ({who.role.label})" if who is not None else \
             AUTHORITY_LABELS.get(act.decided_by, act.decided_by)
-        rows.append(("Decisão", f"{by}, em {moment(act.decided_at)}"))
-    if act.decision_ref:
-        rows.append(("Ato do Prefeito", act.decision_ref))
+        if act.decided_by == "mayor":
+            rows.append(("Decisão", f"{AUTHORITY_LABELS['mayor']}, "
+                                    f"{act.decision_ref or 'ato sem referência'}"))
+            rows.append(("Registrada por", f"{by}, em {moment(act.decided_at)}"))
+        else:
+            rows.append(("Decisão", f"{by}, em {moment(act.decided_at)}"))
+            if act.decision_ref:
+                rows.append(("Ato do Prefeito", act.decision_ref))
     blocks: list = [Rows(tuple(rows))]
-    q = quote(loads(act.citation), pack)
-    if q:
-        blocks.append(q)
+    cite = loads(act.citation)
+    if _same(cite, loads(act.breach_citation)):
+        blocks.append(Text(f"Fundamento: {cite.get('article')}, transcrito acima.", "strong"))
+    elif cite:
+        blocks.append(quote(cite, pack))
     return Section("Penalidade aplicada e seu fundamento", tuple(blocks))
 
 
 def _deadline_section(act: Sanction, pack) -> Section | None:
-    if act.deadline_at is None and not act.required_action:
-        return None
+    if act.deadline_at is None and act.kind not in FIX_KINDS:
+        return None  # a fine or a decision orders nothing to be fixed by a date
     blocks: list = []
     if act.required_action:
         blocks.append(Text(f"Providências necessárias: {act.required_action}", "strong"))

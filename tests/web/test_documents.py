@@ -16,10 +16,12 @@ import zxingcpp
 from PIL import Image
 from sqlalchemy import select
 
+from inspector import rules
 from inspector.extensions import db
-from inspector.models import Notice, NoticeDocument, Sanction, User
+from inspector.models import (Inspection, InspectionItem, InspectionStatus, ItemResult, Notice,
+                              NoticeDocument, Sanction, User)
 from inspector.rules import law_text
-from inspector.services import enforcement, notice_documents
+from inspector.services import audit, enforcement, notice_documents
 from inspector.services.field_rules import LOCAL_TZ
 
 from .. import factories
@@ -283,3 +285,73 @@ def test_a_missed_deadline_issues_an_infraction_record_with_the_daily_fine(app, 
         assert h in text
     # the rider signed the notice on the street, not this record: a receipt line instead
     assert "Ciente do condutor" not in text and "Recebi a via deste documento" in text
+
+
+# --------------------------------------------------------------------------- other laws
+def _failed(town: str, service: str, item_id: str, agent, moment: datetime) -> Inspection:
+    """A complete inspection of a new vehicle of `town` failing one item, without photos."""
+    v = factories.vehicle(town, service)
+    d = factories.driver(town, "mototaxista" if service == "mototaxi" else "autonomo",
+                         holder=v.holder)
+    d.vehicles.append(v)
+    factories.licence(v, permit_id=factories.permit(v.holder, service).id)
+    rule = next(i for i in rules.checklist(town, service, moment.date()) if i.id == item_id)
+    raw = audit.canonical({"vehicle": v.id, "item": item_id, "n": uuid.uuid4().hex})
+    insp = Inspection(uuid=str(uuid.uuid4()), municipality_id=v.municipality_id,
+                      agent_id=agent.id, vehicle_id=v.id, service=v.service,
+                      started_at=moment - timedelta(minutes=5), finished_at=moment,
+                      rules_day=moment.date(), body_sha256=hashlib.sha256(raw.encode()).hexdigest(),
+                      body=raw, ack_name=None, status=InspectionStatus.AWAITING_REVIEW,
+                      failed_items=1, received_at=moment, completed_at=moment)
+    db.session.add(insp)
+    db.session.flush()
+    db.session.add(InspectionItem(inspection_id=insp.id, position=0, item_id=item_id,
+                                  result=ItemResult.FAIL, note="", label=rule.label,
+                                  citation=audit.canonical(rule.citation.as_dict())))
+    db.session.flush()
+    db.session.expire(insp, ["items"])
+    enforcement.on_inspection_complete(insp, moment)
+    return insp
+
+
+@pytest.mark.parametrize("town, service, item_id, expected", [
+    # Tapurah Art. 14 § ú: a second passenger revokes the rider's licence (decision) and
+    # fines the holder 100 UFIM, whose value in reals nobody configured
+    ("tapurah", "mototaxi", "one-passenger",
+     {"decision": ["DECISÃO ADMINISTRATIVA", "Lei 406/2001, Art. 14 “",
+                   "Lei 406/2001, Art. 14, parágrafo único “", "o condutor terá sua licença cassada"],
+      "infraction_record": ["AUTO DE INFRAÇÃO", "100 UFIM", "Valor em reais não definido",
+                            "valor da UFIM não definido"]}),
+    # Nortelândia 030 Art. 16 § 1º: the warning cites the article and says what to do;
+    # § 2º: appeal to the mayor in 10 days, suspensive
+    ("nortelandia", "mototaxi", "tank-sign",
+     {"warning": ["ADVERTÊNCIA ESCRITA", "Lei 030/1998, Art. 1, parágrafo único “",
+                  "Lei 030/1998, Art. 16, § 1º “", "Providências necessárias:",
+                  "10 dias a contar da ciência", "Prefeito(a) Municipal",
+                  "sim: a penalidade fica suspensa", "Lei 030/1998, Art. 16, § 2º “"]}),
+    # Nova Santa Helena Art. 19: a drunk driver's registration is revoked at once, by the mayor
+    ("nova-santa-helena", "taxi", "sober",
+     {"decision": ["DECISÃO ADMINISTRATIVA", "Lei 535/2013, Art. 19 “",
+                   "Prefeito(a) (Chefe do Poder Executivo), Decreto 12/2026",
+                   "Recebi a via deste documento"]}),
+])
+def test_each_law_gets_its_own_document(app, tmp_path, town, service, item_id, expected):
+    moment = datetime(2026, 11, 30, 14, tzinfo=UTC)
+    with app.app_context():
+        agent, sup = factories.user("agent", town), factories.user("supervisor", town)
+        admin = factories.user("admin", town)
+        insp = _failed(town, service, item_id, agent, moment)
+        for act in enforcement.acts_of(insp):
+            amount = act.amount_max if act.amount is None and act.amount_max is not None else None
+            enforcement.confirm(act, sup, moment + timedelta(hours=1), amount=amount)
+            if act.awaiting_mayor:
+                enforcement.record_mayor_decision(act, admin, moment + timedelta(hours=2),
+                                                  decision="confirm", ref="Decreto 12/2026")
+        db.session.commit()
+        notices = {n.document_kind: n.id for n in db.session.scalars(
+            select(Notice).where(Notice.inspection_id == insp.id))}
+    assert set(notices) == set(expected)
+    for kind, phrases in expected.items():
+        text = pdf_text(stored(app, notices[kind]).pdf, tmp_path)
+        for phrase in phrases:
+            assert phrase in text, (kind, phrase)
