@@ -7,15 +7,19 @@ The scripts run as `python bench/<name>.py`, so this folder is on sys.path: `imp
 from __future__ import annotations
 
 import http.client
+import logging
 import os
 import random
 import re
 import signal
 import socket
 import subprocess
+import shutil
 import sys
+import tempfile
 import time
 import urllib.parse
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -166,6 +170,40 @@ class Server:
         self.stop()
 
 
+@contextmanager
+def throwaway_database(server_url: str | None = None):
+    """The URL of a database of the bench's own, removed afterwards: a SQLite file in a
+    temporary directory, or, given a PostgreSQL URL, a new database on that server."""
+    tmp = tempfile.mkdtemp(prefix="inspector-bench-")
+    try:
+        if not server_url or not server_url.startswith("postgresql"):
+            yield f"sqlite:///{tmp}/bench.sqlite3"
+            return
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.engine import make_url
+
+        base = make_url(server_url)
+        name = f"{base.database}_bench_{os.getpid()}"
+        admin = create_engine(base, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield base.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            admin.dispose()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _plate(i: int) -> str:
+    """The i-th of 676,000 distinct Mercosul plates (QBA0A00, QBA0A01, ...), valid for the
+    registry's checks, so the services can edit the bulk-loaded vehicles."""
+    return (f"QB{chr(65 + i // 26000 % 26)}{i // 2600 % 10}{chr(65 + i // 100 % 26)}"
+            f"{i % 100:02d}")
+
+
 def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str = "bench"):
     """Migrate an empty database and bulk-load Tapurah (Lei 406/2001) with `vehicles`
     moto-taxis: company holders with permits, licences (a few suspended or expired),
@@ -186,7 +224,11 @@ def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str
                       "TESTING": True, "LOG_LEVEL": "WARNING"})
     today = date.today()
     with app.app_context():
-        flask_migrate.upgrade()
+        logging.disable(logging.INFO)  # Alembic's "Running upgrade ..." lines
+        try:
+            flask_migrate.upgrade()
+        finally:
+            logging.disable(logging.NOTSET)
         town = Municipality(slug="tapurah", name="Tapurah", ibge_code="5108006",
                             population_seat=9000, population_interior=4000,
                             fiscal_unit_name="UFIM")
@@ -206,7 +248,7 @@ def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str
              "status": "active"} for i, h in enumerate(holder_ids)])
         db.session.execute(insert(Vehicle), [
             {"municipality_id": town.id, "holder_id": holder_ids[i % companies],
-             "service": "mototaxi", "kind": "motorcycle", "plate": f"QB{i:05d}",
+             "service": "mototaxi", "kind": "motorcycle", "plate": _plate(i),
              "make_model": "Honda CG 160", "year_of_manufacture": today.year - rng.randint(0, 7),
              "engine_cc": rng.choice([125, 150, 160, 160, 190, 250]), "colour": "Vermelha",
              "prefix": f"{i:05d}", "is_trail": rng.random() < 0.02,

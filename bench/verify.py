@@ -21,25 +21,15 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from statistics import median
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from _common import BIN, ROOT, Server
 
 
 def flask(env: dict, *args: str) -> str:
@@ -62,20 +52,6 @@ def fetch(url: str) -> tuple[int, str]:
 def banner(html: str) -> str:
     m = re.search(r"<h1>([^<]+)</h1>", html)
     return m.group(1) if m else "?"
-
-
-def wait_ready(base: str, proc: subprocess.Popen, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            sys.exit("gunicorn exited before answering")
-        try:
-            if fetch(base + "/healthz")[0] == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.2)
-    sys.exit("gunicorn did not answer /healthz in time")
 
 
 def _ms(value: str) -> float:
@@ -141,16 +117,10 @@ def main() -> None:
     print(f"preparing a throwaway database in {tmp} (demo data, credentials of {args.town})")
     tokens, revoked = prepare(env, args.town)
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen(
-        [str(BIN / "gunicorn"), "-w", "2", "-b", f"127.0.0.1:{port}", "--log-level", "warning",
-         'inspector:create_app({"RATELIMIT_ENABLED": False, "VERIFY_CACHE_SIZE": %d})'
-         % (0 if args.no_reuse else 4096)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        start_new_session=True)
+    server = Server(env, workers=2, config={"RATELIMIT_ENABLED": False,
+                                            "VERIFY_CACHE_SIZE": 0 if args.no_reuse else 4096})
+    base = server.base
     try:
-        wait_ready(base, proc)
         valid = next((t for t in tokens if banner(fetch(f"{base}/v/{t}")[1]) == "REGULAR"), None)
         if valid is None:
             sys.exit("no REGULAR vehicle among the demo credentials")
@@ -173,8 +143,7 @@ def main() -> None:
             rounds.append({label: run_wrk(base + path, args.seconds, args.connections, script)
                            for label, path, script in plan})
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(10)
+        server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 
     print(f"\ngunicorn 2 workers, wrk -t2 -c{args.connections} -d{args.seconds}s per run, "
