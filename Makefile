@@ -68,9 +68,12 @@ db: setup
 	$(FLASK) db upgrade
 	$(FLASK) demo seed
 
-bench: setup wrk
+# Figures, not tests (README.md, "Figures"); field.py drives Chromium, verify.py uses wrk.
+bench: setup wrk chromium
 	$(BIN)/python bench/registry.py
 	$(BIN)/python bench/verify.py
+	$(BIN)/python bench/rules.py
+	$(BIN)/python bench/field.py
 
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3

@@ -1,8 +1,10 @@
 """Benchmark: the agent's field app (issue 5, must-show 8). Prints figures; asserts nothing.
 
     .venv/bin/python bench/field.py [--vehicles 5000] [--scans 300] [--inspections 100]
+        [--database-url postgresql+psycopg://user:pw@127.0.0.1:5432/any]
 
-On a throwaway SQLite database (temporary directory) it bulk-loads Tapurah with N
+On a throwaway SQLite database (temporary directory; or a database of its own on the
+PostgreSQL server given, dropped at the end) it bulk-loads Tapurah with N
 moto-taxis: holders, permits, licences, insurance, one rider each with a small photo
 (240x320 JPEG, as a phone's portrait reduced), and a signed QR credential per vehicle.
 It serves the app with gunicorn (2 sync workers) on a free loopback port, built with
