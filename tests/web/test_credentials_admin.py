@@ -50,6 +50,8 @@ def test_cli_issues_lists_with_urls_and_fails_cleanly(app, runner):
     bad = runner.invoke(args=["credentials", "list", "--town", "atlantis"])
     assert bad.exit_code == 2
     assert bad.stderr.strip().count("\n") == 0 and "atlantis" in bad.stderr
+    kind = runner.invoke(args=["credentials", "sheet", "--town", "tapurah", "--kind", "vest"])
+    assert kind.exit_code == 2 and kind.stderr.count("\n") == 1 and "vest" in kind.stderr
     missing = runner.invoke(args=["credentials", "revoke", "999", "--reason", "teste"])
     assert missing.exit_code == 2 and "999" in missing.stderr
 

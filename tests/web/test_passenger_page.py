@@ -206,3 +206,14 @@ def test_valid_revoked_and_unknown_tokens_do_the_same_database_work(app, client)
         event.remove(engine, "before_cursor_execute", listener)
     assert {k: len(v) for k, v in counts.items()} == {k: 1 for k in tokens}
     assert len({s for v in counts.values() for s in v}) == 1  # one and the same query
+
+
+def test_a_suspended_riders_badge_says_suspenso(app, client):
+    with app.app_context():
+        rider = regular_mototaxi().drivers[0]
+        rider.status = Status.SUSPENDED
+        cred = credentials.issue(rider, actor="test")
+        db.session.commit()
+        token = cred.token
+    _, html = _page(client, token)
+    assert banner(html) == "SUSPENSO" and "João Batista da Silva" in html

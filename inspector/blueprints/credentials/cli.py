@@ -19,7 +19,14 @@ from ...services import credential_keys, credential_sheets, credentials
 from ...services.errors import ValidationFailed
 
 credentials_cli = AppGroup("credentials", help="QR credentials: stickers, vest badges, ID cards.")
-KINDS = click.Choice(credential_sheets.SHEETS)
+SHEETS_HELP = "Sheet: " + ", ".join(credential_sheets.SHEETS) + "."
+
+
+def _kind(_ctx, _param, value: str | None) -> str | None:
+    """Validate --kind with a one-line error (not click's usage text)."""
+    if value is not None and value not in credential_sheets.SHEETS:
+        fail(f"--kind desconhecido: {value!r} (use {', '.join(credential_sheets.SHEETS)})")
+    return value
 
 
 def _town(slug: str) -> Municipality:
@@ -43,7 +50,7 @@ def _row(c: Credential, today: date) -> dict:
 
 @credentials_cli.command("list")
 @click.option("--town", required=True, help="Town slug.")
-@click.option("--kind", type=KINDS, help="Only one sheet kind.")
+@click.option("--kind", callback=_kind, help=SHEETS_HELP)
 @click.option("--all", "include_revoked", is_flag=True, help="Include revoked credentials.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def list_cmd(town: str, kind: str | None, include_revoked: bool, as_json: bool) -> None:
@@ -64,7 +71,7 @@ def list_cmd(town: str, kind: str | None, include_revoked: bool, as_json: bool) 
 
 @credentials_cli.command("issue")
 @click.option("--town", required=True, help="Town slug.")
-@click.option("--kind", type=KINDS, help="Only one sheet kind (default: all).")
+@click.option("--kind", callback=_kind, help=SHEETS_HELP + " Default: all.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def issue_cmd(town: str, kind: str | None, as_json: bool) -> None:
     """Issue a credential to every vehicle and driver of the town that has none."""
@@ -86,7 +93,7 @@ def issue_cmd(town: str, kind: str | None, as_json: bool) -> None:
 
 @credentials_cli.command("sheet")
 @click.option("--town", required=True, help="Town slug.")
-@click.option("--kind", type=KINDS, default="vehicle", show_default=True)
+@click.option("--kind", callback=_kind, default="vehicle", show_default=True, help=SHEETS_HELP)
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="PDF file to write.")
 @click.option("--issue-missing", is_flag=True, help="First issue credentials that are missing.")
 @click.option("--id", "ids", type=int, multiple=True, help="Only these credential ids.")
