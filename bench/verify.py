@@ -42,6 +42,7 @@ def flask(env: dict, *args: str) -> str:
 
 
 def fetch(url: str) -> tuple[int, str]:
+    """GET a URL: status and body, errors included."""
     try:
         with urllib.request.urlopen(url, timeout=5) as r:
             return r.status, r.read().decode()
@@ -50,6 +51,7 @@ def fetch(url: str) -> tuple[int, str]:
 
 
 def banner(html: str) -> str:
+    """The banner's words on a passenger page."""
     m = re.search(r"<h1>([^<]+)</h1>", html)
     return m.group(1) if m else "?"
 
@@ -100,6 +102,7 @@ def prepare(env: dict, town: str) -> tuple[str, str]:
 
 
 def main() -> None:
+    """Prepare, serve, load, report."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seconds", type=int, default=4, help="length of each wrk run")
     ap.add_argument("--rounds", type=int, default=3, help="times the whole plan is run")

@@ -12,11 +12,15 @@ from .registry import Driver, Municipality, TownScoped, Vehicle, _enum
 
 
 class CredentialKind(str, enum.Enum):
+    """What a credential names."""
+
     VEHICLE = "vehicle"  # sticker on a taxi or motorcycle
     DRIVER = "driver"    # badge on a rider's vest, or a taxi driver's ID card
 
 
 class ReportCategory(str, enum.Enum):
+    """What a passenger reports."""
+
     UNLICENSED = "unlicensed"
     DRIVING = "driving"
     CONDUCT = "conduct"
@@ -26,6 +30,7 @@ class ReportCategory(str, enum.Enum):
 
     @property
     def label(self) -> str:
+        """The category in Portuguese, as the form and the queue show it."""
         return {
             "unlicensed": "Veículo ou condutor diferente do cadastro / sem credencial",
             "driving": "Direção perigosa, excesso de passageiros, sem capacete",
@@ -37,6 +42,8 @@ class ReportCategory(str, enum.Enum):
 
 
 class ReportStatus(str, enum.Enum):
+    """Where a report is in the supervisors' queue."""
+
     NEW = "new"
     DONE = "done"
 

@@ -44,6 +44,8 @@ class Reason:
 
 @dataclass(frozen=True)
 class Person:
+    """A driver as the passenger sees them: name and whether there is a photo."""
+
     id: int
     name: str
     has_photo: bool
@@ -51,6 +53,8 @@ class Person:
 
 @dataclass(frozen=True)
 class Car:
+    """A vehicle as the passenger sees it."""
+
     plate: str
     model: str
     colour: str
