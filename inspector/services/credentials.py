@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import lambda_stmt, select
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import joinedload
 
 from ..extensions import db
 from ..models import (Credential, CredentialKind, Driver, DriverCategory, Holder, Licence,
