@@ -22,10 +22,11 @@ def wants_fragment() -> bool:
     return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 
-def page_or_fragment(page: str, fragment: str, status: int = 200, **context) -> Response:
+def page_or_fragment(page_template: str, fragment_template: str, status: int = 200,
+                     **context) -> Response:
     """The partial for htmx, the full page otherwise; caches must key on HX-Request."""
-    response = make_response(render_template(fragment if wants_fragment() else page,
-                                             **context), status)
+    template = fragment_template if wants_fragment() else page_template
+    response = make_response(render_template(template, **context), status)
     response.vary.add("HX-Request")
     return response
 

@@ -150,7 +150,8 @@ def acts():
     statuses = dict(STATUS_LABELS) | {"awaiting_mayor": "Aguarda decisão do prefeito"}
     return page_or_fragment("review/acts.html", "review/_acts_rows.html", rows=rows,
                             has_next=has_next, page=_int_arg("pagina", 1) or 1,
-                            status=status, kind=kind, statuses=statuses, kinds=KIND_LABELS)
+                            status_filter=status, kind=kind, statuses=statuses,
+                            kinds=KIND_LABELS)
 
 
 @bp.get("/prazos")
