@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 import qrcode
 from PIL import Image as PILImage
 from qrcode.constants import ERROR_CORRECT_M
+from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import A4
@@ -237,7 +238,9 @@ def _block(b, st, width: float):
 
 def qr_png(url: str, box: int = 6) -> bytes:
     """A QR code of the URL as PNG bytes (quiet zone included)."""
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, box_size=box, border=4)
+    # A fixed mask (valid by the standard) saves scoring all eight, the slowest step of qrcode.
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, box_size=box, border=4,
+                         mask_pattern=2)
     code.add_data(url)
     code.make(fit=True)
     out = io.BytesIO()
@@ -293,6 +296,7 @@ def render(sheet: Sheet) -> bytes:
     """The sheet as PDF bytes (A4, the same bytes every time for the same sheet)."""
     f = fonts()
     st = _styles(f)
+    rl_config.useA85 = 0  # binary streams: ReportLab's pure-Python ASCII85 is slow, and bigger
     out = io.BytesIO()
     top = 12 * mm + 13 + 10.5 * max(0, len(sheet.header) - 1) + 8
     doc = SimpleDocTemplate(out, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN,

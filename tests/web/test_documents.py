@@ -355,3 +355,11 @@ def test_each_law_gets_its_own_document(app, tmp_path, town, service, item_id, e
         text = pdf_text(stored(app, notices[kind]).pdf, tmp_path)
         for phrase in phrases:
             assert phrase in text, (kind, phrase)
+
+
+def test_the_public_page_is_rate_limited(app, client):
+    app.config["DOCUMENT_RATE_LIMIT"] = "3 per minute"
+    codes = [client.get("/documentos/tapurah/NOT-2026/000009").status_code for _ in range(4)]
+    assert codes == [404, 404, 404, 429]
+    assert "Muitas tentativas" in client.get("/documentos/tapurah/NOT-2026/000009").get_data(
+        as_text=True)
