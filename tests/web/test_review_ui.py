@@ -200,3 +200,22 @@ def test_prazos_lists_the_notice_and_its_deadline(app, town, one):
     html = c.get("/revisao/prazos").get_data(as_text=True)
     assert "Notificações a cumprir" in html and "NOT-" in html
     assert c.get("/revisao/atos?situacao=confirmed").get_data(as_text=True).count("NOT-") == 1
+
+
+def test_a_failing_proposal_never_refuses_the_evidence_and_can_be_made_again(app, town,
+                                                                            monkeypatch):
+    from inspector.services.enforcement import propose
+
+    def broken(insp, now):
+        raise RuntimeError("bug")
+    monkeypatch.setattr("inspector.services.enforcement.propose_for_inspection", broken)
+    iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})
+    monkeypatch.undo()
+    insp_id, acts, photos = _ids(app, iid)
+    assert acts == [] and len(photos) == 1
+    c = _login(app, town["supervisor"])
+    page = c.get(f"/revisao/vistorias/{insp_id}").get_data(as_text=True)
+    assert "Propostas não geradas" in page and "Gerar propostas" in page
+    assert c.post_form(f"/revisao/vistorias/{insp_id}/propor", {}).status_code == 303
+    assert len(_ids(app, iid)[1]) == 1
+    assert propose.propose_for_inspection  # the real one is back

@@ -198,3 +198,17 @@ def reviewed(ident: int):
     db.session.commit()
     flash("Vistoria marcada como revisada.", "info")
     return go(url_for("review.inspection", ident=insp.id))
+
+
+@bp.post("/vistorias/<int:ident>/propor")
+@roles_required(*VIEWERS)
+def propose(ident: int):
+    """Propose the acts of failed items that have none yet (idempotent)."""
+    insp = get_in_town(Inspection, ident)
+    if insp.status.value == "incomplete":
+        flash("A vistoria ainda espera fotos do celular do agente.", "error")
+        return go(url_for("review.inspection", ident=insp.id))
+    made = enforcement.propose_for_inspection(insp, now())
+    db.session.commit()
+    flash(f"{len(made)} ato(s) proposto(s).", "info")
+    return go(url_for("review.inspection", ident=insp.id))

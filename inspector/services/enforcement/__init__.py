@@ -24,8 +24,10 @@ Entry points
 """
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
+from ...extensions import db
 from ...models import Inspection
 from .acts import check_access_code, new_access_code, normalise_code, reset_access_code
 from .appeals import FILERS, decide_appeal, file_appeal
@@ -39,15 +41,31 @@ from .review import (AmendOption, Decision, amend, amend_options, comment_inspec
                      mark_reviewed, record_mayor_decision, reject)
 from .tick import TickReport, tick
 
+log = logging.getLogger(__name__)
+
 
 def on_inspection_complete(insp: Inspection, now: datetime) -> list:
-    """An inspection became complete: propose its acts, close what it finds complied with."""
-    acts = propose_for_inspection(insp, now)
-    comply_from_reinspection(insp, now)
-    event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
-          inspection_id=insp.id, message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
-          dedupe_key=f"to_review:{insp.id}")
-    notify("inspection_to_review", inspection=insp, acts=acts)
+    """An inspection became complete: propose its acts, close what it finds complied with.
+
+    Runs inside the field sync's transaction, in a savepoint: if anything here fails, the
+    evidence is still stored (the phone must never be refused because of a proposal) and
+    a `no_proposal` event says so; `propose_for_inspection` can be run again later.
+    """
+    try:
+        with db.session.begin_nested():
+            acts = propose_for_inspection(insp, now)
+            comply_from_reinspection(insp, now)
+            event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
+                  inspection_id=insp.id,
+                  message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
+                  dedupe_key=f"to_review:{insp.id}")
+            notify("inspection_to_review", inspection=insp, acts=acts)
+    except Exception:  # noqa: BLE001 - the evidence matters more than the proposal
+        log.exception("enforcement: proposals for inspection %s failed", insp.uuid)
+        event("no_proposal", town_id=insp.municipality_id, now=now, actor=None,
+              inspection_id=insp.id, message="Propostas não geradas (erro interno); "
+              "gere-as de novo pela revisão.")
+        return []
     return acts
 
 
