@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from ..models import CredentialKind, Driver, HolderKind, Service, Status, Vehicle
+from ..models import CredentialKind, Driver, HolderKind, Service, Vehicle
 from .compliance import driver_standing, vehicle_standing
 from .credentials import Lookup, service_of
 from .documents import format_plate
@@ -146,7 +146,9 @@ def build(found: Lookup, on: date) -> View:
         return closed(found.outcome, _town_name(cred))
     if cred.kind == CredentialKind.VEHICLE:
         vehicles = [cred.vehicle]
-        drivers = [d for d in cred.vehicle.drivers if d.status != Status.REVOKED]
+        # Only drivers allowed to drive today are shown: a suspended or lapsed auxiliary
+        # must not find his face on a REGULAR page.
+        drivers = [d for d in cred.vehicle.drivers if _standing(d, on)[0] == "regular"]
         parts = [_standing(cred.vehicle, on)]
         registration_until = None
     else:

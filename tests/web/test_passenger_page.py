@@ -217,3 +217,18 @@ def test_a_suspended_riders_badge_says_suspenso(app, client):
         token = cred.token
     _, html = _page(client, token)
     assert banner(html) == "SUSPENSO" and "João Batista da Silva" in html
+
+
+def test_a_vehicle_page_shows_only_the_drivers_allowed_to_drive_today(app, client):
+    with app.app_context():
+        v = regular_mototaxi()
+        v.drivers.append(factories.driver("tapurah", "mototaxista", name="Pedro Suspenso",
+                                          status=Status.SUSPENDED))
+        v.drivers.append(factories.driver("tapurah", "mototaxista", name="Caio Vencido",
+                                          registration_expiry=date.today() - timedelta(90)))
+        cred = credentials.issue(v, actor="test")
+        db.session.commit()
+        token = cred.token
+    _, html = _page(client, token)
+    assert "João Batista da Silva" in html
+    assert "Pedro Suspenso" not in html and "Caio Vencido" not in html
