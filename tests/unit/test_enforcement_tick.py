@@ -285,3 +285,45 @@ def test_cli_tick_with_a_frozen_clock_and_json(app, runner):
     assert r.exit_code == 0 and "0 alteração(ões)" in r.output
     bad = runner.invoke(args=["enforcement", "tick", "--now", "amanhã"])
     assert bad.exit_code == 2 and "--now inválido" in bad.output
+
+
+def test_an_upheld_appeal_restores_the_registration_the_act_revoked(app):
+    """Tapurah Art. 14 § ú: the rider's licence revoked; the appeal (Art. 30) is upheld."""
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        db.session.commit()
+        revocation, fine = enforcement.acts_of(
+            inspect(f["vehicle"], agent, {"one-passenger": "fail"}, T0))
+        enforcement.confirm(revocation, sup, T0 + timedelta(hours=1))
+        enforcement.confirm(fine, sup, T0 + timedelta(hours=1))
+        db.session.commit()
+        assert db.session.get(Driver, f["driver"].id).status == Status.REVOKED
+        ap = enforcement.file_appeal(revocation, filed_on=date(2026, 3, 4), filed_by="Condutor",
+                                     filed_by_role="driver", text_="Era minha filha de 8 anos.",
+                                     user=sup, now=local(2026, 3, 4, 9))
+        enforcement.decide_appeal(ap, sup, local(2026, 3, 5, 9), accepted=True,
+                                  text_="Certidão de nascimento comprova 8 anos.")
+        db.session.commit()
+        assert db.session.get(Driver, f["driver"].id).status == Status.ACTIVE
+        assert db.session.get(Sanction, fine.id).status == SanctionStatus.CONFIRMED  # own appeal
+
+
+def test_an_upheld_appeal_does_not_reactivate_what_was_revoked_before(app):
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        f["driver"].status = Status.REVOKED      # revoked earlier, for another reason
+        db.session.commit()
+        revocation, _ = enforcement.acts_of(
+            inspect(f["vehicle"], agent, {"one-passenger": "fail"}, T0))
+        assert revocation.driver_id == f["driver"].id
+        enforcement.confirm(revocation, sup, T0 + timedelta(hours=1))
+        assert revocation.effect_applied_at is not None
+        ap = enforcement.file_appeal(revocation, filed_on=date(2026, 3, 4), filed_by="Condutor",
+                                     filed_by_role="driver", text_="Recorro da cassação.",
+                                     user=sup, now=local(2026, 3, 4, 9))
+        enforcement.decide_appeal(ap, sup, local(2026, 3, 5, 9), accepted=True,
+                                  text_="Provido por falta de prova.")
+        db.session.commit()
+        assert db.session.get(Driver, f["driver"].id).status == Status.REVOKED

@@ -221,6 +221,13 @@ def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> b
     if act.effect_applied_at is None or subject is None or \
             subject.status != EFFECTS.get(act.kind):
         return False
+    kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
+    made_by_this_act = db.session.scalar(select(StatusChange.id).where(
+        StatusChange.subject_type == kind, StatusChange.subject_id == subject.id,
+        StatusChange.to_status == subject.status,
+        StatusChange.reason.like(f"%Ato nº {act.id}.%")))
+    if made_by_this_act is None:  # it was already so before this act: not ours to undo
+        return False
     _set_status(subject, Status.ACTIVE, reason, actor)
     event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
           message="Cadastro restabelecido: recurso provido.",

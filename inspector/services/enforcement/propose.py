@@ -59,8 +59,8 @@ def offenders(insp: Inspection) -> Offenders:
         if cred is not None and cred.driver_id:
             driver = db.session.get(Driver, cred.driver_id)
     if driver is None:
-        own = [d for d in vehicle.drivers if d.status != Status.REVOKED and
-               (d.category == DriverCategory.MOTOTAXISTA) == (vehicle.service == Service.MOTOTAXI)]
+        own = [d for d in vehicle.drivers   # a revoked rider still riding is still the one
+               if (d.category == DriverCategory.MOTOTAXISTA) == (vehicle.service == Service.MOTOTAXI)]
         if len(own) == 1:
             driver = own[0]
     return Offenders(vehicle, vehicle.holder, driver)

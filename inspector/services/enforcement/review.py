@@ -193,9 +193,10 @@ def amend(act: Sanction, user, now: datetime, *, option: str | None = None, amou
     before = act_state(act)
     _change(act, option, amount)
     act.reason = reason
-    event("amended", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Alterado: {act.label}. Motivo: {reason}", data={"before": before})
     if act.decided_by == "mayor":
+        event("amendment_proposed", town_id=act.municipality_id, now=now, actor=user, act=act,
+              message=f"Alteração proposta ao prefeito: {act.label}. Motivo: {reason}",
+              data={"before": before})
         return _forward(act, user, now, comment, amended=True)
     return _decide(act, SanctionStatus.AMENDED, user, now, comment=comment, before=before)
 
@@ -290,9 +291,11 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
         act.notified_at = utc(now)  # notified with the decision (document delivered now)
     schedule(act)
     record("sanction_" + status.value, act, actor=user, before=before, after=act_state(act))
+    why = f" Motivo: {act.reason}" if status == SanctionStatus.AMENDED and act.reason else ""
     event(status.value, town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"{status.label}: {act.label}." + (f" Ato do prefeito: {ref}." if ref else ""),
-          data={"comment": comment or None, "ref": ref or None})
+          message=f"{status.label}: {act.label}." + (f" Ato do prefeito: {ref}." if ref else "")
+          + why, data={"comment": comment or None, "ref": ref or None,
+                       "before": before if status == SanctionStatus.AMENDED else None})
     notice, code = issue_notice(act, now, actor=user)
     open_fine(act, now)
     if act.appeal_suspensive is not True:  # a suspensive appeal window holds the effect
