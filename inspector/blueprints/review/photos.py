@@ -67,3 +67,12 @@ def photo_zoom(ident: int):
         photo=photo, match=match))
     response.vary.add("HX-Request")
     return response
+
+
+@bp.get("/vazio")
+@roles_required(*VIEWERS)
+def empty():
+    """Nothing: what closes the zoom panel (htmx swaps it in)."""
+    response = make_response("")
+    response.vary.add("HX-Request")
+    return response
