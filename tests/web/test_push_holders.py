@@ -76,20 +76,30 @@ def test_the_page_shows_nothing_before_the_code_and_the_status_after(papp, clien
     assert "Trocar o pneu" not in other.get(f"/notificacoes/{notice['path']}").get_data(as_text=True)
 
 
-def test_right_wrong_and_unknown_take_the_same_time(papp, client, notice):
-    papp.config["HOLDER_CODE_MIN_SECONDS"] = 1.0  # above one Argon2 check on a busy machine
-    times = {}
+def test_right_wrong_and_unknown_take_the_same_time(papp, client, notice, monkeypatch):
+    """Each answer costs exactly one Argon2 verification and waits for the same floor, so
+    timing tells nothing (wall-clock spread is not asserted: a busy machine skews it)."""
+    from argon2 import PasswordHasher
+
+    papp.config["HOLDER_CODE_MIN_SECONDS"] = 0.3
+    checks = []
+    real = PasswordHasher.verify
+    monkeypatch.setattr(PasswordHasher, "verify",
+                        lambda self, h, p: checks.append(h) or real(self, h, p))
     for label, path, code in (("right", notice["path"], CODE),
                               ("wrong", notice["path"], "AAAAA-AAAAA"),
                               ("unknown", "tapurah/NOT-2026/999999", CODE),
                               ("no town", "NOT-2031/000001", CODE)):
         token = client.csrf_token(f"/notificacoes/{path}")
+        checks.clear()
         started = time.monotonic()
         r = client.post(f"/notificacoes/{path}", data={"codigo": code, "csrf_token": token})
-        times[label] = time.monotonic() - started
-        assert r.status_code == (303 if label == "right" else 403)
-    assert min(times.values()) >= 1.0
-    assert max(times.values()) - min(times.values()) < 0.25, times
+        took = time.monotonic() - started
+        assert r.status_code == (303 if label == "right" else 403), label
+        assert len(checks) == 1, (label, checks)
+        assert took >= 0.3, (label, took)
+        if label != "right":
+            assert "não confere" in r.get_data(as_text=True)
 
 
 def test_numbers_repeat_across_towns_and_the_code_tells_them_apart(papp, client):
