@@ -14,6 +14,8 @@ run: setup db
 	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
 	$(BIN)/python -m inspector.devserver --port $(PORT)
 
+# Two workers (the machine has two cores); a file's tests stay on one worker.
+PYTEST_ARGS ?= -n 2 --dist loadfile
 test: setup chromium poppler fonts
 	$(BIN)/pytest $(PYTEST_ARGS)
 
