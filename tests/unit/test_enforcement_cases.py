@@ -232,3 +232,20 @@ def test_a_proposal_waiting_for_review_is_not_yet_a_prior_offence(app):
         later = inspect(f["vehicle"], agent, {"uniform": "fail"}, local(2026, 3, 2))
         [a] = enforcement.acts_of(later)
         assert a.occurrence == 1 and a.status == SanctionStatus.PROPOSED
+
+
+def test_automatic_measures_are_data_and_the_loader_checks_them(tmp_path):
+    """`automatic: true` (issue 6) marks what the law applies by itself; it must be a boolean."""
+    from inspector import rules
+    from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_pack
+
+    auto = {(p.id, o.id) for p in rules.load_all() for o in p.offences
+            if any(m.automatic for m in o.measures)}
+    assert auto == {("tapurah-406-2001", "insurance-lapsed"),
+                    ("nortelandia-127-2009", "registration-cancelled")}
+    text = (PACKS_DIR / "tapurah-406-2001.yaml").read_text(encoding="utf-8")
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(text.replace("automatic: true", "automatic: sim"), encoding="utf-8")
+    with pytest.raises(RulePackError) as info:
+        load_pack(broken, (LAWS_DIR,))
+    assert info.value.key.endswith(".automatic")
