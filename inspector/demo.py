@@ -28,7 +28,7 @@ from .demo_plan import TownPlan, plan_all
 from .extensions import db
 from .models import (DatedValue, Driver, Holder, Licence, Municipality, Permit, Stand, User,
                      Vehicle)
-from .services import audit, registry
+from .services import audit, credentials, registry
 from .services.errors import ValidationFailed
 
 ACTOR = "demo-seed"
@@ -211,6 +211,11 @@ def seed(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
         town = seeder.town(facts)
         seeder.staff(facts, town)
         seeder.registry(town, plans[facts.slug])
+        db.session.flush()
+        for sheet in ("vehicle", "rider", "card"):  # the QR on every sticker, vest and card
+            issued = credentials.issue_missing(town.id, sheet, actor="demo-seed")
+            if issued:
+                seeder.created["credential"] += len(issued)
         irregular += [(facts.name, note) for note in plans[facts.slug].irregular]
     return seeder.created, irregular
 
