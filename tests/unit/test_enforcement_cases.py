@@ -249,3 +249,29 @@ def test_automatic_measures_are_data_and_the_loader_checks_them(tmp_path):
     with pytest.raises(RulePackError) as info:
         load_pack(broken, (LAWS_DIR,))
     assert info.value.key.endswith(".automatic")
+
+
+def test_a_late_review_still_climbs_the_ladder(app):
+    """Three street notices in three days, reviewed together on the fourth: as each earlier
+    one is confirmed the later proposals move up, and the third becomes the third notice
+    with the request to remove the rider (Tapurah Art. 27, III)."""
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        db.session.commit()
+        insps = [inspect(f["vehicle"], agent, {"uniform": "fail"}, local(2026, 3, d))
+                 for d in (1, 2, 3)]
+        db.session.commit()
+        assert [a.occurrence for i in insps for a in enforcement.acts_of(i)] == [1, 1, 1]
+        review_day = local(2026, 3, 4, 14)
+        [first] = enforcement.acts_of(insps[0])
+        enforcement.confirm(first, sup, review_day)
+        pending = [a for a in enforcement.acts_of(insps[1]) if a.status == SanctionStatus.PROPOSED]
+        assert [(a.kind, a.occurrence) for a in pending] == [("notice", 2)]
+        enforcement.confirm(pending[0], sup, review_day)
+        third = [a for a in enforcement.acts_of(insps[2]) if a.status == SanctionStatus.PROPOSED]
+        assert [(a.kind, a.step_id, a.occurrence) for a in third] == \
+            [("notice", "third-notice", 3), ("removal_request", "third-notice", 3)]
+        old = [a for a in enforcement.acts_of(insps[2]) if a.status == SanctionStatus.REJECTED]
+        assert len(old) == 1 and old[0].reason.startswith("Substituída")
+        db.session.commit()

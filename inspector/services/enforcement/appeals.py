@@ -17,6 +17,7 @@ from ...models import Appeal, AppealStatus, Role, Sanction, SanctionStatus
 from .. import audit
 from ..errors import ValidationFailed
 from .acts import accrue, apply_effect, revert_effect
+from .propose import repropose_later
 from .common import act_state, event, loads, local_day, notify, record, require_role, text, utc
 
 FILERS = {"holder": "Titular da permissão", "driver": "Condutor", "company": "Empresa",
@@ -155,6 +156,8 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
           message=("Recurso provido: " if accepted else "Recurso negado: ") + body,
           data={"appeal_id": appeal.id, "accepted": accepted, "ref": ref or None})
     notify("appeal_decided", appeal=appeal, act=act)
+    if accepted:
+        repropose_later(act, now, actor=user)  # no longer a prior offence
     return appeal
 
 

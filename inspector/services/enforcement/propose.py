@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ... import rules
 from ...extensions import db
@@ -133,7 +133,7 @@ def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
 
 
 def _acts(insp, item: InspectionItem, p: rules.Proposal, pack, off: Offenders, subject: str,
-          now: datetime) -> list[Sanction]:
+          now: datetime, version: int = 0) -> list[Sanction]:
     rule = _checklist_item(pack, item.item_id)
     breach = loads(item.citation) or (rule.citation.as_dict() if rule else None)
     action = rule.help if rule else ""
@@ -145,7 +145,7 @@ def _acts(insp, item: InspectionItem, p: rules.Proposal, pack, off: Offenders, s
     licence = off.vehicle.current_licence
     out = []
     for i, m in enumerate(p.measures):
-        key = f"item:{item.id}:{i}"
+        key = f"item:{item.id}:{i}" + (f":v{version}" if version else "")
         if db.session.scalar(select(Sanction.id).where(Sanction.origin_key == key)):
             continue
         act = Sanction(
@@ -188,6 +188,60 @@ def _acts(insp, item: InspectionItem, p: rules.Proposal, pack, off: Offenders, s
               data={"item_id": item.item_id, "occurrence": p.occurrence})
         out.append(act)
     return out
+
+
+def repropose_later(decided: Sanction, now: datetime, *, actor=None) -> list[Sanction]:
+    """A decision changed the offender's history: proposals of the offender's later
+    inspections still waiting for the supervisor are made again where the ladder now gives
+    another rung (the old ones are rejected, saying why). Reviews days after the street
+    would otherwise never reach the second or third rung."""
+    if decided.inspection_id is None or decided.automatic:
+        return []
+    base = db.session.get(Inspection, decided.inspection_id)
+    pending = db.session.scalars(
+        select(Sanction).join(Inspection, Inspection.id == Sanction.inspection_id)
+        .where(Sanction.municipality_id == decided.municipality_id,
+               Sanction.offender == decided.offender, Sanction.automatic.is_(False),
+               Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(False),
+               Inspection.finished_at > base.finished_at)
+        .order_by(Inspection.finished_at, Sanction.id)).all()
+    by_item: dict[int, list[Sanction]] = {}
+    for a in pending:
+        by_item.setdefault(a.inspection_item_id, []).append(a)
+    made: list[Sanction] = []
+    for item_id, old in by_item.items():
+        item = db.session.get(InspectionItem, item_id)
+        insp = item.inspection
+        town = db.session.get(Municipality, insp.municipality_id)
+        prior = history(town.id, decided.offender, exclude_inspection=insp.id)
+        try:
+            p = compliance.propose_sanction(town, insp.service.value, item.item_id, prior,
+                                            insp.rules_day)
+        except (NoSanction, RulesError):
+            continue
+        if (p.step_id, p.offence_id) == (old[0].step_id, old[0].offence_id):
+            if p.occurrence != old[0].occurrence:   # the same measures: only the count moves
+                for a in old:
+                    a.occurrence, a.updated_at = p.occurrence, utc(now)
+                event("occurrence_updated", town_id=old[0].municipality_id, now=now,
+                      actor=actor, act=old[0], message=f"Agora {p.occurrence}ª ocorrência do "
+                      f"infrator (decisão sobre uma vistoria anterior).")
+            continue
+        why = (f"Substituída: o histórico do infrator mudou ({p.occurrence}ª ocorrência); "
+               f"veja a nova proposta.")
+        for a in old:
+            before = act_state(a)
+            a.status, a.reason, a.updated_at = SanctionStatus.REJECTED, why, utc(now)
+            a.decided_at = utc(now)
+            record("sanction_superseded", a, actor=actor, before=before, after=act_state(a))
+            event("superseded", town_id=a.municipality_id, now=now, actor=actor, act=a,
+                  message=why)
+        pack = rules.find_pack(town.slug, insp.service.value, insp.rules_day)
+        version = db.session.scalar(select(func.count(Sanction.id)).where(
+            Sanction.inspection_item_id == item.id))
+        made.extend(_acts(insp, item, p, pack, offenders(insp), decided.offender, now,
+                          version=version))
+    return made
 
 
 def comply_from_reinspection(insp: Inspection, now: datetime) -> list[Sanction]:
@@ -239,4 +293,4 @@ def comply(act: Sanction, moment: datetime, insp: Inspection | None, now: dateti
 
 
 __all__ = ["Offenders", "comply", "comply_from_reinspection", "history", "ladder_subject",
-           "offenders", "pack_of", "propose_for_inspection"]
+           "offenders", "pack_of", "propose_for_inspection", "repropose_later"]

@@ -25,7 +25,7 @@ from ..errors import ValidationFailed
 from .acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from .common import (NotAllowed, act_state, as_json, event, notify, record, require_role,
                      text, utc)
-from .propose import DEADLINE_KINDS, _permit_of
+from .propose import DEADLINE_KINDS, _permit_of, repropose_later
 
 REVIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 
@@ -235,6 +235,7 @@ def _close_rejected(act: Sanction, user, now: datetime, reason: str, ref: str = 
     event("rejected", town_id=act.municipality_id, now=now, actor=user, act=act,
           message=f"Rejeitado: {reason}", data={"reason": reason, "ref": ref or None})
     notify("act_decided", act=act, notice=None)
+    repropose_later(act, now, actor=user)
     maybe_reviewed(act.inspection, user, now)
     return Decision(act)
 
@@ -301,6 +302,7 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
     if act.appeal_suspensive is not True:  # a suspensive appeal window holds the effect
         apply_effect(act, now, actor=user)
     notify("act_decided", act=act, notice=notice)
+    repropose_later(act, now, actor=user)
     maybe_reviewed(act.inspection, user, now)
     return Decision(act, notice, code)
 
