@@ -154,6 +154,18 @@ def public(view: Callable) -> Callable:
     return view
 
 
+def no_store(response):
+    """Mark a public answer as neither cached nor indexed (live status, personal data)."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def config_limit(key: str, default: str) -> Callable[[], str]:
+    """A Flask-Limiter limit read from the config at request time (tests and benches tune it)."""
+    return lambda: current_app.config.get(key, default)
+
+
 def town_id() -> int:
     """The signed-in user's town: every query of town data filters by it."""
     return g.user.municipality_id

@@ -7,12 +7,12 @@ town's slug in the URL. The PDFs are made by the enforcement listener (services/
 """
 from __future__ import annotations
 
-from flask import (Blueprint, Response, abort, current_app, g, make_response, render_template,
+from flask import (Blueprint, Response, abort, g, make_response, render_template,
                    request)
 
 from ...extensions import db, limiter
 from ...models import Inspection, Role
-from ...security import public, roles_required, town_id
+from ...security import config_limit, no_store, public, roles_required, town_id
 from ...services import notice_documents
 
 bp = Blueprint("documents", __name__)
@@ -28,24 +28,16 @@ CHECK_RESULTS = {
 }
 
 
-def _page_limit() -> str:
-    return current_app.config.get("DOCUMENT_RATE_LIMIT", "30 per minute;300 per hour")
+_page_limit = config_limit("DOCUMENT_RATE_LIMIT", "30 per minute;300 per hour")
 
 
-def _check_limit() -> str:
-    return current_app.config.get("DOCUMENT_CHECK_RATE_LIMIT", "10 per minute;60 per hour")
-
-
-def _no_store(resp: Response) -> Response:
-    resp.headers["Cache-Control"] = "no-store"
-    resp.headers["X-Robots-Tag"] = "noindex"
-    return resp
+_check_limit = config_limit("DOCUMENT_CHECK_RATE_LIMIT", "10 per minute;60 per hour")
 
 
 @bp.errorhandler(429)
 def too_many(_e):
     """A small pt-BR page for a rate-limited visitor."""
-    return _no_store(make_response(render_template(
+    return no_store(make_response(render_template(
         "public/message.html", title="Muitas tentativas",
         message="Aguarde alguns minutos e tente de novo."), 429))
 
@@ -53,12 +45,12 @@ def too_many(_e):
 def _page(town: str, number: str, result: str | None = None, error: str = "", status: int = 200):
     notice = notice_documents.find_notice(town, number)
     if notice is None:
-        return _no_store(make_response(render_template(
+        return no_store(make_response(render_template(
             "public/message.html", title="Documento não encontrado",
             message=f"Nenhum documento nº {number} foi emitido por este município. "
                     "Confira o número impresso."), 404))
     view = notice_documents.public_view(notice)
-    return _no_store(make_response(render_template(
+    return no_store(make_response(render_template(
         "documents/authenticity.html", view=view, town_slug=town,
         result=CHECK_RESULTS.get(result) if result else None, error=error), status))
 

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db, limiter
 from ...models import Municipality, Notice
-from ...security import public
+from ...security import config_limit, no_store, public
 from ...services import push_subscriptions, push_triggers
 from ...services.errors import ValidationFailed
 from ...services.field_rules import LOCAL_TZ
@@ -39,18 +39,10 @@ WRONG = ("Número do documento ou código de acesso não confere. Confira o cód
 DUMMY_HASH = "$argon2id$v=19$m=65536,t=3,p=4$dwWqMkHLLrAFxxbR6DtD6w$B+m7yaf4UUSoPTwHRbZ/JO93O27XaAg15blrCT9Zf6o"  # noqa: E501
 
 
-def _code_limit() -> str:
-    return current_app.config.get("HOLDER_CODE_RATE_LIMIT", "10 per minute;40 per hour")
+_code_limit = config_limit("HOLDER_CODE_RATE_LIMIT", "10 per minute;40 per hour")
 
 
-def _page_limit() -> str:
-    return current_app.config.get("HOLDER_PAGE_RATE_LIMIT", "60 per minute")
-
-
-def _no_store(resp: Response) -> Response:
-    resp.headers["Cache-Control"] = "no-store"
-    resp.headers["X-Robots-Tag"] = "noindex"
-    return resp
+_page_limit = config_limit("HOLDER_PAGE_RATE_LIMIT", "60 per minute")
 
 
 @bp.errorhandler(429)
@@ -64,7 +56,7 @@ def too_many(_e):
 
 def _form(path: str | None, error: str | None = None, status: int = 200) -> Response:
     """The page asking for the access code (and the number, when `path` is None)."""
-    return _no_store(make_response(render_template(
+    return no_store(make_response(render_template(
         "notifications/holder.html", view=None, number=path,
         shown=split(path)[1] if path else None, error=error), status))
 
@@ -196,7 +188,7 @@ def holder_notice(number: str):
     notice = _granted(number)
     if notice is None:
         return _form(number)
-    return _no_store(make_response(render_template(
+    return no_store(make_response(render_template(
         "notifications/holder.html", view=holder_view(notice), number=number,
         shown=notice.number, error=None)))
 

@@ -13,7 +13,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from ...extensions import db, limiter
 from ...models import ReportCategory
-from ...security import public
+from ...security import config_limit, no_store, public
 from ...services import credentials, passenger_page, passenger_reports, passenger_view
 from ...services.errors import ValidationFailed
 
@@ -23,18 +23,10 @@ TOWN_TZ = ZoneInfo("America/Cuiaba")  # every town served is in Mato Grosso
 FORM_MAX_AGE = 2 * 3600  # a report form older than this asks to be reloaded
 
 
-def _verify_limit() -> str:
-    return current_app.config.get("VERIFY_RATE_LIMIT", "60 per minute;600 per hour")
+_verify_limit = config_limit("VERIFY_RATE_LIMIT", "60 per minute;600 per hour")
 
 
-def _report_limit() -> str:
-    return current_app.config.get("REPORT_RATE_LIMIT", "5 per 10 minutes;20 per day")
-
-
-def _no_store(resp: Response) -> Response:
-    resp.headers["Cache-Control"] = "no-store"
-    resp.headers["X-Robots-Tag"] = "noindex"
-    return resp
+_report_limit = config_limit("REPORT_RATE_LIMIT", "5 per 10 minutes;20 per day")
 
 
 def _today():
@@ -54,7 +46,7 @@ def too_many(_e):
     """A small pt-BR page for a rate-limited passenger (not the signed-in app's layout)."""
     resp = make_response(render_template("public/message.html", title="Muitas tentativas",
                                          message="Aguarde alguns minutos e tente de novo."), 429)
-    return _no_store(resp)
+    return no_store(resp)
 
 
 @bp.get("/v/<token>")
@@ -68,7 +60,7 @@ def verify(token: str):
     now_text = datetime.now(TOWN_TZ).strftime("%d/%m/%Y %H:%M")
     body = passenger_page.html(p, now_text, lambda: render_template(
         "public/verify.html", view=p.view, token=token, now_text=now_text))
-    return _no_store(make_response(body, 200 if p.outcome != "unknown" else 404))
+    return no_store(make_response(body, 200 if p.outcome != "unknown" else 404))
 
 
 @bp.get("/v/<token>/foto/<int:driver_id>")
@@ -112,7 +104,7 @@ def _form(view, token: str, errors: dict, values: dict, status: int = 200):
     resp = make_response(render_template(
         "public/report.html", view=view, token=token, errors=errors, values=values,
         categories=list(ReportCategory), stamp=_serializer().dumps("r")), status)
-    return _no_store(resp)
+    return no_store(resp)
 
 
 @bp.route("/v/<token>/denunciar", methods=["GET", "POST"])
@@ -129,7 +121,7 @@ def report(token: str):
     values = {k: request.form.get(k, "") for k in ("categoria", "texto", "contato")}
     if request.form.get("website"):  # the honeypot: people never see it, bots fill it
         current_app.logger.info("report honeypot", extra={"fields": {}})
-        return _no_store(make_response(render_template("public/thanks.html", view=view,
+        return no_store(make_response(render_template("public/thanks.html", view=view,
                                                        token=token)))
     problem = _form_started_ok()
     if problem:
@@ -143,5 +135,5 @@ def report(token: str):
         db.session.rollback()
         return _form(view, token, e.errors, values, 422)
     db.session.commit()
-    return _no_store(make_response(render_template("public/thanks.html", view=view,
+    return no_store(make_response(render_template("public/thanks.html", view=view,
                                                    token=token), 201))
