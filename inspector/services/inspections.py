@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import load_only
 
@@ -112,8 +112,11 @@ def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
         if again is not None:
             return again
         insp = _store(uuid, parsed, text, digest, town, user)
+        missing = [ph.uuid for item in parsed.items for ph in item.photos]  # none received
+        answer = {"id": uuid, "complete": not missing, "missing_photos": missing,
+                  "status": insp.status.value, "registry_changed": bool(insp.registry_changed)}
         db.session.commit()
-        return Received(True, insp, progress(insp))
+        return Received(True, insp, answer)
 
     return _retrying(write)
 
@@ -247,7 +250,8 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
                      municipality_id=insp.municipality_id,
                      after={"inspection": uuid, "sha256": digest, "size": len(data),
                             "mime": photo.mime, "exif_taken_at": facts.exif_taken_at})
-        if not _missing(insp.id) and insp.status == InspectionStatus.INCOMPLETE:
+        missing = _missing(insp.id)
+        if not missing and insp.status == InspectionStatus.INCOMPLETE:
             insp.status = InspectionStatus.AWAITING_REVIEW
             insp.completed_at = now
             audit.record("inspection_completed", "inspection", uuid, actor=user,
@@ -255,8 +259,11 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
                          before={"status": InspectionStatus.INCOMPLETE.value},
                          after={"status": InspectionStatus.AWAITING_REVIEW.value})
             enforcement.on_inspection_complete(insp, now)  # issue 6: propose the legal acts
+        answer = {"id": photo_uuid, "inspection": uuid, "complete": not missing,
+                  "missing_photos": missing, "status": insp.status.value,
+                  "registry_changed": bool(insp.registry_changed)}  # read before the commit
         db.session.commit()
-        return Received(True, insp, _photo_progress(photo_uuid, insp))
+        return Received(True, insp, answer)
 
     return _retrying(write)
 
@@ -282,9 +289,11 @@ def store_photo_bytes(photo_id: int, data: bytes, facts: evidence.ImageFacts,
     return result.rowcount == 1
 
 
-def _missing(inspection_id: int) -> int:
-    return db.session.scalar(select(func.count(Photo.id)).where(
-        Photo.inspection_id == inspection_id, Photo.received_at.is_(None)))
+def _missing(inspection_id: int) -> list[str]:
+    """The UUIDs of an inspection's photos not received yet, in declaration order."""
+    return list(db.session.scalars(select(Photo.uuid).where(
+        Photo.inspection_id == inspection_id, Photo.received_at.is_(None))
+        .order_by(Photo.position)))
 
 
 def _photo_replay(photo: Photo, insp: Inspection, digest: str) -> Received:
