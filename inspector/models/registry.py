@@ -207,6 +207,8 @@ class Driver(TownScoped, db.Model):
     status: Mapped[Status] = mapped_column(_enum(Status), default=Status.ACTIVE)
     photo: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))
     photo_mime: Mapped[str | None] = mapped_column(String(30))
+    # 96x128 JPEG made from `photo` when it is set: what the field snapshot ships
+    photo_thumb: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))
 
     holder: Mapped[Holder | None] = relationship(back_populates="drivers")
     vehicles: Mapped[list[Vehicle]] = relationship(secondary=vehicle_drivers,
