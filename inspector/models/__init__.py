@@ -4,8 +4,8 @@ from .audit import AuditEntry
 from .credentials import (Credential, CredentialKind, PassengerReport, ReportCategory,
                           ReportStatus, SigningKey)
 from .inspections import Inspection, InspectionItem, InspectionStatus, ItemResult, Photo
-from .enforcement import (Appeal, AppealStatus, EnforcementEvent, Fine, Notice, Sanction,
-                          SanctionStatus, TickState)
+from .enforcement import (Appeal, AppealStatus, EnforcementEvent, Fine, FinePayment, Notice,
+                          Sanction, SanctionStatus, TickState)
 from .notifications import (DeliveryStatus, Notification, PushDelivery, PushSubscription,
                             VapidKey)
 from .documents import NoticeDocument
@@ -40,7 +40,7 @@ __all__ = [
 __all__ += ["Credential", "CredentialKind", "PassengerReport", "ReportCategory",
             "ReportStatus", "SigningKey"]
 __all__ += ["Inspection", "InspectionItem", "InspectionStatus", "ItemResult", "Photo"]
-__all__ += ["Appeal", "AppealStatus", "EnforcementEvent", "Fine", "Notice", "Sanction",
-            "SanctionStatus", "TickState"]
+__all__ += ["Appeal", "AppealStatus", "EnforcementEvent", "Fine", "FinePayment", "Notice",
+            "Sanction", "SanctionStatus", "TickState"]
 __all__ += ["DeliveryStatus", "Notification", "PushDelivery", "PushSubscription", "VapidKey"]
 __all__ += ["NoticeDocument"]

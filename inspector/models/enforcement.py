@@ -139,6 +139,13 @@ class Sanction(TownScoped, db.Model):
     reason: Mapped[str] = mapped_column(Text, default="")   # why rejected / amended
     comment: Mapped[str] = mapped_column(Text, default="")  # to the agent
     effect_applied_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # the registry change this act made (None: the row was already so)
+    effect_change_id: Mapped[int | None] = mapped_column(ForeignKey("status_changes.id"))
+    # a suspension is a period of local days (the pack bounds its length; the laws give none)
+    suspension_days: Mapped[int | None] = mapped_column(Integer)
+    suspension_start: Mapped[date | None] = mapped_column(Date)   # first day
+    suspension_end: Mapped[date | None] = mapped_column(Date, index=True)  # last day, inclusive
+    effect_lifted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -219,6 +226,26 @@ class Fine(TownScoped, db.Model):
     accrued_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     sanction: Mapped[Sanction] = relationship(back_populates="fine")
+    payments: Mapped[list[FinePayment]] = relationship(back_populates="fine",
+                                                       order_by="FinePayment.id")
+
+
+class FinePayment(TownScoped, db.Model):
+    """A payment of a fine as the town's treasury reports it (DAM or receipt number)."""
+
+    __tablename__ = "fine_payments"
+    __table_args__ = (UniqueConstraint("municipality_id", "receipt"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    fine_id: Mapped[int] = mapped_column(ForeignKey("fines.id"), index=True)
+    paid_on: Mapped[date] = mapped_column(Date)                  # the day it was paid
+    amount_brl: Mapped[Decimal] = mapped_column(Numeric(14, 2))
+    receipt: Mapped[str] = mapped_column(String(40))             # DAM / receipt number
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+    fine: Mapped[Fine] = relationship(back_populates="payments")
+    recorded_by = relationship("User")
 
 
 class AppealStatus(str, enum.Enum):

@@ -205,6 +205,7 @@ class Driver(TownScoped, db.Model):
     registration_number: Mapped[str] = mapped_column(String(20))
     registration_expiry: Mapped[date] = mapped_column(Date)
     status: Mapped[Status] = mapped_column(_enum(Status), default=Status.ACTIVE)
+    suspended_until: Mapped[date | None] = mapped_column(Date)  # last day of a suspension period
     photo: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))
     photo_mime: Mapped[str | None] = mapped_column(String(30))
     # 96x128 JPEG made from `photo` when it is set: what the field snapshot ships
@@ -266,6 +267,7 @@ class Permit(TownScoped, db.Model):
     valid_from: Mapped[date] = mapped_column(Date)
     valid_until: Mapped[date | None] = mapped_column(Date)
     status: Mapped[Status] = mapped_column(_enum(Status), default=Status.ACTIVE)
+    suspended_until: Mapped[date | None] = mapped_column(Date)  # last day of a suspension period
 
     holder: Mapped[Holder] = relationship(back_populates="permits")
     licences: Mapped[list[Licence]] = relationship(back_populates="permit")
@@ -285,6 +287,7 @@ class Licence(TownScoped, db.Model):
     valid_from: Mapped[date] = mapped_column(Date)
     valid_until: Mapped[date] = mapped_column(Date)
     status: Mapped[Status] = mapped_column(_enum(Status), default=Status.ACTIVE)
+    suspended_until: Mapped[date | None] = mapped_column(Date)  # last day of a suspension period
 
     vehicle: Mapped[Vehicle] = relationship(back_populates="licences")
     permit: Mapped[Permit | None] = relationship(back_populates="licences")
