@@ -302,6 +302,8 @@ def main() -> None:
     ap.add_argument("--inspections", type=int, default=100)
     ap.add_argument("--photos", type=int, default=3, help="photos per inspection")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    ap.add_argument("--parts", default="1234", help="which figures to print, e.g. 4 for the "
+                    "sync alone (default: all four)")
     ap.add_argument("--database-url", help="a PostgreSQL server URL: the bench creates its own "
                     "database there and drops it afterwards (default: a SQLite file)")
     args = ap.parse_args()
@@ -316,8 +318,14 @@ def main() -> None:
                     workers=args.workers, config={"BENCH_ENDPOINTS": True},
                     extra_args=("--timeout", "300")) as server:
             client = Client(server.port)
-            shell_figures(client)
+            if "1" in args.parts:
+                shell_figures(client)
             client.sign_in(AGENT, PASSWORD)
+            if "2" not in args.parts:
+                full = json.loads(_decoded(client.fetch("GET", "/api/field/snapshot")))
+                if "4" in args.parts:
+                    sync_figures(client, full, args.inspections, args.photos, workers=4)
+                return
             print(f"\n2. Snapshot (GET /api/field/snapshot as {AGENT}, gunicorn "
                   f"{args.workers} workers, {engine})")
             full = snapshot_figures(client, "/api/field/snapshot", "full")
@@ -329,8 +337,10 @@ def main() -> None:
                   f" audit entries): {'; '.join(changes)}")
             rng = random.Random(3)
             picked = rng.sample(sorted(tokens), min(len(tokens), args.scans + args.warmup))
-            qr_figures(server.base, [(tokens[v], v) for v in picked], args.warmup)
-            sync_figures(client, full, args.inspections, args.photos, workers=4)
+            if "3" in args.parts:
+                qr_figures(server.base, [(tokens[v], v) for v in picked], args.warmup)
+            if "4" in args.parts:
+                sync_figures(client, full, args.inspections, args.photos, workers=4)
     print(f"\nmachine: {machine()}; load average {load:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end")
 

@@ -10,6 +10,7 @@ from typing import Callable
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
+from sqlalchemy.orm import joinedload
 
 from .extensions import db
 from .models import Role, User, UserSession
@@ -97,7 +98,8 @@ def load_user() -> None:
     token = session.get("sid")
     if not token:
         return
-    row = db.session.scalar(db.select(UserSession).filter_by(token_hash=_digest(token)))
+    row = db.session.scalar(db.select(UserSession).filter_by(token_hash=_digest(token))
+                            .options(joinedload(UserSession.user)))
     if row is None or not row.user.active:
         session.clear()
         return

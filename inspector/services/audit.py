@@ -75,11 +75,7 @@ def record(action: str, entity: str, entity_id: Any, *, before: dict | None = No
            after: dict | None = None, actor=None, municipality_id: int | None = None,
            at: datetime | None = None) -> AuditEntry:
     """Append an entry in the caller's transaction (committed with the change it records)."""
-    _lock_chain()
-    last = db.session.execute(
-        select(AuditEntry.seq, AuditEntry.hash).order_by(AuditEntry.seq.desc()).limit(1)
-    ).first()
-    seq, prev = (last.seq + 1, last.hash) if last else (1, GENESIS)
+    seq, prev = _tail()
     at = at or datetime.now(UTC)
     actor_label = getattr(actor, "username", None) or (actor if isinstance(actor, str) else "system")
     actor_id = getattr(actor, "id", None)
@@ -94,7 +90,26 @@ def record(action: str, entity: str, entity_id: Any, *, before: dict | None = No
     )
     db.session.add(entry)
     db.session.flush()
+    db.session.info[_TAIL] = (db.session().get_transaction(), entry)
     return entry
+
+
+_TAIL = "audit_tail"
+
+
+def _tail() -> tuple[int, str]:
+    """(next seq, previous hash). The first append of a transaction takes the chain's lock
+    and reads the last entry; later appends in the same transaction continue from the entry
+    it wrote (still the tail: the lock is held until the commit), unless a savepoint holding
+    it was rolled back."""
+    tx, entry = db.session.info.get(_TAIL, (None, None))
+    if tx is not None and tx is db.session().get_transaction() and sa_inspect(entry).persistent:
+        return entry.seq + 1, entry.hash
+    _lock_chain()
+    last = db.session.execute(
+        select(AuditEntry.seq, AuditEntry.hash).order_by(AuditEntry.seq.desc()).limit(1)
+    ).first()
+    return (last.seq + 1, last.hash) if last else (1, GENESIS)
 
 
 @dataclass(frozen=True)

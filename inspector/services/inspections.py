@@ -150,21 +150,19 @@ def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,
         registry_changed=bool(changes),
         registry_changes=audit.canonical(changes) if changes else None,
         received_at=now, completed_at=None if n_photos else now)
-    db.session.add(insp)
-    db.session.flush()  # the unique UUID is claimed here; a concurrent twin fails now
     position = 0
-    for index, item in enumerate(p.items):
-        row = InspectionItem(inspection_id=insp.id, position=index, item_id=item.item_id,
+    for index, item in enumerate(p.items):  # one flush below: the rows go in batches
+        row = InspectionItem(position=index, item_id=item.item_id,
                              result=item.result, note=item.note, label=item.label,
                              citation=audit.canonical(item.citation) if item.citation else None)
-        db.session.add(row)
-        db.session.flush()
+        insp.items.append(row)
         for ph in item.photos:
-            db.session.add(Photo(uuid=ph.uuid, inspection_id=insp.id, item_id=row.id,
-                                 position=position, sha256=ph.sha256, mime=ph.mime,
-                                 size=ph.size, taken_at=ph.taken_at))
+            insp.photos.append(Photo(uuid=ph.uuid, item=row, position=position,
+                                     sha256=ph.sha256, mime=ph.mime, size=ph.size,
+                                     taken_at=ph.taken_at))
             position += 1
-    db.session.flush()
+    db.session.add(insp)
+    db.session.flush()  # the unique UUID is claimed here; a concurrent twin fails now
     audit.record("inspection_received", "inspection", uuid, actor=user,
                  municipality_id=town.id, after={
                      "vehicle_id": p.vehicle.id, "agent_id": user.id,
