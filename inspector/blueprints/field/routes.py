@@ -19,6 +19,7 @@ bp = Blueprint("field", __name__)
 THEME = "#0b3d2e"
 BACKGROUND = "#0b3d2e"
 VENDOR = ("htmx.min.js", "idb.umd.js", "barcode-detector.js", "zxing_reader.wasm")
+SHARED_JS = ["js/push.js"]  # "Ativar notificações", shared with the pages
 ICONS = ("icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png")
 SW_SOURCE = Path(__file__).resolve().parents[3] / "service_worker" / "sw.js"
 _VERSION_MARK = '/*@VERSION*/"dev"'
@@ -33,7 +34,7 @@ def _static_files() -> list[str]:
     """Every static file of the shell, as paths relative to static/ (sorted, stable)."""
     root = _static_dir()
     js = sorted(p.relative_to(root).as_posix() for p in (root / "js" / "field").glob("*.js"))
-    return (["css/field.css"] + js + [f"vendor/{name}" for name in VENDOR]
+    return (["css/field.css"] + js + SHARED_JS + [f"vendor/{name}" for name in VENDOR]
             + [f"icons/{name}" for name in ICONS])
 
 

@@ -78,6 +78,39 @@ SCHEMAS: dict = {
             "valid_until": _DATE}}},
         "deleted": {"type": "object", "additionalProperties": {
             "type": "array", "items": {"type": "integer"}}}}},
+    "Review": {"type": "object", "description": "What the supervision decided about an "
+               "inspection's acts, and its comments (docs/sync.md §7).", "properties": {
+        "status": {"enum": ["incomplete", "awaiting_review", "reviewed"]},
+        "status_label": {"type": "string"},
+        "reviewed_at": {"type": ["string", "null"], "format": "date-time"},
+        "acts": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "item_id": _NULL_STR, "kind": {"type": "string"},
+            "kind_label": {"type": "string"}, "label": {"type": "string"},
+            "status": {"enum": ["proposed", "confirmed", "amended", "rejected", "complied",
+                                "converted_to_daily_fine", "appealed", "appeal_accepted",
+                                "appeal_refused", "closed"]},
+            "status_label": {"type": "string"},
+            "reason": {"type": ["string", "null"], "description": "Why rejected or amended."},
+            "comment": _NULL_STR,
+            "decided_at": {"type": ["string", "null"], "format": "date-time"},
+            "deadline_at": {"type": ["string", "null"], "format": "date-time"},
+            "notice_number": _NULL_STR}}},
+        "comments": {"type": "array", "items": {"type": "object", "properties": {
+            "at": {"type": "string", "format": "date-time"}, "by": {"type": "string"},
+            "text": {"type": "string"}}}}}},
+    "Reviews": {"type": "object", "required": ["version", "full", "inspections"], "properties": {
+        "version": {"type": "integer", "description": "Newest audit seq of the town; send "
+                    "back as ?since="},
+        "full": {"type": "boolean", "description": "true: the newest `limit` inspections, "
+                 "replacing what the phone holds; false: only those changed since ?since="},
+        "limit": {"type": "integer"},
+        "generated_at": {"type": "string", "format": "date-time"},
+        "inspections": {"type": "array", "items": {"type": "object", "properties": {
+            "id": {"type": "string", "format": "uuid"}, "vehicle_id": {"type": "integer"},
+            "plate": {"type": "string"}, "prefix": _NULL_STR, "service": {"type": "string"},
+            "finished_at": {"type": "string", "format": "date-time"},
+            "failed_items": {"type": "integer"}, "registry_changed": {"type": "boolean"},
+            "review": _ref("Review")}}}}},
     "PhotoDeclaration": {"type": "object", "required": ["id", "sha256", "mime", "size"],
                          "properties": {
         "id": {"type": "string", "format": "uuid"},
@@ -139,6 +172,15 @@ PATHS: dict = {
                                        "changed after it.",
                         "schema": {"type": "integer", "minimum": 0}}],
         "responses": {"200": _ok(_ref("Snapshot")), "401": ERR, "403": ERR, "422": ERR}}},
+    "/api/field/reviews": {"get": {
+        "summary": "The supervision's answers (decisions, reasons, comments) on the signed-in "
+                   "user's own inspections, full or since a version; fetched on every sync.",
+        "security": SESSION,
+        "parameters": [{"name": "since", "in": "query", "required": False,
+                        "description": "The version the phone holds: answer only the "
+                                       "inspections changed after it.",
+                        "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {"200": _ok(_ref("Reviews")), "401": ERR, "403": ERR, "422": ERR}}},
     "/api/field/inspections/{inspection_id}": {
         "parameters": [_uuid_param("inspection_id", "The phone's UUID of the inspection.")],
         "put": {
@@ -151,7 +193,8 @@ PATHS: dict = {
                           "409": ERR, "422": ERR, "400": ERR, "401": ERR, "403": ERR}},
         "get": {
             "summary": "What the server holds of an inspection, and its review (`review`: "
-                       "each act's decision, reason and comment; the supervisor's comments).",
+                       "each act's decision, reason and comment; the supervisor's comments; "
+                       "null for another agent's inspection).",
             "security": SESSION,
             "responses": {"200": _ok(_ref("Progress")), "404": ERR, "401": ERR}}},
     "/api/field/inspections/{inspection_id}/photos/{photo_id}": {

@@ -1,5 +1,5 @@
 """JSON endpoints of the field sync protocol (docs/sync.md): session, snapshot, inspections,
-photos. Views parse, call a service, answer JSON; errors are JSON with a pt-BR message."""
+photos, the review of the agent's own inspections. Views parse, call a service, answer JSON; errors are JSON with a pt-BR message."""
 from __future__ import annotations
 
 import json
@@ -9,7 +9,7 @@ from flask_wtf.csrf import generate_csrf
 
 from ...models import Role
 from ...security import public, roles_required, town_id
-from ...services import enforcement, field_snapshot, inspections
+from ...services import enforcement, field_reviews, field_snapshot, inspections
 from ...services.errors import ValidationFailed
 from .openapi import document
 
@@ -53,12 +53,30 @@ def session_info():
 @roles_required(*READERS)
 def snapshot():
     """The town's registry and rules for offline work; ?since=<version> for a delta."""
-    since = request.args.get("since")
-    if since is not None:
-        if not since.isdigit() or len(since) > 12:
-            return _error(422, "Versão inválida em ?since=.", {"since": "número inteiro"})
-        since = int(since)
+    since, bad = _since()
+    if bad:
+        return bad
     return _json(field_snapshot.build(g.user.municipality, since))
+
+
+def _since():
+    """?since=<version> as an int (None when absent), or a 422 answer."""
+    since = request.args.get("since")
+    if since is None:
+        return None, None
+    if not since.isdigit() or len(since) > 12:
+        return None, _error(422, "Versão inválida em ?since=.", {"since": "número inteiro"})
+    return int(since), None
+
+
+@bp.get("/field/reviews")
+@roles_required(*READERS)
+def reviews():
+    """The supervisor's answers on the signed-in user's own inspections; ?since=<version>."""
+    since, bad = _since()
+    if bad:
+        return bad
+    return _json(field_reviews.build(g.user, since))
 
 
 @bp.put("/field/inspections/<uuid:inspection_id>")
@@ -84,7 +102,9 @@ def get_inspection(inspection_id):
     except inspections.NotFound:
         return _error(404, "Vistoria não encontrada.")
     body = inspections.summary(insp)
-    body["review"] = enforcement.review_for_agent(insp)  # decisions and comments (issue 6)
+    # decisions and comments (issue 6): for the agent who made it and the supervision only
+    mine = insp.agent_id == g.user.id or g.user.role != Role.AGENT
+    body["review"] = enforcement.review_for_agent(insp) if mine else None
     return jsonify(body)
 
 

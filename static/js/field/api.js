@@ -1,5 +1,7 @@
 // Talking to the server: the session, the CSRF token, JSON and byte requests with timeouts.
-// Every request goes to this origin only.
+// Every request goes to this origin only. A redirect (a login page in front of the API) and
+// a 401 mean the session expired: `connectivity` tells it with a "signed-out" event, and
+// nothing is ever read as a success from an answer that is not the API's JSON.
 
 let csrfToken = null;
 
@@ -26,6 +28,11 @@ export class ApiResult {
     this.networkError = networkError;
   }
 
+  /** The session expired (401, or the answer was a redirect to the login page). */
+  get signedOut() {
+    return this.status === 401;
+  }
+
   get ok() {
     return this.status >= 200 && this.status < 300;
   }
@@ -38,17 +45,20 @@ export class ApiResult {
   /** The server's message in Portuguese, or one of ours. */
   get message() {
     if (this.networkError) return "Sem conexão com o servidor.";
+    if (this.signedOut) return SIGNED_OUT;
     if (this.data && this.data.error) return this.data.error;
     return `Erro ${this.status} no servidor.`;
   }
 }
+
+export const SIGNED_OUT = "Sessão expirada — entre novamente.";
 
 /** Fetch with a timeout; network failures come back as an ApiResult, never thrown. */
 export async function request(method, path, { json, body, headers = {}, timeoutMs = 30000 } = {}) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const init = { method, headers: { Accept: "application/json", ...headers }, signal: controller.signal,
-    credentials: "same-origin", cache: "no-store" };
+    credentials: "same-origin", cache: "no-store", redirect: "manual" };
   if (json !== undefined) {
     init.body = JSON.stringify(json);
     init.headers["Content-Type"] = "application/json";
@@ -66,12 +76,21 @@ export async function request(method, path, { json, body, headers = {}, timeoutM
     clearTimeout(timer);
   }
   setReachable(true);
+  if (response.type === "opaqueredirect" || response.status === 401) {
+    // The API never redirects: a redirect is a login page in front of it (session expired).
+    connectivity.dispatchEvent(new CustomEvent("signed-out"));
+    return new ApiResult({ status: 401, data: { error: SIGNED_OUT, status: 401 } });
+  }
   let data = null;
   try {
     const type = response.headers.get("Content-Type") || "";
     if (type.includes("json")) data = await response.json();
   } catch (error) {
     return new ApiResult({ networkError: error });
+  }
+  if (response.ok && data === null) {
+    // A 2xx that is not the API's JSON (a proxy's page): never read it as a confirmation.
+    return new ApiResult({ networkError: new Error(`resposta inesperada (${response.status})`) });
   }
   return new ApiResult({ status: response.status, data });
 }
@@ -81,8 +100,14 @@ export async function fetchSession() {
   const result = await request("GET", "/api/field/session", { timeoutMs: 15000 });
   if (result.ok && result.data) {
     csrfToken = result.data.csrf_token || csrfToken;
+    connectivity.dispatchEvent(new CustomEvent("signed-in"));
   }
   return result;
+}
+
+/** The CSRF token for unsafe requests made outside this module ("" when none yet). */
+export function csrfTokenValue() {
+  return csrfToken || "";
 }
 
 /** Whether a CSRF token is known for unsafe requests. */

@@ -1,11 +1,14 @@
 // The field app: screens, the service worker and its update prompt, the session, the
-// snapshot refresh and the outbox counters that are always on screen.
+// snapshot refresh, the outbox counters that are always on screen, the supervisor's
+// answers ("Minhas vistorias") and the "session expired" notice.
 
 import { connectivity, fetchSession, serverReachable } from "./api.js";
 import { resultCard, verdictBanner } from "./card.js";
 import * as store from "./db.js";
 import { InspectionForm } from "./inspection.js";
+import { setupPushButton } from "./notifications.js";
 import { checklistFor, hasSnapshot, searchVehicles, vehicleDetails } from "./registry.js";
+import { renderReviewCount, renderReviews } from "./reviews.js";
 import { decodeImageFile, startCameraScan } from "./scan.js";
 import * as sync from "./sync.js";
 import { el, formatDateTime, plural } from "./ui.js";
@@ -28,7 +31,23 @@ function show(name) {
   window.scrollTo(0, 0);
   if (name === "scan") openScanner();
   if (name === "outbox") renderOutbox();
-  if (name === "home") renderFreshness();
+  if (name === "reviews") renderReviews($("reviews-list"), $("reviews-note")).then(renderCount);
+  if (name === "home") {
+    renderFreshness();
+    renderCount();
+  }
+}
+
+function renderCount() {
+  return renderReviewCount($("reviews-new"));
+}
+
+function onReviews(event) {
+  renderCount();
+  if (document.body.dataset.screen === "reviews") show("reviews");
+  else if (event.detail.fresh) {
+    toast(`A supervisão respondeu sobre ${plural(event.detail.fresh, "vistoria sua", "vistorias suas")}: veja em “Minhas vistorias”.`);
+  }
 }
 
 /**
@@ -166,7 +185,10 @@ async function loadSession() {
   } else if (result.ok && result.data) {
     const user = result.data.user || result.data;
     const previous = await store.getMeta("user");
-    if (previous && previous.id !== user.id) await store.clearSnapshot(); // another agent's town
+    if (previous && previous.id !== user.id) { // another agent: their town, their answers
+      await store.clearSnapshot();
+      await store.clearReviews();
+    }
     await store.setMeta("user", user);
     state.user = user;
   }
@@ -340,6 +362,9 @@ function wire() {
   });
   window.addEventListener("offline", renderNetwork);
   connectivity.addEventListener("reachable", renderNetwork);
+  connectivity.addEventListener("signed-out", () => { $("session-expired").hidden = false; });
+  connectivity.addEventListener("signed-in", () => { $("session-expired").hidden = true; });
+  sync.events.addEventListener("reviews", onReviews);
   sync.events.addEventListener("changed", renderCountsSoon);
   sync.events.addEventListener("status", (e) => {
     $("sync-status").textContent = e.detail.message || "";
@@ -354,7 +379,8 @@ async function start() {
   wire();
   renderNetwork();
   await renderCounts();
-  registerServiceWorker().catch((e) => console.warn("service worker", e));
+  registerServiceWorker().catch((e) => console.warn("service worker", e))
+    .then(() => setupPushButton($("push-enable"), $("push-state")));
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   const online = await loadSession();
   if (document.body.dataset.screen !== "login") {

@@ -1,8 +1,11 @@
-// The phone's storage (IndexedDB through `idb`): the town's registry snapshot and the outbox.
+// The phone's storage (IndexedDB through `idb`): the town's registry snapshot, the outbox and
+// the supervisor's answers on the agent's own inspections ("reviews").
 // Photos are kept as ArrayBuffer + MIME type (Blobs in IndexedDB are unreliable on Safari).
 
 const DB_NAME = "inspector-campo";
-const DB_VERSION = 1;
+const DB_VERSION = 2; // 2: the "reviews" store, notices indexed by driver and holder
+const REVIEWS_KEPT = 300;       // the newest inspections kept in "Minhas vistorias"
+const FIRST_FETCH_NEW_DAYS = 7; // a first download marks as new only the answers of the last week
 
 // Snapshot tables: how each row is keyed and which fields are indexed.
 // Keys are out-of-line (computed here) so a table's key field can change without a migration.
@@ -17,7 +20,7 @@ export const TABLES = {
   stands: { key: (r) => r.id, indexes: [] },
   credentials: { key: (r) => r.id, indexes: ["token_hash", "vehicle_id"] },
   standing: { key: (r) => r.vehicle_id, indexes: [] },
-  notices: { key: (r) => r.id, indexes: ["vehicle_id"] },
+  notices: { key: (r) => r.id, indexes: ["vehicle_id", "driver_id", "holder_id"] },
   last_inspections: { key: (r) => r.vehicle_id, indexes: [] },
   checklists: { key: (r) => r.service, indexes: [], replace: true },
   keys: { key: (r) => r.kid, indexes: [], replace: true },
@@ -30,15 +33,22 @@ let dbPromise = null;
 export function openDatabase() {
   if (!dbPromise) {
     dbPromise = globalThis.idb.openDB(DB_NAME, DB_VERSION, {
-      upgrade(db) {
-        db.createObjectStore("meta");
+      // Creates what a version lacks (a phone on version 1 keeps its outbox and snapshot).
+      upgrade(db, oldVersion, newVersion, tx) {
+        const ensure = (name, options) => (db.objectStoreNames.contains(name)
+          ? tx.objectStore(name) : db.createObjectStore(name, options));
+        const index = (store, field, options) => {
+          if (!store.indexNames.contains(field)) store.createIndex(field, field, options);
+        };
+        ensure("meta");
         for (const [name, spec] of Object.entries(TABLES)) {
-          const store = db.createObjectStore(name);
-          for (const field of spec.indexes) store.createIndex(field, field);
-          for (const field of spec.multi || []) store.createIndex(field, field, { multiEntry: true });
+          const store = ensure(name);
+          for (const field of spec.indexes) index(store, field);
+          for (const field of spec.multi || []) index(store, field, { multiEntry: true });
         }
-        db.createObjectStore("outbox", { keyPath: "id" }).createIndex("createdAt", "createdAt");
-        db.createObjectStore("photos", { keyPath: "id" }).createIndex("inspectionId", "inspectionId");
+        index(ensure("outbox", { keyPath: "id" }), "createdAt");
+        index(ensure("photos", { keyPath: "id" }), "inspectionId");
+        index(ensure("reviews", { keyPath: "id" }), "finished_at");
       },
       blocked() {
         console.warn("banco local bloqueado por outra aba");
@@ -202,4 +212,87 @@ export async function pendingCounts() {
     photos,
     attention: entries.filter((e) => e.state === "attention").length,
   };
+}
+
+// ---------- the supervisor's answers ("Minhas vistorias") ----------
+
+/** What the supervision answered (decisions, reasons, comments): "" when nothing yet. */
+export function answersOf(review) {
+  if (!review) return "";
+  const acts = (review.acts || []).filter((a) => a.status !== "proposed" || a.status_label !== "Proposto")
+    .map((a) => [a.id, a.status, a.status_label, a.reason, a.comment, a.notice_number]);
+  const comments = (review.comments || []).map((c) => [c.at, c.by, c.text]);
+  return acts.length || comments.length ? JSON.stringify([acts, comments]) : "";
+}
+
+/** When the newest answer was given (ISO), or "". */
+function lastAnswerAt(review) {
+  const times = [...(review.acts || []).filter((a) => a.status !== "proposed").map((a) => a.decided_at),
+    ...(review.comments || []).map((c) => c.at)].filter(Boolean).sort();
+  return times.length ? times[times.length - 1] : "";
+}
+
+/**
+ * Store an answer of GET /api/field/reviews. An inspection whose answers changed is marked
+ * unseen until the agent opens the list; a full answer replaces the list. Resolves to how
+ * many inspections became unseen.
+ */
+export async function applyReviews(answer) {
+  const db = await openDatabase();
+  const tx = db.transaction(["reviews", "meta"], "readwrite");
+  const store = tx.objectStore("reviews");
+  const first = (await tx.objectStore("meta").get("reviewsVersion")) === undefined;
+  const stored = new Map((await store.getAll()).map((r) => [r.id, r]));
+  const recent = new Date(Date.now() - FIRST_FETCH_NEW_DAYS * 86400000).toISOString();
+  let fresh = 0;
+  const incoming = new Set();
+  for (const entry of answer.inspections || []) {
+    incoming.add(entry.id);
+    const before = stored.get(entry.id);
+    const answers = answersOf(entry.review);
+    let unseen;
+    if (before) unseen = Boolean(before.unseen || (answers && answers !== before.answers));
+    else if (first) unseen = Boolean(answers) && lastAnswerAt(entry.review) >= recent;
+    else unseen = Boolean(answers);
+    if (unseen && !(before && before.unseen)) fresh += 1;
+    await store.put({ ...entry, answers, unseen, storedAt: new Date().toISOString() });
+  }
+  if (answer.full) {
+    for (const id of stored.keys()) if (!incoming.has(id)) await store.delete(id);
+  }
+  const kept = (await store.getAll()).sort((a, b) => String(b.finished_at).localeCompare(String(a.finished_at)));
+  for (const old of kept.slice(REVIEWS_KEPT)) await store.delete(old.id);
+  await tx.objectStore("meta").put(answer.version, "reviewsVersion");
+  await tx.done;
+  return fresh;
+}
+
+/** The inspections of "Minhas vistorias", newest first. */
+export async function reviewEntries() {
+  const rows = await (await openDatabase()).getAll("reviews");
+  return rows.sort((a, b) => String(b.finished_at).localeCompare(String(a.finished_at)));
+}
+
+/** How many inspections carry an answer the agent has not seen. */
+export async function unseenReviews() {
+  return (await (await openDatabase()).getAll("reviews")).filter((r) => r.unseen).length;
+}
+
+/** The agent saw the list: nothing is new any more. */
+export async function markReviewsSeen() {
+  const db = await openDatabase();
+  const tx = db.transaction("reviews", "readwrite");
+  for (const row of await tx.store.getAll()) {
+    if (row.unseen) await tx.store.put({ ...row, unseen: false });
+  }
+  await tx.done;
+}
+
+/** Forget the answers (another agent signed in on this phone). */
+export async function clearReviews() {
+  const db = await openDatabase();
+  const tx = db.transaction(["reviews", "meta"], "readwrite");
+  tx.objectStore("reviews").clear();
+  tx.objectStore("meta").delete("reviewsVersion");
+  await tx.done;
 }

@@ -2,9 +2,11 @@
 // An inspection goes first, then only the photos the server says are missing. A copy on
 // the phone is deleted only after the server confirmed it (and the inspection only after
 // `complete: true`). Network errors and 5xx: kept, retried with backoff. 409/422: kept,
-// shown to the agent, not retried automatically. Nothing expires.
+// shown to the agent, not retried automatically. Nothing expires. A 401 (session expired)
+// stops the run and leaves every entry exactly as it was.
+// Every run ends by fetching the supervisor's answers on the agent's inspections (reviews).
 
-import { fetchSession, isCsrfFailure, request } from "./api.js";
+import { SIGNED_OUT, fetchSession, isCsrfFailure, request } from "./api.js";
 import * as store from "./db.js";
 
 const WORKERS = 4;               // inspections sent side by side
@@ -12,7 +14,7 @@ const BASE_DELAY_MS = 5000;      // first retry after a failure
 const MAX_DELAY_MS = 5 * 60000;  // never wait longer than this between retries
 const PHOTO_TIMEOUT_MS = 180000; // a 12 MP photo on a weak 3G link
 
-/** Sync news for the UI: "changed" (counts), "status" ({state, message}). */
+/** Sync news for the UI: "changed" (counts), "status" ({state, message}), "reviews" ({fresh}). */
 export const events = new EventTarget();
 
 let running = null;
@@ -55,19 +57,27 @@ async function withLock(fn) {
 }
 
 async function runOnce({ manual, onlyId }) {
+  const summary = await sendOutbox({ manual, onlyId });
+  if (!summary.offline && !summary.signedOut && !summary.forbidden && !onlyId) {
+    await refreshReviews().catch((error) => console.warn("revisões", error));
+  }
+  return summary;
+}
+
+async function sendOutbox({ manual, onlyId }) {
   const entries = (await store.outboxEntries()).filter((e) =>
     onlyId ? e.id === onlyId : e.state !== "attention");
-  const summary = { sent: 0, kept: 0, attention: 0, signedOut: false, offline: false };
+  const summary = { sent: 0, kept: 0, attention: 0, signedOut: false, forbidden: false, offline: false };
   if (entries.length === 0) {
     failures = 0; // nothing to send: keep the last run's message on screen
     return summary;
   }
   emit("status", { state: "sending", message: `Enviando ${entries.length} vistoria(s)…` });
   const session = await fetchSession();
-  if (session.status === 401) {
+  if (session.signedOut) {
     summary.signedOut = true;
-    emit("status", { state: "signed-out", message: "Entre de novo para enviar a fila." });
-    return summary;
+    summary.kept = entries.length;
+    return finish(summary, manual);
   }
   if (!session.ok) {
     summary.offline = true;
@@ -85,6 +95,7 @@ async function runOnce({ manual, onlyId }) {
       else summary.kept += 1;
       if (outcome === "offline") stop.now = summary.offline = true;
       if (outcome === "signed-out") stop.now = summary.signedOut = true;
+      if (outcome === "forbidden") stop.now = summary.forbidden = true;
       emit("changed");
     }
   }
@@ -96,7 +107,10 @@ async function runOnce({ manual, onlyId }) {
 function finish(summary, manual) {
   emit("changed");
   if (summary.signedOut) {
-    emit("status", { state: "signed-out", message: "Sessão encerrada: entre de novo para enviar a fila." });
+    emit("status", { state: "signed-out", message: `${SIGNED_OUT} A fila continua no aparelho.` });
+  } else if (summary.forbidden) {
+    emit("status", { state: "attention",
+      message: "Seu perfil não pode enviar vistorias: entre com uma conta de agente. A fila continua no aparelho." });
   } else if (summary.kept > 0) {
     failures += 1;
     const delay = scheduleRetry();
@@ -141,7 +155,8 @@ async function send(method, path, options) {
 /** What a failed answer means for the entry: retry later, stop the run, or ask the agent. */
 function classify(result) {
   if (result.networkError) return "offline";
-  if (result.status === 401 || result.status === 403) return "signed-out";
+  if (result.signedOut) return "signed-out";
+  if (result.status === 403) return "forbidden";
   if (result.retryable) return "retry";
   return "attention";
 }
@@ -156,16 +171,17 @@ async function needsAttention(entry, result, what) {
 
 /** Send one inspection and what it still misses; "done" once the server has all of it. */
 export async function sendInspection(entry) {
-  const attempts = (entry.attempts || 0) + 1;
-  await store.updateOutboxEntry(entry.id, { attempts, lastTriedAt: new Date().toISOString() });
   const result = await send("PUT", `/api/field/inspections/${entry.id}`, { json: entry.body });
+  const outcome = result.ok ? "sent" : classify(result);
+  if (outcome === "signed-out" || outcome === "forbidden") return outcome; // entry untouched
+  const tried = { attempts: (entry.attempts || 0) + 1, lastTriedAt: new Date().toISOString() };
   if (!result.ok) {
-    const outcome = classify(result);
+    await store.updateOutboxEntry(entry.id, tried);
     if (outcome === "attention") return needsAttention(entry, result, "Vistoria recusada");
     await store.updateOutboxEntry(entry.id, { message: result.message });
     return outcome;
   }
-  await store.updateOutboxEntry(entry.id, { state: "pending", message: "", acknowledged: true });
+  await store.updateOutboxEntry(entry.id, { ...tried, state: "pending", message: "", acknowledged: true });
   return sendMissingPhotos(entry, result.data || {});
 }
 
@@ -206,6 +222,7 @@ async function sendMissingPhotos(entry, status) {
       return "retry";
     }
     const failure = classify(result);
+    if (failure === "signed-out" || failure === "forbidden") return failure; // kept as it was
     if (failure === "attention") return needsAttention(entry, result, "Foto recusada");
     await store.updateOutboxEntry(entry.id, { message: result.message });
     if (failure !== "retry") return failure;
@@ -233,5 +250,20 @@ export async function refreshSnapshot() {
   if (!result.ok || !result.data) return result;
   await store.applySnapshot(result.data);
   emit("snapshot", { full: result.data.full, version: result.data.version });
+  return result;
+}
+
+// ---------- the supervisor's answers ----------
+
+/** Fetch the answers on the agent's inspections changed since the stored version. */
+export async function refreshReviews() {
+  const since = await store.getMeta("reviewsVersion");
+  const path = since === undefined || since === null
+    ? "/api/field/reviews"
+    : `/api/field/reviews?since=${encodeURIComponent(since)}`;
+  const result = await request("GET", path, { timeoutMs: 60000 });
+  if (!result.ok || !result.data) return result;
+  const fresh = await store.applyReviews(result.data);
+  emit("reviews", { fresh, full: result.data.full });
   return result;
 }
