@@ -92,3 +92,12 @@ def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
 def acts(insp: Inspection):
     """The inspection's acts, in order."""
     return enforcement.acts_of(insp)
+
+
+def enforcement_worker(app, now: datetime | None = None) -> list[int]:
+    """What runs after a sync: the enforcement tick's first step (also run before any review
+    page) makes the proposals of the inspections the sync completed."""
+    with app.app_context():
+        done = enforcement.propose_pending(now or datetime.now(UTC))
+        db.session.commit()
+        return done

@@ -64,6 +64,8 @@ class Inspection(TownScoped, db.Model):
     registry_changes: Mapped[str | None] = mapped_column(Text)  # JSON list of audit entries
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # when enforcement made this inspection's proposals (null: complete, still to do)
+    proposed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     reviewed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

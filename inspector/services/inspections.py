@@ -21,7 +21,7 @@ from ..extensions import db
 from ..models import (AuditEntry, Credential, Inspection, InspectionItem, InspectionStatus,
                       InsurancePolicy, ItemResult, Licence, Municipality, Permit, Photo,
                       Vehicle, vehicle_drivers)
-from . import audit, enforcement, evidence
+from . import audit, evidence
 from .errors import ValidationFailed
 from .inspection_input import Parsed, parse_inspection
 
@@ -169,9 +169,7 @@ def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,
                      "status": insp.status.value, "body_sha256": digest,
                      "items": len(p.items), "failed_items": insp.failed_items,
                      "photos_declared": n_photos, "registry_changed": insp.registry_changed})
-    if insp.status == InspectionStatus.AWAITING_REVIEW:
-        enforcement.on_inspection_complete(insp, now)  # issue 6: propose the legal acts
-    return insp
+    return insp  # complete: enforcement.propose_pending makes its proposals (issue 6)
 
 
 def _credential_id(token: str | None, town_id: int) -> int | None:
@@ -256,7 +254,6 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
                          municipality_id=insp.municipality_id,
                          before={"status": InspectionStatus.INCOMPLETE.value},
                          after={"status": InspectionStatus.AWAITING_REVIEW.value})
-            enforcement.on_inspection_complete(insp, now)  # issue 6: propose the legal acts
         answer = {"id": photo_uuid, "inspection": uuid, "complete": not missing,
                   "missing_photos": missing, "status": insp.status.value,
                   "registry_changed": bool(insp.registry_changed)}  # read before the commit

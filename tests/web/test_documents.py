@@ -25,6 +25,7 @@ from inspector.services import audit, enforcement, notice_documents
 from inspector.services.field_rules import LOCAL_TZ
 
 from .. import factories
+from ..enforcement_helpers import enforcement_worker
 from ..field_api_helpers import Api, body, jpeg, png_signature, sha
 
 RIDER = "Carlos Alberto Motoqueiro"
@@ -62,6 +63,7 @@ def issue(app, make, town: str = "tapurah") -> dict:
     assert api.put_inspection(iid, b).status_code == 201
     for decl, data in zip(b["items"][-1]["photos"], photos):
         assert api.put_photo(iid, decl["id"], data).status_code in (200, 201)
+    enforcement_worker(app)  # the tick after the sync proposes
     with app.app_context():
         act = db.session.scalar(select(Sanction).where(Sanction.kind == "notice",
                                                        Sanction.municipality_id == v.municipality_id))

@@ -20,7 +20,7 @@ from inspector.models import (AppealStatus, AuditEntry, EnforcementEvent, Fine, 
 from inspector.services import enforcement
 
 from .. import factories
-from ..enforcement_helpers import fleet, local, set_values
+from ..enforcement_helpers import enforcement_worker, fleet, local, set_values
 from ..field_api_helpers import Api, body, jpeg
 
 T0 = local(2025, 12, 29, 10, 0)          # the driver signs the "ciente" on the street
@@ -56,6 +56,7 @@ def _sync(app, agent_username: str, vehicle_id: int, fail: dict, started) -> str
             r = api.put_photo(iid, ph["id"], data)
             assert r.status_code == 201, r.json
     assert r.json["complete"] is True
+    enforcement_worker(app, T0 + timedelta(minutes=1))  # the tick after the sync proposes
     return iid
 
 

@@ -15,7 +15,7 @@ from inspector.extensions import db
 from inspector.models import Inspection, Photo, Sanction, SanctionStatus
 
 from .. import factories
-from ..enforcement_helpers import fleet
+from ..enforcement_helpers import enforcement_worker, fleet
 from ..field_api_helpers import Api, body, jpeg, sha
 
 BIG = jpeg(7, size=(2000, 1500))
@@ -44,6 +44,7 @@ def _send(app, username: str, vehicle_id: int, fail: dict, started=None) -> str:
     for item in b["items"]:
         for ph, data in zip(item["photos"], fail.get(item["item_id"], [])):
             assert api.put_photo(iid, ph["id"], data).status_code == 201
+    enforcement_worker(app)  # the tick after the sync (or the next review page) proposes
     return iid
 
 
@@ -209,10 +210,11 @@ def test_a_failing_proposal_never_refuses_the_evidence_and_can_be_made_again(app
     def broken(insp, now):
         raise RuntimeError("bug")
     monkeypatch.setattr("inspector.services.enforcement.propose_for_inspection", broken)
-    iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})
+    iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})  # + worker
     monkeypatch.undo()
     insp_id, acts, photos = _ids(app, iid)
     assert acts == [] and len(photos) == 1
+    assert enforcement_worker(app) == []  # tried once: not again on every page
     c = _login(app, town["supervisor"])
     page = c.get(f"/revisao/vistorias/{insp_id}").get_data(as_text=True)
     assert "Propostas não geradas" in page and "Gerar propostas" in page

@@ -3,18 +3,38 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, make_response, redirect, render_template
+import logging
 
-from ...extensions import htmx
+from flask import Blueprint, Response, g, make_response, redirect, render_template
+from sqlalchemy.exc import OperationalError
+
+from ...extensions import db, htmx
 from ...models import Role
+from ...services import enforcement
 
 bp = Blueprint("review", __name__, url_prefix="/revisao")
 VIEWERS = (Role.SUPERVISOR, Role.ADMIN)
+log = logging.getLogger(__name__)
 
 
 def now() -> datetime:
     """The real clock (services take it explicitly so that tests can freeze it)."""
     return datetime.now(UTC)
+
+
+@bp.before_request
+def propose_what_the_sync_left() -> None:
+    """Before a reviewer sees anything, the town's newly synced inspections get their
+    proposals (the enforcement tick does the same every minute)."""
+    user = g.get("user")
+    if user is None or user.role not in VIEWERS:
+        return  # the view's own decorator answers
+    try:
+        if enforcement.propose_pending(now(), user.municipality_id):
+            db.session.commit()
+    except OperationalError:  # SQLite: a concurrent writer is proposing them right now
+        db.session.rollback()
+        log.info("review: proposals left to the concurrent run")
 
 
 def wants_fragment() -> bool:

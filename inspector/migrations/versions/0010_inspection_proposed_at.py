@@ -20,10 +20,12 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table('inspections', schema=None) as batch_op:
         batch_op.add_column(sa.Column('proposed_at', sa.DateTime(timezone=True), nullable=True))
+        batch_op.create_index(batch_op.f('ix_inspections_proposed_at'), ['proposed_at'], unique=False)
     # inspections completed before this revision had their proposals made inline
     op.execute("UPDATE inspections SET proposed_at = completed_at WHERE completed_at IS NOT NULL")
 
 
 def downgrade():
     with op.batch_alter_table('inspections', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_inspections_proposed_at'))
         batch_op.drop_column('proposed_at')

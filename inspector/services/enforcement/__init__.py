@@ -5,9 +5,10 @@ explicitly and works in the caller's transaction (the caller commits), except `t
 which is its own transaction. See docs/enforcement.md.
 
 Entry points
-- `on_inspection_complete(insp, now)`: called by the field sync when an inspection's last
-  photo lands (or it needs none): proposes the acts, closes notices a re-inspection finds
-  complied with, announces `inspection_to_review`.
+- `propose_pending(now, town_id)`: the field sync leaves completed inspections unproposed;
+  this (run by `tick` and before every review page) calls `on_inspection_complete` on each.
+- `on_inspection_complete(insp, now)`: proposes an inspection's acts, closes notices a
+  re-inspection finds complied with, announces `inspection_to_review`.
 - Review: `confirm`, `amend`, `reject`, `record_mayor_decision`, `comment_inspection`,
   `mark_reviewed`, `amend_options`.
 - Appeals: `file_appeal`, `decide_appeal`.
@@ -31,7 +32,8 @@ from ...extensions import db
 from ...models import Inspection
 from .acts import check_access_code, new_access_code, normalise_code, reset_access_code
 from .appeals import FILERS, decide_appeal, file_appeal
-from .common import NotAllowed, event, notify, subscribe, unsubscribe
+from .common import NotAllowed, event, notify, subscribe, unsubscribe, utc
+from .pending import propose_pending
 from .propose import comply_from_reinspection, history, offenders, propose_for_inspection
 from .queries import (Deadlines, QueuePage, QueueRow, acts_list, acts_of, agents, citation,
                       deadline_soon, deadlines, events_of, money_of, notice_for_holder,
@@ -51,6 +53,8 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
     evidence is still stored (the phone must never be refused because of a proposal) and
     a `no_proposal` event says so; `propose_for_inspection` can be run again later.
     """
+    if insp.proposed_at is None:
+        insp.proposed_at = utc(now)
     try:
         with db.session.begin_nested():
             acts = propose_for_inspection(insp, now)
@@ -75,7 +79,7 @@ __all__ = [
     "check_access_code", "citation", "comment_inspection", "comply_from_reinspection",
     "confirm", "deadline_soon", "deadlines", "decide_appeal", "events_of", "file_appeal",
     "history", "mark_reviewed", "money_of", "new_access_code", "normalise_code", "notice_for_holder",
-    "notices_for_holder", "offenders", "on_inspection_complete", "propose_for_inspection",
+    "notices_for_holder", "offenders", "on_inspection_complete", "propose_for_inspection", "propose_pending",
     "record_mayor_decision", "reject", "reset_access_code", "review_for_agent", "review_queue",
     "subscribe", "tick", "unsubscribe",
 ]

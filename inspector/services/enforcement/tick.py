@@ -5,7 +5,8 @@ concurrently.
 2. daily fines accrue (days and BRL recomputed from `now`: running twice adds nothing);
 3. deadlines two days away are announced once (`deadline_soon`, for push notifications);
 4. appeal windows close (and a suspensive window that closes unused lets the effect apply);
-   acts with nothing left to follow are closed;
+   suspensions whose last day is over are lifted (the registry row returns to its previous
+   status unless something else changed it); acts with nothing left to follow are closed;
 5. measures the law applies by itself (`automatic: true` in the pack): registrations not
    revalidated in time are cancelled (Nortelândia 127 Art. 8 § ú), moto-taxi permits whose
    insurance lapsed are revoked (Tapurah Art. 17).
@@ -31,8 +32,10 @@ from ...models import (Appeal, AppealStatus, Driver, DriverCategory, Fine, Insur
                        Vehicle)
 from .. import compliance
 from .acts import accrue, apply_effect, convert_missed, issue_notice, open_fine, schedule
+from .suspensions import lift_due
 from .common import (REMIND_BEFORE, act_state, as_json, event, local_day, notify,
                      record, utc)
+from .pending import propose_pending
 
 CONVERTIBLE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
                SanctionStatus.APPEAL_REFUSED)
@@ -48,11 +51,13 @@ class TickReport:
     """What one tick changed (all zero the second time with the same `now`)."""
 
     now: datetime
+    proposed: list[int] = field(default_factory=list)       # inspections given proposals
     converted: list[int] = field(default_factory=list)      # notices -> daily fines
     accrued: list[int] = field(default_factory=list)        # fines whose days changed
     reminders: list[int] = field(default_factory=list)      # deadline_soon announced
     windows_closed: list[int] = field(default_factory=list)
     effects: list[int] = field(default_factory=list)        # effects applied after a window
+    lifted: list[int] = field(default_factory=list)         # suspensions whose period ended
     closed: list[int] = field(default_factory=list)
     automatic: list[int] = field(default_factory=list)      # acts the law applied itself
 
@@ -88,10 +93,12 @@ def tick(now: datetime) -> TickReport:
     db.session.commit()  # a tick is its own transaction
     _lock(now)
     report = TickReport(now)
+    report.proposed.extend(propose_pending(now))  # inspections the field sync completed
     _convert(now, report)
     _accrue(now, report)
     _remind(now, report)
     _close_windows(now, report)
+    report.lifted.extend(lift_due(now))
     _close_finished(now, report)
     _automatic(now, report)
     db.session.execute(update(TickState).where(TickState.id == 1).values(
@@ -192,6 +199,9 @@ def _close_finished(now: datetime, report: TickReport) -> None:
             continue   # a notice still waiting to be complied with
         if act.fine is not None and act.fine.per == "day" and act.fine.stopped_at is None:
             continue   # a daily fine still running
+        if act.effect_applied_at is not None and act.suspension_end is not None \
+                and act.effect_lifted_at is None:
+            continue   # a suspension still running
         before = act_state(act)
         act.status, act.closed_at, act.updated_at = SanctionStatus.CLOSED, now, now
         record("sanction_closed", act, actor=None, before=before, after=act_state(act))

@@ -1,0 +1,70 @@
+"""The field sync only stores evidence; enforcement makes the proposals afterwards: the next
+review page of the town, or the tick, whichever comes first, and each inspection once."""
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+
+from inspector.extensions import db
+from inspector.models import Inspection, Notification, Sanction
+from inspector.services import enforcement
+
+from ..field_api_helpers import Api, body, jpeg
+from .test_review_ui import town  # noqa: F401  (fixture)
+
+
+def _sync_only(app, username: str, vehicle_id: int) -> str:
+    """The phone sends an inspection with one failed item and its photo; nothing else runs."""
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    api = Api(c)
+    iid = str(uuid.uuid4())
+    b = body(vehicle_id, fail={"mirrors": [jpeg(11)]}, ok=("general-condition",))
+    assert api.put_inspection(iid, b).status_code == 201
+    ph = next(i for i in b["items"] if i["item_id"] == "mirrors")["photos"][0]
+    r = api.put_photo(iid, ph["id"], jpeg(11))
+    assert r.status_code == 201 and r.json["complete"] is True
+    return iid
+
+
+def _state(app, iid: str) -> tuple[bool, int, int]:
+    with app.app_context():
+        insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
+        acts = db.session.scalar(select(func.count(Sanction.id))
+                                 .where(Sanction.inspection_id == insp.id))
+        to_review = db.session.scalar(select(func.count(Notification.id))
+                                      .where(Notification.kind == "inspection_to_review"))
+        return insp.proposed_at is not None, acts, to_review
+
+
+def test_sync_answers_before_any_proposal_and_the_review_page_makes_them(app, town):
+    iid = _sync_only(app, town["agent"], town["vehicle_id"])
+    assert _state(app, iid) == (False, 0, 0)
+
+    other = app.test_client()  # Sapezal's supervisor: not their town, nothing happens here
+    other.login(town["sapezal"])
+    assert other.get("/revisao").status_code == 200
+    assert _state(app, iid) == (False, 0, 0)
+
+    sup = app.test_client()
+    sup.login(town["supervisor"])
+    assert sup.get("/revisao").status_code == 200
+    proposed, acts, to_review = _state(app, iid)
+    assert proposed and acts >= 1 and to_review >= 1   # the supervisors are told once
+
+    sup.get("/revisao")
+    assert _state(app, iid) == (True, acts, to_review)  # once, not on every page
+
+
+def test_the_tick_makes_them_once(app, town):
+    iid = _sync_only(app, town["agent"], town["vehicle_id"])
+    with app.app_context():
+        first = enforcement.tick(datetime.now(UTC))
+        insp_id = db.session.scalar(select(Inspection.id).filter_by(uuid=iid))
+        assert first.proposed == [insp_id]
+        again = enforcement.tick(datetime.now(UTC))
+        assert again.proposed == []
+    proposed, acts, _ = _state(app, iid)
+    assert proposed and acts >= 1
