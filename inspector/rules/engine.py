@@ -197,6 +197,11 @@ def age_warning(r: Rules, v: VehicleFacts) -> Violation | None:
                      severity="warning", subject=v.subject, due_on=day)
 
 
+def _until(last_day: date | None) -> str:
+    """" até dd/mm/aaaa" for a suspension with an end, "" for one without."""
+    return f" até {fmt_date(last_day)}" if last_day else ""
+
+
 def _due(rule_id: str, text: str, citation, subject, until: date, on: date) -> Violation | None:
     if on <= until <= on + timedelta(days=DUE_SOON_DAYS):
         return Violation(rule_id, text.format(date=fmt_date(until)), citation,
@@ -218,8 +223,9 @@ def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
             out.append(Violation("licence.revoked", f"Alvará {lic.number} cassado.", c,
                                  subject=subject))
         elif lic.status == "suspended":
-            out.append(Violation("licence.suspended", f"Alvará {lic.number} suspenso.", c,
-                                 subject=subject, effect="suspended"))
+            out.append(Violation("licence.suspended", f"Alvará {lic.number} suspenso"
+                                 f"{_until(lic.suspended_until)}.", c, subject=subject,
+                                 due_on=lic.suspended_until, effect="suspended"))
         elif lic.valid_until < on:
             out.append(Violation("licence.expired", f"Alvará {lic.number} vencido em "
                                  f"{fmt_date(lic.valid_until)}.", c, subject=subject,
@@ -241,8 +247,9 @@ def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
             out.append(Violation("permit.revoked", f"Permissão {p.number} cassada.", c,
                                  subject=subject))
         elif p.status == "suspended":
-            out.append(Violation("permit.suspended", f"Permissão {p.number} suspensa.", c,
-                                 subject=subject, effect="suspended"))
+            out.append(Violation("permit.suspended", f"Permissão {p.number} suspensa"
+                                 f"{_until(p.suspended_until)}.", c, subject=subject,
+                                 due_on=p.suspended_until, effect="suspended"))
         elif p.valid_until is not None and p.valid_until < on:
             out.append(Violation("permit.expired", f"Permissão {p.number} vencida em "
                                  f"{fmt_date(p.valid_until)}.", c, subject=subject,
@@ -320,7 +327,8 @@ def driver_rule_violations(r: Rules, d: DriverFacts) -> list[Violation]:
                                  "Registro do condutor cassado.", c, subject=subject))
         elif d.status == "suspended":
             out.append(Violation("driver.registration.suspended",
-                                 "Registro do condutor suspenso.", c, subject=subject,
+                                 f"Registro do condutor suspenso{_until(d.suspended_until)}.",
+                                 c, subject=subject, due_on=d.suspended_until,
                                  effect="suspended"))
         if d.registration_expiry is not None:
             out.append(_registration(r, d, c))

@@ -54,6 +54,7 @@ class LicenceFacts:
     valid_from: date
     valid_until: date
     status: str = "active"
+    suspended_until: date | None = None   # last day of a suspension in force
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class PermitFacts:
     valid_from: date
     valid_until: date | None = None
     status: str = "active"
+    suspended_until: date | None = None   # last day of a suspension in force
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,7 @@ class DriverFacts:
     registration_number: str = ""
     registration_expiry: date | None = None
     status: str = "active"
+    suspended_until: date | None = None   # last day of a suspension in force
 
     @property
     def subject(self) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from .model import (AUTHORITIES, Amount, Appeal, ChecklistItem, DecreeKey, Deadline, Measure,
-                    Offence, Parameter, RulePack, Span, Step, Version)
+                    Offence, Parameter, RulePack, Span, Step, SuspensionBounds, Version)
 from .reading import (RulePackError, _bool, _choice, _citation, _Ctx, _date, _decimal, _int,
                       _mapping, _parse, _span, _str)
 
@@ -218,8 +218,22 @@ def _finding(ctx, data, key, checklist_ids) -> str:
     return f
 
 
+def _suspension(ctx, data, key) -> SuspensionBounds:
+    _mapping(ctx, data, key, required=("default_days", "max_days", "citation"),
+             optional=("min_days", "note"))
+    low = _int(ctx, data.get("min_days", 1), f"{key}.min_days")
+    default = _int(ctx, data["default_days"], f"{key}.default_days")
+    high = _int(ctx, data["max_days"], f"{key}.max_days")
+    if not 1 <= low <= default <= high:
+        ctx.fail(key, "need 1 <= min_days <= default_days <= max_days")
+    return SuspensionBounds(default, high, _citation(ctx, data["citation"], f"{key}.citation"),
+                            low, _str(ctx, data["note"], f"{key}.note") if data.get("note")
+                            else None)
+
+
 def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):
-    data = _mapping(ctx, raw, "sanctions", optional=("appeal", "ladder", "offences"))
+    data = _mapping(ctx, raw, "sanctions",
+                    optional=("appeal", "suspension", "ladder", "offences"))
     appeal = _appeal(ctx, data["appeal"], "sanctions.appeal") if data.get("appeal") else None
     ladder, ids = [], set()
     for i, s in enumerate(data.get("ladder") or []):
@@ -260,8 +274,17 @@ def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):
             measures=_measures(ctx, o["measures"], f"{key}.measures", decree_keys),
             span=_span(ctx, o, key, pack_span),
             note=_str(ctx, o["note"], f"{key}.note") if o.get("note") else None))
-    return appeal, tuple(sorted(ladder, key=lambda s: (s.occurrence, s.span.start))), \
-        tuple(offences)
+    measures = [m for s in ladder for m in s.measures + ((s.on_missed_deadline,)
+                                                          if s.on_missed_deadline else ())]
+    measures += [m for o in offences for m in o.measures]
+    suspension = _suspension(ctx, data["suspension"], "sanctions.suspension") \
+        if "suspension" in data else None
+    if suspension is None and any(m.kind in ("suspension", "suspension_or_revocation")
+                                  for m in measures):
+        ctx.fail("sanctions.suspension", "the pack has suspension measures: give default_days "
+                 "and max_days (no law here sets a length: say the reading in a note)")
+    return appeal, suspension, \
+        tuple(sorted(ladder, key=lambda s: (s.occurrence, s.span.start))), tuple(offences)
 
 
 # --- the pack -------------------------------------------------------------------------------------
@@ -344,9 +367,9 @@ def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> Ru
     ctx.start = start
     decree = _decree(ctx, raw.get("decree") or [])
     checklist = _checklist(ctx, raw["checklist"], span)
-    appeal, ladder, offences = _sanctions(ctx, raw["sanctions"], span, {d.key for d in decree},
-                                          {i.id for i in checklist}) \
-        if raw.get("sanctions") else (None, (), ())
+    appeal, suspension, ladder, offences = _sanctions(
+        ctx, raw["sanctions"], span, {d.key for d in decree}, {i.id for i in checklist}) \
+        if raw.get("sanctions") else (None, None, (), ())
     notes = raw.get("notes") or []
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         ctx.fail("notes", "must be a list of texts")
@@ -361,7 +384,8 @@ def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> Ru
         source=source, span=span,
         in_force_citation=_citation(ctx, inf["citation"], "in_force.citation"),
         fiscal_unit=fiscal_unit, checklist=checklist, parameters=_parameters(ctx, raw),
-        ladder=ladder, offences=offences, appeal=appeal, decree=decree, path=str(path))
+        ladder=ladder, offences=offences, appeal=appeal, decree=decree, path=str(path),
+        suspension=suspension)
 
 
 def load_dir(directory: Path, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> tuple[RulePack, ...]:

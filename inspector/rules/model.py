@@ -106,6 +106,18 @@ class Appeal:
 
 
 @dataclass(frozen=True)
+class SuspensionBounds:
+    """How long a suspension may last, in days: no law here sets it, so the pack does
+    (docs/rule-packs.md, "Suspension lengths"); the deciding authority picks within it."""
+
+    default_days: int
+    max_days: int
+    citation: Citation               # the article that provides the suspension
+    min_days: int = 1
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Measure:
     """One thing a sanction does: warn, notify, fine, suspend, revoke, request removal..."""
 
@@ -186,6 +198,7 @@ class RulePack:
     appeal: Appeal | None
     decree: tuple[DecreeKey, ...]
     path: str                # where the pack was loaded from
+    suspension: SuspensionBounds | None = None   # length of a suspension (pack data, not law)
 
     def param(self, path: str) -> Parameter | None:
         """A parameter by dotted path ("limits.vehicle.max_age_years"), or None."""

@@ -87,7 +87,8 @@ def town_facts(town: Municipality, decree_rows: list[DecreeValue] | None = None)
 def _licence(lic: Licence | None) -> LicenceFacts | None:
     if lic is None:
         return None
-    return LicenceFacts(lic.number, lic.valid_from, lic.valid_until, _value(lic.status))
+    return LicenceFacts(lic.number, lic.valid_from, lic.valid_until, _value(lic.status),
+                        lic.suspended_until)
 
 
 def _permit_row(vehicle: Vehicle) -> Permit | None:
@@ -111,7 +112,7 @@ def vehicle_facts(vehicle: Vehicle) -> VehicleFacts:
         holder_id=vehicle.holder_id, last_vistoria_on=vehicle.last_vistoria_on,
         licence=_licence(vehicle.current_licence),
         permit=None if p is None else PermitFacts(p.number, p.valid_from, p.valid_until,
-                                                  _value(p.status)),
+                                                  _value(p.status), p.suspended_until),
         insurance=tuple(InsuranceFacts(i.valid_from, i.valid_until, i.policy_number)
                         for i in vehicle.insurance_policies),
         auxiliaries=sum(1 for d in vehicle.drivers if d.category == DriverCategory.AUXILIAR))
@@ -124,7 +125,7 @@ def driver_facts(driver: Driver) -> DriverFacts:
                        cnh_expiry=driver.cnh_expiry,
                        registration_number=driver.registration_number,
                        registration_expiry=driver.registration_expiry,
-                       status=_value(driver.status))
+                       status=_value(driver.status), suspended_until=driver.suspended_until)
 
 
 # --- standing ---------------------------------------------------------------------------------

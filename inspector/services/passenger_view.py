@@ -40,6 +40,7 @@ class Reason:
     law: str = ""
     article: str = ""
     href: str = ""
+    until: date | None = None   # the last day of a suspension with a known end
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,9 @@ def _reason(violation: Any) -> Reason:
     cite = _get(violation, "citation", None)
     slug, anchor = _get(cite, "law_slug"), _get(cite, "anchor")
     href = f"/leis/{slug}#{anchor}" if slug else ""
+    until = _get(violation, "due_on", None) if _get(violation, "effect") == "suspended" else None
     return Reason(message=str(_get(violation, "message")), law=str(_get(cite, "law")),
-                  article=str(_get(cite, "article")), href=href)
+                  article=str(_get(cite, "article")), href=href, until=until)
 
 
 def _standing(obj: Vehicle | Driver, on: date) -> tuple[str, list[Reason]]:
@@ -157,7 +159,13 @@ def build(found: Lookup, on: date) -> View:
         parts = [_standing(cred.driver, on)] + [_standing(v, on) for v in vehicles]
         registration_until = cred.driver.registration_expiry
     state, reasons = _combine(parts)
-    return View(state, TITLES[state], SUMMARIES[state], reasons=reasons, town=_town_name(cred),
+    title, summary = TITLES[state], SUMMARIES[state]
+    if state == "suspended" and reasons and all(r.until for r in reasons):
+        last = max(r.until for r in reasons).strftime("%d/%m/%Y")   # every suspension ends
+        title = f"{title} até {last}"
+        summary = summary.replace("suspensa pela prefeitura.",
+                                  f"suspensa pela prefeitura até {last}.")
+    return View(state, title, summary, reasons=reasons, town=_town_name(cred),
                 drivers=[_person(d) for d in drivers], vehicles=[_car(v) for v in vehicles],
                 company=_company(vehicles) if service_of(cred) == Service.MOTOTAXI else "",
                 registration_until=registration_until, can_report=True)

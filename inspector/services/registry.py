@@ -338,6 +338,7 @@ def change_status(subject: Permit | Licence | Driver, to_status: Status | str, r
                           subject_id=subject.id, from_status=subject.status, to_status=target,
                           reason=reason, user_id=getattr(actor, "id", None))
     subject.status = target
+    subject.suspended_until = None   # a period is the enforcement act's; by hand: no known end
     db.session.add(change)
     db.session.flush()
     audit.record("status_changed", kind, subject.id, before=before,

@@ -14,9 +14,11 @@ an inspection with `fail` items is completed on `day` at 10:00 and:
   breach_article, required_action (true: not empty), amount_text, brl_text, options
   (amendment keys that must be offered);
 - `decide`: steps `{as: agent|supervisor|admin, do: confirm|amend|reject|mayor, act: n,
-  amount, option, reason, decision, ref}` with either `error: <field>` (refused, naming that
-  field) or `expect` (status, awaiting_mayor, label, kind, article, amount, amount_brl, ref,
-  notice: prefix of the document number or null, registry: {driver|permit|licence: status}).
+  amount, option, reason, decision, ref, days}` (the decision is taken the day after `day`,
+  at 10:00) with either `error: <field>` (refused, naming that field) or `expect` (status,
+  awaiting_mayor, label, kind, article, amount, amount_brl, ref, notice: prefix of the
+  document number or null, registry: {driver|permit|licence: status}, period: [first day,
+  last day] of a suspension or null, suspended_until: {driver|permit|licence: day or null}).
 """
 from __future__ import annotations
 
@@ -154,6 +156,19 @@ def _check_after(a: Sanction, exp: dict, rows: dict) -> None:
         row = db.session.get({"driver": Driver, "permit": Permit, "licence": Licence}[kind],
                              rows[kind])
         assert row.status.value == status, (kind, row.status)
+    if "period" in exp:
+        want = None if exp["period"] is None else [_day(d) for d in exp["period"]]
+        got = None if a.suspension_start is None else [a.suspension_start, a.suspension_end]
+        assert got == want, (got, want)
+    for kind, until in (exp.get("suspended_until") or {}).items():
+        row = db.session.get({"driver": Driver, "permit": Permit, "licence": Licence}[kind],
+                             rows[kind])
+        assert row.suspended_until == (None if until is None else _day(until)), \
+            (kind, row.suspended_until)
+
+
+def _day(value) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(value)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -209,17 +224,19 @@ def test_enforcement_case(app, case):
 def _call(step: dict, a: Sanction, user, now):
     do = step["do"]
     if do == "confirm":
-        return lambda: enforcement.confirm(a, user, now, amount=step.get("amount"))
+        return lambda: enforcement.confirm(a, user, now, amount=step.get("amount"),
+                                           days=step.get("days"))
     if do == "amend":
         return lambda: enforcement.amend(a, user, now, option=step.get("option"),
-                                         amount=step.get("amount"),
+                                         amount=step.get("amount"), days=step.get("days"),
                                          reason=step.get("reason", "Gravidade da falta."))
     if do == "reject":
         return lambda: enforcement.reject(a, user, now, reason=step.get("reason", ""))
     if do == "mayor":
         return lambda: enforcement.record_mayor_decision(
             a, user, now, decision=step.get("decision", "confirm"), ref=step.get("ref", ""),
-            reason=step.get("reason", ""), option=step.get("option"), amount=step.get("amount"))
+            reason=step.get("reason", ""), option=step.get("option"), amount=step.get("amount"),
+            days=step.get("days"))
     raise AssertionError(do)
 
 

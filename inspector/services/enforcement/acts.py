@@ -183,13 +183,14 @@ def effect_subject(act: Sanction):
     return None
 
 
-def _set_status(subject, to: Status, reason: str, actor) -> StatusChange:
+def _set_status(subject, to: Status, reason: str, actor, until=None) -> StatusChange:
     kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
     before = audit.snapshot(subject)
     change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
                           subject_id=subject.id, from_status=subject.status, to_status=to,
                           reason=reason[:2000], user_id=getattr(actor, "id", None))
     subject.status = to
+    subject.suspended_until = until if to == Status.SUSPENDED else None
     db.session.add(change)
     db.session.flush()
     audit.record("status_changed", kind, subject.id, before=before,
@@ -199,16 +200,26 @@ def _set_status(subject, to: Status, reason: str, actor) -> StatusChange:
 
 
 def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
-    """Suspend or revoke the driver's registration, the permit or the licence; True if done."""
+    """Suspend or revoke the driver's registration, the permit or the licence; True if done.
+
+    A suspension runs for its period (`suspensions`): the row keeps its last day."""
+    from . import suspensions
+
     to = EFFECTS.get(act.kind)
     subject = effect_subject(act)
     if to is None or subject is None or act.effect_applied_at is not None:
         return False
     act.effect_applied_at = utc(now)
+    suspensions.ensure_period(act, now)
+    period = suspensions.period_text(act)
     if subject.status != to and subject.status != Status.REVOKED:
         cite = (_cite(act) or {}).get("article", "")
-        _set_status(subject, to, f"{act.kind_label} ({act.law}, {cite}): {act.label}. "
-                                 f"Ato nº {act.id}.", actor)
+        change = _set_status(subject, to, f"{act.kind_label} ({act.law}, {cite}): {act.label}. "
+                             + (f"{period[0].upper()}{period[1:]}. " if period else "")
+                             + f"Ato nº {act.id}.", actor, until=act.suspension_end)
+        act.effect_change_id = change.id
+    elif act.kind == "suspension":   # already suspended: by another act (extended) or by hand
+        suspensions.refresh_until(subject, actor=actor, act=act)
     event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
           message=f"Cadastro atualizado: {act.kind_label.lower()} ({act.target}).",
           data={"target": act.target, "status": to.value, "subject_id": subject.id})
@@ -217,6 +228,8 @@ def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
 
 def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> bool:
     """Undo a suspension or revocation this act made (its appeal was upheld)."""
+    if act.kind == "suspension":
+        return _end_suspension(act, now, reason, actor)
     subject = effect_subject(act)
     if act.effect_applied_at is None or subject is None or \
             subject.status != EFFECTS.get(act.kind):
@@ -233,6 +246,18 @@ def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> b
           message="Cadastro restabelecido: recurso provido.",
           data={"target": act.target, "status": "active", "subject_id": subject.id})
     return True
+
+
+def _end_suspension(act: Sanction, now: datetime, reason: str, actor) -> bool:
+    from . import suspensions
+
+    if act.effect_applied_at is None or act.effect_lifted_at is not None:
+        return False
+    restored, what = suspensions.end_period(act, now, reason[:1500], actor=actor)
+    event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
+          message=f"Suspensão desfeita: {what}.",
+          data={"target": act.target, "restored": restored})
+    return restored
 
 
 def _cite(act: Sanction) -> dict | None:

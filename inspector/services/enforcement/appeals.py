@@ -17,6 +17,7 @@ from ...models import Appeal, AppealStatus, Role, Sanction, SanctionStatus
 from .. import audit
 from ..errors import ValidationFailed
 from .acts import accrue, apply_effect, revert_effect
+from .suspensions import period_text, replan_after_refused_appeal
 from .propose import repropose_later
 from .common import act_state, event, loads, local_day, notify, record, require_role, text, utc
 
@@ -147,13 +148,15 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
                 fine.daily_start_at = utc(fine.daily_start_at) + (utc(now) - utc(fine.stopped_at))
                 fine.stopped_at = None
                 accrue(fine, now)
+        replan_after_refused_appeal(act, now, was_suspended)  # served whole from today
         apply_effect(act, now, actor=user)
     audit.record("appeal_decided", "appeal", appeal.id, actor=user,
                  municipality_id=act.municipality_id, before=before, after=_appeal_state(appeal))
     record("sanction_" + act.status.value, act, actor=user, before=before_act,
            after=act_state(act))
     event("appeal_decided", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=("Recurso provido: " if accepted else "Recurso negado: ") + body,
+          message=("Recurso provido: " if accepted else "Recurso negado: ") + body
+          + (f" Período: {period_text(act)}." if period_text(act) and not accepted else ""),
           data={"appeal_id": appeal.id, "accepted": accepted, "ref": ref or None})
     notify("appeal_decided", appeal=appeal, act=act)
     if accepted:

@@ -156,9 +156,13 @@ def record(action: str, act: Sanction, *, actor, before: dict | None = None,
 
 def act_state(act: Sanction) -> dict:
     """The fields of an act that decisions change, as the audit log records them."""
-    return {"status": act.status.value, "kind": act.kind, "amount": act.amount,
-            "amount_unit": act.amount_unit, "amount_brl": act.amount_brl,
-            "decided_by": act.decided_by, "awaiting_mayor": act.awaiting_mayor,
-            "suspended": act.suspended, "deadline_at": aware(act.deadline_at),
-            "appeal_until": act.appeal_until, "reason": act.reason or None,
-            "decision_ref": act.decision_ref or None}
+    out = {"status": act.status.value, "kind": act.kind, "amount": act.amount,
+           "amount_unit": act.amount_unit, "amount_brl": act.amount_brl,
+           "decided_by": act.decided_by, "awaiting_mayor": act.awaiting_mayor,
+           "suspended": act.suspended, "deadline_at": aware(act.deadline_at),
+           "appeal_until": act.appeal_until, "reason": act.reason or None,
+           "decision_ref": act.decision_ref or None}
+    if act.kind == "suspension":
+        out |= {"suspension_days": act.suspension_days, "suspension_start": act.suspension_start,
+                "suspension_end": act.suspension_end}
+    return out

@@ -26,6 +26,7 @@ from .acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from .common import (NotAllowed, act_state, as_json, event, notify, record, require_role,
                      text, utc)
 from .propose import DEADLINE_KINDS, _permit_of, repropose_later
+from . import suspensions
 
 REVIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 
@@ -163,8 +164,10 @@ def _not_open_choice(act: Sanction) -> None:
         raise ValidationFailed({"kind": "Escolha entre suspensão e cassação (use “Alterar”)."})
 
 
-def confirm(act: Sanction, user, now: datetime, *, amount=None, comment: str = "") -> Decision:
-    """Confirm a proposed act (or, if the law reserves it to the mayor, forward it)."""
+def confirm(act: Sanction, user, now: datetime, *, amount=None, comment: str = "",
+            days=None) -> Decision:
+    """Confirm a proposed act (or, if the law reserves it to the mayor, forward it); a
+    suspension lasts `days` (the pack's default when not given, within its bounds)."""
     require_role(user, *REVIEWERS, message="Só a supervisão confirma atos.")
     _pending(act)
     if act.awaiting_mayor:
@@ -176,14 +179,15 @@ def confirm(act: Sanction, user, now: datetime, *, amount=None, comment: str = "
                                    act.amount_decree_key), required=open_amount)
     if value is not None:
         _set_amount(act, value)
+    suspensions.set_days(act, days)
     if act.decided_by == "mayor":
         return _forward(act, user, now, comment, amended=False)
     return _decide(act, SanctionStatus.CONFIRMED, user, now, comment=comment)
 
 
 def amend(act: Sanction, user, now: datetime, *, option: str | None = None, amount=None,
-          reason: str, comment: str = "") -> Decision:
-    """Decide the act with another measure and/or amount within the law's bounds."""
+          reason: str, comment: str = "", days=None) -> Decision:
+    """Decide the act with another measure, amount or suspension length within the bounds."""
     require_role(user, *REVIEWERS, message="Só a supervisão altera atos.")
     _pending(act)
     if act.awaiting_mayor:
@@ -191,7 +195,7 @@ def amend(act: Sanction, user, now: datetime, *, option: str | None = None, amou
     reason = text(reason, "reason", what="o motivo da alteração")
     comment = text(comment, "comment", required=False, minimum=1, what="o comentário")
     before = act_state(act)
-    _change(act, option, amount)
+    _change(act, option, amount, days)
     act.reason = reason
     if act.decided_by == "mayor":
         event("amendment_proposed", town_id=act.municipality_id, now=now, actor=user, act=act,
@@ -201,7 +205,7 @@ def amend(act: Sanction, user, now: datetime, *, option: str | None = None, amou
     return _decide(act, SanctionStatus.AMENDED, user, now, comment=comment, before=before)
 
 
-def _change(act: Sanction, option: str | None, amount) -> None:
+def _change(act: Sanction, option: str | None, amount, days=None) -> None:
     if option:
         opt = next((o for o in amend_options(act) if o.key == option), None)
         if opt is None:
@@ -212,8 +216,10 @@ def _change(act: Sanction, option: str | None, amount) -> None:
     value = _amount(amount, bound, required=act.amount is None and act.amount_max is not None)
     if value is not None:
         _set_amount(act, value)
-    elif not option:
-        raise ValidationFailed({"option": "Nada foi alterado: escolha outra medida ou valor."})
+    elif not option and (days in (None, "") or act.kind != "suspension"):
+        raise ValidationFailed({"option": "Nada foi alterado: escolha outra medida, valor ou "
+                                          "duração da suspensão."})
+    suspensions.set_days(act, days)
 
 
 def reject(act: Sanction, user, now: datetime, *, reason: str) -> Decision:
@@ -253,7 +259,7 @@ def _forward(act: Sanction, user, now: datetime, comment: str, *, amended: bool)
 
 def record_mayor_decision(act: Sanction, user, now: datetime, *, decision: str, ref: str,
                           reason: str = "", option: str | None = None, amount=None,
-                          comment: str = "") -> Decision:
+                          comment: str = "", days=None) -> Decision:
     """An admin records the mayor's decision (confirm | amend | reject) with its reference."""
     require_role(user, Role.ADMIN, message="A decisão do prefeito é registrada por um(a) "
                                            "administrador(a).")
@@ -267,7 +273,7 @@ def record_mayor_decision(act: Sanction, user, now: datetime, *, decision: str, 
     if decision == "amend":
         reason = text(reason, "reason", what="o motivo da alteração")
         before = act_state(act)
-        _change(act, option, amount)
+        _change(act, option, amount, days)
         act.reason = reason
         return _decide(act, SanctionStatus.AMENDED, user, now, comment=comment, ref=ref,
                        before=before)
@@ -279,6 +285,7 @@ def record_mayor_decision(act: Sanction, user, now: datetime, *, decision: str, 
                     required=act.amount is None and act.amount_max is not None)
     if value is not None:
         _set_amount(act, value)
+    suspensions.set_days(act, days)
     return _decide(act, SanctionStatus.CONFIRMED, user, now, comment=comment, ref=ref)
 
 
@@ -291,11 +298,13 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
     if act.notified_at is None:
         act.notified_at = utc(now)  # notified with the decision (document delivered now)
     schedule(act)
+    suspensions.plan_on_decision(act)
     record("sanction_" + status.value, act, actor=user, before=before, after=act_state(act))
     why = f" Motivo: {act.reason}" if status == SanctionStatus.AMENDED and act.reason else ""
+    period = suspensions.period_text(act)
     event(status.value, town_id=act.municipality_id, now=now, actor=user, act=act,
           message=f"{status.label}: {act.label}." + (f" Ato do prefeito: {ref}." if ref else "")
-          + why, data={"comment": comment or None, "ref": ref or None,
+          + (f" {period[0].upper()}{period[1:]}." if period else "") + why, data={"comment": comment or None, "ref": ref or None,
                        "before": before if status == SanctionStatus.AMENDED else None})
     notice, code = issue_notice(act, now, actor=user)
     open_fine(act, now)

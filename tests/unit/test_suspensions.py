@@ -1,0 +1,311 @@
+"""Suspensions are periods: the deciding authority sets the length within the rule pack's
+bounds (no law here gives one), the act records its first and last day, the registry row
+shows the last day, and `enforcement tick` lifts it when the period is over (exactly at
+00:00 local of the next day), restoring the previous status unless something else changed
+it. A refused suspensive appeal makes the whole period run from the refusal. Runs on SQLite
+and PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+import threading
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from inspector import rules
+from inspector.extensions import db
+from inspector.models import (AuditEntry, EnforcementEvent, Licence, Permit, Sanction,
+                              SanctionStatus, Status, StatusChange)
+from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_pack
+from inspector.services import audit, enforcement, registry
+from inspector.services.errors import ValidationFailed
+
+from .. import factories
+from ..enforcement_helpers import fleet, inspect, local
+
+T0 = local(2026, 3, 2, 10)      # the inspection; the supervisor decides an hour later
+
+
+# --- the pack's bounds ----------------------------------------------------------------------------
+def test_every_pack_with_a_suspension_states_its_default_and_maximum_as_data():
+    for pack in rules.load_all():
+        kinds = {m.kind for s in pack.ladder for m in s.measures} | \
+            {m.kind for o in pack.offences for m in o.measures}
+        if kinds & {"suspension", "suspension_or_revocation"}:
+            b = pack.suspension
+            assert b is not None, pack.id
+            assert 1 <= b.min_days <= b.default_days <= b.max_days, pack.id
+            assert "gives no length" in b.note
+            assert b.citation.quote
+
+
+def _broken(tmp_path, text: str):
+    path = tmp_path / "broken.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulePackError) as info:
+        load_pack(path, (LAWS_DIR,))
+    return info.value
+
+
+def test_a_pack_with_suspensions_but_no_bounds_is_refused(tmp_path):
+    text = (PACKS_DIR / "nortelandia-127-2009.yaml").read_text(encoding="utf-8")
+    start = text.index("  suspension:\n")
+    end = text.index("  ladder:\n")
+    e = _broken(tmp_path, text[:start] + text[end:])
+    assert e.key == "sanctions.suspension" and "default_days" in e.reason
+
+
+def test_bounds_out_of_order_are_refused(tmp_path):
+    text = (PACKS_DIR / "nortelandia-127-2009.yaml").read_text(encoding="utf-8")
+    e = _broken(tmp_path, text.replace("    default_days: 30\n", "    default_days: 120\n", 1))
+    assert e.key == "sanctions.suspension" and "max_days" in e.reason
+
+
+# --- deciding the length ----------------------------------------------------------------------------
+def _suspension(town="nortelandia", service="taxi", item="clean", when=T0):
+    """A Nortelândia taxi and the suspension of its Alvará proposed for a dirty car (Art. 26)."""
+    f = fleet(town, service)
+    agent, sup = factories.user("agent", town), factories.user("supervisor", town)
+    db.session.commit()
+    [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {item: "fail"}, when))
+    db.session.commit()
+    assert act.kind == "suspension" and act.target == "licence"
+    return f, agent, sup, act
+
+
+def test_a_length_outside_the_bounds_is_refused_with_a_message_and_nothing_changes(app):
+    with app.app_context():
+        f, _, sup, act = _suspension()
+        messages = {}
+        for bad in ("91", "0", "-3", "dez", "2.5"):
+            with pytest.raises(ValidationFailed) as info:
+                enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=bad)
+            db.session.rollback()
+            assert set(info.value.errors) == {"days"}, bad
+            messages[bad] = info.value.errors["days"]
+        assert "deve durar de 1 a 90 dias (padrão 30)" in messages["91"]
+        assert "a lei não fixa a duração" in messages["0"]
+        assert messages["dez"] == "Informe a duração da suspensão em dias (número inteiro)."
+        act = db.session.get(Sanction, act.id)
+        assert act.status == SanctionStatus.PROPOSED and act.suspension_start is None
+        lic = db.session.get(Licence, f["licence"].id)
+        assert lic.status == Status.ACTIVE and lic.suspended_until is None
+
+
+def test_the_decision_records_the_period_and_the_registry_its_last_day(app):
+    with app.app_context():
+        f, _, sup, act = _suspension()
+        d = enforcement.confirm(act, sup, T0 + timedelta(hours=1), days="10")
+        db.session.commit()
+        act = db.session.get(Sanction, act.id)
+        assert (act.suspension_days, act.suspension_start, act.suspension_end) == \
+            (10, date(2026, 3, 2), date(2026, 3, 11))
+        lic = db.session.get(Licence, f["licence"].id)
+        assert lic.status == Status.SUSPENDED and lic.suspended_until == date(2026, 3, 11)
+        change = db.session.get(StatusChange, act.effect_change_id)
+        assert "Suspenso de 02/03/2026 a 11/03/2026 (10 dias)" in change.reason
+        assert d.notice.document_kind == "decision"
+
+
+# --- the tick lifts it --------------------------------------------------------------------------------
+def _counts() -> dict:
+    return {m.__name__: db.session.scalar(select(func.count()).select_from(m))
+            for m in (Sanction, StatusChange, EnforcementEvent, AuditEntry)}
+
+
+def test_tick_lifts_the_suspension_exactly_when_its_last_day_ends_and_twice_changes_nothing(app):
+    lifted = []
+    listener = enforcement.subscribe("suspension_lifted",
+                                     lambda act, restored: lifted.append((act.id, restored)))
+    try:
+        with app.app_context():
+            f, _, sup, act = _suspension()
+            enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=10)
+            db.session.commit()
+            last_moment = local(2026, 3, 11, 23, 59) + timedelta(seconds=59, microseconds=999999)
+            assert enforcement.tick(last_moment).lifted == []
+            assert db.session.get(Licence, f["licence"].id).status == Status.SUSPENDED
+            report = enforcement.tick(local(2026, 3, 12, 0, 0))
+            assert report.lifted == [act.id]
+            lic = db.session.get(Licence, f["licence"].id)
+            assert lic.status == Status.ACTIVE and lic.suspended_until is None
+            back = db.session.scalar(select(StatusChange).order_by(StatusChange.id.desc()))
+            assert (back.from_status, back.to_status) == (Status.SUSPENDED, Status.ACTIVE)
+            assert "Fim da suspensão" in back.reason
+            actions = db.session.scalars(select(AuditEntry.action)).all()
+            assert "sanction_suspension_lifted" in actions
+            assert db.session.scalar(select(EnforcementEvent.text).where(
+                EnforcementEvent.kind == "suspension_lifted")).startswith("Fim da suspensão")
+            before = _counts()
+            again = enforcement.tick(local(2026, 3, 12, 0, 0))
+            assert again.changes == 0 and _counts() == before
+            assert enforcement.tick(local(2026, 4, 1)).lifted == []
+            assert lifted == [(act.id, True)]
+            assert audit.verify()[1] is None
+    finally:
+        enforcement.unsubscribe("suspension_lifted", listener)
+
+
+def test_a_later_revocation_is_not_undone_when_the_suspension_ends(app):
+    with app.app_context():
+        f, _, sup, act = _suspension()
+        enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=5)
+        db.session.commit()
+        lic = db.session.get(Licence, f["licence"].id)
+        registry.change_status(lic, Status.REVOKED, "Cassado por decisão do prefeito.",
+                               actor=sup)
+        db.session.commit()
+        assert enforcement.tick(local(2026, 3, 7, 0, 1)).lifted == [act.id]
+        lic = db.session.get(Licence, f["licence"].id)
+        assert lic.status == Status.REVOKED and lic.suspended_until is None
+        text = db.session.scalar(select(EnforcementEvent.text).where(
+            EnforcementEvent.kind == "suspension_lifted"))
+        assert "nada a restabelecer" in text
+
+
+def test_a_suspension_entered_by_hand_after_a_reactivation_is_kept(app):
+    with app.app_context():
+        f, _, sup, act = _suspension()
+        enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=5)
+        lic = db.session.get(Licence, f["licence"].id)
+        registry.change_status(lic, Status.ACTIVE, "Reativado: decisão judicial.", actor=sup)
+        registry.change_status(lic, Status.SUSPENDED, "Suspenso: vistoria reprovada.", actor=sup)
+        db.session.commit()
+        enforcement.tick(local(2026, 3, 8))
+        assert db.session.get(Licence, f["licence"].id).status == Status.SUSPENDED
+
+
+def test_two_suspensions_of_one_licence_hold_it_until_the_later_one_ends(app):
+    with app.app_context():
+        f, agent, sup, first = _suspension()
+        enforcement.confirm(first, sup, T0 + timedelta(hours=1), days=10)        # 02/03-11/03
+        db.session.commit()
+        [second] = enforcement.acts_of(inspect(f["vehicle"], agent, {"clean": "fail"},
+                                               local(2026, 3, 5)))
+        assert second.kind == "revocation"           # a repeat: the ladder's second rung
+        enforcement.amend(second, sup, local(2026, 3, 5, 11), option="step:suspension:0",
+                          days=20, reason="Ainda não é caso de cassação.")      # 05/03-24/03
+        db.session.commit()
+        lic = db.session.get(Licence, f["licence"].id)
+        assert lic.suspended_until == date(2026, 3, 24)
+        assert enforcement.tick(local(2026, 3, 12, 0, 1)).lifted == [first.id]
+        lic = db.session.get(Licence, f["licence"].id)
+        assert lic.status == Status.SUSPENDED and lic.suspended_until == date(2026, 3, 24)
+        assert enforcement.tick(local(2026, 3, 25, 0, 1)).lifted == [second.id]
+        lic = db.session.get(Licence, f["licence"].id)
+        assert lic.status == Status.ACTIVE and lic.suspended_until is None
+
+
+def _nortelandia_030_suspension():
+    """Nortelândia 030: warning, fine, then the repeat offence amended to a 15-day suspension
+    of the company's authorisation; the appeal to the mayor suspends it (Art. 16 § 2º)."""
+    f = fleet("nortelandia", "mototaxi")
+    agent = factories.user("agent", "nortelandia")
+    sup, admin = factories.user("supervisor", "nortelandia"), factories.user("admin", "nortelandia")
+    db.session.commit()
+    for k in range(2):
+        earlier = inspect(f["vehicle"], agent, {"vest": "fail"}, T0 - timedelta(days=20 - k))
+        for a in enforcement.acts_of(earlier):
+            enforcement.confirm(a, sup, T0 - timedelta(days=19 - k),
+                                amount=a.amount_max if a.amount is None else None)
+    susp = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))[1]
+    enforcement.amend(susp, sup, T0 + timedelta(hours=1), option="step:repeat-fine:1:suspension",
+                      days=15, reason="Terceira falta.")
+    db.session.commit()
+    return f, sup, admin, susp
+
+
+def test_without_an_appeal_the_period_starts_the_day_after_the_window_closes(app):
+    with app.app_context():
+        f, _, _, susp = _nortelandia_030_suspension()
+        assert susp.appeal_until == date(2026, 3, 12)
+        assert (susp.suspension_start, susp.suspension_end) == (date(2026, 3, 13),
+                                                                date(2026, 3, 27))
+        assert db.session.get(Permit, f["permit"].id).suspended_until is None
+        enforcement.tick(local(2026, 3, 13, 0, 1))
+        permit = db.session.get(Permit, f["permit"].id)
+        assert permit.status == Status.SUSPENDED and permit.suspended_until == date(2026, 3, 27)
+        assert enforcement.tick(local(2026, 3, 28, 0, 1)).lifted == [susp.id]
+        assert db.session.get(Permit, f["permit"].id).status == Status.ACTIVE
+
+
+def test_a_refused_suspensive_appeal_makes_the_whole_period_run_from_the_refusal(app):
+    with app.app_context():
+        f, sup, admin, susp = _nortelandia_030_suspension()
+        ap = enforcement.file_appeal(susp, filed_on=date(2026, 3, 10), filed_by="Empresa X",
+                                     filed_by_role="company", text_="Recorremos da suspensão.",
+                                     user=sup, now=local(2026, 3, 10, 11))
+        db.session.commit()
+        enforcement.tick(local(2026, 3, 20))           # the planned period is held
+        assert db.session.get(Permit, f["permit"].id).status == Status.ACTIVE
+        enforcement.decide_appeal(ap, admin, local(2026, 3, 21, 9), accepted=False,
+                                  text_="Mantida a suspensão.", ref="Decisão 4/2026")
+        db.session.commit()
+        susp = db.session.get(Sanction, susp.id)
+        assert (susp.suspension_start, susp.suspension_end) == (date(2026, 3, 21),
+                                                                date(2026, 4, 4))
+        permit = db.session.get(Permit, f["permit"].id)
+        assert permit.status == Status.SUSPENDED and permit.suspended_until == date(2026, 4, 4)
+        assert enforcement.tick(local(2026, 4, 4, 23)).lifted == []
+        assert enforcement.tick(local(2026, 4, 5, 0, 1)).lifted == [susp.id]
+        assert db.session.get(Permit, f["permit"].id).status == Status.ACTIVE
+        assert db.session.get(Sanction, susp.id).status == SanctionStatus.CLOSED
+
+
+def test_an_upheld_appeal_ends_a_running_suspension_at_once(app):
+    """Nortelândia 127 gives no appeal window (admitted at any time) and does not say it
+    suspends: the suspension runs until the appeal is upheld, then the licence is restored."""
+    with app.app_context():
+        f, _, sup, act = _suspension()
+        admin = factories.user("admin", "nortelandia")
+        enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=30)
+        ap = enforcement.file_appeal(act, filed_on=date(2026, 3, 4), filed_by="Titular",
+                                     filed_by_role="holder", text_="O carro estava limpo.",
+                                     user=sup, now=local(2026, 3, 4, 9))
+        enforcement.decide_appeal(ap, admin, local(2026, 3, 6, 9), accepted=True,
+                                  text_="Fotos não mostram sujeira.")
+        db.session.commit()
+        lic = db.session.get(Licence, f["licence"].id)
+        assert lic.status == Status.ACTIVE and lic.suspended_until is None
+        assert enforcement.tick(local(2026, 4, 2)).lifted == []
+
+
+# --- two ticks at once ----------------------------------------------------------------------------
+def _tick_in_thread(app, now, barrier, out, i):
+    with app.app_context():
+        barrier.wait()
+        try:
+            out[i] = enforcement.tick(now)
+        except Exception as e:  # noqa: BLE001 - reported below
+            out[i] = e
+        finally:
+            db.session.remove()
+
+
+def test_two_ticks_at_once_lift_each_suspension_once(app):
+    with app.app_context():
+        ids = []
+        for _ in range(3):
+            f, _, sup, act = _suspension()
+            enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=3)
+            ids.append(act.id)
+        db.session.commit()
+        db.engine.dispose()
+    now = local(2026, 3, 5, 0, 1)
+    out: list = [None, None]
+    barrier = threading.Barrier(2)
+    threads = [threading.Thread(target=_tick_in_thread, args=(app, now, barrier, out, i))
+               for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert all(not isinstance(r, Exception) for r in out), out
+    assert sorted(len(r.lifted) for r in out) == [0, 3]
+    with app.app_context():
+        back = db.session.scalar(select(func.count()).select_from(StatusChange).where(
+            StatusChange.to_status == Status.ACTIVE))
+        assert back == 3
+        assert db.session.scalars(select(AuditEntry.action)).all().count(
+            "sanction_suspension_lifted") == 3
+        assert audit.verify()[1] is None
