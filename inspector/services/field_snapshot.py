@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..models import (AuditEntry, Credential, Driver, Holder, Inspection, InsurancePolicy,
                       Licence, Municipality, Permit, Stand, Vehicle, vehicle_drivers)
-from . import field_rules, field_standing
+from . import field_notices, field_rules, field_standing
 
 THUMB_BOX = (96, 128)   # portrait; a face is recognisable, ~3 KB as JPEG
 THUMB_QUALITY = 60
@@ -281,7 +281,11 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
     out["standing"] = [standing[v] for v in chosen if v in standing]
     inspected = None if named is None else _inspected_vehicles(named.get("inspection", set()))
     out["last_inspections"] = last_inspections(town.id, inspected)
-    out["notices"] = []
+    acts = None if named is None else named.get("sanction", set())
+    out["notices"], gone = field_notices.open_notices(town.id, acts) if acts is None or acts \
+        else ([], [])
+    if gone:
+        deleted["notices"] = gone  # decided otherwise, complied with or closed since
     out["checklists"] = field_rules.checklists_in_force(town, today)
     out["keys"] = _keys(today)
     out["deleted"] = deleted
@@ -298,6 +302,8 @@ def _named_since(town_id: int, since: int, version: int) -> dict[str, set]:
     for entity, entity_id in rows:
         if entity == "inspection":
             named[entity].add(entity_id)
+        elif entity == "sanction" and entity_id.isdigit():
+            named[entity].add(int(entity_id))  # an act: the open notices on the card
         elif entity in ENTITIES and entity_id.isdigit():
             named[entity].add(int(entity_id))
     return named

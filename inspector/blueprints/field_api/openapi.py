@@ -71,7 +71,25 @@ SCHEMAS: dict = {
             "status": {"enum": ["regular", "irregular", "suspended"]},
             "reasons": {"type": "array"}, "warnings": {"type": "array"}}}},
         "last_inspections": {"type": "array", "items": {"type": "object"}},
-        "notices": {"type": "array"},
+        "notices": {"type": "array", "description": "Open acts (confirmed, amended, "
+                    "converted into a daily fine, under appeal, appeal refused) of the town's "
+                    "vehicles, drivers and holders; a delta lists those that left in "
+                    "deleted.notices.", "items": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "number": _NULL_STR, "kind": {"type": "string"},
+            "kind_label": {"type": "string"}, "label": {"type": "string"},
+            "what": {"type": "string", "description": "What is wrong."},
+            "required_action": _NULL_STR,
+            "citation": {"type": ["object", "null"], "properties": {
+                "law": {"type": "string"}, "article": {"type": "string"},
+                "anchor": {"type": "string"}, "law_slug": {"type": "string"}}},
+            "deadline_at": {"type": ["string", "null"], "format": "date-time"},
+            "status": {"enum": ["confirmed", "amended", "converted_to_daily_fine", "appealed",
+                                "appeal_refused"]},
+            "status_label": {"type": "string"}, "suspended": {"type": "boolean"},
+            "issued_at": {"type": ["string", "null"], "format": "date-time"},
+            "concerns": {"enum": ["vehicle", "driver", "holder"]},
+            "vehicle_id": {"type": ["integer", "null"]}, "driver_id": {"type": ["integer", "null"]},
+            "holder_id": {"type": ["integer", "null"]}}}},
         "checklists": {"type": "array", "items": {"type": "object"}},
         "keys": {"type": "array", "items": {"type": "object", "properties": {
             "kid": {"type": "integer"}, "public_key": {"type": "string"},

@@ -30,6 +30,23 @@ function citationLink(citation) {
     target: "_blank", rel: "noopener" }, `${citation.law}, ${citation.article}`);
 }
 
+/** One open notice or act: number, what is wrong, article, deadline (passed: highlighted). */
+function noticeItem(notice, drivers, holder) {
+  const overdue = notice.deadline_at && Date.parse(notice.deadline_at) < Date.now();
+  const driver = notice.concerns === "driver" && drivers.find((d) => d.id === notice.driver_id);
+  const whom = driver ? `Condutor: ${driver.name}` : notice.concerns === "holder" && holder ? `Titular: ${holder.name}` : null;
+  return el("li", { class: `notice${overdue ? " overdue" : ""}`, dataset: { notice: notice.id, status: notice.status } },
+    el("p", { class: "notice-title" }, el("strong", {}, notice.number ? `${notice.kind_label} nº ${notice.number}` : notice.kind_label),
+      ` · ${notice.status_label}${notice.suspended ? " (efeito suspenso por recurso)" : ""}`),
+    el("p", {}, notice.what, notice.citation ? " — " : "", citationLink(notice.citation)
+      || (notice.citation ? `${notice.citation.law}, ${notice.citation.article}` : "")),
+    whom ? el("p", {}, whom) : null,
+    notice.deadline_at
+      ? el("p", { class: overdue ? "notice-deadline exp-bad" : "notice-deadline" },
+        `Prazo: ${formatDateTime(notice.deadline_at)}${overdue ? " — VENCIDO" : ""}`)
+      : null);
+}
+
 function lastInspectionText(last) {
   if (!last) return "Nenhuma registrada nos dados do aparelho.";
   const when = last.finished_at ? formatDateTime(last.finished_at) : formatDate(last.date);
@@ -90,7 +107,6 @@ export function resultCard(details, verification = null) {
     el("p", { class: "last-inspection" }, lastInspectionText(lastInspection)),
     el("h2", {}, "Notificações em aberto"),
     notices.length
-      ? el("ul", { class: "notices" }, notices.map((n) => el("li", {}, n.label || n.summary || `Notificação ${n.number || n.id}`,
-        n.due_on ? ` · prazo ${formatDate(n.due_on)}` : "")))
+      ? el("ul", { class: "notices" }, notices.map((n) => noticeItem(n, drivers, holder)))
       : el("p", {}, "Nenhuma."));
 }

@@ -24,6 +24,24 @@ async function driversOf(vehicle) {
   return store.rowsBy("drivers", "vehicle_ids", vehicle.id);
 }
 
+/**
+ * The open notices and acts on the card: the vehicle's, those concerning one of its drivers
+ * (registration, removal...) and those concerning its holder (permit...), each once.
+ */
+async function noticesOf(vehicle, drivers) {
+  const lists = await Promise.all([
+    store.rowsBy("notices", "vehicle_id", vehicle.id),
+    ...drivers.map((d) => store.rowsBy("notices", "driver_id", d.id)
+      .then((rows) => rows.filter((n) => n.concerns === "driver"))),
+    vehicle.holder_id ? store.rowsBy("notices", "holder_id", vehicle.holder_id)
+      .then((rows) => rows.filter((n) => n.concerns === "holder")) : [],
+  ]);
+  const byId = new Map();
+  for (const n of lists.flat()) byId.set(n.id, n);
+  return [...byId.values()].sort((a, b) =>
+    String(a.deadline_at || "9999").localeCompare(String(b.deadline_at || "9999")) || a.id - b.id);
+}
+
 function newest(rows, field) {
   return rows.slice().sort((a, b) => String(b[field] || "").localeCompare(String(a[field] || "")))[0] || null;
 }
@@ -32,12 +50,12 @@ function newest(rows, field) {
 export async function vehicleDetails(vehicleId) {
   const vehicle = await store.getRow("vehicles", vehicleId);
   if (!vehicle) return null;
-  const [drivers, standing, licences, insurance, notices, lastInspection, credentials, holder] = await Promise.all([
-    driversOf(vehicle),
+  const drivers = await driversOf(vehicle);
+  const [standing, licences, insurance, notices, lastInspection, credentials, holder] = await Promise.all([
     store.getRow("standing", vehicleId),
     store.rowsBy("licences", "vehicle_id", vehicleId),
     store.rowsBy("insurance", "vehicle_id", vehicleId),
-    store.rowsBy("notices", "vehicle_id", vehicleId),
+    noticesOf(vehicle, drivers),
     store.getRow("last_inspections", vehicleId),
     store.rowsBy("credentials", "vehicle_id", vehicleId),
     vehicle.holder_id ? store.getRow("holders", vehicle.holder_id) : null,
@@ -47,7 +65,7 @@ export async function vehicleDetails(vehicleId) {
     standing: standing || null,
     licence: newest(licences, "valid_until"),
     insurance: newest(insurance, "valid_until"),
-    notices: notices.filter((n) => !n.status || n.status === "open"),
+    notices, // the server sends only open ones (docs/sync.md)
     lastInspection: lastInspection || (vehicle.last_vistoria_on ? { date: vehicle.last_vistoria_on } : null),
   };
 }
