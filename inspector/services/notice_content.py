@@ -193,6 +193,7 @@ def _measure_section(act: Sanction, pack) -> Section:
             rows.append(("Decisão", f"{by}, em {moment(act.decided_at)}"))
             if act.decision_ref:
                 rows.append(("Ato do Prefeito", act.decision_ref))
+    rows += _suspension_rows(act)
     blocks: list = [Rows(tuple(rows))]
     cite = loads(act.citation)
     if _same(cite, loads(act.breach_citation)):
@@ -200,6 +201,20 @@ def _measure_section(act: Sanction, pack) -> Section:
     elif cite:
         blocks.append(quote(cite, pack))
     return Section("Penalidade aplicada e seu fundamento", tuple(blocks))
+
+
+def _suspension_rows(act: Sanction) -> list[tuple[str, str]]:
+    """The period of a suspension, as decided (the pack bounds its length; no law sets it)."""
+    if act.kind != "suspension" or act.suspension_start is None:
+        return []
+    span = (f"suspenso de {day(act.suspension_start)} a {day(act.suspension_end)} "
+            f"({act.suspension_days} dias)")
+    if act.appeal_suspensive is True:  # the appeal holds it: it starts when the window closes
+        return [("Período da suspensão",
+                 f"{span}, se não houver recurso no prazo; havendo recurso, os "
+                 f"{act.suspension_days} dias contam da decisão que o negar")]
+    return [("Período da suspensão", f"{span}; ao fim do período o cadastro volta "
+                                     "automaticamente à situação anterior")]
 
 
 def _deadline_section(act: Sanction, pack) -> Section | None:

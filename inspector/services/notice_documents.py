@@ -149,6 +149,7 @@ class PublicView:
     sha256: str | None
     version: int | None
     superseded: tuple[tuple[int, str], ...]  # (version, sha256) of earlier prints
+    payment: str | None = None   # a fine: "quitada", "paga parcialmente", "em aberto"...
 
 
 def public_view(notice: Notice) -> PublicView:
@@ -157,12 +158,15 @@ def public_view(notice: Notice) -> PublicView:
                               .where(NoticeDocument.notice_id == notice.id)
                               .order_by(NoticeDocument.version.desc())).all()
     current = docs[0] if docs else None
+    from .enforcement.payments import balance_of
+    balance = balance_of(notice.sanction)
     return PublicView(
         number=notice.number, kind=KIND_NAMES.get(notice.document_kind, notice.document_kind),
         town=_town(notice).name, issued_on=day(local_day(utc(notice.issued_at))),
         status=public_status(notice), sha256=current.sha256 if current else None,
         version=current.version if current else None,
-        superseded=tuple((v, s) for v, s in docs[1:]))
+        superseded=tuple((v, s) for v, s in docs[1:]),
+        payment=balance.label if balance is not None else None)
 
 
 def check_copy(notice: Notice, data: bytes) -> str:

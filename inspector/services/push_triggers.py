@@ -161,6 +161,23 @@ def notify_deadline_soon(act: Sanction, deadline_at: datetime, now: datetime | N
                   dedupe_key=f"deadline_soon:{act.id}:{deadline.isoformat()}:h{holder.id}")
 
 
+def notify_suspension_lifted(act: Sanction, restored: bool, now: datetime | None = None):
+    """Tell a subscribed holder that a suspension's period is over (and whether the registry
+    was restored: something else, e.g. a later revocation, may still hold it)."""
+    notice = act.notice
+    holder = holder_of(act)
+    if notice is None or not _subscribed(holder):
+        return None
+    last = act.suspension_end.strftime("%d/%m/%Y") if act.suspension_end else "?"
+    body = (f"Terminou em {last} a suspensão do documento nº {notice.number}. "
+            + ("O cadastro voltou à situação anterior." if restored else
+               "O cadastro continua com outra restrição: veja o documento."))
+    return notify(holder, "suspension_lifted", "Fim da suspensão", body, holder_page(notice),
+                  {"notice": notice.number, "restored": restored},
+                  now=_moment(now, _tick_now()),
+                  dedupe_key=f"suspension_lifted:{act.id}:h{holder.id}")
+
+
 # --- listeners -------------------------------------------------------------------------------------
 def _on_to_review(inspection, acts=(), **_):
     notify_inspection_to_review(inspection, acts)
@@ -178,8 +195,13 @@ def _on_deadline(act, deadline_at, **_):
     notify_deadline_soon(act, deadline_at)
 
 
+def _on_lifted(act, restored, **_):
+    notify_suspension_lifted(act, restored)
+
+
 LISTENERS = {"inspection_to_review": _on_to_review, "inspection_reviewed": _on_reviewed,
-             "notice_issued": _on_notice, "deadline_soon": _on_deadline}
+             "notice_issued": _on_notice, "deadline_soon": _on_deadline,
+             "suspension_lifted": _on_lifted}
 
 
 def register() -> bool:
@@ -196,5 +218,6 @@ def register() -> bool:
 
 
 __all__ = ["LISTENERS", "holder_of", "holder_page", "notify_deadline_soon",
+           "notify_suspension_lifted",
            "notify_inspection_reviewed", "notify_inspection_to_review", "notify_notice_issued",
            "register"]

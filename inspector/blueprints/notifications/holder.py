@@ -177,7 +177,18 @@ def holder_view(notice: Notice) -> dict:
         "law": cite.get("law"), "article": cite.get("article"),
         "appeal_until": appeal.strftime("%d/%m/%Y") if appeal else None,
         "can_subscribe": push_triggers.holder_of(act) is not None,
+        **_suspension_and_fine(act),
     }
+
+
+def _suspension_and_fine(act) -> dict:
+    """The suspension's period and the fine's payment state, when the act has them."""
+    from ...services.enforcement import payments, suspensions
+
+    balance = payments.balance_of(act)
+    return {"suspension": suspensions.situation_text(act),
+            "fine": balance.text if balance else None,
+            "fine_note": balance.note if balance else ""}
 
 
 @bp.get("/notificacoes/<path:number>")

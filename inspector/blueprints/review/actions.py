@@ -84,7 +84,7 @@ def confirm(ident: int):
     a = get_in_town(Sanction, ident)
     try:
         d = enforcement.confirm(a, g.user, now(), amount=_form("amount") or None,
-                                comment=_form("comment"))
+                                comment=_form("comment"), days=_form("days") or None)
     except ValidationFailed as e:
         return _refused(a, e)
     msg = "Encaminhado ao prefeito." if a.awaiting_mayor else "Ato confirmado."
@@ -99,7 +99,7 @@ def amend(ident: int):
     try:
         d = enforcement.amend(a, g.user, now(), option=_form("option") or None,
                               amount=_form("amount") or None, reason=_form("reason"),
-                              comment=_form("comment"))
+                              comment=_form("comment"), days=_form("days") or None)
     except ValidationFailed as e:
         return _refused(a, e)
     msg = "Alterado e encaminhado ao prefeito." if a.awaiting_mayor else "Ato alterado."
@@ -127,7 +127,8 @@ def mayor(ident: int):
         d = enforcement.record_mayor_decision(
             a, g.user, now(), decision=_form("decision"), ref=_form("ref"),
             reason=_form("reason"), option=_form("option") or None,
-            amount=_form("amount") or None, comment=_form("comment"))
+            amount=_form("amount") or None, comment=_form("comment"),
+            days=_form("days") or None)
     except ValidationFailed as e:
         return _refused(a, e)
     return _done(a, "Decisão do prefeito registrada.", d.access_code)

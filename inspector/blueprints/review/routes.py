@@ -16,7 +16,7 @@ from ...services.enforcement.common import LOCAL_TZ, aware, loads
 from ...services.inspections import photo_bytes
 from ...rules.sanctions import brl
 from .blueprint import VIEWERS, bp, now, page_or_fragment
-from . import actions, photos  # noqa: F401  (register their routes on bp)
+from . import actions, fines, photos  # noqa: F401  (register their routes on bp)
 
 QUEUE_STATUSES = {"awaiting_review": "Aguardando revisão", "reviewed": "Revisadas",
                   "incomplete": "Aguardando fotos"}

@@ -120,6 +120,23 @@ def period_text(act: Sanction) -> str:
             f"({act.suspension_days} dias)")
 
 
+def situation_text(act: Sanction) -> str:
+    """The period and where it stands, for the holder's page ("" when there is none)."""
+    period = period_text(act)
+    if not period:
+        return ""
+    if act.effect_lifted_at is not None:
+        return f"{period}; encerrada"
+    if act.effect_applied_at is not None:
+        return period
+    if act.suspended:
+        return (f"{act.suspension_days} dias, retida pelo recurso: se ele for negado, contam "
+                f"da decisão")
+    if act.appeal_suspensive:
+        return f"{period}, se não houver recurso no prazo"
+    return period
+
+
 # --- the registry row -----------------------------------------------------------------------------
 def acts_on(subject) -> list[Sanction]:
     """Suspension acts whose effect was applied to this registry row, oldest first."""

@@ -1,0 +1,178 @@
+"""What people see of a suspension's period and of a fine's payments: the review card (the
+length within the pack's bounds, 422 with the reason inline), the decision PDF, the
+passenger page before and after the tick lifts the suspension, the payment form (422 with
+inline errors, nothing written), the holder's notice page, the public authenticity page and
+the supervisors' "Multas em aberto". Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from inspector.extensions import db
+from inspector.models import FinePayment, Licence, Notice, Sanction, Status
+from inspector.services import credentials, enforcement, notice_documents
+from inspector.services.field_rules import LOCAL_TZ, local_day
+
+from .. import factories
+from ..credentials_data import banner
+from ..enforcement_helpers import fleet, inspect, set_values
+from .test_documents import pdf_text
+
+HX = {"HX-Request": "true"}
+
+
+def _login(app, username):
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    return c
+
+
+def _dmy(day) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+@pytest.fixture
+def nortelandia(app):
+    """A Nortelândia taxi with its QR credential, and the suspension of its Alvará proposed
+    an hour ago for a dirty car (Lei 127/2009 Art. 26)."""
+    app.config.update(HOLDER_CODE_MIN_SECONDS=0.01, HOLDER_CODE_RATE_LIMIT="1000 per minute")
+    with app.app_context():
+        f = fleet("nortelandia", "taxi")
+        agent = factories.user("agent", "nortelandia")
+        sup = factories.user("supervisor", "nortelandia")
+        db.session.commit()
+        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"clean": "fail"},
+                                            datetime.now(UTC) - timedelta(hours=1)))
+        cred = credentials.issue(f["vehicle"], actor="test")
+        db.session.commit()
+        return {"act": act.id, "licence": f["licence"].id, "token": cred.token,
+                "supervisor": sup.username, "agent": agent.username}
+
+
+def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
+        app, nortelandia, tmp_path):
+    c = _login(app, nortelandia["supervisor"])
+    act = nortelandia["act"]
+    page = c.get(f"/revisao/atos/{act}").get_data(as_text=True)
+    assert "Duração proposta" in page and "30 dias (de 1 a 90" in page
+    assert 'name="days"' in page and 'max="90"' in page
+    bad = c.post_form(f"/revisao/atos/{act}/confirmar", {"days": "120"}, headers=HX)
+    html = bad.get_data(as_text=True)
+    assert bad.status_code == 422 and "A suspensão deve durar de 1 a 90 dias" in html
+    assert 'class="field-error"' in html
+    with app.app_context():
+        assert db.session.get(Licence, nortelandia["licence"]).status == Status.ACTIVE
+    ok = c.post_form(f"/revisao/atos/{act}/confirmar", {"days": "10"}, headers=HX)
+    first = local_day(datetime.now(UTC))
+    last = first + timedelta(days=9)
+    card = ok.get_data(as_text=True)
+    assert ok.status_code == 200
+    assert f"Suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)" in card
+    with app.app_context():
+        notice = db.session.scalar(select(Notice).where(Notice.sanction_id == act))
+        text = pdf_text(notice_documents.current_document(notice).pdf, tmp_path)
+    assert f"suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)" in text
+    assert "volta automaticamente à situação anterior" in text
+
+
+def test_the_passenger_page_says_until_when_and_is_regular_again_after_the_tick(
+        app, client, nortelandia):
+    assert banner(client.get(f"/v/{nortelandia['token']}").get_data(as_text=True)) == "REGULAR"
+    with app.app_context():
+        act = db.session.get(Sanction, nortelandia["act"])
+        enforcement.confirm(act, factories.user("supervisor", "nortelandia"),
+                            datetime.now(UTC), days=3)
+        db.session.commit()
+        last = act.suspension_end
+    html = client.get(f"/v/{nortelandia['token']}").get_data(as_text=True)
+    assert banner(html) == f"SUSPENSO até {_dmy(last)}"
+    assert f"suspensa pela prefeitura até {_dmy(last)}" in html
+    with app.app_context():
+        midnight = datetime.combine(last + timedelta(days=1), time(0), LOCAL_TZ)
+        assert enforcement.tick(midnight - timedelta(seconds=1)).lifted == []
+        assert banner(client.get(f"/v/{nortelandia['token']}").get_data(as_text=True)) == \
+            f"SUSPENSO até {_dmy(last)}"
+        assert enforcement.tick(midnight).lifted == [nortelandia["act"]]
+    assert banner(client.get(f"/v/{nortelandia['token']}").get_data(as_text=True)) == "REGULAR"
+
+
+# --- payments -------------------------------------------------------------------------------
+@pytest.fixture
+def fine(app):
+    """Tapurah Art. 14 § ú: the holder fined 100 UFIM = R$ 525,00, confirmed an hour ago;
+    the access code printed on the infraction record."""
+    app.config.update(HOLDER_CODE_MIN_SECONDS=0.01, HOLDER_CODE_RATE_LIMIT="1000 per minute")
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        set_values("tapurah", fiscal_unit=5.25)
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        other = factories.user("supervisor", "sapezal")
+        db.session.commit()
+        _, act = enforcement.acts_of(inspect(f["vehicle"], agent, {"one-passenger": "fail"},
+                                             datetime.now(UTC) - timedelta(hours=2)))
+        d = enforcement.confirm(act, sup, datetime.now(UTC) - timedelta(hours=1))
+        db.session.commit()
+        return {"act": act.id, "number": d.notice.number, "code": d.access_code,
+                "supervisor": sup.username, "agent": agent.username, "other": other.username}
+
+
+def _pay(c, act, **data):
+    return c.post_form(f"/revisao/atos/{act}/pagamento", data, headers=HX)
+
+
+def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine):
+    c = _login(app, fine["supervisor"])
+    act = fine["act"]
+    card = c.get(f"/revisao/atos/{act}").get_data(as_text=True)
+    assert "Pagamento da multa" in card and "em aberto: R$ 525,00" in card
+    tomorrow = (local_day(datetime.now(UTC)) + timedelta(days=1)).isoformat()
+    bad = _pay(c, act, paid_on=tomorrow, amount_paid="-10", receipt="")
+    html = bad.get_data(as_text=True)
+    assert bad.status_code == 422
+    for message in ("A data do pagamento não pode ser futura.",
+                    "O valor pago não pode ser negativo.",
+                    "Informe o número do DAM ou do recibo."):
+        assert f'<p class="field-error">{message}</p>' in html
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(FinePayment)) == 0
+    today = local_day(datetime.now(UTC)).isoformat()
+    ok = _pay(c, act, paid_on=today, amount_paid="200,00", receipt="DAM 2026/77")
+    assert ok.status_code == 200
+    assert "paga parcialmente: R$ 200,00 de R$ 525,00, faltam R$ 325,00" in ok.get_data(
+        as_text=True)
+    # the holder's page, opened with the printed code
+    path = f"tapurah/{fine['number']}"
+    token = client.csrf_token(f"/notificacoes/{path}")
+    assert client.post(f"/notificacoes/{path}",
+                       data={"codigo": fine["code"], "csrf_token": token}).status_code == 303
+    holder = client.get(f"/notificacoes/{path}").get_data(as_text=True)
+    assert "Multa paga parcialmente: R$ 200,00 de R$ 525,00" in holder
+    # the public authenticity page: the state, no amounts, no names
+    public = app.test_client().get(f"/documentos/{path}").get_data(as_text=True)
+    assert '<dd id="pagamento">paga parcialmente</dd>' in public and "R$" not in public
+    # the supervisors' list, then paid in full
+    listed = c.get("/revisao/multas").get_data(as_text=True)
+    assert fine["number"] in listed and "paga parcialmente" in listed and "R$ 325,00" in listed
+    assert _pay(c, act, paid_on=today, amount_paid="325", receipt="DAM 2026/78").status_code \
+        == 200
+    assert "Nenhuma multa em aberto" in c.get("/revisao/multas").get_data(as_text=True)
+    public = app.test_client().get(f"/documentos/{path}").get_data(as_text=True)
+    assert '<dd id="pagamento">quitada</dd>' in public
+
+
+def test_only_the_towns_supervisors_and_admins_record_payments_and_see_the_list(app, fine):
+    agent = _login(app, fine["agent"])
+    assert agent.get("/revisao/multas").status_code == 403
+    assert _pay(agent, fine["act"], paid_on="2026-01-01", amount_paid="1",
+                receipt="DAM-1").status_code == 403
+    other = _login(app, fine["other"])
+    assert _pay(other, fine["act"], paid_on="2026-01-01", amount_paid="1",
+                receipt="DAM-1").status_code == 404
+    assert fine["number"] not in other.get("/revisao/multas").get_data(as_text=True)
+    no_csrf = _login(app, fine["supervisor"]).post(f"/revisao/atos/{fine['act']}/pagamento",
+                                                   data={"paid_on": "2026-01-01"})
+    assert no_csrf.status_code in (400, 403)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(FinePayment)) == 0
