@@ -13,22 +13,10 @@ from inspector.services import enforcement, field_reviews
 
 from .. import factories
 from ..field_api_helpers import Api, jpeg
-from .test_review_ui import _login, town  # noqa: F401  (fixture)
-from .test_review_ui import _send as _sync
+# _send syncs an inspection as the agent and runs the enforcement worker (the proposals)
+from .test_review_ui import _login, _send, town  # noqa: F401  (fixture)
 
 REASON = "A foto mostra o colete com o nome da empresa."
-
-
-def _send(app, username: str, vehicle_id: int, fail: dict) -> str:
-    """An inspection synced by the agent, and the enforcement worker's pass over it (the
-    sync stores the evidence; the proposals come right after, as `tick` makes them)."""
-    iid = _sync(app, username, vehicle_id, fail)
-    propose = getattr(enforcement, "propose_pending", None)
-    if propose is not None:
-        with app.app_context():
-            propose(datetime.now(UTC))
-            db.session.commit()
-    return iid
 
 
 def _reviews(app, username: str, since: int | None = None):
