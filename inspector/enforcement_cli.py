@@ -55,5 +55,6 @@ def tick_command(now_text: str | None, as_json: bool) -> None:
                f"{len(d['accrued'])} multa(s) diária(s) atualizada(s), "
                f"{len(d['reminders'])} aviso(s) de prazo, "
                f"{len(d['windows_closed'])} prazo(s) de recurso encerrado(s), "
+               f"{len(d['lifted'])} suspensão(ões) terminada(s), "
                f"{len(d['closed'])} ato(s) encerrado(s), "
                f"{len(d['automatic'])} ato(s) automático(s) da lei")

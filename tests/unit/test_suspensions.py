@@ -309,3 +309,27 @@ def test_two_ticks_at_once_lift_each_suspension_once(app):
         assert db.session.scalars(select(AuditEntry.action)).all().count(
             "sanction_suspension_lifted") == 3
         assert audit.verify()[1] is None
+
+
+def test_a_subscribed_holder_is_told_when_the_suspension_ends(app):
+    from inspector.models import Holder, Notification, PushDelivery
+    from inspector.services import push_subscriptions
+
+    from ..push_helpers import Subscriber
+
+    app.config.update(PUSH_ALLOW_HTTP_LOOPBACK=True)
+    with app.app_context():
+        f, _, sup, act = _suspension()
+        enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=10)
+        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/h").as_json(),
+                                holder=db.session.get(Holder, f["holder"].id))
+        db.session.commit()
+        enforcement.tick(local(2026, 3, 12, 0, 0))
+        enforcement.tick(local(2026, 3, 12, 0, 5))
+        [note] = db.session.scalars(select(Notification).where(
+            Notification.kind == "suspension_lifted")).all()
+        assert note.holder_id == f["holder"].id and note.title == "Fim da suspensão"
+        assert "Terminou em 11/03/2026" in note.body and "voltou à situação anterior" in note.body
+        assert note.url == f"/notificacoes/nortelandia/{act.notice.number}"
+        assert db.session.scalar(select(func.count()).select_from(PushDelivery).where(
+            PushDelivery.notification_id == note.id)) == 1

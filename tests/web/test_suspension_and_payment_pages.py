@@ -176,3 +176,25 @@ def test_only_the_towns_supervisors_and_admins_record_payments_and_see_the_list(
     assert no_csrf.status_code in (400, 403)
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(FinePayment)) == 0
+
+
+def test_a_running_daily_fine_says_that_paying_does_not_stop_it(app):
+    """Tapurah Art. 29 § ú: the notice's 72 hours ran out; only the fix stops the daily fine."""
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        db.session.commit()
+        started = datetime.now(UTC) - timedelta(days=4)
+        [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
+                                               started))
+        enforcement.confirm(notice, sup, started + timedelta(hours=1))
+        db.session.commit()
+        enforcement.tick(datetime.now(UTC))
+        daily = db.session.scalar(select(Sanction).where(Sanction.parent_id == notice.id))
+        username, daily_id = sup.username, daily.id
+    c = _login(app, username)
+    card = c.get(f"/revisao/atos/{daily_id}").get_data(as_text=True)
+    assert "em aberto: R$ 1.945,20 (até agora)" in card     # 2 days of R$ 972,60
+    assert "registrar um pagamento não interrompe a contagem" in card
+    listed = c.get("/revisao/multas").get_data(as_text=True)
+    assert "(correndo)" in listed and "registrar um pagamento não interrompe" in listed
