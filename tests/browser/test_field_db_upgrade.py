@@ -1,0 +1,73 @@
+"""A phone that ran the previous app version holds an IndexedDB of version 1, perhaps with
+inspections waiting to be sent: the new app (version 2: the supervisor's answers, notices
+indexed by driver and holder) upgrades it in place, the outbox intact, and sends it."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .field_helpers import new_context, server_inspections, sign_in, wait_controlled, world
+
+pytestmark = pytest.mark.browser
+__all__ = ["world"]  # the fixture, imported for pytest
+
+# The schema of version 1 exactly as db.js created it, with one inspection in the outbox.
+VERSION_1 = """async ([vehicleId, itemId]) => {
+  const tables = {vehicles: ["plate", "prefix"], drivers: [], holders: [], licences: ["vehicle_id"],
+    permits: ["holder_id"], insurance: ["vehicle_id"], stands: [], credentials: ["token_hash", "vehicle_id"],
+    standing: [], notices: ["vehicle_id"], last_inspections: [], checklists: [], keys: []};
+  const db = await new Promise((resolve, reject) => {
+    const req = indexedDB.open("inspector-campo", 1);
+    req.onupgradeneeded = () => {
+      const d = req.result;
+      d.createObjectStore("meta");
+      for (const [name, indexes] of Object.entries(tables)) {
+        const s = d.createObjectStore(name);
+        for (const f of indexes) s.createIndex(f, f);
+        if (name === "drivers") s.createIndex("vehicle_ids", "vehicle_ids", {multiEntry: true});
+      }
+      d.createObjectStore("outbox", {keyPath: "id"}).createIndex("createdAt", "createdAt");
+      d.createObjectStore("photos", {keyPath: "id"}).createIndex("inspectionId", "inspectionId");
+    };
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const id = crypto.randomUUID();
+  const now = new Date();
+  const body = {vehicle_id: vehicleId, credential_token: null, snapshot_version: null, location: null,
+    started_at: new Date(now - 600000).toISOString(), finished_at: now.toISOString(),
+    items: [{item_id: itemId, result: "ok", note: "", photos: []}], acknowledgement: null};
+  await new Promise((resolve, reject) => {
+    const tx = db.transaction("outbox", "readwrite");
+    tx.objectStore("outbox").put({id, body, label: "QBA1D23", createdAt: now.toISOString(),
+                                  state: "pending", message: "", attempts: 0});
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
+  return id;
+}"""
+
+
+def test_a_version_1_phone_keeps_its_outbox_through_the_upgrade(browser, live_server, app,
+                                                                world):
+    context, guard = new_context(browser, live_server)
+    page = context.new_page()
+    sign_in(page, world["agent"], "/inicio")
+    waiting = page.evaluate(VERSION_1, [world["vehicle_id"], "general-condition"])
+    page.goto("/campo")
+    wait_controlled(page)
+    expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio",
+                                                       timeout=20_000)   # sent at start
+    [held] = server_inspections(app)
+    assert held["uuid"] == waiting
+    schema = page.evaluate("""async () => {
+        const db = await window.fieldApp.store.openDatabase();
+        return {version: db.version, stores: Array.from(db.objectStoreNames),
+                notices: Array.from(db.transaction('notices').store.indexNames)};
+    }""")
+    assert schema["version"] == 2 and "reviews" in schema["stores"]
+    assert sorted(schema["notices"]) == ["driver_id", "holder_id", "vehicle_id"]
+    page.get_by_role("button", name="Minhas vistorias").click()   # its answer list came too
+    expect(page.locator(f"#reviews-list [data-id='{waiting}']")).to_contain_text("Aguardando")
+    context.close()
