@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import String, and_, cast, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import load_only
 
@@ -41,7 +41,7 @@ class Received:
     """The outcome of a PUT: whether it created something, and the inspection's progress."""
 
     created: bool
-    inspection: Inspection
+    inspection: Inspection | None  # None where the answer was built without loading it
     progress: dict = field(default_factory=dict)
 
 
@@ -150,19 +150,22 @@ def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,
         registry_changed=bool(changes),
         registry_changes=audit.canonical(changes) if changes else None,
         received_at=now, completed_at=None if n_photos else now)
-    position = 0
-    for index, item in enumerate(p.items):  # one flush below: the rows go in batches
-        row = InspectionItem(position=index, item_id=item.item_id,
-                             result=item.result, note=item.note, label=item.label,
-                             citation=audit.canonical(item.citation) if item.citation else None)
-        insp.items.append(row)
-        for ph in item.photos:
-            insp.photos.append(Photo(uuid=ph.uuid, item=row, position=position,
-                                     sha256=ph.sha256, mime=ph.mime, size=ph.size,
-                                     taken_at=ph.taken_at))
-            position += 1
     db.session.add(insp)
     db.session.flush()  # the unique UUID is claimed here; a concurrent twin fails now
+    db.session.execute(insert(InspectionItem), [  # one multi-row INSERT
+        {"inspection_id": insp.id, "position": index, "item_id": item.item_id,
+         "result": item.result, "note": item.note, "label": item.label,
+         "citation": audit.canonical(item.citation) if item.citation else None}
+        for index, item in enumerate(p.items)])
+    by_position = dict(db.session.execute(
+        select(InspectionItem.position, InspectionItem.id)
+        .where(InspectionItem.inspection_id == insp.id)).all())
+    item_ids = [by_position[index] for index in range(len(p.items))]
+    photos = [{"uuid": ph.uuid, "inspection_id": insp.id, "item_id": item_id, "sha256": ph.sha256,
+               "mime": ph.mime, "size": ph.size, "taken_at": ph.taken_at}
+              for item, item_id in zip(p.items, item_ids) for ph in item.photos]
+    if photos:
+        db.session.execute(insert(Photo), [row | {"position": n} for n, row in enumerate(photos)])
     audit.record("inspection_received", "inspection", uuid, actor=user,
                  municipality_id=town.id, after={
                      "vehicle_id": p.vehicle.id, "agent_id": user.id,
@@ -183,26 +186,26 @@ def _credential_id(token: str | None, town_id: int) -> int | None:
 
 def registry_changes(vehicle: Vehicle, since: int | None) -> list[dict]:
     """Audit entries after `since` about this vehicle, its licences, insurance, drivers,
-    holder, permits and credentials: what the agent's phone did not know."""
+    holder, permits and credentials: what the agent's phone did not know. One query."""
     if since is None:
         return []
-    vid = vehicle.id
-    driver_ids = list(db.session.scalars(
-        select(vehicle_drivers.c.driver_id).where(vehicle_drivers.c.vehicle_id == vid)))
-    cred = Credential.vehicle_id == vid
-    if driver_ids:
-        cred = or_(cred, Credential.driver_id.in_(driver_ids))
-    related = {
-        "vehicle": [vid], "holder": [vehicle.holder_id], "driver": driver_ids,
-        "licence": db.session.scalars(select(Licence.id).where(Licence.vehicle_id == vid)),
-        "insurance": db.session.scalars(select(InsurancePolicy.id)
-                                        .where(InsurancePolicy.vehicle_id == vid)),
-        "permit": db.session.scalars(select(Permit.id).where(Permit.holder_id ==
-                                                             vehicle.holder_id)),
-        "credential": db.session.scalars(select(Credential.id).where(cred)),
-    }
-    conds = [and_(AuditEntry.entity == entity, AuditEntry.entity_id.in_([str(i) for i in ids]))
-             for entity, ids in ((e, list(i)) for e, i in related.items()) if ids]
+    vid, hid = vehicle.id, vehicle.holder_id
+
+    def ids(column, *where):
+        return select(cast(column, String)).where(*where)
+    drivers = select(vehicle_drivers.c.driver_id).where(vehicle_drivers.c.vehicle_id == vid)
+    related = [
+        ("vehicle", [str(vid)]),
+        ("holder", [str(hid)] if hid is not None else []),
+        ("driver", ids(vehicle_drivers.c.driver_id, vehicle_drivers.c.vehicle_id == vid)),
+        ("licence", ids(Licence.id, Licence.vehicle_id == vid)),
+        ("insurance", ids(InsurancePolicy.id, InsurancePolicy.vehicle_id == vid)),
+        ("permit", ids(Permit.id, Permit.holder_id == hid) if hid is not None else []),
+        ("credential", ids(Credential.id, or_(Credential.vehicle_id == vid,
+                                               Credential.driver_id.in_(drivers)))),
+    ]
+    conds = [and_(AuditEntry.entity == entity, AuditEntry.entity_id.in_(which))
+             for entity, which in related if not isinstance(which, list) or which]
     rows = db.session.execute(
         select(AuditEntry.seq, AuditEntry.at, AuditEntry.action, AuditEntry.entity,
                AuditEntry.entity_id)
@@ -226,51 +229,59 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
                                     "enviado (SHA-256 não confere). Envie de novo."})
 
     def write() -> Received:
-        insp = _locked(uuid, user.municipality_id)
-        photo = db.session.scalar(select(Photo).where(Photo.uuid == photo_uuid,
-                                                      Photo.inspection_id == insp.id))
-        if photo is None:
-            raise ValidationFailed({"photo": "Esta foto não foi declarada nesta vistoria."})
-        if photo.received_at is not None:
-            return _photo_replay(photo, insp, digest)
-        if photo.sha256 != digest:
+        row = _photo_row(uuid, photo_uuid, user.municipality_id)
+        if row.received_at is not None:
+            return _photo_replay(row, photo_uuid, digest)
+        if row.sha256 != digest:
             raise ValidationFailed({"photo": "O SHA-256 da foto não é o declarado na vistoria."})
-        facts = evidence.check_photo(data, photo.mime)
+        facts = evidence.check_photo(data, row.mime)
         now = datetime.now(UTC)
-        stored = store_photo_bytes(photo.id, data, facts, now)
-        if not stored:  # a concurrent twin stored it first
+        if not store_photo_bytes(row.id, data, facts, now):  # a concurrent twin stored it
             db.session.rollback()
-            db.session.refresh(photo)
-            return _photo_replay(photo, insp, digest)
+            return _photo_replay(_photo_row(uuid, photo_uuid, user.municipality_id),
+                                 photo_uuid, digest)
         audit.record("photo_received", "inspection_photo", photo_uuid, actor=user,
-                     municipality_id=insp.municipality_id,
+                     municipality_id=row.town_id, at=now,
                      after={"inspection": uuid, "sha256": digest, "size": len(data),
-                            "mime": photo.mime, "exif_taken_at": facts.exif_taken_at})
-        missing = _missing(insp.id)
-        if not missing and insp.status == InspectionStatus.INCOMPLETE:
-            insp.status = InspectionStatus.AWAITING_REVIEW
-            insp.completed_at = now
+                            "mime": row.mime, "exif_taken_at": facts.exif_taken_at})
+        missing = _missing(row.inspection_id)
+        status = row.status
+        if not missing and status == InspectionStatus.INCOMPLETE:
+            status = InspectionStatus.AWAITING_REVIEW  # enforcement.propose_pending takes it
+            db.session.execute(update(Inspection).where(Inspection.id == row.inspection_id)
+                               .values(status=status, completed_at=now)
+                               .execution_options(synchronize_session=False))
             audit.record("inspection_completed", "inspection", uuid, actor=user,
-                         municipality_id=insp.municipality_id,
+                         municipality_id=row.town_id, at=now,
                          before={"status": InspectionStatus.INCOMPLETE.value},
-                         after={"status": InspectionStatus.AWAITING_REVIEW.value})
+                         after={"status": status.value})
         answer = {"id": photo_uuid, "inspection": uuid, "complete": not missing,
-                  "missing_photos": missing, "status": insp.status.value,
-                  "registry_changed": bool(insp.registry_changed)}  # read before the commit
+                  "missing_photos": missing, "status": status.value,
+                  "registry_changed": bool(row.registry_changed)}
         db.session.commit()
-        return Received(True, insp, answer)
+        return Received(True, None, answer)
 
     return _retrying(write)
 
 
-def _locked(uuid: str, town_id: int) -> Inspection:
-    """The inspection, row-locked on PostgreSQL so its photos complete it exactly once."""
-    insp = db.session.scalar(select(Inspection).where(Inspection.uuid == uuid)
-                             .with_for_update().execution_options(populate_existing=True))
-    if insp is None or insp.municipality_id != town_id:
-        db.session.rollback()
+def _photo_row(uuid: str, photo_uuid: str, town_id: int):
+    """The declared photo and what its inspection's answer needs, in one query; the
+    inspection's row is locked on PostgreSQL so its photos complete it exactly once.
+    NotFound: no such inspection in the town; 422: the inspection did not declare it."""
+    row = db.session.execute(
+        select(Photo.id, Photo.sha256, Photo.mime, Photo.received_at,
+               Photo.inspection_id, Inspection.municipality_id.label("town_id"),
+               Inspection.status, Inspection.registry_changed)
+        .join(Inspection, Inspection.id == Photo.inspection_id)
+        .where(Photo.uuid == photo_uuid, Inspection.uuid == uuid)
+        .with_for_update(of=Inspection)).first()
+    if row is not None and row.town_id == town_id:
+        return row
+    known = db.session.scalar(select(Inspection.municipality_id).where(Inspection.uuid == uuid))
+    db.session.rollback()
+    if known != town_id:
         raise NotFound(uuid)
-    return insp
+    raise ValidationFailed({"photo": "Esta foto não foi declarada nesta vistoria."})
 
 
 def store_photo_bytes(photo_id: int, data: bytes, facts: evidence.ImageFacts,
@@ -291,18 +302,15 @@ def _missing(inspection_id: int) -> list[str]:
         .order_by(Photo.position)))
 
 
-def _photo_replay(photo: Photo, insp: Inspection, digest: str) -> Received:
-    if photo.sha256 != digest:
-        db.session.rollback()
-        raise Conflict("Esta foto já foi recebida com outro conteúdo; a registrada foi mantida.")
+def _photo_replay(row, photo_uuid: str, digest: str) -> Received:
+    """A photo already stored: the same bytes (200 with the progress) or Conflict (409)."""
     db.session.rollback()  # release the row lock; nothing to write
-    return Received(False, insp, _photo_progress(photo.uuid, insp))
-
-
-def _photo_progress(photo_uuid: str, insp: Inspection) -> dict:
+    if row.sha256 != digest:
+        raise Conflict("Esta foto já foi recebida com outro conteúdo; a registrada foi mantida.")
+    insp = db.session.get(Inspection, row.inspection_id)
     out = progress(insp)
     out["inspection"] = out.pop("id")
-    return {"id": photo_uuid, **out}
+    return Received(False, insp, {"id": photo_uuid, **out})
 
 
 def photo_bytes(photo: Photo) -> bytes | None:
