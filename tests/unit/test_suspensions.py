@@ -18,6 +18,7 @@ from inspector.models import (AuditEntry, EnforcementEvent, Licence, Permit, San
                               SanctionStatus, Status, StatusChange)
 from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_pack
 from inspector.services import audit, enforcement, registry
+from inspector.services.enforcement import suspensions
 from inspector.services.errors import ValidationFailed
 
 from .. import factories
@@ -219,6 +220,8 @@ def test_without_an_appeal_the_period_starts_the_day_after_the_window_closes(app
     with app.app_context():
         f, _, _, susp = _nortelandia_030_suspension()
         assert susp.appeal_until == date(2026, 3, 12)
+        assert suspensions.situation_text(susp) == \
+            "suspenso de 13/03/2026 a 27/03/2026 (15 dias), se não houver recurso no prazo"
         assert (susp.suspension_start, susp.suspension_end) == (date(2026, 3, 13),
                                                                 date(2026, 3, 27))
         assert db.session.get(Permit, f["permit"].id).suspended_until is None
@@ -236,6 +239,8 @@ def test_a_refused_suspensive_appeal_makes_the_whole_period_run_from_the_refusal
                                      filed_by_role="company", text_="Recorremos da suspensão.",
                                      user=sup, now=local(2026, 3, 10, 11))
         db.session.commit()
+        assert suspensions.situation_text(susp) == \
+            "15 dias, retida pelo recurso: se ele for negado, contam da decisão"
         enforcement.tick(local(2026, 3, 20))           # the planned period is held
         assert db.session.get(Permit, f["permit"].id).status == Status.ACTIVE
         enforcement.decide_appeal(ap, admin, local(2026, 3, 21, 9), accepted=False,
@@ -267,6 +272,8 @@ def test_an_upheld_appeal_ends_a_running_suspension_at_once(app):
         db.session.commit()
         lic = db.session.get(Licence, f["licence"].id)
         assert lic.status == Status.ACTIVE and lic.suspended_until is None
+        assert suspensions.situation_text(db.session.get(Sanction, act.id)) == \
+            "suspenso de 02/03/2026 a 31/03/2026 (30 dias): anulada"
         assert enforcement.tick(local(2026, 4, 2)).lifted == []
 
 

@@ -5,6 +5,7 @@ inline errors, nothing written), the holder's notice page, the public authentici
 the supervisors' "Multas em aberto". Runs on SQLite and PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, time, timedelta
 
 import pytest
@@ -75,6 +76,15 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
         text = pdf_text(notice_documents.current_document(notice).pdf, tmp_path)
     assert f"suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)" in text
     assert "volta automaticamente à situação anterior" in text
+    # the holder's page, opened with the code printed on the decision
+    code = re.search(r"<strong>([A-Z0-9]{5}-[A-Z0-9]{5})</strong>", card).group(1)
+    path = f"nortelandia/{notice.number}"
+    client = app.test_client()
+    token = client.csrf_token(f"/notificacoes/{path}")
+    client.post(f"/notificacoes/{path}", data={"codigo": code, "csrf_token": token})
+    holder = client.get(f"/notificacoes/{path}").get_data(as_text=True)
+    assert f"<dd data-suspension>suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)</dd>" \
+        in holder
 
 
 def test_the_passenger_page_says_until_when_and_is_regular_again_after_the_tick(

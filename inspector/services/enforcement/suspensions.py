@@ -125,6 +125,8 @@ def situation_text(act: Sanction) -> str:
     period = period_text(act)
     if not period:
         return ""
+    if act.status in (SanctionStatus.APPEAL_ACCEPTED, SanctionStatus.REJECTED):
+        return f"{period}: anulada"
     if act.effect_lifted_at is not None:
         return f"{period}; encerrada"
     if act.effect_applied_at is not None:
@@ -199,7 +201,7 @@ def end_period(act: Sanction, now: datetime, reason: str, *, actor=None) -> tupl
     change, running = holding(subject)
     others = [a for a in running if a.id != act.id]
     if change is None:
-        return False, "suspensão lançada à mão no cadastro depois: mantida"
+        return False, "suspensão lançada à mão no cadastro: mantida"
     if others:
         refresh_until(subject, actor=actor, act=act)
         last = max(others, key=lambda a: a.suspension_end)
