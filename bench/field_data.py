@@ -56,8 +56,11 @@ def build(url: str, vehicles: int) -> dict[int, str]:
     from inspector.services.accounts import create_user
     from inspector.services.credential_tokens import encode
 
+    from inspector.services.photos import thumbnail
+
     with Pool(2) as pool:
         photos = pool.map(portrait, range(vehicles), chunksize=100)
+        thumbs = pool.map(thumbnail, photos, chunksize=100)
     app = load_mototaxi_town(url, vehicles, secret_key=SECRET)
     with app.app_context():
         town = db.session.scalar(select(Municipality).filter_by(slug="tapurah"))
@@ -66,8 +69,9 @@ def build(url: str, vehicles: int) -> dict[int, str]:
         create_user(town_slug="tapurah", username=ADMIN, name="Admin Bench", role="admin",
                     password=PASSWORD)
         driver_ids = list(db.session.scalars(select(Driver.id).order_by(Driver.id)))
-        db.session.execute(update(Driver), [{"id": d, "photo": p, "photo_mime": "image/jpeg"}
-                                            for d, p in zip(driver_ids, photos)])
+        db.session.execute(update(Driver), [  # as services/photos.py stores them
+            {"id": d, "photo": p, "photo_mime": "image/jpeg", "photo_thumb": t}
+            for d, p, t in zip(driver_ids, photos, thumbs)])
         key = credential_keys.ensure_active_key()
         private = credential_keys.private_key(key)
         expires = date.today() + timedelta(days=credentials.validity_days())

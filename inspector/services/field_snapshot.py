@@ -8,25 +8,18 @@ no address, no phone, no CNH number. See docs/sync.md.
 from __future__ import annotations
 
 import base64
-import warnings
 from collections import defaultdict
 from datetime import UTC, date, datetime
-from io import BytesIO
 from typing import Iterable
 
-from flask import current_app
-from PIL import Image
 from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models import (AuditEntry, Credential, Driver, Holder, Inspection, InsurancePolicy,
                       Licence, Municipality, Permit, Stand, Vehicle, vehicle_drivers)
-from . import field_notices, field_rules, field_standing
+from . import field_notices, field_rules, field_standing, photos
 
-THUMB_BOX = (96, 128)   # portrait; a face is recognisable, ~3 KB as JPEG
-THUMB_QUALITY = 60
 CHUNK = 500
-_MAX_CACHE = 100_000
 
 # audit entity name -> (snapshot key, model)
 ENTITIES = {
@@ -157,53 +150,20 @@ def _links(town_id: int, driver_ids: set[int] | None) -> dict[int, list[int]]:
     return out
 
 
-def _thumb(data: bytes) -> str | None:
-    """A small JPEG data: URI of a driver photo (None when it cannot be read)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(BytesIO(data), formats=["JPEG", "PNG", "WEBP"]) as img:
-                img.draft("RGB", THUMB_BOX)
-                img = img.convert("RGB")
-                img.thumbnail(THUMB_BOX)
-                out = BytesIO()
-                img.save(out, "JPEG", quality=THUMB_QUALITY, optimize=True)
-    except Exception:  # noqa: BLE001 - a broken photo must not break the snapshot
-        return None
-    return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode("ascii")
-
-
 def driver_photos(town_id: int, driver_ids: list[int]) -> dict[int, str]:
-    """driver id -> data: URI thumbnail, cached in the process until the photo changes
-    (its length or the driver's newest audit entry)."""
-    if not driver_ids:
-        return {}
-    cache = current_app.extensions.setdefault("field_thumbs", {})
-    seqs = dict(db.session.execute(
-        select(AuditEntry.entity_id, func.max(AuditEntry.seq))
-        .where(AuditEntry.municipality_id == town_id, AuditEntry.entity == "driver")
-        .group_by(AuditEntry.entity_id)).all())
-    markers, out, todo = {}, {}, []
+    """driver id -> data: URI of the thumbnail stored with the photo (services/photos.py);
+    made here only for a photo written around the ORM (a bulk load) that has none."""
+    out = {}
     for part in _chunks(driver_ids):
-        for did, length in db.session.execute(
-                select(Driver.id, func.length(Driver.photo))
-                .where(Driver.id.in_(part), Driver.photo.is_not(None))):
-            markers[did] = (length, seqs.get(str(did), 0))
-    for did, marker in markers.items():
-        hit = cache.get(did)
-        if hit is not None and hit[0] == marker:
-            out[did] = hit[1]
-        else:
-            todo.append(did)
-    if len(cache) > _MAX_CACHE:
-        cache.clear()
-    for part in _chunks(todo):
-        for did, data in db.session.execute(select(Driver.id, Driver.photo)
-                                            .where(Driver.id.in_(part))):
-            uri = _thumb(data) if data else None
-            cache[did] = (markers[did], uri)
-            out[did] = uri
-    return {k: v for k, v in out.items() if v}
+        for did, thumb, has_photo in db.session.execute(
+                select(Driver.id, Driver.photo_thumb, Driver.photo.is_not(None))
+                .where(Driver.id.in_(part), Driver.municipality_id == town_id)):
+            if thumb is None and has_photo:
+                thumb = photos.thumbnail(db.session.scalar(select(Driver.photo)
+                                                           .where(Driver.id == did)))
+            if thumb:
+                out[did] = "data:image/jpeg;base64," + base64.b64encode(thumb).decode("ascii")
+    return out
 
 
 def last_inspections(town_id: int, vehicle_ids: set[int] | None) -> list[dict]:

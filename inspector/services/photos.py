@@ -10,6 +10,7 @@ import warnings
 from io import BytesIO
 
 from PIL import Image, ImageOps, UnidentifiedImageError
+from sqlalchemy import event
 
 from ..models import Driver
 from . import audit
@@ -21,6 +22,8 @@ MAX_PIXELS = 40_000_000          # a 40-megapixel photo; anything larger is refu
 OUTPUT_BOX = (480, 640)          # portrait ID-card photo, plenty for a phone screen
 OUTPUT_MIME = "image/jpeg"
 FIELD = "photo"
+THUMB_BOX = (96, 128)    # what the field snapshot ships: a face is recognisable, ~3 KB
+THUMB_QUALITY = 60
 
 
 def _refuse(reason: str) -> ValidationFailed:
@@ -74,3 +77,28 @@ def set_driver_photo(driver: Driver, jpeg: bytes, *, actor) -> None:
                  before={"photo_sha256": hashlib.sha256(old).hexdigest()} if old else None,
                  after={"photo_sha256": hashlib.sha256(jpeg).hexdigest(),
                         "photo_mime": OUTPUT_MIME})
+
+
+def thumbnail(data: bytes | None) -> bytes | None:
+    """The 96x128 JPEG of a driver photo for the agents' phones (None when unreadable)."""
+    if not data:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(BytesIO(data), formats=ALLOWED_FORMATS) as img:
+                img.draft("RGB", THUMB_BOX)
+                img = img.convert("RGB")
+                img.thumbnail(THUMB_BOX)
+                out = BytesIO()
+                img.save(out, "JPEG", quality=THUMB_QUALITY, optimize=True)
+    except Exception:  # noqa: BLE001 - a broken photo must not break a save or a snapshot
+        return None
+    return out.getvalue()
+
+
+@event.listens_for(Driver.photo, "set")
+def _thumbnail_follows_photo(driver: Driver, value, _old, _initiator) -> None:
+    """Wherever a driver's photo is set through the ORM, its thumbnail is made once, there
+    (the first snapshot of a big town would otherwise make thousands on the fly)."""
+    driver.photo_thumb = thumbnail(value)

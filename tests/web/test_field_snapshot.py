@@ -187,3 +187,32 @@ def test_snapshot_queries_do_not_grow_with_the_fleet(app, api, make):
         _town_with_fleet(make)
     app.extensions.pop("field_standing", None)
     assert queries() == few
+
+
+def test_the_thumbnail_is_made_when_the_photo_is_stored_and_shipped_as_stored(app, api, make):
+    """The phone gets the 96x128 JPEG kept beside the photo; a photo written around the ORM
+    (a bulk load) without one still gets a thumbnail in the snapshot."""
+    import base64
+    from io import BytesIO
+
+    from PIL import Image
+    from sqlalchemy import update
+
+    from inspector.models import Driver
+
+    _town_with_fleet(make)
+    with app.app_context():
+        drivers = db.session.scalars(select(Driver).where(Driver.photo.is_not(None))
+                                     .order_by(Driver.id)).all()
+        stored = {d.id: d.photo_thumb for d in drivers}
+        bulk = drivers[0].id
+        db.session.execute(update(Driver).where(Driver.id == bulk).values(photo_thumb=None))
+        db.session.commit()
+    for thumb in stored.values():
+        img = Image.open(BytesIO(thumb))
+        assert img.format == "JPEG" and img.size[0] <= 96 and img.size[1] <= 128
+    shipped = {d["id"]: base64.b64decode(d["photo"].split(",", 1)[1])
+               for d in api.get("/api/field/snapshot").json["drivers"]}
+    assert {k: v for k, v in shipped.items() if k != bulk} == \
+        {k: v for k, v in stored.items() if k != bulk}
+    assert Image.open(BytesIO(shipped[bulk])).size[1] <= 128
