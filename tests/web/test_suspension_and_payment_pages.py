@@ -76,6 +76,8 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
         text = pdf_text(notice_documents.current_document(notice).pdf, tmp_path)
     assert f"suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)" in text
     assert "volta automaticamente à situação anterior" in text
+    registry = c.get(f"/cadastro/alvaras/{nortelandia['licence']}").get_data(as_text=True)
+    assert f"até {_dmy(last)}</span>" in registry
     # the holder's page, opened with the code printed on the decision
     code = re.search(r"<strong>([A-Z0-9]{5}-[A-Z0-9]{5})</strong>", card).group(1)
     path = f"nortelandia/{notice.number}"
