@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import (Date, DateTime, Float, ForeignKey, Integer, LargeBinary, String, Text,
-                        UniqueConstraint)
+from sqlalchemy import (Date, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String,
+                        Text, UniqueConstraint)
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from ..extensions import db
@@ -39,6 +39,18 @@ class Inspection(TownScoped, db.Model):
     """One vistoria of one vehicle by one agent, exactly as the phone recorded it."""
 
     __tablename__ = "inspections"
+    # The review queue (services/enforcement/queries.py), newest first: by town, by status,
+    # by agent, by day. Each index ends with the queue's order, so a page reads its 51
+    # entries instead of every inspection of the town.
+    __table_args__ = (
+        Index("ix_inspections_town_finished", "municipality_id", "finished_at", "id"),
+        Index("ix_inspections_town_status_finished", "municipality_id", "status", "finished_at",
+              "id"),
+        Index("ix_inspections_agent_finished", "agent_id", "finished_at", "id"),
+        Index("ix_inspections_town_day", "municipality_id", "rules_day", "finished_at", "id"),
+        # services/enforcement/pending.py: a town's (or every town's) unproposed inspections
+        Index("ix_inspections_pending", "proposed_at", "municipality_id", "completed_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     uuid: Mapped[str] = mapped_column(String(36), unique=True)  # the phone's id, lower-case
@@ -65,7 +77,7 @@ class Inspection(TownScoped, db.Model):
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # when enforcement made this inspection's proposals (null: complete, still to do)
-    proposed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    proposed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     reviewed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     reviewed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -15,10 +15,19 @@ down_revision = '0008'
 branch_labels = None
 depends_on = None
 
+INDEXES = {
+    'ix_inspections_town_finished': ['municipality_id', 'finished_at', 'id'],
+    'ix_inspections_town_status_finished': ['municipality_id', 'status', 'finished_at', 'id'],
+    'ix_inspections_agent_finished': ['agent_id', 'finished_at', 'id'],
+    'ix_inspections_town_day': ['municipality_id', 'rules_day', 'finished_at', 'id'],
+}
+
 
 def upgrade():
-    pass
+    for name, columns in INDEXES.items():
+        op.create_index(name, 'inspections', columns, unique=False)
 
 
 def downgrade():
-    pass
+    for name in INDEXES:
+        op.drop_index(name, table_name='inspections')

@@ -17,8 +17,14 @@ depends_on = None
 
 
 def upgrade():
-    pass
+    # (proposed_at, town, completed_at) answers both look-ups: a review page's (one town,
+    # oldest completed first) and the tick's (every town); the single-column index it
+    # replaces left SQLite walking every inspection of the town on each review page.
+    op.drop_index('ix_inspections_proposed_at', table_name='inspections')
+    op.create_index('ix_inspections_pending', 'inspections',
+                    ['proposed_at', 'municipality_id', 'completed_at'], unique=False)
 
 
 def downgrade():
-    pass
+    op.drop_index('ix_inspections_pending', table_name='inspections')
+    op.create_index('ix_inspections_proposed_at', 'inspections', ['proposed_at'], unique=False)

@@ -48,10 +48,10 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
                  day_from: date | None = None, day_to: date | None = None,
                  page: int = 1, per_page: int = 50) -> QueuePage:
     """Inspections of a town, newest first, filtered by agent, status and local day."""
-    q = (select(Inspection, User.name, Vehicle.plate, Vehicle.prefix)
-         .join(User, User.id == Inspection.agent_id)
-         .join(Vehicle, Vehicle.id == Inspection.vehicle_id)
-         .where(Inspection.municipality_id == town_id))
+    # Two steps: the page's ids from the queue's indexes (models/inspections.py), which hold
+    # every filter and the order, then only those rows. A town's inspections are never read
+    # whole, and the wide columns (the body, the signature) never slow the walk.
+    q = select(Inspection.id).where(Inspection.municipality_id == town_id)
     if agent_id:
         q = q.where(Inspection.agent_id == agent_id)
     if status in {s.value for s in InspectionStatus}:
@@ -61,13 +61,18 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
     if day_to:
         q = q.where(Inspection.rules_day <= day_to)
     page = max(1, page)
-    rows = db.session.execute(q.order_by(Inspection.finished_at.desc(), Inspection.id.desc())
-                              .limit(per_page + 1).offset((page - 1) * per_page)).all()
-    has_next = len(rows) > per_page
-    rows = rows[:per_page]
-    ids = [r[0].id for r in rows]
-    counts = {}
+    newest_first = (Inspection.finished_at.desc(), Inspection.id.desc())
+    ids = list(db.session.scalars(q.order_by(*newest_first).limit(per_page + 1)
+                                  .offset((page - 1) * per_page)))
+    has_next = len(ids) > per_page
+    ids = ids[:per_page]
+    rows, counts = [], {}
     if ids:
+        rows = db.session.execute(
+            select(Inspection, User.name, Vehicle.plate, Vehicle.prefix)
+            .join(User, User.id == Inspection.agent_id)
+            .join(Vehicle, Vehicle.id == Inspection.vehicle_id)
+            .where(Inspection.id.in_(ids)).order_by(*newest_first)).all()
         for iid, waiting, mayor in db.session.execute(
                 select(Sanction.inspection_id,
                        func.sum(func.cast(Sanction.awaiting_mayor.is_(False), db.Integer)),
@@ -82,10 +87,11 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
 
 def agents(town_id: int) -> list[User]:
     """The town's users who have sent inspections (for the queue's filter)."""
+    # EXISTS per user: one probe of the agent's index each, not every inspection of the
+    # town (a user belongs to one town, so their inspections are that town's)
+    sent = select(Inspection.id).where(Inspection.agent_id == User.id)
     return list(db.session.scalars(
-        select(User).where(User.municipality_id == town_id,
-                           User.id.in_(select(Inspection.agent_id).where(
-                               Inspection.municipality_id == town_id)))
+        select(User).where(User.municipality_id == town_id, sent.exists())
         .order_by(User.name)))
 
 
