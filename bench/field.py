@@ -19,8 +19,9 @@ BENCH_ENDPOINTS=True (PUT /_bench/upload: reads the body, keeps nothing), and pr
    holds that snapshot (downloaded and stored by the app itself, timed too): the app's
    own `fieldApp.handleCode(url)` (signature check in WebCrypto, IndexedDB look-ups,
    card built and shown), median over many tokens (goal under 100 ms);
-4. the sync of 100 inspections with 3 photos of ~300 KB each (valid JPEGs of camera-like
-   noise) through the real endpoints, 4 inspections side by side as the app does
+4. the sync of 100 inspections with 3 photos each (valid JPEGs of camera-like noise, ~300 KB
+   and then ~2 MB, the size of a phone camera's original at a modest resolution;
+   --photo-sizes) through the real endpoints, 4 inspections side by side as the app does
    (static/js/field/sync.js WORKERS), as a ratio to PUTting the same bodies with the same
    headers to /_bench/upload in the same run (before and after; goal above 0.5).
 """
@@ -248,13 +249,15 @@ def _send(client: Client, headers: dict, insp: tuple, trivial: bool, times: dict
     return complete
 
 
-def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: int) -> None:
+def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: int,
+                 size: tuple[int, int] = (720, 540)) -> None:
     """The real endpoints against the trivial one, same bodies, same headers, same run."""
     session = json.loads(client.fetch("GET", "/api/field/session").data)
     headers = {"X-CSRFToken": session["csrf_token"], "Accept": "application/json"}
     items = next(c for c in snapshot["checklists"] if c["service"] == "mototaxi")["items"]
     with Pool(2) as pool:
-        photos = pool.map(evidence_photo, range(count * per), chunksize=10)
+        photos = pool.starmap(evidence_photo, [(i, size) for i in range(count * per)],
+                              chunksize=10)
     vehicles = random.Random(5).sample([v["id"] for v in snapshot["vehicles"]], count)
     batch = [_inspection(v, items, photos[i * per:(i + 1) * per], snapshot["version"])
              for i, v in enumerate(vehicles)]
@@ -302,6 +305,10 @@ def main() -> None:
     ap.add_argument("--inspections", type=int, default=100)
     ap.add_argument("--photos", type=int, default=3, help="photos per inspection")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    ap.add_argument("--photo-sizes", default="720x540,1920x1440",
+                    type=lambda v: [tuple(map(int, x.split("x"))) for x in v.split(",")],
+                    help="evidence photo sizes synced in part 4, one run each (~300 KB and "
+                    "~2 MB, a phone camera's original at a modest resolution)")
     ap.add_argument("--parts", default="1234", help="which figures to print, e.g. 4 for the "
                     "sync alone (default: all four)")
     ap.add_argument("--database-url", help="a PostgreSQL server URL: the bench creates its own "
@@ -324,7 +331,8 @@ def main() -> None:
             if "2" not in args.parts:
                 full = json.loads(_decoded(client.fetch("GET", "/api/field/snapshot")))
                 if "4" in args.parts:
-                    sync_figures(client, full, args.inspections, args.photos, workers=4)
+                    for size in args.photo_sizes:
+                        sync_figures(client, full, args.inspections, args.photos, 4, size)
                 return
             print(f"\n2. Snapshot (GET /api/field/snapshot as {AGENT}, gunicorn "
                   f"{args.workers} workers, {engine})")
@@ -340,7 +348,8 @@ def main() -> None:
             if "3" in args.parts:
                 qr_figures(server.base, [(tokens[v], v) for v in picked], args.warmup)
             if "4" in args.parts:
-                sync_figures(client, full, args.inspections, args.photos, workers=4)
+                for size in args.photo_sizes:
+                    sync_figures(client, full, args.inspections, args.photos, 4, size)
     print(f"\nmachine: {machine()}; load average {load:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end")
 

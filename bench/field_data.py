@@ -36,11 +36,12 @@ def portrait(i: int) -> bytes:
     return out.getvalue()
 
 
-def evidence_photo(i: int) -> bytes:
-    """A valid ~300 KB JPEG of noise (as incompressible as a real photo)."""
+def evidence_photo(i: int, size: tuple[int, int] = (720, 540)) -> bytes:
+    """A valid JPEG of noise (as incompressible as a real photo): ~300 KB at 720x540,
+    ~2 MB at 1920x1440."""
     from PIL import Image
 
-    img = Image.frombytes("RGB", (720, 540), random.Random(i).randbytes(720 * 540 * 3))
+    img = Image.frombytes("RGB", size, random.Random(i).randbytes(size[0] * size[1] * 3))
     out = io.BytesIO()
     img.save(out, "JPEG", quality=85)
     return out.getvalue()
