@@ -15,7 +15,7 @@ from ...services import enforcement, renditions
 from ...services.enforcement.common import LOCAL_TZ, aware, loads
 from ...services.inspections import photo_bytes
 from ...rules.sanctions import brl
-from .blueprint import VIEWERS, bp, now, page_or_fragment
+from .blueprint import VIEWERS, bp, now, page_or_fragment, wants_fragment
 from . import actions, fines, photos  # noqa: F401  (register their routes on bp)
 
 QUEUE_STATUSES = {"awaiting_review": "Aguardando revisão", "reviewed": "Revisadas",
@@ -93,9 +93,9 @@ def queue():
         town_id(), agent_id=filters["agente"],
         status=filters["situacao"] if filters["situacao"] in QUEUE_STATUSES else None,
         day_from=filters["de"], day_to=filters["ate"], page=_int_arg("pagina", 1) or 1)
+    agents = [] if wants_fragment() else enforcement.agents(town_id())  # the form's list
     return page_or_fragment("review/queue.html", "review/_queue_rows.html", page=page,
-                            filters=filters, agents=enforcement.agents(town_id()),
-                            statuses=QUEUE_STATUSES)
+                            filters=filters, agents=agents, statuses=QUEUE_STATUSES)
 
 
 def inspection_context(insp: Inspection, errors: dict | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import selectinload
 
 from ...extensions import db
@@ -26,7 +26,7 @@ DECIDED = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMP
 class QueueRow:
     """One inspection in the review queue."""
 
-    inspection: Inspection
+    inspection: Row  # what the row shows: id, finished_at, failed_items, status, registry_changed
     agent_name: str
     plate: str
     prefix: str
@@ -48,9 +48,9 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
                  day_from: date | None = None, day_to: date | None = None,
                  page: int = 1, per_page: int = 50) -> QueuePage:
     """Inspections of a town, newest first, filtered by agent, status and local day."""
-    # Two steps: the page's ids from the queue's indexes (models/inspections.py), which hold
-    # every filter and the order, then only those rows. A town's inspections are never read
-    # whole, and the wide columns (the body, the signature) never slow the walk.
+    # The page's ids come from the queue's indexes (models/inspections.py), which hold every
+    # filter and the order; only those rows are then read. A town's inspections are never
+    # read whole, and their wide columns (the body, the signature) never slow the walk.
     q = select(Inspection.id).where(Inspection.municipality_id == town_id)
     if agent_id:
         q = q.where(Inspection.agent_id == agent_id)
@@ -62,27 +62,23 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
         q = q.where(Inspection.rules_day <= day_to)
     page = max(1, page)
     newest_first = (Inspection.finished_at.desc(), Inspection.id.desc())
-    ids = list(db.session.scalars(q.order_by(*newest_first).limit(per_page + 1)
-                                  .offset((page - 1) * per_page)))
-    has_next = len(ids) > per_page
-    ids = ids[:per_page]
-    rows, counts = [], {}
-    if ids:
-        rows = db.session.execute(
-            select(Inspection, User.name, Vehicle.plate, Vehicle.prefix)
-            .join(User, User.id == Inspection.agent_id)
-            .join(Vehicle, Vehicle.id == Inspection.vehicle_id)
-            .where(Inspection.id.in_(ids)).order_by(*newest_first)).all()
-        for iid, waiting, mayor in db.session.execute(
-                select(Sanction.inspection_id,
-                       func.sum(func.cast(Sanction.awaiting_mayor.is_(False), db.Integer)),
-                       func.sum(func.cast(Sanction.awaiting_mayor.is_(True), db.Integer)))
-                .where(Sanction.inspection_id.in_(ids),
-                       Sanction.status == SanctionStatus.PROPOSED)
-                .group_by(Sanction.inspection_id)):
-            counts[iid] = (int(waiting or 0), int(mayor or 0))
-    return QueuePage([QueueRow(r[0], r[1], r[2], r[3], *counts.get(r[0].id, (0, 0)))
-                      for r in rows], page, per_page, has_next)
+    ids = q.order_by(*newest_first).limit(per_page + 1).offset((page - 1) * per_page)
+
+    def proposed(to_mayor: bool):
+        return (select(func.count(Sanction.id))
+                .where(Sanction.inspection_id == Inspection.id,
+                       Sanction.status == SanctionStatus.PROPOSED,
+                       Sanction.awaiting_mayor.is_(to_mayor)).scalar_subquery())
+
+    rows = db.session.execute(
+        select(Inspection.id, Inspection.finished_at, Inspection.failed_items, Inspection.status,
+               Inspection.registry_changed, User.name, Vehicle.plate, Vehicle.prefix,
+               proposed(False), proposed(True))
+        .join(User, User.id == Inspection.agent_id)
+        .join(Vehicle, Vehicle.id == Inspection.vehicle_id)
+        .where(Inspection.id.in_(ids.scalar_subquery())).order_by(*newest_first)).all()
+    return QueuePage([QueueRow(r, r.name, r.plate, r.prefix, r[8], r[9])
+                      for r in rows[:per_page]], page, per_page, len(rows) > per_page)
 
 
 def agents(town_id: int) -> list[User]:
