@@ -16,10 +16,10 @@ better. Our server-rendered pages put the CSRF token in a `<meta>` tag and in fo
 many of them echo the query or the submitted values, so they go out uncompressed
 (they are small; the bulk of the bytes is in the static files and the snapshot). The
 rule is enforced twice: `text/html` is compressed only for pages listed in
-STATIC_HTML_ENDPOINTS (the field shell `/campo`: the same bytes for everyone, no token,
-no user input), and no answer is compressed once a CSRF token was generated while
-handling the request (Flask-WTF keeps it on `g`), whatever its type: that covers
-`GET /api/field/session`, which hands the phone its token.
+STATIC_HTML_ENDPOINTS (the field shell `/campo` and the law texts `/leis/<law>`: the same
+bytes for everyone, no token, no user input), and no answer is compressed once a CSRF
+token was generated while handling the request (Flask-WTF keeps it on `g`), whatever its
+type: that covers `GET /api/field/session`, which hands the phone its token.
 """
 from __future__ import annotations
 
@@ -38,8 +38,9 @@ MIMETYPES = [
     "image/svg+xml",
     "text/html",  # only for STATIC_HTML_ENDPOINTS, see _compressible()
 ]
-# HTML pages that are the same for everyone and reflect no input (no CSRF token either).
-STATIC_HTML_ENDPOINTS = frozenset({"field.shell"})
+# HTML pages that are the same for everyone and reflect no input (no CSRF token either):
+# the field shell and the law texts it precaches (an unknown law is a 404, never compressed).
+STATIC_HTML_ENDPOINTS = frozenset({"field.shell", "laws.law"})
 
 SETTINGS = {
     "COMPRESS_REGISTER": False,          # our own after_request decides, then delegates

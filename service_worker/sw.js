@@ -1,11 +1,13 @@
 // The field app's service worker, served at /sw.js with scope "/".
-// It keeps the app shell in a versioned cache so /campo opens with no network.
+// It keeps the app shell in a versioned cache so /campo opens with no network, and the
+// law pages (/leis/<law>, with their style sheets) so a checklist item's citation opens
+// its article offline (the fragment #art-15-i is the browser's: :target still works).
 // It never stores API answers: registry data and the outbox live in IndexedDB,
 // written by the page, where nothing is dropped or expired behind the agent's back.
 "use strict";
 
-// Written in by the server when /sw.js is served: a hash of every precached byte,
-// and the list of URLs that make up the shell.
+// Written in by the server when /sw.js is served: a hash of every precached byte (law
+// pages included: a changed law text makes a new worker), and the list of URLs.
 const VERSION = /*@VERSION*/"dev";
 const PRECACHE_URLS = /*@PRECACHE*/[];
 const CACHE_PREFIX = "campo-shell-";

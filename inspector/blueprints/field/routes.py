@@ -3,6 +3,12 @@
 All three are public and carry no personal data: the service worker precaches them so
 the app opens with no network. Who is signed in is asked by the page's JavaScript
 (`GET /api/field/session`), never rendered into the shell.
+
+The precache also holds the five law pages (`/leis/<law>`, with the two style sheets they
+load), so the citation of a checklist item opens its article offline: about 37 KB gzip for
+all five (all towns' phones get all five: they are public, and the worker is the same for
+everyone). Their rendered bytes are part of the version: a changed law text or rule pack
+makes a new worker, which fetches the new pages.
 """
 from __future__ import annotations
 
@@ -13,6 +19,8 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, render_template, url_for
 
 from ...security import public
+from ...services import law_pages
+from ..laws.routes import render_law
 
 bp = Blueprint("field", __name__)
 
@@ -20,6 +28,7 @@ THEME = "#0b3d2e"
 BACKGROUND = "#0b3d2e"
 VENDOR = ("htmx.min.js", "idb.umd.js", "barcode-detector.js", "zxing_reader.wasm")
 SHARED_JS = ["js/push.js"]  # "Ativar notificações", shared with the pages
+LAW_CSS = ["css/app.css", "css/laws.css"]  # what a law page loads (it has no script)
 ICONS = ("icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png")
 SW_SOURCE = Path(__file__).resolve().parents[3] / "service_worker" / "sw.js"
 _VERSION_MARK = '/*@VERSION*/"dev"'
@@ -34,13 +43,18 @@ def _static_files() -> list[str]:
     """Every static file of the shell, as paths relative to static/ (sorted, stable)."""
     root = _static_dir()
     js = sorted(p.relative_to(root).as_posix() for p in (root / "js" / "field").glob("*.js"))
-    return (["css/field.css"] + js + SHARED_JS + [f"vendor/{name}" for name in VENDOR]
-            + [f"icons/{name}" for name in ICONS])
+    return (["css/field.css"] + js + SHARED_JS + LAW_CSS
+            + [f"vendor/{name}" for name in VENDOR] + [f"icons/{name}" for name in ICONS])
+
+
+def _law_slugs() -> list[str]:
+    return [law.slug for law in law_pages.law_index()]
 
 
 def precache_urls() -> list[str]:
-    """The URLs the service worker stores at install: the whole app shell."""
+    """The URLs the service worker stores at install: the whole app shell and the law pages."""
     return (["/campo", url_for("field.manifest")]
+            + [url_for("laws.law", law_slug=slug) for slug in _law_slugs()]
             + [url_for("static", filename=name) for name in _static_files()])
 
 
@@ -51,7 +65,17 @@ def shell_version() -> str:
     h.update(_manifest_json().encode())
     h.update(SW_SOURCE.read_bytes())
     h.update(_static_digest().encode())
+    h.update(_laws_digest().encode())
     return h.hexdigest()[:16]
+
+
+def _laws_digest() -> str:
+    """SHA-256 over the law pages as they are served (text and what each article enforces)."""
+    h = hashlib.sha256()
+    for slug in _law_slugs():
+        h.update(slug.encode() + b"\0")
+        h.update((render_law(slug) or "<missing>").encode())
+    return h.hexdigest()
 
 
 def _static_digest() -> str:

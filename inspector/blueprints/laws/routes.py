@@ -55,17 +55,25 @@ def index():
                                      fmt_date=law_pages.fmt_date), LAW_MAX_AGE)
 
 
+def render_law(law_slug: str) -> str | None:
+    """The HTML of a law's page (None: no such law). The field app's service worker precaches
+    these bytes and hashes them into its version (inspector/blueprints/field/routes.py)."""
+    blocks = law_pages.outline(law_slug)
+    if blocks is None:
+        return None
+    return render_template("laws/law.html", blocks=blocks,
+                           summary=law_pages.law_summary(law_slug),
+                           slug=law_slug, fmt_date=law_pages.fmt_date)
+
+
 @bp.get("/leis/<law_slug>")
 @public
 def law(law_slug: str):
     """A law's full text, every unit anchored, each article with the rules that cite it."""
-    blocks = law_pages.outline(law_slug)
-    if blocks is None:
+    html = render_law(law_slug)
+    if html is None:
         abort(404, "Lei não encontrada.")
-    return cacheable(render_template("laws/law.html", blocks=blocks,
-                                     summary=law_pages.law_summary(law_slug),
-                                     slug=law_slug, fmt_date=law_pages.fmt_date),
-                     LAW_MAX_AGE)
+    return cacheable(html, LAW_MAX_AGE)
 
 
 @bp.get("/leis/<law_slug>/checklist")
