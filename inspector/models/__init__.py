@@ -28,6 +28,7 @@ from .registry import (
     StatusChange,
     Vehicle,
     VehicleKind,
+    fold_name,
     vehicle_drivers,
 )
 
@@ -44,3 +45,4 @@ __all__ += ["Appeal", "AppealStatus", "EnforcementEvent", "Fine", "FinePayment",
             "Sanction", "SanctionStatus", "TickState"]
 __all__ += ["DeliveryStatus", "Notification", "PushDelivery", "PushSubscription", "VapidKey"]
 __all__ += ["NoticeDocument"]
+__all__ += ["fold_name"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import unicodedata
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -18,11 +19,28 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    event,
     func,
 )
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from ..extensions import db
+
+
+FOLDED_LEN = 300  # NFKD and casefold can lengthen a 200-character name a little
+
+
+def fold_name(value: str | None) -> str:
+    """A name as the search compares it: NFKD, combining marks dropped, casefolded, single
+    spaces: 'JOÃO  da Conceição' -> 'joao da conceicao'. Migration 0012 copies this."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", value or "")
+                    if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())[:FOLDED_LEN]
+
+
+def _folded_default(context) -> str:
+    """Core INSERTs that bypass the ORM (bulk loads) still get the folded name."""
+    return fold_name(context.get_current_parameters().get("name"))
 
 
 def _enum(cls: type[enum.Enum]) -> Enum:
@@ -164,11 +182,15 @@ class Holder(TownScoped, db.Model):
     """A permit holder: a self-employed driver (CPF) or a company (CNPJ)."""
 
     __tablename__ = "holders"
-    __table_args__ = (UniqueConstraint("municipality_id", "tax_id"),)
+    __table_args__ = (UniqueConstraint("municipality_id", "tax_id"),
+                      Index("ix_holders_town_name_folded", "municipality_id", "name_folded"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[HolderKind] = mapped_column(_enum(HolderKind))
     name: Mapped[str] = mapped_column(String(200))
+    # fold_name(name), kept in step by the listener below: accent-free search on any engine
+    name_folded: Mapped[str] = mapped_column(String(FOLDED_LEN), default=_folded_default,
+                                             server_default="")
     tax_id: Mapped[str] = mapped_column(String(14))  # CPF (11) or CNPJ (14) digits
     address: Mapped[str] = mapped_column(String(300), default="")
     phone: Mapped[str] = mapped_column(String(30), default="")
@@ -192,13 +214,21 @@ class Driver(TownScoped, db.Model):
 
     __tablename__ = "drivers"
     __table_args__ = (UniqueConstraint("municipality_id", "registration_number"),
-                      UniqueConstraint("municipality_id", "cpf"))
+                      UniqueConstraint("municipality_id", "cpf"),
+                      Index("ix_drivers_town_name_folded", "municipality_id", "name_folded"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     holder_id: Mapped[int | None] = mapped_column(ForeignKey("holders.id"), index=True)
     category: Mapped[DriverCategory] = mapped_column(_enum(DriverCategory))
     name: Mapped[str] = mapped_column(String(200))
+    # fold_name(name), kept in step by the listener below: accent-free search on any engine
+    name_folded: Mapped[str] = mapped_column(String(FOLDED_LEN), default=_folded_default,
+                                             server_default="")
     cpf: Mapped[str] = mapped_column(String(11))
+    # identity card (RG) and its issuing body, printed on the taxi driver's ID card
+    # (Nortelândia Lei 127/2009 Art. 10 III); personal data: never on public pages
+    rg_number: Mapped[str] = mapped_column(String(20), default="", server_default="")
+    rg_issuer: Mapped[str] = mapped_column(String(20), default="", server_default="")
     cnh_number: Mapped[str] = mapped_column(String(11))
     cnh_category: Mapped[str] = mapped_column(String(3))
     cnh_expiry: Mapped[date] = mapped_column(Date)
@@ -214,6 +244,13 @@ class Driver(TownScoped, db.Model):
     holder: Mapped[Holder | None] = relationship(back_populates="drivers")
     vehicles: Mapped[list[Vehicle]] = relationship(secondary=vehicle_drivers,
                                                    back_populates="drivers")
+
+
+@event.listens_for(Holder.name, "set")
+@event.listens_for(Driver.name, "set")
+def _keep_name_folded(target, value, _old, _initiator) -> None:
+    """Every name set through the ORM refolds `name_folded` (a Core UPDATE must set both)."""
+    target.name_folded = fold_name(value)
 
 
 class Vehicle(TownScoped, db.Model):

@@ -12,7 +12,7 @@ from sqlalchemy import and_, false, func, not_, or_, select, union
 from sqlalchemy.orm import joinedload, selectinload
 
 from ..extensions import db
-from ..models import Driver, Holder, Licence, Permit, Stand, Vehicle
+from ..models import Driver, Holder, Licence, Permit, Stand, Vehicle, fold_name
 
 # Plates hold only these characters; digits sort before letters under every collation
 # we run on (C, and the primary level of pt_BR / en_US), which the plate range relies on.
@@ -34,6 +34,11 @@ def _key(q: str) -> str:
 def _contains(column, q: str):
     """Case-insensitive substring match with LIKE wildcards in `q` taken literally."""
     return func.lower(column).contains(q.lower(), autoescape=True)
+
+
+def _name_contains(model, q: str):
+    """The folded name contains the folded query: 'joao' finds 'João' on every engine."""
+    return model.name_folded.contains(fold_name(q), autoescape=True)
 
 
 def _successor(key: str) -> str | None:
@@ -120,38 +125,40 @@ def _other_vehicle_matches(town_id: int, q: str, key: str):
         parts.append(select(*columns).where(town, _contains(Vehicle.make_model, q)))
         parts.append(select(*columns).where(town, Vehicle.holder_id.in_(
             select(Holder.id).where(Holder.municipality_id == town_id,
-                                    _contains(Holder.name, q)))))
+                                    _name_contains(Holder, q)))))
     if not parts:
         return None
     return (parts[0] if len(parts) == 1 else union(*parts)).subquery()
 
 
 def search_holders(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Holder]:
-    """Holders by name or CPF/CNPJ (digits, formatted or not); ordered by name."""
+    """Holders by name (accents and case ignored) or CPF/CNPJ (digits, formatted or not);
+    in alphabetical order, accents and case ignored ('Álvaro' among the A's)."""
     q = _clean(q)
     query = select(Holder).where(Holder.municipality_id == town_id)
     if q:
-        cond = [_contains(Holder.name, q)]
+        cond = [_name_contains(Holder, q)]
         digits = re.sub(r"\D", "", q)
         if len(digits) >= 3:
             cond.append(Holder.tax_id.startswith(digits, autoescape=True))
         query = query.where(or_(*cond))
-    return _page(query.order_by(Holder.name, Holder.id), limit, offset)
+    return _page(query.order_by(Holder.name_folded, Holder.name, Holder.id), limit, offset)
 
 
 def search_drivers(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Driver]:
-    """Drivers by name, CPF, CNH or registration number; ordered by name."""
+    """Drivers by name (accents and case ignored), CPF, CNH or registration number; in
+    alphabetical order, accents and case ignored."""
     q = _clean(q)
     query = (select(Driver).where(Driver.municipality_id == town_id)
              .options(joinedload(Driver.holder), selectinload(Driver.vehicles)))
     if q:
-        cond = [_contains(Driver.name, q), _contains(Driver.registration_number, q)]
+        cond = [_name_contains(Driver, q), _contains(Driver.registration_number, q)]
         digits = re.sub(r"\D", "", q)
         if len(digits) >= 3:
             cond += [Driver.cpf.startswith(digits, autoescape=True),
                      Driver.cnh_number.startswith(digits, autoescape=True)]
         query = query.where(or_(*cond))
-    return _page(query.order_by(Driver.name, Driver.id), limit, offset)
+    return _page(query.order_by(Driver.name_folded, Driver.name, Driver.id), limit, offset)
 
 
 def search_licences(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Licence]:
@@ -174,7 +181,7 @@ def search_permits(town_id: int, q: str | None, *, limit: int = 50, offset: int 
     query = (select(Permit).join(Permit.holder).where(Permit.municipality_id == town_id)
              .options(joinedload(Permit.holder)))
     if q:
-        query = query.where(or_(_contains(Permit.number, q), _contains(Holder.name, q)))
+        query = query.where(or_(_contains(Permit.number, q), _name_contains(Holder, q)))
     return _page(query.order_by(Permit.number), limit, offset)
 
 
