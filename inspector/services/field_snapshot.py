@@ -52,12 +52,12 @@ COLUMNS = {
               "engine_cc", "colour", "doors", "is_trail", "holder_id", "stand_id",
               "last_vistoria_on"),
     Driver: ("id", "name", "category", "holder_id", "cnh_category", "cnh_expiry",
-             "registration_number", "registration_expiry", "status"),
+             "registration_number", "registration_expiry", "status", "suspended_until"),
     Holder: ("id", "name", "kind"),
     Licence: ("id", "vehicle_id", "permit_id", "kind", "number", "valid_from", "valid_until",
-              "status"),
+              "status", "suspended_until"),
     Permit: ("id", "holder_id", "kind", "service", "number", "valid_from", "valid_until",
-             "status"),
+             "status", "suspended_until"),
     InsurancePolicy: ("id", "vehicle_id", "insurer", "policy_number", "valid_from",
                       "valid_until"),
     Stand: ("id", "code", "place", "capacity", "service"),
@@ -93,7 +93,7 @@ def driver_json(d: Driver, vehicle_ids: list[int], photo: str | None) -> dict:
             "cnh_category": d.cnh_category, "cnh_expiry": _d(d.cnh_expiry),
             "registration_number": d.registration_number,
             "registration_expiry": _d(d.registration_expiry), "status": d.status.value,
-            "vehicle_ids": vehicle_ids, "photo": photo}
+            "suspended_until": _d(d.suspended_until), "vehicle_ids": vehicle_ids, "photo": photo}
 
 
 def holder_json(h: Holder) -> dict:
@@ -103,13 +103,15 @@ def holder_json(h: Holder) -> dict:
 def licence_json(x: Licence) -> dict:
     return {"id": x.id, "vehicle_id": x.vehicle_id, "permit_id": x.permit_id,
             "kind": x.kind.value, "number": x.number, "valid_from": _d(x.valid_from),
-            "valid_until": _d(x.valid_until), "status": x.status.value}
+            "valid_until": _d(x.valid_until), "status": x.status.value,
+            "suspended_until": _d(x.suspended_until)}
 
 
 def permit_json(x: Permit) -> dict:
     return {"id": x.id, "holder_id": x.holder_id, "kind": x.kind.value,
             "service": x.service.value, "number": x.number, "valid_from": _d(x.valid_from),
-            "valid_until": _d(x.valid_until), "status": x.status.value}
+            "valid_until": _d(x.valid_until), "status": x.status.value,
+            "suspended_until": _d(x.suspended_until)}
 
 
 def insurance_json(x: InsurancePolicy) -> dict:

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import AuditEntry, Holder, Licence, Vehicle, vehicle_drivers
+from ..models import AuditEntry, Holder, Licence, Permit, Vehicle, vehicle_drivers
 
 CHUNK = 500
 _locks: defaultdict[int, threading.Lock] = defaultdict(threading.Lock)  # one per town
@@ -32,7 +32,7 @@ _VIA_VEHICLE = ("licence", "insurance", "credential")
 class _Cached:
     day: date
     version: int
-    entries: dict  # vehicle id -> {"vehicle_id", "status", "reasons", "warnings"}
+    entries: dict  # vehicle id -> {"vehicle_id", "status", "suspended_until", "reasons", ...}
 
 
 def _options():
@@ -55,10 +55,22 @@ def compute(town_id: int, vehicle_ids: set[int] | None, day: date) -> dict[int, 
     out = {}
     for query in batches:
         for v in db.session.scalars(query):
-            d = compliance.vehicle_standing(v, day).as_dict()
-            out[v.id] = {"vehicle_id": v.id, "status": d["status"], "reasons": d["reasons"],
-                         "warnings": d.get("warnings", [])}
+            standing = compliance.vehicle_standing(v, day)
+            d = standing.as_dict()
+            out[v.id] = {"vehicle_id": v.id, "status": d["status"],
+                         "suspended_until": suspended_until(standing),
+                         "reasons": d["reasons"], "warnings": d.get("warnings", [])}
     return out
+
+
+def suspended_until(standing) -> str | None:
+    """The last day of a suspended vehicle's suspension (ISO), as the passenger page reads it:
+    the latest end of the suspensions holding it, None when one of them has no known end
+    (entered by hand) or the vehicle is not suspended."""
+    if standing.status != "suspended" or not standing.reasons:
+        return None
+    ends = [r.due_on for r in standing.reasons]
+    return max(ends).isoformat() if all(ends) else None
 
 
 def affected_vehicles(town_id: int, since: int, version: int) -> set[int]:
@@ -68,6 +80,7 @@ def affected_vehicles(town_id: int, since: int, version: int) -> set[int]:
     vehicles: set[int] = set()
     holders: set[int] = set()
     drivers: set[int] = set()
+    unnamed: dict[str, set[int]] = defaultdict(set)
     rows = db.session.execute(
         select(AuditEntry.entity, AuditEntry.entity_id, AuditEntry.before, AuditEntry.after)
         .where(AuditEntry.municipality_id == town_id, AuditEntry.seq > since,
@@ -81,12 +94,25 @@ def affected_vehicles(town_id: int, since: int, version: int) -> set[int]:
             holders.add(int(entity_id))
         elif entity == "driver" and entity_id.isdigit():
             drivers.add(int(entity_id))
+        found = False
         for snap in (before, after):
             values = _load(snap)
             if entity in _VIA_VEHICLE and isinstance(values.get("vehicle_id"), int):
                 vehicles.add(values["vehicle_id"])
+                found = True
             if entity in ("permit", "vehicle") and isinstance(values.get("holder_id"), int):
                 holders.add(values["holder_id"])
+                found = found or entity == "permit"
+        if not found and entity in ("licence", "permit") and entity_id.isdigit():
+            # an entry that carries only part of the row (a suspension's end moved:
+            # "suspension_period_changed"): the row itself names its vehicle or holder
+            unnamed[entity].add(int(entity_id))
+    if unnamed["licence"]:
+        vehicles |= set(db.session.scalars(select(Licence.vehicle_id).where(
+            Licence.id.in_(sorted(unnamed["licence"])))))
+    if unnamed["permit"]:
+        holders |= set(db.session.scalars(select(Permit.holder_id).where(
+            Permit.id.in_(sorted(unnamed["permit"])))))
     if holders:
         vehicles |= set(db.session.scalars(select(Vehicle.id).where(
             Vehicle.municipality_id == town_id, Vehicle.holder_id.in_(sorted(holders)))))

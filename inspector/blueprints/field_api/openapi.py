@@ -27,6 +27,9 @@ def _uuid_param(name: str, what: str) -> dict:
 
 _NULL_STR = {"type": ["string", "null"]}
 _DATE = {"type": ["string", "null"], "format": "date"}
+_SUSPENDED_UNTIL = {"type": ["string", "null"], "format": "date",
+                    "description": "Last day of the suspension holding the row (enforcement "
+                    "sets it); null when not suspended or suspended by hand with no end."}
 
 SCHEMAS: dict = {
     "Error": {"type": "object", "required": ["error", "status"], "properties": {
@@ -56,11 +59,17 @@ SCHEMAS: dict = {
         "vehicles": {"type": "array", "items": {"type": "object"}},
         "drivers": {"type": "array", "items": {"type": "object", "properties": {
             "id": {"type": "integer"}, "name": {"type": "string"},
+            "status": {"enum": ["active", "suspended", "revoked"]},
+            "suspended_until": _SUSPENDED_UNTIL,
             "vehicle_ids": {"type": "array", "items": {"type": "integer"}},
             "photo": {"type": ["string", "null"], "description": "data:image/jpeg URI"}}}},
         "holders": {"type": "array", "items": {"type": "object"}},
-        "licences": {"type": "array", "items": {"type": "object"}},
-        "permits": {"type": "array", "items": {"type": "object"}},
+        "licences": {"type": "array", "items": {"type": "object", "properties": {
+            "status": {"enum": ["active", "suspended", "revoked"]},
+            "suspended_until": _SUSPENDED_UNTIL}}},
+        "permits": {"type": "array", "items": {"type": "object", "properties": {
+            "status": {"enum": ["active", "suspended", "revoked"]},
+            "suspended_until": _SUSPENDED_UNTIL}}},
         "insurance": {"type": "array", "items": {"type": "object"}},
         "stands": {"type": "array", "items": {"type": "object"}},
         "credentials": {"type": "array", "items": {"type": "object", "properties": {
@@ -69,6 +78,10 @@ SCHEMAS: dict = {
         "standing": {"type": "array", "items": {"type": "object", "properties": {
             "vehicle_id": {"type": "integer"},
             "status": {"enum": ["regular", "irregular", "suspended"]},
+            "suspended_until": {"type": ["string", "null"], "format": "date", "description":
+                                "Suspended: the last day of the suspensions holding the "
+                                "vehicle (the latest); null when one has no known end, or "
+                                "when not suspended."},
             "reasons": {"type": "array"}, "warnings": {"type": "array"}}}},
         "last_inspections": {"type": "array", "items": {"type": "object"}},
         "notices": {"type": "array", "description": "Open acts (confirmed, amended, "
