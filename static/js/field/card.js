@@ -10,7 +10,7 @@ const STANDING = {
   irregular: ["IRREGULAR", "bad"],
   suspended: ["SUSPENSO", "bad"],
 };
-const DRIVER_STATUS = { suspended: "Registro SUSPENSO", revoked: "Registro CASSADO" };
+const DRIVER_STATUS = { revoked: "Registro CASSADO" };
 const CATEGORY = { autonomo: "Taxista autônomo", auxiliar: "Motorista auxiliar", mototaxista: "Mototaxista" };
 const SERVICE = { taxi: "Táxi", mototaxi: "Mototáxi" };
 const INSPECTION_STATUS = { incomplete: "aguardando fotos", awaiting_review: "aguardando revisão", reviewed: "revisada" };
@@ -22,6 +22,19 @@ function expiry(label, iso) {
   const tone = days === null ? "" : days < 0 ? "bad" : days <= 30 ? "warn" : "";
   const note = days === null ? "" : days < 0 ? " (vencido)" : days <= 30 ? ` (vence em ${days} dias)` : "";
   return el("li", { class: tone ? `exp-${tone}` : null }, el("span", {}, label), el("strong", {}, formatDate(iso) + note));
+}
+
+/** "Suspenso até 15/04/2026" for a suspended row (driver, licence: `suspended_until` is its
+ * last day, null when it was suspended by hand with no known end). */
+export function suspendedText(until) {
+  if (!until) return "Suspenso, sem data de fim";
+  const over = daysUntil(until) < 0 ? " (já terminou; aguarda baixa no cadastro)" : "";
+  return `Suspenso até ${formatDate(until)}${over}`;
+}
+
+function standingTitle(standing, label) {
+  if (!standing || standing.status !== "suspended" || !standing.suspended_until) return label;
+  return `${label} até ${formatDate(standing.suspended_until)}`;
 }
 
 function citationLink(citation) {
@@ -73,7 +86,9 @@ function driverBlock(driver) {
       el("ul", { class: "expiries" },
         driver.registration_expiry ? expiry("Registro", driver.registration_expiry) : null,
         driver.cnh_expiry ? expiry("CNH", driver.cnh_expiry) : null),
-      driver.status && driver.status !== "active" ? el("p", { class: "exp-bad" }, DRIVER_STATUS[driver.status] || driver.status) : null));
+      driver.status === "suspended"
+        ? el("p", { class: "exp-bad suspended-until" }, `Registro: ${suspendedText(driver.suspended_until)}`)
+        : driver.status && driver.status !== "active" ? el("p", { class: "exp-bad" }, DRIVER_STATUS[driver.status] || driver.status) : null));
 }
 
 /** The whole card for a vehicle (details from registry.vehicleDetails), with an optional verdict. */
@@ -86,7 +101,7 @@ export function resultCard(details, verification = null) {
   return el("article", { class: "card result", dataset: { vehicleId: vehicle.id } },
     verification ? verdictBanner(verification) : null,
     el("div", { class: `standing standing-${standingTone}`, dataset: { standing: standing ? standing.status : "" } },
-      el("p", { class: "standing-title" }, standingLabel),
+      el("p", { class: "standing-title" }, standingTitle(standing, standingLabel)),
       reasons.length ? el("ul", { class: "reasons" }, reasons.map((r) =>
         el("li", {}, typeof r === "string" ? r : r.message, " ", citationLink(r.citation)))) : null),
     warnings.length ? el("ul", { class: "warnings" }, warnings.map((w) =>
@@ -99,6 +114,10 @@ export function resultCard(details, verification = null) {
     el("h2", {}, "Validades"),
     el("ul", { class: "expiries" },
       expiry("Licença", licence && licence.valid_until),
+      licence && licence.status === "suspended"
+        ? el("li", { class: "exp-bad suspended-until" }, el("span", {}, `Licença ${licence.number || ""}`.trim()),
+          el("strong", {}, suspendedText(licence.suspended_until)))
+        : null,
       expiry("Seguro", insurance && insurance.valid_until),
       credential ? expiry("Credencial", credential.expires_on) : null),
     el("h2", {}, drivers.length === 1 ? "Condutor" : "Condutores"),
