@@ -82,6 +82,11 @@ def shell_figures(client: Client) -> None:
     print(f"   shell without the wasm: {sum(r[1] for r in rest) / KB:,.1f} KB raw -> "
           f"{total / KB:,.1f} KB gzip ({sum(r[4] for r in rest) / KB:,.1f} KB br); goal under "
           f"200 KB: {'met' if total < 200 * KB else 'NOT met'}")
+    laws = [r for r in rest if r[0].startswith("/leis/")]
+    if laws:
+        print(f"   of which the {len(laws)} law pages (/leis/<law>, offline citations): "
+              f"{sum(r[1] for r in laws) / KB:,.1f} KB raw -> {sum(r[2] for r in laws) / KB:,.1f} "
+              f"KB gzip")
     for u, raw, wire, _, brw in wasm:
         print(f"   the wasm ({u.rsplit('/', 1)[1]}): {raw / KB:,.1f} KB raw -> {wire / KB:,.1f} "
               f"KB gzip ({brw / KB:,.1f} KB br)")
