@@ -25,8 +25,10 @@ function expiry(label, iso) {
 }
 
 /** "Suspenso até 15/04/2026" for a suspended row (driver, licence: `suspended_until` is its
- * last day, null when it was suspended by hand with no known end). */
+ * last day, null when it was suspended by hand with no known end; absent in a row stored
+ * before the server sent it, until a delta brings the row again: then just "Suspenso"). */
 export function suspendedText(until) {
+  if (until === undefined) return "Suspenso";
   if (!until) return "Suspenso, sem data de fim";
   const over = daysUntil(until) < 0 ? " (já terminou; aguarda baixa no cadastro)" : "";
   return `Suspenso até ${formatDate(until)}${over}`;
