@@ -190,6 +190,7 @@ class Seeder:
                 "cnh_expiry": d.cnh_expiry.isoformat(),
                 "registration_number": d.registration_number,
                 "registration_expiry": d.registration_expiry.isoformat(),
+                "rg_number": d.rg_number, "rg_issuer": d.rg_issuer,
                 "vehicle_plate": ",".join(plates)}, actor=ACTOR, lookup=look)
             self._photo(driver)
             self.created["driver"] += 1

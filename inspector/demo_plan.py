@@ -42,6 +42,17 @@ class DriverSpec:
     cnh_expiry: date
     registration_number: str
     registration_expiry: date
+    rg_number: str = ""
+    rg_issuer: str = ""
+
+
+def demo_rg(cpf: str) -> tuple[str, str]:
+    """A plausible RG and issuing body, drawn from the CPF so the planned sequence of
+    everything else stays as it was: mostly Mato Grosso's SSP, some from neighbours."""
+    rng = random.Random(f"rg-{cpf}")
+    issuer = rng.choice(("SSP/MT",) * 7 + ("SESP/MT", "SSP/PR", "SSP/GO", "SSP/MS"))
+    number = rng.randrange(1_000_000, 29_999_999)
+    return f"{number:,}".replace(",", ".") + f"-{rng.randrange(10)}", issuer
 
 
 @dataclass
@@ -222,6 +233,7 @@ class _Planner:
             cnh_expiry=self.today + timedelta(days=self.days(120, 1500)),
             registration_number=f"{code}-{self.next('reg-' + code):04d}",
             registration_expiry=self.today + timedelta(days=self.days(30, 330)))
+        spec.rg_number, spec.rg_issuer = demo_rg(spec.cpf)
         self.plan.drivers.append(spec)
         return spec
 

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont, ImageOps
 from qrcode.constants import ERROR_CORRECT_M
 
 from ..models import Credential, Driver, Municipality, Service
+from . import rg
 from .credentials import public_url, sheet_of
 from .documents import format_plate
 
@@ -174,6 +175,20 @@ def _badge(c: Credential, town: Municipality, w: int, h: int) -> Image.Image:
     return img
 
 
+def card_rows(drv: Driver, stand) -> list[tuple[str, str]]:
+    """The (label, value) lines of a taxi driver's ID card, Nortelândia 127/2009 Art. 10 I-VI
+    (the photo and the QR aside); a missing RG prints a line to fill in by hand."""
+    return [("Nome", drv.name),
+            ("Prontuário DETRAN (CNH)", f"{drv.cnh_number} · cat. {drv.cnh_category}"),
+            ("Identidade / órgão expedidor",
+             rg.printed(drv.rg_number, drv.rg_issuer) or "____________________"),
+            ("Categoria e registro municipal",
+             f"{CATEGORY_LABELS.get(drv.category.value, drv.category.value)} · "
+             f"{drv.registration_number}"),
+            ("Validade", drv.registration_expiry.strftime("%d/%m/%Y")),
+            ("Ponto", stand.place if stand else "")]
+
+
 def _card(c: Credential, town: Municipality, w: int, h: int) -> Image.Image:
     drv = c.driver
     v = drv.vehicles[0] if drv.vehicles else None
@@ -188,14 +203,7 @@ def _card(c: Credential, town: Municipality, w: int, h: int) -> Image.Image:
     q = mm(30)
     img.paste(qr_image(public_url(c.token), q), (w - q - mm(1), band + mm(1)))
     x = mm(29)
-    rows = [("Nome", drv.name),
-            ("Prontuário DETRAN (CNH)", f"{drv.cnh_number} · cat. {drv.cnh_category}"),
-            ("Identidade / órgão expedidor", "____________________"),
-            ("Categoria e registro municipal",
-             f"{CATEGORY_LABELS.get(drv.category.value, drv.category.value)} · "
-             f"{drv.registration_number}"),
-            ("Validade", drv.registration_expiry.strftime("%d/%m/%Y")),
-            ("Ponto", stand.place if stand else "")]
+    rows = card_rows(drv, stand)
     _lines(d, x, band + mm(1.5), rows, w - x - q - mm(2), mm(2), mm(2.8), mm(0.4))
     _cut_box(d, (0, 0, w - 1, h - 1))
     return img

@@ -58,6 +58,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("alvara_situacao", "licence", "status", False, "ativo"),
     Column("condutor_nome", "driver", "name", True, "João da Silva"),
     Column("condutor_cpf", "driver", "cpf", True, "111.444.777-35"),
+    Column("condutor_rg", "driver", "rg_number", False, "12.345.678-9"),
+    Column("condutor_rg_orgao", "driver", "rg_issuer", False, "SSP/MT"),
     Column("condutor_categoria", "driver", "category", False, "mototaxista"),
     Column("condutor_cnh", "driver", "cnh_number", True, "01234567890"),
     Column("condutor_cnh_categoria", "driver", "cnh_category", True, "A"),

@@ -20,7 +20,7 @@ from ..extensions import db
 from ..models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolicy, Licence,
                       LicenceKind, Permit, PermitKind, Service, Stand, Status, StatusChange,
                       Vehicle, VehicleKind)
-from . import audit
+from . import audit, rg
 from .documents import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from .errors import ValidationFailed
 from .registry_base import (NOT_FOUND, STATUS_CHANGE_NEEDS, _check, _code, _merged,  # noqa: F401
@@ -157,6 +157,22 @@ def _driver_plates(driver: Driver) -> dict:
     return {"vehicle_plates": sorted(v.plate for v in driver.vehicles)}
 
 
+def _rg(f: Fields) -> tuple[str, str]:
+    """The identity card's number and issuing body (both or neither; Nortelândia 127 Art. 10
+    III prints them together)."""
+    number, why = rg.clean_rg(f.raw("rg_number"))
+    if why:
+        f.fail("rg_number", why)
+    issuer, why = rg.clean_issuer(f.raw("rg_issuer"))
+    if why:
+        f.fail("rg_issuer", why)
+    if number and not issuer and not f.raw("rg_issuer"):
+        f.fail("rg_issuer", "informe o órgão expedidor do RG, por exemplo SSP/MT")
+    if issuer and not number and not f.raw("rg_number"):
+        f.fail("rg_number", "informe o número do RG ou apague o órgão expedidor")
+    return number, issuer
+
+
 def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver | None = None,
                 lookup: Lookup | None = None) -> Driver:
     """Create or update a driver; `vehicle_plate` (one or more plates) adds vehicle links."""
@@ -184,6 +200,7 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
     registration = _code(f, "registration_number", 20)
     _unique(f, lookup, "registration_number", Driver, "registration_number", registration,
             driver, "número de registro já cadastrado")
+    rg_number, rg_issuer = _rg(f)
     holder = _holder_ref(f, lookup, required=category == DriverCategory.AUXILIAR)
     vehicles = []
     for raw in [p for p in re.split(r"[,;]+", f.raw("vehicle_plate")) if p.strip()]:
@@ -202,6 +219,7 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
                   cnh_category=cnh_category, cnh_expiry=f.date("cnh_expiry"),
                   registration_number=registration,
                   registration_expiry=f.date("registration_expiry"),
+                  rg_number=rg_number, rg_issuer=rg_issuer,
                   status=_status_on_create(f, driver))
     _check(f)
     values["holder"] = holder

@@ -92,7 +92,8 @@ def test_full_snapshot_has_the_town_and_nothing_personal(app, api, make):
     for key, value in _strings(s):
         if key not in opaque:
             assert not CPF_SHAPED.search(value), f"CPF-shaped {key}: {value}"
-    for key in ("cpf", "tax_id", "address", "phone", "email", "cnh_number", '"token"'):
+    for key in ("cpf", "tax_id", "address", "phone", "email", "cnh_number", '"token"',
+                "rg_number", "rg_issuer"):
         assert key not in text
 
 

@@ -165,6 +165,14 @@ DRIVER = Kind(
                   attrs={"autocomplete": "off"}),
             Field("registration_expiry", "Registro válido até", "date", True),
         )),
+        ("Identidade (RG)", (
+            Field("rg_number", "Número do RG", hint="Como está no documento, ex.: 12.345.678-9.",
+                  attrs={"autocomplete": "off", "autocapitalize": "characters",
+                         "maxlength": "20"}),
+            Field("rg_issuer", "Órgão expedidor", hint="Sigla e UF, ex.: SSP/MT.",
+                  attrs={"autocomplete": "off", "autocapitalize": "characters",
+                         "maxlength": "20"}),
+        )),
         ("Habilitação (CNH)", (
             Field("cnh_number", "Número da CNH", required=True, attrs=NUMERIC),
             Field("cnh_category", "Categoria da CNH", required=True, hint="A, B, AB, C, D ou E.",
