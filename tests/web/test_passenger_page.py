@@ -159,7 +159,7 @@ def test_a_reused_page_follows_every_change_of_the_rows_behind_it(app, client):
     assert banner(_page(client, token)[1]) == "REGULAR"
     with app.app_context():  # the licence ran out (same row, new date)
         lic = db.session.scalar(db.select(Licence).filter_by(vehicle_id=vid))
-        lic.valid_until = date.today() - timedelta(days=1)
+        lic.valid_until = date.today() - timedelta(days=2)  # past in Cuiabá too (UTC-4)
         db.session.commit()
     assert banner(_page(client, token)[1]) == "IRREGULAR"
     with app.app_context():  # renewed, and a new auxiliary joins the vehicle
