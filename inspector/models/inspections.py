@@ -39,18 +39,16 @@ class Inspection(TownScoped, db.Model):
     """One vistoria of one vehicle by one agent, exactly as the phone recorded it."""
 
     __tablename__ = "inspections"
-    # The review queue (services/enforcement/queries.py), newest first: by town, by status,
-    # by agent, by day. Each index is in the queue's order after its filter, and carries the
-    # other filters' columns, so that a page reads index entries only (never a whole town's
-    # rows) whichever index the database picks for a combination of filters.
+    # The review queue (services/enforcement/queries.py), newest first, by town, by status,
+    # by agent; its days are ranges of finished_at. Each index is in the queue's order after
+    # its filter and carries the other filter's column, so a page reads index entries only
+    # (never a whole town's rows) whichever index the database picks.
     __table_args__ = (
         Index("ix_inspections_town_finished", "municipality_id", "finished_at", "id"),
         Index("ix_inspections_town_status_finished", "municipality_id", "status", "finished_at",
               "id", "agent_id"),
         Index("ix_inspections_town_agent_finished", "municipality_id", "agent_id", "finished_at",
               "id", "status"),
-        Index("ix_inspections_town_day", "municipality_id", "rules_day", "finished_at", "id",
-              "status", "agent_id"),
         # services/enforcement/pending.py: a town's (or every town's) unproposed inspections
         Index("ix_inspections_pending", "proposed_at", "municipality_id", "completed_at"),
     )

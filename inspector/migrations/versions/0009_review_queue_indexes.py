@@ -15,16 +15,15 @@ down_revision = '0008'
 branch_labels = None
 depends_on = None
 
-# In the queue's order after each filter, with the other filters' columns at the end: a page
-# of the queue reads index entries only, whatever combination of filters it has.
+# In the queue's order (finished_at, id; its date filters are ranges of finished_at) after
+# each filter, with the other filter's column at the end: a page of the queue reads index
+# entries only, whatever combination of filters it has.
 INDEXES = {
     'ix_inspections_town_finished': ['municipality_id', 'finished_at', 'id'],
     'ix_inspections_town_status_finished': ['municipality_id', 'status', 'finished_at', 'id',
                                             'agent_id'],
     'ix_inspections_town_agent_finished': ['municipality_id', 'agent_id', 'finished_at', 'id',
                                            'status'],
-    'ix_inspections_town_day': ['municipality_id', 'rules_day', 'finished_at', 'id', 'status',
-                                'agent_id'],
 }
 
 

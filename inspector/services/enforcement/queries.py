@@ -13,7 +13,7 @@ from ...models import (Appeal, AppealStatus, EnforcementEvent, Fine, Inspection,
                        InspectionStatus, Notice, Sanction, SanctionStatus, User, Vehicle)
 from ...rules.sanctions import Money
 from .acts import check_access_code, fmt_moment, normalise_code
-from .common import aware, local_day, loads, utc
+from .common import aware, end_of_local_day, local_day, loads, utc
 
 OPEN_DEADLINE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
                  SanctionStatus.APPEAL_REFUSED)
@@ -47,19 +47,21 @@ class QueuePage:
 def review_queue(town_id: int, *, agent_id: int | None = None, status: str | None = None,
                  day_from: date | None = None, day_to: date | None = None,
                  page: int = 1, per_page: int = 50) -> QueuePage:
-    """Inspections of a town, newest first, filtered by agent, status and local day."""
+    """Inspections of a town, newest first, filtered by agent, status and the local day
+    they finished (the date the queue shows)."""
     # The page's ids come from the queue's indexes (models/inspections.py), which hold every
     # filter and the order; only those rows are then read. A town's inspections are never
     # read whole, and their wide columns (the body, the signature) never slow the walk.
+    # Days are ranges of the order's own column, so a date filter only bounds the walk.
     q = select(Inspection.id).where(Inspection.municipality_id == town_id)
     if agent_id:
         q = q.where(Inspection.agent_id == agent_id)
     if status in {s.value for s in InspectionStatus}:
         q = q.where(Inspection.status == InspectionStatus(status))
     if day_from:
-        q = q.where(Inspection.rules_day >= day_from)
+        q = q.where(Inspection.finished_at > end_of_local_day(day_from - timedelta(days=1)))
     if day_to:
-        q = q.where(Inspection.rules_day <= day_to)
+        q = q.where(Inspection.finished_at <= end_of_local_day(day_to))
     page = max(1, page)
     newest_first = (Inspection.finished_at.desc(), Inspection.id.desc())
     ids = q.order_by(*newest_first).limit(per_page + 1).offset((page - 1) * per_page)
