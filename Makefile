@@ -76,6 +76,7 @@ bench: setup wrk chromium
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/rules.py
 	$(BIN)/python bench/field.py
+	$(BIN)/python bench/review.py
 
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3
