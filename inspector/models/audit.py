@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
@@ -13,14 +13,15 @@ class AuditEntry(db.Model):
     """One change: who, when, what, before and after, chained to the previous entry."""
 
     __tablename__ = "audit_entries"
+    # a town's newest entry (its version) in one seek; its entries after a version as a range
+    __table_args__ = (Index("ix_audit_entries_municipality_id_seq", "municipality_id", "seq"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, unique=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     actor: Mapped[str] = mapped_column(String(120))
-    municipality_id: Mapped[int | None] = mapped_column(ForeignKey("municipalities.id"),
-                                                        index=True)
+    municipality_id: Mapped[int | None] = mapped_column(ForeignKey("municipalities.id"))
     action: Mapped[str] = mapped_column(String(60))
     entity: Mapped[str] = mapped_column(String(40))
     entity_id: Mapped[str] = mapped_column(String(40))

@@ -14,7 +14,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, Iterable
 
-from sqlalchemy import inspect as sa_inspect, select, text
+from sqlalchemy import func, inspect as sa_inspect, select, text
 
 from ..extensions import db
 from ..models import AuditEntry
@@ -110,6 +110,13 @@ def _tail() -> tuple[int, str]:
         select(AuditEntry.seq, AuditEntry.hash).order_by(AuditEntry.seq.desc()).limit(1)
     ).first()
     return (last.seq + 1, last.hash) if last else (1, GENESIS)
+
+
+def town_version(town_id: int) -> int:
+    """The newest sequence number of a town's entries (0 when none): it moves whenever
+    anything of the town changes. One index seek on (municipality_id, seq)."""
+    return db.session.scalar(select(func.max(AuditEntry.seq))
+                             .where(AuditEntry.municipality_id == town_id)) or 0
 
 
 @dataclass(frozen=True)

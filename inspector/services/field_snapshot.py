@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..models import (AuditEntry, Credential, Driver, Holder, Inspection, InsurancePolicy,
                       Licence, Municipality, Permit, Stand, Vehicle, vehicle_drivers)
-from . import field_notices, field_rules, field_standing, photos
+from . import audit, field_notices, field_rules, field_standing, photos
 
 CHUNK = 500
 
@@ -30,10 +30,7 @@ ENTITIES = {
 }
 
 
-def town_version(town_id: int) -> int:
-    """The newest audit sequence number of a town (0 when nothing was ever recorded)."""
-    return db.session.scalar(select(func.max(AuditEntry.seq))
-                             .where(AuditEntry.municipality_id == town_id)) or 0
+town_version = audit.town_version  # the snapshot's version
 
 
 def _d(value: date | datetime | None) -> str | None:

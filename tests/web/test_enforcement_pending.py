@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 
 from inspector.extensions import db
-from inspector.models import Inspection, Notification, Sanction
+from inspector.models import Inspection, Notification, Sanction, User
 from inspector.services import enforcement
 
 from ..field_api_helpers import Api, body, jpeg
@@ -68,3 +68,30 @@ def test_the_tick_makes_them_once(app, town):
         assert again.proposed == []
     proposed, acts, _ = _state(app, iid)
     assert proposed and acts >= 1
+
+
+def test_the_reused_queue_follows_every_recorded_change(app, town):
+    """The queue is rendered once per town version: a new sync, a decision, a proposal all
+    show on the very next view (page and htmx fragment alike)."""
+    sup = app.test_client()
+    sup.login(town["supervisor"])
+    hx = {"HX-Request": "true"}
+    assert "Nenhuma vistoria" in sup.get("/revisao").get_data(as_text=True)
+    assert "Nenhuma vistoria" in sup.get("/revisao", headers=hx).get_data(as_text=True)
+
+    iid = _sync_only(app, town["agent"], town["vehicle_id"])
+    with app.app_context():
+        ident = db.session.scalar(select(Inspection.id).filter_by(uuid=iid))
+    link = f"/revisao/vistorias/{ident}"
+    page = sup.get("/revisao").get_data(as_text=True)
+    assert link in page and "Nenhuma vistoria" not in page
+    assert link in sup.get("/revisao", headers=hx).get_data(as_text=True)
+
+    with app.app_context():  # every act decided: the inspection leaves "awaiting review"
+        insp = db.session.get(Inspection, ident)
+        boss = db.session.scalar(select(User).filter_by(username=town["supervisor"]))
+        for act in enforcement.acts_of(insp):
+            enforcement.reject(act, boss, datetime.now(UTC), reason="Foto não mostra o defeito.")
+        db.session.commit()
+    assert link not in sup.get("/revisao").get_data(as_text=True)
+    assert link in sup.get("/revisao?situacao=reviewed").get_data(as_text=True)

@@ -6,12 +6,14 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from flask import Response, abort, make_response, render_template, request
+from markupsafe import Markup
 
+from ... import render_cache
 from ...extensions import db
 from ...models import AppealStatus, Inspection, InspectionStatus, Sanction, SanctionStatus
 from ...models.enforcement import KIND_LABELS, STATUS_LABELS
 from ...security import get_in_town, roles_required, town_id
-from ...services import enforcement, renditions
+from ...services import audit, enforcement, renditions
 from ...services.enforcement.common import LOCAL_TZ, aware, loads
 from ...services.inspections import photo_bytes
 from ...rules.sanctions import brl
@@ -84,18 +86,33 @@ def _int_arg(name: str, default: int | None = None) -> int | None:
 @bp.get("")
 @roles_required(*VIEWERS)
 def queue():
-    """Inspections of the town by agent, day and status, newest first."""
+    """Inspections of the town by agent, day and status, newest first.
+
+    The list (and, for a full page, the filter form around it) is rendered once per town,
+    filters, page and audit version, and reused until any change of the town is recorded
+    (render_cache.py); only the layout around it is rendered per request."""
     filters = {"agente": _int_arg("agente"), "situacao": request.args.get("situacao") or "",
                "de": _day_arg("de"), "ate": _day_arg("ate")}
     if filters["situacao"] not in QUEUE_STATUSES and filters["situacao"] != "todas":
         filters["situacao"] = "awaiting_review" if "situacao" not in request.args else ""
-    page = enforcement.review_queue(
-        town_id(), agent_id=filters["agente"],
-        status=filters["situacao"] if filters["situacao"] in QUEUE_STATUSES else None,
-        day_from=filters["de"], day_to=filters["ate"], page=_int_arg("pagina", 1) or 1)
-    agents = [] if wants_fragment() else enforcement.agents(town_id())  # the form's list
-    return page_or_fragment("review/queue.html", "review/_queue_rows.html", page=page,
-                            filters=filters, agents=agents, statuses=QUEUE_STATUSES)
+    town, page_no, fragment = town_id(), _int_arg("pagina", 1) or 1, wants_fragment()
+
+    def render() -> str:
+        page = enforcement.review_queue(
+            town, agent_id=filters["agente"],
+            status=filters["situacao"] if filters["situacao"] in QUEUE_STATUSES else None,
+            day_from=filters["de"], day_to=filters["ate"], page=page_no)
+        if fragment:
+            return render_template("review/_queue_rows.html", page=page, filters=filters)
+        return render_template("review/_queue_content.html", page=page, filters=filters,
+                               agents=enforcement.agents(town), statuses=QUEUE_STATUSES)
+
+    key = (town, *filters.values(), page_no, fragment, audit.town_version(town))
+    html = render_cache.reuse("review_queue", key, render)
+    body = html if fragment else render_template("review/queue.html", content=Markup(html))
+    response = make_response(body)
+    response.vary.add("HX-Request")
+    return response
 
 
 def inspection_context(insp: Inspection, errors: dict | None = None,
