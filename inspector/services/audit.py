@@ -44,7 +44,7 @@ def canonical(value: Any) -> str:
                       ensure_ascii=False)
 
 
-def snapshot(row: Any, exclude: Iterable[str] = ("photo", "name_folded")) -> dict:
+def snapshot(row: Any, exclude: Iterable[str] = ("photo", "photo_thumb", "name_folded")) -> dict:
     """The column values of a model row, as the audit log records them."""
     out = {}
     for attr in sa_inspect(row).mapper.column_attrs:

@@ -27,7 +27,7 @@ def as_data(row: Any) -> dict[str, str]:
     """A row as the text values a form shows (and `save_*` accepts back unchanged)."""
     mapper = sa_inspect(row).mapper
     out = {a.key: text_of(getattr(row, a.key)) for a in mapper.column_attrs
-           if a.key not in ("id", "photo", "photo_mime", "name_folded")
+           if a.key not in ("id", "photo", "photo_mime", "photo_thumb", "name_folded")
            and not a.columns[0].foreign_keys}
     if isinstance(row, (Vehicle, Driver, Permit)):
         out["holder_tax_id"] = row.holder.tax_id if row.holder else ""
@@ -53,7 +53,7 @@ def _merged(row: Any, data: Mapping[str, Any]) -> dict[str, Any]:
 def _snap(row: Any, extra: Callable[[Any], dict] | None = None) -> dict:
     """An audit snapshot with every column loaded (an expired row is refreshed first)."""
     for attr in sa_inspect(row).mapper.column_attrs:
-        if attr.key not in ("photo", "name_folded"):
+        if attr.key not in ("photo", "photo_thumb", "name_folded"):
             getattr(row, attr.key)
     out = audit.snapshot(row)
     if extra:
