@@ -1,16 +1,15 @@
 """The review blueprint object and the helpers its views share."""
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 
-import logging
-
-from flask import Blueprint, Response, g, make_response, redirect, render_template
+from flask import Blueprint, Response, current_app, g, make_response, redirect, render_template
 from sqlalchemy.exc import OperationalError
 
 from ...extensions import db, htmx
 from ...models import Role
-from ...services import enforcement
+from ...services import audit, enforcement
 
 bp = Blueprint("review", __name__, url_prefix="/revisao")
 VIEWERS = (Role.SUPERVISOR, Role.ADMIN)
@@ -25,16 +24,26 @@ def now() -> datetime:
 @bp.before_request
 def propose_what_the_sync_left() -> None:
     """Before a reviewer sees anything, the town's newly synced inspections get their
-    proposals (the enforcement tick does the same every minute)."""
+    proposals (the enforcement tick does the same every minute). A sync that completes an
+    inspection always moves the town's audit version, so a version already checked in this
+    process needs no look-up; `g.town_version` is left for the views."""
     user = g.get("user")
     if user is None or user.role not in VIEWERS:
         return  # the view's own decorator answers
-    try:
-        if enforcement.propose_pending(now(), user.municipality_id):
-            db.session.commit()
-    except OperationalError:  # SQLite: a concurrent writer is proposing them right now
-        db.session.rollback()
-        log.info("review: proposals left to the concurrent run")
+    town = user.municipality_id
+    version = audit.town_version(town)
+    checked = current_app.extensions.setdefault("review_proposals_checked", {})
+    if checked.get(town) != version:
+        try:
+            if enforcement.propose_pending(now(), town):
+                db.session.commit()
+                version = audit.town_version(town)
+        except OperationalError:  # SQLite: a concurrent writer is proposing them right now
+            db.session.rollback()
+            log.info("review: proposals left to the concurrent run")
+            return
+        checked[town] = version
+    g.town_version = version
 
 
 def wants_fragment() -> bool:

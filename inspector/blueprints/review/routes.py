@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from flask import Response, abort, make_response, render_template, request
+from flask import Response, abort, g, make_response, render_template, request
 from markupsafe import Markup
 
 from ... import render_cache
@@ -107,7 +107,8 @@ def queue():
         return render_template("review/_queue_content.html", page=page, filters=filters,
                                agents=enforcement.agents(town), statuses=QUEUE_STATUSES)
 
-    key = (town, *filters.values(), page_no, fragment, audit.town_version(town))
+    version = g.get("town_version") or audit.town_version(town)  # set before_request
+    key = (town, *filters.values(), page_no, fragment, version)
     html = render_cache.reuse("review_queue", key, render)
     body = html if fragment else render_template("review/queue.html", content=Markup(html))
     response = make_response(body)
