@@ -101,3 +101,16 @@ def enforcement_worker(app, now: datetime | None = None) -> list[int]:
         done = enforcement.propose_pending(now or datetime.now(UTC))
         db.session.commit()
         return done
+
+
+def tick_in_thread(app, now, barrier, out, i):
+    """One of several ticks started at once (a thread each): its report, or what it raised,
+    goes to out[i]."""
+    with app.app_context():
+        barrier.wait()
+        try:
+            out[i] = enforcement.tick(now)
+        except Exception as e:  # noqa: BLE001 - the test reports it
+            out[i] = e
+        finally:
+            db.session.remove()

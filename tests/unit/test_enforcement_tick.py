@@ -16,7 +16,7 @@ from inspector.models import (AuditEntry, Driver, EnforcementEvent, Fine, Notice
 from inspector.services import audit, enforcement
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, local
+from ..enforcement_helpers import fleet, inspect, local, tick_in_thread
 
 T0 = local(2026, 3, 2, 10)
 
@@ -54,17 +54,6 @@ def test_tick_twice_with_the_same_clock_changes_nothing_the_second_time(app):
         assert audit.verify()[1] is None
 
 
-def _tick_in_thread(app, now, barrier, out, i):
-    with app.app_context():
-        barrier.wait()
-        try:
-            out[i] = enforcement.tick(now)
-        except Exception as e:  # noqa: BLE001 - reported below
-            out[i] = e
-        finally:
-            db.session.remove()
-
-
 def test_two_ticks_at_once_change_nothing_twice(app):
     with app.app_context():
         _, _, _, act_id = _confirmed_notice()
@@ -75,7 +64,7 @@ def test_two_ticks_at_once_change_nothing_twice(app):
     now = T0 + timedelta(days=12)
     out: list = [None, None]
     barrier = threading.Barrier(2)
-    threads = [threading.Thread(target=_tick_in_thread, args=(app, now, barrier, out, i))
+    threads = [threading.Thread(target=tick_in_thread, args=(app, now, barrier, out, i))
                for i in range(2)]
     for t in threads:
         t.start()

@@ -22,7 +22,7 @@ from inspector.services.enforcement import suspensions
 from inspector.services.errors import ValidationFailed
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, local
+from ..enforcement_helpers import fleet, inspect, local, tick_in_thread
 
 T0 = local(2026, 3, 2, 10)      # the inspection; the supervisor decides an hour later
 
@@ -278,17 +278,6 @@ def test_an_upheld_appeal_ends_a_running_suspension_at_once(app):
 
 
 # --- two ticks at once ----------------------------------------------------------------------------
-def _tick_in_thread(app, now, barrier, out, i):
-    with app.app_context():
-        barrier.wait()
-        try:
-            out[i] = enforcement.tick(now)
-        except Exception as e:  # noqa: BLE001 - reported below
-            out[i] = e
-        finally:
-            db.session.remove()
-
-
 def test_two_ticks_at_once_lift_each_suspension_once(app):
     with app.app_context():
         ids = []
@@ -301,7 +290,7 @@ def test_two_ticks_at_once_lift_each_suspension_once(app):
     now = local(2026, 3, 5, 0, 1)
     out: list = [None, None]
     barrier = threading.Barrier(2)
-    threads = [threading.Thread(target=_tick_in_thread, args=(app, now, barrier, out, i))
+    threads = [threading.Thread(target=tick_in_thread, args=(app, now, barrier, out, i))
                for i in range(2)]
     for t in threads:
         t.start()
