@@ -51,6 +51,7 @@ def tick_command(now_text: str | None, as_json: bool) -> None:
                f"{len(pushed['failed'])} falha(s), {len(pushed['dropped'])} descartada(s)")
     d = report.as_dict()
     click.echo(f"tick {d['now']}: {d['changes']} alteração(ões) — "
+               f"{len(d['proposed'])} vistoria(s) com atos propostos, "
                f"{len(d['converted'])} multa(s) diária(s) nova(s), "
                f"{len(d['accrued'])} multa(s) diária(s) atualizada(s), "
                f"{len(d['reminders'])} aviso(s) de prazo, "

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Driver, EnforcementEvent, Fine, Notice, Permit,
-                              Sanction, SanctionStatus, Status, StatusChange)
+from inspector.models import (AuditEntry, Driver, EnforcementEvent, Fine, InspectionStatus,
+                              Notice, Permit, Sanction, SanctionStatus, Status, StatusChange)
 from inspector.services import audit, enforcement
 
 from .. import factories
@@ -272,6 +272,14 @@ def test_cli_tick_with_a_frozen_clock_and_json(app, runner):
     assert out["converted"] == [act_id] and out["now"].startswith("2026-03-05T14:30")
     r = runner.invoke(args=["enforcement", "tick", "--now", "2026-03-05T10:30"])  # local time
     assert r.exit_code == 0 and "0 alteração(ões)" in r.output
+    with app.app_context():  # a synced inspection whose proposals are still to be made
+        f = fleet("nortelandia", "mototaxi")
+        agent = factories.user("agent", "nortelandia")
+        insp = inspect(f["vehicle"], agent, {"vest": "fail"}, T0, complete=False)
+        insp.status, insp.completed_at = InspectionStatus.AWAITING_REVIEW, T0
+        db.session.commit()
+    r = runner.invoke(args=["enforcement", "tick", "--now", "2026-03-05T10:31"])
+    assert r.exit_code == 0 and "1 vistoria(s) com atos propostos" in r.output, r.output
     bad = runner.invoke(args=["enforcement", "tick", "--now", "amanhã"])
     assert bad.exit_code == 2 and "--now inválido" in bad.output
 
