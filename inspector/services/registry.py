@@ -211,7 +211,7 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
         elif service and v.service != service:
             f.fail("vehicle_plate", f"{label(category)} não conduz {label(v.service).lower()} "
                                     f"({v.plate})")
-        elif holder is not None and v.holder_id != holder.id:
+        elif holder is not None and v.holder is not holder:  # objects: ids wait for a flush
             f.fail("vehicle_plate", f"o veículo {v.plate} é de outro permissionário")
         else:
             vehicles.append(v)
@@ -279,7 +279,7 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
     permit = _ref(f, lookup, "permit_number", Permit, "number", f.raw("permit_number").upper(),
                   required=False, what="permissão")
     if vehicle is not None and permit is not None:
-        if permit.holder_id != vehicle.holder_id:
+        if permit.holder is not vehicle.holder:  # objects: a new row's ids wait for a flush
             f.fail("permit_number", f"a permissão {permit.number} é de outro permissionário")
         elif permit.service != vehicle.service:
             f.fail("permit_number", f"a permissão {permit.number} é de "

@@ -201,3 +201,14 @@ def test_blank_cells_that_follow_the_service_keep_what_is_registered(town):
     assert report.ok, report.errors
     assert counts() == before and lic.kind.value == "alvara_licenca"
     assert db.session.scalar(db.select(Driver)).category.value == "mototaxista"
+
+
+def test_a_later_file_adds_a_vehicle_to_a_company_already_registered(town):
+    """The company, its permit and its first moto-taxi came in one file; the next file
+    brings its second moto-taxi under the same permit."""
+    first = run(town, to_csv([row(0)]))
+    assert first.ok, first.as_json()
+    second = run(town, to_csv([row(0), row(1)]))
+    assert second.ok, second.as_json()
+    c = counts()
+    assert (c["vehicles"], c["holders"], c["permits"], c["licences"]) == (2, 1, 1, 2)
