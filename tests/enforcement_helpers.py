@@ -103,14 +103,26 @@ def enforcement_worker(app, now: datetime | None = None) -> list[int]:
         return done
 
 
-def tick_in_thread(app, now, barrier, out, i):
-    """One of several ticks started at once (a thread each): its report, or what it raised,
-    goes to out[i]."""
-    with app.app_context():
-        barrier.wait()
-        try:
-            out[i] = enforcement.tick(now)
-        except Exception as e:  # noqa: BLE001 - the test reports it
-            out[i] = e
-        finally:
-            db.session.remove()
+def ticks_at_once(app, now: datetime, n: int = 2) -> list:
+    """`n` enforcement ticks started together, a thread and a connection each; their
+    reports (or what each raised), in thread order."""
+    import threading
+
+    out: list = [None] * n
+    barrier = threading.Barrier(n)
+
+    def one(i: int) -> None:
+        with app.app_context():
+            barrier.wait()
+            try:
+                out[i] = enforcement.tick(now)
+            except Exception as e:  # noqa: BLE001 - the test reports it
+                out[i] = e
+            finally:
+                db.session.remove()
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    return out

@@ -3,7 +3,6 @@ once (SQLite and PostgreSQL with DATABASE_URL); the CLI around it."""
 from __future__ import annotations
 
 import json
-import threading
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -16,7 +15,7 @@ from inspector.models import (AuditEntry, Driver, EnforcementEvent, Fine, Inspec
 from inspector.services import audit, enforcement
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, tick_in_thread
+from ..enforcement_helpers import fleet, inspect, local, ticks_at_once
 
 T0 = local(2026, 3, 2, 10)
 
@@ -62,14 +61,7 @@ def test_two_ticks_at_once_change_nothing_twice(app):
         db.session.commit()
         db.engine.dispose()  # fresh connections for the threads
     now = T0 + timedelta(days=12)
-    out: list = [None, None]
-    barrier = threading.Barrier(2)
-    threads = [threading.Thread(target=tick_in_thread, args=(app, now, barrier, out, i))
-               for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
+    out = ticks_at_once(app, now)
     assert all(not isinstance(r, Exception) for r in out), out
     assert sorted(len(r.converted) for r in out) == [0, 1]
     assert sorted(len(r.automatic) for r in out) == [0, 3]

@@ -6,7 +6,6 @@ it. A refused suspensive appeal makes the whole period run from the refusal. Run
 and PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
-import threading
 from datetime import date, timedelta
 
 import pytest
@@ -22,7 +21,7 @@ from inspector.services.enforcement import suspensions
 from inspector.services.errors import ValidationFailed
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, tick_in_thread
+from ..enforcement_helpers import fleet, inspect, local, ticks_at_once
 
 T0 = local(2026, 3, 2, 10)      # the inspection; the supervisor decides an hour later
 
@@ -288,14 +287,7 @@ def test_two_ticks_at_once_lift_each_suspension_once(app):
         db.session.commit()
         db.engine.dispose()
     now = local(2026, 3, 5, 0, 1)
-    out: list = [None, None]
-    barrier = threading.Barrier(2)
-    threads = [threading.Thread(target=tick_in_thread, args=(app, now, barrier, out, i))
-               for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
+    out = ticks_at_once(app, now)
     assert all(not isinstance(r, Exception) for r in out), out
     assert sorted(len(r.lifted) for r in out) == [0, 3]
     with app.app_context():
