@@ -1,6 +1,6 @@
 """Rendered HTML reused while the rows behind it are unchanged.
 
-A page whose content depends only on a few arguments and on data that every change records
+A page (or the view behind it) whose content depends only on a few arguments and on data that every change records
 (the town's audit sequence number, or a fingerprint of the rows read) can be rendered once
 per version and served from memory until the version moves. Each process keeps its own
 least-recently-used map, bounded in entries (`<NAME>_SIZE`, 0 turns reuse off) and in age
@@ -11,24 +11,27 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable, Hashable
+from typing import Callable, Hashable, TypeVar
 
 from flask import current_app
 
 _lock = threading.Lock()
+T = TypeVar("T")
 
 
-def _settings(name: str, size: int, seconds: float) -> tuple[OrderedDict, int, float]:
+def _settings(name: str, settings: str | None, size: int,
+              seconds: float) -> tuple[OrderedDict, int, float]:
     store = current_app.extensions.setdefault(f"render_cache:{name}", OrderedDict())
-    upper = name.upper()
-    return (store, int(current_app.config.get(f"{upper}_SIZE", size)),
-            float(current_app.config.get(f"{upper}_SECONDS", seconds)))
+    prefix = settings or name.upper()
+    return (store, int(current_app.config.get(f"{prefix}_SIZE", size)),
+            float(current_app.config.get(f"{prefix}_SECONDS", seconds)))
 
 
-def reuse(name: str, key: Hashable, build: Callable[[], str], *, size: int = 512,
-          seconds: float = 60.0) -> str:
-    """The value stored under `key` if younger than the limit; else `build()`, stored."""
-    store, limit, ttl = _settings(name, size, seconds)
+def reuse(name: str, key: Hashable, build: Callable[[], T], *, settings: str | None = None,
+          size: int = 512, seconds: float = 60.0) -> T:
+    """The value stored under `key` if younger than the limit; else `build()`, stored.
+    `settings` names the config prefix when several maps share one (default: NAME)."""
+    store, limit, ttl = _settings(name, settings, size, seconds)
     if limit > 0:
         with _lock:
             hit = store.get(key)

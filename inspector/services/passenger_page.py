@@ -12,28 +12,22 @@ request, and the ORM and the engine run only when something changed.
 
 `VERIFY_CACHE_SIZE` (default 4096 views per process; 0 turns the reuse off) and
 `VERIFY_CACHE_SECONDS` (default 300: a view is rebuilt at least this often, in case the
-engine ever reads rows that are not in the fingerprint).
+engine ever reads rows that are not in the fingerprint); the maps are `render_cache`'s.
 """
 from __future__ import annotations
 
-import threading
-import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date
 from typing import Callable
 
-from flask import current_app
 from sqlalchemy import LABEL_STYLE_TABLENAME_PLUS_COL, bindparam, or_, select
 
+from .. import render_cache
 from ..extensions import db
 from ..models import (Credential, Driver, Holder, InsurancePolicy, Licence, Municipality, Permit,
                       Vehicle, vehicle_drivers)
 from . import credentials, passenger_view
 from .credentials import Lookup
-
-_lock = threading.Lock()
-
 
 def _statement():
     c, m, v = Credential.__table__, Municipality.__table__, Vehicle.__table__
@@ -77,11 +71,9 @@ class _CredentialRow:
          self.expires_on, self.revoked_at, self.town_name) = tuple(row[:9])
 
 
-def _cache(name: str) -> tuple[OrderedDict, int, float]:
-    ext = current_app.extensions.setdefault(name, OrderedDict())
-    size = int(current_app.config.get("VERIFY_CACHE_SIZE", 4096))
-    ttl = float(current_app.config.get("VERIFY_CACHE_SECONDS", 300))
-    return ext, size, ttl
+def _reuse(name: str, key, build):
+    """`VERIFY_CACHE_SIZE` / `VERIFY_CACHE_SECONDS` govern both of the page's maps."""
+    return render_cache.reuse(name, key, build, settings="VERIFY_CACHE", size=4096, seconds=300)
 
 
 @dataclass(frozen=True)
@@ -110,36 +102,11 @@ def page(token: str, today: date) -> Page:
         return Page(outcome, why, cred.id, passenger_view.closed(outcome, cred.town_name),
                     (digest, today, outcome))
     version = (digest, today, hash(frozenset(tuple(r) for r in rows)))
-    cache, size, ttl = _cache("passenger_views")
-    with _lock:
-        hit = cache.get(digest)
-        if hit and hit[0] == version and time.monotonic() - hit[1] < ttl:
-            cache.move_to_end(digest)
-            return Page(outcome, why, cred.id, hit[2], version)
-    view = passenger_view.build(Lookup("active", credentials.load_for_page(cred.id), claims,
-                                       None), today)
-    _put(cache, size, digest, (version, time.monotonic(), view))
+    view = _reuse("passenger_views", version, lambda: passenger_view.build(
+        Lookup("active", credentials.load_for_page(cred.id), claims, None), today))
     return Page(outcome, why, cred.id, view, version)
 
 
 def html(p: Page, stamp: str, render: Callable[[], str]) -> str:
     """The page's HTML, rendered once per version and `stamp` (the minute it shows)."""
-    cache, size, _ = _cache("passenger_html")
-    key = (p.version, stamp)
-    with _lock:
-        hit = cache.get(key)
-        if hit is not None:
-            cache.move_to_end(key)
-            return hit
-    out = render()
-    _put(cache, size, key, out)
-    return out
-
-
-def _put(cache: OrderedDict, size: int, key, value) -> None:
-    if size <= 0:
-        return
-    with _lock:
-        cache[key] = value
-        while len(cache) > size:
-            cache.popitem(last=False)
+    return _reuse("passenger_html", (p.version, stamp), render)

@@ -177,7 +177,7 @@ def test_without_reuse_every_page_is_built_afresh(app, client):
     token, _ = _issue(app)
     for _ in range(2):
         assert banner(_page(client, token)[1]) == "REGULAR"
-    assert not app.extensions.get("passenger_views")
+    assert not app.extensions.get("render_cache:passenger_views")
 
 
 def test_valid_revoked_and_unknown_tokens_do_the_same_database_work(app, client):
