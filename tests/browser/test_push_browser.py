@@ -46,10 +46,13 @@ def context(browser, live_server, app):
 
 
 def _worker(context, page, origin: str):
-    """Register /sw.js, wait until it is active; a CDP session and its registration id."""
+    """Register /sw.js, wait until its version is activated (not merely installed: a push
+    delivered while it activates can be lost); a CDP session and its registration id."""
     cdp = context.new_cdp_session(page)
     found: list[dict] = []
+    versions: list[dict] = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: found.extend(e["registrations"]))
+    cdp.on("ServiceWorker.workerVersionUpdated", lambda e: versions.extend(e["versions"]))
     cdp.send("ServiceWorker.enable")
     page.evaluate("navigator.serviceWorker.getRegistration('/').then((r) => r || "
                   "navigator.serviceWorker.register('/sw.js', {scope: '/'}))"
@@ -58,7 +61,8 @@ def _worker(context, page, origin: str):
     while time.time() < deadline:
         ids = [r["registrationId"] for r in found
                if r["scopeURL"] == origin + "/" and not r.get("isDeleted")]
-        if ids:
+        if ids and any(v["registrationId"] == ids[-1] and v["status"] == "activated"
+                       for v in versions):
             return cdp, ids[-1]
         page.wait_for_timeout(100)
     raise AssertionError(f"no service worker registration for {origin}: {found}")
