@@ -16,8 +16,9 @@ import enum
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import (Boolean, Date, DateTime, ForeignKey, Index, Integer, Numeric, String,
-                        Text, UniqueConstraint)
+from sqlalchemy import (Boolean, CheckConstraint, Date, DateTime, ForeignKey, Index, Integer,
+                        Numeric, String, Text, UniqueConstraint)
+from sqlalchemy import text as sql_text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -231,10 +232,19 @@ class Fine(TownScoped, db.Model):
 
 
 class FinePayment(TownScoped, db.Model):
-    """A payment of a fine as the town's treasury reports it (DAM or receipt number)."""
+    """A payment of a fine as the town's treasury reports it (DAM or receipt number).
+
+    Never deleted or edited: a mistaken one is reversed (estorno) with who, when and why,
+    stops counting, and its DAM/receipt number may be recorded again."""
 
     __tablename__ = "fine_payments"
-    __table_args__ = (UniqueConstraint("municipality_id", "receipt"),)
+    __table_args__ = (
+        Index("ux_fine_payments_live_receipt", "municipality_id", "receipt", unique=True,
+              sqlite_where=sql_text("reversed_at IS NULL"),
+              postgresql_where=sql_text("reversed_at IS NULL")),
+        CheckConstraint("(reversed_at IS NULL) = (reversal_reason IS NULL)",
+                        name="reversal_complete"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     fine_id: Mapped[int] = mapped_column(ForeignKey("fines.id"), index=True)
@@ -243,9 +253,18 @@ class FinePayment(TownScoped, db.Model):
     receipt: Mapped[str] = mapped_column(String(40))             # DAM / receipt number
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    reversed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    reversed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    reversal_reason: Mapped[str | None] = mapped_column(Text)
 
     fine: Mapped[Fine] = relationship(back_populates="payments")
-    recorded_by = relationship("User")
+    recorded_by = relationship("User", foreign_keys=[recorded_by_id])
+    reversed_by = relationship("User", foreign_keys=[reversed_by_id])
+
+    @property
+    def reversed(self) -> bool:
+        """Whether the payment was reversed (estornado) and no longer counts."""
+        return self.reversed_at is not None
 
 
 class AppealStatus(str, enum.Enum):
