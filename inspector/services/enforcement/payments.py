@@ -4,6 +4,10 @@ admin. A fine is "quitada", "paga parcialmente" or "em aberto" against what is d
 fixed amount in BRL on its day, or, for a daily fine, what accrued until now (or until the
 re-inspection that found the defect fixed). A payment does not stop a daily fine: only the
 fix does (Tapurah Art. 29 § ú: "caso não sejam cumpridas as providências").
+
+A payment is never deleted or edited: one recorded by mistake is reversed ("estorno") by a
+supervisor or an admin of the town, with a reason; it stays in the fine's history, no longer
+counts, and its DAM/receipt number may be recorded again.
 """
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import and_, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
@@ -21,7 +25,8 @@ from ...models import Fine, FinePayment, Role, Sanction, SanctionStatus
 from ...rules.sanctions import brl
 from .. import audit
 from ..errors import ValidationFailed
-from .common import event, local_day, require_role, utc
+from .common import NotAllowed, event, local_day, require_role, utc
+from .common import text as clean_text
 
 STATES = {"open": "em aberto", "partial": "paga parcialmente", "paid": "quitada",
           "void": "anulada", "undefined": "valor em reais não definido",
@@ -90,7 +95,8 @@ def balance(fine: Fine, paid: Decimal | None = None) -> Balance:
     """The balance of a fine (`paid`: the sum of its payments when already known)."""
     act = fine.sanction
     if paid is None:
-        paid = sum((p.amount_brl for p in fine.payments), Decimal("0"))
+        paid = sum((p.amount_brl for p in fine.payments if p.reversed_at is None),
+                   Decimal("0"))
     paid = Decimal(str(paid)).quantize(CENT)
     due = _due(fine)
     running = fine.per == "day" and fine.stopped_at is None and act.status not in VOID
@@ -220,7 +226,8 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
         other = db.session.scalar(select(Sanction.id).join(Fine, Fine.sanction_id == Sanction.id)
                                   .join(FinePayment, FinePayment.fine_id == Fine.id)
                                   .where(FinePayment.municipality_id == act.municipality_id,
-                                         FinePayment.receipt == number))
+                                         FinePayment.receipt == number,
+                                         FinePayment.reversed_at.is_(None)))
         if other is not None:
             errors["receipt"] = f"O DAM/recibo {number} já foi registrado (ato nº {other})."
     if errors:
@@ -249,13 +256,72 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
     return payment
 
 
+# --- reversing a payment recorded by mistake ----------------------------------------------------
+class AlreadyReversed(ValidationFailed):
+    """The payment was reversed before: nothing to do (HTTP 409)."""
+
+
+def reversal_text(payment: FinePayment) -> str:
+    """"estornado em dd/mm/aaaa por Nome: motivo" ("" when the payment stands)."""
+    if payment.reversed_at is None:
+        return ""
+    who = payment.reversed_by.name if payment.reversed_by is not None else "?"
+    return (f"estornado em {_fmt(local_day(utc(payment.reversed_at)))} por {who}: "
+            f"{payment.reversal_reason}")
+
+
+def reverse_payment(payment: FinePayment, user, now: datetime, *, reason) -> FinePayment:
+    """Reverse (estornar) a payment recorded by mistake (supervisor or admin of its town, with
+    a reason): it stays in the history and stops counting; the fine's state is recomputed.
+    NotAllowed, AlreadyReversed or ValidationFailed with nothing written."""
+    require_role(user, Role.SUPERVISOR, Role.ADMIN,
+                 message="Só a supervisão ou a administração estornam pagamentos de multas.")
+    if getattr(user, "municipality_id", None) != payment.municipality_id:
+        raise NotAllowed({"role": "Este pagamento é de outro município."})
+    fine = db.session.scalar(select(Fine).where(Fine.id == payment.fine_id)
+                             .with_for_update().execution_options(populate_existing=True))
+    db.session.refresh(payment)
+    if payment.reversed_at is not None:
+        raise AlreadyReversed({"status": f"Este pagamento já foi "
+                                          f"{reversal_text(payment).rstrip('.')}."})
+    why = clean_text(reason, "reason", minimum=5, maximum=1000, what="o motivo do estorno")
+    act = fine.sanction
+    before = balance(fine)
+    moment = utc(now)
+    done = db.session.execute(
+        update(FinePayment).where(FinePayment.id == payment.id,
+                                  FinePayment.reversed_at.is_(None))
+        .values(reversed_at=moment, reversed_by_id=user.id, reversal_reason=why)
+        .execution_options(synchronize_session=False))
+    if done.rowcount != 1:   # reversed by someone else at the same moment
+        raise AlreadyReversed({"status": "Este pagamento já foi estornado."})
+    db.session.refresh(payment)
+    db.session.expire(fine, ["payments"])
+    after = balance(fine)
+    day, value, number = payment.paid_on, payment.amount_brl, payment.receipt
+    audit.record("fine_payment_reversed", "fine", fine.id, actor=user,
+                 municipality_id=payment.municipality_id,
+                 before={"payment_id": payment.id, "paid_brl": before.paid,
+                         "state": before.state},
+                 after={"payment_id": payment.id, "sanction_id": act.id, "paid_on": day,
+                        "amount_brl": value, "receipt": number, "reversed_at": moment,
+                        "reason": why, "paid_brl": after.paid, "due_brl": after.due,
+                        "state": after.state})
+    event("payment_reversed", town_id=payment.municipality_id, now=now, actor=user, act=act,
+          message=f"Pagamento estornado: {brl(value)} em {_fmt(day)} (DAM/recibo {number}). "
+                  f"Motivo: {why.rstrip('.')}. Multa {after.text}.",
+          data={"payment_id": payment.id, "state": after.state})
+    return payment
+
+
 # --- the supervisor's list ------------------------------------------------------------------
 def open_fines(town_id: int, *, page: int = 1, per_page: int = 50
                ) -> tuple[list[Balance], bool]:
     """The town's fines not yet paid in full (em aberto, paga parcialmente, or with no BRL
     value), oldest first, a page at a time."""
     paid = (select(func.coalesce(func.sum(FinePayment.amount_brl), 0))
-            .where(FinePayment.fine_id == Fine.id).correlate(Fine).scalar_subquery())
+            .where(FinePayment.fine_id == Fine.id, FinePayment.reversed_at.is_(None))
+            .correlate(Fine).scalar_subquery())
     due = case((Fine.per == "day", Fine.accrued_brl), else_=Fine.amount_brl)
     q = (select(Fine, paid.label("paid")).join(Sanction, Sanction.id == Fine.sanction_id)
          .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID),
@@ -269,5 +335,6 @@ def open_fines(town_id: int, *, page: int = 1, per_page: int = 50
     return [balance(f, p) for f, p in rows[:per_page]], len(rows) > per_page
 
 
-__all__ = ["Balance", "RUNNING_NOTE", "STATES", "balance", "balance_of", "open_fines",
-           "parse_brl", "parse_day", "record_payment"]
+__all__ = ["AlreadyReversed", "Balance", "RUNNING_NOTE", "STATES", "balance", "balance_of",
+           "open_fines", "parse_brl", "parse_day", "record_payment", "reversal_text",
+           "reverse_payment"]
