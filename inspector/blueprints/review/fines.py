@@ -1,11 +1,13 @@
 """Fines on the review pages: recording a payment of an act's fine (the day, the amount in
-BRL and the DAM or receipt number from the treasury) and the town's list of open fines
-("Multas em aberto"). Supervisors and admins of the town."""
+BRL and the DAM or receipt number from the treasury), reversing one recorded by mistake
+(estorno, with a reason) and the town's list of open fines ("Multas em aberto").
+Supervisors and admins of the town."""
 from __future__ import annotations
 
-from flask import g, request
+from flask import abort, g, request
 
-from ...models import Sanction
+from ...extensions import db
+from ...models import FinePayment, Sanction
 from ...security import get_in_town, roles_required, town_id
 from ...services.enforcement import payments, suspensions
 from ...services.errors import ValidationFailed
@@ -17,6 +19,12 @@ from .blueprint import VIEWERS, bp, now, page_or_fragment
 def act_balance(act: Sanction):
     """The fine's balance (due, paid, "quitada" / "paga parcialmente" / "em aberto"), or None."""
     return payments.balance_of(act)
+
+
+@bp.app_template_global("reversal_text")
+def reversal_text(payment: FinePayment) -> str:
+    """"estornado em dd/mm/aaaa por Nome: motivo" ("" when the payment stands)."""
+    return payments.reversal_text(payment)
 
 
 @bp.app_template_global("suspension_bounds")
@@ -38,6 +46,27 @@ def payment(ident: int):
                                              for k, v in e.errors.items()}))
     balance = payments.balance_of(a)
     return _done(a, f"Pagamento registrado. Multa {balance.text}.")
+
+
+@bp.post("/pagamentos/<int:ident>/estorno")
+@roles_required(*VIEWERS)
+def reverse_payment(ident: int):
+    """Reverse (estornar) a payment recorded by mistake, with a reason; it stays in the
+    fine's history, struck through, and no longer counts."""
+    p = db.session.get(FinePayment, ident)
+    if p is None or p.municipality_id != town_id():   # never confirm another town's rows
+        abort(404, "Pagamento não encontrado.")
+    a = p.fine.sanction
+    try:
+        payments.reverse_payment(p, g.user, now(), reason=_form("reason"))
+    except ValidationFailed as e:
+        response = _refused(a, ValidationFailed({(f"reversal-{ident}" if k == "reason" else k): v
+                                                 for k, v in e.errors.items()}))
+        if isinstance(e, payments.AlreadyReversed):
+            response.status_code = 409
+        return response
+    balance = payments.balance_of(a)
+    return _done(a, f"Pagamento estornado. Multa {balance.text}.")
 
 
 @bp.get("/multas")
