@@ -192,3 +192,42 @@ def test_reversing_a_payment_of_a_daily_fine_keeps_it_running(app):
         b = payments.balance_of(db.session.get(Sanction, daily.id))
         assert (b.state, b.due, b.paid, b.running) == \
             ("open", Decimal("1945.20"), Decimal("0.00"), True)
+
+
+def test_two_reversals_at_once_let_one_through(app):
+    """Two supervisors press "Estornar" together: one reversal, one audit entry, the other
+    is told it was already reversed."""
+    import threading
+    with app.app_context():
+        _, sup, act = _fine()
+        other = factories.user("supervisor", "tapurah")
+        _, second = _paid_in_full(act, sup)
+        users = [sup.id, other.id]
+        entries = _count(AuditEntry, AuditEntry.action == "fine_payment_reversed")
+    out: list = [None, None]
+    barrier = threading.Barrier(2)
+
+    def one(i: int) -> None:
+        with app.app_context():
+            from inspector.models import User
+            user, p = db.session.get(User, users[i]), db.session.get(FinePayment, second)
+            barrier.wait()
+            try:
+                payments.reverse_payment(p, user, local(2026, 3, 9, 14),
+                                         reason=f"Engano número {i}.")
+                db.session.commit()
+                out[i] = "ok"
+            except Exception as e:  # noqa: BLE001 - the test reports it
+                db.session.rollback()
+                out[i] = e
+            finally:
+                db.session.remove()
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(type(x).__name__ for x in out) == ["AlreadyReversed", "str"], out
+    with app.app_context():
+        assert _count(AuditEntry, AuditEntry.action == "fine_payment_reversed") == entries + 1
+        assert payments.balance_of(db.session.get(Sanction, act.id)).state == "partial"
