@@ -32,6 +32,14 @@ ENTITIES = {
 
 town_version = audit.town_version  # the snapshot's version
 
+# The shape of the rows the phone stores. Bump it whenever a row gains (or changes) a field
+# the app reads, and set the same number as SNAPSHOT_FORMAT in static/js/field/sync.js: a
+# phone holding an older format fetches a full snapshot instead of a delta, so rows stored
+# before the field existed are refreshed (a delta only carries rows changed on the server).
+#   1 (no `format` in the answer): the first shape.
+#   2: `suspended_until` on drivers, licences, permits and standing.
+FORMAT = 2
+
 
 def _d(value: date | datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
@@ -209,7 +217,7 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
     def ids(entity: str) -> set[int] | None:
         return None if named is None else named.get(entity, set())
 
-    out: dict = {"version": version, "full": since is None,
+    out: dict = {"version": version, "format": FORMAT, "full": since is None,
                  "generated_at": now.isoformat(timespec="seconds"), "standing_on": _d(today),
                  "town": {"slug": town.slug, "name": town.name, "ibge": town.ibge_code,
                           "fiscal_unit": town.fiscal_unit_name}}

@@ -1,18 +1,22 @@
-"""A phone that ran the previous app version holds an IndexedDB of version 1, perhaps with
+"""A phone that ran a previous app version holds an IndexedDB of version 1, perhaps with
 inspections waiting to be sent: the new app (version 2: the supervisor's answers, notices
-indexed by driver and holder) upgrades it in place, the outbox intact, and sends it."""
+indexed by driver and holder; version 3: each outbox inspection keeps its author) upgrades
+it in place, the outbox intact, and sends it under the agent the phone knew as signed in.
+An inspection saved when the phone knew nobody has no known author: it waits until the
+agent who made it claims it."""
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import new_context, server_inspections, sign_in, wait_controlled, world
+from .field_helpers import (new_context, server_inspections, sign_in, table_counts,
+                            wait_controlled, world)
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
 
 # The schema of version 1 exactly as db.js created it, with one inspection in the outbox.
-VERSION_1 = """async ([vehicleId, itemId]) => {
+VERSION_1 = """async ([vehicleId, itemId, user]) => {
   const tables = {vehicles: ["plate", "prefix"], drivers: [], holders: [], licences: ["vehicle_id"],
     permits: ["holder_id"], insurance: ["vehicle_id"], stands: [], credentials: ["token_hash", "vehicle_id"],
     standing: [], notices: ["vehicle_id"], last_inspections: [], checklists: [], keys: []};
@@ -32,6 +36,14 @@ VERSION_1 = """async ([vehicleId, itemId]) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
+  if (user) {   // the agent the old app saw signed in
+    await new Promise((resolve, reject) => {
+      const tx = db.transaction("meta", "readwrite");
+      tx.objectStore("meta").put(user, "user");
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+    });
+  }
   const id = crypto.randomUUID();
   const now = new Date();
   const body = {vehicle_id: vehicleId, credential_token: null, snapshot_version: null, location: null,
@@ -49,25 +61,78 @@ VERSION_1 = """async ([vehicleId, itemId]) => {
 }"""
 
 
+def _agent(app, username: str) -> dict:
+    """The agent as the app keeps it in meta.user (GET /api/field/session's `user`)."""
+    from inspector.extensions import db
+    from inspector.models import User
+
+    with app.app_context():
+        u = db.session.scalar(db.select(User).filter_by(username=username))
+        out = {"id": u.id, "username": u.username, "name": u.name, "role": u.role.value}
+        db.session.remove()
+        return out
+
+
+def _held_by(app) -> list[tuple[str, str]]:
+    from inspector.extensions import db
+    from inspector.models import Inspection
+
+    with app.app_context():
+        rows = [(i.uuid, i.agent.username) for i in db.session.scalars(db.select(Inspection))]
+        db.session.remove()
+        return rows
+
+
 def test_a_version_1_phone_keeps_its_outbox_through_the_upgrade(browser, live_server, app,
                                                                 world):
     context, guard = new_context(browser, live_server)
     page = context.new_page()
     sign_in(page, world["agent"], "/inicio")
-    waiting = page.evaluate(VERSION_1, [world["vehicle_id"], "general-condition"])
+    waiting = page.evaluate(VERSION_1, [world["vehicle_id"], "general-condition",
+                                        _agent(app, world["agent"])])
     page.goto("/campo")
     wait_controlled(page)
     expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio",
                                                        timeout=20_000)   # sent at start
     [held] = server_inspections(app)
     assert held["uuid"] == waiting
+    assert _held_by(app) == [(waiting, world["agent"])]
     schema = page.evaluate("""async () => {
         const db = await window.fieldApp.store.openDatabase();
         return {version: db.version, stores: Array.from(db.objectStoreNames),
                 notices: Array.from(db.transaction('notices').store.indexNames)};
     }""")
-    assert schema["version"] == 2 and "reviews" in schema["stores"]
+    assert schema["version"] == 3 and "reviews" in schema["stores"]
     assert sorted(schema["notices"]) == ["driver_id", "holder_id", "vehicle_id"]
     page.get_by_role("button", name="Minhas vistorias").click()   # its answer list came too
     expect(page.locator(f"#reviews-list [data-id='{waiting}']")).to_contain_text("Aguardando")
+    context.close()
+
+
+def test_an_old_inspection_of_unknown_author_waits_until_its_agent_claims_it(
+        browser, live_server, app, world):
+    context, guard = new_context(browser, live_server)
+    page = context.new_page()
+    sign_in(page, world["agent"], "/inicio")
+    waiting = page.evaluate(VERSION_1, [world["vehicle_id"], "general-condition", None])
+    page.goto("/campo")
+    wait_controlled(page)
+    expect(page.locator("#pending-others")).to_have_text(
+        "1 vistoria sem autor registrado (salva por uma versão anterior do aplicativo) aguarda "
+        "envio: veja a fila de envio.")
+    expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio")
+    page.get_by_role("button", name="Sincronizar").click()
+    page.wait_for_timeout(1_000)
+    assert table_counts(app) == (0, 0)          # never sent by itself
+    [entry] = page.evaluate("() => window.fieldApp.store.outboxEntries()")
+    assert entry["id"] == waiting and entry["agentId"] is None and entry["attempts"] == 0
+
+    page.get_by_role("button", name="Fila de envio").click()
+    row = page.locator(f".outbox-entry[data-id='{waiting}']")
+    expect(row).to_contain_text("Autor não registrado")
+    page.once("dialog", lambda d: d.accept())
+    row.get_by_role("button", name="Fui eu: enviar em meu nome").click()
+    expect(page.locator("#pending-others")).to_be_hidden(timeout=20_000)
+    expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio")
+    assert _held_by(app) == [(waiting, world["agent"])]
     context.close()

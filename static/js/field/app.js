@@ -101,14 +101,41 @@ function renderCountsSoon() {
   return countsQueued;
 }
 
+/** The agent whose inspections this phone sends now (the last one seen signed in). */
+async function currentUser() {
+  return state.user || (await store.getMeta("user")) || null;
+}
+
+/** "2 vistorias de Fulano aguardam envio: entre como Fulano para enviá-las." */
+function othersText(group) {
+  const one = group.inspections === 1;
+  const name = group.agentName || "outro agente";
+  return `${plural(group.inspections, "vistoria", "vistorias")} de ${name} ${one ? "aguarda" : "aguardam"} envio: ` +
+    `entre como ${name} para ${one ? "enviá-la" : "enviá-las"}.`;
+}
+
+function unknownText(group) {
+  const one = group.inspections === 1;
+  return `${plural(group.inspections, "vistoria", "vistorias")} sem autor registrado (${one ? "salva" : "salvas"} ` +
+    `por uma versão anterior do aplicativo) ${one ? "aguarda" : "aguardam"} envio: veja a fila de envio.`;
+}
+
 async function renderCounts() {
-  const counts = await store.pendingCounts();
+  const user = await currentUser();
+  const counts = await store.pendingCounts(user ? user.id : null);
   const text = `${plural(counts.inspections, "vistoria", "vistorias")} e ${plural(counts.photos, "foto", "fotos")} aguardando envio`;
   const node = $("pending-text");
   node.textContent = text;
+  const waitingOthers = counts.others.reduce((n, g) => n + g.inspections, 0) + counts.unknown.inspections;
   $("pending").dataset.inspections = counts.inspections;
   $("pending").dataset.photos = counts.photos;
-  $("pending").classList.toggle("has-pending", counts.inspections > 0);
+  $("pending").dataset.others = waitingOthers;
+  $("pending").classList.toggle("has-pending", counts.inspections + waitingOthers > 0);
+  const lines = counts.others.map(othersText);
+  if (counts.unknown.inspections) lines.push(unknownText(counts.unknown));
+  const others = $("pending-others");
+  others.hidden = lines.length === 0;
+  others.replaceChildren(...lines.map((line) => el("span", {}, line)));
   const attention = $("pending-attention");
   attention.hidden = counts.attention === 0;
   attention.textContent = counts.attention ? `${plural(counts.attention, "vistoria precisa", "vistorias precisam")} de atenção (veja a fila).` : "";
@@ -312,16 +339,40 @@ async function saveInspection(event) {
 
 // ---------- outbox ----------
 
+/** Who made an outbox inspection, and what the signed-in agent can do about it. */
+function authorLine(e, user) {
+  if (e.agentId === null || e.agentId === undefined) {
+    return [el("p", { class: "outbox-author" }, "Autor não registrado (salva por uma versão anterior do aplicativo)."),
+      el("button", { type: "button", class: "btn small", onclick: () => claim(e) }, "Fui eu: enviar em meu nome")];
+  }
+  const name = e.agentName || e.agentUsername || "outro agente";
+  if (user && e.agentId === user.id) return [el("p", { class: "outbox-author" }, `Feita por ${name}.`)];
+  return [el("p", { class: "outbox-author other" }, `Feita por ${name}: entre como ${name} para enviá-la.`)];
+}
+
+async function claim(entry) {
+  const user = await currentUser();
+  if (!user) return;
+  if (!window.confirm(`Enviar a vistoria ${entry.label || ""} em nome de ${user.name || user.username}? Faça isso só se foi você quem a fez.`)) return;
+  await store.claimOutboxEntry(entry.id, user);
+  await renderCounts();
+  await sync.syncOutbox({ manual: true, onlyId: entry.id });
+  await renderCounts();
+}
+
 async function renderOutbox() {
   const entries = await store.outboxEntries();
+  const user = await currentUser();
   const list = $("outbox-list");
   const rows = await Promise.all(entries.map(async (e) => {
     const photos = (await store.photosOf(e.id)).length;
-    return el("li", { class: `outbox-entry state-${e.state}`, dataset: { id: e.id, state: e.state } },
+    const mine = Boolean(user) && e.agentId === user.id;
+    return el("li", { class: `outbox-entry state-${e.state}`, dataset: { id: e.id, state: e.state, mine: mine ? "1" : "0" } },
       el("p", {}, el("strong", {}, e.label || e.id), ` · salva em ${formatDateTime(e.createdAt)}`),
+      authorLine(e, user),
       el("p", {}, `${plural(photos, "foto", "fotos")} no aparelho · ${plural(e.attempts || 0, "tentativa", "tentativas")}`),
       e.state === "attention" ? el("p", { class: "form-error" }, "Precisa de atenção: ", e.message) : (e.message ? el("p", {}, e.message) : null),
-      e.state === "attention" ? el("button", { type: "button", class: "btn small",
+      e.state === "attention" && mine ? el("button", { type: "button", class: "btn small",
         onclick: () => sync.retryEntry(e.id).then(renderCounts) }, "Tentar de novo") : null);
   }));
   list.replaceChildren(...(rows.length ? rows : [el("li", { class: "empty" }, "Nada aguardando envio.")]));
@@ -383,6 +434,7 @@ async function start() {
     .then(() => setupPushButton($("push-enable"), $("push-state")));
   if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
   const online = await loadSession();
+  await renderCounts(); // now split by the agent the server says is signed in
   if (document.body.dataset.screen !== "login") {
     history.replaceState({ screen: "home" }, "");
     show("home");

@@ -1,9 +1,13 @@
 // The phone's storage (IndexedDB through `idb`): the town's registry snapshot, the outbox and
 // the supervisor's answers on the agent's own inspections ("reviews").
+// Every outbox inspection keeps who made it (agentId, agentName): the sync sends only the
+// signed-in agent's own (docs/sync.md §4, "Whose inspection").
 // Photos are kept as ArrayBuffer + MIME type (Blobs in IndexedDB are unreliable on Safari).
 
 const DB_NAME = "inspector-campo";
-const DB_VERSION = 2; // 2: the "reviews" store, notices indexed by driver and holder
+// 2: the "reviews" store, notices indexed by driver and holder.
+// 3: outbox inspections carry their author (agentId, agentName); older ones get one here.
+const DB_VERSION = 3;
 const REVIEWS_KEPT = 300;       // the newest inspections kept in "Minhas vistorias"
 const FIRST_FETCH_NEW_DAYS = 7; // a first download marks as new only the answers of the last week
 
@@ -49,6 +53,9 @@ export function openDatabase() {
         index(ensure("outbox", { keyPath: "id" }), "createdAt");
         index(ensure("photos", { keyPath: "id" }), "inspectionId");
         index(ensure("reviews", { keyPath: "id" }), "finished_at");
+        if (oldVersion > 0 && oldVersion < 3) {
+          stampLegacyAuthors(tx).catch((e) => console.warn("autor das vistorias antigas", e));
+        }
       },
       blocked() {
         console.warn("banco local bloqueado por outra aba");
@@ -56,6 +63,34 @@ export function openDatabase() {
     });
   }
   return dbPromise;
+}
+
+/** The author fields an outbox inspection keeps: {agentId, agentName, agentUsername}. */
+export function authorFields(user) {
+  if (!user || user.id === undefined || user.id === null) {
+    return { agentId: null, agentName: "", agentUsername: "" };
+  }
+  return { agentId: user.id, agentName: user.name || user.username || "", agentUsername: user.username || "" };
+}
+
+/**
+ * Version 3's upgrade: inspections saved before the outbox kept its author are given the
+ * agent the phone knew as signed in (`meta.user`), marked `agentInferred` — with the older
+ * app a change of agent sent the queue at once, so what still waits was saved under that
+ * agent. When the phone knew nobody, the author stays unknown (agentId null): such an
+ * inspection is never sent by itself; the queue lets the agent who made it claim it.
+ * Runs inside the upgrade transaction (only IndexedDB requests are awaited).
+ */
+async function stampLegacyAuthors(tx) {
+  const user = await tx.objectStore("meta").get("user");
+  const author = authorFields(user);
+  let cursor = await tx.objectStore("outbox").openCursor();
+  while (cursor) {
+    if (cursor.value.agentId === undefined) {
+      cursor.update({ ...cursor.value, ...author, agentInferred: author.agentId !== null });
+    }
+    cursor = await cursor.continue();
+  }
 }
 
 // ---------- meta ----------
@@ -100,6 +135,7 @@ export async function applySnapshot(snapshot) {
   }
   const meta = tx.objectStore("meta");
   meta.put(snapshot.version, "snapshotVersion");
+  meta.put(snapshot.format ?? 1, "snapshotFormat"); // answers without `format` were format 1
   meta.put(snapshot.generated_at || null, "generatedAt");
   meta.put(new Date().toISOString(), "refreshedAt");
   if (snapshot.town) meta.put(snapshot.town, "town");
@@ -111,7 +147,7 @@ export async function clearSnapshot() {
   const db = await openDatabase();
   const tx = db.transaction([...SNAPSHOT_STORES, "meta"], "readwrite");
   for (const name of SNAPSHOT_STORES) tx.objectStore(name).clear();
-  for (const key of ["snapshotVersion", "generatedAt", "refreshedAt", "town"]) {
+  for (const key of ["snapshotVersion", "snapshotFormat", "generatedAt", "refreshedAt", "town"]) {
     tx.objectStore("meta").delete(key);
   }
   await tx.done;
@@ -148,11 +184,13 @@ export async function countRows(table) {
 /**
  * Save a finished inspection and its photos in one transaction (nothing half-written).
  * `entry` = {id, body, label, createdAt}; photos = [{id, inspectionId, bytes, mime, sha256, takenAt}].
+ * The inspection keeps its author: the agent signed in on the phone (`meta.user`).
  */
 export async function saveToOutbox(entry, photos) {
   const db = await openDatabase();
-  const tx = db.transaction(["outbox", "photos"], "readwrite");
-  tx.objectStore("outbox").put({ state: "pending", message: "", attempts: 0, ...entry });
+  const tx = db.transaction(["outbox", "photos", "meta"], "readwrite");
+  const author = entry.agentId === undefined ? authorFields(await tx.objectStore("meta").get("user")) : {};
+  tx.objectStore("outbox").put({ state: "pending", message: "", attempts: 0, ...author, ...entry });
   for (const photo of photos) tx.objectStore("photos").put(photo);
   await tx.done;
 }
@@ -201,17 +239,55 @@ export async function deleteInspection(id) {
   await tx.done;
 }
 
-/** How many inspections and photos wait to be sent, and how many need the agent. */
-export async function pendingCounts() {
+/** An agent who signed in on the phone claims an inspection whose author is unknown. */
+export async function claimOutboxEntry(id, user) {
+  const db = await openDatabase();
+  const tx = db.transaction("outbox", "readwrite");
+  const entry = await tx.store.get(id);
+  const claimed = Boolean(entry && entry.agentId === null && user && user.id !== undefined);
+  if (claimed) {
+    await tx.store.put({ ...entry, ...authorFields(user), claimedAt: new Date().toISOString(),
+      state: "pending", message: "" });
+  }
+  await tx.done;
+  return claimed;
+}
+
+/**
+ * How many inspections and photos wait to be sent: those of the agent `userId` (theirs to
+ * send; `attention`: how many need them), each other agent's (`others`: [{agentId,
+ * agentName, inspections, photos}]) and those of unknown author (`unknown`).
+ */
+export async function pendingCounts(userId = null) {
   const db = await openDatabase();
   const tx = db.transaction(["outbox", "photos"]);
   const entries = await tx.objectStore("outbox").getAll();
-  const photos = await tx.objectStore("photos").count();
-  return {
-    inspections: entries.length,
-    photos,
-    attention: entries.filter((e) => e.state === "attention").length,
-  };
+  const photosOfEntry = new Map();
+  let cursor = await tx.objectStore("photos").index("inspectionId").openKeyCursor();
+  while (cursor) {
+    photosOfEntry.set(cursor.key, (photosOfEntry.get(cursor.key) || 0) + 1);
+    cursor = await cursor.continue();
+  }
+  const mine = { inspections: 0, photos: 0, attention: 0 };
+  const unknown = { inspections: 0, photos: 0 };
+  const others = new Map();
+  for (const entry of entries) {
+    const photos = photosOfEntry.get(entry.id) || 0;
+    let group;
+    if (entry.agentId === null || entry.agentId === undefined) group = unknown;
+    else if (userId !== null && userId !== undefined && entry.agentId === userId) group = mine;
+    else {
+      if (!others.has(entry.agentId)) {
+        others.set(entry.agentId, { agentId: entry.agentId, agentName: "", inspections: 0, photos: 0 });
+      }
+      group = others.get(entry.agentId);
+      group.agentName = entry.agentName || entry.agentUsername || group.agentName;
+    }
+    group.inspections += 1;
+    group.photos += photos;
+    if (group === mine && entry.state === "attention") mine.attention += 1;
+  }
+  return { ...mine, others: [...others.values()], unknown };
 }
 
 // ---------- the supervisor's answers ("Minhas vistorias") ----------

@@ -4,6 +4,8 @@
 // `complete: true`). Network errors and 5xx: kept, retried with backoff. 409/422: kept,
 // shown to the agent, not retried automatically. Nothing expires. A 401 (session expired)
 // stops the run and leaves every entry exactly as it was.
+// Only the signed-in agent's own inspections are sent (each keeps its author): another
+// agent's stay in the outbox untouched until that agent signs in on the phone.
 // Every run ends by fetching the supervisor's answers on the agent's inspections (reviews).
 
 import { SIGNED_OUT, fetchSession, isCsrfFailure, request } from "./api.js";
@@ -13,6 +15,10 @@ const WORKERS = 4;               // inspections sent side by side
 const BASE_DELAY_MS = 5000;      // first retry after a failure
 const MAX_DELAY_MS = 5 * 60000;  // never wait longer than this between retries
 const PHOTO_TIMEOUT_MS = 180000; // a 12 MP photo on a weak 3G link
+
+// The snapshot format this app reads (inspector/services/field_snapshot.py FORMAT): a phone
+// holding an older one fetches a full snapshot instead of a delta.
+export const SNAPSHOT_FORMAT = 2;
 
 /** Sync news for the UI: "changed" (counts), "status" ({state, message}), "reviews" ({fresh}). */
 export const events = new EventTarget();
@@ -65,25 +71,37 @@ async function runOnce({ manual, onlyId }) {
 }
 
 async function sendOutbox({ manual, onlyId }) {
-  const entries = (await store.outboxEntries()).filter((e) =>
+  const waiting = (await store.outboxEntries()).filter((e) =>
     onlyId ? e.id === onlyId : e.state !== "attention");
-  const summary = { sent: 0, kept: 0, attention: 0, signedOut: false, forbidden: false, offline: false };
-  if (entries.length === 0) {
+  const summary = { sent: 0, kept: 0, attention: 0, others: 0, signedOut: false, forbidden: false,
+    offline: false };
+  if (waiting.length === 0) {
     failures = 0; // nothing to send: keep the last run's message on screen
     return summary;
   }
-  emit("status", { state: "sending", message: `Enviando ${entries.length} vistoria(s)…` });
+  const known = await store.getMeta("user"); // the last agent seen signed in, until the server says
+  const ownedBy = (user) => waiting.filter((e) => user && e.agentId !== null && e.agentId === user.id);
+  const likely = ownedBy(known);
+  if (likely.length) emit("status", { state: "sending", message: `Enviando ${likely.length} vistoria(s)…` });
   const session = await fetchSession();
-  if (session.signedOut) {
-    summary.signedOut = true;
-    summary.kept = entries.length;
+  if (session.signedOut || !session.ok) {
+    summary.kept = likely.length;
+    summary.others = waiting.length - likely.length;
+    if (session.signedOut) summary.signedOut = true;
+    else if (likely.length === 0) return quiet(summary); // nothing of ours: no retry timer
+    else summary.offline = true;
     return finish(summary, manual);
   }
-  if (!session.ok) {
-    summary.offline = true;
-    summary.kept = entries.length;
-    return finish(summary, manual);
+  const user = (session.data && session.data.user) || session.data;
+  const entries = ownedBy(user); // never another agent's, never an unknown author's
+  summary.others = waiting.length - entries.length;
+  if (entries.length === 0) {
+    if (onlyId) {
+      emit("status", { state: "attention", message: whoseMessage(waiting[0]) });
+    }
+    return quiet(summary);
   }
+  if (!likely.length) emit("status", { state: "sending", message: `Enviando ${entries.length} vistoria(s)…` });
   const queue = entries.slice();
   const stop = { now: false };
   async function worker() {
@@ -102,6 +120,22 @@ async function sendOutbox({ manual, onlyId }) {
   await Promise.all(Array.from({ length: Math.min(WORKERS, entries.length) }, worker));
   summary.kept += queue.length;
   return finish(summary, manual);
+}
+
+/** "This inspection is Fulano's: sign in as Fulano to send it." */
+function whoseMessage(entry) {
+  if (entry.agentId === null || entry.agentId === undefined) {
+    return "Vistoria sem autor registrado: na fila de envio, quem a fez pode enviá-la em seu nome.";
+  }
+  const name = entry.agentName || entry.agentUsername || "outro agente";
+  return `Esta vistoria é de ${name}: entre como ${name} para enviá-la.`;
+}
+
+/** End a run that had nothing of the signed-in agent's to send (others' wait for them). */
+function quiet(summary) {
+  failures = 0;
+  emit("changed");
+  return summary;
 }
 
 function finish(summary, manual) {
@@ -240,14 +274,25 @@ export async function retryEntry(id) {
 
 // ---------- the registry snapshot ----------
 
-/** Fetch what changed in the town since the stored version (everything the first time). */
+/**
+ * Fetch what changed in the town since the stored version; the whole snapshot the first
+ * time, and when the phone's rows have another shape than this app reads (an older
+ * `snapshotFormat`) or than the server now sends (a delta of another format). Only the
+ * snapshot tables are replaced: the outbox and its photos are never touched.
+ */
 export async function refreshSnapshot() {
   const since = await store.getMeta("snapshotVersion");
-  const path = since === undefined || since === null
-    ? "/api/field/snapshot"
-    : `/api/field/snapshot?since=${encodeURIComponent(since)}`;
-  const result = await request("GET", path, { timeoutMs: 180000 });
+  const format = await store.getMeta("snapshotFormat");
+  const stale = !(typeof format === "number" && format >= SNAPSHOT_FORMAT);
+  const full = since === undefined || since === null || stale;
+  const path = full ? "/api/field/snapshot" : `/api/field/snapshot?since=${encodeURIComponent(since)}`;
+  let result = await request("GET", path, { timeoutMs: 180000 });
   if (!result.ok || !result.data) return result;
+  if (!result.data.full && (result.data.format ?? 1) !== format) {
+    // the server's rows changed shape since the phone's copy: a delta would leave old rows
+    result = await request("GET", "/api/field/snapshot", { timeoutMs: 180000 });
+    if (!result.ok || !result.data) return result;
+  }
   await store.applySnapshot(result.data);
   emit("snapshot", { full: result.data.full, version: result.data.version });
   return result;
