@@ -6,6 +6,7 @@ import { connectivity, fetchSession, serverReachable } from "./api.js";
 import { resultCard, verdictBanner } from "./card.js";
 import * as store from "./db.js";
 import { InspectionForm } from "./inspection.js";
+import { renderOutboxList, renderPending } from "./outbox.js";
 import { setupPushButton } from "./notifications.js";
 import { checklistFor, hasSnapshot, searchVehicles, vehicleDetails } from "./registry.js";
 import { renderReviewCount, renderReviews } from "./reviews.js";
@@ -106,39 +107,8 @@ async function currentUser() {
   return state.user || (await store.getMeta("user")) || null;
 }
 
-/** "2 vistorias de Fulano aguardam envio: entre como Fulano para enviá-las." */
-function othersText(group) {
-  const one = group.inspections === 1;
-  const name = group.agentName || "outro agente";
-  return `${plural(group.inspections, "vistoria", "vistorias")} de ${name} ${one ? "aguarda" : "aguardam"} envio: ` +
-    `entre como ${name} para ${one ? "enviá-la" : "enviá-las"}.`;
-}
-
-function unknownText(group) {
-  const one = group.inspections === 1;
-  return `${plural(group.inspections, "vistoria", "vistorias")} sem autor registrado (${one ? "salva" : "salvas"} ` +
-    `por uma versão anterior do aplicativo) ${one ? "aguarda" : "aguardam"} envio: veja a fila de envio.`;
-}
-
 async function renderCounts() {
-  const user = await currentUser();
-  const counts = await store.pendingCounts(user ? user.id : null);
-  const text = `${plural(counts.inspections, "vistoria", "vistorias")} e ${plural(counts.photos, "foto", "fotos")} aguardando envio`;
-  const node = $("pending-text");
-  node.textContent = text;
-  const waitingOthers = counts.others.reduce((n, g) => n + g.inspections, 0) + counts.unknown.inspections;
-  $("pending").dataset.inspections = counts.inspections;
-  $("pending").dataset.photos = counts.photos;
-  $("pending").dataset.others = waitingOthers;
-  $("pending").classList.toggle("has-pending", counts.inspections + waitingOthers > 0);
-  const lines = counts.others.map(othersText);
-  if (counts.unknown.inspections) lines.push(unknownText(counts.unknown));
-  const others = $("pending-others");
-  others.hidden = lines.length === 0;
-  others.replaceChildren(...lines.map((line) => el("span", {}, line)));
-  const attention = $("pending-attention");
-  attention.hidden = counts.attention === 0;
-  attention.textContent = counts.attention ? `${plural(counts.attention, "vistoria precisa", "vistorias precisam")} de atenção (veja a fila).` : "";
+  await renderPending(await currentUser());
   if (document.body.dataset.screen === "outbox") renderOutbox();
 }
 
@@ -339,43 +309,8 @@ async function saveInspection(event) {
 
 // ---------- outbox ----------
 
-/** Who made an outbox inspection, and what the signed-in agent can do about it. */
-function authorLine(e, user) {
-  if (e.agentId === null || e.agentId === undefined) {
-    return [el("p", { class: "outbox-author" }, "Autor não registrado (salva por uma versão anterior do aplicativo)."),
-      el("button", { type: "button", class: "btn small", onclick: () => claim(e) }, "Fui eu: enviar em meu nome")];
-  }
-  const name = e.agentName || e.agentUsername || "outro agente";
-  if (user && e.agentId === user.id) return [el("p", { class: "outbox-author" }, `Feita por ${name}.`)];
-  return [el("p", { class: "outbox-author other" }, `Feita por ${name}: entre como ${name} para enviá-la.`)];
-}
-
-async function claim(entry) {
-  const user = await currentUser();
-  if (!user) return;
-  if (!window.confirm(`Enviar a vistoria ${entry.label || ""} em nome de ${user.name || user.username}? Faça isso só se foi você quem a fez.`)) return;
-  await store.claimOutboxEntry(entry.id, user);
-  await renderCounts();
-  await sync.syncOutbox({ manual: true, onlyId: entry.id });
-  await renderCounts();
-}
-
-async function renderOutbox() {
-  const entries = await store.outboxEntries();
-  const user = await currentUser();
-  const list = $("outbox-list");
-  const rows = await Promise.all(entries.map(async (e) => {
-    const photos = (await store.photosOf(e.id)).length;
-    const mine = Boolean(user) && e.agentId === user.id;
-    return el("li", { class: `outbox-entry state-${e.state}`, dataset: { id: e.id, state: e.state, mine: mine ? "1" : "0" } },
-      el("p", {}, el("strong", {}, e.label || e.id), ` · salva em ${formatDateTime(e.createdAt)}`),
-      authorLine(e, user),
-      el("p", {}, `${plural(photos, "foto", "fotos")} no aparelho · ${plural(e.attempts || 0, "tentativa", "tentativas")}`),
-      e.state === "attention" ? el("p", { class: "form-error" }, "Precisa de atenção: ", e.message) : (e.message ? el("p", {}, e.message) : null),
-      e.state === "attention" && mine ? el("button", { type: "button", class: "btn small",
-        onclick: () => sync.retryEntry(e.id).then(renderCounts) }, "Tentar de novo") : null);
-  }));
-  list.replaceChildren(...(rows.length ? rows : [el("li", { class: "empty" }, "Nada aguardando envio.")]));
+function renderOutbox() {
+  return renderOutboxList($("outbox-list"), currentUser, renderCounts);
 }
 
 // ---------- start ----------
