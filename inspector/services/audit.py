@@ -71,44 +71,55 @@ def _lock_chain() -> None:
         db.session.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
 
 
+_APPEND = AuditEntry.__table__.insert()  # built once: an entry is written on every change
+_LAST = select(AuditEntry.__table__.c.seq, AuditEntry.__table__.c.hash).order_by(
+    AuditEntry.__table__.c.seq.desc()).limit(1)
+
+
 def record(action: str, entity: str, entity_id: Any, *, before: dict | None = None,
            after: dict | None = None, actor=None, municipality_id: int | None = None,
-           at: datetime | None = None) -> AuditEntry:
-    """Append an entry in the caller's transaction (committed with the change it records)."""
+           at: datetime | None = None) -> tuple[int, str]:
+    """Append an entry in the caller's transaction (committed with the change it records);
+    return its (seq, hash). Pending ORM changes are flushed first, as the change comes
+    before its record."""
+    db.session.flush()
     seq, prev = _tail()
     at = at or datetime.now(UTC)
     actor_label = getattr(actor, "username", None) or (actor if isinstance(actor, str) else "system")
     actor_id = getattr(actor, "id", None)
     before_s = canonical(before) if before is not None else None
     after_s = canonical(after) if after is not None else None
-    entry = AuditEntry(
-        seq=seq, at=at, actor_id=actor_id, actor=actor_label, municipality_id=municipality_id,
-        action=action, entity=entity, entity_id=str(entity_id), before=before_s, after=after_s,
-        prev_hash=prev,
-        hash=entry_hash(seq, at, actor_label, actor_id, municipality_id, action, entity,
-                        str(entity_id), before_s, after_s, prev),
-    )
-    db.session.add(entry)
-    db.session.flush()
-    db.session.info[_TAIL] = (db.session().get_transaction(), entry)
-    return entry
+    entity_id = str(entity_id)
+    digest = entry_hash(seq, at, actor_label, actor_id, municipality_id, action, entity,
+                        entity_id, before_s, after_s, prev)
+    db.session.execute(_APPEND, {
+        "seq": seq, "at": at, "actor_id": actor_id, "actor": actor_label,
+        "municipality_id": municipality_id, "action": action, "entity": entity,
+        "entity_id": entity_id, "before": before_s, "after": after_s, "prev_hash": prev,
+        "hash": digest})
+    db.session.info[_TAIL] = (_innermost(), seq, digest)
+    return seq, digest
 
 
 _TAIL = "audit_tail"
 
 
+def _innermost():
+    """The transaction an entry is written in: the innermost savepoint, or the session's."""
+    session = db.session()
+    return session.get_nested_transaction() or session.get_transaction()
+
+
 def _tail() -> tuple[int, str]:
     """(next seq, previous hash). The first append of a transaction takes the chain's lock
-    and reads the last entry; later appends in the same transaction continue from the entry
-    it wrote (still the tail: the lock is held until the commit), unless a savepoint holding
-    it was rolled back."""
-    tx, entry = db.session.info.get(_TAIL, (None, None))
-    if tx is not None and tx is db.session().get_transaction() and sa_inspect(entry).persistent:
-        return entry.seq + 1, entry.hash
+    and reads the last entry; later appends in the same (innermost) transaction continue
+    from the entry it wrote, still the tail: the lock is held until the commit. Any other
+    transaction (a savepoint begun, released or rolled back since) reads the tail again."""
+    tx, seq, digest = db.session.info.get(_TAIL, (None, None, None))
+    if tx is not None and tx is _innermost() and tx.is_active:
+        return seq + 1, digest
     _lock_chain()
-    last = db.session.execute(
-        select(AuditEntry.seq, AuditEntry.hash).order_by(AuditEntry.seq.desc()).limit(1)
-    ).first()
+    last = db.session.execute(_LAST).first()
     return (last.seq + 1, last.hash) if last else (1, GENESIS)
 
 
