@@ -46,6 +46,9 @@ SCHEMAS: dict = {
                                                       "name": {"type": "string"}}}}},
         "csrf_token": {"type": "string", "description": "Send as X-CSRFToken on PUT."}}},
     "Snapshot": {"type": "object", "required": ["version", "full", "deleted"], "properties": {
+        "format": {"type": "integer", "description": "The shape of the rows (docs/sync.md, "
+                   "\"The snapshot's format\"): a phone holding an older format asks for a "
+                   "full snapshot instead of a delta"},
         "version": {"type": "integer", "description": "Newest audit seq of the town; send "
                     "back as ?since="},
         "full": {"type": "boolean"},
