@@ -173,8 +173,12 @@ class Server:
 @contextmanager
 def throwaway_database(server_url: str | None = None):
     """The URL of a database of the bench's own, removed afterwards: a SQLite file in a
-    temporary directory, or, given a PostgreSQL URL, a new database on that server."""
+    temporary directory, or, given a PostgreSQL URL, a new database on that server; the
+    evidence directory (EVIDENCE_DIR) in that temporary directory meanwhile."""
     tmp = tempfile.mkdtemp(prefix="inspector-bench-")
+    # evidence photos' files beside it, for every app and server this process starts
+    saved = os.environ.get("EVIDENCE_DIR")
+    os.environ["EVIDENCE_DIR"] = f"{tmp}/evidence"
     try:
         if not server_url or not server_url.startswith("postgresql"):
             yield f"sqlite:///{tmp}/bench.sqlite3"
@@ -194,6 +198,10 @@ def throwaway_database(server_url: str | None = None):
                 conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
             admin.dispose()
     finally:
+        if saved is None:
+            os.environ.pop("EVIDENCE_DIR", None)
+        else:
+            os.environ["EVIDENCE_DIR"] = saved
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -148,7 +148,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
     from inspector.extensions import db
     from inspector.models import (DatedValue, Driver, Inspection, InspectionItem, Municipality,
                                   Photo, Vehicle, vehicle_drivers)
-    from inspector.services import compliance
+    from inspector.services import compliance, evidence_store
     from inspector.services.field_rules import LOCAL_TZ
 
     t0 = clock.perf_counter()
@@ -251,6 +251,8 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
                                 data, used_photos = photos[used_photos], used_photos + 1
                             digest = hashlib.sha256(data).hexdigest() if data else \
                                 hashlib.sha256(f"{iid}:{k}".encode()).hexdigest()
+                            if data:
+                                evidence_store.put(digest, data)
                             size = len(data) if data else rng.randint(250_000, 900_000)
                             taken = start + timedelta(seconds=60 * (pos % 8) + 10 * k)
                             missing = incomplete and k == n_photos - 1
@@ -259,7 +261,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
                                                                       version=4)),
                                 "inspection_id": iid, "item_id": item_row, "position": position,
                                 "sha256": digest, "mime": "image/jpeg", "size": size,
-                                "taken_at": taken, "data": data,
+                                "taken_at": taken,
                                 "received_at": None if missing else received,
                                 "width": None if missing else PHOTO_SIZE[0],
                                 "height": None if missing else PHOTO_SIZE[1]})

@@ -15,6 +15,7 @@ from .extensions import db
 
 audit_cli = AppGroup("audit", help="The hash-chained audit log.")
 users_cli = AppGroup("users", help="Accounts of agents, supervisors and admins.")
+evidence_cli = AppGroup("evidence", help="The files of evidence photos (EVIDENCE_DIR).")
 
 
 def fail(message: str) -> None:
@@ -39,6 +40,31 @@ def audit_verify(as_json: bool) -> None:
         click.echo(f"BROKEN at entry #{broken.seq} (id {broken.entry_id}): {broken.reason}; "
                    f"{count} entries before it hold")
     if broken is not None:
+        sys.exit(1)
+
+
+@evidence_cli.command("verify")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def evidence_verify(as_json: bool) -> None:
+    """Hash the file of every received photo; list those missing or altered (exit 1)."""
+    from sqlalchemy import select
+
+    from .models import Photo
+    from .services import evidence_store
+
+    hashes = db.session.scalars(select(Photo.sha256).where(Photo.received_at.is_not(None))
+                                .distinct().order_by(Photo.sha256)).all()
+    problems = list(evidence_store.check(iter(hashes)))
+    if as_json:
+        click.echo(json.dumps({"ok": not problems, "verified": len(hashes),
+                               "problems": [{"sha256": h, "problem": p} for h, p in problems],
+                               "directory": str(evidence_store.root())}))
+    else:
+        for sha, problem in problems:
+            click.echo(f"{sha}: {problem}")
+        click.echo(f"{'ok' if not problems else 'PROBLEMS'}: {len(hashes)} files checked in "
+                   f"{evidence_store.root()}, {len(problems)} missing or altered")
+    if problems:
         sys.exit(1)
 
 
@@ -81,6 +107,7 @@ def register_cli(app: Flask) -> None:
     """Attach every command group to the app."""
     app.cli.add_command(audit_cli)
     app.cli.add_command(users_cli)
+    app.cli.add_command(evidence_cli)
     from .rules_cli import rules_cli; app.cli.add_command(rules_cli)  # noqa: E702
     from .blueprints.imports.cli import registry_cli; app.cli.add_command(registry_cli)  # noqa: E702
     from .demo import demo_cli

@@ -40,6 +40,9 @@ def defaults(instance_path: Path) -> dict:
         "RATELIMIT_HEADERS_ENABLED": True,
         "LOGIN_RATE_LIMIT": "10 per minute;50 per hour",
         "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
+        # the original bytes of evidence photos, one file per SHA-256
+        # (inspector/services/evidence_store.py); back it up with the database
+        "EVIDENCE_DIR": os.environ.get("EVIDENCE_DIR", str(instance_path / "evidence")),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
         # bench/field.py turns this on in its own app factory call: PUT /_bench/upload
         # (inspector/blueprints/bench/). Never on in production; not read from the environment.

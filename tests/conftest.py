@@ -108,10 +108,19 @@ def empty_tables() -> None:
                 conn.execute(t.delete())
 
 
+@pytest.fixture(scope="session", autouse=True)
+def evidence_dir(tmp_path_factory):
+    """Evidence photos' files go to this run's own directory, never to instance/."""
+    path = tmp_path_factory.mktemp("evidence")
+    os.environ["EVIDENCE_DIR"] = str(path)
+    return path
+
+
 @pytest.fixture
-def app(schema):
-    """A fresh app on the migrated database; every row is deleted afterwards."""
-    app = create_app(_test_config(schema))
+def app(schema, tmp_path):
+    """A fresh app on the migrated database and its own evidence directory; every row is
+    deleted afterwards."""
+    app = create_app(_test_config(schema) | {"EVIDENCE_DIR": str(tmp_path / "evidence")})
     app.test_client_class = Client
     yield app
     with app.app_context():

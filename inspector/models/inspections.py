@@ -2,8 +2,8 @@
 
 Each inspection and each photo carries the UUID the phone gave it, so a resend is
 recognised (idempotency) and never stored twice. The inspection keeps the exact
-canonical JSON it arrived as and its SHA-256; a photo keeps its original bytes (never
-re-encoded) in the database, deferred so that listing photos never loads them.
+canonical JSON it arrived as and its SHA-256; a photo's original bytes (never
+re-encoded) are a file named by their SHA-256 (services/evidence_store.py).
 """
 from __future__ import annotations
 
@@ -114,7 +114,8 @@ class InspectionItem(db.Model):
 class Photo(db.Model):
     """A photo declared by an inspection; its bytes arrive later, one request each.
 
-    `received_at` is null until the original bytes arrived and matched `sha256`.
+    `received_at` is null until the original bytes arrived and matched `sha256`; the bytes
+    are then a file named by that hash (services/evidence_store.py), not a column.
     """
 
     __tablename__ = "inspection_photos"
@@ -128,7 +129,6 @@ class Photo(db.Model):
     mime: Mapped[str] = mapped_column(String(30))
     size: Mapped[int] = mapped_column(Integer)
     taken_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # phone clock
-    data: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))  # the original bytes
     received_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     width: Mapped[int | None] = mapped_column(Integer)
     height: Mapped[int | None] = mapped_column(Integer)

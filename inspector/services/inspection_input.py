@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Row
 
 from ..extensions import db
 from ..models import ItemResult, Municipality, Photo, Vehicle
@@ -46,9 +47,17 @@ class ParsedItem:
     photos: list[ParsedPhoto] = field(default_factory=list)
 
 
+# Built once: every inspection of every sync runs them.
+_VEHICLES = Vehicle.__table__.c
+_VEHICLE = select(_VEHICLES.id, _VEHICLES.municipality_id, _VEHICLES.holder_id,
+                  _VEHICLES.service).where(_VEHICLES.id == bindparam("id"))
+_PHOTOS_TAKEN = select(Photo.__table__.c.uuid).where(
+    Photo.__table__.c.uuid.in_(bindparam("ids", expanding=True)))
+
+
 @dataclass
 class Parsed:
-    vehicle: Vehicle
+    vehicle: Row  # id, municipality_id, holder_id, service
     credential_token: str | None
     started_at: datetime
     finished_at: datetime
@@ -108,7 +117,7 @@ def parse_inspection(payload: dict, town: Municipality) -> Parsed:
     if vid is None:
         e.add("vehicle_id", "informe o veículo")
     else:
-        vehicle = db.session.get(Vehicle, vid)
+        vehicle = db.session.execute(_VEHICLE, {"id": vid}).first()
         if vehicle is None or vehicle.municipality_id != town.id:
             vehicle = None
             e.add("vehicle_id", f"veículo não encontrado no cadastro de {town.name}")
@@ -267,6 +276,6 @@ def _photos_unused(items: list[ParsedItem], e: _Errors) -> None:
     if len(ids) != len(set(ids)):
         e.add("items", "a mesma foto aparece duas vezes")
     if ids:
-        taken = db.session.scalars(select(Photo.uuid).where(Photo.uuid.in_(ids))).all()
+        taken = db.session.scalars(_PHOTOS_TAKEN, {"ids": ids}).all()
         if taken:
             e.add("items", f"foto já registrada em outra vistoria: {taken[0]}")

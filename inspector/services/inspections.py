@@ -13,15 +13,15 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import String, and_, cast, insert, or_, select, update
+from sqlalchemy import String, and_, bindparam, cast, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import load_only
 
 from ..extensions import db
 from ..models import (AuditEntry, Credential, Inspection, InspectionItem, InspectionStatus,
                       InsurancePolicy, ItemResult, Licence, Municipality, Permit, Photo,
-                      Vehicle, vehicle_drivers)
-from . import audit, evidence
+                      vehicle_drivers)
+from . import audit, evidence, evidence_store
 from .errors import ValidationFailed
 from .inspection_input import Parsed, parse_inspection
 
@@ -79,10 +79,11 @@ def find(uuid: str, town_id: int) -> Inspection:
 
 
 def _retrying(fn):
-    """Run a write, retrying when a concurrent writer won a race (unique key, lock)."""
+    """Run a write, retrying when a concurrent writer won a race (unique key, lock);
+    `fn(retry)` is told whether an earlier attempt failed."""
     for attempt in range(RETRIES):
         try:
-            return fn()
+            return fn(attempt > 0)
         except (IntegrityError, OperationalError):
             db.session.rollback()
             if attempt == RETRIES - 1:
@@ -91,6 +92,20 @@ def _retrying(fn):
 
 
 # ------------------------------------------------------------------ inspections
+# Every sync sends each inspection once: its statements are built once, on the tables'
+# columns (plain Core: no per-call construction, no ORM unit of work).
+_INSP, _ITEM, _PHOTO, _AUDIT = (Inspection.__table__, InspectionItem.__table__,
+                                Photo.__table__, AuditEntry.__table__)
+_KNOWN = select(_INSP.c.id, _INSP.c.municipality_id, _INSP.c.body_sha256).where(
+    _INSP.c.uuid == bindparam("uuid"))
+_ADD_INSPECTION = insert(_INSP).returning(_INSP.c.id)
+_ADD_ITEMS = insert(_ITEM).returning(_ITEM.c.id, sort_by_parameter_order=True)
+_ADD_PHOTOS = insert(_PHOTO)
+_CREDENTIAL = select(Credential.__table__.c.id).where(
+    Credential.__table__.c.token_hash == bindparam("digest"),
+    Credential.__table__.c.municipality_id == bindparam("town"))
+
+
 def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
     """Store a new inspection (201), recognise a replay (200), or refuse (Conflict, 422)."""
     uuid = uuid.lower()
@@ -107,72 +122,72 @@ def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
             return again
         raise
 
-    def write() -> Received:
-        again = _replay(uuid, digest, user)
-        if again is not None:
-            return again
-        insp = _store(uuid, parsed, text, digest, town, user)
+    def write(retry: bool) -> Received:
+        if retry:  # the unique UUID was taken meanwhile: by a twin (200) or not (409)
+            again = _replay(uuid, digest, user)
+            if again is not None:
+                return again
+        status, changed = _store(uuid, parsed, text, digest, town, user)
         missing = [ph.uuid for item in parsed.items for ph in item.photos]  # none received
         answer = {"id": uuid, "complete": not missing, "missing_photos": missing,
-                  "status": insp.status.value, "registry_changed": bool(insp.registry_changed)}
+                  "status": status.value, "registry_changed": changed}
         db.session.commit()
-        return Received(True, insp, answer)
+        return Received(True, None, answer)
 
     return _retrying(write)
 
 
 def _replay(uuid: str, digest: str, user) -> Received | None:
     """The stored inspection when this UUID is known: identical (200) or Conflict (409)."""
-    insp = db.session.scalar(select(Inspection).where(Inspection.uuid == uuid))
-    if insp is None:
+    known = db.session.execute(_KNOWN, {"uuid": uuid}).first()
+    if known is None:
         return None
-    if insp.municipality_id != user.municipality_id or insp.body_sha256 != digest:
+    if known.municipality_id != user.municipality_id or known.body_sha256 != digest:
         raise Conflict("Esta vistoria já foi recebida com outro conteúdo; a versão "
                        "registrada foi mantida.")
+    insp = db.session.get(Inspection, known.id)
     return Received(False, insp, progress(insp))
 
 
 def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,
-           user) -> Inspection:
-    """Insert the inspection, its items and its declared photos, and audit it."""
+           user) -> tuple[InspectionStatus, bool]:
+    """Insert the inspection, its items and its declared photos, and audit it; return its
+    status and whether the registry changed since the phone's snapshot."""
     now = datetime.now(UTC)
     changes = registry_changes(p.vehicle, p.snapshot_version)
     n_photos = sum(len(i.photos) for i in p.items)
-    insp = Inspection(
-        uuid=uuid, municipality_id=town.id, agent_id=user.id, vehicle_id=p.vehicle.id,
-        service=p.vehicle.service, credential_token=p.credential_token,
-        credential_id=_credential_id(p.credential_token, town.id),
-        started_at=p.started_at, finished_at=p.finished_at, rules_day=p.rules_day,
-        snapshot_version=p.snapshot_version, lat=p.lat, lon=p.lon, accuracy_m=p.accuracy_m,
-        body_sha256=digest, body=text, ack_name=p.ack_name, ack_signature=p.ack_signature,
-        status=InspectionStatus.INCOMPLETE if n_photos else InspectionStatus.AWAITING_REVIEW,
-        failed_items=sum(1 for i in p.items if i.result == ItemResult.FAIL),
-        registry_changed=bool(changes),
-        registry_changes=audit.canonical(changes) if changes else None,
-        received_at=now, completed_at=None if n_photos else now)
-    db.session.add(insp)
-    db.session.flush()  # the unique UUID is claimed here; a concurrent twin fails now
-    db.session.execute(insert(InspectionItem), [  # one multi-row INSERT
-        {"inspection_id": insp.id, "position": index, "item_id": item.item_id,
+    status = InspectionStatus.INCOMPLETE if n_photos else InspectionStatus.AWAITING_REVIEW
+    failed = sum(1 for i in p.items if i.result == ItemResult.FAIL)
+    # the unique UUID is claimed here: a concurrent twin fails now (IntegrityError)
+    insp_id = db.session.execute(_ADD_INSPECTION, {
+        "uuid": uuid, "municipality_id": town.id, "agent_id": user.id,
+        "vehicle_id": p.vehicle.id, "service": p.vehicle.service,
+        "credential_token": p.credential_token,
+        "credential_id": _credential_id(p.credential_token, town.id),
+        "started_at": p.started_at, "finished_at": p.finished_at, "rules_day": p.rules_day,
+        "snapshot_version": p.snapshot_version, "lat": p.lat, "lon": p.lon,
+        "accuracy_m": p.accuracy_m, "body_sha256": digest, "body": text,
+        "ack_name": p.ack_name, "ack_signature": p.ack_signature, "status": status,
+        "failed_items": failed, "registry_changed": bool(changes),
+        "registry_changes": audit.canonical(changes) if changes else None,
+        "received_at": now, "completed_at": None if n_photos else now}).scalar_one()
+    item_ids = db.session.scalars(_ADD_ITEMS, [  # one multi-row INSERT, ids in this order
+        {"inspection_id": insp_id, "position": index, "item_id": item.item_id,
          "result": item.result, "note": item.note, "label": item.label,
          "citation": audit.canonical(item.citation) if item.citation else None}
-        for index, item in enumerate(p.items)])
-    by_position = dict(db.session.execute(
-        select(InspectionItem.position, InspectionItem.id)
-        .where(InspectionItem.inspection_id == insp.id)).all())
-    item_ids = [by_position[index] for index in range(len(p.items))]
-    photos = [{"uuid": ph.uuid, "inspection_id": insp.id, "item_id": item_id, "sha256": ph.sha256,
-               "mime": ph.mime, "size": ph.size, "taken_at": ph.taken_at}
+        for index, item in enumerate(p.items)]).all()
+    photos = [{"uuid": ph.uuid, "inspection_id": insp_id, "item_id": item_id,
+               "sha256": ph.sha256, "mime": ph.mime, "size": ph.size, "taken_at": ph.taken_at}
               for item, item_id in zip(p.items, item_ids) for ph in item.photos]
     if photos:
-        db.session.execute(insert(Photo), [row | {"position": n} for n, row in enumerate(photos)])
+        db.session.execute(_ADD_PHOTOS, [row | {"position": n} for n, row in enumerate(photos)])
     audit.record("inspection_received", "inspection", uuid, actor=user,
                  municipality_id=town.id, after={
                      "vehicle_id": p.vehicle.id, "agent_id": user.id,
-                     "status": insp.status.value, "body_sha256": digest,
-                     "items": len(p.items), "failed_items": insp.failed_items,
-                     "photos_declared": n_photos, "registry_changed": insp.registry_changed})
-    return insp  # complete: enforcement.propose_pending makes its proposals (issue 6)
+                     "status": status.value, "body_sha256": digest,
+                     "items": len(p.items), "failed_items": failed,
+                     "photos_declared": n_photos, "registry_changed": bool(changes)})
+    return status, bool(changes)  # complete: enforcement.propose_pending makes its proposals
 
 
 def _credential_id(token: str | None, town_id: int) -> int | None:
@@ -180,43 +195,79 @@ def _credential_id(token: str | None, town_id: int) -> int | None:
     if not token:
         return None
     digest = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-    return db.session.scalar(select(Credential.id).where(Credential.token_hash == digest,
-                                                         Credential.municipality_id == town_id))
+    return db.session.scalar(_CREDENTIAL, {"digest": digest, "town": town_id})
 
 
-def registry_changes(vehicle: Vehicle, since: int | None) -> list[dict]:
+def _registry_changes_statement():
+    """Audit entries after :since about a vehicle (:vid), its licences, insurance, drivers,
+    holder (:hid, may be null), the holder's permits and the credentials of them all."""
+    a = _AUDIT.c
+    vd = vehicle_drivers.c
+    vid, hid = bindparam("vid"), bindparam("hid")
+
+    def ids(column, *where):
+        return select(cast(column, String)).where(*where)
+    drivers = select(vd.driver_id).where(vd.vehicle_id == vid)
+    cred = Credential.__table__.c
+    related = [
+        ("vehicle", bindparam("vid_s")),
+        ("holder", bindparam("hid_s")),
+        ("driver", ids(vd.driver_id, vd.vehicle_id == vid)),
+        ("licence", ids(Licence.__table__.c.id, Licence.__table__.c.vehicle_id == vid)),
+        ("insurance", ids(InsurancePolicy.__table__.c.id,
+                          InsurancePolicy.__table__.c.vehicle_id == vid)),
+        ("permit", ids(Permit.__table__.c.id, Permit.__table__.c.holder_id == hid)),
+        ("credential", ids(cred.id, or_(cred.vehicle_id == vid, cred.driver_id.in_(drivers)))),
+    ]
+    conds = [and_(a.entity == entity, a.entity_id == which if entity in ("vehicle", "holder")
+                  else a.entity_id.in_(which)) for entity, which in related]
+    return (select(a.seq, a.at, a.action, a.entity, a.entity_id)
+            .where(a.municipality_id == bindparam("town"), a.seq > bindparam("since"),
+                   or_(*conds))
+            .order_by(a.seq).limit(50))
+
+
+_REGISTRY_CHANGES = _registry_changes_statement()
+
+
+def registry_changes(vehicle, since: int | None) -> list[dict]:
     """Audit entries after `since` about this vehicle, its licences, insurance, drivers,
     holder, permits and credentials: what the agent's phone did not know. One query."""
     if since is None:
         return []
-    vid, hid = vehicle.id, vehicle.holder_id
-
-    def ids(column, *where):
-        return select(cast(column, String)).where(*where)
-    drivers = select(vehicle_drivers.c.driver_id).where(vehicle_drivers.c.vehicle_id == vid)
-    related = [
-        ("vehicle", [str(vid)]),
-        ("holder", [str(hid)] if hid is not None else []),
-        ("driver", ids(vehicle_drivers.c.driver_id, vehicle_drivers.c.vehicle_id == vid)),
-        ("licence", ids(Licence.id, Licence.vehicle_id == vid)),
-        ("insurance", ids(InsurancePolicy.id, InsurancePolicy.vehicle_id == vid)),
-        ("permit", ids(Permit.id, Permit.holder_id == hid) if hid is not None else []),
-        ("credential", ids(Credential.id, or_(Credential.vehicle_id == vid,
-                                               Credential.driver_id.in_(drivers)))),
-    ]
-    conds = [and_(AuditEntry.entity == entity, AuditEntry.entity_id.in_(which))
-             for entity, which in related if not isinstance(which, list) or which]
-    rows = db.session.execute(
-        select(AuditEntry.seq, AuditEntry.at, AuditEntry.action, AuditEntry.entity,
-               AuditEntry.entity_id)
-        .where(AuditEntry.municipality_id == vehicle.municipality_id, AuditEntry.seq > since,
-               or_(*conds))
-        .order_by(AuditEntry.seq).limit(50)).all()
+    hid = vehicle.holder_id
+    rows = db.session.execute(_REGISTRY_CHANGES, {
+        "vid": vehicle.id, "vid_s": str(vehicle.id), "hid": hid,
+        "hid_s": str(hid) if hid is not None else None, "town": vehicle.municipality_id,
+        "since": since}).all()
     return [{"seq": r.seq, "at": r.at, "action": r.action, "entity": r.entity,
              "entity_id": r.entity_id} for r in rows]
 
 
 # ------------------------------------------------------------------ photos
+# Once per photo of every sync: statements built once, like the inspection's.
+# The declared photo and what its inspection's answer needs; the inspection's row is locked
+# on PostgreSQL so that its photos complete it exactly once.
+_DECLARED = (select(_PHOTO.c.id, _PHOTO.c.sha256, _PHOTO.c.mime, _PHOTO.c.received_at,
+                    _PHOTO.c.inspection_id, _INSP.c.municipality_id.label("town_id"),
+                    _INSP.c.status, _INSP.c.registry_changed)
+             .join_from(_PHOTO, _INSP, _INSP.c.id == _PHOTO.c.inspection_id)
+             .where(_PHOTO.c.uuid == bindparam("photo"), _INSP.c.uuid == bindparam("uuid"))
+             .with_for_update(of=_INSP))
+_TOWN_OF = select(_INSP.c.municipality_id).where(_INSP.c.uuid == bindparam("uuid"))
+_MARK_RECEIVED = (update(_PHOTO)
+                  .where(_PHOTO.c.id == bindparam("photo_id"), _PHOTO.c.received_at.is_(None))
+                  .values(received_at=bindparam("now"), width=bindparam("width"),
+                          height=bindparam("height"), exif_taken_at=bindparam("exif_taken_at"),
+                          exif_lat=bindparam("lat"), exif_lon=bindparam("lon")))
+_MISSING = (select(_PHOTO.c.uuid)
+            .where(_PHOTO.c.inspection_id == bindparam("inspection_id"),
+                   _PHOTO.c.received_at.is_(None))
+            .order_by(_PHOTO.c.position))
+_COMPLETE = (update(_INSP).where(_INSP.c.id == bindparam("inspection_id"))
+             .values(status=bindparam("status"), completed_at=bindparam("now")))
+
+
 def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | None, *,
                   user) -> Received:
     """Store a photo's original bytes (201), recognise a resend (200), or refuse."""
@@ -228,7 +279,7 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
             raise ValidationFailed({"X-Content-SHA256": "O arquivo chegou diferente do que foi "
                                     "enviado (SHA-256 não confere). Envie de novo."})
 
-    def write() -> Received:
+    def write(_retry: bool) -> Received:
         row = _photo_row(uuid, photo_uuid, user.municipality_id)
         if row.received_at is not None:
             return _photo_replay(row, photo_uuid, digest)
@@ -236,7 +287,8 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
             raise ValidationFailed({"photo": "O SHA-256 da foto não é o declarado na vistoria."})
         facts = evidence.check_photo(data, row.mime)
         now = datetime.now(UTC)
-        if not store_photo_bytes(row.id, data, facts, now):  # a concurrent twin stored it
+        evidence_store.put(digest, data)  # the file first: "received" always has its bytes
+        if not mark_received(row.id, facts, now):  # a concurrent twin stored it
             db.session.rollback()
             return _photo_replay(_photo_row(uuid, photo_uuid, user.municipality_id),
                                  photo_uuid, digest)
@@ -244,13 +296,12 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
                      municipality_id=row.town_id, at=now,
                      after={"inspection": uuid, "sha256": digest, "size": len(data),
                             "mime": row.mime, "exif_taken_at": facts.exif_taken_at})
-        missing = _missing(row.inspection_id)
+        missing = list(db.session.scalars(_MISSING, {"inspection_id": row.inspection_id}))
         status = row.status
         if not missing and status == InspectionStatus.INCOMPLETE:
             status = InspectionStatus.AWAITING_REVIEW  # enforcement.propose_pending takes it
-            db.session.execute(update(Inspection).where(Inspection.id == row.inspection_id)
-                               .values(status=status, completed_at=now)
-                               .execution_options(synchronize_session=False))
+            db.session.execute(_COMPLETE, {"inspection_id": row.inspection_id,
+                                           "status": status, "now": now})
             audit.record("inspection_completed", "inspection", uuid, actor=user,
                          municipality_id=row.town_id, at=now,
                          before={"status": InspectionStatus.INCOMPLETE.value},
@@ -265,41 +316,25 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
 
 
 def _photo_row(uuid: str, photo_uuid: str, town_id: int):
-    """The declared photo and what its inspection's answer needs, in one query; the
-    inspection's row is locked on PostgreSQL so its photos complete it exactly once.
+    """The declared photo and what its inspection's answer needs, in one query.
     NotFound: no such inspection in the town; 422: the inspection did not declare it."""
-    row = db.session.execute(
-        select(Photo.id, Photo.sha256, Photo.mime, Photo.received_at,
-               Photo.inspection_id, Inspection.municipality_id.label("town_id"),
-               Inspection.status, Inspection.registry_changed)
-        .join(Inspection, Inspection.id == Photo.inspection_id)
-        .where(Photo.uuid == photo_uuid, Inspection.uuid == uuid)
-        .with_for_update(of=Inspection)).first()
+    row = db.session.execute(_DECLARED, {"photo": photo_uuid, "uuid": uuid}).first()
     if row is not None and row.town_id == town_id:
         return row
-    known = db.session.scalar(select(Inspection.municipality_id).where(Inspection.uuid == uuid))
+    known = db.session.scalar(_TOWN_OF, {"uuid": uuid})
     db.session.rollback()
     if known != town_id:
         raise NotFound(uuid)
     raise ValidationFailed({"photo": "Esta foto não foi declarada nesta vistoria."})
 
 
-def store_photo_bytes(photo_id: int, data: bytes, facts: evidence.ImageFacts,
-                      now: datetime) -> bool:
-    """Write the bytes once: False when they were already there (a concurrent resend)."""
-    result = db.session.execute(
-        update(Photo).where(Photo.id == photo_id, Photo.received_at.is_(None))
-        .values(data=data, received_at=now, width=facts.width, height=facts.height,
-                exif_taken_at=facts.exif_taken_at, exif_lat=facts.lat, exif_lon=facts.lon)
-        .execution_options(synchronize_session=False))
+def mark_received(photo_id: int, facts: evidence.ImageFacts, now: datetime) -> bool:
+    """Record the arrival once (the bytes are already in the evidence store): False when a
+    concurrent resend recorded it first."""
+    result = db.session.execute(_MARK_RECEIVED, {
+        "photo_id": photo_id, "now": now, "width": facts.width, "height": facts.height,
+        "exif_taken_at": facts.exif_taken_at, "lat": facts.lat, "lon": facts.lon})
     return result.rowcount == 1
-
-
-def _missing(inspection_id: int) -> list[str]:
-    """The UUIDs of an inspection's photos not received yet, in declaration order."""
-    return list(db.session.scalars(select(Photo.uuid).where(
-        Photo.inspection_id == inspection_id, Photo.received_at.is_(None))
-        .order_by(Photo.position)))
 
 
 def _photo_replay(row, photo_uuid: str, digest: str) -> Received:
@@ -314,8 +349,20 @@ def _photo_replay(row, photo_uuid: str, digest: str) -> Received:
 
 
 def photo_bytes(photo: Photo) -> bytes | None:
-    """The stored original bytes of a photo (loaded only when asked)."""
-    return db.session.scalar(select(Photo.data).where(Photo.id == photo.id))
+    """The original bytes of a received photo (None before they arrived, or if lost)."""
+    return evidence_store.get(photo.sha256) if photo.received_at is not None else None
+
+
+def evidence_state(photo: Photo) -> str:
+    """What the server holds of a photo, checked by hashing it: "waiting" (not sent yet),
+    "matches" (the file has the SHA-256 declared when it was taken), "altered" (it does not)
+    or "missing" (received, but its file is gone)."""
+    if photo.received_at is None:
+        return "waiting"
+    data = evidence_store.get(photo.sha256)
+    if data is None:
+        return "missing"
+    return "matches" if hashlib.sha256(data).hexdigest() == photo.sha256 else "altered"
 
 
 def summary(insp: Inspection) -> dict:
@@ -334,5 +381,6 @@ def summary(insp: Inspection) -> dict:
     return out
 
 
-__all__ = ["Conflict", "NotFound", "Received", "canonical_body", "find", "photo_bytes",
+__all__ = ["Conflict", "NotFound", "Received", "canonical_body", "evidence_state", "find",
+           "photo_bytes",
            "progress", "receive_inspection", "receive_photo", "registry_changes", "summary"]

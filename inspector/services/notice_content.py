@@ -23,6 +23,7 @@ from ..rules.sanctions import UNDEFINED, Money, brl
 from . import evidence  # noqa: F401  (registers the HEIF opener for iPhone photos)
 from .documents import format_cnpj, format_cpf, format_plate
 from .field_rules import LOCAL_TZ
+from .inspections import photo_bytes
 from .notice_pdf import PhotoEntry, Quote, Rows, Section, Sheet, Signature, Text
 
 TITLES = {"notice": "NOTIFICAÇÃO", "warning": "ADVERTÊNCIA ESCRITA",
@@ -312,7 +313,7 @@ def _photos_section(act: Sanction, insp: Inspection | None) -> Section | None:
         rows.append(("Recebida no servidor", moment(ph.received_at) + " — o arquivo confere "
                      "com o SHA-256" if ph.received_at else "arquivo ainda não recebido"))
         blocks.append(PhotoEntry(f"Foto {n} de {len(photos)} ({ph.mime}, {ph.size} bytes)",
-                                 ph.sha256, tuple(rows), thumbnail(ph.data)))
+                                 ph.sha256, tuple(rows), thumbnail(photo_bytes(ph))))
     if not blocks:
         blocks.append(Text("Nenhuma foto foi registrada para este item."))
     blocks.append(Text(f"Registro da vistoria como recebido do celular (JSON canônico), "

@@ -6,7 +6,6 @@ a fraction of its size, and kept in a small in-memory cache keyed by the photo's
 """
 from __future__ import annotations
 
-import hashlib
 import threading
 import warnings
 from collections import OrderedDict
@@ -67,10 +66,3 @@ def cached(sha256: str, size: str, load: Callable[[], bytes | None]) -> bytes | 
                 _, old = _cache.popitem(last=False)
                 _cache_size -= len(old)
     return out
-
-
-def matches(data: bytes | None, sha256: str) -> bool | None:
-    """Whether stored bytes still have the SHA-256 declared when the photo was taken."""
-    if data is None:
-        return None
-    return hashlib.sha256(data).hexdigest() == sha256

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from inspector.extensions import db
 from inspector.models import (AuditEntry, Inspection, InspectionItem, InspectionStatus, Licence,
                               Photo, Status)
-from inspector.services import audit, inspections
+from inspector.services import audit, evidence_store, inspections
 
 from .. import factories
 from ..field_api_helpers import Api, body, jpeg, photos_of, sha
@@ -278,18 +278,16 @@ def test_a_500_on_one_photo_keeps_the_others_and_the_retry_completes(app, api, m
     iid = str(uuid.uuid4())
     decl = photos_of(b)
     api.put_inspection(iid, b)
-    real = inspections.store_photo_bytes
+    real = evidence_store.put
     failed = []
 
-    def flaky(photo_id, *args):
-        if not failed and photo_id == photo_ids[decl[1]["id"]]:
-            failed.append(photo_id)
+    def flaky(digest, *args):  # the disk is full once, for the second photo's file
+        if not failed and digest == decl[1]["sha256"]:
+            failed.append(digest)
             raise OSError("disk full")
-        return real(photo_id, *args)
+        return real(digest, *args)
 
-    with app.app_context():
-        photo_ids = dict(db.session.execute(select(Photo.uuid, Photo.id)).all())
-    monkeypatch.setattr(inspections, "store_photo_bytes", flaky)
+    monkeypatch.setattr(evidence_store, "put", flaky)
     statuses = [api.put_photo(iid, d["id"], x).status_code for d, x in zip(decl, data)]
     assert statuses == [201, 500, 201]
     state = api.get(f"/api/field/inspections/{iid}").json

@@ -54,7 +54,7 @@ class Faults:
 
     def __init__(self, app):
         self.fail_next = threading.local()
-        real_store, real_bytes = inspections._store, inspections.store_photo_bytes
+        real_store, real_bytes = inspections._store, inspections.mark_received
 
         def store(*args, **kwargs):
             out = real_store(*args, **kwargs)
@@ -66,7 +66,7 @@ class Faults:
             self._maybe_fail()
             return out
         self.patches = [(inspections, "_store", store),
-                        (inspections, "store_photo_bytes", store_bytes)]
+                        (inspections, "mark_received", store_bytes)]
 
     def _maybe_fail(self):
         if getattr(self.fail_next, "on", False):

@@ -12,6 +12,7 @@ from PIL import Image
 from sqlalchemy import select, update
 
 from inspector.extensions import db
+from inspector.services import evidence_store
 from inspector.models import Inspection, Photo, Sanction, SanctionStatus
 
 from .. import factories
@@ -127,12 +128,18 @@ def test_gallery_shows_each_photos_time_gps_hash_and_whether_it_matches(app, tow
     assert sha(BIG)[:16] in html and "-12.70833" in html           # hash and EXIF GPS
     assert "EXIF 2026-11-30 09:05:00-04:00" in html
     assert html.count("confere com o arquivo guardado") == 2 and "NÃO confere" not in html
-    with app.app_context():   # the stored bytes are altered behind the app's back
-        db.session.execute(update(Photo).where(Photo.id == one["photos"][0])
-                           .values(data=BIG[:-10] + b"0123456789"))
-        db.session.commit()
+    with app.app_context():   # the stored file is altered behind the app's back
+        kept = evidence_store.path_of(db.session.get(Photo, one["photos"][0]).sha256)
+    kept.write_bytes(BIG[:-10] + b"0123456789")
     html = c.get(f"/revisao/vistorias/{one['id']}").get_data(as_text=True)
-    assert "NÃO confere com o arquivo guardado" in html
+    assert "NÃO confere com o arquivo guardado" in html and "AUSENTE" not in html
+    zoom = c.get(f"/revisao/fotos/{one['photos'][0]}/ampliar").get_data(as_text=True)
+    assert "NÃO confere com o arquivo guardado" in zoom
+    kept.unlink()             # ... and then lost
+    html = c.get(f"/revisao/vistorias/{one['id']}").get_data(as_text=True)
+    assert html.count("arquivo AUSENTE no servidor") == 1
+    assert html.count("confere com o arquivo guardado") == 1  # the other photo
+    assert c.get(f"/revisao/fotos/{one['photos'][0]}/original").status_code == 404
 
 
 def test_thumbnail_zoom_and_original(app, town, one):

@@ -8,7 +8,7 @@ from ...extensions import db
 from ...models import Photo
 from ...security import roles_required, town_id
 from ...services import renditions
-from ...services.inspections import photo_bytes
+from ...services.inspections import evidence_state, photo_bytes
 from .blueprint import VIEWERS, bp
 
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp",
@@ -61,10 +61,9 @@ def photo_original(ident: int):
 def photo_zoom(ident: int):
     """The zoom panel: the larger rendition, the photo's facts and the link to the original."""
     photo = _photo(ident)
-    match = renditions.matches(photo_bytes(photo), photo.sha256)
     response = make_response(render_template(
         "review/_zoom.html" if request.headers.get("HX-Request") else "review/zoom.html",
-        photo=photo, match=match))
+        photo=photo, state=evidence_state(photo)))
     response.vary.add("HX-Request")
     return response
 

@@ -13,9 +13,9 @@ from ...extensions import db
 from ...models import AppealStatus, Inspection, InspectionStatus, Sanction, SanctionStatus
 from ...models.enforcement import KIND_LABELS, STATUS_LABELS
 from ...security import get_in_town, roles_required, town_id
-from ...services import audit, enforcement, renditions
+from ...services import audit, enforcement
 from ...services.enforcement.common import LOCAL_TZ, aware, loads
-from ...services.inspections import photo_bytes
+from ...services.inspections import evidence_state
 from ...rules.sanctions import brl
 from .blueprint import VIEWERS, bp, now, page_or_fragment, wants_fragment
 from . import actions, fines, photos  # noqa: F401  (register their routes on bp)
@@ -123,8 +123,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
     by_item: dict[int | None, list[Sanction]] = {}
     for a in acts:
         by_item.setdefault(a.inspection_item_id, []).append(a)
-    checks = {p.id: renditions.matches(photo_bytes(p), p.sha256) if p.received_at else None
-              for p in insp.photos}
+    checks = {p.id: evidence_state(p) for p in insp.photos}
     return {"insp": insp, "acts": acts, "by_item": by_item, "checks": checks,
             "options": {a.id: enforcement.amend_options(a) for a in acts
                         if a.status == SanctionStatus.PROPOSED},
