@@ -98,8 +98,10 @@ def load_user() -> None:
     token = session.get("sid")
     if not token:
         return
+    # the user's town comes along: every signed-in page shows its name, the API uses it
     row = db.session.scalar(db.select(UserSession).filter_by(token_hash=_digest(token))
-                            .options(joinedload(UserSession.user)))
+                            .options(joinedload(UserSession.user)
+                                     .joinedload(User.municipality)))
     if row is None or not row.user.active:
         session.clear()
         return
