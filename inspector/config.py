@@ -20,6 +20,18 @@ def _secret_key(instance_path: Path) -> str:
     return path.read_text().strip()
 
 
+def _flag(name: str) -> bool | None:
+    """An on/off environment setting: None when unset."""
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return None
+    if value.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.strip().lower() in ("0", "false", "no", "off"):
+        return False
+    raise SystemExit(f"erro: {name}={value!r} não é válido: use 1 (sim) ou 0 (não)")
+
+
 def defaults(instance_path: Path) -> dict:
     """The settings every deployment starts from."""
     return {
@@ -43,6 +55,10 @@ def defaults(instance_path: Path) -> dict:
         # the original bytes of evidence photos, one file per SHA-256
         # (inspector/services/evidence_store.py); back it up with the database
         "EVIDENCE_DIR": os.environ.get("EVIDENCE_DIR", str(instance_path / "evidence")),
+        # fsync each evidence file before the row recording it commits: None = as durable
+        # as the database's own commit (PostgreSQL yes; SQLite in WAL + synchronous=NORMAL
+        # no, its commits already survive a crash of the app but not a power cut)
+        "EVIDENCE_FSYNC": _flag("EVIDENCE_FSYNC"),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
         # bench/field.py turns this on in its own app factory call: PUT /_bench/upload
         # (inspector/blueprints/bench/). Never on in production; not read from the environment.

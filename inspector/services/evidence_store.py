@@ -5,9 +5,11 @@ Evidence is never re-encoded or edited, so its hash is its name: the bytes whose
 photo (who declared it, its hash, when it arrived, EXIF facts); this directory keeps the
 bytes. Backups take both (README, "Backups").
 
-- Writing is atomic and durable before the row that says "received" is committed: a
-  temporary file in the same directory, fsync, rename. A crash leaves either no file or
-  the whole file, never a torn one under the final name.
+- Writing is atomic and done before the row that says "received" is committed: a
+  temporary file in the same directory, then a rename, so a crash of the app leaves either
+  no file or the whole file under the final name. The file is as durable as that row:
+  fsynced before the rename wherever the database's commit survives a power cut
+  (durable()).
 - Writing is idempotent: the same bytes twice (a resend, two inspections photographing the
   same thing, two workers racing) are one file, and a write never changes a file whose
   name already holds bytes of that size.
@@ -17,7 +19,7 @@ bytes. Backups take both (README, "Backups").
 
 Why files: a 300 KB photo stored as a database value was written twice by SQLite (its
 write-ahead log, then the checkpoint) and pushed through PostgreSQL's TOAST; as a file it
-is one sequential write. The photo sync got ~1 ms per photo faster (bench/field.py).
+is one sequential write, made beside the request's database work (writing()).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import hashlib
 import os
 import re
 import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterator
 
@@ -45,9 +48,10 @@ def path_of(sha256: str, base: Path | None = None) -> Path:
     return (base or root()) / sha256[:2] / sha256
 
 
-def put(sha256: str, data: bytes, base: Path | None = None) -> Path:
+def put(sha256: str, data: bytes, base: Path | None = None, sync: bool = True) -> Path:
     """Keep `data`, whose SHA-256 the caller has computed, under its name; return the path.
-    Nothing is written when a file of that name and size is already there."""
+    Nothing is written when a file of that name and size is already there. `sync`: fsync
+    before the rename (see durable())."""
     target = path_of(sha256, base)
     try:
         if target.stat().st_size == len(data):
@@ -58,13 +62,43 @@ def put(sha256: str, data: bytes, base: Path | None = None) -> Path:
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            if sync:
+                out.flush()
+                os.fsync(out.fileno())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+_writers: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def writing(sha256: str, data: bytes) -> Future:
+    """`put` on a writer thread of this process, so that the disk's fsync overlaps the
+    caller's database work; the caller waits for the result before it commits."""
+    global _writers
+    if _writers is None or _writers[0] != os.getpid():  # a forked worker starts its own
+        _writers = (os.getpid(), ThreadPoolExecutor(max_workers=4,
+                                                    thread_name_prefix="evidence"))
+    return _writers[1].submit(put, sha256, data, root(), durable())
+
+
+def durable() -> bool:
+    """Whether an evidence file is fsynced before the row that records it commits.
+
+    EVIDENCE_FSYNC when set; otherwise as durable as the database's own commit. On
+    PostgreSQL a commit survives a power cut, so the file it points to must too. SQLite runs
+    in WAL mode with synchronous=NORMAL (inspector/__init__.py): its commits survive a crash
+    of the app but a power cut may undo them, and a file written without fsync has exactly
+    that durability (it is in the page cache; the kernel writes it back). Set
+    EVIDENCE_FSYNC=1 to fsync anyway."""
+    forced = current_app.config.get("EVIDENCE_FSYNC")
+    if forced is not None:
+        return bool(forced)
+    from ..extensions import db
+    return db.engine.dialect.name != "sqlite"
 
 
 def get(sha256: str, base: Path | None = None) -> bytes | None:

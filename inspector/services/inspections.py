@@ -99,7 +99,7 @@ _INSP, _ITEM, _PHOTO, _AUDIT = (Inspection.__table__, InspectionItem.__table__,
 _KNOWN = select(_INSP.c.id, _INSP.c.municipality_id, _INSP.c.body_sha256).where(
     _INSP.c.uuid == bindparam("uuid"))
 _ADD_INSPECTION = insert(_INSP).returning(_INSP.c.id)
-_ADD_ITEMS = insert(_ITEM).returning(_ITEM.c.id, sort_by_parameter_order=True)
+_ADD_ITEMS = insert(_ITEM).returning(_ITEM.c.position, _ITEM.c.id)  # any order: one batch
 _ADD_PHOTOS = insert(_PHOTO)
 _CREDENTIAL = select(Credential.__table__.c.id).where(
     Credential.__table__.c.token_hash == bindparam("digest"),
@@ -113,7 +113,7 @@ def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
     existing = _replay(uuid, digest, user)
     if existing is not None:
         return existing
-    town = db.session.get(Municipality, user.municipality_id)
+    town = user.municipality  # loaded with the user (security.load_user)
     try:
         parsed = parse_inspection(payload, town)
     except ValidationFailed:
@@ -171,11 +171,12 @@ def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,
         "failed_items": failed, "registry_changed": bool(changes),
         "registry_changes": audit.canonical(changes) if changes else None,
         "received_at": now, "completed_at": None if n_photos else now}).scalar_one()
-    item_ids = db.session.scalars(_ADD_ITEMS, [  # one multi-row INSERT, ids in this order
+    by_position = dict(db.session.execute(_ADD_ITEMS, [  # one multi-row INSERT
         {"inspection_id": insp_id, "position": index, "item_id": item.item_id,
          "result": item.result, "note": item.note, "label": item.label,
          "citation": audit.canonical(item.citation) if item.citation else None}
-        for index, item in enumerate(p.items)]).all()
+        for index, item in enumerate(p.items)]).all())
+    item_ids = [by_position[index] for index in range(len(p.items))]
     photos = [{"uuid": ph.uuid, "inspection_id": insp_id, "item_id": item_id,
                "sha256": ph.sha256, "mime": ph.mime, "size": ph.size, "taken_at": ph.taken_at}
               for item, item_id in zip(p.items, item_ids) for ph in item.photos]
@@ -287,9 +288,12 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
             raise ValidationFailed({"photo": "O SHA-256 da foto não é o declarado na vistoria."})
         facts = evidence.check_photo(data, row.mime)
         now = datetime.now(UTC)
-        evidence_store.put(digest, data)  # the file first: "received" always has its bytes
+        # the file is written and fsynced beside the statements below, and waited for
+        # before the commit: a photo recorded as received always has its bytes on disk
+        kept = evidence_store.writing(digest, data)
         if not mark_received(row.id, facts, now):  # a concurrent twin stored it
             db.session.rollback()
+            kept.result()
             return _photo_replay(_photo_row(uuid, photo_uuid, user.municipality_id),
                                  photo_uuid, digest)
         audit.record("photo_received", "inspection_photo", photo_uuid, actor=user,
@@ -309,6 +313,7 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
         answer = {"id": photo_uuid, "inspection": uuid, "complete": not missing,
                   "missing_photos": missing, "status": status.value,
                   "registry_changed": bool(row.registry_changed)}
+        kept.result()  # raises what the disk said (full, I/O error): nothing is committed
         db.session.commit()
         return Received(True, None, answer)
 

@@ -171,3 +171,39 @@ def test_migration_0015_stops_on_bytes_that_do_not_match_their_hash(tmp_path):
         assert "data" in columns  # nothing dropped
         assert not (tmp_path / "evidence" / sha(b"abc")[:2]).exists()
         db.engine.dispose()
+
+
+@pytest.mark.parametrize("setting", [True, False, None])
+def test_a_photo_file_is_fsynced_when_the_database_commit_is_durable(app, api, moto,
+                                                                   monkeypatch, setting):
+    """EVIDENCE_FSYNC forces it either way; unset, the file is as durable as the row that
+    records it: fsynced on PostgreSQL, not on SQLite in WAL + synchronous=NORMAL."""
+    app.config["EVIDENCE_FSYNC"] = setting
+    synced, real_fsync = [], os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+    v = moto()
+    data = [jpeg(20), jpeg(21)]
+    b = body(v.id, fail={"tank-sign": data})
+    iid = str(uuid.uuid4())
+    assert api.put_inspection(iid, b).status_code == 201
+    for decl, x in zip(photos_of(b), data):
+        assert api.put_photo(iid, decl["id"], x).status_code == 201
+    with app.app_context():
+        postgres = db.engine.dialect.name == "postgresql"
+        assert [evidence_store.get(sha(x)) for x in data] == data
+    expected = setting if setting is not None else postgres
+    assert len(synced) == (2 if expected else 0)
+
+
+def test_evidence_fsync_accepts_on_and_off_words_only(monkeypatch):
+    from inspector.config import _flag
+
+    seen = []
+    for value in ("1", "true", "ON", "0", "no", ""):
+        monkeypatch.setenv("EVIDENCE_FSYNC", value)
+        seen.append(_flag("EVIDENCE_FSYNC"))
+    monkeypatch.delenv("EVIDENCE_FSYNC")
+    assert seen + [_flag("EVIDENCE_FSYNC")] == [True, True, True, False, False, None, None]
+    monkeypatch.setenv("EVIDENCE_FSYNC", "talvez")
+    with pytest.raises(SystemExit, match="EVIDENCE_FSYNC='talvez' não é válido"):
+        _flag("EVIDENCE_FSYNC")
