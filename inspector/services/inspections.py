@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import String, and_, bindparam, cast, insert, or_, select, update
+from sqlalchemy import String, and_, bindparam, cast, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import load_only
 
@@ -247,20 +247,29 @@ def registry_changes(vehicle, since: int | None) -> list[dict]:
 
 # ------------------------------------------------------------------ photos
 # Once per photo of every sync: statements built once, like the inspection's.
-# The declared photo and what its inspection's answer needs; the inspection's row is locked
-# on PostgreSQL so that its photos complete it exactly once.
-_DECLARED = (select(_PHOTO.c.id, _PHOTO.c.sha256, _PHOTO.c.mime, _PHOTO.c.received_at,
-                    _PHOTO.c.inspection_id, _INSP.c.municipality_id.label("town_id"),
-                    _INSP.c.status, _INSP.c.registry_changed)
+# The inspection's declared photos and what the answer needs; the inspection's row is
+# locked on PostgreSQL so that its photos complete it exactly once.
+_DECLARED = (select(_PHOTO.c.id, _PHOTO.c.uuid, _PHOTO.c.sha256, _PHOTO.c.mime,
+                    _PHOTO.c.received_at, _PHOTO.c.inspection_id,
+                    _INSP.c.municipality_id.label("town_id"), _INSP.c.status,
+                    _INSP.c.registry_changed)
              .join_from(_PHOTO, _INSP, _INSP.c.id == _PHOTO.c.inspection_id)
-             .where(_PHOTO.c.uuid == bindparam("photo"), _INSP.c.uuid == bindparam("uuid"))
+             .where(_INSP.c.uuid == bindparam("uuid"))
+             .order_by(_PHOTO.c.position)
              .with_for_update(of=_INSP))
 _TOWN_OF = select(_INSP.c.municipality_id).where(_INSP.c.uuid == bindparam("uuid"))
+_OTHER = _PHOTO.alias("other")
+# Record the arrival once; answer how many of the inspection's other photos are still
+# missing, counted by this statement (it runs holding the write lock / the row lock).
 _MARK_RECEIVED = (update(_PHOTO)
                   .where(_PHOTO.c.id == bindparam("photo_id"), _PHOTO.c.received_at.is_(None))
                   .values(received_at=bindparam("now"), width=bindparam("width"),
                           height=bindparam("height"), exif_taken_at=bindparam("exif_taken_at"),
-                          exif_lat=bindparam("lat"), exif_lon=bindparam("lon")))
+                          exif_lat=bindparam("lat"), exif_lon=bindparam("lon"))
+                  .returning(select(func.count()).where(
+                      _OTHER.c.inspection_id == _PHOTO.c.inspection_id,
+                      _OTHER.c.received_at.is_(None), _OTHER.c.id != _PHOTO.c.id)
+                      .scalar_subquery()))
 _MISSING = (select(_PHOTO.c.uuid)
             .where(_PHOTO.c.inspection_id == bindparam("inspection_id"),
                    _PHOTO.c.received_at.is_(None))
@@ -281,7 +290,7 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
                                     "enviado (SHA-256 não confere). Envie de novo."})
 
     def write(_retry: bool) -> Received:
-        row = _photo_row(uuid, photo_uuid, user.municipality_id)
+        row, others = _photo_row(uuid, photo_uuid, user.municipality_id)
         if row.received_at is not None:
             return _photo_replay(row, photo_uuid, digest)
         if row.sha256 != digest:
@@ -291,16 +300,20 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
         # the file is written and fsynced beside the statements below, and waited for
         # before the commit: a photo recorded as received always has its bytes on disk
         kept = evidence_store.writing(digest, data)
-        if not mark_received(row.id, facts, now):  # a concurrent twin stored it
+        still_missing = mark_received(row.id, facts, now)
+        if still_missing is None:  # a concurrent twin stored it
             db.session.rollback()
             kept.result()
-            return _photo_replay(_photo_row(uuid, photo_uuid, user.municipality_id),
+            return _photo_replay(_photo_row(uuid, photo_uuid, user.municipality_id)[0],
                                  photo_uuid, digest)
         audit.record("photo_received", "inspection_photo", photo_uuid, actor=user,
                      municipality_id=row.town_id, at=now,
                      after={"inspection": uuid, "sha256": digest, "size": len(data),
                             "mime": row.mime, "exif_taken_at": facts.exif_taken_at})
-        missing = list(db.session.scalars(_MISSING, {"inspection_id": row.inspection_id}))
+        # the photos read before the lock can only have arrived since, never the reverse:
+        # when as many are still missing, they are the same ones
+        missing = others if len(others) == still_missing else list(
+            db.session.scalars(_MISSING, {"inspection_id": row.inspection_id}))
         status = row.status
         if not missing and status == InspectionStatus.INCOMPLETE:
             status = InspectionStatus.AWAITING_REVIEW  # enforcement.propose_pending takes it
@@ -320,12 +333,14 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
     return _retrying(write)
 
 
-def _photo_row(uuid: str, photo_uuid: str, town_id: int):
-    """The declared photo and what its inspection's answer needs, in one query.
+def _photo_row(uuid: str, photo_uuid: str, town_id: int) -> tuple:
+    """The declared photo with what its inspection's answer needs, and the UUIDs of the
+    inspection's other photos not received yet (as read now), in one query.
     NotFound: no such inspection in the town; 422: the inspection did not declare it."""
-    row = db.session.execute(_DECLARED, {"photo": photo_uuid, "uuid": uuid}).first()
-    if row is not None and row.town_id == town_id:
-        return row
+    rows = db.session.execute(_DECLARED, {"uuid": uuid}).all()
+    mine = next((r for r in rows if r.uuid == photo_uuid), None)
+    if mine is not None and mine.town_id == town_id:
+        return mine, [r.uuid for r in rows if r.received_at is None and r is not mine]
     known = db.session.scalar(_TOWN_OF, {"uuid": uuid})
     db.session.rollback()
     if known != town_id:
@@ -333,13 +348,13 @@ def _photo_row(uuid: str, photo_uuid: str, town_id: int):
     raise ValidationFailed({"photo": "Esta foto não foi declarada nesta vistoria."})
 
 
-def mark_received(photo_id: int, facts: evidence.ImageFacts, now: datetime) -> bool:
-    """Record the arrival once (the bytes are already in the evidence store): False when a
-    concurrent resend recorded it first."""
-    result = db.session.execute(_MARK_RECEIVED, {
+def mark_received(photo_id: int, facts: evidence.ImageFacts, now: datetime) -> int | None:
+    """Record the arrival once (the bytes go to the evidence store beside it); return how
+    many of the inspection's other photos are still missing, or None when a concurrent
+    resend recorded it first."""
+    return db.session.scalar(_MARK_RECEIVED, {
         "photo_id": photo_id, "now": now, "width": facts.width, "height": facts.height,
         "exif_taken_at": facts.exif_taken_at, "lat": facts.lat, "lon": facts.lon})
-    return result.rowcount == 1
 
 
 def _photo_replay(row, photo_uuid: str, digest: str) -> Received:

@@ -3,11 +3,12 @@ roles, and the OpenAPI document. Runs on SQLite and PostgreSQL (DATABASE_URL).""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 import re
 import uuid
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from inspector.extensions import db
 from inspector.models import (AuditEntry, Inspection, InspectionItem, InspectionStatus, Licence,
@@ -295,6 +296,31 @@ def test_a_500_on_one_photo_keeps_the_others_and_the_retry_completes(app, api, m
     r = api.put_photo(iid, decl[1]["id"], data[1])
     assert r.status_code == 201 and r.json["complete"] is True
     assert count(app, Photo) == 3 and count(app, Inspection) == 1
+
+
+def test_a_sibling_photo_arriving_meanwhile_still_completes_the_inspection(app, api, moto,
+                                                                          monkeypatch):
+    """The inspection's other photos are read before the write; one stored by another
+    request in between must not be reported missing, nor keep the inspection incomplete."""
+    v = moto()
+    data = [jpeg(30), jpeg(31)]
+    b = body(v.id, fail={"tank-sign": data})
+    iid = str(uuid.uuid4())
+    first, second = photos_of(b)
+    assert api.put_inspection(iid, b).status_code == 201
+    real = inspections._photo_row
+
+    def meanwhile(*args):
+        read = real(*args)
+        with db.engine.begin() as other:  # another worker stores the second photo now
+            other.execute(update(Photo).where(Photo.uuid == second["id"])
+                          .values(received_at=datetime.now(UTC)))
+        return read
+    monkeypatch.setattr(inspections, "_photo_row", meanwhile)
+    r = api.put_photo(iid, first["id"], data[0])
+    assert r.status_code == 201
+    assert r.json["complete"] is True and r.json["missing_photos"] == []
+    assert r.json["status"] == "awaiting_review"
 
 
 def test_two_hundred_inspections_in_a_row_are_all_stored_once(app, api, moto):
