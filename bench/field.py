@@ -23,8 +23,9 @@ BENCH_ENDPOINTS=True (PUT /_bench/upload: reads the body, keeps nothing), and pr
    and then ~2 MB, the size of a phone camera's original at a modest resolution;
    --photo-sizes) through the real endpoints, 4 inspections side by side as the app does
    (static/js/field/sync.js WORKERS), as a ratio to PUTting the same bodies with the same
-   headers to /_bench/upload in the same run: trivial, real, trivial, real, trivial, real,
-   trivial, each real round with new inspections and new photos, medians (goal above 0.5).
+   headers to /_bench/upload in the same run: trivial, real, trivial, ... real, trivial
+   (--rounds real ones), each real round with new inspections and new photos, medians
+   (goal above 0.5).
    Evidence files are fsynced as inspector/services/evidence_store.py durable() says (on
    PostgreSQL, not on SQLite); EVIDENCE_FSYNC=1 in the environment forces it.
 """
@@ -337,6 +338,8 @@ def main() -> None:
                     type=lambda v: [tuple(map(int, x.split("x"))) for x in v.split(",")],
                     help="evidence photo sizes synced in part 4, one run each (~300 KB and "
                     "~2 MB, a phone camera's original at a modest resolution)")
+    ap.add_argument("--rounds", type=int, default=5, help="real sync rounds in part 4, each "
+                    "between two trivial ones (medians)")
     ap.add_argument("--parts", default="1234", help="which figures to print, e.g. 4 for the "
                     "sync alone (default: all four)")
     ap.add_argument("--database-url", help="a PostgreSQL server URL: the bench creates its own "
@@ -361,7 +364,7 @@ def main() -> None:
                 if "4" in args.parts:
                     for size in args.photo_sizes:
                         sync_figures(client, full, args.inspections, args.photos, 4, size,
-                                     client_engine=engine)
+                                     rounds=args.rounds, client_engine=engine)
                 return
             print(f"\n2. Snapshot (GET /api/field/snapshot as {AGENT}, gunicorn "
                   f"{args.workers} workers, {engine})")
@@ -379,7 +382,7 @@ def main() -> None:
             if "4" in args.parts:
                 for size in args.photo_sizes:
                     sync_figures(client, full, args.inspections, args.photos, 4, size,
-                                     client_engine=engine)
+                                     rounds=args.rounds, client_engine=engine)
     print(f"\nmachine: {machine()}; load average {load:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end")
 
