@@ -79,4 +79,4 @@ bench: setup wrk chromium
 	$(BIN)/python bench/review.py
 
 clean:
-	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3
+	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3 instance/evidence
