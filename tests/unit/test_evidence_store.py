@@ -82,14 +82,19 @@ def test_concurrent_writers_of_the_same_bytes_make_one_whole_file(tmp_path):
     assert (folder / sha(data)).read_bytes() == data
 
 
-def test_evidence_verify_names_missing_and_altered_files(app, api, moto, runner):
-    v = moto()
-    data = [jpeg(10), jpeg(11)]
-    b = body(v.id, fail={"tank-sign": data})
+def _sync_two_photos(api, vehicle, seed: int) -> list[bytes]:
+    """An inspection with two photos of a failed item, sent and stored; their bytes."""
+    data = [jpeg(seed), jpeg(seed + 1)]
+    b = body(vehicle.id, fail={"tank-sign": data})
     iid = str(uuid.uuid4())
     assert api.put_inspection(iid, b).status_code == 201
     for decl, x in zip(photos_of(b), data):
         assert api.put_photo(iid, decl["id"], x).status_code == 201
+    return data
+
+
+def test_evidence_verify_names_missing_and_altered_files(app, api, moto, runner):
+    data = _sync_two_photos(api, moto(), 10)
     ok = runner.invoke(args=["evidence", "verify"])
     assert ok.exit_code == 0 and "ok: 2 files checked" in ok.output
     with app.app_context():
@@ -181,13 +186,7 @@ def test_a_photo_file_is_fsynced_when_the_database_commit_is_durable(app, api, m
     app.config["EVIDENCE_FSYNC"] = setting
     synced, real_fsync = [], os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
-    v = moto()
-    data = [jpeg(20), jpeg(21)]
-    b = body(v.id, fail={"tank-sign": data})
-    iid = str(uuid.uuid4())
-    assert api.put_inspection(iid, b).status_code == 201
-    for decl, x in zip(photos_of(b), data):
-        assert api.put_photo(iid, decl["id"], x).status_code == 201
+    data = _sync_two_photos(api, moto(), 20)
     with app.app_context():
         postgres = db.engine.dialect.name == "postgresql"
         assert [evidence_store.get(sha(x)) for x in data] == data
