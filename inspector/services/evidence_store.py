@@ -76,13 +76,22 @@ _writers: tuple[int, ThreadPoolExecutor] | None = None
 
 
 def writing(sha256: str, data: bytes) -> Future:
-    """`put` on a writer thread of this process, so that the disk's fsync overlaps the
-    caller's database work; the caller waits for the result before it commits."""
+    """`put`, as a future the caller waits for before it commits. A durable write runs on
+    a writer thread of this process, so that the disk's fsync overlaps the caller's
+    database work; one without fsync is a copy to the page cache, done at once."""
     global _writers
+    sync = durable()
+    if not sync:
+        done: Future = Future()
+        try:
+            done.set_result(put(sha256, data, root(), False))
+        except Exception as e:  # handed over like the thread's: raised by result()
+            done.set_exception(e)
+        return done
     if _writers is None or _writers[0] != os.getpid():  # a forked worker starts its own
         _writers = (os.getpid(), ThreadPoolExecutor(max_workers=4,
                                                     thread_name_prefix="evidence"))
-    return _writers[1].submit(put, sha256, data, root(), durable())
+    return _writers[1].submit(put, sha256, data, root(), True)
 
 
 def durable() -> bool:
