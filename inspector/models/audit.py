@@ -13,8 +13,11 @@ class AuditEntry(db.Model):
     """One change: who, when, what, before and after, chained to the previous entry."""
 
     __tablename__ = "audit_entries"
-    # a town's newest entry (its version) in one seek; its entries after a version as a range
-    __table_args__ = (Index("ix_audit_entries_municipality_id_seq", "municipality_id", "seq"),)
+    # a town's newest entry (its version) in one seek; its entries after a version as a range;
+    # one record's entries (a registry page's history, a synced inspection's registry changes)
+    # as a range of their own instead of a walk over the town's log (migration 0016)
+    __table_args__ = (Index("ix_audit_entries_municipality_id_seq", "municipality_id", "seq"),
+                      Index("ix_audit_entries_entity_entity_id_seq", "entity", "entity_id", "seq"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, unique=True)

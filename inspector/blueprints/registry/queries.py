@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, or_
+from sqlalchemy import Integer, and_, bindparam, or_, select, union_all
+from sqlalchemy.orm import aliased
 
 from ...extensions import db
 from ...models import AuditEntry, StatusChange, User
@@ -64,12 +66,7 @@ def history(town: int, subjects: list[tuple[str, int]], limit: int = 100) -> lis
             or_(*[and_(StatusChange.subject_type == e, StatusChange.subject_id == i)
                   for e, i in subjects]))
         .order_by(StatusChange.at.desc(), StatusChange.id.desc()).limit(limit)).all()
-    audit_rows = db.session.scalars(
-        db.select(AuditEntry).where(
-            AuditEntry.municipality_id == town,
-            or_(*[and_(AuditEntry.entity == e, AuditEntry.entity_id == str(i))
-                  for e, i in subjects]))
-        .order_by(AuditEntry.seq.desc()).limit(limit)).all()
+    audit_rows = _audit_entries(town, subjects, limit)
     names = _names({a.actor_id for a in audit_rows if a.actor_id})
     events = [Event(at=s.at, who=s.user.name if s.user else "sistema", what="status_change",
                     entity=s.subject_type, entity_id=str(s.subject_id), reason=s.reason,
@@ -79,6 +76,45 @@ def history(town: int, subjects: list[tuple[str, int]], limit: int = 100) -> lis
                for a in audit_rows if not _is_status_audit(a)]
     events.sort(key=lambda e: _aware(e.at), reverse=True)
     return events[:limit]
+
+
+def _audit_entries(town: int, subjects: list[tuple[str, int]], limit: int) -> list[AuditEntry]:
+    """The town's newest `limit` audit entries about these records, newest first."""
+    statement, params = audit_query(town, subjects, limit)
+    return list(db.session.scalars(statement, params))
+
+
+def audit_query(town: int, subjects: list[tuple[str, int]], limit: int) -> tuple[Any, dict]:
+    """The statement and parameters for the town's newest `limit` audit entries about
+    these records (built once per number of records: building one costs more than running it)."""
+    records = list(dict.fromkeys((e, str(i)) for e, i in subjects))
+    params = {"town": town, "limit": limit}
+    for k, (entity, entity_id) in enumerate(records):
+        params[f"entity_{k}"], params[f"entity_id_{k}"] = entity, entity_id
+    return _audit_statement(len(records)), params
+
+
+@lru_cache(maxsize=64)
+def _audit_statement(records: int):
+    """The newest :limit entries of the town (:town) about :entity_k/:entity_id_k, k < records.
+
+    One branch per record, each the newest :limit of its own range of the (entity,
+    entity_id, seq) index, then merged. One OR over the records ordered by seq made SQLite
+    walk the town's whole log backwards for a record with few entries, even with that index
+    (bench/audit_lookups.py).
+    """
+    a = AuditEntry.__table__.c
+    limit = bindparam("limit", type_=Integer)
+    branches = [select(a).where(a.entity == bindparam(f"entity_{k}"),
+                                a.entity_id == bindparam(f"entity_id_{k}"),
+                                a.municipality_id == bindparam("town"))
+                .order_by(a.seq.desc()).limit(limit) for k in range(records)]
+    if records == 1:
+        return select(AuditEntry).from_statement(branches[0])
+    # SQLite takes no ORDER BY/LIMIT inside a compound's member: each is a subquery
+    merged = union_all(*[select(b.subquery()) for b in branches]).subquery()
+    entry = aliased(AuditEntry, merged)
+    return select(entry).order_by(entry.seq.desc()).limit(limit)
 
 
 def _names(user_ids: set[int]) -> dict[int, str]:
