@@ -77,6 +77,7 @@ bench: setup wrk chromium
 	$(BIN)/python bench/rules.py
 	$(BIN)/python bench/field.py
 	$(BIN)/python bench/review.py
+	$(BIN)/python bench/audit_lookups.py
 
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3 instance/evidence
