@@ -13,7 +13,8 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import String, and_, bindparam, cast, func, insert, or_, select, update
+from sqlalchemy import (String, and_, bindparam, cast, func, insert, literal_column, or_,
+                        select, update)
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import load_only
 
@@ -201,13 +202,11 @@ def _credential_id(token: str | None, town_id: int) -> int | None:
 
 def _registry_changes_statement():
     """Audit entries after :since about a vehicle (:vid), its licences, insurance, drivers,
-    holder (:hid, may be null), the holder's permits and the credentials of them all.
+    holder (:hid), the holder's permits and the credentials of them all.
 
     One branch per entity, each a range of the (entity, entity_id, seq) index, merged and
     ordered by seq: an OR over them made SQLite and PostgreSQL read every town entry after
     :since (a phone a week behind: tens of thousands) to find the vehicle's few."""
-    from sqlalchemy import literal_column
-
     a = _AUDIT.c
     vd = vehicle_drivers.c
     vid, hid = bindparam("vid"), bindparam("hid")
