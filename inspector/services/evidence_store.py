@@ -57,8 +57,12 @@ def put(sha256: str, data: bytes, base: Path | None = None, sync: bool = True) -
         if target.stat().st_size == len(data):
             return target
     except FileNotFoundError:
+        pass
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+    except FileNotFoundError:  # the first file of its 256 folders
         target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
