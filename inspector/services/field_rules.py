@@ -31,7 +31,8 @@ class NoLawInForce(Exception):
 
 
 def checklist(town, service: str, day: date) -> dict | None:
-    """The checklist in force: {"service", "law", "pack", "law_slug", "items": [...]}.
+    """The checklist in force: {"service", "law", "pack", "law_slug", "items": [...],
+    "driver_registration": the citation of "only a registered driver drives", or None}.
 
     Items come from `inspector.rules` (the pack of this town and service in force on
     `day`, items whose dates and population condition hold). None when the rules engine
@@ -47,7 +48,16 @@ def checklist(town, service: str, day: date) -> dict | None:
         raise NoLawInForce(str(e)) from None
     items = rules.checklist_of(pack, day, town.population_seat)
     return {"service": service, "law": pack.law, "pack": pack.id, "law_slug": pack.law_slug,
-            "items": [i.as_dict() for i in items]}
+            "items": [i.as_dict() for i in items],
+            "driver_registration": _driver_registration(rules.rules_on(pack, day))}
+
+
+def _driver_registration(on_day) -> dict | None:
+    """The article that lets only a registered driver drive (None when the law asks none)."""
+    if not on_day.value("requirements.driver_registration"):
+        return None
+    cite = on_day.cite("requirements.driver_registration")
+    return cite.as_dict() if cite else {}
 
 
 def checklists_in_force(town, day: date) -> list[dict]:

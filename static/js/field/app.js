@@ -4,11 +4,12 @@
 
 import { connectivity, fetchSession, serverReachable } from "./api.js";
 import { resultCard, verdictBanner } from "./card.js";
+import { situationBanner } from "./situation.js";
 import * as store from "./db.js";
 import { InspectionForm } from "./inspection.js";
 import { renderOutboxList, renderPending } from "./outbox.js";
 import { setupPushButton } from "./notifications.js";
-import { checklistFor, hasSnapshot, searchVehicles, vehicleDetails } from "./registry.js";
+import { checklistFor, hasSnapshot, scanContext, searchVehicles, vehicleDetails } from "./registry.js";
 import { renderReviewCount, renderReviews } from "./reviews.js";
 import { decodeImageFile, startCameraScan } from "./scan.js";
 import * as sync from "./sync.js";
@@ -228,24 +229,27 @@ async function handleCode(text) {
   state.lastToken = verification.verdict === "malformed" ? null : verification.token;
   const subject = verification.claims;
   let details = null;
+  let riderId = null;
   if (subject && verification.verdict !== "forged" && subject.kind === "vehicle") {
     details = await vehicleDetails(subject.subjectId);
   } else if (subject && verification.verdict !== "forged" && subject.kind === "driver") {
     // a rider's vest badge: show the vehicle they ride, and say whose badge it is
     const driver = await store.getRow("drivers", subject.subjectId);
     if (driver) {
+      riderId = driver.id;
       verification.reason = `Crachá de ${driver.name}. ${verification.reason}`;
       if ((driver.vehicle_ids || []).length) details = await vehicleDetails(driver.vehicle_ids[0]);
     }
   }
-  showResult(details, verification);
+  showResult(details, verification, await scanContext(details, riderId));
 }
 
-function showResult(details, verification = null) {
+function showResult(details, verification = null, scan = null) {
   const box = $("result");
   state.current = details;
-  box.replaceChildren(details ? resultCard(details, verification)
-    : el("article", { class: "card result" }, verification ? verdictBanner(verification) : "Veículo não encontrado."));
+  box.replaceChildren(details ? resultCard(details, verification, scan)
+    : el("article", { class: "card result" }, scan ? situationBanner(scan, verification) : null,
+      verification ? verdictBanner(verification) : "Veículo não encontrado."));
   const canInspect = !state.user || !state.user.role || state.user.role === "agent"; // supervisors read only
   $("start-inspection").hidden = !details || verification?.verdict === "forged" || !canInspect;
   navigate("result");
@@ -269,7 +273,8 @@ async function search(event) {
 
 async function pickVehicle(id) {
   state.lastToken = null; // found by plate or prefix: no credential was scanned
-  showResult(await vehicleDetails(id));
+  const details = await vehicleDetails(id);
+  showResult(details, null, await scanContext(details));
 }
 
 // ---------- inspection ----------

@@ -1,8 +1,10 @@
-// The result card: what the agent needs to decide on the spot about a vehicle —
+// The result card: what the agent needs to decide on the spot about a vehicle — on top,
+// the worst situation of what was scanned (situation.js), then
 // the scanned code's verdict, the vehicle, its driver(s), status and why, expiry dates,
 // the last inspection and open notices. Built from the snapshot on the phone.
 
 import { daysUntil, el, formatDate, formatDateTime } from "./ui.js";
+import { situationBanner } from "./situation.js";
 import { VERDICTS } from "./verify.js";
 
 const STANDING = {
@@ -93,14 +95,16 @@ function driverBlock(driver) {
         : driver.status && driver.status !== "active" ? el("p", { class: "exp-bad" }, DRIVER_STATUS[driver.status] || driver.status) : null));
 }
 
-/** The whole card for a vehicle (details from registry.vehicleDetails), with an optional verdict. */
-export function resultCard(details, verification = null) {
+/** The whole card for a vehicle (details from registry.vehicleDetails), with an optional
+ * verdict; `scan` (registry.scanContext) puts the worst situation in a banner on top. */
+export function resultCard(details, verification = null, scan = null) {
   const { vehicle, drivers, holder, standing, licence, insurance, notices, lastInspection, credentials } = details;
   const [standingLabel, standingTone] = STANDING[standing && standing.status] || ["SEM SITUAÇÃO", "warn"];
   const reasons = (standing && standing.reasons) || [];
   const warnings = (standing && standing.warnings) || [];
   const credential = (verification && verification.credential) || credentials.find((c) => c.status === "active");
   return el("article", { class: "card result", dataset: { vehicleId: vehicle.id } },
+    scan ? situationBanner(scan, verification) : null,
     verification ? verdictBanner(verification) : null,
     el("div", { class: `standing standing-${standingTone}`, dataset: { standing: standing ? standing.status : "" } },
       el("p", { class: "standing-title" }, standingTitle(standing, standingLabel)),

@@ -70,6 +70,28 @@ export async function vehicleDetails(vehicleId) {
   };
 }
 
+/**
+ * What the card's top banner judges (situation.js): a rider's vest QR (`riderId`): the rider
+ * and every vehicle they are linked to; otherwise the vehicle of `details`, its drivers
+ * (none of them claimed to be aboard) and the law's "only a registered driver drives".
+ */
+export async function scanContext(details, riderId = null) {
+  if (riderId !== null) {
+    const rider = await store.getRow("drivers", riderId);
+    if (rider) {
+      const vehicles = await Promise.all((rider.vehicle_ids || []).map(async (id) => ({
+        vehicle: (await store.getRow("vehicles", id)) || { id, plate: null },
+        standing: (await store.getRow("standing", id)) || null,
+      })));
+      return { rider, vehicles };
+    }
+  }
+  if (!details) return null;
+  const checklist = await checklistFor(details.vehicle.service);
+  return { rider: null, vehicles: [{ vehicle: details.vehicle, standing: details.standing }],
+    drivers: details.drivers, driverRule: (checklist && checklist.driver_registration) || null };
+}
+
 /** The checklist of the law in force for a service, from the snapshot (null if none). */
 export async function checklistFor(service) {
   return (await store.getRow("checklists", service)) || null;
