@@ -58,6 +58,7 @@ _PHOTOS_TAKEN = select(Photo.__table__.c.uuid).where(
 @dataclass
 class Parsed:
     vehicle: Row  # id, municipality_id, holder_id, service
+    agent_id: int | None  # the author the phone stamped (None: older phones)
     credential_token: str | None
     started_at: datetime
     finished_at: datetime
@@ -121,6 +122,9 @@ def parse_inspection(payload: dict, town: Municipality) -> Parsed:
         if vehicle is None or vehicle.municipality_id != town.id:
             vehicle = None
             e.add("vehicle_id", f"veículo não encontrado no cadastro de {town.name}")
+    agent_id = payload.get("agent_id")
+    if agent_id is not None and _int(agent_id) is None:
+        e.add("agent_id", "identificação do agente inválida")
     token = payload.get("credential_token")
     if token is not None and (not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN):
         e.add("credential_token", "código de credencial inválido")
@@ -140,7 +144,7 @@ def parse_inspection(payload: dict, town: Municipality) -> Parsed:
     _photos_unused(items, e)
     if e:
         raise ValidationFailed(dict(e))
-    return Parsed(vehicle=vehicle, credential_token=token, started_at=started,
+    return Parsed(vehicle=vehicle, agent_id=agent_id, credential_token=token, started_at=started,
                   finished_at=finished, rules_day=day, snapshot_version=version, lat=lat,
                   lon=lon, accuracy_m=acc, ack_name=ack_name, ack_signature=ack_sig,
                   items=items)

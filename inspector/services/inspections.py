@@ -33,6 +33,10 @@ class Conflict(Exception):
     """The UUID is taken by different content: the stored record stays as it is."""
 
 
+class WrongAuthor(Exception):
+    """The phone stamped the inspection with another agent than the one sending it."""
+
+
 class NotFound(Exception):
     """No such inspection in the user's town."""
 
@@ -122,6 +126,9 @@ def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
         if again is not None:
             return again
         raise
+    if parsed.agent_id is not None and parsed.agent_id != user.id:
+        raise WrongAuthor("Esta vistoria foi feita por outro agente: ela só pode ser enviada "
+                          "com a conta de quem a fez. A fila continua no aparelho.")
 
     def write(retry: bool) -> Received:
         if retry:  # the unique UUID was taken meanwhile: by a twin (200) or not (409)
@@ -409,6 +416,6 @@ def summary(insp: Inspection) -> dict:
     return out
 
 
-__all__ = ["Conflict", "NotFound", "Received", "canonical_body", "evidence_state", "find",
+__all__ = ["Conflict", "NotFound", "Received", "WrongAuthor", "canonical_body", "evidence_state", "find",
            "photo_bytes",
            "progress", "receive_inspection", "receive_photo", "registry_changes", "summary"]

@@ -70,6 +70,7 @@ def test_a_queue_saved_by_one_agent_is_never_sent_under_another(browser, live_se
     [entry] = saved["entries"]
     ana_id = entry["agentId"]
     assert ana_id is not None and entry["agentName"] == "Ana Fiscal"
+    assert entry["body"]["agent_id"] == ana_id  # the server checks it too (403 otherwise)
     page.goto("about:blank")
     context.set_offline(False)
     _sign_out(page)

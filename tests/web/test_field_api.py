@@ -334,6 +334,24 @@ def test_two_hundred_inspections_in_a_row_are_all_stored_once(app, api, moto):
 
 
 # ------------------------------------------------------------------ registry changed meanwhile
+def test_an_inspection_stamped_with_another_agent_is_refused_and_nothing_stored(
+        app, api, moto, agent, make):
+    other = make(factories.user, "agent", "tapurah", badge_number="AG-08")
+    v = moto()
+    theirs = body(v.id, ok=("mirrors",)) | {"agent_id": other.id}
+    r = api.put_inspection(str(uuid.uuid4()), theirs)
+    assert r.status_code == 403 and "feita por outro agente" in r.json["error"]
+    assert r.json["reason"] == "other_author"
+    assert count(app, Inspection) == 0 and count(app, AuditEntry) == 0
+    assert api.put_inspection(str(uuid.uuid4()), body(v.id, ok=("mirrors",)) | {
+        "agent_id": "um agente"}).status_code == 422
+    mine = str(uuid.uuid4())
+    assert api.put_inspection(mine, body(v.id, ok=("mirrors",)) | {
+        "agent_id": agent.id}).status_code == 201
+    with app.app_context():
+        assert db.session.scalar(select(Inspection.agent_id)) == agent.id
+
+
 def test_a_licence_revoked_after_the_snapshot_is_accepted_and_flagged(app, api, moto, agent):
     v = moto()
     version = api.get("/api/field/snapshot").json["version"]

@@ -36,7 +36,10 @@ SCHEMAS: dict = {
         "error": {"type": "string", "description": "Mensagem em pt-BR para a pessoa."},
         "status": {"type": "integer"},
         "fields": {"type": "object", "additionalProperties": {"type": "string"},
-                   "description": "Campo (ex. items[2].photos[0].sha256) -> motivo."}}},
+                   "description": "Campo (ex. items[2].photos[0].sha256) -> motivo."},
+        "reason": {"type": "string", "description": "A machine-readable cause where one "
+                   "status has several: other_author (403, the inspection's agent_id is "
+                   "not the signed-in agent)"}}},
     "Session": {"type": "object", "properties": {
         "user": {"type": "object", "properties": {
             "id": {"type": "integer"}, "username": {"type": "string"},
@@ -156,6 +159,8 @@ SCHEMAS: dict = {
                    "required": ["vehicle_id", "started_at", "finished_at", "items"],
                    "properties": {
         "vehicle_id": {"type": "integer"},
+        "agent_id": {"type": ["integer", "null"], "description": "The agent who made it, as "
+                     "the phone knew them; another agent's session is answered 403"},
         "credential_token": _NULL_STR,
         "started_at": {"type": "string", "format": "date-time"},
         "finished_at": {"type": "string", "format": "date-time"},

@@ -19,10 +19,12 @@ READERS = (Role.AGENT, Role.SUPERVISOR)
 WRITERS = (Role.AGENT,)
 
 
-def _error(status: int, message: str, fields: dict | None = None):
+def _error(status: int, message: str, fields: dict | None = None, reason: str | None = None):
     body = {"error": message, "status": status}
     if fields:
         body["fields"] = fields
+    if reason:
+        body["reason"] = reason  # for the app, where one status has several causes
     return jsonify(body), status
 
 
@@ -90,6 +92,8 @@ def put_inspection(inspection_id):
         return _refused(e, "A vistoria")
     except inspections.Conflict as e:
         return _error(409, str(e))
+    except inspections.WrongAuthor as e:
+        return _error(403, str(e), reason="other_author")
     return jsonify(got.progress), 201 if got.created else 200
 
 

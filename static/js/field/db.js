@@ -190,7 +190,10 @@ export async function saveToOutbox(entry, photos) {
   const db = await openDatabase();
   const tx = db.transaction(["outbox", "photos", "meta"], "readwrite");
   const author = entry.agentId === undefined ? authorFields(await tx.objectStore("meta").get("user")) : {};
-  tx.objectStore("outbox").put({ state: "pending", message: "", attempts: 0, ...author, ...entry });
+  const agentId = entry.agentId ?? author.agentId ?? null;
+  // the body carries its author too: the server refuses it under another agent's session
+  const body = agentId === null ? entry.body : { ...entry.body, agent_id: agentId };
+  tx.objectStore("outbox").put({ state: "pending", message: "", attempts: 0, ...author, ...entry, body });
   for (const photo of photos) tx.objectStore("photos").put(photo);
   await tx.done;
 }

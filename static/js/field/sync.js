@@ -138,13 +138,17 @@ function quiet(summary) {
   return summary;
 }
 
+/** The server's words when it refused to take an inspection from this session (403). */
+let forbiddenMessage = "";
+
 function finish(summary, manual) {
   emit("changed");
   if (summary.signedOut) {
     emit("status", { state: "signed-out", message: `${SIGNED_OUT} A fila continua no aparelho.` });
   } else if (summary.forbidden) {
-    emit("status", { state: "attention",
-      message: "Seu perfil não pode enviar vistorias: entre com uma conta de agente. A fila continua no aparelho." });
+    emit("status", { state: "attention", message: forbiddenMessage ||
+      "Seu perfil não pode enviar vistorias: entre com uma conta de agente. A fila continua no aparelho." });
+    forbiddenMessage = "";
   } else if (summary.kept > 0) {
     failures += 1;
     const delay = scheduleRetry();
@@ -207,6 +211,9 @@ async function needsAttention(entry, result, what) {
 export async function sendInspection(entry) {
   const result = await send("PUT", `/api/field/inspections/${entry.id}`, { json: entry.body });
   const outcome = result.ok ? "sent" : classify(result);
+  if (outcome === "forbidden" && result.data && result.data.reason === "other_author") {
+    forbiddenMessage = result.message;
+  }
   if (outcome === "signed-out" || outcome === "forbidden") return outcome; // entry untouched
   const tried = { attempts: (entry.attempts || 0) + 1, lastTriedAt: new Date().toISOString() };
   if (!result.ok) {
