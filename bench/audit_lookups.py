@@ -101,35 +101,16 @@ def old_history(town: int, subjects: list[tuple[str, int]], limit: int = 100):
 
 
 def old_registry_changes():
-    """`_REGISTRY_CHANGES` before migration 0016: one OR over the entities, ordered by seq."""
-    from sqlalchemy import String, and_, bindparam, cast, or_, select
+    """`_REGISTRY_CHANGES` before migration 0016: one OR over the same conditions."""
+    from sqlalchemy import bindparam, or_, select
 
-    from inspector.models import (AuditEntry, Credential, InsurancePolicy, Licence, Permit,
-                                  vehicle_drivers)
+    from inspector.models import AuditEntry
+    from inspector.services.inspections import registry_change_conditions
 
     a = AuditEntry.__table__.c
-    vd = vehicle_drivers.c
-    vid, hid = bindparam("vid"), bindparam("hid")
-
-    def ids(column, *where):
-        return select(cast(column, String)).where(*where)
-    drivers = select(vd.driver_id).where(vd.vehicle_id == vid)
-    cred = Credential.__table__.c
-    related = [
-        ("vehicle", bindparam("vid_s")),
-        ("holder", bindparam("hid_s")),
-        ("driver", ids(vd.driver_id, vd.vehicle_id == vid)),
-        ("licence", ids(Licence.__table__.c.id, Licence.__table__.c.vehicle_id == vid)),
-        ("insurance", ids(InsurancePolicy.__table__.c.id,
-                          InsurancePolicy.__table__.c.vehicle_id == vid)),
-        ("permit", ids(Permit.__table__.c.id, Permit.__table__.c.holder_id == hid)),
-        ("credential", ids(cred.id, or_(cred.vehicle_id == vid, cred.driver_id.in_(drivers)))),
-    ]
-    conds = [and_(a.entity == entity, a.entity_id == which if entity in ("vehicle", "holder")
-                  else a.entity_id.in_(which)) for entity, which in related]
     return (select(a.seq, a.at, a.action, a.entity, a.entity_id)
             .where(a.municipality_id == bindparam("town"), a.seq > bindparam("since"),
-                   or_(*conds))
+                   or_(*registry_change_conditions()))
             .order_by(a.seq).limit(50))
 
 

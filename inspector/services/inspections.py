@@ -207,13 +207,10 @@ def _credential_id(token: str | None, town_id: int) -> int | None:
     return db.session.scalar(_CREDENTIAL, {"digest": digest, "town": town_id})
 
 
-def _registry_changes_statement():
-    """Audit entries after :since about a vehicle (:vid), its licences, insurance, drivers,
-    holder (:hid), the holder's permits and the credentials of them all.
-
-    One branch per entity, each a range of the (entity, entity_id, seq) index, merged and
-    ordered by seq: an OR over them made SQLite and PostgreSQL read every town entry after
-    :since (a phone a week behind: tens of thousands) to find the vehicle's few."""
+def registry_change_conditions() -> list:
+    """One condition per kind of record an agent's card shows, on audit_entries: the vehicle
+    (:vid, :vid_s), its drivers, licences and insurance, its holder (:hid, :hid_s), the
+    holder's permits, and the credentials of the vehicle and its drivers."""
     a = _AUDIT.c
     vd = vehicle_drivers.c
     vid, hid = bindparam("vid"), bindparam("hid")
@@ -232,8 +229,18 @@ def _registry_changes_statement():
         ("permit", ids(Permit.__table__.c.id, Permit.__table__.c.holder_id == hid)),
         ("credential", ids(cred.id, or_(cred.vehicle_id == vid, cred.driver_id.in_(drivers)))),
     ]
-    conds = [and_(a.entity == entity, a.entity_id == which if entity in ("vehicle", "holder")
-                  else a.entity_id.in_(which)) for entity, which in related]
+    return [and_(a.entity == entity, a.entity_id == which if entity in ("vehicle", "holder")
+                 else a.entity_id.in_(which)) for entity, which in related]
+
+
+def _registry_changes_statement():
+    """Audit entries of the town (:town) after :since matching registry_change_conditions().
+
+    One branch per condition, each a range of the (entity, entity_id, seq) index, merged and
+    ordered by seq: an OR over them made SQLite and PostgreSQL read every town entry after
+    :since (a phone a week behind: tens of thousands) to find the vehicle's few."""
+    a = _AUDIT.c
+    conds = registry_change_conditions()
     # "+ 0": the town is a filter, not an index: SQLite, asked for seq order by the merge,
     # otherwise walks the (municipality_id, seq) index for the branches with a subquery
     town = a.municipality_id + literal_column("0") == bindparam("town")
