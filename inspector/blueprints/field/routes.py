@@ -9,6 +9,14 @@ load), so the citation of a checklist item opens its article offline: about 37 K
 all five (all towns' phones get all five: they are public, and the worker is the same for
 everyone). Their rendered bytes are part of the version: a changed law text or rule pack
 makes a new worker, which fetches the new pages.
+
+The browser asks for /sw.js on every visit, so the worker's source (version and precache
+list written in) is built once per process and kept while a cheap fingerprint of its inputs
+holds (`_worker_inputs`): the shell's static files, the worker's source, the pack and law
+files (name, mtime, size), the templates as Jinja holds them (a reloaded one is a new
+object), the law pages' data as `law_pages` holds it (outline and summary of each law: new
+objects when reloaded), the URL prefix, and the functions that compute it all. Any change
+builds it again; otherwise no law page is rendered.
 """
 from __future__ import annotations
 
@@ -16,8 +24,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
+from ...rules.loader import LAWS_DIR, PACKS_DIR
 from ...security import public
 from ...services import law_pages
 from ..laws.routes import render_law
@@ -33,6 +42,7 @@ ICONS = ("icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable
 SW_SOURCE = Path(__file__).resolve().parents[3] / "service_worker" / "sw.js"
 _VERSION_MARK = '/*@VERSION*/"dev"'
 _PRECACHE_MARK = "/*@PRECACHE*/[]"
+_TEMPLATES = ("field/app.html", "laws/law.html", "laws/_layout.html")
 
 
 def _static_dir() -> Path:
@@ -78,20 +88,25 @@ def _laws_digest() -> str:
     return h.hexdigest()
 
 
+def _stats(root: Path, names: list[str]) -> tuple:
+    """(name, mtime, size) of each file: a changed, added or removed file changes it."""
+    out = []
+    for name in names:
+        try:
+            st = (root / name).stat()
+            out.append((name, st.st_mtime_ns, st.st_size))
+        except FileNotFoundError:
+            out.append((name, None, None))
+    return tuple(out)
+
+
 def _static_digest() -> str:
     """SHA-256 over the shell's static files, re-read only when one of them changed on disk
     (the browser asks for /sw.js on every visit; the wasm alone is over 1 MB)."""
     root = _static_dir()
     names = _static_files()
-    stats = []
-    for name in names:
-        try:
-            st = (root / name).stat()
-            stats.append((name, st.st_mtime_ns, st.st_size))
-        except FileNotFoundError:
-            stats.append((name, None, None))
     cache = current_app.extensions.setdefault("field_shell_digest", {})
-    key = tuple(stats)
+    key = _stats(root, names)
     if key not in cache:
         h = hashlib.sha256()
         for name in names:
@@ -150,14 +165,43 @@ def manifest():
     return response
 
 
+def _worker_inputs() -> tuple[tuple, tuple]:
+    """(fingerprint, objects): what the worker's source is computed from, cheaply (stats and
+    cached objects, nothing rendered). The objects are kept with the built source, so the
+    ids in the fingerprint cannot be reused by others while it is kept."""
+    env = current_app.jinja_env
+    slugs = _law_slugs()
+    objects = (shell_version, precache_urls, render_law,
+               *(env.get_template(name) for name in _TEMPLATES),
+               *(x for slug in slugs for x in (law_pages.outline(slug), law_pages.law_summary(slug))))
+    law_files = ([f"packs/{p.name}" for p in sorted(PACKS_DIR.glob("*.yaml"))]
+                 + [f"laws/{p.name}" for p in sorted(LAWS_DIR.glob("*.txt"))])
+    fingerprint = (request.script_root, tuple(slugs), tuple(map(id, objects)),
+                   _stats(SW_SOURCE.parent, [SW_SOURCE.name]),
+                   _stats(PACKS_DIR.parent, law_files),
+                   _stats(_static_dir(), _static_files()))
+    return fingerprint, objects
+
+
+def worker_source() -> str:
+    """`service_worker/sw.js` with its version and precache list written in, built again only
+    when an input changed (`_worker_inputs`)."""
+    fingerprint, objects = _worker_inputs()
+    kept = current_app.extensions.get("field_worker")
+    if kept is None or kept[0] != fingerprint:
+        source = SW_SOURCE.read_text(encoding="utf-8")
+        source = source.replace(_VERSION_MARK, json.dumps(shell_version()), 1)
+        source = source.replace(_PRECACHE_MARK, json.dumps(precache_urls()), 1)
+        kept = (fingerprint, objects, source)
+        current_app.extensions["field_worker"] = kept
+    return kept[2]
+
+
 @bp.get("/sw.js")
 @public
 def service_worker():
     """The service worker, with its version and precache list written in."""
-    source = SW_SOURCE.read_text(encoding="utf-8")
-    source = source.replace(_VERSION_MARK, json.dumps(shell_version()), 1)
-    source = source.replace(_PRECACHE_MARK, json.dumps(precache_urls()), 1)
-    response = Response(source, mimetype="text/javascript")
+    response = Response(worker_source(), mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     response.headers["Cache-Control"] = "no-cache"
     return response
