@@ -24,22 +24,45 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
+def _anchor(value: str) -> tuple[int, str]:
+    """SEQ:HASH as printed on an issued document."""
+    seq, _, digest = value.partition(":")
+    digest = digest.strip().lower()
+    if not seq.strip().isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef"
+                                                              for c in digest):
+        fail(f"--expect {value!r}: use NÚMERO:SHA256 (64 algarismos hexadecimais), como "
+             "impresso no documento")
+    return int(seq), digest
+
+
 @audit_cli.command("verify")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def audit_verify(as_json: bool) -> None:
-    """Walk the chain; report the first broken link (exit 1) or that it holds."""
-    from .services.audit import verify
+@click.option("--expect", "anchors", multiple=True, metavar="SEQ:HASH",
+              help="An entry a document printed (repeatable): the log must still hold it.")
+def audit_verify(as_json: bool, anchors: tuple[str, ...]) -> None:
+    """Walk the chain; report the first broken link (exit 1) or that it holds. With
+    --expect, also that every entry printed on a document is still there (a truncated tail
+    leaves a chain that holds, but not the documents' entries)."""
+    from .services.audit import missing_anchors, verify
 
+    expected = [_anchor(a) for a in anchors]
     count, broken = verify()
+    problems = missing_anchors(expected)
     if as_json:
-        click.echo(json.dumps({"ok": broken is None, "verified": count,
-                               "broken": None if broken is None else broken.__dict__}))
-    elif broken is None:
-        click.echo(f"ok: {count} entries, chain intact")
+        click.echo(json.dumps({"ok": broken is None and not problems, "verified": count,
+                               "broken": None if broken is None else broken.__dict__,
+                               "anchors": len(expected), "anchor_problems": problems}))
     else:
-        click.echo(f"BROKEN at entry #{broken.seq} (id {broken.entry_id}): {broken.reason}; "
-                   f"{count} entries before it hold")
-    if broken is not None:
+        if broken is None:
+            click.echo(f"ok: {count} entries, chain intact")
+        else:
+            click.echo(f"BROKEN at entry #{broken.seq} (id {broken.entry_id}): "
+                       f"{broken.reason}; {count} entries before it hold")
+        for problem in problems:
+            click.echo(f"DOCUMENT: {problem}")
+        if expected and not problems:
+            click.echo(f"ok: the {len(expected)} entries printed on documents are there")
+    if broken is not None or problems:
         sys.exit(1)
 
 

@@ -123,6 +123,28 @@ def _tail() -> tuple[int, str]:
     return (last.seq + 1, last.hash) if last else (1, GENESIS)
 
 
+def head() -> tuple[int, str] | None:
+    """The chain's last entry (seq, hash) as an append in this transaction would continue it
+    (the chain's lock is taken, as for an append); None while the log is empty. Printed on
+    issued documents, it makes every copy a witness: a log that no longer holds that entry
+    with that hash was truncated or rewritten (`flask audit verify --expect SEQ:HASH`)."""
+    seq, prev = _tail()
+    return None if seq == 1 else (seq - 1, prev)
+
+
+def missing_anchors(expected: Iterable[tuple[int, str]]) -> list[str]:
+    """For each (seq, hash) a document printed, a reason when the log does not hold it."""
+    problems = []
+    for seq, digest in expected:
+        found = db.session.scalar(select(AuditEntry.hash).where(AuditEntry.seq == seq))
+        if found is None:
+            problems.append(f"entry #{seq} is missing: the log was truncated or renumbered")
+        elif found != digest:
+            problems.append(f"entry #{seq} has another hash ({found[:16]}…, the document "
+                            f"says {digest[:16]}…): the log was rewritten")
+    return problems
+
+
 def town_version(town_id: int) -> int:
     """The newest sequence number of a town's entries (0 when none): it moves whenever
     anything of the town changes. One index seek on (municipality_id, seq)."""

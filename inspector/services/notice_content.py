@@ -358,9 +358,23 @@ def _ack_section(notice: Notice, act: Sanction, insp: Inspection | None) -> Sect
 
 
 # --- the sheet ------------------------------------------------------------------------------
+def _anchor_section(anchor: tuple[int, str]) -> Section:
+    seq, digest = anchor
+    return Section("Registro de auditoria", (
+        Text(f"Na emissão deste documento, o registro de auditoria da prefeitura (cada "
+             f"alteração de cadastro, vistoria e ato, encadeada por SHA-256) terminava na "
+             f"entrada nº {seq}, de código SHA-256:"),
+        Text(digest, "strong"),
+        Text("Quem guarda este documento pode pedir a conferência: um registro que não "
+             "contenha esta entrada com este código foi truncado ou alterado depois da "
+             "emissão.", "note")))
+
+
 def build_sheet(notice: Notice, *, url: str, access_code: str | None,
-                holder_url: str | None = None) -> Sheet:
-    """Everything printed on the document of `notice`."""
+                holder_url: str | None = None,
+                anchor: tuple[int, str] | None = None) -> Sheet:
+    """Everything printed on the document of `notice`; `anchor`: the audit log's last entry
+    at issuance (seq, hash), printed so that every copy witnesses the log."""
     act: Sanction = notice.sanction
     town = db.session.get(Municipality, notice.municipality_id)
     pack = _pack(act)
@@ -379,6 +393,8 @@ def build_sheet(notice: Notice, *, url: str, access_code: str | None,
     if photos:
         sections.append(photos)
     sections += [_agent_section(insp, act), _ack_section(notice, act, insp)]
+    if anchor:
+        sections.append(_anchor_section(anchor))
     title = TITLES.get(notice.document_kind, "DOCUMENTO")
     service = SERVICES.get(pack.service, "") if pack else ""
     return Sheet(

@@ -56,10 +56,13 @@ def _town(notice: Notice) -> Municipality:
     return db.session.get(Municipality, notice.municipality_id)
 
 
-def render_notice_pdf(notice: Notice, access_code: str | None = None) -> bytes:
-    """The PDF of a notice as it would be issued now (nothing stored)."""
+def render_notice_pdf(notice: Notice, access_code: str | None = None,
+                      anchor: tuple[int, str] | None = None) -> bytes:
+    """The PDF of a notice as it would be issued now (nothing stored); `anchor`: the audit
+    log's last entry (seq, hash) to print, as at issuance (audit.head())."""
     sheet = build_sheet(notice, url=authenticity_url(_town(notice).slug, notice.number),
-                        access_code=access_code, holder_url=holder_url(notice.number))
+                        access_code=access_code, holder_url=holder_url(notice.number),
+                        anchor=anchor)
     return render(sheet)
 
 
@@ -91,15 +94,15 @@ def issue_document(notice: Notice, access_code: str | None, *, actor=None) -> No
         return found
     act = notice.sanction
     actor = actor or act.decided_by_user or "enforcement-tick"
-    return _store(notice, render_notice_pdf(notice, access_code), utc(notice.issued_at),
-                  "emissão", actor)
+    return _store(notice, render_notice_pdf(notice, access_code, audit.head()),
+                  utc(notice.issued_at), "emissão", actor)
 
 
 def reissue_document(notice: Notice, *, actor, now: datetime) -> tuple[NoticeDocument, str]:
     """A reprint with a new access code (the old code and paper are superseded)."""
     from .enforcement import reset_access_code
     code = reset_access_code(notice, actor=actor)
-    doc = _store(notice, render_notice_pdf(notice, code), now,
+    doc = _store(notice, render_notice_pdf(notice, code, audit.head()), now,
                  "reemissão: novo código de acesso", actor)
     return doc, code
 

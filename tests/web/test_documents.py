@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 import zxingcpp
 from PIL import Image
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from inspector import rules
 from inspector.extensions import db
-from inspector.models import (Inspection, InspectionItem, InspectionStatus, ItemResult, Notice,
-                              NoticeDocument, Sanction, User)
+from inspector.models import (AuditEntry, Inspection, InspectionItem, InspectionStatus, ItemResult,
+                              Notice, NoticeDocument, Sanction, User)
 from inspector.rules import law_text
 from inspector.services import audit, enforcement, notice_documents
 from inspector.services.field_rules import LOCAL_TZ
@@ -171,6 +171,32 @@ def test_the_document_is_made_once_and_rendering_is_reproducible(app, make):
         first = notice_documents.render_notice_pdf(notice, out["code"])
         assert notice_documents.render_notice_pdf(notice, out["code"]) == first
         assert db.session.scalar(select(db.func.count(NoticeDocument.id))) == 1
+
+
+def test_the_issued_document_prints_the_audit_log_tail_and_witnesses_a_truncation(
+        app, make, runner, tmp_path):
+    out = issue(app, make)
+    doc = stored(app, out["notice_id"])
+    text = pdf_text(doc.pdf, tmp_path)
+    with app.app_context():
+        own = db.session.scalar(select(AuditEntry).where(
+            AuditEntry.action == "notice_document_issued",
+            AuditEntry.entity_id == str(out["notice_id"])))
+        before = db.session.scalar(select(AuditEntry).where(AuditEntry.seq == own.seq - 1))
+        printed = (before.seq, before.hash)  # the tail when the PDF was made, just before
+    assert f"terminava na entrada nº {printed[0]}" in text and printed[1] in text
+    expect = f"--expect={printed[0]}:{printed[1]}"
+    ok = runner.invoke(args=["audit", "verify", expect])
+    assert ok.exit_code == 0 and "entries printed on documents are there" in ok.output
+    with app.app_context():   # someone deletes the log's tail, the document's entry included
+        db.session.execute(delete(AuditEntry).where(AuditEntry.seq >= printed[0]))
+        db.session.commit()
+    assert runner.invoke(args=["audit", "verify"]).exit_code == 0  # the chain alone holds...
+    cut = runner.invoke(args=["audit", "verify", expect])            # ...the paper does not
+    assert cut.exit_code == 1
+    assert f"entry #{printed[0]} is missing: the log was truncated" in cut.output
+    bad = runner.invoke(args=["audit", "verify", "--expect", "12:abc"])
+    assert bad.exit_code == 2 and "NÚMERO:SHA256" in bad.output
 
 
 # --------------------------------------------------------------------------- public page
