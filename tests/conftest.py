@@ -152,16 +152,44 @@ def make(app):
     return build
 
 
+class _InFlight:
+    """WSGI middleware counting the requests being handled, so that a test's teardown can
+    wait for them: a request the browser left behind (its page closed) must not be using
+    the database while the next step empties it (TRUNCATE deadlocked with one on
+    PostgreSQL)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.count = 0
+        self.idle = threading.Condition()
+
+    def __call__(self, environ, start_response):
+        with self.idle:
+            self.count += 1
+        try:
+            return self.app(environ, start_response)  # Flask's own teardown has run when it returns
+        finally:
+            with self.idle:
+                self.count -= 1
+                self.idle.notify_all()
+
+    def wait_idle(self, seconds: float) -> None:
+        with self.idle:
+            self.idle.wait_for(lambda: self.count == 0, seconds)
+
+
 @pytest.fixture
 def live_server(app):
     """The app behind a real threaded WSGI server on a free loopback port."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    handling = _InFlight(app)
+    server = make_server("127.0.0.1", 0, handling, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     server.url = f"http://127.0.0.1:{server.server_port}"
     yield server
     server.shutdown()
     thread.join(5)
+    handling.wait_idle(30)
 
 
 @pytest.fixture(scope="session")
