@@ -78,6 +78,7 @@ bench: setup wrk chromium
 	$(BIN)/python bench/field.py
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/audit_lookups.py
+	$(BIN)/python bench/sw_version.py
 
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3 instance/evidence
