@@ -3,7 +3,7 @@
 // the scanned code's verdict, the vehicle, its driver(s), status and why, expiry dates,
 // the last inspection and open notices. Built from the snapshot on the phone.
 
-import { daysUntil, el, formatDate, formatDateTime } from "./ui.js";
+import { citationLink, daysUntil, el, formatDate, formatDateTime } from "./ui.js";
 import { situationBanner } from "./situation.js";
 import { VERDICTS } from "./verify.js";
 
@@ -39,12 +39,6 @@ export function suspendedText(until) {
 function standingTitle(standing, label) {
   if (!standing || standing.status !== "suspended" || !standing.suspended_until) return label;
   return `${label} até ${formatDate(standing.suspended_until)}`;
-}
-
-function citationLink(citation) {
-  if (!citation || !citation.law_slug) return null;
-  return el("a", { class: "cite", href: `/leis/${encodeURIComponent(citation.law_slug)}${citation.anchor ? "#" + citation.anchor : ""}`,
-    target: "_blank", rel: "noopener" }, `${citation.law}, ${citation.article}`);
 }
 
 /** One open notice or act: number, what is wrong, article, deadline (passed: highlighted). */

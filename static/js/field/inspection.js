@@ -5,6 +5,7 @@
 
 import * as store from "./db.js";
 import { sha256Hex } from "./verify.js";
+import { lawHref } from "./ui.js";
 
 const ALLOWED_MIME = ["image/jpeg", "image/png", "image/webp", "image/heic"];
 
@@ -127,7 +128,7 @@ export class InspectionForm {
       cite.querySelector("summary").textContent = [c.law, c.article].filter(Boolean).join(", ");
       cite.querySelector(".item-quote").textContent = c.quote ? `“${c.quote}”` : "";
       const link = cite.querySelector(".item-law");
-      if (c.law_slug) link.href = `/leis/${encodeURIComponent(c.law_slug)}${c.anchor ? "#" + c.anchor : ""}`;
+      if (c.law_slug) link.href = lawHref(c);
       else link.remove();
     } else {
       cite.remove();

@@ -9,7 +9,7 @@
 // A revoked or expired credential is irregular too. Suspended beats irregular beats an
 // unknown standing beats regular, every reason kept (passenger_view._combine).
 
-import { daysUntil, el, formatDate } from "./ui.js";
+import { citationLink, daysUntil, el, formatDate } from "./ui.js";
 
 const TITLES = { regular: "REGULAR", irregular: "IRREGULAR", suspended: "SUSPENSO", unknown: "SEM SITUAÇÃO" };
 const TONES = { regular: "ok", irregular: "bad", suspended: "bad", unknown: "warn" };
@@ -86,11 +86,9 @@ export function situationOf(scan, verification = null) {
 
 function ruleLine(rule) {
   const cite = rule && rule.law ? `${rule.law}, ${rule.article}` : "";
-  const href = rule && rule.law_slug ? `/leis/${encodeURIComponent(rule.law_slug)}${rule.anchor ? "#" + rule.anchor : ""}` : null;
   return el("p", { class: "situation-rule" },
     "A lei só permite conduzir com registro em dia: confira o documento de quem está conduzindo",
-    cite ? " (" : "", cite ? (href ? el("a", { class: "cite", href, target: "_blank", rel: "noopener" }, cite) : cite) : "",
-    cite ? ")." : ".");
+    cite ? " (" : "", cite ? citationLink(rule) || cite : "", cite ? ")." : ".");
 }
 
 /** The banner element at the top of the result card. */

@@ -18,6 +18,19 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** The offline law page of a citation ({law_slug, anchor}), or null without a slug. */
+export function lawHref(citation) {
+  if (!citation || !citation.law_slug) return null;
+  return `/leis/${encodeURIComponent(citation.law_slug)}${citation.anchor ? "#" + citation.anchor : ""}`;
+}
+
+/** "Lei 406/2001, Art. 15" linked to its law page (a new tab), or null without a slug. */
+export function citationLink(citation) {
+  const href = lawHref(citation);
+  return href ? el("a", { class: "cite", href, target: "_blank", rel: "noopener" },
+    `${citation.law}, ${citation.article}`) : null;
+}
+
 /** 2026-11-30 (or an ISO moment) → 30/11/2026. */
 export function formatDate(iso) {
   if (!iso) return "—";
