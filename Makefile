@@ -76,6 +76,7 @@ bench: setup wrk chromium
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/rules.py
 	$(BIN)/python bench/field.py
+	$(BIN)/python bench/sync_budget.py
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/audit_lookups.py
 	$(BIN)/python bench/sw_version.py
