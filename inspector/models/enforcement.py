@@ -17,9 +17,9 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy import (Boolean, CheckConstraint, Date, DateTime, ForeignKey, Index, Integer,
-                        Numeric, String, Text, UniqueConstraint)
+                        LargeBinary, Numeric, String, Text, UniqueConstraint)
 from sqlalchemy import text as sql_text
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from ..extensions import db
 from .registry import TownScoped, _enum
@@ -204,6 +204,49 @@ class Notice(TownScoped, db.Model):
     complied_inspection_id: Mapped[int | None] = mapped_column(ForeignKey("inspections.id"))
 
     sanction: Mapped[Sanction] = relationship(back_populates="notice")
+
+
+# How a company's copy of a notice went out (Tapurah Lei 406/2001 Art. 27 I).
+COPY_MEANS = {"hand": "entregue em mãos", "mail": "correio", "email": "e-mail",
+              "app": "notificação no aplicativo"}
+
+
+class NoticeCompanyCopy(TownScoped, db.Model):
+    """The company's copy of a notice the law wants sent to it ("remessa de cópia da
+    notificação à empresa"): the PDF made at issuance, marked as a copy, and its remittance
+    (day, means, who recorded it; "app" when the company's subscription was pushed)."""
+
+    __tablename__ = "notice_company_copies"
+    __table_args__ = (
+        Index("ix_notice_company_copies_town_pending", "municipality_id", "remitted_on"),
+        CheckConstraint("(remitted_on IS NULL) = (remitted_via IS NULL)",
+                        name="remittance_complete"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    notice_id: Mapped[int] = mapped_column(ForeignKey("notices.id"), unique=True)
+    holder_id: Mapped[int | None] = mapped_column(ForeignKey("holders.id"))
+    company_name: Mapped[str] = mapped_column(String(200))   # as on the day of issue
+    citation: Mapped[str] = mapped_column(Text)              # JSON: the article asking for it
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+    size: Mapped[int] = mapped_column(Integer)
+    pdf: Mapped[bytes] = deferred(mapped_column(LargeBinary, nullable=False))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    remitted_on: Mapped[date | None] = mapped_column(Date)         # the day it went out
+    remitted_via: Mapped[str | None] = mapped_column(String(20))   # COPY_MEANS key
+    remittance_ref: Mapped[str] = mapped_column(String(200), default="")  # AR, e-mail...
+    recorded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    notification_id: Mapped[int | None] = mapped_column(ForeignKey("notifications.id"))
+
+    notice: Mapped[Notice] = relationship()
+    holder = relationship("Holder")
+    recorded_by = relationship("User")
+
+    @property
+    def via_label(self) -> str:
+        """The means in pt-BR ("correio", "notificação no aplicativo"...)."""
+        return COPY_MEANS.get(self.remitted_via or "", self.remitted_via or "")
 
 
 class Fine(TownScoped, db.Model):

@@ -39,7 +39,11 @@ RULE_IDS = ("vehicle.age", "vehicle.cc.min", "vehicle.cc.max", "vehicle.trail", 
             "insurance.missing", "vistoria.overdue", "driver.registration.expired",
             "driver.registration.cancelled", "driver.cnh.expired", "driver.cnh.category",
             "town.fleet_cap", "town.quota", "town.company_share", "town.person_vehicles",
-            "town.auxiliaries", "holder.employer_inaction")
+            "town.auxiliaries", "holder.employer_inaction",
+            # recorded by a supervisor on the review of an inspection with a failed item:
+            # an infraction the authority judges grave (Nova Santa Helena Art. 25 III), an
+            # inquiry with full defence concluded (Art. 29)
+            "infraction.grave", "inquiry.concluded")
 
 # Every parameter a pack may set, with the type of its value.
 PARAMETERS: dict[str, str] = {
@@ -176,7 +180,7 @@ def _appeal(ctx, data, key) -> Appeal:
 
 def _measure(ctx, data, key, decree_keys) -> Measure:
     _mapping(ctx, data, key, required=("kind", "target", "label", "decided_by", "citation"),
-             optional=("fine", "appeal", "automatic"))
+             optional=("fine", "appeal", "automatic", "copy_to_company"))
     kind = _choice(ctx, data["kind"], f"{key}.kind", MEASURE_KINDS)
     fine = _amount(ctx, data["fine"], f"{key}.fine", decree_keys) if "fine" in data else None
     if kind in ("fine", "daily_fine") and fine is None:
@@ -188,7 +192,17 @@ def _measure(ctx, data, key, decree_keys) -> Measure:
                    appeal=_appeal(ctx, data["appeal"], f"{key}.appeal") if "appeal" in data
                    else None,
                    automatic=_bool(ctx, data["automatic"], f"{key}.automatic")
-                   if "automatic" in data else False)
+                   if "automatic" in data else False,
+                   copy_to_company=_copy_to_company(ctx, data, key))
+
+
+def _copy_to_company(ctx, data, key):
+    """The citation of a law that wants a copy of the act sent to the company, or None."""
+    if "copy_to_company" not in data:
+        return None
+    entry = data["copy_to_company"]
+    _mapping(ctx, entry, f"{key}.copy_to_company", required=("citation",), optional=())
+    return _citation(ctx, entry["citation"], f"{key}.copy_to_company.citation")
 
 
 def _measures(ctx, data, key, decree_keys) -> tuple[Measure, ...]:

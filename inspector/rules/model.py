@@ -129,6 +129,8 @@ class Measure:
     fine: Amount | None = None
     appeal: Appeal | None = None     # overrides the pack's appeal for this measure
     automatic: bool = False          # the law applies it by itself ("automaticamente")
+    # the law asks for a copy of the written act to go to the company (Tapurah Art. 27 I)
+    copy_to_company: Citation | None = None
 
 
 @dataclass(frozen=True)
