@@ -39,6 +39,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     limiter.init_app(app)
+    if warning := config_module.rate_limit_warning(app.config):
+        app.logger.warning(warning)
     errors.init_app(app)
     compression.init_app(app)  # registered last, runs first: the request log times it too
 

@@ -32,6 +32,18 @@ def _flag(name: str) -> bool | None:
     raise SystemExit(f"erro: {name}={value!r} não é válido: use 1 (sim) ou 0 (não)")
 
 
+def rate_limit_warning(config) -> str | None:
+    """The warning to log at start when rate limits are counted in each worker's memory
+    (every gunicorn worker keeps its own counts, lost on restart); None in tests, debug
+    or with a shared store (redis://, memcached://...)."""
+    uri = str(config.get("RATELIMIT_STORAGE_URI") or "memory://")
+    if not uri.startswith("memory://") or config.get("TESTING") or config.get("DEBUG"):
+        return None
+    return ("RATELIMIT_STORAGE_URI=memory://: os limites de tentativas (login, página do "
+            "passageiro) são contados em cada worker e zerados a cada reinício; com mais de "
+            "um worker defina um armazenamento compartilhado (ex.: redis://127.0.0.1:6379)")
+
+
 def defaults(instance_path: Path) -> dict:
     """The settings every deployment starts from."""
     return {

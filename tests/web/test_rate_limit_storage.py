@@ -1,0 +1,58 @@
+"""Rate limits kept in memory are counted per gunicorn worker and lost on restart: the app
+says so once at start, unless it runs tests or debug, or a shared store is configured."""
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from inspector import config as config_module
+from inspector import create_app, logs
+
+from ..conftest import _test_config
+
+WARNING = "RATELIMIT_STORAGE_URI=memory://"
+
+
+@pytest.fixture
+def start_logs(monkeypatch, caplog):
+    """The app's records at start (its logger does not propagate: caplog listens on it)."""
+    original = logs.init_app
+    apps = []
+
+    def init_app(app):
+        original(app)
+        app.logger.addHandler(caplog.handler)
+        apps.append(app)
+
+    monkeypatch.setattr(logs, "init_app", init_app)
+    caplog.set_level(logging.WARNING)
+    yield caplog
+    for app in apps:
+        app.logger.removeHandler(caplog.handler)
+
+
+def _warnings(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records
+            if r.levelno == logging.WARNING and WARNING in r.getMessage()]
+
+
+def test_memory_storage_outside_tests_warns_once_at_start(schema, start_logs):
+    create_app(_test_config(schema) | {"TESTING": False, "DEBUG": False,
+                                       "RATELIMIT_STORAGE_URI": "memory://"})
+    found = _warnings(start_logs)
+    assert len(found) == 1
+    assert "cada worker" in found[0] and "redis://" in found[0]
+
+
+def test_no_warning_in_tests_or_debug(schema, start_logs):
+    create_app(_test_config(schema) | {"RATELIMIT_STORAGE_URI": "memory://"})
+    create_app(_test_config(schema) | {"TESTING": False, "DEBUG": True,
+                                       "RATELIMIT_STORAGE_URI": "memory://"})
+    assert _warnings(start_logs) == []
+
+
+def test_a_shared_store_needs_no_warning():
+    for uri in ("redis://127.0.0.1:6379", "memcached://127.0.0.1:11211"):
+        assert config_module.rate_limit_warning({"RATELIMIT_STORAGE_URI": uri}) is None
+    assert config_module.rate_limit_warning({"RATELIMIT_STORAGE_URI": "memory://"})
