@@ -7,21 +7,25 @@ page rely on it):
 - `town_compliance(municipality, on) -> TownCompliance`
 - `propose_sanction(municipality, service, rule_id, history, on) -> rules.Proposal`
 - `decree_status(municipality, on) -> list[DecreeStatus]`
+- `stand_capacity_findings`, `person_permit_findings`: the two limits the engine's facts do
+  not carry (stands and permits), checked here and added to `town_compliance`'s reports.
 - `town_facts`, `vehicle_facts`, `driver_facts`: ORM rows -> engine dataclasses.
 """
 from __future__ import annotations
 
 import functools
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..extensions import db
-from ..models import (DecreeValue, Driver, DriverCategory, Holder, Licence, Municipality,
-                      Permit, Service, Vehicle)
+from ..models import (DecreeValue, Driver, DriverCategory, Holder, HolderKind, Licence,
+                      Municipality, Permit, Service, Stand, Status, Vehicle)
 from ..rules import (Citation, DatedAmount, DriverFacts, Finding, HolderFacts, InsuranceFacts,
                      LicenceFacts, PermitFacts, PriorSanction, Registry, RulesError, TownFacts,
                      TownReport, VehicleFacts, Violation)
@@ -230,8 +234,75 @@ def town_compliance(municipality: Municipality, on: date) -> TownCompliance:
             if has_vehicles is not None:
                 not_covered.append(str(e))
             continue
-        reports.append(rules.town_report(registry_facts(municipality, service, tf), on))
+        report = rules.town_report(registry_facts(municipality, service, tf), on)
+        report.violations.extend(stand_capacity_findings(municipality, report))
+        report.violations.extend(person_permit_findings(municipality, report))
+        reports.append(report)
     return TownCompliance(municipality.slug, on, reports, not_covered)
+
+
+# --- limits on rows the engine's facts do not carry: stands and permits ---------------------------
+
+_ARTICLE = re.compile(r"\bArt(?:igo|\.)?\s*(\d+)", re.I)
+
+
+def stand_citation(stand: Stand, pack: rules.RulePack) -> Citation | None:
+    """The article a stand's capacity rests on: the "Art. N" of its legal basis, when the law
+    in force for its service has that article (Sapezal 060 Art. 14 lists each stand's cars)."""
+    m = _ARTICLE.search(stand.legal_basis or "")
+    text = rules.law_text(pack.law_slug)
+    unit = text.locate(int(m.group(1))) if m and text is not None else None
+    if unit is None:
+        return None
+    quote = " ".join(unit.text.split(":")[0].split())[:200]  # the words before its table
+    return Citation(pack.law, pack.law_slug, unit.label, unit.anchor, quote)
+
+
+def stand_capacity_findings(municipality: Municipality, report: TownReport) -> list[Violation]:
+    """Stands of one service holding more vehicles than their capacity (Sapezal 060 Art. 14:
+    4/2/2/4/1/2 cars). Every vehicle placed on the stand counts, as the stand's page lists."""
+    stands = list(db.session.scalars(select(Stand).where(
+        Stand.municipality_id == municipality.id, Stand.service == report.service)
+        .order_by(Stand.code)))
+    if not stands:
+        return []
+    used = dict(db.session.execute(
+        select(Vehicle.stand_id, func.count(Vehicle.id))
+        .where(Vehicle.municipality_id == municipality.id,
+               Vehicle.stand_id.in_([s.id for s in stands]))
+        .group_by(Vehicle.stand_id)).all())
+    out = []
+    for s in stands:
+        n = used.get(s.id, 0)
+        if n > s.capacity:
+            out.append(Violation(
+                "town.stand_capacity", f"Ponto {s.code} ({s.place}) tem {n} veículos: a "
+                f"capacidade do ponto é {s.capacity}.", stand_citation(s, report.pack),
+                subject=f"stand:{s.id}"))
+    return out
+
+
+def _in_force(p: Permit, on: date) -> bool:
+    return (p.status == Status.ACTIVE and p.valid_from <= on
+            and (p.valid_until is None or p.valid_until >= on))
+
+
+def person_permit_findings(municipality: Municipality, report: TownReport) -> list[Violation]:
+    """Self-employed holders with more permits in force than the law allows (one: Nortelândia
+    127 Art. 4 III, Nova Santa Helena 535 Art. 9 § 1º), where the law requires a permit."""
+    r = rules.rules_on(report.pack, report.on)
+    limit = r.value("limits.town.max_vehicles_per_person")
+    if limit is None or not r.value("requirements.permit"):
+        return []
+    permits = db.session.scalars(select(Permit).join(Holder, Holder.id == Permit.holder_id).where(
+        Permit.municipality_id == municipality.id, Permit.service == report.service,
+        Holder.kind == HolderKind.PERSON)).all()
+    count = Counter(p.holder_id for p in permits if _in_force(p, report.on))
+    names = {p.holder_id: p.holder.name for p in permits}
+    return [Violation("town.person_permits", f"{names[hid]} (motorista autônomo) tem {n} "
+                      f"permissões em vigor: a lei permite {limit}.",
+                      r.cite("limits.town.max_vehicles_per_person"), subject=f"holder:{hid}")
+            for hid, n in sorted(count.items()) if n > limit]
 
 
 # --- sanctions and decree values -----------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Built on `compliance.town_compliance` and `compliance.decree_status`: the engine's
 findings grouped the way a supervisor reads them (limits of the fleet, company shares,
-auxiliaries, vehicles past their age, documents expired or due within 30 days), each row
+auxiliaries, stands over capacity, vehicles past their age, documents expired or due within
+30 days), each row
 naming the vehicle, driver or holder it is about and carrying its citation.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ from sqlalchemy import select
 
 from .. import rules
 from ..extensions import db
-from ..models import Driver, Holder, Municipality, Vehicle
+from ..models import Driver, Holder, Municipality, Stand, Vehicle
 from ..rules import Citation, QuotaUse, ShareUse, TownReport, Violation
 from . import compliance
 from .documents import format_plate
@@ -83,6 +84,7 @@ class ServiceView:
     age: Group | None
     documents: list[Group] = field(default_factory=list)
     others: list[Row] = field(default_factory=list)
+    stands: Group | None = None
 
 
 @dataclass
@@ -106,11 +108,16 @@ class _Names:
             select(Driver.id, Driver.name).where(Driver.municipality_id == town_id)).all())
         self.holders = dict(db.session.execute(
             select(Holder.id, Holder.name).where(Holder.municipality_id == town_id)).all())
+        self.stands = {i: f"Ponto {c}" for i, c in db.session.execute(
+            select(Stand.id, Stand.code).where(Stand.municipality_id == town_id))}
+        self.stand_services = dict(db.session.execute(
+            select(Stand.id, Stand.service).where(Stand.municipality_id == town_id)).all())
 
     def row(self, v: Violation) -> Row:
         kind, _, raw = (v.subject or "town").partition(":")
         ident = int(raw) if raw.isdigit() else None
-        names = {"vehicle": self.vehicles, "driver": self.drivers, "holder": self.holders}
+        names = {"vehicle": self.vehicles, "driver": self.drivers, "holder": self.holders,
+                 "stand": self.stands}
         who = names.get(kind, {}).get(ident, "") if ident is not None else ""
         if not who:
             who = "Município" if kind == "town" else f"{kind} {raw}".strip()
@@ -148,6 +155,12 @@ def _service_view(report: TownReport, names: _Names) -> ServiceView:
     age = Group(f"Idade máxima: {r.value(age_path)} anos" if age_path else "Idade do veículo",
                 age_rows, r.cite(age_path) if age_path else None, age_path or "") \
         if age_path or age_rows else None
+    stand_rows = take(lambda x: x.rule_id == "town.stand_capacity")
+    has_stands = any(getattr(svc, "value", svc) == report.service
+                     for svc in names.stand_services.values())
+    stands = Group("Veículos por ponto, até a capacidade de cada ponto", stand_rows,
+                   next((x.citation for x in stand_rows if x.citation), None),
+                   "town.stand_capacity") if has_stands or stand_rows else None
     documents = []
     for title, prefixes, requirement in DOCUMENT_GROUPS:
         found = take(lambda x, p=prefixes: _matches(x.rule_id, p))
@@ -170,7 +183,7 @@ def _service_view(report: TownReport, names: _Names) -> ServiceView:
         quotas=quotas, shares=report.company_shares,
         share_limit=r.value("limits.town.company_max_share"),
         share_citation=r.cite("limits.town.company_max_share"),
-        auxiliaries=auxiliaries, age=age, documents=documents, others=others)
+        auxiliaries=auxiliaries, age=age, documents=documents, others=others, stands=stands)
 
 
 def build(municipality: Municipality, on: date) -> PageView:

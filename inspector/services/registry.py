@@ -7,7 +7,9 @@ them and raises `ValidationFailed({field: reason})` naming every bad field. Othe
 creates the row (or updates the one passed in; keys missing from `data` keep their
 current value), flushes in the caller's transaction and writes one audit entry; the
 caller commits. A save that changes nothing writes nothing, so re-importing the same
-spreadsheet is a no-op. Everything is scoped to one town: a reference to another
+spreadsheet is a no-op. The law's limits on the saved record are read afterwards with
+`registry_limits.for_record` (warnings); the one refusal, a licence for a holder who owes a
+fine where the law bars it, is a field error of `save_licence`. Everything is scoped to one town: a reference to another
 town's row is "não encontrado".
 """
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ..extensions import db
 from ..models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolicy, Licence,
                       LicenceKind, Permit, PermitKind, Service, Stand, Status, StatusChange,
                       Vehicle, VehicleKind)
-from . import audit, rg
+from . import audit, registry_limits, rg
 from .documents import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from .errors import ValidationFailed
 from .registry_base import (NOT_FOUND, STATUS_CHANGE_NEEDS, _check, _code, _merged,  # noqa: F401
@@ -272,7 +274,12 @@ def save_permit(town_id: int, data: Mapping[str, Any], *, actor, permit: Permit 
 
 def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
                  licence: Licence | None = None, lookup: Lookup | None = None) -> Licence:
-    """Create or update a vehicle's alvará, optionally under a permit of the same holder."""
+    """Create or update a vehicle's alvará, optionally under a permit of the same holder.
+
+    Refused (ValidationFailed on vehicle_plate, nothing written) when the alvará would be
+    issued or moved to a vehicle whose holder owes a fine and the law bars it (Nortelândia
+    127 Arts. 23 and 34; see `registry_limits`). Other limits are warnings, not refusals.
+    """
     lookup = lookup or Lookup(town_id)
     f = Fields(_merged(licence, data))
     vehicle = _vehicle_ref(f, lookup)
@@ -293,6 +300,11 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
     _period(f, valid_from, valid_until, "valid_until")
     values = dict(kind=kind, number=number, valid_from=valid_from, valid_until=valid_until,
                   status=_status_on_create(f, licence))
+    if vehicle is not None and (licence is None or vehicle is not licence.vehicle):
+        # issued or transferred: refused while the holder owes a fine, where the law says so
+        cites, owed = registry_limits.debt_bar(vehicle, date.today())
+        if owed:
+            f.fail("vehicle_plate", registry_limits.debt_message(vehicle.holder.name, cites, owed))
     _check(f)
     values.update(vehicle=vehicle, permit=permit)
     if licence is not None:

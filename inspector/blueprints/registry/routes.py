@@ -12,6 +12,7 @@ from flask import (Blueprint, Response, abort, flash, g, make_response, redirect
 from ...extensions import db, htmx
 from ...models import Role
 from ...security import get_in_town, roles_required, town_id
+from ...services import registry_limits
 from ...services.errors import ValidationFailed
 from . import details, forms, queries
 from .kinds import KINDS, LISTED, Kind
@@ -19,6 +20,8 @@ from .labels import OTHER_FIELDS, label, template_helpers
 
 bp = Blueprint("registry", __name__, url_prefix="/cadastro")
 
+# Record pages that show the law's limits themselves (an insurance policy shows on its vehicle's)
+LIMITS_ON_PAGE = ("vehicle", "licence", "stand", "insurance")
 READ = roles_required(Role.ADMIN, Role.SUPERVISOR)
 WRITE = roles_required(Role.ADMIN)
 MAX_QUERY = 100
@@ -135,7 +138,7 @@ def form_view(kind: Kind, editing: bool):
                 db.session.rollback()
                 errors = in_form_order(kind, e.errors) or {"_": "os dados enviados têm erros"}
             else:
-                flash(f"{kind.title} {kind.name_of(saved)} {kind.done(editing)}.", "success")
+                flash_saved(kind, saved, editing)
                 return go(detail_url(kind, saved))
         else:
             values = forms.initial(kind, service(), obj) if editing else forms.prefill(kind, request.args)
@@ -149,9 +152,32 @@ def form_view(kind: Kind, editing: bool):
                                 422 if errors else 200, kind=kind, obj=obj, values=values,
                                 errors=errors, action=action, cancel_url=cancel_url,
                                 town=town_id(),
+                                limits=registry_limits.for_record(obj) if obj is not None
+                                and not errors else [],
                                 section=kind.plural if kind.listed else "vehicles")
     view.__doc__ = f"{'Edit' if editing else 'Create'} a {kind.key}."
     return view
+
+
+def limit_text(w) -> str:
+    """A limit of the law as one pt-BR line with its article, for a flash message."""
+    from ..laws.citations import citation_text
+
+    where = citation_text(w.citation)
+    return f"Atenção: {w.message}" + (f" ({where})" if where else "")
+
+
+def flash_saved(kind: Kind, saved, editing: bool) -> None:
+    """The success message, and the law's limits the saved record breaks (warnings)."""
+    limits = registry_limits.for_record(saved)
+    done = f"{kind.title} {kind.name_of(saved)} {kind.done(editing)}."
+    if limits and kind.key in LIMITS_ON_PAGE:
+        n = len(limits)
+        done += f" A lei aponta {n} aviso{'s' if n > 1 else ''}: veja “Limites da lei”."
+    flash(done, "success")
+    if kind.key not in LIMITS_ON_PAGE:
+        for w in limits:
+            flash(limit_text(w), "info")
 
 
 def detail_view(kind: Kind):
@@ -170,6 +196,7 @@ def render_detail(kind: Kind, obj, status_errors: dict | None = None,
     return make_response(render_template(
         kind.detail_template, kind=kind, obj=obj, section=kind.plural,
         status_errors=status_errors or {}, status_values=status_values or {},
+        limits=registry_limits.for_record(obj) if kind.key in LIMITS_ON_PAGE else [],
         **details.context(kind, obj, town_id())), code)
 
 
