@@ -213,3 +213,23 @@ def propose(ident: int):
     db.session.commit()
     flash(f"{len(made)} ato(s) proposto(s).", "info")
     return go(url_for("review.inspection", ident=insp.id))
+
+
+@bp.post("/vistorias/<int:ident>/sancoes")
+@roles_required(*VIEWERS)
+def choose(ident: int):
+    """Propose a sanction the law allows here that no checklist item proposes (seizure
+    request, employer's revocation, permit, ban...), with the reason; decided like any act."""
+    insp = get_in_town(Inspection, ident)
+    try:
+        made = enforcement.choose(insp, g.user, now(), key=_form("choice"),
+                                  reason=_form("reason"))
+    except ValidationFailed as e:
+        db.session.rollback()
+        from .routes import inspection_context
+        status = 403 if isinstance(e, enforcement.NotAllowed) else 422
+        return make_response(render_template("review/inspection.html",
+                                              **inspection_context(insp, e.errors)), status)
+    db.session.commit()
+    flash(f"{len(made)} ato(s) proposto(s): confirme-o(s) abaixo.", "info")
+    return go(url_for("review.inspection", ident=insp.id, _anchor="outras-sancoes"))

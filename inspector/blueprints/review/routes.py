@@ -127,6 +127,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
     return {"insp": insp, "acts": acts, "by_item": by_item, "checks": checks,
             "options": {a.id: enforcement.amend_options(a) for a in acts
                         if a.status == SanctionStatus.PROPOSED},
+            "choices": enforcement.choices(insp), "chosen": by_item.get(None, []),
             "events": enforcement.events_of(insp), "loads": loads,
             "changes": loads(insp.registry_changes) or [], "errors": errors or {},
             "error_act": error_act, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,

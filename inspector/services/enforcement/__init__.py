@@ -10,7 +10,8 @@ Entry points
 - `on_inspection_complete(insp, now)`: proposes an inspection's acts, closes notices a
   re-inspection finds complied with, announces `inspection_to_review`.
 - Review: `confirm`, `amend`, `reject`, `record_mayor_decision`, `comment_inspection`,
-  `mark_reviewed`, `amend_options`.
+  `mark_reviewed`, `amend_options`; `choices` / `choose`: sanctions of the law no checklist
+  item proposes (chosen by a supervisor on the review, then decided like any proposal).
 - Appeals: `file_appeal`, `decide_appeal`.
 - Time: `tick(now)`.
 - Read: `review_queue`, `acts_of`, `events_of`, `deadlines`, `deadline_soon`,
@@ -32,6 +33,7 @@ from ...extensions import db
 from ...models import Inspection
 from .acts import check_access_code, new_access_code, normalise_code, reset_access_code
 from .appeals import FILERS, decide_appeal, file_appeal
+from .choose import Choice, choices, choose
 from .common import NotAllowed, event, notify, subscribe, unsubscribe, utc
 from .pending import propose_pending
 from .propose import comply_from_reinspection, history, offenders, propose_for_inspection
@@ -74,9 +76,9 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
 
 
 __all__ = [
-    "AmendOption", "Deadlines", "Decision", "FILERS", "NotAllowed", "QueuePage", "QueueRow",
+    "AmendOption", "Choice", "Deadlines", "Decision", "FILERS", "NotAllowed", "QueuePage", "QueueRow",
     "TickReport", "acts_list", "acts_of", "agents", "amend", "amend_options",
-    "check_access_code", "citation", "comment_inspection", "comply_from_reinspection",
+    "check_access_code", "choices", "choose", "citation", "comment_inspection", "comply_from_reinspection",
     "confirm", "deadline_soon", "deadlines", "decide_appeal", "events_of", "file_appeal",
     "history", "mark_reviewed", "money_of", "new_access_code", "normalise_code", "notice_for_holder",
     "notices_for_holder", "offenders", "on_inspection_complete", "propose_for_inspection", "propose_pending",

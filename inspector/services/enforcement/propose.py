@@ -28,6 +28,7 @@ SUBJECT_OF_TARGET = {"driver": "driver", "registration": "driver", "holder": "ho
                      "company": "holder", "permit": "holder", "licence": "vehicle",
                      "vehicle": "vehicle"}
 DEADLINE_KINDS = ("notice", "written_warning", "oral_warning")
+NARROWED = {"suspension": "Suspensão", "revocation": "Cassação"}
 OPEN_NOTICE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
                SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE)
 
@@ -132,27 +133,37 @@ def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
     return acts
 
 
-def _acts(insp, item: InspectionItem, p: rules.Proposal, pack, off: Offenders, subject: str,
-          now: datetime, version: int = 0) -> list[Sanction]:
-    rule = _checklist_item(pack, item.item_id)
-    breach = loads(item.citation) or (rule.citation.as_dict() if rule else None)
-    action = rule.help if rule else ""
-    if item.note:
-        action = f"{action} Observação do agente: {item.note}".strip()
+def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offenders,
+          subject: str, now: datetime, version: int = 0, *, key_base: str = "",
+          breach: dict | None = None, action: str = "", reason: str | None = None,
+          narrow: str | None = None, actor=None) -> list[Sanction]:
+    """The proposed acts of one proposal: of a failed item, or (item None) of a sanction a
+    supervisor chose on the review (`key_base`, `breach`, `action`, `reason` given; `narrow`
+    picks "suspension" or "revocation" of a `suspension_or_revocation` measure)."""
+    if item is not None:
+        rule = _checklist_item(pack, item.item_id)
+        breach = loads(item.citation) or (rule.citation.as_dict() if rule else None)
+        action = rule.help if rule else ""
+        if item.note:
+            action = f"{action} Observação do agente: {item.note}".strip()
+        key_base = f"item:{item.id}"
     principal = next((i for i, m in enumerate(p.measures) if m.kind in DEADLINE_KINDS), 0)
     street = bool(insp.ack_name)  # the driver signed the "ciente" on the street
     permit = _permit_of(off.holder, insp.service)
     licence = off.vehicle.current_licence
     out = []
     for i, m in enumerate(p.measures):
-        key = f"item:{item.id}:{i}" + (f":v{version}" if version else "")
+        key = f"{key_base}:{i}" + (f":v{version}" if version else "")
+        kind, label = m.kind, m.label
+        if narrow and kind == "suspension_or_revocation":
+            kind, label = narrow, f"{NARROWED[narrow]} — {m.label}"
         if db.session.scalar(select(Sanction.id).where(Sanction.origin_key == key)):
             continue
         act = Sanction(
             municipality_id=insp.municipality_id, origin_key=key, inspection_id=insp.id,
-            inspection_item_id=item.id, pack_id=p.pack_id, law=p.law, rule_id=p.rule_id,
+            inspection_item_id=item.id if item else None, pack_id=p.pack_id, law=p.law, rule_id=p.rule_id,
             step_id=p.step_id, offence_id=p.offence_id, occurrence=p.occurrence,
-            measure_index=i, kind=m.kind, target=m.target, label=m.label, offender=subject,
+            measure_index=i, kind=kind, target=m.target, label=label, offender=subject,
             holder_id=off.holder.id if off.holder else None,
             driver_id=off.driver.id if off.driver else None, vehicle_id=off.vehicle.id,
             permit_id=permit.id if permit and m.target == "permit" else None,
@@ -160,7 +171,7 @@ def _acts(insp, item: InspectionItem, p: rules.Proposal, pack, off: Offenders, s
             breach_citation=as_json(breach), citation=as_json(m.citation.as_dict()),
             required_action=action, decided_by=m.decided_by, automatic=False,
             status=SanctionStatus.PROPOSED, proposed_at=utc(now), updated_at=utc(now),
-            amount_on=p.on)
+            amount_on=p.on, reason=reason)
         if m.money is not None:
             act.amount_unit, act.amount, act.amount_max = m.money.unit, m.money.amount, m.money.max
             act.amount_per, act.amount_decree_key = m.money.per, m.money.decree_key
@@ -180,12 +191,14 @@ def _acts(insp, item: InspectionItem, p: rules.Proposal, pack, off: Offenders, s
             schedule(act)
         db.session.add(act)
         db.session.flush()
-        record("sanction_proposed", act, actor=None, after=act_state(act) | {
+        record("sanction_proposed", act, actor=actor, after=act_state(act) | {
             "rule_id": act.rule_id, "inspection": insp.uuid, "offender": subject,
             "occurrence": act.occurrence})
-        event("proposed", town_id=act.municipality_id, now=now, act=act,
-              message=f"Proposto: {m.label} ({p.law}, {m.citation.article}).",
-              data={"item_id": item.item_id, "occurrence": p.occurrence})
+        event("proposed", town_id=act.municipality_id, now=now, actor=actor, act=act,
+              message=f"Proposto: {label} ({p.law}, {m.citation.article})."
+              + (f" Motivo: {reason}" if reason else ""),
+              data={"item_id": item.item_id if item else None, "occurrence": p.occurrence,
+                    "rule_id": p.rule_id})
         out.append(act)
     return out
 
@@ -203,6 +216,7 @@ def repropose_later(decided: Sanction, now: datetime, *, actor=None) -> list[San
         .where(Sanction.municipality_id == decided.municipality_id,
                Sanction.offender == decided.offender, Sanction.automatic.is_(False),
                Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(False),
+               Sanction.inspection_item_id.is_not(None),   # a chosen act keeps its measure
                Inspection.finished_at > base.finished_at)
         .order_by(Inspection.finished_at, Sanction.id)).all()
     by_item: dict[int, list[Sanction]] = {}
