@@ -7,7 +7,7 @@ from datetime import date
 from ...extensions import db
 from ...models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
 from .kinds import Kind
-from .queries import history
+from .queries import allowed, history, sanctions
 
 
 def photo_etag(photo: bytes) -> str:
@@ -28,12 +28,14 @@ def _vehicle(v: Vehicle, town: int) -> dict:
 
 
 def _driver(d: Driver, town: int) -> dict:
-    return {"history": history(town, [("driver", d.id)]), "today": date.today()}
+    return {"history": history(town, [("driver", d.id)]), "today": date.today(),
+            "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act")}
 
 
 def _holder(h: Holder, town: int) -> dict:
     return {"history": history(town, [("holder", h.id)] + [("permit", p.id) for p in h.permits]),
-            "today": date.today()}
+            "today": date.today(), "sanctions": sanctions(town, holder_id=h.id),
+            "can_open_acts": allowed("review.act")}
 
 
 def _licence(lic: Licence, town: int) -> dict:

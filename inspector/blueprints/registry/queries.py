@@ -5,11 +5,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Integer, and_, bindparam, or_, select, union_all
+from sqlalchemy import Integer, and_, bindparam, func, or_, select, union_all
 from sqlalchemy.orm import aliased
 
 from ...extensions import db
-from ...models import AuditEntry, StatusChange, User
+from ...models import (AuditEntry, Fine, FinePayment, Notice, Sanction, SanctionStatus,
+                       StatusChange, User, Vehicle)
+from ...models.enforcement import KIND_LABELS
 from .kinds import Kind
 
 PER_PAGE = 25
@@ -115,6 +117,138 @@ def _audit_statement(records: int):
     merged = union_all(*[select(b.subquery()) for b in branches]).subquery()
     entry = aliased(AuditEntry, merged)
     return select(entry).order_by(entry.seq.desc()).limit(limit)
+
+
+SANCTIONS_SHOWN = 50
+# Badge colour of an act's status: waiting, void, or in effect.
+_WAITING = ("proposed", "appealed")
+_VOID = ("rejected", "appeal_accepted")
+# What a fine's payments say, as the fines page words it (services/enforcement/payments.py).
+FINE_STATES = {"open": "Multa em aberto", "partial": "Multa paga parcialmente",
+               "paid": "Multa paga", "undefined": "Valor em reais não definido",
+               "none": "Nada a pagar"}
+
+
+@dataclass(frozen=True)
+class SanctionLine:
+    """One act on a holder's or a driver's page (Nova Santa Helena Art. 26 § único: warnings
+    are entered in the offender's and the holders' records)."""
+
+    id: int
+    kind: str
+    law: str
+    at: Any                 # when it was proposed (or applied by the law itself)
+    decided_at: Any
+    status: str
+    awaiting_mayor: bool
+    automatic: bool
+    breach_citation: dict | None   # the article broken
+    citation: dict | None          # the article giving the measure
+    notice_number: str | None
+    plate: str | None
+    fine_state: str | None         # open | partial | paid | undefined | none (fines only)
+
+    @property
+    def kind_label(self) -> str:
+        """The kind of act in pt-BR."""
+        return KIND_LABELS.get(self.kind, self.kind)
+
+    @property
+    def status_label(self) -> str:
+        """The status in pt-BR ("Aguarda decisão do prefeito" when it does)."""
+        if self.status == "proposed" and self.awaiting_mayor:
+            return "Aguarda decisão do prefeito"
+        return SanctionStatus(self.status).label
+
+    @property
+    def status_tone(self) -> str:
+        """Badge class: warn while undecided or appealed, bad when void, ok in effect."""
+        return "warn" if self.status in _WAITING else ("bad" if self.status in _VOID else "ok")
+
+    @property
+    def fine_label(self) -> str:
+        """A fine's payment state in pt-BR ('' for other acts and void fines)."""
+        return FINE_STATES.get(self.fine_state or "", "")
+
+
+@dataclass(frozen=True)
+class SanctionList:
+    """The newest acts about a record, and whether older ones were left out."""
+
+    lines: list[SanctionLine]
+    more: bool
+
+
+def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None = None,
+              limit: int = SANCTIONS_SHOWN) -> SanctionList:
+    """The town's acts about one holder (as permit holder of the vehicle) or one driver (as
+    the offender identified at the inspection, or whose registration the law acted on),
+    newest first: one query, walking the sanctions' holder_id / driver_id index."""
+    from ...services.enforcement.common import loads
+
+    if (holder_id is None) == (driver_id is None):
+        raise ValueError("sanctions(): give a holder_id or a driver_id")
+    who = Sanction.holder_id == holder_id if holder_id is not None \
+        else Sanction.driver_id == driver_id
+    paid = (select(func.coalesce(func.sum(FinePayment.amount_brl), 0))
+            .where(FinePayment.fine_id == Fine.id, FinePayment.reversed_at.is_(None))
+            .correlate(Fine).scalar_subquery())
+    rows = db.session.execute(
+        select(Sanction.id, Sanction.kind, Sanction.law, Sanction.proposed_at,
+               Sanction.decided_at, Sanction.status, Sanction.awaiting_mayor,
+               Sanction.automatic, Sanction.breach_citation, Sanction.citation,
+               Notice.number, Vehicle.plate, Fine.id.label("fine_id"), Fine.per,
+               Fine.amount_brl, Fine.accrued_brl, paid.label("paid"))
+        .outerjoin(Notice, Notice.sanction_id == Sanction.id)
+        .outerjoin(Vehicle, Vehicle.id == Sanction.vehicle_id)
+        .outerjoin(Fine, Fine.sanction_id == Sanction.id)
+        .where(who, Sanction.municipality_id == town)
+        .order_by(Sanction.proposed_at.desc(), Sanction.id.desc())
+        .limit(limit + 1)).all()
+    lines = [SanctionLine(
+        id=r.id, kind=r.kind, law=r.law, at=r.proposed_at, decided_at=r.decided_at,
+        status=_status_value(r.status), awaiting_mayor=bool(r.awaiting_mayor),
+        automatic=bool(r.automatic), breach_citation=loads(r.breach_citation),
+        citation=loads(r.citation), notice_number=r.number, plate=r.plate,
+        fine_state=_fine_state(r)) for r in rows[:limit]]
+    return SanctionList(lines, len(rows) > limit)
+
+
+def allowed(endpoint: str) -> bool:
+    """Whether the signed-in user's role may open a view (its @roles_required list), so a
+    page links only to what its reader may see."""
+    from flask import current_app, g
+
+    access = getattr(current_app.view_functions.get(endpoint), "access", None)
+    user = getattr(g, "user", None)
+    if user is None or access is None:
+        return False
+    return access in ("login", "public") or (isinstance(access, tuple)
+                                             and user.role.value in access)
+
+
+def _status_value(status) -> str:
+    return status.value if isinstance(status, SanctionStatus) else str(status)
+
+
+def _fine_state(r) -> str | None:
+    """The payment state of a row's fine, as payments.balance() tells it (None: no fine, or
+    a void one: proposed, rejected or annulled on appeal)."""
+    from decimal import Decimal
+
+    from ...services.enforcement.payments import VOID
+
+    if r.fine_id is None or _status_value(r.status) in {s.value for s in VOID}:
+        return None
+    due = r.accrued_brl if r.per == "day" else r.amount_brl
+    paid = Decimal(str(r.paid or 0))
+    if due is None:
+        return "undefined"
+    if due <= 0:
+        return "none"
+    if paid >= due:
+        return "paid"
+    return "partial" if paid > 0 else "open"
 
 
 def _names(user_ids: set[int]) -> dict[int, str]:
