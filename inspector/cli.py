@@ -66,6 +66,24 @@ def audit_verify(as_json: bool, anchors: tuple[str, ...]) -> None:
         sys.exit(1)
 
 
+@audit_cli.command("head")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def audit_head(as_json: bool) -> None:
+    """Print the log's last entry as NÚMERO:SHA256, to publish (the town's official
+    gazette, its site) and check later with `audit verify --expect`; /transparencia/registro
+    shows the same to anyone."""
+    from .services.audit import latest
+
+    head = latest()
+    if as_json:
+        click.echo(json.dumps({"seq": head[0], "sha256": head[1]} if head else
+                              {"seq": 0, "sha256": None}))
+    elif head is None:
+        click.echo("o registro está vazio")
+    else:
+        click.echo(f"{head[0]}:{head[1]}")
+
+
 @evidence_cli.command("verify")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def evidence_verify(as_json: bool) -> None:

@@ -17,6 +17,7 @@ def register_blueprints(app: Flask) -> None:
     from .public.routes import bp as public_bp
     from .registry.routes import bp as registry_bp
     from .review.routes import bp as review_bp
+    from .transparency.routes import bp as transparency_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)
@@ -30,5 +31,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(review_bp)
     app.register_blueprint(notifications_bp)
     app.register_blueprint(documents_bp)
+    app.register_blueprint(transparency_bp)
     if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production
         app.register_blueprint(bench_bp)

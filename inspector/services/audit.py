@@ -132,11 +132,23 @@ def head() -> tuple[int, str] | None:
     return None if seq == 1 else (seq - 1, prev)
 
 
+def latest() -> tuple[int, str] | None:
+    """The chain's last committed entry (seq, hash), read without the chain's lock (a
+    public page must not be able to hold up writers); None while the log is empty."""
+    last = db.session.execute(_LAST).first()
+    return (last.seq, last.hash) if last else None
+
+
+def hash_of(seq: int) -> str | None:
+    """The hash the log holds today for entry number `seq` (None: no such entry)."""
+    return db.session.scalar(select(AuditEntry.hash).where(AuditEntry.seq == seq))
+
+
 def missing_anchors(expected: Iterable[tuple[int, str]]) -> list[str]:
     """For each (seq, hash) a document printed, a reason when the log does not hold it."""
     problems = []
     for seq, digest in expected:
-        found = db.session.scalar(select(AuditEntry.hash).where(AuditEntry.seq == seq))
+        found = hash_of(seq)
         if found is None:
             problems.append(f"entry #{seq} is missing: the log was truncated or renumbered")
         elif found != digest:
