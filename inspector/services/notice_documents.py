@@ -9,7 +9,7 @@ and supersedes the old one. No Flask request here; see docs/documents.md.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from flask import current_app
@@ -57,12 +57,16 @@ def _town(notice: Notice) -> Municipality:
 
 
 def render_notice_pdf(notice: Notice, access_code: str | None = None,
-                      anchor: tuple[int, str] | None = None) -> bytes:
+                      anchor: tuple[int, str] | None = None,
+                      copy_mark: str | None = None) -> bytes:
     """The PDF of a notice as it would be issued now (nothing stored); `anchor`: the audit
-    log's last entry (seq, hash) to print, as at issuance (audit.head())."""
+    log's last entry (seq, hash) to print, as at issuance (audit.head()); `copy_mark`: the
+    company's copy's "CÓPIA — remetida à empresa ..." on every page."""
     sheet = build_sheet(notice, url=authenticity_url(_town(notice).slug, notice.number),
                         access_code=access_code, holder_url=holder_url(notice.number),
                         anchor=anchor)
+    if copy_mark:
+        sheet = replace(sheet, copy_mark=copy_mark)
     return render(sheet)
 
 
@@ -109,6 +113,8 @@ def reissue_document(notice: Notice, *, actor, now: datetime) -> tuple[NoticeDoc
 
 def _on_notice_issued(notice: Notice, act=None, access_code: str | None = None, **_) -> None:
     issue_document(notice, access_code)
+    from .notice_copies import make_copy
+    make_copy(notice, access_code)  # the company's copy, where the law asks for one
 
 
 def install() -> bool:

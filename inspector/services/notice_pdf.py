@@ -103,6 +103,7 @@ class Sheet:
     subject: str = ""
     footer: str = ""
     closing: tuple[Text, ...] = field(default_factory=tuple)
+    copy_mark: str | None = None    # "CÓPIA — remetida à empresa ...": on every page
 
 
 # --- fonts and styles --------------------------------------------------------------------------
@@ -270,6 +271,14 @@ def _authenticity(sheet: Sheet, st, width: float) -> Table:
     return t
 
 
+def _copy_mark(mark: str, st, width: float) -> Table:
+    t = Table([[_p(mark, st["title"])]], colWidths=[width])
+    t.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 1.2, colors.black),
+                           ("TOPPADDING", (0, 0), (-1, -1), 3),
+                           ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]))
+    return t
+
+
 # --- the page ---------------------------------------------------------------------------------
 def _decorate(sheet: Sheet, f: dict[str, str]):
     def on_page(canvas, doc):
@@ -282,6 +291,9 @@ def _decorate(sheet: Sheet, f: dict[str, str]):
             y -= 13 if i == 0 else 10.5
         canvas.setFont(f["bold"], 10)
         canvas.drawRightString(w - MARGIN, h - 12 * mm, sheet.number)
+        if sheet.copy_mark:
+            canvas.setFont(f["bold"], 8.5)
+            canvas.drawRightString(w - MARGIN, h - 12 * mm - 11, sheet.copy_mark)
         canvas.setLineWidth(0.8)
         canvas.line(MARGIN, y + 4, w - MARGIN, y + 4)
         canvas.setFont(f["body"], 7)
@@ -306,6 +318,8 @@ def render(sheet: Sheet) -> bytes:
     width = doc.width - 12  # the frame pads 6 pt on each side
     story = [_p(f"{sheet.title} Nº {sheet.number}", st["title"])]
     story += [_p(line, st["lead"]) for line in sheet.lead]
+    if sheet.copy_mark:
+        story += [Spacer(1, 4), _copy_mark(sheet.copy_mark, st, width)]
     story += [Spacer(1, 6), _authenticity(sheet, st, width), Spacer(1, 2)]
     for n, sec in enumerate(sheet.sections, start=1):
         head = _p(f"{n}. {sec.title}", st["h2"])

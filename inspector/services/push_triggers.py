@@ -136,6 +136,10 @@ def notify_notice_issued(notice: Notice, act: Sanction, now: datetime | None = N
     if not _subscribed(holder):
         return None
     body = f"{act.kind_label} nº {notice.number}"
+    from .notice_copies import copy_citation  # the law wants the company's copy: say so
+    if (cite := copy_citation(act)) is not None:
+        rider = act.driver.name if act.driver is not None else "condutor"
+        body = f"Cópia à empresa ({cite['law']}, {cite['article']}), condutor {rider}: {body}"
     if notice.deadline_at is not None:
         body += f", prazo até {_local(notice.deadline_at)} (horário de MT)"
     body += ". Use o código impresso no documento para ver os detalhes."

@@ -1,0 +1,86 @@
+"""The company's copy of a rider's notice (Tapurah Lei 406/2001 Art. 27 I): its PDF, the
+act page's "Cópia à empresa" line, the form where a supervisor records the remittance, and
+the pending copies on the deadlines page. Supervisors and admins of the town.
+See services/notice_copies.py and docs/documents.md."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Response, abort, flash, g, redirect, render_template, request, url_for
+
+from ...errors import wants_json
+from ...extensions import db
+from ...models import Role, Sanction
+from ...security import get_in_town, roles_required, town_id
+from ...services import notice_copies
+from ...services.errors import ValidationFailed
+from .routes import bp
+
+VIEWERS = (Role.SUPERVISOR, Role.ADMIN)
+
+
+@bp.app_template_global("company_copy")
+def company_copy(act: Sanction):
+    """The act's "Cópia à empresa" line (None: the law asks for no copy of this act)."""
+    return notice_copies.view_of(act)
+
+
+@bp.app_template_global("pending_company_copies")
+def pending_company_copies():
+    """The user's town's company copies not yet remitted (deadlines page)."""
+    return notice_copies.pending_copies(town_id())
+
+
+def _copy(ident: int):
+    act = get_in_town(Sanction, ident)
+    row = notice_copies.copy_of(act.notice) if act.notice is not None else None
+    if row is None:
+        abort(404)
+    return act, row
+
+
+@bp.get("/revisao/atos/<int:ident>/copia-empresa.pdf")
+@roles_required(*VIEWERS)
+def copy_pdf(ident: int):
+    """The company's copy as made at issuance ("CÓPIA — remetida à empresa ...")."""
+    act, row = _copy(ident)
+    resp = Response(row.pdf, mimetype="application/pdf")
+    name = act.notice.number.replace("/", "-")
+    resp.headers["Content-Disposition"] = f'inline; filename="{name}-copia-empresa.pdf"'
+    resp.headers["Cache-Control"] = "private, no-store"
+    resp.headers["X-Content-SHA256"] = row.sha256
+    return resp
+
+
+def _refused(act: Sanction, errors: dict, status: int):
+    db.session.rollback()
+    message = " ".join(errors.values())
+    if wants_json():
+        return {"error": message, "fields": errors, "status": status}, status
+    from ..review.actions import act_context
+    act = db.session.get(Sanction, act.id)
+    return render_template("review/act.html", **act_context(act), copy_errors=errors), status
+
+
+@bp.post("/revisao/atos/<int:ident>/copia-empresa")
+@roles_required(*VIEWERS)
+def record_copy(ident: int):
+    """Record how and when the copy of the notice went to the company (once)."""
+    act, row = _copy(ident)
+    form = request.form
+    try:
+        notice_copies.record_remittance(row, g.user, datetime.now(UTC), day=form.get("data"),
+                                        via=form.get("meio"), ref=form.get("referencia"))
+    except notice_copies.NotAllowed:
+        db.session.rollback()
+        abort(403)
+    except notice_copies.AlreadyRemitted as e:
+        return _refused(act, e.errors, 409)
+    except ValidationFailed as e:
+        return _refused(act, e.errors, 422)
+    db.session.commit()
+    text = notice_copies.remittance_text(row)
+    if wants_json():
+        return {"status": "remitted", "text": text}
+    flash(f"Cópia à empresa {row.company_name}: {text}.", "info")
+    return redirect(url_for("review.act", ident=act.id, _anchor="copia-empresa"), 303)
