@@ -1,0 +1,308 @@
+"""The law's limits when an admin saves a registry record: each limit the compliance page
+computes shows on the saved record's page (or as a message after saving) with its article
+when broken, and not when within it; stand capacity (Sapezal Art. 14) is on /conformidade
+too; a licence for a holder owing a fine is refused in Nortelândia (Lei 127 Arts. 23, 34)
+with nothing written, and not elsewhere. Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+import html as html_lib
+import re
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+
+from sqlalchemy import func, select
+
+from inspector.extensions import db
+from inspector.models import (AuditEntry, Fine, FinePayment, Licence, Sanction, SanctionStatus,
+                              Vehicle)
+from inspector.services.documents import make_cpf
+
+from .. import factories
+
+TODAY = date.today()
+
+
+def admin_of(app, client, make, town: str):
+    user = make(factories.user, "admin", town)
+    assert client.login(user.username).status_code == 302
+    return user
+
+
+def text(response) -> str:
+    return html_lib.unescape(response.get_data(as_text=True))
+
+
+def limits_card(page: str) -> str:
+    """The "Limites da lei" card of a page ('' when there is none)."""
+    m = re.search(r'<section class="card limits".*?</section>', page, re.S)
+    return m.group(0) if m else ""
+
+
+def flashes(page: str) -> list[str]:
+    return re.findall(r'<p class="flash flash-info" role="status">(.*?)</p>', page, re.S)
+
+
+def save(client, path: str, data: dict):
+    """POST a registry form; on success follow the redirect and return the page's text."""
+    r = client.post_form(path, data)
+    assert r.status_code == 303, text(r)[:2000]
+    return text(client.get(r.headers["Location"]))
+
+
+def licensed_taxis(app, town: str, n: int, **kw) -> list[str]:
+    """n taxis, each of its own self-employed holder, each with an alvará in force."""
+    with app.app_context():
+        plates = []
+        for _ in range(n):
+            v = factories.vehicle(town, "taxi", **kw)
+            factories.licence(v)
+            plates.append(v.plate)
+        db.session.commit()
+        return plates
+
+
+def new_taxi(app, town: str, **kw) -> tuple[str, str]:
+    """An unlicensed taxi: its plate and its holder's CPF."""
+    with app.app_context():
+        v = factories.vehicle(town, "taxi", **kw)
+        db.session.commit()
+        return v.plate, v.holder.tax_id
+
+
+def licence_form(plate: str, number: str) -> dict:
+    return {"number": number, "vehicle_plate": plate, "valid_from": TODAY.isoformat(),
+            "valid_until": (TODAY + timedelta(days=300)).isoformat()}
+
+
+def taxi_form(plate: str, holder_tax_id: str, **kw) -> dict:
+    return {"service": "taxi", "plate": plate, "make_model": "Chevrolet Onix",
+            "year_of_manufacture": str(TODAY.year - 1), "colour": "Branca", "doors": "4",
+            "holder_tax_id": holder_tax_id, **kw}
+
+
+# ------------------------------------------------------------- fleet cap (Nortelândia Art. 3)
+def test_a_seventh_taxi_licence_in_nortelandia_is_saved_with_the_fleet_cap_warning(
+        app, client, make):
+    admin_of(app, client, make, "nortelandia")
+    licensed_taxis(app, "nortelandia", 6)
+    plate, _ = new_taxi(app, "nortelandia")
+    page = save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-7"))
+    card = limits_card(page)
+    assert "7 veículos licenciados: o limite da lei é 6" in card
+    assert "Lei 127/2009, Art. 3" in card and 'href="/leis/nortelandia-lei-127-2009-taxi#art-3"' in card
+    assert "A lei aponta 1 aviso" in page
+    with app.app_context():                       # a warning: the licence is written
+        assert db.session.scalar(select(Licence).filter_by(number="AL-7")) is not None
+
+
+def test_the_sixth_taxi_licence_is_within_the_cap_and_shows_no_warning(app, client, make):
+    admin_of(app, client, make, "nortelandia")
+    licensed_taxis(app, "nortelandia", 5)
+    plate, _ = new_taxi(app, "nortelandia")
+    page = save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-6"))
+    assert limits_card(page) == "" and "Limites da lei" not in page
+
+
+def test_a_new_taxi_when_the_fleet_is_full_warns_that_its_licence_would_pass_the_cap(
+        app, client, make):
+    admin_of(app, client, make, "nortelandia")
+    licensed_taxis(app, "nortelandia", 6)
+    with app.app_context():
+        cpf = factories.holder("nortelandia").tax_id
+        db.session.commit()
+    page = save(client, "/cadastro/veiculos/novo", taxi_form("QBX1A11", cpf))
+    card = limits_card(page)
+    assert "já tem 6 veículos licenciados e o limite da lei é 6" in card
+    assert "Lei 127/2009, Art. 3" in card
+
+
+# ------------------------------------------------------------------ vehicle age (Sapezal Art. 11)
+def test_an_eight_year_old_taxi_in_sapezal_is_saved_with_the_age_warning(app, client, make):
+    admin_of(app, client, make, "sapezal")
+    with app.app_context():
+        cpf = factories.holder("sapezal").tax_id
+        db.session.commit()
+    old = save(client, "/cadastro/veiculos/novo",
+               taxi_form("QBY2B22", cpf, year_of_manufacture=str(TODAY.year - 8)))
+    card = limits_card(old)
+    assert f"fabricado em {TODAY.year - 8}: tem 8 anos e o limite é 5 anos" in card
+    assert "Lei 060/1998, Art. 11" in card and "Fora do limite" in card
+    with app.app_context():
+        cpf2 = factories.holder("sapezal").tax_id
+        db.session.commit()
+    new = save(client, "/cadastro/veiculos/novo",
+               taxi_form("QBY2B23", cpf2, year_of_manufacture=str(TODAY.year - 2)))
+    assert limits_card(new) == ""
+
+
+# ------------------------------------------------------- auxiliaries (Nortelândia 127 Art. 9)
+def aux_form(plate: str, holder_cpf: str, i: int) -> dict:
+    return {"category": "auxiliar", "name": f"Auxiliar {i}", "cpf": make_cpf(f"{700000000 + i:09d}"),
+            "registration_number": f"AUX-{i}", "registration_expiry": (TODAY + timedelta(days=200)).isoformat(),
+            "cnh_number": f"{90000000000 + i:011d}", "cnh_category": "B",
+            "cnh_expiry": (TODAY + timedelta(days=700)).isoformat(),
+            "holder_tax_id": holder_cpf, "vehicle_plate": plate}
+
+
+def test_a_third_auxiliary_driver_is_saved_with_the_article_9_warning(app, client, make):
+    admin_of(app, client, make, "nortelandia")
+    plate, cpf = new_taxi(app, "nortelandia")
+    for i in (1, 2):
+        page = save(client, "/cadastro/condutores/novo", aux_form(plate, cpf, i))
+        assert flashes(page) == []                       # up to two: nothing to say
+    page = save(client, "/cadastro/condutores/novo", aux_form(plate, cpf, 3))
+    [message] = flashes(page)
+    assert "tem 3 motoristas auxiliares: o limite é 2" in message
+    assert "(Lei 127/2009, Art. 9)" in message and message.startswith("Atenção:")
+
+
+# ------------------------------------------ one permit per self-employed driver (127 Art. 4 III)
+def permit_form(cpf: str, number: str) -> dict:
+    return {"kind": "permissao", "service": "taxi", "number": number, "holder_tax_id": cpf,
+            "valid_from": (TODAY - timedelta(days=10)).isoformat()}
+
+
+def test_a_second_permit_for_a_self_employed_driver_warns_with_article_4(app, client, make):
+    admin_of(app, client, make, "nortelandia")
+    with app.app_context():
+        cpf = factories.holder("nortelandia").tax_id
+        db.session.commit()
+    first = save(client, "/cadastro/permissoes/novo", permit_form(cpf, "TP-1"))
+    assert flashes(first) == []
+    second = save(client, "/cadastro/permissoes/novo", permit_form(cpf, "TP-2"))
+    [message] = flashes(second)
+    assert "tem 2 permissões em vigor: a lei permite 1" in message
+    assert "(Lei 127/2009, Art. 4, III)" in message
+    compliance = text(client.get("/conformidade"))
+    assert "tem 2 permissões em vigor" in compliance
+
+
+# ------------------------------------------------------------- stand capacity (Sapezal Art. 14)
+def test_a_fifth_taxi_on_sapezal_stand_01_warns_and_shows_on_the_compliance_page(
+        app, client, make):
+    admin_of(app, client, make, "sapezal")
+    with app.app_context():
+        s = factories.stand("sapezal", code="01", place="Av. Surubim Jaú - Ponto de Ônibus",
+                            capacity=4, service="taxi",
+                            legal_basis="Lei 060/1998 (Sapezal), Art. 14")
+        stand_id = s.id
+        db.session.commit()
+    cpfs = []
+    with app.app_context():
+        for _ in range(5):
+            cpfs.append(factories.holder("sapezal").tax_id)
+        db.session.commit()
+    for i in range(4):
+        page = save(client, "/cadastro/veiculos/novo",
+                    taxi_form(f"QBZ3C{i:02d}", cpfs[i], stand_code="01"))
+        assert limits_card(page) == "", i               # 4 cars: the stand's number
+    page = save(client, "/cadastro/veiculos/novo", taxi_form("QBZ3C09", cpfs[4], stand_code="01"))
+    card = limits_card(page)
+    assert "Ponto 01 (Av. Surubim Jaú - Ponto de Ônibus) tem 5 veículos: a capacidade do " \
+           "ponto é 4" in card
+    assert 'href="/leis/sapezal-lei-060-1998-taxi#art-14"' in card and "Art. 14" in card
+    stand_page = text(client.get(f"/cadastro/pontos/{stand_id}"))
+    assert "a capacidade do ponto é 4" in limits_card(stand_page)
+    compliance = text(client.get("/conformidade"))
+    section = compliance[compliance.index("Lotação dos pontos"):]
+    assert "tem 5 veículos: a capacidade do ponto é 4" in section
+    assert f'href="/cadastro/pontos/{stand_id}">Ponto 01</a>' in section
+
+
+def test_a_stand_within_its_capacity_is_not_on_the_compliance_page(app, client, make):
+    admin_of(app, client, make, "sapezal")
+    with app.app_context():
+        s = factories.stand("sapezal", code="05", place="Av. Surubim - Mercado Sapezal",
+                            capacity=1, service="taxi",
+                            legal_basis="Lei 060/1998 (Sapezal), Art. 14")
+        v = factories.vehicle("sapezal", "taxi", stand=s)
+        factories.licence(v)
+        db.session.commit()
+    compliance = text(client.get("/conformidade"))
+    assert "Lotação dos pontos" in compliance and "Nenhum ponto acima da capacidade." in compliance
+
+
+# ------------------------------------------------- unpaid fines (Nortelândia 127 Arts. 23 and 34)
+def fine_for(app, town: str, holder_cpf: str, amount: str = "300.00",
+             status: SanctionStatus = SanctionStatus.CONFIRMED) -> int:
+    """A decided fine against a holder; its id."""
+    now = datetime.now(UTC)
+    with app.app_context():
+        t = factories.town(town)
+        holder = db.session.scalar(select(factories.Holder).filter_by(
+            municipality_id=t.id, tax_id=holder_cpf))
+        act = Sanction(municipality_id=t.id, origin_key=f"test:{factories.n()}",
+                       pack_id="test", law="Lei de teste", rule_id="test", kind="fine",
+                       target="holder", label="Multa", offender=f"holder:{holder.id}",
+                       holder_id=holder.id, citation="{}", decided_by="supervisor",
+                       status=status, proposed_at=now, decided_at=now, updated_at=now)
+        db.session.add(act)
+        db.session.flush()
+        fine = Fine(municipality_id=t.id, sanction_id=act.id, unit="BRL",
+                    amount=Decimal(amount), amount_brl=Decimal(amount), value_on=TODAY)
+        db.session.add(fine)
+        db.session.commit()
+        return fine.id
+
+
+def pay(app, fine_id: int, amount: str, reversed_: bool = False) -> None:
+    now = datetime.now(UTC)
+    with app.app_context():
+        fine = db.session.get(Fine, fine_id)
+        db.session.add(FinePayment(municipality_id=fine.municipality_id, fine_id=fine.id,
+                                   paid_on=TODAY, amount_brl=Decimal(amount),
+                                   receipt=f"DAM{factories.n()}", recorded_at=now,
+                                   reversed_at=now if reversed_ else None,
+                                   reversal_reason="lançado por engano" if reversed_ else None))
+        db.session.commit()
+
+
+def counts(app) -> tuple[int, int]:
+    with app.app_context():
+        return (db.session.scalar(select(func.count()).select_from(Licence)),
+                db.session.scalar(select(func.count()).select_from(AuditEntry)))
+
+
+def test_nortelandia_refuses_a_licence_while_the_holder_owes_a_fine(app, client, make):
+    admin_of(app, client, make, "nortelandia")
+    plate, cpf = new_taxi(app, "nortelandia")
+    fine_id = fine_for(app, "nortelandia", cpf)
+    before = counts(app)
+    r = client.post_form("/cadastro/alvaras/novo", licence_form(plate, "AL-D1"))
+    page = text(r)
+    assert r.status_code == 422
+    error = re.search(r'<p class="field-error" id="f-vehicle_plate-error">(.*?)</p>', page,
+                      re.S).group(1)
+    assert "Alvará não expedido" in error and "multa em aberto" in error
+    assert "em aberto: R$ 300,00" in error
+    assert "Lei 127/2009, Arts. 23 e 34" in error
+    assert "Não será expedido Alvará ao permissionário em débito" in error
+    assert counts(app) == before                      # nothing written, not even the audit
+    pay(app, fine_id, "100.00")                        # partly paid: still owed
+    assert client.post_form("/cadastro/alvaras/novo",
+                            licence_form(plate, "AL-D1")).status_code == 422
+    pay(app, fine_id, "200.00", reversed_=True)        # a reversed payment does not count
+    assert client.post_form("/cadastro/alvaras/novo",
+                            licence_form(plate, "AL-D1")).status_code == 422
+    pay(app, fine_id, "200.00")                        # paid in full: issued
+    save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-D1"))
+    with app.app_context():
+        assert db.session.scalar(select(Licence).filter_by(number="AL-D1")) is not None
+
+
+def test_a_void_fine_does_not_bar_the_licence(app, client, make):
+    admin_of(app, client, make, "nortelandia")
+    plate, cpf = new_taxi(app, "nortelandia")
+    fine_for(app, "nortelandia", cpf, status=SanctionStatus.APPEAL_ACCEPTED)
+    save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-V1"))
+
+
+def test_other_towns_do_not_bar_a_licence_for_a_debt(app, client, make):
+    admin_of(app, client, make, "sapezal")
+    plate, cpf = new_taxi(app, "sapezal")
+    fine_for(app, "sapezal", cpf)
+    page = save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-S1"))
+    assert "Alvará não expedido" not in page
+    with app.app_context():
+        assert db.session.scalar(select(Vehicle).filter_by(plate=plate)).current_licence \
+            is not None
