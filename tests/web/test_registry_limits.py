@@ -306,3 +306,63 @@ def test_other_towns_do_not_bar_a_licence_for_a_debt(app, client, make):
     with app.app_context():
         assert db.session.scalar(select(Vehicle).filter_by(plate=plate)).current_licence \
             is not None
+
+
+# ------------------------------------------------ quota per inhabitants (Nova Santa Helena Art. 3)
+def test_nova_santa_helena_quota_per_750_inhabitants(app, client, make):
+    make(factories.town, "nova-santa-helena", seat=1500, interior=0)   # 1500 / 750 = 2 taxis
+    admin_of(app, client, make, "nova-santa-helena")
+    licensed_taxis(app, "nova-santa-helena", 1)
+    plate, _ = new_taxi(app, "nova-santa-helena")
+    assert limits_card(save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-N2"))) == ""
+    plate, _ = new_taxi(app, "nova-santa-helena")
+    card = limits_card(save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-N3")))
+    assert "3 veículos licenciados: o limite da lei é 2" in card and "1500 habitantes" in card
+    assert "Lei 535/2013, Art. 3, § 3º" in card
+
+
+# ------------------------------------------------------- company share (Sapezal Art. 3 § único)
+def test_a_company_above_20_percent_of_sapezal_taxis_is_warned(app, client, make):
+    admin_of(app, client, make, "sapezal")
+    licensed_taxis(app, "sapezal", 4)
+    with app.app_context():
+        company = factories.holder("sapezal", company=True)
+        plates = [factories.vehicle("sapezal", "taxi", holder=company).plate for _ in range(2)]
+        db.session.commit()
+    first = save(client, "/cadastro/alvaras/novo", licence_form(plates[0], "AL-E1"))
+    assert limits_card(first) == ""                               # 1 of 5 = 20%: the ceiling
+    card = limits_card(save(client, "/cadastro/alvaras/novo", licence_form(plates[1], "AL-E2")))
+    assert "tem 2 de 6 veículos (33,3%): o limite por empresa é 20,0%" in card
+    assert "Lei 060/1998, Art. 3, parágrafo único" in card
+
+
+# ----------------------------------------- one licence per self-employed driver (Sapezal Art. 13)
+def test_a_second_licensed_taxi_of_one_self_employed_driver_is_warned(app, client, make):
+    admin_of(app, client, make, "sapezal")
+    with app.app_context():
+        person = factories.holder("sapezal")
+        plates = [factories.vehicle("sapezal", "taxi", holder=person).plate for _ in range(2)]
+        db.session.commit()
+    assert limits_card(save(client, "/cadastro/alvaras/novo",
+                            licence_form(plates[0], "AL-P1"))) == ""
+    card = limits_card(save(client, "/cadastro/alvaras/novo", licence_form(plates[1], "AL-P2")))
+    assert "(motorista autônomo) tem 2 veículos: a lei permite 1" in card
+    assert "Lei 060/1998, Art. 13" in card
+
+
+# ------------------------------------------------------ moto-taxi engine size (Tapurah Art. 13)
+def moto_form(plate: str, cpf: str, cc: str) -> dict:
+    return {"service": "mototaxi", "plate": plate, "make_model": "Honda", "engine_cc": cc,
+            "year_of_manufacture": str(TODAY.year - 1), "colour": "Vermelha",
+            "holder_tax_id": cpf}
+
+
+def test_a_100_cc_moto_taxi_in_tapurah_is_warned_a_160_cc_one_is_not(app, client, make):
+    admin_of(app, client, make, "tapurah")
+    with app.app_context():
+        cpfs = [factories.holder("tapurah", company=True).tax_id for _ in range(2)]
+        db.session.commit()
+    card = limits_card(save(client, "/cadastro/veiculos/novo", moto_form("QCA1B11", cpfs[0], "100")))
+    assert "Motocicleta de 100 cc" in card and "Lei 406/2001, Art. 13" in card
+    assert limits_card(save(client, "/cadastro/veiculos/novo",
+                            moto_form("QCA1B12", cpfs[1], "160"))) == ""
