@@ -14,6 +14,8 @@ from inspector.extensions import db
 from inspector.models import Role
 
 from .. import factories
+from ..field_api_helpers import sha
+from ..town_rows import build, fingerprint
 
 SKIP_ENDPOINTS = {"static"}
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -107,7 +109,11 @@ def test_wrong_role_is_refused(app, make, other_town_rows, role):
 
 @pytest.mark.parametrize("role", [r.value for r in Role])
 def test_another_towns_rows_are_out_of_reach(app, make, other_town_rows, role):
-    """A Tapurah user asking for Sapezal's row #1 gets 403/404, never the row or a 5xx."""
+    """A Tapurah user asking for Sapezal's row #1 gets 403/404, never the row or a 5xx.
+
+    A sweep with placeholder ids: the routes of NOT_MAPPED (credentials, passenger reports)
+    are only checked here; the others also on rows that exist, by
+    test_another_towns_real_rows_answer_404_while_ours_answer."""
     user = make(factories.user, role, "tapurah")
     client = app.test_client()
     client.login(user.username)
@@ -121,3 +127,131 @@ def test_another_towns_rows_are_out_of_reach(app, make, other_town_rows, role):
             continue
         r = _request(client, method, url, token)
         assert r.status_code in (403, 404), f"{role}: {method} {url} -> {r.status_code}"
+
+
+# --- another town's real rows ----------------------------------------------------------------
+# Which row a route's <int:ident> names, by the start of its rule (longest first). A route
+# with an id, a UUID or a document number that is not here must be added (or listed in
+# NOT_MAPPED with the reason) so that its town check is tried on a row that exists.
+ROW_OF_PREFIX = [
+    ("/revisao/atos/<int:ident>/pagamento", "fine_act"),
+    ("/cadastro/veiculos/", "vehicle"), ("/cadastro/condutores/", "driver"),
+    ("/cadastro/permissionarios/", "holder"), ("/cadastro/alvaras/", "licence"),
+    ("/cadastro/permissoes/", "permit"), ("/cadastro/pontos/", "stand"),
+    ("/cadastro/seguros/", "insurance"), ("/revisao/atos/", "act"),
+    ("/revisao/recursos/", "appeal"), ("/revisao/fotos/", "photo"),
+    ("/revisao/pagamentos/", "payment"), ("/revisao/vistorias/", "inspection"),
+]
+# Routes with ids whose rows town_rows.build does not make (credentials and passenger
+# reports): test_another_towns_rows_are_out_of_reach still asks them for id 1.
+NOT_MAPPED = ("/credenciais/", "/denuncias/")
+# The field API answers a PUT of a UUID another town holds as it answers any UUID taken
+# with other content: 409, the stored inspection kept (field_api/openapi.py: "409").
+OTHER_TOWN_STATUS = {("PUT", "/api/field/inspections/<uuid:inspection_id>"): 409}
+
+
+def _row_values(rule, rows) -> dict | None:
+    """The rule's arguments naming `rows` (a town_rows.TownRows); None when not mapped."""
+    values = {}
+    for name, conv in rule._converters.items():
+        kind = type(conv).__name__
+        if kind == "AnyConverter":
+            values[name] = sorted(conv.items)[0]
+        elif kind == "UUIDConverter":
+            values[name] = uuid.UUID({"inspection_id": rows.inspection_uuid,
+                                      "photo_id": rows.photo_uuid}[name])
+        elif rule.rule.startswith("/documentos/") and name in ("town", "number"):
+            values[name] = rows.slug if name == "town" else rows.notice_number
+        elif kind == "IntegerConverter" and name == "vehicle_id":
+            values[name] = rows.ids["vehicle"]
+        elif kind == "IntegerConverter":
+            key = next((k for prefix, k in ROW_OF_PREFIX if rule.rule.startswith(prefix)), None)
+            if key is None:
+                return None
+            values[name] = rows.ids[key]
+        else:
+            return None
+    return values
+
+
+def _row_routes(app, rows) -> list:
+    """(rule, view, method, url) of every private route with arguments, on `rows`."""
+    out = []
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            view = app.view_functions[rule.endpoint]
+            if rule.endpoint in SKIP_ENDPOINTS or not rule.arguments \
+                    or getattr(view, "access", None) == "public":
+                continue
+            values = _row_values(rule, rows)
+            if values is None:
+                assert rule.rule.startswith(NOT_MAPPED), \
+                    f"{rule.rule}: map its id to a row in ROW_OF_PREFIX (town_rows.build)"
+                continue
+            url = url_for(rule.endpoint, **values)
+            for method in sorted(set(rule.methods) & set(METHODS)):
+                out.append((rule, view, method, url))
+    return out
+
+
+def _send(client, method, rule, url, rows, token):
+    """The request a phone or a browser would make on that route for `rows`."""
+    if rule.rule.endswith("/photos/<uuid:photo_id>"):
+        return client.put(url, data=rows.photo_bytes,
+                          headers={"X-CSRFToken": token, "Content-Type": "image/jpeg",
+                                   "X-Content-SHA256": sha(rows.photo_bytes)})
+    if method == "PUT":
+        return client.put(url, json=rows.inspection_body, headers={"X-CSRFToken": token})
+    return _request(client, method, url, token)
+
+
+@pytest.fixture
+def two_towns(app):
+    """Nortelândia's rows first (lower ids), then Tapurah's: acts, a fine and its payment, an
+    appeal, inspections (one synced with a photo), issued documents, and the registry."""
+    return {"other": build(app, "nortelandia"), "own": build(app, "tapurah")}
+
+
+@pytest.mark.parametrize("role", [r.value for r in Role])
+def test_another_towns_real_rows_answer_404_while_ours_answer(app, two_towns, role):
+    """A Tapurah user asking for Nortelândia's existing act, appeal, photo, payment,
+    inspection (by id and by the phone's UUID), document or registry row gets 404 (a PUT of
+    its inspection's UUID: 409, nothing stored), and Nortelândia's rows stay as they were;
+    the same requests on Tapurah's rows answer (so the 404 is the town check, not a
+    missing row)."""
+    own, other = two_towns["own"], two_towns["other"]
+    before = fingerprint(app, other)
+    client = app.test_client()
+    assert client.login(own.users[role]).status_code == 302
+    token = client.csrf_token("/inicio")
+    tried = []
+    for rule, view, method, url in _row_routes(app, other):
+        access = getattr(view, "access", None)
+        if isinstance(access, tuple) and role not in access:
+            continue
+        r = _send(client, method, rule, url, other, token)
+        want = OTHER_TOWN_STATUS.get((method, rule.rule), 404)
+        assert r.status_code == want, f"{role}: {method} {url} -> {r.status_code}"
+        assert other.notice_number not in r.get_data(as_text=True), \
+            f"{role}: {method} {url} shows the other town's notice number"
+        tried.append((method, rule.rule))
+    assert fingerprint(app, other) == before, f"{role}: another town's rows changed"
+    # the same routes on our own rows: none is "not found"
+    for rule, view, method, url in _row_routes(app, own):
+        if (method, rule.rule) not in tried:
+            continue
+        r = _send(client, method, rule, url, own, token)
+        assert r.status_code < 500 and r.status_code not in (403, 404), \
+            f"{role}: own row {method} {url} -> {r.status_code}"
+    # the routes this test exists for were really tried, for each role that may use them
+    must = {"supervisor": {"/revisao/atos/<int:ident>", "/revisao/recursos/<int:ident>/decidir",
+                           "/revisao/fotos/<int:ident>/original",
+                           "/revisao/pagamentos/<int:ident>/estorno",
+                           "/revisao/vistorias/<int:ident>",
+                           "/api/field/inspections/<uuid:inspection_id>",
+                           "/documentos/<town>/<path:number>/pdf"},
+            "agent": {"/api/field/inspections/<uuid:inspection_id>",
+                      "/api/field/inspections/<uuid:inspection_id>/photos/<uuid:photo_id>",
+                      "/documentos/<town>/<path:number>/pdf"},
+            "admin": {"/cadastro/condutores/<int:ident>", "/revisao/atos/<int:ident>/prefeito"}}
+    assert must[role] <= {r for _, r in tried}, must[role] - {r for _, r in tried}
