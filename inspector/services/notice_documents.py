@@ -159,6 +159,7 @@ class PublicView:
     version: int | None
     superseded: tuple[tuple[int, str], ...]  # (version, sha256) of earlier prints
     payment: str | None = None   # a fine: "quitada", "paga parcialmente", "em aberto"...
+    company_copy_sha256: str | None = None  # the copy sent to the company (Tapurah Art. 27 I)
 
 
 def public_view(notice: Notice) -> PublicView:
@@ -175,15 +176,23 @@ def public_view(notice: Notice) -> PublicView:
         status=public_status(notice), sha256=current.sha256 if current else None,
         version=current.version if current else None,
         superseded=tuple((v, s) for v, s in docs[1:]),
-        payment=balance.label if balance is not None else None)
+        payment=balance.label if balance is not None else None,
+        company_copy_sha256=_copy_sha256(notice))
+
+
+def _copy_sha256(notice: Notice) -> str | None:
+    from .notice_copies import copy_of
+    row = copy_of(notice)
+    return row.sha256 if row is not None else None
 
 
 def check_copy(notice: Notice, data: bytes) -> str:
-    """Whether a file is this document: "current", "superseded" or "different"."""
+    """Whether a file is this document: "current", "superseded", "company_copy" (the copy
+    sent to the company) or "different"."""
     digest = hashlib.sha256(data).hexdigest()
     versions = db.session.execute(select(NoticeDocument.version).where(
         NoticeDocument.notice_id == notice.id, NoticeDocument.sha256 == digest)).scalars().all()
     if not versions:
-        return "different"
+        return "company_copy" if _copy_sha256(notice) == digest else "different"
     latest = current_document(notice)
     return "current" if latest is not None and latest.version in versions else "superseded"

@@ -228,3 +228,18 @@ def test_migration_0017_down_and_up_with_copies_present(app):
         assert db.session.scalar(select(NoticeCompanyCopy)) is None
         notice = db.session.get(Notice, out["notice_id"])
         assert notice_copies.copy_citation(notice.sanction) is not None
+
+
+def test_the_public_page_recognises_the_company_copy(app, client):
+    out = _issue(app)
+    row = _copy(app, out["notice_id"])
+    path = f"/documentos/tapurah/{out['number']}"
+    page = client.get(path).get_data(as_text=True)
+    assert row.sha256 in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    import io
+    r = client.post(path + "/conferir", data={"csrf_token": token,
+                                               "arquivo": (io.BytesIO(row.pdf), "c.pdf")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200
+    assert "é a cópia deste documento remetida à empresa" in r.get_data(as_text=True)

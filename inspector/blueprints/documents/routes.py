@@ -23,6 +23,8 @@ CHECK_RESULTS = {
     "current": ("b-regular", "O arquivo é este documento, na versão em vigor."),
     "superseded": ("b-suspended", "O arquivo é uma versão anterior deste documento, "
                                   "substituída por uma reimpressão com novo código de acesso."),
+    "company_copy": ("b-regular", "O arquivo é a cópia deste documento remetida à empresa, "
+                                  "como emitida."),
     "different": ("b-irregular", "O arquivo NÃO é este documento: o SHA-256 não confere. "
                                  "Ele pode ter sido alterado."),
 }
