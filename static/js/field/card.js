@@ -3,8 +3,8 @@
 // the scanned code's verdict, the vehicle, its driver(s), status and why, expiry dates,
 // the last inspection and open notices. Built from the snapshot on the phone.
 
-import { citationLink, daysUntil, el, formatDate, formatDateTime } from "./ui.js";
-import { situationBanner } from "./situation.js";
+import { citationLink, daysUntil, el, expired, formatDate, formatDateTime } from "./ui.js";
+import { registrationText, situationBanner, standingToday } from "./situation.js";
 import { VERDICTS } from "./verify.js";
 
 const STANDING = {
@@ -12,7 +12,6 @@ const STANDING = {
   irregular: ["IRREGULAR", "bad"],
   suspended: ["SUSPENSO", "bad"],
 };
-const DRIVER_STATUS = { revoked: "Registro CASSADO" };
 const CATEGORY = { autonomo: "Taxista autônomo", auxiliar: "Motorista auxiliar", mototaxista: "Mototaxista" };
 const SERVICE = { taxi: "Táxi", mototaxi: "Mototáxi" };
 const INSPECTION_STATUS = { incomplete: "aguardando fotos", awaiting_review: "aguardando revisão", reviewed: "revisada" };
@@ -21,8 +20,9 @@ const VERDICT_TONE = { valid: "ok", forged: "bad", revoked: "bad", expired: "war
 
 function expiry(label, iso) {
   const days = daysUntil(iso);
-  const tone = days === null ? "" : days < 0 ? "bad" : days <= 30 ? "warn" : "";
-  const note = days === null ? "" : days < 0 ? " (vencido)" : days <= 30 ? ` (vence em ${days} dias)` : "";
+  const gone = expired(iso); // the same check as the standing judged today (situation.js)
+  const tone = days === null ? "" : gone ? "bad" : days <= 30 ? "warn" : "";
+  const note = days === null ? "" : gone ? " (vencido)" : days <= 30 ? ` (vence em ${days} dias)` : "";
   return el("li", { class: tone ? `exp-${tone}` : null }, el("span", {}, label), el("strong", {}, formatDate(iso) + note));
 }
 
@@ -32,7 +32,7 @@ function expiry(label, iso) {
 export function suspendedText(until) {
   if (until === undefined) return "Suspenso";
   if (!until) return "Suspenso, sem data de fim";
-  const over = daysUntil(until) < 0 ? " (já terminou; aguarda baixa no cadastro)" : "";
+  const over = expired(until) ? " (já terminou; aguarda baixa no cadastro)" : "";
   return `Suspenso até ${formatDate(until)}${over}`;
 }
 
@@ -86,19 +86,25 @@ function driverBlock(driver) {
         driver.cnh_expiry ? expiry("CNH", driver.cnh_expiry) : null),
       driver.status === "suspended"
         ? el("p", { class: "exp-bad suspended-until" }, `Registro: ${suspendedText(driver.suspended_until)}`)
-        : driver.status && driver.status !== "active" ? el("p", { class: "exp-bad" }, DRIVER_STATUS[driver.status] || driver.status) : null));
+        : driver.status && driver.status !== "active"
+          ? el("p", { class: "exp-bad" }, registrationText(driver.status).replace(/^r/, "R")) : null));
 }
 
 /** The whole card for a vehicle (details from registry.vehicleDetails), with an optional
- * verdict; `scan` (registry.scanContext) puts the worst situation in a banner on top. */
+ * verdict; `scan` (registry.scanContext) puts the worst situation in a banner on top. The
+ * standing is judged today (situation.standingToday), in the banner and the card alike. */
 export function resultCard(details, verification = null, scan = null) {
-  const { vehicle, drivers, holder, standing, licence, insurance, notices, lastInspection, credentials } = details;
+  const { vehicle, drivers, holder, licence, insurance, notices, lastInspection, credentials } = details;
+  const policies = insurance ? [insurance] : [];
+  const standing = standingToday(details.standing, policies);
+  const judged = scan && { ...scan, vehicles: scan.vehicles.map((x) => (x.vehicle.id === vehicle.id
+    ? { ...x, insurance: policies } : x)) };
   const [standingLabel, standingTone] = STANDING[standing && standing.status] || ["SEM SITUAÇÃO", "warn"];
   const reasons = (standing && standing.reasons) || [];
   const warnings = (standing && standing.warnings) || [];
   const credential = (verification && verification.credential) || credentials.find((c) => c.status === "active");
   return el("article", { class: "card result", dataset: { vehicleId: vehicle.id } },
-    scan ? situationBanner(scan, verification) : null,
+    judged ? situationBanner(judged, verification) : null,
     verification ? verdictBanner(verification) : null,
     el("div", { class: `standing standing-${standingTone}`, dataset: { standing: standing ? standing.status : "" } },
       el("p", { class: "standing-title" }, standingTitle(standing, standingLabel)),

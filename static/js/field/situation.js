@@ -8,13 +8,24 @@
 //     names the linked drivers who may not drive today.
 // A revoked or expired credential is irregular too. Suspended beats irregular beats an
 // unknown standing beats regular, every reason kept (passenger_view._combine).
+// A vehicle's standing is the server's verdict for the day of the last refresh: the phone
+// judges its dated facts again today (standingToday), so days offline never leave a green
+// REGULAR next to a licence that expired meanwhile.
 
-import { citationLink, daysUntil, el, formatDate } from "./ui.js";
+import { citationLink, daysUntil, el, expired, formatDate } from "./ui.js";
 
 const TITLES = { regular: "REGULAR", irregular: "IRREGULAR", suspended: "SUSPENSO", unknown: "SEM SITUAÇÃO" };
 const TONES = { regular: "ok", irregular: "bad", suspended: "bad", unknown: "warn" };
 const ORDER = ["suspended", "irregular", "unknown", "regular"];
 const STANDING_WORD = { irregular: "IRREGULAR", suspended: "SUSPENSO" };
+const REGISTRATION_STATUS = { active: "ativo", suspended: "SUSPENSO", revoked: "CASSADO" };
+
+/** A driver's registration status in words ("registro CASSADO"), never the snapshot's raw
+ * value (active | suspended | revoked): one the app does not know reads as such, in Portuguese. */
+export function registrationText(status) {
+  return REGISTRATION_STATUS[status] ? `registro ${REGISTRATION_STATUS[status]}`
+    : "registro em situação não reconhecida pelo aparelho";
+}
 
 function untilText(until) {
   if (until === undefined) return "";
@@ -26,32 +37,103 @@ export function driverProblems(driver) {
   const out = [];
   if (driver.status === "suspended") {
     out.push({ state: "suspended", text: `SUSPENSO${untilText(driver.suspended_until)}`, until: driver.suspended_until });
-  } else if (driver.status === "revoked") {
-    out.push({ state: "irregular", text: "registro CASSADO" });
   } else if (driver.status && driver.status !== "active") {
-    out.push({ state: "irregular", text: `registro ${driver.status}` });
+    out.push({ state: "irregular", text: registrationText(driver.status) });
   }
-  if (driver.registration_expiry && daysUntil(driver.registration_expiry) < 0) {
+  if (driver.registration_expiry && expired(driver.registration_expiry)) {
     out.push({ state: "irregular", text: `registro VENCIDO em ${formatDate(driver.registration_expiry)}` });
   }
-  if (driver.cnh_expiry && daysUntil(driver.cnh_expiry) < 0) {
+  if (driver.cnh_expiry && expired(driver.cnh_expiry)) {
     out.push({ state: "irregular", text: `CNH VENCIDA em ${formatDate(driver.cnh_expiry)}` });
   }
   return out;
 }
 
-function vehicleProblems(vehicle, standing) {
+// The server's warnings about a vehicle's dated facts (rules/engine.py `_due`, `age_warning`:
+// sent with the fact's day, `due_on`, and the law's article) and what each becomes once that
+// day has passed: the finding the server itself would make today (`rule`), in its words.
+const LAPSES = {
+  "licence.due": { rule: "licence.expired", label: "Alvará", word: "vencido" },
+  "permit.due": { rule: "permit.expired", label: "Permissão", word: "vencida" },
+  "insurance.due": { rule: "insurance.lapsed", label: "Seguro obrigatório", word: "vencido" },
+  "vistoria.due": { rule: "vistoria.overdue", label: "Vistoria", word: "vencida" },
+  "vehicle.age.due": { rule: "vehicle.age", label: "Veículo", age: true },
+};
+const SINCE_REFRESH = "depois da última atualização dos dados do aparelho";
+
+function lapseMessage(warning, lapse) {
+  const day = formatDate(warning.due_on);
+  if (lapse.age) {
+    const made = /fabricado em \d{4}/.exec(warning.message || "");
+    return `Veículo ${made ? made[0] + " " : ""}atingiu o limite de idade em ${day}, ${SINCE_REFRESH}`;
+  }
+  const named = /^(.+?) vence em /.exec(warning.message || ""); // "Alvará AL-12 vence em …"
+  return `${named ? named[1] : lapse.label} ${lapse.word} em ${day}, ${SINCE_REFRESH}`;
+}
+
+function coveredToday(rule, insurance) {
+  // a policy that starts where the old one ends (already in the registry) covers today
+  return rule === "insurance.due" && (insurance || []).some((p) => p && p.valid_from
+    && daysUntil(p.valid_from) <= 0 && p.valid_until && !expired(p.valid_until));
+}
+
+/**
+ * A vehicle's standing judged today. The snapshot's `standing` is the server's verdict for the
+ * day of the last refresh (`standing_on`); it warns of every licence, permit, insurance, vistoria
+ * and age limit falling due within 30 days after that day (never before it). A warning whose day
+ * has passed on the phone's clock has therefore passed since the refresh: it becomes a reason
+ * (the document, the day, the law's article) and the vehicle is IRREGULAR, as the server would
+ * say today. `insurance`: the vehicle's policies on the phone, when known (a renewal in force
+ * today keeps it covered). Answers the stored row itself when nothing passed.
+ */
+export function standingToday(standing, insurance = null) {
+  if (!standing || !standing.status) return standing || null;
+  const lapsed = [];
+  const warnings = [];
+  for (const w of standing.warnings || []) {
+    const lapse = LAPSES[w.rule_id];
+    const passed = lapse && w.due_on && (lapse.age ? daysUntil(w.due_on) <= 0 : expired(w.due_on));
+    if (passed && !coveredToday(w.rule_id, insurance)) {
+      lapsed.push({ rule_id: lapse.rule, message: lapseMessage(w, lapse), citation: w.citation || null,
+        severity: "violation", due_on: w.due_on, since_refresh: true });
+    } else {
+      warnings.push(w);
+    }
+  }
+  if (!lapsed.length) return standing;
+  return { ...standing, status: "irregular", suspended_until: null, warnings,
+    reasons: [...(standing.reasons || []), ...lapsed] };
+}
+
+function citeText(citation) {
+  return citation && citation.law ? `${citation.law}, ${citation.article}` : "";
+}
+
+function vehicleProblems(vehicle, stored, insurance) {
   const plate = vehicle.plate || "sem placa";
+  const standing = standingToday(stored, insurance);
   if (!standing || !standing.status) {
     return [{ state: "unknown", text: `Veículo ${plate}: situação não está nos dados do aparelho` }];
   }
   if (standing.status === "regular") return [];
-  const why = (standing.reasons || []).map((r) => (typeof r === "string" ? r : r.message)).filter(Boolean);
+  const why = (standing.reasons || []).map((r) => (typeof r === "string" ? { message: r } : r))
+    .filter((r) => r.message);
   const word = STANDING_WORD[standing.status] || standing.status.toUpperCase();
   const until = standing.status === "suspended" ? untilText(standing.suspended_until) : "";
-  return [{ state: standing.status === "suspended" ? "suspended" : "irregular",
-    text: `Veículo ${plate} ${word}${until}${why.length ? ": " + why.join("; ") : ""}`,
+  const head = `Veículo ${plate} ${word}${until}`;
+  // what passed since the refresh names the law's article (the server's own reasons are as sent)
+  const reasons = why.map((r) => ({ message: r.message, citation: r.since_refresh && citeText(r.citation) ? r.citation : null }));
+  const cited = (r) => (r.citation ? ` (${citeText(r.citation)})` : "");
+  return [{ state: standing.status === "suspended" ? "suspended" : "irregular", head, reasons,
+    text: `${head}${reasons.length ? ": " + reasons.map((r) => r.message + cited(r)).join("; ") : ""}`,
     until: standing.status === "suspended" ? standing.suspended_until : undefined }];
+}
+
+/** A banner line: its text, with the articles it names linked to their offline law pages. */
+function lineContent(line) {
+  if (!line.reasons || !line.reasons.some((r) => r.citation)) return line.text;
+  return [`${line.head}: `, ...line.reasons.map((r, i) => [i ? "; " : "", r.message,
+    r.citation ? [" (", citationLink(r.citation) || citeText(r.citation), ")"] : []])].flat(Infinity);
 }
 
 function credentialProblems(verification) {
@@ -64,13 +146,15 @@ function credentialProblems(verification) {
 }
 
 /** The banner's content: {state, title, lines, rule, barred}. `scan` comes from
- * registry.scanContext: {rider, vehicles: [{vehicle, standing}], drivers, driverRule}. */
+ * registry.scanContext: {rider, vehicles: [{vehicle, standing, insurance?}], drivers, driverRule}. */
 export function situationOf(scan, verification = null) {
   const lines = [...credentialProblems(verification)];
   if (scan.rider) {
     lines.push(...driverProblems(scan.rider).map((p) => ({ ...p, text: `Condutor ${p.text} — ${scan.rider.name}` })));
   }
-  for (const { vehicle, standing } of scan.vehicles) lines.push(...vehicleProblems(vehicle, standing));
+  for (const { vehicle, standing, insurance } of scan.vehicles) {
+    lines.push(...vehicleProblems(vehicle, standing, insurance));
+  }
   const state = ORDER.find((s) => lines.some((l) => l.state === s)) || "regular";
   let title = TITLES[state];
   const bad = lines.filter((l) => l.state !== "unknown");
@@ -99,7 +183,7 @@ export function situationBanner(scan, verification = null) {
     role: "alert", "aria-label": `Situação: ${s.title}` },
     el("p", { class: "situation-title" }, s.title),
     s.lines.length
-      ? el("ul", { class: "situation-lines" }, s.lines.map((l) => el("li", { dataset: { state: l.state } }, l.text)))
+      ? el("ul", { class: "situation-lines" }, s.lines.map((l) => el("li", { dataset: { state: l.state } }, lineContent(l))))
       : el("p", { class: "situation-lines" }, `${subject} em dia nos dados do aparelho.`),
     s.rule ? ruleLine(s.rule) : null,
     s.barred.length

@@ -52,6 +52,13 @@ export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** Whether a last valid day (ISO) is before the phone's today: "vencido". The one date check
+ * of the result card's expiry lines and of the standing judged today (situation.js). */
+export function expired(iso) {
+  const days = daysUntil(iso);
+  return days !== null && days < 0;
+}
+
 /** Days from today to an ISO date (negative when past). */
 export function daysUntil(iso) {
   if (!iso) return null;
