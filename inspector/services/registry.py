@@ -9,8 +9,8 @@ current value), flushes in the caller's transaction and writes one audit entry; 
 caller commits. A save that changes nothing writes nothing, so re-importing the same
 spreadsheet is a no-op. The law's limits on the saved record are read afterwards with
 `registry_limits.for_record` (warnings); the one refusal, a licence for a holder who owes a
-fine where the law bars it, is a field error of `save_licence`. Everything is scoped to one town: a reference to another
-town's row is "não encontrado".
+fine where the law bars it, is a field error of `save_licence`. Everything is scoped to
+one town: a reference to another town's row is "não encontrado".
 """
 from __future__ import annotations
 

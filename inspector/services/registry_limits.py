@@ -14,7 +14,10 @@ Refusal or warning, and why (the law's words):
   the act itself, at the moment it is done, and says what lifts the bar (payment); the
   registry knows the debt (fines and their payments). No other law shipped (Nortelândia
   030, Nova Santa Helena 535, Sapezal 060, Tapurah 406) bars a licence for a debt, so other
-  towns and the moto-taxi service are unaffected (`DEBT_BARS_LICENCE`).
+  towns and the moto-taxi service are unaffected (`DEBT_BARS_LICENCE`). A debt is a fine
+  "em aberto" or "paga parcialmente" (reversed payments do not count) that is not void
+  (rejected, upheld on appeal) nor held by a suspensive appeal; a fine whose value in reais
+  the town has not set is not counted, since it cannot be paid.
 - WARNED, saved and shown with the article (and listed on /conformidade until fixed):
   fleet cap ("será fixado em 6 (seis) veículos", Nortelândia 127 Art. 3; Sapezal Art. 14,
   which Art. 18 lets a decree raise) and quotas per inhabitant (Nova Santa Helena Art. 3
@@ -41,9 +44,8 @@ from sqlalchemy import or_, select
 
 from .. import rules
 from ..extensions import db
-from ..models import (Driver, Fine, Holder, InsurancePolicy, Licence, Municipality, Permit,
-                      Sanction, Service, Stand, Vehicle)
-from ..models import DriverCategory
+from ..models import (Driver, DriverCategory, Fine, Holder, InsurancePolicy, Licence,
+                      Municipality, Permit, Sanction, Service, Stand, Vehicle)
 from ..rules import Citation, RulesError, Violation
 from . import compliance
 
