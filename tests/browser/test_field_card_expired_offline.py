@@ -4,7 +4,8 @@ The snapshot is loaded today with the moto-taxi's licence ending in 5 days (the 
 REGULAR, "Alvará … vence em …"); the phone's clock then reads 10 days later, offline. The banner
 and the card's standing say IRREGULAR and name the licence, the day it expired and the law's
 article, as the expiry line below says "(vencido)". The same moto-taxi with its licence in force
-stays REGULAR 10 days later."""
+stays REGULAR 10 days later. A licence that ends beyond the server's 30 days of warnings reads
+SEM SITUAÇÃO once ended, never REGULAR."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
@@ -39,15 +40,15 @@ def _licence_ends(app, world, days: int) -> tuple[str, str]:
         return out
 
 
-def _card_days_later(browser, live_server, world):
-    """Refresh the snapshot today, go offline, read the card by plate `LATER` days later."""
+def _card_days_later(browser, live_server, world, later: int = LATER):
+    """Refresh the snapshot today, go offline, read the card by plate `later` days later."""
     context, guard, page = start_online(browser, live_server, world["agent"])
     context.set_offline(True)
-    page.clock.set_fixed_time(datetime.now() + timedelta(days=LATER))
+    page.clock.set_fixed_time(datetime.now() + timedelta(days=later))
     page.reload()
     page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=20_000)
     assert page.evaluate("() => new Date().getTime()") > (
-        datetime.now() + timedelta(days=LATER - 1)).timestamp() * 1000
+        datetime.now() + timedelta(days=later - 1)).timestamp() * 1000
     page.fill("#search-q", world["plate"])
     page.get_by_role("button", name="Buscar").click()
     card = page.locator("#result .card")
@@ -89,10 +90,29 @@ def test_a_licence_still_in_force_stays_regular(browser, live_server, app, world
     context.close()
 
 
+def test_a_licence_ended_unannounced_is_not_regular_either(browser, live_server, app, world):
+    """40 days offline: the licence ended 35 days after the refresh, beyond the server's 30 days
+    of warnings, so the snapshot does not say which article asks for it. The phone cannot judge:
+    SEM SITUAÇÃO (amber), naming the licence and the day, never REGULAR beside "(vencido)"."""
+    number, end = _licence_ends(app, world, days=35)
+    context, guard, card = _card_days_later(browser, live_server, world, later=40)
+    banner = card.locator(".situation")
+    expect(banner).to_have_attribute("data-situation", "unknown")
+    expect(banner.locator(".situation-title")).to_have_text("SEM SITUAÇÃO")
+    expect(banner.locator(".situation-lines li")).to_have_text([
+        f"Veículo {world['plate']} SEM SITUAÇÃO: Alvará {number} vencido em {end}, depois da "
+        "última atualização dos dados do aparelho: atualize os dados para saber a situação"])
+    expect(card.locator(".standing-title")).to_have_text("SEM SITUAÇÃO")
+    expect(card.locator(".expiries li", has_text="Licença")).to_contain_text(f"{end} (vencido)")
+    assert guard.foreign() == []
+    context.close()
+
+
 JUDGE = """async () => {
     const { driverProblems, standingToday } = await import('/static/js/field/situation.js');
     const cite = { law: 'Lei 406/2001', article: 'Art. 17', law_slug: 'x', anchor: 'art-17' };
     const due = (rule_id, message, due_on) => ({ rule_id, message, due_on, citation: cite, severity: 'warning' });
+    const ended = { number: 'AL-9', status: 'active', valid_until: '2026-12-01' };
     const regular = (...warnings) => ({ vehicle_id: 1, status: 'regular', reasons: [], warnings });
     const judged = (s, insurance) => {
         const out = standingToday(s, insurance);
@@ -102,7 +122,11 @@ JUDGE = """async () => {
     return {
         insurance: judged(regular(due('insurance.due', 'Seguro obrigatório vence em 04/12/2026.', '2026-12-04'))),
         renewed: judged(regular(due('insurance.due', 'Seguro obrigatório vence em 04/12/2026.', '2026-12-04')),
-                        [{ valid_from: '2026-12-05', valid_until: '2027-12-04' }]),
+                        { insurance: [{ valid_from: '2026-12-05', valid_until: '2027-12-04' }] }),
+        licence_unsaid: judged(regular(), { licence: ended }),
+        licence_said: judged(regular(due('licence.due', 'Alvará AL-9 vence em 01/12/2026.', '2026-12-01')),
+                             { licence: ended }),
+        licence_valid: judged(regular(), { licence: { ...ended, valid_until: '2026-12-10' } }),
         vistoria: judged(regular(due('vistoria.due', 'Vistoria vence em 09/12/2026.', '2026-12-09'))),
         last_day: judged(regular(due('permit.due', 'Permissão P-7 vence em 10/12/2026.', '2026-12-10'))),
         age: judged(regular(due('vehicle.age.due', 'Veículo fabricado em 2018 atinge o limite de idade em 10/12/2026.', '2026-12-10'))),
@@ -131,5 +155,10 @@ def test_each_dated_fact_is_judged_on_the_phones_day(page):
         f"Veículo fabricado em 2018 atingiu o limite de idade em 10/12/2026, {since}"]}
     assert got["suspended"] == {"status": "irregular", "warnings": [], "reasons": [
         "Alvará A-1 suspenso até 31/01/2027.", f"Alvará A-1 vencido em 01/12/2026, {since}"]}
+    assert got["licence_unsaid"] == {"status": "unknown", "warnings": [], "reasons": [
+        f"Alvará AL-9 vencido em 01/12/2026, {since}: atualize os dados para saber a situação"]}
+    assert got["licence_said"] == {"status": "irregular", "warnings": [], "reasons": [
+        f"Alvará AL-9 vencido em 01/12/2026, {since}"]}
+    assert got["licence_valid"] == {"status": "regular", "reasons": [], "warnings": []}
     assert got["unknown_driver"] == ["registro em situação não reconhecida pelo aparelho"]
     assert got["revoked_driver"] == ["registro CASSADO"]

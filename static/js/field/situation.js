@@ -17,7 +17,7 @@ import { citationLink, daysUntil, el, expired, formatDate } from "./ui.js";
 const TITLES = { regular: "REGULAR", irregular: "IRREGULAR", suspended: "SUSPENSO", unknown: "SEM SITUAÇÃO" };
 const TONES = { regular: "ok", irregular: "bad", suspended: "bad", unknown: "warn" };
 const ORDER = ["suspended", "irregular", "unknown", "regular"];
-const STANDING_WORD = { irregular: "IRREGULAR", suspended: "SUSPENSO" };
+const STANDING_WORD = { irregular: "IRREGULAR", suspended: "SUSPENSO", unknown: "SEM SITUAÇÃO" };
 const REGISTRATION_STATUS = { active: "ativo", suspended: "SUSPENSO", revoked: "CASSADO" };
 
 /** A driver's registration status in words ("registro CASSADO"), never the snapshot's raw
@@ -77,17 +77,32 @@ function coveredToday(rule, insurance) {
     && daysUntil(p.valid_from) <= 0 && p.valid_until && !expired(p.valid_until));
 }
 
+/** The licence on the phone ended since the refresh though the verdict never mentions it (it
+ * warns only 30 days ahead; every law in force asks for a licence, the verdict says which
+ * article): the phone cannot judge it, so SEM SITUAÇÃO, never REGULAR beside "(vencido)". */
+function unmentionedLicence(standing, licence) {
+  if (!licence || licence.status !== "active" || !licence.valid_until || !expired(licence.valid_until)) return [];
+  const said = [...(standing.reasons || []), ...(standing.warnings || [])]
+    .some((r) => String((r && r.rule_id) || "").startsWith("licence."));
+  if (said) return [];
+  return [{ rule_id: "licence.expired", citation: null, severity: "unknown", due_on: licence.valid_until,
+    since_refresh: true, message: `${`Alvará ${licence.number || ""}`.trim()} vencido em `
+      + `${formatDate(licence.valid_until)}, ${SINCE_REFRESH}: atualize os dados para saber a situação` }];
+}
+
 /**
  * A vehicle's standing judged today. The snapshot's `standing` is the server's verdict for the
  * day of the last refresh (`standing_on`); it warns of every licence, permit, insurance, vistoria
  * and age limit falling due within 30 days after that day (never before it). A warning whose day
  * has passed on the phone's clock has therefore passed since the refresh: it becomes a reason
  * (the document, the day, the law's article) and the vehicle is IRREGULAR, as the server would
- * say today. `insurance`: the vehicle's policies on the phone, when known (a renewal in force
- * today keeps it covered). Answers the stored row itself when nothing passed.
+ * say today. `docs`: the vehicle's rows on the phone, when known: `insurance` (policies: a
+ * renewal in force today keeps it covered) and `licence` (ended since the refresh without a
+ * warning: SEM SITUAÇÃO). Answers the stored row itself when nothing passed.
  */
-export function standingToday(standing, insurance = null) {
+export function standingToday(standing, docs = {}) {
   if (!standing || !standing.status) return standing || null;
+  const { insurance = null, licence = null } = docs || {};
   const lapsed = [];
   const warnings = [];
   for (const w of standing.warnings || []) {
@@ -100,18 +115,20 @@ export function standingToday(standing, insurance = null) {
       warnings.push(w);
     }
   }
-  if (!lapsed.length) return standing;
-  return { ...standing, status: "irregular", suspended_until: null, warnings,
-    reasons: [...(standing.reasons || []), ...lapsed] };
+  const unknown = unmentionedLicence(standing, licence);
+  if (!lapsed.length && !unknown.length) return standing;
+  const reasons = [...(standing.reasons || []), ...lapsed, ...unknown];
+  if (!lapsed.length && standing.status !== "regular") return { ...standing, reasons };
+  return { ...standing, status: lapsed.length ? "irregular" : "unknown", suspended_until: null, warnings, reasons };
 }
 
 function citeText(citation) {
   return citation && citation.law ? `${citation.law}, ${citation.article}` : "";
 }
 
-function vehicleProblems(vehicle, stored, insurance) {
+function vehicleProblems(vehicle, stored, docs) {
   const plate = vehicle.plate || "sem placa";
-  const standing = standingToday(stored, insurance);
+  const standing = standingToday(stored, docs);
   if (!standing || !standing.status) {
     return [{ state: "unknown", text: `Veículo ${plate}: situação não está nos dados do aparelho` }];
   }
@@ -124,7 +141,8 @@ function vehicleProblems(vehicle, stored, insurance) {
   // what passed since the refresh names the law's article (the server's own reasons are as sent)
   const reasons = why.map((r) => ({ message: r.message, citation: r.since_refresh && citeText(r.citation) ? r.citation : null }));
   const cited = (r) => (r.citation ? ` (${citeText(r.citation)})` : "");
-  return [{ state: standing.status === "suspended" ? "suspended" : "irregular", head, reasons,
+  const state = standing.status === "suspended" || standing.status === "unknown" ? standing.status : "irregular";
+  return [{ state, head, reasons,
     text: `${head}${reasons.length ? ": " + reasons.map((r) => r.message + cited(r)).join("; ") : ""}`,
     until: standing.status === "suspended" ? standing.suspended_until : undefined }];
 }
@@ -146,15 +164,13 @@ function credentialProblems(verification) {
 }
 
 /** The banner's content: {state, title, lines, rule, barred}. `scan` comes from
- * registry.scanContext: {rider, vehicles: [{vehicle, standing, insurance?}], drivers, driverRule}. */
+ * registry.scanContext: {rider, vehicles: [{vehicle, standing, docs?}], drivers, driverRule}. */
 export function situationOf(scan, verification = null) {
   const lines = [...credentialProblems(verification)];
   if (scan.rider) {
     lines.push(...driverProblems(scan.rider).map((p) => ({ ...p, text: `Condutor ${p.text} — ${scan.rider.name}` })));
   }
-  for (const { vehicle, standing, insurance } of scan.vehicles) {
-    lines.push(...vehicleProblems(vehicle, standing, insurance));
-  }
+  for (const { vehicle, standing, docs } of scan.vehicles) lines.push(...vehicleProblems(vehicle, standing, docs));
   const state = ORDER.find((s) => lines.some((l) => l.state === s)) || "regular";
   let title = TITLES[state];
   const bad = lines.filter((l) => l.state !== "unknown");
