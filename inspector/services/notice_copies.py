@@ -223,8 +223,8 @@ def remittance_text(row: NoticeCompanyCopy) -> str:
     """"pendente" or "remetida em dd/mm/aaaa por Nome (meio)"."""
     if row.remitted_on is None:
         return "pendente"
-    who = row.recorded_by.name if row.recorded_by is not None else "o sistema"
-    text = f"remetida em {_fmt(row.remitted_on)} por {who} ({row.via_label})"
+    who = f"por {row.recorded_by.name}" if row.recorded_by is not None else "pelo sistema"
+    text = f"remetida em {_fmt(row.remitted_on)} {who} ({row.via_label})"
     return text + (f" — {row.remittance_ref}" if row.remittance_ref else "")
 
 

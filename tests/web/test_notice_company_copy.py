@@ -202,7 +202,7 @@ def test_a_subscribed_company_is_pushed_the_copy_and_it_is_recorded_remitted(app
 
         client.login(out["sup"])
         page = client.get(f"/revisao/atos/{out['act_id']}").get_data(as_text=True)
-        assert re.search(r"remetida em \d\d/\d\d/\d{4} por o sistema \(notificação no "
+        assert re.search(r"remetida em \d\d/\d\d/\d{4} pelo sistema \(notificação no "
                          r"aplicativo\)", page)
         assert "Registrar a remessa da cópia" not in page
         r = client.post_form(f"/revisao/atos/{out['act_id']}/copia-empresa",
