@@ -22,8 +22,9 @@ from datetime import date
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
-from .. import rules
+from .. import render_cache, rules
 from ..extensions import db
+from . import audit
 from ..models import (DecreeValue, Driver, DriverCategory, Holder, HolderKind, Licence,
                       Municipality, Permit, Service, Stand, Status, Vehicle)
 from ..rules import (Citation, DatedAmount, DriverFacts, Finding, HolderFacts, InsuranceFacts,
@@ -221,7 +222,16 @@ def registry_facts(town: Municipality, service: str, tf: TownFacts | None = None
 
 
 def town_compliance(municipality: Municipality, on: date) -> TownCompliance:
-    """Check every service of a town against the law in force on `on`."""
+    """Check every service of a town against the law in force on `on`. The result is reused
+    (read-only) while the town's audit version and the day stay the same: every registry
+    change writes an audit entry of its town, and the registry pages (registry_limits) and
+    /conformidade ask for it on every view. COMPLIANCE_SECONDS bounds its age anyway."""
+    key = (municipality.id, audit.town_version(municipality.id), on)
+    return render_cache.reuse("compliance", key, lambda: _town_compliance(municipality, on),
+                              size=32, seconds=120)
+
+
+def _town_compliance(municipality: Municipality, on: date) -> TownCompliance:
     tf = town_facts(municipality)
     reports, not_covered = [], []
     for service in rules.loader.SERVICES:
