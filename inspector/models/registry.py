@@ -7,6 +7,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy import (
+    CheckConstraint,
     Column,
     Date,
     DateTime,
@@ -258,7 +259,10 @@ class Vehicle(TownScoped, db.Model):
 
     __tablename__ = "vehicles"
     __table_args__ = (UniqueConstraint("municipality_id", "plate"),
-                      Index("ix_vehicles_town_prefix", "municipality_id", "prefix"))
+                      Index("ix_vehicles_town_prefix", "municipality_id", "prefix"),
+                      CheckConstraint("vistoria_valid_until IS NULL OR (last_vistoria_on IS NOT "
+                                      "NULL AND vistoria_valid_until > last_vistoria_on)",
+                                      name="vistoria_valid_until_after_vistoria"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     holder_id: Mapped[int] = mapped_column(ForeignKey("holders.id"), index=True)
@@ -274,6 +278,9 @@ class Vehicle(TownScoped, db.Model):
     prefix: Mapped[str] = mapped_column(String(10), default="")
     is_trail: Mapped[bool] = mapped_column(default=False)
     last_vistoria_on: Mapped[date | None] = mapped_column(Date)
+    # a validity shortened by the inspector where the law allows it (Nova Santa Helena
+    # Lei 535/2013 Art. 32 § 3º; rule pack `periodicity.vistoria_may_be_shortened`)
+    vistoria_valid_until: Mapped[date | None] = mapped_column(Date)
 
     holder: Mapped[Holder] = relationship(back_populates="vehicles")
     stand: Mapped[Stand | None] = relationship(back_populates="vehicles")

@@ -10,7 +10,7 @@ Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 from .engine import (DUE_SOON_DAYS, Rules, checklist, checklist_of, driver_rule_violations,
                      driver_violations, find_pack, packs_for_town, resolve, rules_on,
                      standing_status, vehicle_age, vehicle_check, vehicle_document_violations,
-                     vehicle_limit_violations, vehicle_violations)
+                     vehicle_limit_violations, vehicle_violations, vistoria_end)
 from .errors import LawNotInForce, RulesError, UnknownService, UnknownTown
 from .facts import (DatedAmount, DriverFacts, Finding, HolderFacts, InsuranceFacts,
                     LicenceFacts, PermitFacts, PriorSanction, Registry, TownFacts, VehicleFacts)
@@ -33,4 +33,5 @@ __all__ = [
     "load_pack", "packs_for_town", "propose_sanction", "resolve", "rules_on",
     "standing_status", "town_report", "vehicle_age", "vehicle_check",
     "vehicle_document_violations", "vehicle_limit_violations", "vehicle_violations",
+    "vistoria_end",
 ]

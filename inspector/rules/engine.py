@@ -262,22 +262,39 @@ def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
                             subject, p.valid_until, on))
     if r.value("requirements.insurance"):
         out.extend(_insurance(r, v))
-    months = r.value("periodicity.vistoria_months")
-    if months:
-        c = r.cite("periodicity.vistoria_months")
+    if r.value("periodicity.vistoria_months"):
         if v.last_vistoria_on is None:
-            out.append(Violation("vistoria.missing", "Nenhuma vistoria registrada.", c,
-                                 severity="warning", subject=subject))
+            out.append(Violation("vistoria.missing", "Nenhuma vistoria registrada.",
+                                 r.cite("periodicity.vistoria_months"), severity="warning",
+                                 subject=subject))
         else:
-            due = add_months(v.last_vistoria_on, months)
+            due, c, short = vistoria_end(r, v)
+            how = " (validade reduzida na vistoria)" if short else ""
             if due < on:
                 out.append(Violation("vistoria.overdue", f"Vistoria vencida desde "
-                                     f"{fmt_date(due)} (a última foi em "
+                                     f"{fmt_date(due)}{how} (a última foi em "
                                      f"{fmt_date(v.last_vistoria_on)}).", c, subject=subject,
                                      due_on=due))
             else:
-                out.append(_due("vistoria.due", "Vistoria vence em {date}.", c, subject, due, on))
+                out.append(_due("vistoria.due", f"Vistoria vence em {{date}}{how}.", c,
+                                subject, due, on))
     return [x for x in out if x is not None]
+
+
+def vistoria_end(r: Rules, v: VehicleFacts) -> tuple[date | None, Citation | None, bool]:
+    """The vistoria's last valid day, its citation, and whether it was shortened: the earlier
+    of last vistoria + `vistoria_months` and the inspector's shortened day, the latter only
+    where the pack allows it (`vistoria_may_be_shortened`) and only when it falls after the
+    vistoria and before the normal end."""
+    months = r.value("periodicity.vistoria_months")
+    if not months or v.last_vistoria_on is None:
+        return None, r.cite("periodicity.vistoria_months"), False
+    normal = add_months(v.last_vistoria_on, months)
+    short = v.vistoria_valid_until
+    if (short is not None and r.value("periodicity.vistoria_may_be_shortened")
+            and v.last_vistoria_on < short < normal):
+        return short, r.cite("periodicity.vistoria_may_be_shortened"), True
+    return normal, r.cite("periodicity.vistoria_months"), False
 
 
 def _insurance(r: Rules, v: VehicleFacts) -> list[Violation | None]:

@@ -89,6 +89,7 @@ class VehicleFacts:
     doors: int | None = None
     holder_id: int | None = None
     last_vistoria_on: date | None = None
+    vistoria_valid_until: date | None = None   # shortened by the inspector, where the law allows
     licence: LicenceFacts | None = None
     permit: PermitFacts | None = None
     insurance: tuple[InsuranceFacts, ...] = ()

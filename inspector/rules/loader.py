@@ -62,6 +62,7 @@ PARAMETERS: dict[str, str] = {
     "limits.town.company_max_share": "fraction",
     "limits.town.max_vehicles_per_person": "int",
     "periodicity.vistoria_months": "int",
+    "periodicity.vistoria_may_be_shortened": "bool",
     "periodicity.licence_months": "int",
     "periodicity.registration_months": "int",
     "periodicity.registration_grace_days": "int",

@@ -47,6 +47,7 @@ def _vehicle(data: dict, i: int = 0) -> R.VehicleFacts:
         is_trail=data.get("trail", False), doors=data.get("doors"),
         holder_id=data.get("holder"), auxiliaries=data.get("auxiliaries", 0),
         last_vistoria_on=_day(data["vistoria"]) if data.get("vistoria") else None,
+        vistoria_valid_until=_day(data["vistoria_until"]) if data.get("vistoria_until") else None,
         licence=R.LicenceFacts(lic.get("number", "AL-1"), _day(lic["from"]), _day(lic["until"]),
                                lic.get("status", "active")) if lic else None,
         permit=R.PermitFacts("TP-1", _day(data["permit"]["from"]), None,

@@ -29,12 +29,13 @@ def upgrade():
     with op.batch_alter_table('vehicles', schema=None) as batch_op:
         batch_op.add_column(sa.Column('vistoria_valid_until', sa.Date(), nullable=True))
         batch_op.create_check_constraint(
-            'vistoria_valid_until_after_vistoria',
+            op.f('ck_vehicles_vistoria_valid_until_after_vistoria'),
             'vistoria_valid_until IS NULL OR (last_vistoria_on IS NOT NULL '
             'AND vistoria_valid_until > last_vistoria_on)')
 
 
 def downgrade():
     with op.batch_alter_table('vehicles', schema=None) as batch_op:
-        batch_op.drop_constraint('vistoria_valid_until_after_vistoria', type_='check')
+        batch_op.drop_constraint(op.f('ck_vehicles_vistoria_valid_until_after_vistoria'),
+                                 type_='check')
         batch_op.drop_column('vistoria_valid_until')
