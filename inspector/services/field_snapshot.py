@@ -253,7 +253,7 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
         else ([], [])
     if gone:
         deleted["notices"] = gone  # decided otherwise, complied with or closed since
-    out["checklists"] = field_rules.checklists_in_force(town, today)
+    out["checklists"] = with_requirements(town, field_rules.checklists_in_force(town, today), today)
     out["keys"] = _keys(today)
     out["deleted"] = deleted
     return out
@@ -287,3 +287,61 @@ def _inspected_vehicles(uuids: set[str]) -> set[int]:
         return set()
     return set(db.session.scalars(select(Inspection.vehicle_id)
                                   .where(Inspection.uuid.in_(sorted(uuids)))))
+
+
+# ------------------------------------------------------------------ what the law requires
+# `checklists[].requirements`: what the law in force asks of a vehicle and its drivers, each
+# with its article, so the phone judges the rows' dates on its own day (static/js/field/
+# situation.js, one rule per requirement). `checklists` is replaced by every delta (db.js
+# `replace: true`): phones get it on their next sync without a snapshot format change.
+_CITED = {"licence": "requirements.licence", "permit": "requirements.permit",
+          "insurance": "requirements.insurance", "cnh": "requirements.cnh",
+          "driver_registration": "requirements.driver_registration"}
+
+
+def _cite(r, path: str) -> dict:
+    c = r.cite(path)
+    return c.as_dict() if c else {}
+
+
+def requirements_of(r) -> dict:
+    """What the rules of one day (`rules.Rules`) require, each with its citation (None when
+    the law does not ask it): documents, vistoria period, vehicle age limit, CNH category."""
+    out: dict = {name: ({"citation": _cite(r, path)} if r.value(path) else None)
+                 for name, path in _CITED.items()}
+    months = r.value("periodicity.vistoria_months")
+    out["vistoria"] = None if not months else {
+        "months": months, "citation": _cite(r, "periodicity.vistoria_months"),
+        "shortened_citation": (_cite(r, "periodicity.vistoria_may_be_shortened")
+                               if r.value("periodicity.vistoria_may_be_shortened") else None)}
+    ages = []  # the engine's vehicle.age: age > max_age_years, or age >= replace_at_age_years
+    limit = r.value("limits.vehicle.max_age_years")
+    if limit is not None:
+        ages.append((limit + 1, limit, "limits.vehicle.max_age_years"))
+    limit = r.value("limits.vehicle.replace_at_age_years")
+    if limit is not None:
+        ages.append((limit, limit, "limits.vehicle.replace_at_age_years"))
+    if ages:
+        at, limit, path = min(ages)
+        out["vehicle_age"] = {"irregular_at_age": at, "limit_years": limit,
+                              "citation": _cite(r, path)}
+    else:
+        out["vehicle_age"] = None
+    need = r.value("limits.driver.cnh_category")
+    out["cnh_category"] = None if not need else {
+        "category": str(need), "citation": _cite(r, "limits.driver.cnh_category")}
+    return out
+
+
+def with_requirements(town: Municipality, checklists: list[dict], day: date) -> list[dict]:
+    """The checklists in force, each with `requirements` (requirements_of) of its law that day."""
+    from .. import rules
+
+    for found in checklists:
+        try:
+            pack = rules.find_pack(town.slug, found["service"], day)
+        except rules.RulesError:
+            found["requirements"] = None
+            continue
+        found["requirements"] = requirements_of(rules.rules_on(pack, day))
+    return checklists

@@ -1,0 +1,53 @@
+"""What the law requires, in the snapshot (`checklists[].requirements`): every dated requirement
+of a vehicle and its drivers with its article, so the phone judges the rows' dates on its own
+day. Full and delta snapshots alike (checklists are replaced by every delta). Runs on SQLite and
+PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+from .field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
+
+
+def _tapurah(checklists: list[dict]) -> dict:
+    [found] = [c for c in checklists if c["service"] == "mototaxi"]
+    return found["requirements"]
+
+
+def test_the_snapshot_says_what_the_law_requires_and_where(api, moto):
+    moto()
+    full = api.get("/api/field/snapshot").json
+    req = _tapurah(full["checklists"])
+    law = {"law": "Lei 406/2001", "law_slug": "tapurah-lei-406-2001-mototaxi"}
+
+    def cited(name):
+        c = req[name]["citation"]
+        return {"law": c["law"], "law_slug": c["law_slug"], "article": c["article"]}
+
+    assert cited("licence") == {**law, "article": "Art. 4"}
+    assert cited("permit") == {**law, "article": "Art. 6"}
+    assert cited("insurance") == {**law, "article": "Art. 17"}
+    assert cited("cnh") == {**law, "article": "Art. 20, I"}
+    assert req["vistoria"]["months"] == 6
+    assert req["vistoria"]["citation"]["article"].startswith("Art. 23")
+    # "no máximo 5 anos de uso": irregular from the year it is 6 years old
+    assert req["vehicle_age"]["irregular_at_age"] == 6
+    assert req["vehicle_age"]["limit_years"] == 5
+    assert cited("vehicle_age") == {**law, "article": "Art. 13"}
+    assert req["cnh_category"]["category"] == "A"
+    assert cited("cnh_category") == {**law, "article": "Art. 20, I"}
+    assert req["driver_registration"]["citation"]["article"].startswith("Art. 3")
+    # a delta carries them too: the phone holding an older list gets them on its next sync
+    delta = api.get(f"/api/field/snapshot?since={full['version']}").json
+    assert delta["full"] is False and _tapurah(delta["checklists"]) == req
+
+
+def test_a_requirement_the_law_does_not_make_is_null(app):
+    """Nortelândia's taxi law asks no insurance and no vistoria period: null, never a guess."""
+    from datetime import date
+
+    from inspector import rules
+    from inspector.services.field_snapshot import requirements_of
+
+    req = requirements_of(rules.resolve("nortelandia", "taxi", date.today()))
+    assert req["insurance"] is None and req["vistoria"] is None and req["cnh_category"] is None
+    assert req["licence"]["citation"]["article"] == "Art. 17"
+    assert req["vehicle_age"]["irregular_at_age"] == 11
