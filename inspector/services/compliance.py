@@ -115,6 +115,7 @@ def vehicle_facts(vehicle: Vehicle) -> VehicleFacts:
         year_of_manufacture=vehicle.year_of_manufacture, id=vehicle.id, plate=vehicle.plate,
         engine_cc=vehicle.engine_cc, is_trail=bool(vehicle.is_trail), doors=vehicle.doors,
         holder_id=vehicle.holder_id, last_vistoria_on=vehicle.last_vistoria_on,
+        vistoria_valid_until=vehicle.vistoria_valid_until,
         licence=_licence(vehicle.current_licence),
         permit=None if p is None else PermitFacts(p.number, p.valid_from, p.valid_until,
                                                   _value(p.status), p.suspended_until),

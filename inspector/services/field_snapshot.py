@@ -38,6 +38,9 @@ town_version = audit.town_version  # the snapshot's version
 # before the field existed are refreshed (a delta only carries rows changed on the server).
 #   1 (no `format` in the answer): the first shape.
 #   2: `suspended_until` on drivers, licences, permits and standing.
+#   (2, unchanged: `vistoria_valid_until` on vehicles. A row stored without it reads as null,
+#   "not shortened", which every vehicle was before the field existed; setting or clearing it
+#   writes the vehicle's audit entry, so the next delta carries the row.)
 FORMAT = 2
 
 
@@ -55,7 +58,7 @@ def _chunks(ids: Iterable[int]) -> Iterable[list[int]]:
 COLUMNS = {
     Vehicle: ("id", "plate", "prefix", "service", "kind", "make_model", "year_of_manufacture",
               "engine_cc", "colour", "doors", "is_trail", "holder_id", "stand_id",
-              "last_vistoria_on"),
+              "last_vistoria_on", "vistoria_valid_until"),
     Driver: ("id", "name", "category", "holder_id", "cnh_category", "cnh_expiry",
              "registration_number", "registration_expiry", "status", "suspended_until"),
     Holder: ("id", "name", "kind"),
@@ -90,7 +93,9 @@ def vehicle_json(v: Vehicle) -> dict:
             "year_of_manufacture": v.year_of_manufacture, "engine_cc": v.engine_cc,
             "colour": v.colour, "doors": v.doors, "is_trail": v.is_trail,
             "holder_id": v.holder_id, "stand_id": v.stand_id,
-            "last_vistoria_on": _d(v.last_vistoria_on)}
+            "last_vistoria_on": _d(v.last_vistoria_on),
+            # shortened by the inspector (Nova Santa Helena Lei 535/2013 Art. 32 § 3º), else null
+            "vistoria_valid_until": _d(v.vistoria_valid_until)}
 
 
 def driver_json(d: Driver, vehicle_ids: list[int], photo: str | None) -> dict:

@@ -22,7 +22,7 @@ from ..extensions import db
 from ..models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolicy, Licence,
                       LicenceKind, Permit, PermitKind, Service, Stand, Status, StatusChange,
                       Vehicle, VehicleKind)
-from . import audit, registry_limits, rg
+from . import audit, registry_limits, rg, vistoria_validity
 from .documents import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from .errors import ValidationFailed
 from .registry_base import (NOT_FOUND, STATUS_CHANGE_NEEDS, _check, _code, _merged,  # noqa: F401
@@ -139,13 +139,32 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
                  required=False, what="ponto")
     if stand is not None and service is not None and stand.service != service:
         f.fail("stand_code", f"o ponto {stand.code} é de {label(stand.service).lower()}")
+    last_vistoria_on = f.date("last_vistoria_on", required=False)
     values = dict(service=service, kind=kind, plate=plate, make_model=f.text("make_model", max_len=120),
                   year_of_manufacture=year, engine_cc=engine_cc, colour=f.text("colour", max_len=40),
-                  doors=doors, prefix=prefix, is_trail=is_trail,
-                  last_vistoria_on=f.date("last_vistoria_on", required=False))
+                  doors=doors, prefix=prefix, is_trail=is_trail, last_vistoria_on=last_vistoria_on,
+                  vistoria_valid_until=_vistoria_valid_until(f, town_id, service, last_vistoria_on,
+                                                             vehicle, data))
     _check(f)
     values.update(holder=holder, stand=stand)
     return _write("vehicle", Vehicle, vehicle, values, town_id=town_id, actor=actor, lookup=lookup)
+
+
+def _vistoria_valid_until(f: Fields, town_id: int, service: Service | None, last: date | None,
+                          vehicle: Vehicle | None, data: Mapping[str, Any]) -> date | None:
+    """The shortened vistoria validity (vistoria_validity.check), where the law allows it. A
+    new vistoria date given without one (a spreadsheet row) ends the earlier shortening."""
+    if (vehicle is not None and vistoria_validity.FIELD not in data
+            and last != vehicle.last_vistoria_on):
+        return None
+    if not f.raw(vistoria_validity.FIELD):
+        return None
+    until = f.date(vistoria_validity.FIELD, required=False)
+    if until is not None and f.ok("last_vistoria_on"):
+        why = vistoria_validity.check(town_id, service.value if service else None, last, until)
+        if why:
+            f.fail(vistoria_validity.FIELD, why)
+    return until
 
 
 def _cnh_fits(category: str, service: Service) -> bool:

@@ -6,6 +6,7 @@ from datetime import date
 
 from ...extensions import db
 from ...models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
+from ...services import vistoria_validity
 from .kinds import Kind
 from .queries import allowed, history, sanctions
 
@@ -24,7 +25,8 @@ def _vehicle(v: Vehicle, town: int) -> dict:
                              for p in v.insurance_policies)
     return {"history": history(town, subjects), "today": today,
             "needs_insurance": v.service == Service.MOTOTAXI,
-            "insurance_in_force": insurance_in_force}
+            "insurance_in_force": insurance_in_force,
+            "vistoria": vistoria_validity.of(v, today)}
 
 
 def _driver(d: Driver, town: int) -> dict:

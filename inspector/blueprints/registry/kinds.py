@@ -27,6 +27,11 @@ class Field:
     hint: str = ""
     options: tuple[tuple[str, str], ...] | Callable[[int], list[tuple[str, str]]] = ()
     attrs: dict[str, str] = field(default_factory=dict)
+    shown: Callable[[int], bool] | None = None  # only in towns where it applies (None: all)
+
+    def shown_in(self, town: int) -> bool:
+        """Whether the form of this town shows the field."""
+        return self.shown is None or self.shown(town)
 
     def choices_for(self, town: int) -> list[tuple[str, str]]:
         """The (value, label) options of a select, some of which depend on the town."""
@@ -81,6 +86,12 @@ def _stands(town: int) -> list[tuple[str, str]]:
     rows = db.session.execute(db.select(Stand.code, Stand.place)
                               .filter_by(municipality_id=town).order_by(Stand.code)).all()
     return [("", "Sem ponto")] + [(code, f"{code} — {place}") for code, place in rows]
+
+
+def _vistoria_shortening(town: int) -> bool:
+    from ...services import vistoria_validity
+
+    return vistoria_validity.town_allows(town)
 
 
 def _pick(enum_cls: type[Enum]) -> tuple[tuple[str, str], ...]:
@@ -142,6 +153,10 @@ VEHICLE = Kind(
             Field("doors", "Portas", "number", attrs={**NUMERIC, "min": "2", "max": "5"}),
             Field("is_trail", "Motocicleta trail (fora de estrada)", "checkbox"),
             Field("last_vistoria_on", "Última vistoria", "date"),
+            Field("vistoria_valid_until", "Vistoria válida até (prazo reduzido)", "date",
+                  hint="Só quando o responsável pela vistoria reduziu a validade dela por causa "
+                  "do estado do veículo, como a lei do município permite. Em branco: a "
+                  "validade normal da lei.", shown=_vistoria_shortening),
         )),
         ("Vínculos", (
             Field("holder_tax_id", "CPF ou CNPJ do permissionário", required=True,
