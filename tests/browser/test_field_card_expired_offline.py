@@ -5,7 +5,8 @@ REGULAR, "Alvará … vence em …"); the phone's clock then reads 10 days later
 and the card's standing say IRREGULAR and name the licence, the day it expired and the law's
 article, as the expiry line below says "(vencido)". The same moto-taxi with its licence in force
 stays REGULAR 10 days later. A licence that ends beyond the server's 30 days of warnings reads
-SEM SITUAÇÃO once ended, never REGULAR."""
+IRREGULAR with its article too: the snapshot says what the law requires (`checklists[].
+requirements`)."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
@@ -90,19 +91,20 @@ def test_a_licence_still_in_force_stays_regular(browser, live_server, app, world
     context.close()
 
 
-def test_a_licence_ended_unannounced_is_not_regular_either(browser, live_server, app, world):
+def test_a_licence_ended_beyond_the_warnings_is_irregular_with_its_article(browser, live_server,
+                                                                           app, world):
     """40 days offline: the licence ended 35 days after the refresh, beyond the server's 30 days
-    of warnings, so the snapshot does not say which article asks for it. The phone cannot judge:
-    SEM SITUAÇÃO (amber), naming the licence and the day, never REGULAR beside "(vencido)"."""
+    of warnings. The snapshot says the law asks for a licence and where (`checklists[].
+    requirements`): IRREGULAR with the article, never REGULAR beside "(vencido)"."""
     number, end = _licence_ends(app, world, days=35)
     context, guard, card = _card_days_later(browser, live_server, world, later=40)
     banner = card.locator(".situation")
-    expect(banner).to_have_attribute("data-situation", "unknown")
-    expect(banner.locator(".situation-title")).to_have_text("SEM SITUAÇÃO")
+    expect(banner).to_have_attribute("data-situation", "irregular")
+    expect(banner.locator(".situation-title")).to_have_text("IRREGULAR")
     expect(banner.locator(".situation-lines li")).to_have_text([
-        f"Veículo {world['plate']} SEM SITUAÇÃO: Alvará {number} vencido em {end}, depois da "
-        "última atualização dos dados do aparelho: atualize os dados para saber a situação"])
-    expect(card.locator(".standing-title")).to_have_text("SEM SITUAÇÃO")
+        f"Veículo {world['plate']} IRREGULAR: Alvará {number} vencido em {end}, depois da "
+        "última atualização dos dados do aparelho (Lei 406/2001, Art. 4)"])
+    expect(card.locator(".standing-title")).to_have_text("IRREGULAR")
     expect(card.locator(".expiries li", has_text="Licença")).to_contain_text(f"{end} (vencido)")
     assert guard.foreign() == []
     context.close()
@@ -110,55 +112,79 @@ def test_a_licence_ended_unannounced_is_not_regular_either(browser, live_server,
 
 JUDGE = """async () => {
     const { driverProblems, standingToday } = await import('/static/js/field/situation.js');
-    const cite = { law: 'Lei 406/2001', article: 'Art. 17', law_slug: 'x', anchor: 'art-17' };
-    const due = (rule_id, message, due_on) => ({ rule_id, message, due_on, citation: cite, severity: 'warning' });
-    const ended = { number: 'AL-9', status: 'active', valid_until: '2026-12-01' };
-    const regular = (...warnings) => ({ vehicle_id: 1, status: 'regular', reasons: [], warnings });
-    const judged = (s, insurance) => {
-        const out = standingToday(s, insurance);
+    const cite = (article) => ({ law: 'Lei 406/2001', article, law_slug: 'x', anchor: 'a' });
+    const req = { licence: { citation: cite('Art. 4') }, permit: { citation: cite('Art. 6') },
+        insurance: { citation: cite('Art. 17') }, cnh: { citation: cite('Art. 20, I') },
+        driver_registration: { citation: cite('Art. 3') },
+        vistoria: { months: 6, citation: cite('Art. 23'), shortened_citation: cite('Art. 32') },
+        vehicle_age: { irregular_at_age: 6, limit_years: 5, citation: cite('Art. 13') },
+        cnh_category: { category: 'A', citation: cite('Art. 20, I') } };
+    const vehicle = { id: 1, year_of_manufacture: 2024, last_vistoria_on: '2026-10-01', holder_id: 1 };
+    const licence = { number: 'AL-9', status: 'active', valid_from: '2026-01-01', valid_until: '2027-06-01' };
+    const permit = { number: 'P-7', status: 'active', valid_from: '2024-01-01', valid_until: null };
+    const insurance = [{ valid_from: '2026-01-01', valid_until: '2027-06-01' }];
+    const regular = { vehicle_id: 1, status: 'regular', reasons: [], warnings: [] };
+    const facts = (over = {}) => ({ vehicle, licence, permit, insurance, requirements: req, ...over });
+    const judged = (f, s = regular) => {
+        const out = standingToday(s, f);
         return { status: out.status, reasons: out.reasons.map((r) => r.message),
+                 cited: out.reasons.map((r) => r.citation && r.citation.article),
                  warnings: out.warnings.map((w) => w.rule_id) };
     };
     return {
-        insurance: judged(regular(due('insurance.due', 'Seguro obrigatório vence em 04/12/2026.', '2026-12-04'))),
-        renewed: judged(regular(due('insurance.due', 'Seguro obrigatório vence em 04/12/2026.', '2026-12-04')),
-                        { insurance: [{ valid_from: '2026-12-05', valid_until: '2027-12-04' }] }),
-        licence_unsaid: judged(regular(), { licence: ended }),
-        licence_said: judged(regular(due('licence.due', 'Alvará AL-9 vence em 01/12/2026.', '2026-12-01')),
-                             { licence: ended }),
-        licence_valid: judged(regular(), { licence: { ...ended, valid_until: '2026-12-10' } }),
-        vistoria: judged(regular(due('vistoria.due', 'Vistoria vence em 09/12/2026.', '2026-12-09'))),
-        last_day: judged(regular(due('permit.due', 'Permissão P-7 vence em 10/12/2026.', '2026-12-10'))),
-        age: judged(regular(due('vehicle.age.due', 'Veículo fabricado em 2018 atinge o limite de idade em 10/12/2026.', '2026-12-10'))),
-        suspended: judged({ status: 'suspended', suspended_until: '2027-01-31', reasons: [{ message: 'Alvará A-1 suspenso até 31/01/2027.' }],
-                            warnings: [due('licence.due', 'Alvará A-1 vence em 01/12/2026.', '2026-12-01')] }),
+        regular: judged(facts()),
+        insurance: judged(facts({ insurance: [{ valid_from: '2026-01-01', valid_until: '2026-12-04' }] })),
+        renewed: judged(facts({ insurance: [{ valid_from: '2026-01-01', valid_until: '2026-12-04' },
+                                            { valid_from: '2026-12-05', valid_until: '2027-12-04' }] })),
+        last_day: judged(facts({ licence: { ...licence, valid_until: '2026-12-10' } })),
+        vistoria: judged(facts({ vehicle: { ...vehicle, last_vistoria_on: '2026-06-09' } })),
+        shortened: judged(facts({ vehicle: { ...vehicle, vistoria_valid_until: '2026-12-01' } })),
+        age: judged(facts({ vehicle: { ...vehicle, year_of_manufacture: 2020 } })),
+        ended: judged(facts({ licence: { ...licence, status: 'suspended', suspended_until: '2026-12-09' } }),
+            { vehicle_id: 1, status: 'suspended', suspended_until: '2026-12-09', warnings: [],
+              reasons: [{ rule_id: 'licence.suspended', message: 'Alvará AL-9 suspenso até 09/12/2026.' }] }),
+        running: judged(facts({ licence: { ...licence, status: 'suspended', suspended_until: '2026-12-31' } })),
+        kept: judged(facts(), { ...regular, status: 'irregular',
+            reasons: [{ rule_id: 'vehicle.cc.min', message: 'Motocicleta de 100 cc.' }] }),
+        no_requirements: judged(facts({ requirements: null }), { ...regular, warnings: [
+            { rule_id: 'insurance.due', message: 'Seguro obrigatório vence em 04/12/2026.', due_on: '2026-12-04' }] }),
+        driver_ended: driverProblems({ status: 'suspended', suspended_until: '2026-12-09' }, req).map((p) => p.text),
+        driver_category: driverProblems({ status: 'active', cnh_category: 'B' }, req).map((p) => p.text),
         unknown_driver: driverProblems({ status: 'inactive' }).map((p) => p.text),
         revoked_driver: driverProblems({ status: 'revoked' }).map((p) => p.text),
     };
 }"""
 
 
-def test_each_dated_fact_is_judged_on_the_phones_day(page):
-    """The one rule, on the phone's 10/12/2026: what fell due before today has passed since the
-    refresh (a renewal already in force keeps the insurance), what ends today still holds; an
-    unknown registration status reads in Portuguese."""
+def test_each_requirement_is_judged_on_the_phones_day(page):
+    """One rule per requirement, on the phone's 10/12/2026, from the rows and the law's
+    requirements: what ended before today is irregular with its article (a renewal already in
+    force keeps the insurance), what ends today still holds, a suspension whose last day is
+    over no longer holds; without the law's requirements a passed day reads SEM SITUAÇÃO."""
     page.clock.set_fixed_time(datetime(2026, 12, 10, 12, 0))
     page.goto("/entrar")
     got = page.evaluate(JUDGE)
     since = "depois da última atualização dos dados do aparelho"
-    assert got["insurance"] == {"status": "irregular", "warnings": [], "reasons": [
-        f"Seguro obrigatório vencido em 04/12/2026, {since}"]}
-    assert got["renewed"] == {"status": "regular", "reasons": [], "warnings": ["insurance.due"]}
-    assert got["vistoria"]["reasons"] == [f"Vistoria vencida em 09/12/2026, {since}"]
-    assert got["last_day"] == {"status": "regular", "reasons": [], "warnings": ["permit.due"]}
-    assert got["age"] == {"status": "irregular", "warnings": [], "reasons": [
-        f"Veículo fabricado em 2018 atingiu o limite de idade em 10/12/2026, {since}"]}
-    assert got["suspended"] == {"status": "irregular", "warnings": [], "reasons": [
-        "Alvará A-1 suspenso até 31/01/2027.", f"Alvará A-1 vencido em 01/12/2026, {since}"]}
-    assert got["licence_unsaid"] == {"status": "unknown", "warnings": [], "reasons": [
-        f"Alvará AL-9 vencido em 01/12/2026, {since}: atualize os dados para saber a situação"]}
-    assert got["licence_said"] == {"status": "irregular", "warnings": [], "reasons": [
-        f"Alvará AL-9 vencido em 01/12/2026, {since}"]}
-    assert got["licence_valid"] == {"status": "regular", "reasons": [], "warnings": []}
+    assert got["regular"] == {"status": "regular", "reasons": [], "cited": [], "warnings": []}
+    assert got["insurance"] == {"status": "irregular", "warnings": [], "cited": ["Art. 17"],
+                                "reasons": [f"Seguro obrigatório vencido em 04/12/2026, {since}"]}
+    assert got["renewed"] == {"status": "regular", "reasons": [], "cited": [], "warnings": []}
+    assert got["last_day"] == {"status": "regular", "reasons": [], "cited": [],
+                               "warnings": ["licence.due"]}
+    assert got["vistoria"]["reasons"] == [
+        f"Vistoria vencida desde 09/12/2026 (a última foi em 09/06/2026), {since}"]
+    assert got["shortened"]["reasons"] == [
+        f"Vistoria vencida desde 01/12/2026 (validade reduzida na vistoria) (a última foi em "
+        f"01/10/2026), {since}"] and got["shortened"]["cited"] == ["Art. 32"]
+    assert got["age"] == {"status": "irregular", "warnings": [], "cited": ["Art. 13"], "reasons": [
+        f"Veículo fabricado em 2020 atingiu o limite de idade (5 anos) em 01/01/2026, {since}"]}
+    assert got["ended"] == {"status": "regular", "reasons": [], "cited": [],
+                            "warnings": ["licence.suspension_ended"]}
+    assert got["running"]["status"] == "suspended"
+    assert got["kept"] == {"status": "irregular", "reasons": ["Motocicleta de 100 cc."],
+                           "cited": [None], "warnings": []}
+    assert got["no_requirements"]["status"] == "unknown"
+    assert got["driver_ended"] == []
+    assert got["driver_category"] == ["CNH categoria B: é exigida a categoria A"]
     assert got["unknown_driver"] == ["registro em situação não reconhecida pelo aparelho"]
     assert got["revoked_driver"] == ["registro CASSADO"]

@@ -95,10 +95,9 @@ function driverBlock(driver) {
  * standing is judged today (situation.standingToday), in the banner and the card alike. */
 export function resultCard(details, verification = null, scan = null) {
   const { vehicle, drivers, holder, licence, insurance, notices, lastInspection, credentials } = details;
-  const docs = { licence, insurance: insurance ? [insurance] : [] };
-  const standing = standingToday(details.standing, docs);
+  const standing = standingToday(details.standing, details.facts);
   const judged = scan && { ...scan, vehicles: scan.vehicles.map((x) => (x.vehicle.id === vehicle.id
-    ? { ...x, docs } : x)) };
+    ? { ...x, docs: details.facts } : x)) };
   const [standingLabel, standingTone] = STANDING[standing && standing.status] || ["SEM SITUAÇÃO", "warn"];
   const reasons = (standing && standing.reasons) || [];
   const warnings = (standing && standing.warnings) || [];

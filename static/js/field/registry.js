@@ -46,6 +46,39 @@ function newest(rows, field) {
   return rows.slice().sort((a, b) => String(b[field] || "").localeCompare(String(a[field] || "")))[0] || null;
 }
 
+/** What the law in force requires for a service (the snapshot checklist's `requirements`,
+ * field_snapshot.requirements_of), or null when the phone's checklist does not carry it. */
+export async function requirementsFor(service) {
+  const checklist = await checklistFor(service);
+  return (checklist && checklist.requirements) || null;
+}
+
+async function permitOf(vehicle, licence) {
+  // as the server reads it (services/compliance.py _permit_row): the licence's permit, else the
+  // holder's of the service, the active one first, then the newest
+  if (licence && licence.permit_id) {
+    const row = await store.getRow("permits", licence.permit_id);
+    if (row) return row;
+  }
+  if (!vehicle.holder_id) return null;
+  const mine = (await store.rowsBy("permits", "holder_id", vehicle.holder_id)).filter((p) => p.service === vehicle.service);
+  return mine.sort((a, b) => (b.status === "active") - (a.status === "active")
+    || String(b.valid_from || "").localeCompare(String(a.valid_from || "")))[0] || null;
+}
+
+/** A vehicle's rows that its standing is judged from today (situation.standingToday): the
+ * vehicle, its current licence (the newest, as the server's), permit, every insurance policy
+ * (a renewal bought in advance covers from its first day) and the law's requirements. */
+export async function vehicleFacts(vehicle, licences = null, insurance = null) {
+  const [lics, policies, requirements] = await Promise.all([
+    licences || store.rowsBy("licences", "vehicle_id", vehicle.id),
+    insurance || store.rowsBy("insurance", "vehicle_id", vehicle.id),
+    requirementsFor(vehicle.service),
+  ]);
+  const licence = newest(lics, "valid_from");
+  return { vehicle, licence, permit: await permitOf(vehicle, licence), insurance: policies, requirements };
+}
+
 /** Everything the result card shows about a vehicle, from the stored snapshot. */
 export async function vehicleDetails(vehicleId) {
   const vehicle = await store.getRow("vehicles", vehicleId);
@@ -60,36 +93,43 @@ export async function vehicleDetails(vehicleId) {
     store.rowsBy("credentials", "vehicle_id", vehicleId),
     vehicle.holder_id ? store.getRow("holders", vehicle.holder_id) : null,
   ]);
+  const facts = await vehicleFacts(vehicle, licences, insurance);
   return {
-    vehicle, drivers, holder, credentials,
+    vehicle, drivers, holder, credentials, facts,
     standing: standing || null,
-    licence: newest(licences, "valid_until"),
+    licence: facts.licence,
     insurance: newest(insurance, "valid_until"),
     notices, // the server sends only open ones (docs/sync.md)
     lastInspection: lastInspection || (vehicle.last_vistoria_on ? { date: vehicle.last_vistoria_on } : null),
   };
 }
 
+const DRIVER_SERVICE = { mototaxista: "mototaxi" };
+
 /**
  * What the card's top banner judges (situation.js): a rider's vest QR (`riderId`): the rider
- * and every vehicle they are linked to; otherwise the vehicle of `details`, its drivers
- * (none of them claimed to be aboard) and the law's "only a registered driver drives".
+ * (against the law of their service) and every vehicle they are linked to, each with its rows;
+ * otherwise the vehicle of `details`, its drivers (none of them claimed to be aboard) and the
+ * law's "only a registered driver drives".
  */
 export async function scanContext(details, riderId = null) {
   if (riderId !== null) {
     const rider = await store.getRow("drivers", riderId);
     if (rider) {
-      const vehicles = await Promise.all((rider.vehicle_ids || []).map(async (id) => ({
-        vehicle: (await store.getRow("vehicles", id)) || { id, plate: null },
-        standing: (await store.getRow("standing", id)) || null,
-      })));
-      return { rider, vehicles };
+      const vehicles = await Promise.all((rider.vehicle_ids || []).map(async (id) => {
+        if (details && details.vehicle.id === id) return { vehicle: details.vehicle, standing: details.standing, docs: details.facts };
+        const vehicle = await store.getRow("vehicles", id);
+        return { vehicle: vehicle || { id, plate: null }, standing: (await store.getRow("standing", id)) || null,
+          docs: vehicle ? await vehicleFacts(vehicle) : null };
+      }));
+      return { rider, vehicles, riderRequirements: await requirementsFor(DRIVER_SERVICE[rider.category] || "taxi") };
     }
   }
   if (!details) return null;
   const checklist = await checklistFor(details.vehicle.service);
-  return { rider: null, vehicles: [{ vehicle: details.vehicle, standing: details.standing }],
-    drivers: details.drivers, driverRule: (checklist && checklist.driver_registration) || null };
+  return { rider: null, vehicles: [{ vehicle: details.vehicle, standing: details.standing, docs: details.facts }],
+    drivers: details.drivers, driverRule: (checklist && checklist.driver_registration) || null,
+    driverRequirements: (checklist && checklist.requirements) || null };
 }
 
 /** The checklist of the law in force for a service, from the snapshot (null if none). */

@@ -9,8 +9,9 @@
 // A revoked or expired credential is irregular too. Suspended beats irregular beats an
 // unknown standing beats regular, every reason kept (passenger_view._combine).
 // A vehicle's standing is the server's verdict for the day of the last refresh: the phone
-// judges its dated facts again today (standingToday), so days offline never leave a green
-// REGULAR next to a licence that expired meanwhile.
+// judges every dated requirement the law makes (the snapshot's `checklists[].requirements`)
+// again today from the rows (standingToday), so days offline never leave a green REGULAR next
+// to a document that expired meanwhile, nor a SUSPENSO whose last day is over.
 
 import { citationLink, daysUntil, el, expired, formatDate } from "./ui.js";
 
@@ -32,94 +33,207 @@ function untilText(until) {
   return until ? ` até ${formatDate(until)}` : ", sem data de fim";
 }
 
-/** What keeps a driver from driving today, from the snapshot's row: [{state, text, until}]. */
-export function driverProblems(driver) {
+const SINCE_REFRESH = "depois da última atualização dos dados do aparelho";
+const DUE_SOON_DAYS = 30; // the server's warnings (rules/engine.py DUE_SOON_DAYS)
+
+function cite(requirement) {
+  return (requirement && requirement.citation && requirement.citation.law) ? requirement.citation : null;
+}
+
+function ended(row) {
+  // a suspension whose last day is over: `enforcement tick` lifts it on the server
+  return row.status === "suspended" && !!row.suspended_until && expired(row.suspended_until);
+}
+
+/** What keeps a driver from driving today, from the snapshot's row, judged on the phone's day:
+ * [{state, text, until, citation}]. `req`: the law's requirements for the driver's service
+ * (`checklists[].requirements`, registry.requirementsFor): each problem cites its article, and
+ * the CNH category the law asks is checked. A suspension whose last day is over no longer bars. */
+export function driverProblems(driver, req = null) {
   const out = [];
-  if (driver.status === "suspended") {
+  if (driver.status === "suspended" && !ended(driver)) {
     out.push({ state: "suspended", text: `SUSPENSO${untilText(driver.suspended_until)}`, until: driver.suspended_until });
-  } else if (driver.status && driver.status !== "active") {
-    out.push({ state: "irregular", text: registrationText(driver.status) });
+  } else if (driver.status && driver.status !== "active" && driver.status !== "suspended") {
+    out.push({ state: "irregular", text: registrationText(driver.status), citation: cite(req && req.driver_registration) });
   }
   if (driver.registration_expiry && expired(driver.registration_expiry)) {
-    out.push({ state: "irregular", text: `registro VENCIDO em ${formatDate(driver.registration_expiry)}` });
+    out.push({ state: "irregular", text: `registro VENCIDO em ${formatDate(driver.registration_expiry)}`,
+      citation: cite(req && req.driver_registration) });
   }
-  if (driver.cnh_expiry && expired(driver.cnh_expiry)) {
-    out.push({ state: "irregular", text: `CNH VENCIDA em ${formatDate(driver.cnh_expiry)}` });
+  if (driver.cnh_expiry && expired(driver.cnh_expiry) && (!req || req.cnh)) {
+    out.push({ state: "irregular", text: `CNH VENCIDA em ${formatDate(driver.cnh_expiry)}`, citation: cite(req && req.cnh) });
+  }
+  const need = req && req.cnh_category && String(req.cnh_category.category || "").toUpperCase();
+  if (need && driver.cnh_category && !String(driver.cnh_category).toUpperCase().includes(need)) {
+    out.push({ state: "irregular", text: `CNH categoria ${driver.cnh_category}: é exigida a categoria ${need}`,
+      citation: cite(req.cnh_category) });
   }
   return out;
 }
 
-// The server's warnings about a vehicle's dated facts (rules/engine.py `_due`, `age_warning`:
-// sent with the fact's day, `due_on`, and the law's article) and what each becomes once that
-// day has passed: the finding the server itself would make today (`rule`), in its words.
-const LAPSES = {
-  "licence.due": { rule: "licence.expired", label: "Alvará", word: "vencido" },
-  "permit.due": { rule: "permit.expired", label: "Permissão", word: "vencida" },
-  "insurance.due": { rule: "insurance.lapsed", label: "Seguro obrigatório", word: "vencido" },
-  "vistoria.due": { rule: "vistoria.overdue", label: "Vistoria", word: "vencida" },
-  "vehicle.age.due": { rule: "vehicle.age", label: "Veículo", age: true },
-};
-const SINCE_REFRESH = "depois da última atualização dos dados do aparelho";
+// ---- a vehicle's dated requirements, judged on the phone's day ---------------------------------
+// One rule per requirement, the engine's (rules/engine.py vehicle_document_violations, _insurance,
+// vistoria_end, vehicle_limit_violations' age): the server says in the snapshot what the law
+// requires and cites it (`checklists[].requirements`); the phone only compares the rows' dates.
 
-function lapseMessage(warning, lapse) {
-  const day = formatDate(warning.due_on);
-  if (lapse.age) {
-    const made = /fabricado em \d{4}/.exec(warning.message || "");
-    return `Veículo ${made ? made[0] + " " : ""}atingiu o limite de idade em ${day}, ${SINCE_REFRESH}`;
+function finding(rule_id, message, requirement, extra = {}) {
+  return { rule_id, message, citation: cite(requirement), severity: "violation", ...extra };
+}
+
+function dueSoon(rule_id, message, requirement, day) {
+  const days = daysUntil(day);
+  return days !== null && days >= 0 && days <= DUE_SOON_DAYS
+    ? [finding(rule_id, message.replace("{date}", formatDate(day)), requirement, { severity: "warning", due_on: day })] : [];
+}
+
+function addMonths(iso, months) {
+  const [y, m, d] = String(iso).slice(0, 10).split("-").map(Number);
+  const total = m - 1 + months;
+  const year = y + Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+}
+
+/** A licence or permit: the engine's reading of its status and days. */
+function documentFindings(kind, row, req, label, word, missing) {
+  if (!row) return [missing];
+  const name = `${label} ${row.number || ""}`.trim();
+  if (row.status === "revoked") return [finding(`${kind}.revoked`, `${name} ${word.revoked}`, req)];
+  if (row.status === "suspended" && !ended(row)) {
+    return [finding(`${kind}.suspended`, `${name} ${word.suspended}${row.suspended_until ? ` até ${formatDate(row.suspended_until)}` : ""}`,
+      req, { effect: "suspended", due_on: row.suspended_until || null })];
   }
-  const named = /^(.+?) vence em /.exec(warning.message || ""); // "Alvará AL-12 vence em …"
-  return `${named ? named[1] : lapse.label} ${lapse.word} em ${day}, ${SINCE_REFRESH}`;
+  const out = ended(row) ? [finding(`${kind}.suspension_ended`, `${name}: suspensão terminou em ${formatDate(row.suspended_until)}`,
+    req, { severity: "warning", due_on: row.suspended_until })] : [];
+  if (row.valid_until && expired(row.valid_until)) {
+    out.push(finding(`${kind}.expired`, `${name} ${word.expired} em ${formatDate(row.valid_until)}`, req, { due_on: row.valid_until }));
+  } else if (row.valid_from && daysUntil(row.valid_from) > 0) {
+    out.push(finding(`${kind}.not_yet_valid`, `${name} só vale a partir de ${formatDate(row.valid_from)}`, req));
+  } else if (row.valid_until) {
+    out.push(...dueSoon(`${kind}.due`, `${name} vence em {date}`, req, row.valid_until));
+  }
+  return out;
 }
 
-function coveredToday(rule, insurance) {
-  // a policy that starts where the old one ends (already in the registry) covers today
-  return rule === "insurance.due" && (insurance || []).some((p) => p && p.valid_from
-    && daysUntil(p.valid_from) <= 0 && p.valid_until && !expired(p.valid_until));
+function insuranceFindings(policies, req) {
+  const rows = (policies || []).filter((p) => p && p.valid_from && p.valid_until);
+  const covering = rows.filter((p) => daysUntil(p.valid_from) <= 0 && !expired(p.valid_until));
+  if (covering.length) {
+    const until = covering.map((p) => p.valid_until).sort().pop();
+    return dueSoon("insurance.due", "Seguro obrigatório vence em {date}", req, until);
+  }
+  const past = rows.filter((p) => expired(p.valid_until)).map((p) => p.valid_until).sort();
+  if (past.length) {
+    const until = past[past.length - 1];
+    return [finding("insurance.lapsed", `Seguro obrigatório vencido em ${formatDate(until)}`, req, { due_on: until })];
+  }
+  return [finding("insurance.missing", "Sem seguro obrigatório em vigor", req)];
 }
 
-/** The licence on the phone ended since the refresh though the verdict never mentions it (it
- * warns only 30 days ahead; every law in force asks for a licence, the verdict says which
- * article): the phone cannot judge it, so SEM SITUAÇÃO, never REGULAR beside "(vencido)". */
-function unmentionedLicence(standing, licence) {
-  if (!licence || licence.status !== "active" || !licence.valid_until || !expired(licence.valid_until)) return [];
-  const said = [...(standing.reasons || []), ...(standing.warnings || [])]
-    .some((r) => String((r && r.rule_id) || "").startsWith("licence."));
-  if (said) return [];
-  return [{ rule_id: "licence.expired", citation: null, severity: "unknown", due_on: licence.valid_until,
-    since_refresh: true, message: `${`Alvará ${licence.number || ""}`.trim()} vencido em `
-      + `${formatDate(licence.valid_until)}, ${SINCE_REFRESH}: atualize os dados para saber a situação` }];
+function vistoriaFindings(vehicle, req) {
+  const last = vehicle.last_vistoria_on;
+  if (!last) return [finding("vistoria.missing", "Nenhuma vistoria registrada", req, { severity: "warning" })];
+  let due = addMonths(last, req.months);
+  let rule = req;
+  const short = vehicle.vistoria_valid_until; // shortened at the vistoria, where the law allows it
+  if (short && req.shortened_citation && short > String(last).slice(0, 10) && short < due) {
+    due = short;
+    rule = { citation: req.shortened_citation };
+  }
+  const how = rule === req ? "" : " (validade reduzida na vistoria)";
+  if (expired(due)) {
+    return [finding("vistoria.overdue", `Vistoria vencida desde ${formatDate(due)}${how} (a última foi em ${formatDate(last)})`,
+      rule, { due_on: due })];
+  }
+  return dueSoon("vistoria.due", `Vistoria vence em {date}${how}`, rule, due);
+}
+
+function ageFindings(vehicle, req) {
+  const made = Number(vehicle.year_of_manufacture);
+  if (!made) return [];
+  const day = `${made + req.irregular_at_age}-01-01`; // age counts from the year of manufacture
+  if (daysUntil(day) <= 0) {
+    return [finding("vehicle.age", `Veículo fabricado em ${made} atingiu o limite de idade (${req.limit_years} anos) em ${formatDate(day)}`,
+      req, { due_on: day })];
+  }
+  return dueSoon("vehicle.age.due", `Veículo fabricado em ${made} atinge o limite de idade em {date}`, req, day);
+}
+
+// requirement -> (the rows, the law's requirement) -> findings; the server's findings of the
+// same requirement (rule_id prefix) are replaced by these
+const REQUIREMENTS = {
+  licence: (f, req) => documentFindings("licence", f.licence, req, "Alvará",
+    { revoked: "cassado", suspended: "suspenso", expired: "vencido" },
+    finding("licence.missing", "Veículo sem alvará registrado", req)),
+  permit: (f, req) => documentFindings("permit", f.permit, req, "Permissão",
+    { revoked: "cassada", suspended: "suspensa", expired: "vencida" },
+    finding("permit.missing", "Sem permissão (termo de permissão ou autorização) registrada", req, { severity: "warning" })),
+  insurance: (f, req) => insuranceFindings(f.insurance, req),
+  vistoria: (f, req) => vistoriaFindings(f.vehicle, req),
+  vehicle_age: (f, req) => ageFindings(f.vehicle, req),
+};
+
+function requirementOf(ruleId) {
+  const id = String(ruleId || "");
+  if (id.startsWith("vehicle.age")) return "vehicle_age";
+  const head = id.split(".")[0];
+  return head in REQUIREMENTS && head !== "vehicle_age" ? head : null;
+}
+
+function statusOf(reasons) {
+  if (!reasons.length) return "regular";
+  return reasons.every((r) => r.effect === "suspended" || /\.suspended$/.test(String(r.rule_id || ""))) ? "suspended" : "irregular";
+}
+
+function suspendedUntil(reasons) {
+  const ends = reasons.map((r) => r.due_on || null);
+  return ends.every(Boolean) ? ends.sort().pop() : null;
 }
 
 /**
  * A vehicle's standing judged today. The snapshot's `standing` is the server's verdict for the
- * day of the last refresh (`standing_on`); it warns of every licence, permit, insurance, vistoria
- * and age limit falling due within 30 days after that day (never before it). A warning whose day
- * has passed on the phone's clock has therefore passed since the refresh: it becomes a reason
- * (the document, the day, the law's article) and the vehicle is IRREGULAR, as the server would
- * say today. `docs`: the vehicle's rows on the phone, when known: `insurance` (policies: a
- * renewal in force today keeps it covered) and `licence` (ended since the refresh without a
- * warning: SEM SITUAÇÃO). Answers the stored row itself when nothing passed.
+ * day of the last refresh. `facts`: the vehicle's rows on the phone (registry.vehicleFacts:
+ * `vehicle`, `licence`, `permit`, `insurance` policies) and `requirements`, what the law in
+ * force requires (the snapshot's checklist of the service). Every requirement the law makes is
+ * judged again on the phone's day, from the rows, with its article; the server's findings of
+ * those requirements are replaced, its others (engine size, doors...) kept. A finding the
+ * verdict did not hold is marked `since_refresh` ("…, depois da última atualização…").
+ * Without requirements (a snapshot from before they were sent) or rows, a date the verdict
+ * named that has passed makes it SEM SITUAÇÃO: the phone cannot say which article applies.
  */
-export function standingToday(standing, docs = {}) {
+export function standingToday(standing, facts = null) {
   if (!standing || !standing.status) return standing || null;
-  const { insurance = null, licence = null } = docs || {};
-  const lapsed = [];
-  const warnings = [];
-  for (const w of standing.warnings || []) {
-    const lapse = LAPSES[w.rule_id];
-    const passed = lapse && w.due_on && (lapse.age ? daysUntil(w.due_on) <= 0 : expired(w.due_on));
-    if (passed && !coveredToday(w.rule_id, insurance)) {
-      lapsed.push({ rule_id: lapse.rule, message: lapseMessage(w, lapse), citation: w.citation || null,
-        severity: "violation", due_on: w.due_on, since_refresh: true });
-    } else {
-      warnings.push(w);
-    }
+  const req = facts && facts.requirements;
+  if (!req || !facts.vehicle) return unjudged(standing);
+  const held = new Set([...(standing.reasons || [])].map((r) => r && r.rule_id));
+  const judged = [];
+  for (const [name, judge] of Object.entries(REQUIREMENTS)) {
+    if (req[name]) judged.push(...judge(facts, req[name]));
   }
-  const unknown = unmentionedLicence(standing, licence);
-  if (!lapsed.length && !unknown.length) return standing;
-  const reasons = [...(standing.reasons || []), ...lapsed, ...unknown];
-  if (!lapsed.length && standing.status !== "regular") return { ...standing, reasons };
-  return { ...standing, status: lapsed.length ? "irregular" : "unknown", suspended_until: null, warnings, reasons };
+  const mine = (r) => r && typeof r === "object" && requirementOf(r.rule_id) !== null
+    && requirementOf(r.rule_id) in req;
+  const worded = (r) => {
+    const since = r.severity === "violation" && !held.has(r.rule_id) || r.rule_id.endsWith(".suspension_ended");
+    return { ...r, since_refresh: since, message: `${r.message}${since ? `, ${SINCE_REFRESH}` : "."}` };
+  };
+  const reasons = [...(standing.reasons || []).filter((r) => !mine(r)),
+    ...judged.filter((r) => r.severity === "violation").map(worded)];
+  const warnings = [...(standing.warnings || []).filter((w) => !mine(w)),
+    ...judged.filter((r) => r.severity !== "violation").map(worded)];
+  const status = statusOf(reasons);
+  return { ...standing, status, reasons, warnings,
+    suspended_until: status === "suspended" ? suspendedUntil(reasons) : null };
+}
+
+function unjudged(standing) {
+  const passed = (standing.warnings || []).filter((w) => w && w.due_on && expired(w.due_on));
+  if (!passed.length) return standing;
+  const reasons = [...(standing.reasons || []), ...passed.map((w) => ({ rule_id: w.rule_id, citation: null,
+    due_on: w.due_on, since_refresh: true,
+    message: `${String(w.message || "").replace(/\.$/, "")}: o dia passou ${SINCE_REFRESH}; atualize os dados para saber a situação` }))];
+  const warnings = (standing.warnings || []).filter((w) => !passed.includes(w));
+  return { ...standing, status: "unknown", suspended_until: null, warnings, reasons };
 }
 
 function citeText(citation) {
@@ -149,6 +263,9 @@ function vehicleProblems(vehicle, stored, docs) {
 
 /** A banner line: its text, with the articles it names linked to their offline law pages. */
 function lineContent(line) {
+  if (line.citation && line.tail !== undefined) {
+    return [line.head, " (", citationLink(line.citation) || citeText(line.citation), ")", line.tail];
+  }
   if (!line.reasons || !line.reasons.some((r) => r.citation)) return line.text;
   return [`${line.head}: `, ...line.reasons.map((r, i) => [i ? "; " : "", r.message,
     r.citation ? [" (", citationLink(r.citation) || citeText(r.citation), ")"] : []])].flat(Infinity);
@@ -168,7 +285,9 @@ function credentialProblems(verification) {
 export function situationOf(scan, verification = null) {
   const lines = [...credentialProblems(verification)];
   if (scan.rider) {
-    lines.push(...driverProblems(scan.rider).map((p) => ({ ...p, text: `Condutor ${p.text} — ${scan.rider.name}` })));
+    lines.push(...driverProblems(scan.rider, scan.riderRequirements).map((p) => ({ ...p,
+      head: `Condutor ${p.text}`, tail: ` — ${scan.rider.name}`,
+      text: `Condutor ${p.text}${p.citation ? ` (${citeText(p.citation)})` : ""} — ${scan.rider.name}` })));
   }
   for (const { vehicle, standing, docs } of scan.vehicles) lines.push(...vehicleProblems(vehicle, standing, docs));
   const state = ORDER.find((s) => lines.some((l) => l.state === s)) || "regular";
@@ -179,7 +298,7 @@ export function situationOf(scan, verification = null) {
   }
   // a vehicle QR or a plate: who may not drive it today, without saying who is aboard
   const barred = scan.rider ? [] : (scan.drivers || [])
-    .map((d) => ({ driver: d, problems: driverProblems(d) })).filter((x) => x.problems.length);
+    .map((d) => ({ driver: d, problems: driverProblems(d, scan.driverRequirements) })).filter((x) => x.problems.length);
   return { state, title, lines, rule: scan.rider ? null : scan.driverRule, barred,
     allowed: scan.rider ? null : (scan.drivers || []).length - barred.length };
 }

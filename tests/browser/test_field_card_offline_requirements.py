@@ -1,0 +1,209 @@
+"""Days offline, in Chromium: the phone judges every dated requirement the law makes (the
+snapshot's `checklists[].requirements`, each with its article) against its own day, from the
+rows it holds — also those beyond the server's 30 days of warnings.
+
+- The moto-taxi's insurance ends 35 days after the refresh; 40 days later, offline, the card
+  reads IRREGULAR naming the insurance, its day and Lei 406/2001, Art. 17.
+- A licence suspended until 5 days after the refresh: 10 days later it no longer reads SUSPENSO.
+- The rider's CNH ends 5 days after the refresh: 10 days later his vest QR says CNH VENCIDA with
+  the article (Art. 20, I).
+- A rider with a second moto-taxi whose insurance was renewed in advance (the new policy is
+  in the registry): 20 days later, after the old policy's end, both read in order: REGULAR.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from .field_helpers import launch_with_camera, start_online, world
+
+pytestmark = pytest.mark.browser
+__all__ = ["world"]  # the fixture, imported for pytest
+
+RIDER = "João Batista da Silva"
+SINCE = "depois da última atualização dos dados do aparelho"
+
+
+def _fmt(day: date) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+def _change(app, world, change) -> None:
+    """Apply `change(vehicle)` -> the rows it changed, each with its audit entry (as the
+    registry writes one for every change)."""
+    from inspector.extensions import db
+    from inspector.models import Vehicle
+    from inspector.services import audit
+
+    with app.app_context():
+        vehicle = db.session.get(Vehicle, world["vehicle_id"])
+        for entity, row, before in change(vehicle):
+            db.session.flush()
+            audit.record("updated", entity, row.id, before=before, after=audit.snapshot(row),
+                         municipality_id=row.municipality_id)
+        db.session.commit()
+        db.session.remove()
+
+
+def _offline_days_later(page, context, days: int) -> None:
+    context.set_offline(True)
+    page.clock.set_fixed_time(datetime.now() + timedelta(days=days))
+    page.reload()
+    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=20_000)
+
+
+def _by_plate(browser, live_server, world, days: int):
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    _offline_days_later(page, context, days)
+    page.fill("#search-q", world["plate"])
+    page.get_by_role("button", name="Buscar").click()
+    card = page.locator("#result .card")
+    expect(card.locator(".plate")).to_contain_text(world["plate"])
+    return context, guard, card
+
+
+def _by_vest(playwright_instance, live_server, app, world, tmp_path, days: int):
+    from inspector.extensions import db
+    from inspector.models import Vehicle
+    from inspector.services import credentials
+
+    from .camera import qr_y4m
+
+    with app.app_context():
+        rider = db.session.get(Vehicle, world["vehicle_id"]).drivers[0]
+        url = credentials.public_url(credentials.issue(rider).token)
+        db.session.commit()
+        db.session.remove()
+    browser = launch_with_camera(playwright_instance, qr_y4m(url, tmp_path / "vest.y4m"))
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    _offline_days_later(page, context, days)
+    page.get_by_role("button", name="Ler QR code").click()
+    card = page.locator("#result .card")
+    expect(card.locator(".verdict")).to_have_attribute("data-verdict", "valid", timeout=20_000)
+    return browser, context, guard, card
+
+
+def test_insurance_ended_beyond_the_warnings_reads_irregular_with_its_article(
+        browser, live_server, app, world):
+    end = date.today() + timedelta(days=35)
+
+    def shorten(vehicle):
+        from inspector.services import audit
+
+        policy = vehicle.insurance_policies[0]
+        before = audit.snapshot(policy)
+        policy.valid_until = end
+        return [("insurance", policy, before)]
+
+    _change(app, world, shorten)
+    context, guard, card = _by_plate(browser, live_server, world, days=40)
+    banner = card.locator(".situation")
+    expect(banner).to_have_attribute("data-situation", "irregular")
+    expect(banner.locator(".situation-title")).to_have_text("IRREGULAR")
+    expect(banner.locator(".situation-lines li")).to_have_text([
+        f"Veículo {world['plate']} IRREGULAR: Seguro obrigatório vencido em {_fmt(end)}, {SINCE} "
+        "(Lei 406/2001, Art. 17)"])
+    expect(banner.locator(".situation-lines a.cite")).to_have_attribute(
+        "href", "/leis/tapurah-lei-406-2001-mototaxi#art-17")
+    expect(card.locator(".standing-title")).to_have_text("IRREGULAR")
+    expect(card.locator(".reasons li")).to_contain_text([
+        f"Seguro obrigatório vencido em {_fmt(end)}, {SINCE} Lei 406/2001, Art. 17"])
+    expect(card.locator(".expiries li", has_text="Seguro")).to_contain_text(f"{_fmt(end)} (vencido)")
+    assert guard.foreign() == []
+    context.close()
+
+
+def test_a_suspension_that_ended_offline_no_longer_reads_suspended(browser, live_server, app, world):
+    last_day = date.today() + timedelta(days=5)
+
+    def suspend(vehicle):
+        from inspector.models import Status
+        from inspector.services import audit
+
+        lic = vehicle.current_licence
+        before = audit.snapshot(lic)
+        lic.status, lic.suspended_until = Status.SUSPENDED, last_day
+        return [("licence", lic, before)]
+
+    _change(app, world, suspend)
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    page.fill("#search-q", world["plate"])          # on the day of the refresh: SUSPENSO
+    page.get_by_role("button", name="Buscar").click()
+    expect(page.locator("#result .card .situation-title")).to_have_text(
+        f"SUSPENSO até {_fmt(last_day)}")
+    _offline_days_later(page, context, 10)
+    page.fill("#search-q", world["plate"])
+    page.get_by_role("button", name="Buscar").click()
+    card = page.locator("#result .card")
+    banner = card.locator(".situation")
+    expect(banner).to_have_attribute("data-situation", "regular")
+    expect(banner.locator(".situation-title")).to_have_text("REGULAR")
+    expect(banner).not_to_contain_text("SUSPENSO")
+    expect(card.locator(".standing-title")).to_have_text("REGULAR")
+    expect(card.locator(".warnings li", has_text="suspensão terminou")).to_contain_text(
+        f"suspensão terminou em {_fmt(last_day)}, {SINCE}")
+    assert guard.foreign() == []
+    context.close()
+
+
+def test_the_riders_cnh_expired_offline_names_the_law(playwright_instance, live_server, app,
+                                                      world, tmp_path):
+    end = date.today() + timedelta(days=5)
+
+    def expire(vehicle):
+        from inspector.services import audit
+
+        rider = vehicle.drivers[0]
+        before = audit.snapshot(rider)
+        rider.cnh_expiry = end
+        return [("driver", rider, before)]
+
+    _change(app, world, expire)
+    browser, context, guard, card = _by_vest(playwright_instance, live_server, app, world,
+                                             tmp_path, days=10)
+    banner = card.locator(".situation")
+    expect(banner).to_have_attribute("data-situation", "irregular")
+    expect(banner.locator(".situation-lines li")).to_have_text([
+        f"Condutor CNH VENCIDA em {_fmt(end)} (Lei 406/2001, Art. 20, I) — {RIDER}"])
+    expect(banner.locator(".situation-lines a.cite")).to_have_attribute(
+        "href", "/leis/tapurah-lei-406-2001-mototaxi#art-20-i")
+    assert guard.foreign() == []
+    context.close()
+    browser.close()
+
+
+def test_a_second_moto_taxi_insured_in_advance_stays_regular(playwright_instance, live_server,
+                                                             app, world, tmp_path):
+    today = date.today()
+
+    def second(vehicle):
+        from inspector.services import audit
+
+        from .. import factories
+
+        rider = vehicle.drivers[0]
+        other = factories.vehicle("tapurah", "mototaxi", holder=vehicle.holder, plate="QBB2E34",
+                                  last_vistoria_on=today - timedelta(days=10))
+        factories.licence(other)
+        factories.insurance(other, valid_from=today - timedelta(days=355),
+                            valid_until=today + timedelta(days=10))
+        factories.insurance(other, valid_from=today + timedelta(days=11),
+                            valid_until=today + timedelta(days=376))
+        before = audit.snapshot(rider)
+        rider.vehicles.append(other)
+        return [("vehicle", other, {}), ("driver", rider, before)]
+
+    _change(app, world, second)
+    browser, context, guard, card = _by_vest(playwright_instance, live_server, app, world,
+                                             tmp_path, days=20)
+    banner = card.locator(".situation")
+    expect(banner).to_have_attribute("data-situation", "regular")
+    expect(banner.locator(".situation-title")).to_have_text("REGULAR")
+    expect(banner.locator(".situation-lines")).to_have_text(
+        "Condutor e veículo em dia nos dados do aparelho.")
+    expect(card.locator(".standing-title")).to_have_text("REGULAR")
+    assert guard.foreign() == []
+    context.close()
+    browser.close()
