@@ -207,3 +207,72 @@ def test_a_second_moto_taxi_insured_in_advance_stays_regular(playwright_instance
     assert guard.foreign() == []
     context.close()
     browser.close()
+
+
+AGREE = """async () => {
+    const registry = await import('/static/js/field/registry.js');
+    const store = await import('/static/js/field/db.js');
+    const { standingToday } = await import('/static/js/field/situation.js');
+    const ids = (rows) => rows.map((r) => r.rule_id).sort();
+    const out = [];
+    for (const stored of await store.allRows('standing')) {
+        const vehicle = await store.getRow('vehicles', stored.vehicle_id);
+        const today = standingToday(stored, await registry.vehicleFacts(vehicle));
+        out.push({ plate: vehicle.plate,
+            server: [stored.status, ids(stored.reasons), ids(stored.warnings), stored.suspended_until],
+            phone: [today.status, ids(today.reasons), ids(today.warnings), today.suspended_until] });
+    }
+    return out;
+}"""
+
+
+def test_on_the_day_of_the_refresh_the_phone_agrees_with_the_server(browser, live_server, app,
+                                                                     world):
+    """The phone's rule for each requirement is the engine's: on the refresh day it reaches the
+    server's verdict (status, findings, end of suspension) for vehicles in every state."""
+    from inspector.extensions import db
+    from inspector.models import Status, Vehicle
+
+    from .. import factories
+
+    today = date.today()
+    with app.app_context():
+        base = db.session.get(Vehicle, world["vehicle_id"])
+        holder = base.holder
+
+        def moto(plate, **kw):
+            v = factories.vehicle("tapurah", "mototaxi", holder=holder, plate=plate,
+                                  last_vistoria_on=kw.pop("vistoria", today - timedelta(days=20)),
+                                  **kw)
+            return v
+
+        v = moto("QBC1A01")                                      # licence expired
+        factories.licence(v, valid_until=today - timedelta(days=3))
+        factories.insurance(v)
+        v = moto("QBC1A02")                                      # licence suspended with an end
+        factories.licence(v, status=Status.SUSPENDED, suspended_until=today + timedelta(days=9))
+        factories.insurance(v)
+        v = moto("QBC1A03")                                      # no insurance at all
+        factories.licence(v)
+        v = moto("QBC1A04")                                      # insurance lapsed, due soon
+        factories.licence(v, valid_until=today + timedelta(days=12))
+        factories.insurance(v, valid_from=today - timedelta(days=400),
+                            valid_until=today - timedelta(days=35))
+        v = moto("QBC1A05", vistoria=today - timedelta(days=200))  # vistoria overdue, old
+        factories.licence(v)
+        factories.insurance(v)
+        v = moto("QBC1A06", year_of_manufacture=today.year - 6)    # past the age limit
+        factories.licence(v)
+        factories.insurance(v)
+        v = moto("QBC1A07", vistoria=None)                       # no licence, no vistoria
+        factories.insurance(v)
+        db.session.commit()
+        db.session.remove()
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    got = page.evaluate(AGREE)
+    assert len(got) == 8
+    for row in got:
+        assert row["phone"] == row["server"], row["plate"]
+    statuses = sorted(row["server"][0] for row in got)
+    assert statuses == ["irregular"] * 6 + ["regular", "suspended"]
+    context.close()
