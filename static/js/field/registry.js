@@ -53,30 +53,31 @@ export async function requirementsFor(service) {
   return (checklist && checklist.requirements) || null;
 }
 
-async function permitOf(vehicle, licence) {
+async function permitOf(vehicle, licence, holderPermits) {
   // as the server reads it (services/compliance.py _permit_row): the licence's permit, else the
   // holder's of the service, the active one first, then the newest
   if (licence && licence.permit_id) {
-    const row = await store.getRow("permits", licence.permit_id);
+    const row = holderPermits.find((p) => p.id === licence.permit_id) || await store.getRow("permits", licence.permit_id);
     if (row) return row;
   }
-  if (!vehicle.holder_id) return null;
-  const mine = (await store.rowsBy("permits", "holder_id", vehicle.holder_id)).filter((p) => p.service === vehicle.service);
+  const mine = holderPermits.filter((p) => p.service === vehicle.service);
   return mine.sort((a, b) => (b.status === "active") - (a.status === "active")
     || String(b.valid_from || "").localeCompare(String(a.valid_from || "")))[0] || null;
 }
 
 /** A vehicle's rows that its standing is judged from today (situation.standingToday): the
  * vehicle, its current licence (the newest, as the server's), permit, every insurance policy
- * (a renewal bought in advance covers from its first day) and the law's requirements. */
-export async function vehicleFacts(vehicle, licences = null, insurance = null) {
-  const [lics, policies, requirements] = await Promise.all([
-    licences || store.rowsBy("licences", "vehicle_id", vehicle.id),
-    insurance || store.rowsBy("insurance", "vehicle_id", vehicle.id),
-    requirementsFor(vehicle.service),
+ * (a renewal bought in advance covers from its first day) and the law's requirements. `known`:
+ * rows already read ({licences, insurance, permits: the holder's, requirements}). */
+export async function vehicleFacts(vehicle, known = {}) {
+  const [lics, policies, permits, requirements] = await Promise.all([
+    known.licences || store.rowsBy("licences", "vehicle_id", vehicle.id),
+    known.insurance || store.rowsBy("insurance", "vehicle_id", vehicle.id),
+    known.permits || (vehicle.holder_id ? store.rowsBy("permits", "holder_id", vehicle.holder_id) : []),
+    known.requirements !== undefined ? known.requirements : requirementsFor(vehicle.service),
   ]);
   const licence = newest(lics, "valid_from");
-  return { vehicle, licence, permit: await permitOf(vehicle, licence), insurance: policies, requirements };
+  return { vehicle, licence, permit: await permitOf(vehicle, licence, permits), insurance: policies, requirements };
 }
 
 /** Everything the result card shows about a vehicle, from the stored snapshot. */
@@ -84,7 +85,7 @@ export async function vehicleDetails(vehicleId) {
   const vehicle = await store.getRow("vehicles", vehicleId);
   if (!vehicle) return null;
   const drivers = await driversOf(vehicle);
-  const [standing, licences, insurance, notices, lastInspection, credentials, holder] = await Promise.all([
+  const [standing, licences, insurance, notices, lastInspection, credentials, holder, permits, requirements] = await Promise.all([
     store.getRow("standing", vehicleId),
     store.rowsBy("licences", "vehicle_id", vehicleId),
     store.rowsBy("insurance", "vehicle_id", vehicleId),
@@ -92,8 +93,10 @@ export async function vehicleDetails(vehicleId) {
     store.getRow("last_inspections", vehicleId),
     store.rowsBy("credentials", "vehicle_id", vehicleId),
     vehicle.holder_id ? store.getRow("holders", vehicle.holder_id) : null,
+    vehicle.holder_id ? store.rowsBy("permits", "holder_id", vehicle.holder_id) : [],
+    requirementsFor(vehicle.service),
   ]);
-  const facts = await vehicleFacts(vehicle, licences, insurance);
+  const facts = await vehicleFacts(vehicle, { licences, insurance, permits, requirements });
   return {
     vehicle, drivers, holder, credentials, facts,
     standing: standing || null,
