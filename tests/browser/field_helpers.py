@@ -198,3 +198,14 @@ def table_counts(app) -> tuple[int, int]:
                   db.session.scalar(db.select(db.func.count(Photo.id))))
         db.session.remove()
         return counts
+
+
+def expect_banner(card, situation: str, title: str, lines: list[str] | None = None):
+    """The result card's situation banner says this: its data-situation, its title and, when
+    given, its lines; returned for further checks."""
+    banner = card.locator(".situation")
+    expect(banner).to_have_attribute("data-situation", situation)
+    expect(banner.locator(".situation-title")).to_have_text(title)
+    if lines is not None:
+        expect(banner.locator(".situation-lines li")).to_have_text(lines)
+    return banner

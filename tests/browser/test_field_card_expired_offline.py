@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import start_online, world
+from .field_helpers import expect_banner, start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -60,10 +60,7 @@ def _card_days_later(browser, live_server, world, later: int = LATER):
 def test_a_licence_expired_since_the_refresh_is_not_regular(browser, live_server, app, world):
     number, end = _licence_ends(app, world, days=5)
     context, guard, card = _card_days_later(browser, live_server, world)
-    banner = card.locator(".situation")
-    expect(banner).to_have_attribute("data-situation", "irregular")
-    expect(banner.locator(".situation-title")).to_have_text("IRREGULAR")
-    expect(banner.locator(".situation-lines li")).to_have_text([
+    banner = expect_banner(card, "irregular", "IRREGULAR", [
         f"Veículo {world['plate']} IRREGULAR: Alvará {number} vencido em {end}, depois da "
         "última atualização dos dados do aparelho (Lei 406/2001, Art. 4)"])
     expect(banner.locator(".situation-lines a.cite")).to_have_attribute("href", "/leis/tapurah-lei-406-2001-mototaxi#art-4")
@@ -80,9 +77,7 @@ def test_a_licence_expired_since_the_refresh_is_not_regular(browser, live_server
 def test_a_licence_still_in_force_stays_regular(browser, live_server, app, world):
     number, end = _licence_ends(app, world, days=LATER + 5)
     context, guard, card = _card_days_later(browser, live_server, world)
-    banner = card.locator(".situation")
-    expect(banner).to_have_attribute("data-situation", "regular")
-    expect(banner.locator(".situation-title")).to_have_text("REGULAR")
+    banner = expect_banner(card, "regular", "REGULAR")
     expect(banner.locator(".situation-lines")).to_have_text("Veículo em dia nos dados do aparelho.")
     expect(card.locator(".standing-title")).to_have_text("REGULAR")
     expect(card.locator(".expiries li", has_text="Licença")).to_contain_text(
@@ -98,10 +93,7 @@ def test_a_licence_ended_beyond_the_warnings_is_irregular_with_its_article(brows
     requirements`): IRREGULAR with the article, never REGULAR beside "(vencido)"."""
     number, end = _licence_ends(app, world, days=35)
     context, guard, card = _card_days_later(browser, live_server, world, later=40)
-    banner = card.locator(".situation")
-    expect(banner).to_have_attribute("data-situation", "irregular")
-    expect(banner.locator(".situation-title")).to_have_text("IRREGULAR")
-    expect(banner.locator(".situation-lines li")).to_have_text([
+    expect_banner(card, "irregular", "IRREGULAR", [
         f"Veículo {world['plate']} IRREGULAR: Alvará {number} vencido em {end}, depois da "
         "última atualização dos dados do aparelho (Lei 406/2001, Art. 4)"])
     expect(card.locator(".standing-title")).to_have_text("IRREGULAR")

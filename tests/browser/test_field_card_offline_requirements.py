@@ -17,7 +17,7 @@ from datetime import date, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import launch_with_camera, start_online, world
+from .field_helpers import expect_banner, launch_with_camera, start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -99,10 +99,7 @@ def test_insurance_ended_beyond_the_warnings_reads_irregular_with_its_article(
 
     _change(app, world, shorten)
     context, guard, card = _by_plate(browser, live_server, world, days=40)
-    banner = card.locator(".situation")
-    expect(banner).to_have_attribute("data-situation", "irregular")
-    expect(banner.locator(".situation-title")).to_have_text("IRREGULAR")
-    expect(banner.locator(".situation-lines li")).to_have_text([
+    banner = expect_banner(card, "irregular", "IRREGULAR", [
         f"Veículo {world['plate']} IRREGULAR: Seguro obrigatório vencido em {_fmt(end)}, {SINCE} "
         "(Lei 406/2001, Art. 17)"])
     expect(banner.locator(".situation-lines a.cite")).to_have_attribute(
@@ -137,9 +134,7 @@ def test_a_suspension_that_ended_offline_no_longer_reads_suspended(browser, live
     page.fill("#search-q", world["plate"])
     page.get_by_role("button", name="Buscar").click()
     card = page.locator("#result .card")
-    banner = card.locator(".situation")
-    expect(banner).to_have_attribute("data-situation", "regular")
-    expect(banner.locator(".situation-title")).to_have_text("REGULAR")
+    banner = expect_banner(card, "regular", "REGULAR")
     expect(banner).not_to_contain_text("SUSPENSO")
     expect(card.locator(".standing-title")).to_have_text("REGULAR")
     expect(card.locator(".warnings li", has_text="suspensão terminou")).to_contain_text(
@@ -198,9 +193,7 @@ def test_a_second_moto_taxi_insured_in_advance_stays_regular(playwright_instance
     _change(app, world, second)
     browser, context, guard, card = _by_vest(playwright_instance, live_server, app, world,
                                              tmp_path, days=20)
-    banner = card.locator(".situation")
-    expect(banner).to_have_attribute("data-situation", "regular")
-    expect(banner.locator(".situation-title")).to_have_text("REGULAR")
+    banner = expect_banner(card, "regular", "REGULAR")
     expect(banner.locator(".situation-lines")).to_have_text(
         "Condutor e veículo em dia nos dados do aparelho.")
     expect(card.locator(".standing-title")).to_have_text("REGULAR")
