@@ -42,7 +42,21 @@ def row(i: int) -> dict[str, str]:
         "condutor_situacao": "",
         "seguro_seguradora": "Seguradora Exemplo", "seguro_apolice": f"AP-{i:05d}",
         "seguro_inicio": "01/03/2025", "seguro_fim": "28/02/2027",
+        "vistoria_validade_reduzida": "",
     }
+
+
+def taxi_row(i: int) -> dict[str, str]:
+    """Taxi i: an owner-driver (the holder's CPF is the driver's), a car, no insurance."""
+    cpf = make_cpf(f"{400000000 + i:09d}")
+    r = {**row(i), "servico": "taxi", "marca_modelo": "Chevrolet Onix", "cilindrada": "",
+         "portas": "4", "titular_documento": cpf, "titular_nome": f"Taxista {i}",
+         "titular_tipo": "pessoa", "permissao_numero": f"TP-{i:03d}",
+         "permissao_tipo": "permissão", "condutor_nome": f"Taxista {i}", "condutor_cpf": cpf,
+         "condutor_categoria": "autonomo", "condutor_cnh_categoria": "B"}
+    r.update(dict.fromkeys(("seguro_seguradora", "seguro_apolice", "seguro_inicio",
+                            "seguro_fim"), ""))
+    return r
 
 
 def to_csv(rows: list[dict[str, str]], header: list[str] | None = None, delimiter: str = ";",

@@ -40,6 +40,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("trail", "vehicle", "is_trail", False, "não"),
     Column("ponto", "vehicle", "stand_code", False, ""),
     Column("ultima_vistoria", "vehicle", "last_vistoria_on", False, "15/01/2026"),
+    # Only where the town's law lets the inspector shorten a vistoria (vistoria_validity).
+    Column("vistoria_validade_reduzida", "vehicle", "vistoria_valid_until", False, ""),
     Column("titular_documento", "holder", "tax_id", True, "11.222.333/0001-81"),
     Column("titular_nome", "holder", "name", True, "Moto Rápida Ltda"),
     Column("titular_tipo", "holder", "kind", False, "empresa"),

@@ -1,17 +1,20 @@
 """The registry import through its two doors: the CLI and the admin upload page."""
 from __future__ import annotations
 
+import html as html_lib
 import io
 import json
 import re
+from datetime import date
 
 import pytest
 
 from inspector.extensions import db
-from inspector.models import Vehicle
+from inspector.models import AuditEntry, Vehicle
+from inspector.services import vistoria_validity
 
 from .. import factories
-from ..registry_csv import HEADER, counts, row, sheet, to_csv
+from ..registry_csv import HEADER, counts, row, sheet, taxi_row, to_csv
 
 BAD_500 = {"line_251": {"alvara_fim": "01/02/2025"}}  # the licence ends before it starts
 BAD_MESSAGE = "linha 251, campo alvara_fim: deve ser depois do início da validade"
@@ -181,3 +184,114 @@ def test_the_example_sheet_imports_cleanly(app, client, admin):
     assert r.status_code == 200 and r.mimetype == "text/csv"
     report = upload(client, r.data)
     assert report.status_code == 200, report.get_data(as_text=True)[-3000:]
+
+
+# -------------------------------------- shortened vistoria: vistoria_validade_reduzida
+# Nova Santa Helena Lei 535/2013 Art. 32 § 3º lets the inspector shorten a vistoria; the
+# sheet's vistoria is 15/01/2026, whose normal end is 15/01/2027 (Art. 13 II, yearly).
+NSH = "nova-santa-helena"
+SHORT = "vistoria_validade_reduzida"
+
+
+def until_of(app, plate: str):
+    with app.app_context():
+        return db.session.scalar(db.select(Vehicle.vistoria_valid_until).filter_by(plate=plate))
+
+
+def nsh_cli(runner, tmp_path, rows, header=None, *args):
+    path = tmp_path / "nsh.csv"
+    path.write_bytes(to_csv(rows, header=header))
+    result = cli(runner, "--town", NSH, str(path), "--json", *args)
+    return result, json.loads(result.stdout)
+
+
+def test_cli_shortened_vistoria_is_imported_audited_and_kept_until_the_sheet_changes_it(
+        app, runner, towns, tmp_path):
+    with app.app_context():
+        factories.town(NSH)
+        db.session.commit()
+    rows = [taxi_row(0), {**taxi_row(1), SHORT: "15/07/2026"}]
+    result, report = nsh_cli(runner, tmp_path, rows)
+    assert result.exit_code == 0, result.output
+    assert report["created"]["vehicle"] == 2
+    plate = rows[1]["placa"]
+    assert until_of(app, plate) == date(2026, 7, 15)
+    assert until_of(app, rows[0]["placa"]) is None
+    with app.app_context():
+        vid = db.session.scalar(db.select(Vehicle.id).filter_by(plate=plate))
+        entry = db.session.scalars(db.select(AuditEntry).filter_by(
+            entity="vehicle", entity_id=str(vid))).one()
+        assert json.loads(entry.after)["vistoria_valid_until"] == "2026-07-15"
+
+    before = table_counts(app)
+    result, report = nsh_cli(runner, tmp_path, rows)  # the same file again: nothing changes
+    assert result.exit_code == 0 and report["updated"]["vehicle"] == 0
+    assert table_counts(app) == before
+
+    # A new vistoria with a new shortened day replaces it; a blank cell ends it.
+    rows[1] = {**rows[1], "ultima_vistoria": "01/03/2026", SHORT: "2026-08-31"}
+    result, report = nsh_cli(runner, tmp_path, rows)
+    assert result.exit_code == 0 and report["updated"]["vehicle"] == 1
+    assert until_of(app, plate) == date(2026, 8, 31)
+    rows[1][SHORT] = ""
+    assert nsh_cli(runner, tmp_path, rows)[0].exit_code == 0
+    assert until_of(app, plate) is None
+
+    # A file without the column keeps it, unless the vistoria date changes (the shortening
+    # was of the earlier vistoria).
+    rows[1][SHORT] = "31/08/2026"
+    assert nsh_cli(runner, tmp_path, rows)[0].exit_code == 0
+    old_header = [h for h in HEADER if h != SHORT]
+    assert nsh_cli(runner, tmp_path, rows, old_header)[0].exit_code == 0
+    assert until_of(app, plate) == date(2026, 8, 31)
+    rows[1]["ultima_vistoria"] = "02/03/2026"
+    assert nsh_cli(runner, tmp_path, rows, old_header)[0].exit_code == 0
+    assert until_of(app, plate) is None
+
+
+def errors_shown(html: str) -> list[tuple[str, str, str]]:
+    """The page's error table: (line, column, reason) as a person reads them."""
+    cells = re.findall(r'<td data-label="Linha">(\d+)</td><td data-label="Campo"><code>'
+                       r'([^<]+)</code></td><td data-label="Motivo">([^<]*)</td>', html)
+    return [(line, col, html_lib.unescape(why)) for line, col, why in cells]
+
+
+def test_page_dry_run_lists_every_bad_shortened_day_and_writes_nothing(app, client, make):
+    user = make(factories.user, "admin", NSH)
+    client.login(user.username)
+    rows = [taxi_row(i) for i in range(6)]
+    rows[1][SHORT] = "16/01/2027"                                # after the normal end
+    rows[2][SHORT] = "15/01/2026"                                # the vistoria's own day
+    rows[3][SHORT] = "31/02/2026"                                # no such day
+    rows[4].update({"ultima_vistoria": "", SHORT: "15/07/2026"})  # no vistoria
+    rows[5][SHORT] = "15/01/2027"                                # the normal end: allowed
+    before = table_counts(app)
+    r = upload(client, to_csv(rows))
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and "Nada foi gravado" in html and 'name="token"' not in html
+    shown = errors_shown(html)
+    assert [(line, col) for line, col, _ in shown] == [(str(n), SHORT) for n in (3, 4, 5, 6)]
+    reasons = [why for _, _, why in shown]
+    assert "não pode passar de 15/01/2027" in reasons[0] and "12 meses" in reasons[0]
+    assert "deve terminar depois da vistoria de 15/01/2026" in reasons[1]
+    assert "data inválida: '31/02/2026'" in reasons[2]
+    assert "informe a data da última vistoria" in reasons[3]
+    assert table_counts(app) == before
+
+
+def test_where_the_law_does_not_allow_it_the_row_is_refused_with_the_forms_message(
+        app, client, admin, make):
+    before = table_counts(app)
+    r = upload(client, sheet(3, line_3={SHORT: "15/07/2026"}, line_4={SHORT: ""}))
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and "1 linha(s) com problemas" in html
+    ((line, col, why),) = errors_shown(html)
+    with app.app_context():
+        town = factories.town("tapurah")
+        form_says = vistoria_validity.check(town.id, "mototaxi", date(2026, 1, 15),
+                                            date(2026, 7, 15))
+    assert (line, col, why) == ("3", SHORT, form_says)
+    assert "não prevê reduzir a validade da vistoria" in why and "deixe o campo em branco" in why
+    assert table_counts(app) == before
+    # The same sheet with the cell blank imports (a dry run, then nothing else to fix).
+    assert upload(client, sheet(3)).status_code == 200
