@@ -2,7 +2,8 @@
 licensed moto-taxi with its holder, rider, permit, licence, insurance and a stand; a first
 inspection whose act is confirmed (a notice or a written warning, with its issued PDF); a
 second inspection synced through the field API with an evidence photo; a fine with a
-payment; an appeal. Every id, UUID and document number is returned, so a test can ask for
+payment; an appeal; the vehicle's QR credential and a passenger's report (with a photo) made
+from it. Every id, UUID and document number is returned, so a test can ask for
 exactly these rows (not for "row 1", which may not exist)."""
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from inspector.extensions import db
-from inspector.models import (Appeal, Fine, FinePayment, Inspection, Notice, Photo, Sanction,
-                              User)
-from inspector.services import enforcement
+from inspector.models import (Appeal, Credential, Fine, FinePayment, Inspection, Notice,
+                              PassengerReport, Photo, Sanction, User)
+from inspector.services import credentials, enforcement, passenger_reports
 from inspector.services.enforcement import payments
 
 from . import factories
@@ -96,8 +97,16 @@ def build(app, slug: str) -> TownRows:
             now=when + timedelta(days=2))
         db.session.commit()
         out.ids["appeal"] = appeal.id
+        # 4. the vehicle's QR credential, issued by the admin, and a passenger's report
+        #    (with a photo) sent from its page
+        cred = credentials.issue(f["vehicle"], users["admin"])
+        report = passenger_reports.create(
+            cred, "regular", "driving", f"Moto-táxi em alta velocidade em {slug}.",
+            photo=small_jpeg())
+        db.session.commit()
+        out.ids["credential"], out.ids["report"] = cred.id, report.id
         agent_name = users["agent"].username
-    # 4. an inspection synced by the agent's phone, with an evidence photo
+    # 5. an inspection synced by the agent's phone, with an evidence photo
     client = app.test_client()
     assert client.login(agent_name).status_code == 302
     api = Api(client)
@@ -120,7 +129,8 @@ def build(app, slug: str) -> TownRows:
 
 def fingerprint(app, rows: TownRows) -> dict:
     """What another town's user must not be able to change: the acts' statuses, the
-    payments' reversals, the appeals' statuses, the inspection's review state."""
+    payments' reversals, the appeals' statuses, the inspection's review state, the
+    credentials (revoked, reissued) and the passenger reports' statuses."""
     with app.app_context():
         town = db.session.scalar(select(User.municipality_id)
                                  .where(User.username == rows.users["admin"]))
@@ -135,5 +145,11 @@ def fingerprint(app, rows: TownRows) -> dict:
             "inspections": db.session.execute(
                 select(Inspection.id, Inspection.status, Inspection.body_sha256)
                 .where(Inspection.municipality_id == town)).all(),
+            "credentials": db.session.execute(
+                select(Credential.id, Credential.revoked_at, Credential.replaces_id)
+                .where(Credential.municipality_id == town).order_by(Credential.id)).all(),
+            "reports": db.session.execute(
+                select(PassengerReport.id, PassengerReport.status)
+                .where(PassengerReport.municipality_id == town)).all(),
         }
 

@@ -111,9 +111,8 @@ def test_wrong_role_is_refused(app, make, other_town_rows, role):
 def test_another_towns_rows_are_out_of_reach(app, make, other_town_rows, role):
     """A Tapurah user asking for Sapezal's row #1 gets 403/404, never the row or a 5xx.
 
-    A sweep with placeholder ids: the routes of NOT_MAPPED (credentials, passenger reports)
-    are only checked here; the others also on rows that exist, by
-    test_another_towns_real_rows_answer_404_while_ours_answer."""
+    A sweep with placeholder ids; every route with a row id is also tried on rows that
+    exist, by test_another_towns_real_rows_answer_404_while_ours_answer."""
     user = make(factories.user, role, "tapurah")
     client = app.test_client()
     client.login(user.username)
@@ -141,10 +140,11 @@ ROW_OF_PREFIX = [
     ("/cadastro/seguros/", "insurance"), ("/revisao/atos/", "act"),
     ("/revisao/recursos/", "appeal"), ("/revisao/fotos/", "photo"),
     ("/revisao/pagamentos/", "payment"), ("/revisao/vistorias/", "inspection"),
+    ("/credenciais/", "credential"), ("/denuncias/", "report"),
 ]
-# Routes with ids whose rows town_rows.build does not make (credentials and passenger
-# reports): test_another_towns_rows_are_out_of_reach still asks them for id 1.
-NOT_MAPPED = ("/credenciais/", "/denuncias/")
+# Routes with arguments that name no row: the printed sheet of one kind of credential is
+# always the signed-in user's own town's (its argument is "vehicle", "rider" or "card").
+NOT_MAPPED = ("/credenciais/folha/<sheet>.pdf",)
 # The field API answers a PUT of a UUID another town holds as it answers any UUID taken
 # with other content: 409, the stored inspection kept (field_api/openapi.py: "409").
 OTHER_TOWN_STATUS = {("PUT", "/api/field/inspections/<uuid:inspection_id>"): 409}
@@ -185,7 +185,7 @@ def _row_routes(app, rows) -> list:
                 continue
             values = _row_values(rule, rows)
             if values is None:
-                assert rule.rule.startswith(NOT_MAPPED), \
+                assert rule.rule in NOT_MAPPED, \
                     f"{rule.rule}: map its id to a row in ROW_OF_PREFIX (town_rows.build)"
                 continue
             url = url_for(rule.endpoint, **values)
@@ -215,7 +215,8 @@ def two_towns(app):
 @pytest.mark.parametrize("role", [r.value for r in Role])
 def test_another_towns_real_rows_answer_404_while_ours_answer(app, two_towns, role):
     """A Tapurah user asking for Nortelândia's existing act, appeal, photo, payment,
-    inspection (by id and by the phone's UUID), document or registry row gets 404 (a PUT of
+    inspection (by id and by the phone's UUID), document, registry row, QR credential or
+    passenger report (and its photo) gets 404 (a PUT of
     its inspection's UUID: 409, nothing stored), and Nortelândia's rows stay as they were;
     the same requests on Tapurah's rows answer (so the 404 is the town check, not a
     missing row)."""
@@ -249,9 +250,14 @@ def test_another_towns_real_rows_answer_404_while_ours_answer(app, two_towns, ro
                            "/revisao/pagamentos/<int:ident>/estorno",
                            "/revisao/vistorias/<int:ident>",
                            "/api/field/inspections/<uuid:inspection_id>",
-                           "/documentos/<town>/<path:number>/pdf"},
+                           "/documentos/<town>/<path:number>/pdf",
+                           "/credenciais/<int:ident>", "/credenciais/<int:ident>/folha.pdf",
+                           "/denuncias/<int:ident>", "/denuncias/<int:ident>/foto",
+                           "/denuncias/<int:ident>/concluir"},
             "agent": {"/api/field/inspections/<uuid:inspection_id>",
                       "/api/field/inspections/<uuid:inspection_id>/photos/<uuid:photo_id>",
                       "/documentos/<town>/<path:number>/pdf"},
-            "admin": {"/cadastro/condutores/<int:ident>", "/revisao/atos/<int:ident>/prefeito"}}
+            "admin": {"/cadastro/condutores/<int:ident>", "/revisao/atos/<int:ident>/prefeito",
+                      "/credenciais/<int:ident>/cancelar", "/credenciais/<int:ident>/reemitir",
+                      "/denuncias/<int:ident>/concluir"}}
     assert must[role] <= {r for _, r in tried}, must[role] - {r for _, r in tried}
