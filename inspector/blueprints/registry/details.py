@@ -31,13 +31,14 @@ def _vehicle(v: Vehicle, town: int) -> dict:
 
 def _driver(d: Driver, town: int) -> dict:
     return {"history": history(town, [("driver", d.id)]), "today": date.today(),
-            "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act")}
+            "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act"),
+            "acts_args": {"condutor": d.id}}
 
 
 def _holder(h: Holder, town: int) -> dict:
     return {"history": history(town, [("holder", h.id)] + [("permit", p.id) for p in h.permits]),
             "today": date.today(), "sanctions": sanctions(town, holder_id=h.id),
-            "can_open_acts": allowed("review.act")}
+            "can_open_acts": allowed("review.act"), "acts_args": {"titular": h.id}}
 
 
 def _licence(lic: Licence, town: int) -> dict:

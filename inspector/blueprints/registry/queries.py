@@ -11,7 +11,7 @@ from sqlalchemy.orm import aliased
 from ...extensions import db
 from ...models import (AuditEntry, Fine, FinePayment, Notice, Sanction, SanctionStatus,
                        StatusChange, User, Vehicle)
-from ...models.enforcement import KIND_LABELS
+from ...models.enforcement import COPY_MEANS, KIND_LABELS, NoticeCompanyCopy
 from .kinds import Kind
 
 PER_PAGE = 25
@@ -147,6 +147,10 @@ class SanctionLine:
     notice_number: str | None
     plate: str | None
     fine_state: str | None         # open | partial | paid | undefined | none (fines only)
+    # the company's copy of the notice (Tapurah Lei 406/2001 Art. 27 I), when one was made
+    has_company_copy: bool = False
+    copy_remitted_on: Any = None
+    copy_via: str | None = None
 
     @property
     def kind_label(self) -> str:
@@ -166,6 +170,16 @@ class SanctionLine:
         return "warn" if self.status in _WAITING else ("bad" if self.status in _VOID else "ok")
 
     @property
+    def company_copy_label(self) -> str:
+        """'cópia à empresa: pendente' / '... remetida em dd/mm/aaaa (meio)'; '' without one."""
+        if not self.has_company_copy:
+            return ""
+        if self.copy_remitted_on is None:
+            return "cópia à empresa: pendente"
+        via = COPY_MEANS.get(self.copy_via or "", self.copy_via or "")
+        return f"cópia à empresa: remetida em {self.copy_remitted_on.strftime('%d/%m/%Y')} ({via})"
+
+    @property
     def fine_label(self) -> str:
         """A fine's payment state in pt-BR ('' for other acts and void fines)."""
         return FINE_STATES.get(self.fine_state or "", "")
@@ -183,7 +197,8 @@ def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None 
               limit: int = SANCTIONS_SHOWN) -> SanctionList:
     """The town's acts about one holder (as permit holder of the vehicle) or one driver (as
     the offender identified at the inspection, or whose registration the law acted on),
-    newest first: one query, walking the sanctions' holder_id / driver_id index."""
+    newest first, with the company's copy of each notice: one query, walking the sanctions'
+    holder_id / driver_id index (the copy by its unique notice_id)."""
     from ...services.enforcement.common import loads
 
     if (holder_id is None) == (driver_id is None):
@@ -198,8 +213,11 @@ def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None 
                Sanction.decided_at, Sanction.status, Sanction.awaiting_mayor,
                Sanction.automatic, Sanction.breach_citation, Sanction.citation,
                Notice.number, Vehicle.plate, Fine.id.label("fine_id"), Fine.per,
-               Fine.amount_brl, Fine.accrued_brl, paid.label("paid"))
+               Fine.amount_brl, Fine.accrued_brl, paid.label("paid"),
+               NoticeCompanyCopy.id.label("copy_id"), NoticeCompanyCopy.remitted_on,
+               NoticeCompanyCopy.remitted_via)
         .outerjoin(Notice, Notice.sanction_id == Sanction.id)
+        .outerjoin(NoticeCompanyCopy, NoticeCompanyCopy.notice_id == Notice.id)
         .outerjoin(Vehicle, Vehicle.id == Sanction.vehicle_id)
         .outerjoin(Fine, Fine.sanction_id == Sanction.id)
         .where(who, Sanction.municipality_id == town)
@@ -210,7 +228,8 @@ def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None 
         status=_status_value(r.status), awaiting_mayor=bool(r.awaiting_mayor),
         automatic=bool(r.automatic), breach_citation=loads(r.breach_citation),
         citation=loads(r.citation), notice_number=r.number, plate=r.plate,
-        fine_state=_fine_state(r)) for r in rows[:limit]]
+        fine_state=_fine_state(r), has_company_copy=r.copy_id is not None,
+        copy_remitted_on=r.remitted_on, copy_via=r.remitted_via) for r in rows[:limit]]
     return SanctionList(lines, len(rows) > limit)
 
 

@@ -10,7 +10,8 @@ from markupsafe import Markup
 
 from ... import render_cache
 from ...extensions import db
-from ...models import AppealStatus, Inspection, InspectionStatus, Sanction, SanctionStatus
+from ...models import (AppealStatus, Driver, Holder, Inspection, InspectionStatus, Sanction,
+                       SanctionStatus)
 from ...models.enforcement import KIND_LABELS, STATUS_LABELS
 from ...security import get_in_town, roles_required, town_id
 from ...services import audit, enforcement
@@ -156,20 +157,53 @@ def signature(ident: int) -> Response:
     return response
 
 
+# The acts list's filters by whom an act concerns (the holder's and the driver's registry
+# pages link here): query argument -> (model, label, registry endpoint).
+SUBJECT_FILTERS = {"titular": (Holder, "Permissionário", "registry.holder"),
+                   "condutor": (Driver, "Condutor", "registry.driver")}
+
+
+def _subject_filters() -> tuple[dict[str, int], list[dict]]:
+    """The holder / driver filters asked for: {argument: id}, and what the page says of each
+    (label, name, link; name None when the town has no such record). A value that is not a
+    record number answers 400: ignoring it would list every act of the town under a page
+    the reader takes for one person's."""
+    ids, shown = {}, []
+    for arg, (model, label, endpoint) in SUBJECT_FILTERS.items():
+        raw = request.args.get(arg, "")
+        if raw == "":
+            continue
+        if not (raw.isascii() and raw.isdigit() and len(raw) < 10):
+            abort(400, f"Filtro inválido: “{arg}” deve ser o número de um cadastro "
+                       f"(por exemplo ?{arg}=12), não “{raw[:40]}”.")
+        ids[arg] = int(raw)
+        name = db.session.scalar(db.select(model.name).where(
+            model.id == ids[arg], model.municipality_id == town_id()))
+        shown.append({"arg": arg, "label": label, "id": ids[arg], "name": name,
+                      "endpoint": endpoint})
+    return ids, shown
+
+
 @bp.get("/atos")
 @roles_required(*VIEWERS)
 def acts():
-    """The town's acts with their status and deadlines."""
+    """The town's acts with their status and deadlines, optionally of one holder or driver."""
     status = request.args.get("situacao") or ""
     kind = request.args.get("tipo") or ""
-    rows, has_next = enforcement.acts_list(town_id(), status=status or None,
-                                           kind=kind if kind in KIND_LABELS else None,
-                                           page=_int_arg("pagina", 1) or 1)
+    ids, subjects = _subject_filters()
+    page = _int_arg("pagina", 1) or 1
+    if any(s["name"] is None for s in subjects):
+        rows, has_next = [], False   # another town's (or no) record: nothing to list
+    else:
+        rows, has_next = enforcement.acts_list(town_id(), status=status or None,
+                                               kind=kind if kind in KIND_LABELS else None,
+                                               holder_id=ids.get("titular"),
+                                               driver_id=ids.get("condutor"), page=page)
     statuses = dict(STATUS_LABELS) | {"awaiting_mayor": "Aguarda decisão do prefeito"}
     return page_or_fragment("review/acts.html", "review/_acts_rows.html", rows=rows,
-                            has_next=has_next, page=_int_arg("pagina", 1) or 1,
-                            status_filter=status, kind=kind, statuses=statuses,
-                            kinds=KIND_LABELS)
+                            has_next=has_next, page=page, status_filter=status, kind=kind,
+                            statuses=statuses, kinds=KIND_LABELS, subjects=subjects,
+                            list_args={"situacao": status, "tipo": kind} | ids)
 
 
 @bp.get("/prazos")

@@ -189,9 +189,16 @@ def deadline_soon(town_id: int | None, now: datetime, within: timedelta) -> list
 
 
 def acts_list(town_id: int, *, status: str | None = None, kind: str | None = None,
+              holder_id: int | None = None, driver_id: int | None = None,
               page: int = 1, per_page: int = 50) -> tuple[list[Sanction], bool]:
-    """The town's acts, newest first, filtered by status and kind."""
+    """The town's acts, newest first, filtered by status, kind, holder and driver (the
+    holder's and the driver's registry pages list the same acts: Sanction.holder_id /
+    driver_id, each indexed)."""
     q = select(Sanction).where(Sanction.municipality_id == town_id)
+    if holder_id is not None:
+        q = q.where(Sanction.holder_id == holder_id)
+    if driver_id is not None:
+        q = q.where(Sanction.driver_id == driver_id)
     if status == "awaiting_mayor":
         q = q.where(Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(True))
     elif status in {s.value for s in SanctionStatus}:
