@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from dataclasses import replace
 from datetime import UTC, date, datetime
 
 from PIL import Image, ImageOps
@@ -393,11 +394,9 @@ def build_sheet(notice: Notice, *, url: str, access_code: str | None,
     if photos:
         sections.append(photos)
     sections += [_agent_section(insp, act), _ack_section(notice, act, insp)]
-    if anchor:
-        sections.append(_anchor_section(anchor))
     title = TITLES.get(notice.document_kind, "DOCUMENTO")
     service = SERVICES.get(pack.service, "") if pack else ""
-    return Sheet(
+    return anchored(Sheet(
         number=notice.number, title=title,
         header=(f"PREFEITURA MUNICIPAL DE {town.name.upper()}", "Estado de Mato Grosso",
                 f"Fiscalização do transporte de passageiros — {service}".rstrip(" —")),
@@ -406,7 +405,15 @@ def build_sheet(notice: Notice, *, url: str, access_code: str | None,
         author=f"Prefeitura Municipal de {town.name}",
         subject=f"{KIND_NAMES.get(notice.document_kind, '')} {notice.number} — {act.law}",
         footer=f"{KIND_NAMES.get(notice.document_kind, '')} nº {notice.number} · "
-               f"Prefeitura Municipal de {town.name} · {act.law}")
+               f"Prefeitura Municipal de {town.name} · {act.law}"), anchor)
 
 
-__all__ = ["KIND_NAMES", "TITLES", "build_sheet", "clean", "moment", "quote", "thumbnail"]
+def anchored(sheet: Sheet, anchor: tuple[int, str] | None) -> Sheet:
+    """The sheet with the audit log's tail (seq, hash) printed as its last part (None: as is)."""
+    if not anchor:
+        return sheet
+    return replace(sheet, sections=sheet.sections + (_anchor_section(anchor),))
+
+
+__all__ = ["KIND_NAMES", "TITLES", "anchored", "build_sheet", "clean", "moment", "quote",
+           "thumbnail"]

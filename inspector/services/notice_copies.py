@@ -88,9 +88,21 @@ def copy_mark(company_name: str) -> str:
 
 
 def make_copy(notice: Notice, access_code: str | None, *, actor=None,
-              now: datetime | None = None) -> NoticeCompanyCopy | None:
+              now: datetime | None = None, sheet=None) -> NoticeCompanyCopy | None:
     """Make and keep the company's copy when the law asks for one (idempotent), then remit
-    it by push when the company is subscribed; None when no copy is due."""
+    it by push when the company is subscribed; None when no copy is due.
+
+    `sheet`: the notice's content as read for the original (`notice_documents.notice_sheet`,
+    same access code); the copy is then drawn from it without reading the database again.
+
+    The audit anchor is not shared: the copy prints `audit.head()` read now, just before its
+    own `notice_company_copy_made` entry, as every stored document does. The anchor says "na
+    emissão deste documento, o registro terminava na entrada nº N", and when the copy is made
+    the log's tail is the original's `notice_document_issued` entry, one past the anchor
+    printed on the original; printing the original's would be false on the copy's paper and
+    would witness less (a log cut back to just before the record of the original's issue
+    would still hold it). It costs one indexed read, and copies stay byte for byte what
+    they were before the content was shared."""
     act = notice.sanction
     cite = copy_citation(act)
     if cite is None:
@@ -101,7 +113,8 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
     from .notice_documents import render_notice_pdf
     holder = company_of(act)
     name = holder.name if holder is not None else NO_COMPANY
-    pdf = render_notice_pdf(notice, access_code, audit.head(), copy_mark=copy_mark(name))
+    pdf = render_notice_pdf(notice, access_code, audit.head(), copy_mark=copy_mark(name),
+                            sheet=sheet)
     row = NoticeCompanyCopy(
         municipality_id=notice.municipality_id, notice_id=notice.id,
         holder_id=holder.id if holder is not None else None, company_name=name[:200],

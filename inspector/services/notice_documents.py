@@ -21,8 +21,8 @@ from ..models.documents import NoticeDocument
 from . import audit
 from .credentials import DEFAULT_BASE_URL
 from .field_rules import local_day
-from .notice_content import KIND_NAMES, build_sheet, day, utc
-from .notice_pdf import render
+from .notice_content import KIND_NAMES, anchored, build_sheet, day, utc
+from .notice_pdf import Sheet, render
 
 PUBLIC_STATUS = {
     SanctionStatus.PROPOSED: "Em análise",
@@ -56,15 +56,26 @@ def _town(notice: Notice) -> Municipality:
     return db.session.get(Municipality, notice.municipality_id)
 
 
+def notice_sheet(notice: Notice, access_code: str | None = None) -> Sheet:
+    """What the notice's PDF prints, read from the database (queries, photo thumbnails),
+    without the audit log's tail or a copy mark: `render_notice_pdf(..., sheet=)` adds them."""
+    return build_sheet(notice, url=authenticity_url(_town(notice).slug, notice.number),
+                       access_code=access_code, holder_url=holder_url(notice.number))
+
+
 def render_notice_pdf(notice: Notice, access_code: str | None = None,
                       anchor: tuple[int, str] | None = None,
-                      copy_mark: str | None = None) -> bytes:
+                      copy_mark: str | None = None, *, sheet: Sheet | None = None) -> bytes:
     """The PDF of a notice as it would be issued now (nothing stored); `anchor`: the audit
     log's last entry (seq, hash) to print, as at issuance (audit.head()); `copy_mark`: the
-    company's copy's "CÓPIA — remetida à empresa ..." on every page."""
-    sheet = build_sheet(notice, url=authenticity_url(_town(notice).slug, notice.number),
-                        access_code=access_code, holder_url=holder_url(notice.number),
-                        anchor=anchor)
+    company's copy's "CÓPIA — remetida à empresa ..." on every page; `sheet`: the notice's
+    content already read (`notice_sheet`, same access code), so that the notice and its
+    company's copy are drawn from one reading."""
+    if sheet is None:
+        sheet = notice_sheet(notice, access_code)
+    elif sheet.number != notice.number or sheet.access_code != access_code:
+        raise ValueError("the sheet given is not this notice's with this access code")
+    sheet = anchored(sheet, anchor)
     if copy_mark:
         sheet = replace(sheet, copy_mark=copy_mark)
     return render(sheet)
@@ -91,14 +102,16 @@ def _store(notice: Notice, pdf: bytes, now: datetime, reason: str, actor) -> Not
     return doc
 
 
-def issue_document(notice: Notice, access_code: str | None, *, actor=None) -> NoticeDocument:
-    """Make and keep the notice's PDF as issued (idempotent: an existing one is returned)."""
+def issue_document(notice: Notice, access_code: str | None, *, actor=None,
+                   sheet: Sheet | None = None) -> NoticeDocument:
+    """Make and keep the notice's PDF as issued (idempotent: an existing one is returned);
+    `sheet`: its content already read (`notice_sheet`)."""
     found = current_document(notice)
     if found is not None:
         return found
     act = notice.sanction
     actor = actor or act.decided_by_user or "enforcement-tick"
-    return _store(notice, render_notice_pdf(notice, access_code, audit.head()),
+    return _store(notice, render_notice_pdf(notice, access_code, audit.head(), sheet=sheet),
                   utc(notice.issued_at), "emissão", actor)
 
 
@@ -112,9 +125,12 @@ def reissue_document(notice: Notice, *, actor, now: datetime) -> tuple[NoticeDoc
 
 
 def _on_notice_issued(notice: Notice, act=None, access_code: str | None = None, **_) -> None:
-    issue_document(notice, access_code)
+    # The content is read once for the notice and, where the law asks for one, the company's
+    # copy; each is then drawn with its own audit anchor (see notice_copies.make_copy).
+    sheet = notice_sheet(notice, access_code)
+    issue_document(notice, access_code, sheet=sheet)
     from .notice_copies import make_copy
-    make_copy(notice, access_code)  # the company's copy, where the law asks for one
+    make_copy(notice, access_code, sheet=sheet)  # the company's copy, where the law asks
 
 
 def install() -> bool:
