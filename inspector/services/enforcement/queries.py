@@ -194,7 +194,12 @@ def acts_list(town_id: int, *, status: str | None = None, kind: str | None = Non
     """The town's acts, newest first, filtered by status, kind, holder and driver (the
     holder's and the driver's registry pages list the same acts: Sanction.holder_id /
     driver_id, each indexed)."""
-    q = select(Sanction).where(Sanction.municipality_id == town_id)
+    town = Sanction.municipality_id == town_id
+    if holder_id is not None or driver_id is not None:
+        # "+ 0": one person's few acts are read by their holder_id / driver_id index; SQLite
+        # (no ANALYZE statistics) otherwise chose the town's index and read all its acts
+        town = Sanction.municipality_id + 0 == town_id
+    q = select(Sanction).where(town)
     if holder_id is not None:
         q = q.where(Sanction.holder_id == holder_id)
     if driver_id is not None:
