@@ -95,6 +95,15 @@ def test_driver_filter_lists_only_that_drivers_acts(client, acts):
     assert "Condutor" in html and f'href="/cadastro/condutores/{acts["b_driver"]}"' in html
 
 
+def test_holder_and_driver_together(client, acts):
+    client.login(acts["sup"])
+    status, html = _get(client, f"/revisao/atos?titular={acts['a']}&condutor={acts['a_driver']}")
+    assert status == 200 and _links(html) == set(acts["ids"])
+    status, html = _get(client, f"/revisao/atos?titular={acts['a']}&condutor={acts['b_driver']}")
+    assert status == 200 and _links(html) == set()
+    assert "Ana Permissionária</a> e" in html
+
+
 def test_the_pager_keeps_the_filter(app, client, acts, monkeypatch):
     real = enforcement.acts_list
     monkeypatch.setattr(enforcement, "acts_list", functools.partial(real, per_page=2))
