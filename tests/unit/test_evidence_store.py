@@ -110,7 +110,9 @@ def test_evidence_verify_names_missing_and_altered_files(app, api, moto, runner)
 
 def _at_0014_with_photo_rows(tmp_path, photos: list[dict]):
     """An app on a SQLite database migrated to 0014 holding one inspection whose photo rows
-    are `photos` (with the `data` column 0014 still had)."""
+    are `photos` (with the `data` column 0014 still had). The rows are made by today's models
+    on today's schema, then the database goes down to 0014 (the models know columns 0014
+    did not have), and the photos are written in 0014's own shape."""
     from datetime import UTC, date, datetime
 
     from inspector.models import Inspection, InspectionItem, InspectionStatus, ItemResult
@@ -121,7 +123,7 @@ def _at_0014_with_photo_rows(tmp_path, photos: list[dict]):
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url,
                       "EVIDENCE_DIR": str(tmp_path / "evidence")})
     with app.app_context():
-        flask_migrate.upgrade(revision="0014")
+        flask_migrate.upgrade()
         v, agent_ = factories.vehicle(), factories.user("agent")
         db.session.flush()
         now = datetime.now(UTC)
@@ -135,13 +137,16 @@ def _at_0014_with_photo_rows(tmp_path, photos: list[dict]):
         item = InspectionItem(inspection_id=insp.id, position=0, item_id="tank-sign",
                               result=ItemResult.FAIL, note="")
         db.session.add(item)
-        db.session.flush()
+        db.session.commit()
+        item_id, insp_id = item.id, insp.id
+        db.session.remove()
+        flask_migrate.downgrade(revision="0014")
         for n, ph in enumerate(photos):
             db.session.execute(text(
                 "INSERT INTO inspection_photos (id, uuid, inspection_id, item_id, position, "
                 "sha256, mime, size, data, received_at) VALUES (:id, :u, :i, :t, :p, :s, "
-                "'image/jpeg', 1, :d, :r)"), {"u": str(uuid.uuid4()), "i": insp.id,
-                                              "t": item.id, "p": n, "r": now if ph["d"]
+                "'image/jpeg', 1, :d, :r)"), {"u": str(uuid.uuid4()), "i": insp_id,
+                                              "t": item_id, "p": n, "r": now if ph["d"]
                                               else None} | ph)
         db.session.commit()
         db.session.remove()
