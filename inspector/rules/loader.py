@@ -71,6 +71,7 @@ PARAMETERS: dict[str, str] = {
     "requirements.driver_registration": "bool",
     "requirements.cnh": "bool",
     "requirements.insurance": "bool",
+    "requirements.no_debt_for_licence": "int_list",
 }
 SECTIONS = sorted({p.rsplit(".", 1)[0] for p in PARAMETERS})
 

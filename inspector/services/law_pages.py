@@ -44,6 +44,9 @@ PARAMETER_LABELS: dict[str, tuple[str, str]] = {
     "limits.town.company_max_share": ("Participação máxima de uma empresa na frota", "{v}"),
     "limits.town.max_vehicles_per_person": ("Veículos por motorista autônomo", "até {v}"),
     "periodicity.vistoria_months": ("Vistoria", "a cada {v} meses"),
+    "periodicity.vistoria_may_be_shortened": ("Vistoria com validade reduzida pelo "
+                                              "responsável, se o estado do veículo exigir",
+                                              "{v}"),
     "periodicity.licence_months": ("Validade do alvará", "{v} meses"),
     "periodicity.registration_months": ("Revalidação da inscrição", "a cada {v} meses"),
     "periodicity.registration_grace_days": ("Prazo para revalidar a inscrição vencida",
@@ -53,6 +56,9 @@ PARAMETER_LABELS: dict[str, tuple[str, str]] = {
     "requirements.driver_registration": ("Inscrição do condutor", "obrigatória"),
     "requirements.cnh": ("CNH do condutor", "obrigatória"),
     "requirements.insurance": ("Seguro", "obrigatório"),
+    "requirements.no_debt_for_licence": ("Alvará não expedido nem transferido a quem deve "
+                                         "multa do veículo", "até comprovar o pagamento "
+                                         "(Arts. {v})"),
 }
 KIND_LABELS = {"in_force": "Vigência", "checklist": "Checklist", "limits": "Limite",
                "periodicity": "Prazo periódico", "requirements": "Exigência",
@@ -204,8 +210,9 @@ def _value_text(path: str, value: Any) -> str:
     if isinstance(value, Fraction):
         return f"{value.numerator}/{value.denominator} ({float(value) * 100:.1f}%)".replace(
             ".", ",")
-    if isinstance(value, tuple):
-        return " ou ".join(str(x) for x in value)
+    if isinstance(value, tuple):  # doors: 2 ou 4; articles: 23 e 34
+        return (" e " if path == "requirements.no_debt_for_licence" else " ou ").join(
+            str(x) for x in value)
     return str(value)
 
 

@@ -14,7 +14,8 @@ Refusal or warning, and why (the law's words):
   the act itself, at the moment it is done, and says what lifts the bar (payment); the
   registry knows the debt (fines and their payments). No other law shipped (Nortelândia
   030, Nova Santa Helena 535, Sapezal 060, Tapurah 406) bars a licence for a debt, so other
-  towns and the moto-taxi service are unaffected (`DEBT_BARS_LICENCE`). A debt is a fine
+  towns and the moto-taxi service are unaffected (the pack parameter
+  `requirements.no_debt_for_licence` lists the articles). A debt is a fine
   "em aberto" or "paga parcialmente" (reversed payments do not count) that is not void
   (rejected, upheld on appeal) nor held by a suspensive appeal; a fine whose value in reais
   the town has not set is not counted, since it cannot be paid.
@@ -57,8 +58,6 @@ LIMIT_RULES = frozenset({
     "driver.cnh.category"})
 TOWN_RULES = ("town.fleet_cap", "town.quota")
 
-# Packs whose law bars a licence while its holder owes a fine: pack id -> articles.
-DEBT_BARS_LICENCE = {"nortelandia-127-2009": (23, 34)}
 OWED = ("open", "partial")   # payments.balance states that are a debt
 
 
@@ -169,7 +168,7 @@ def debt_bar(vehicle: Vehicle, on: date) -> tuple[list[Citation], list[str]]:
         pack = rules.find_pack(town.slug, _value(vehicle.service), on)
     except RulesError:
         return [], []
-    articles = DEBT_BARS_LICENCE.get(pack.id)
+    articles = pack.value("requirements.no_debt_for_licence", on)
     holder_id = vehicle.holder.id if vehicle.holder is not None else None
     if not articles or holder_id is None:
         return [], []

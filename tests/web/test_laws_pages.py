@@ -388,3 +388,16 @@ def test_the_fiscal_unit_value_is_in_reais(app, make):
     html = text(client.get("/conformidade"))
     decrees = html[html.index('id="decretos"'):]
     assert "4,50 R$ (reais)" in decrees and UNDEFINED not in decrees
+
+
+def test_every_pack_parameter_has_words_on_the_law_pages(client):
+    """A parameter a pack may set is shown in Portuguese, never as its dotted key."""
+    from inspector.rules.loader import PARAMETERS
+
+    assert set(PARAMETERS) <= set(law_pages.PARAMETER_LABELS)
+    html = text(client.get("/leis/nortelandia-lei-127-2009-taxi"))
+    art23 = html[html.index('id="art-23"'):html.index('id="art-24"')]
+    assert ("Alvará não expedido nem transferido a quem deve multa do veículo: até comprovar "
+            "o pagamento (Arts. 23 e 34)") in art23
+    nsh = text(client.get("/leis/nova-santa-helena-lei-535-2013-taxi"))
+    assert "periodicity." not in nsh and "Vistoria com validade reduzida pelo responsável" in nsh
