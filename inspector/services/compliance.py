@@ -257,16 +257,26 @@ def _town_compliance(municipality: Municipality, on: date) -> TownCompliance:
 _ARTICLE = re.compile(r"\bArt(?:igo|\.)?\s*(\d+)", re.I)
 
 
+def article_citation(pack: rules.RulePack, article: int,
+                     words=lambda text: " ".join(text.split())) -> Citation | None:
+    """A citation of one article of the pack's law, quoting `words(its text)` (all of it by
+    default); None when the law text has no such article."""
+    text = rules.law_text(pack.law_slug)
+    unit = text.locate(article) if text is not None else None
+    if unit is None:
+        return None
+    return Citation(pack.law, pack.law_slug, unit.label, unit.anchor, words(unit.text))
+
+
 def stand_citation(stand: Stand, pack: rules.RulePack) -> Citation | None:
     """The article a stand's capacity rests on: the "Art. N" of its legal basis, when the law
     in force for its service has that article (Sapezal 060 Art. 14 lists each stand's cars)."""
     m = _ARTICLE.search(stand.legal_basis or "")
-    text = rules.law_text(pack.law_slug)
-    unit = text.locate(int(m.group(1))) if m and text is not None else None
-    if unit is None:
+    if m is None:
         return None
-    quote = " ".join(unit.text.split(":")[0].split())[:200]  # the words before its table
-    return Citation(pack.law, pack.law_slug, unit.label, unit.anchor, quote)
+    # the words before its table
+    return article_citation(pack, int(m.group(1)),
+                            lambda text: " ".join(text.split(":")[0].split())[:200])
 
 
 def stand_capacity_findings(municipality: Municipality, report: TownReport) -> list[Violation]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from sqlalchemy import select, update
 
@@ -25,6 +25,8 @@ from ..models import Notification, Notice, Role, Sanction
 from ..models.enforcement import COPY_MEANS, NoticeCompanyCopy
 from . import audit
 from .errors import ValidationFailed
+from ..rules.engine import fmt_date
+from .enforcement.common import utc
 from .field_rules import local_day
 
 # What a supervisor may record by hand; "app" is recorded only when the push was made.
@@ -38,14 +40,6 @@ class AlreadyRemitted(ValidationFailed):
 
 class NotAllowed(ValidationFailed):
     """Not a supervisor or admin of the copy's town (HTTP 403)."""
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _fmt(day: date) -> str:
-    return day.strftime("%d/%m/%Y")
 
 
 # --- does the law ask for it? -----------------------------------------------------------------
@@ -120,7 +114,7 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
         holder_id=holder.id if holder is not None else None, company_name=name[:200],
         citation=json.dumps(cite, ensure_ascii=False, sort_keys=True),
         sha256=hashlib.sha256(pdf).hexdigest(), size=len(pdf), pdf=pdf,
-        created_at=_utc(now or notice.issued_at), remittance_ref="")
+        created_at=utc(now or notice.issued_at), remittance_ref="")
     db.session.add(row)
     db.session.flush()
     audit.record("notice_company_copy_made", "notice", notice.id,
@@ -141,7 +135,7 @@ def _remitted(row: NoticeCompanyCopy, *, day: date, via: str, ref: str, user,
         update(NoticeCompanyCopy).where(NoticeCompanyCopy.id == row.id,
                                         NoticeCompanyCopy.remitted_on.is_(None))
         .values(remitted_on=day, remitted_via=via, remittance_ref=ref,
-                recorded_at=_utc(now), recorded_by_id=getattr(user, "id", None),
+                recorded_at=utc(now), recorded_by_id=getattr(user, "id", None),
                 notification_id=notification_id)
         .execution_options(synchronize_session=False))
     if done.rowcount != 1:
@@ -158,7 +152,7 @@ def _remitted(row: NoticeCompanyCopy, *, day: date, via: str, ref: str, user,
     event("company_copy_remitted", town_id=row.municipality_id, now=now, actor=actor,
           act=notice.sanction,
           message=f"Cópia do documento {notice.number} remetida à empresa {row.company_name} "
-                  f"em {_fmt(day)} ({COPY_MEANS[via]}).",
+                  f"em {fmt_date(day)} ({COPY_MEANS[via]}).",
           data={"number": notice.number, "via": via, "remitted_on": day.isoformat()})
     return True
 
@@ -179,7 +173,7 @@ def remit_by_push(row: NoticeCompanyCopy) -> bool:
             Notification.dedupe_key == f"notice_issued:{notice.id}:h{holder.id}"))
     if note is None:
         return False
-    sent = _utc(note.created_at)
+    sent = utc(note.created_at)
     return _remitted(row, day=local_day(sent), via="app", ref=f"notificação nº {note.id}",
                      user=None, now=sent, notification_id=note.id)
 
@@ -205,8 +199,8 @@ def record_remittance(row: NoticeCompanyCopy, user, now: datetime, *, day, via,
                          "e-mail.")
     text = (day or "").strip()
     notice = db.session.get(Notice, row.notice_id)
-    issued = local_day(_utc(notice.issued_at))
-    today = local_day(_utc(now))
+    issued = local_day(utc(notice.issued_at))
+    today = local_day(utc(now))
     when = None
     try:
         when = date.fromisoformat(text) if text else None
@@ -215,10 +209,10 @@ def record_remittance(row: NoticeCompanyCopy, user, now: datetime, *, day, via,
     if when is None:
         errors["day"] = "Informe a data da remessa (dia/mês/ano)."
     elif when > today:
-        errors["day"] = f"A data da remessa não pode ser futura (hoje é {_fmt(today)})."
+        errors["day"] = f"A data da remessa não pode ser futura (hoje é {fmt_date(today)})."
     elif when < issued:
         errors["day"] = (f"A data da remessa não pode ser anterior à emissão do documento "
-                         f"({_fmt(issued)}).")
+                         f"({fmt_date(issued)}).")
     ref = " ".join((ref or "").split())
     if len(ref) > 200:
         errors["ref"] = "A referência (nº do AR, endereço de e-mail...) tem no máximo 200 letras."
@@ -237,7 +231,7 @@ def remittance_text(row: NoticeCompanyCopy) -> str:
     if row.remitted_on is None:
         return "pendente"
     who = f"por {row.recorded_by.name}" if row.recorded_by is not None else "pelo sistema"
-    text = f"remetida em {_fmt(row.remitted_on)} {who} ({row.via_label})"
+    text = f"remetida em {fmt_date(row.remitted_on)} {who} ({row.via_label})"
     return text + (f" — {row.remittance_ref}" if row.remittance_ref else "")
 
 

@@ -150,14 +150,6 @@ def _fleet_full(report, scope: Scope, found: list[Violation]) -> list[Violation]
 
 # --- the refusal: a licence while the holder owes a fine -------------------------------------
 
-def _citation(pack: rules.RulePack, article: int) -> Citation | None:
-    text = rules.law_text(pack.law_slug)
-    unit = text.locate(article) if text is not None else None
-    if unit is None:
-        return None
-    return Citation(pack.law, pack.law_slug, unit.label, unit.anchor, " ".join(unit.text.split()))
-
-
 def debt_bar(vehicle: Vehicle, on: date) -> tuple[list[Citation], list[str]]:
     """Whether the law in force bars a new licence for this vehicle's holder: the articles
     and the unpaid fines (notice number and what is owed); ([], []) when it does not."""
@@ -186,7 +178,7 @@ def debt_bar(vehicle: Vehicle, on: date) -> tuple[list[Citation], list[str]]:
             owed.append(f"{number} ({b.text})")
     if not owed:
         return [], []
-    return [c for c in (_citation(pack, a) for a in articles) if c is not None], owed
+    return [c for c in (compliance.article_citation(pack, a) for a in articles) if c is not None], owed
 
 
 def debt_message(holder_name: str, citations: list[Citation], owed: list[str]) -> str:

@@ -25,18 +25,16 @@ def _where(c) -> str:
 
 
 def _rules(town_id: int, service: str, on: date) -> rules.Rules:
-    town = db.session.get(Municipality, town_id)
-    return rules.rules_on(rules.find_pack(town.slug, service, on), on)
+    return rules.resolve(db.session.get(Municipality, town_id).slug, service, on)
 
 
 def town_allows(town_id: int, on: date | None = None) -> bool:
     """Whether any law of the town in force on the day lets the inspector shorten a vistoria
     (the registry form shows the field only then)."""
-    town = db.session.get(Municipality, town_id)
     on = on or date.today()
     for service in rules.loader.SERVICES:
         try:
-            r = rules.rules_on(rules.find_pack(town.slug, service, on), on)
+            r = _rules(town_id, service, on)
         except rules.RulesError:
             continue
         if r.value("periodicity.vistoria_may_be_shortened"):

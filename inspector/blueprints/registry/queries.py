@@ -257,19 +257,11 @@ def _fine_state(r) -> str | None:
     a void one: proposed, rejected or annulled on appeal)."""
     from decimal import Decimal
 
-    from ...services.enforcement.payments import VOID
+    from ...services.enforcement.payments import VOID, due_of, payment_state
 
     if r.fine_id is None or _status_value(r.status) in {s.value for s in VOID}:
         return None
-    due = r.accrued_brl if r.per == "day" else r.amount_brl
-    paid = Decimal(str(r.paid or 0))
-    if due is None:
-        return "undefined"
-    if due <= 0:
-        return "none"
-    if paid >= due:
-        return "paid"
-    return "partial" if paid > 0 else "open"
+    return payment_state(due_of(r.per, r.amount_brl, r.accrued_brl), Decimal(str(r.paid or 0)))
 
 
 def _names(user_ids: set[int]) -> dict[int, str]:

@@ -87,8 +87,26 @@ class Balance:
         return f"em aberto: {brl(self.due)}"
 
 
+def due_of(per: str | None, amount_brl: Decimal | None,
+           accrued_brl: Decimal | None) -> Decimal | None:
+    """What a fine asks: the accrued total of a daily fine, else its amount (None: not set)."""
+    return accrued_brl if per == "day" else amount_brl
+
+
+def payment_state(due: Decimal | None, paid: Decimal) -> str:
+    """What a fine's payments say, its act not void: undefined (no value in reais), none (nothing
+    to pay), paid, partial or open."""
+    if due is None:
+        return "undefined"
+    if due <= 0:
+        return "none"
+    if paid >= due:
+        return "paid"
+    return "partial" if paid > 0 else "open"
+
+
 def _due(fine: Fine) -> Decimal | None:
-    return fine.accrued_brl if fine.per == "day" else fine.amount_brl
+    return due_of(fine.per, fine.amount_brl, fine.accrued_brl)
 
 
 def balance(fine: Fine, paid: Decimal | None = None) -> Balance:
@@ -100,18 +118,7 @@ def balance(fine: Fine, paid: Decimal | None = None) -> Balance:
     paid = Decimal(str(paid)).quantize(CENT)
     due = _due(fine)
     running = fine.per == "day" and fine.stopped_at is None and act.status not in VOID
-    if act.status in VOID:
-        state = "void"
-    elif due is None:
-        state = "undefined"
-    elif due <= 0:
-        state = "none"
-    elif paid >= due:
-        state = "paid"
-    elif paid > 0:
-        state = "partial"
-    else:
-        state = "open"
+    state = "void" if act.status in VOID else payment_state(due, paid)
     return Balance(fine, act, due, paid, state, running)
 
 
