@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import (String, and_, bindparam, cast, func, insert, literal_column, or_,
+from sqlalchemy import (String, and_, bindparam, cast, func, insert, literal_column,
                         select, update)
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import load_only
@@ -227,7 +227,10 @@ def registry_change_conditions() -> list:
         ("insurance", ids(InsurancePolicy.__table__.c.id,
                           InsurancePolicy.__table__.c.vehicle_id == vid)),
         ("permit", ids(Permit.__table__.c.id, Permit.__table__.c.holder_id == hid)),
-        ("credential", ids(cred.id, or_(cred.vehicle_id == vid, cred.driver_id.in_(drivers)))),
+        # two indexed reads, not one OR: an OR over a subquery makes PostgreSQL scan
+        # every credential and then walk the log by seq instead of by entity
+        ("credential", ids(cred.id, cred.vehicle_id == vid)
+         .union(ids(cred.id, cred.driver_id.in_(drivers)))),
     ]
     return [and_(a.entity == entity, a.entity_id == which if entity in ("vehicle", "holder")
                  else a.entity_id.in_(which)) for entity, which in related]
