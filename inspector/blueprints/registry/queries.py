@@ -5,11 +5,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Integer, and_, bindparam, func, or_, select, union_all
+from sqlalchemy import Integer, and_, bindparam, or_, select, union_all
 from sqlalchemy.orm import aliased
 
 from ...extensions import db
-from ...models import (AuditEntry, Fine, FinePayment, Notice, Sanction, SanctionStatus,
+from ...models import (AuditEntry, Fine, Notice, Sanction, SanctionStatus,
                        StatusChange, User, Vehicle)
 from ...models.enforcement import COPY_MEANS, KIND_LABELS, NoticeCompanyCopy
 from .kinds import Kind
@@ -200,14 +200,13 @@ def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None 
     newest first, with the company's copy of each notice: one query, walking the sanctions'
     holder_id / driver_id index (the copy by its unique notice_id)."""
     from ...services.enforcement.common import loads
+    from ...services.enforcement.payments import paid_so_far
 
     if (holder_id is None) == (driver_id is None):
         raise ValueError("sanctions(): give a holder_id or a driver_id")
     who = Sanction.holder_id == holder_id if holder_id is not None \
         else Sanction.driver_id == driver_id
-    paid = (select(func.coalesce(func.sum(FinePayment.amount_brl), 0))
-            .where(FinePayment.fine_id == Fine.id, FinePayment.reversed_at.is_(None))
-            .correlate(Fine).scalar_subquery())
+    paid = paid_so_far()
     rows = db.session.execute(
         select(Sanction.id, Sanction.kind, Sanction.law, Sanction.proposed_at,
                Sanction.decided_at, Sanction.status, Sanction.awaiting_mayor,

@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from ...extensions import db
 from ...models import Appeal, AppealStatus, Role, Sanction, SanctionStatus
+from ...rules.engine import fmt_date
 from .. import audit
 from ..errors import ValidationFailed
 from .acts import accrue, apply_effect, revert_effect
@@ -26,9 +27,6 @@ FILERS = {"holder": "Titular da permissão", "driver": "Condutor", "company": "E
 APPEALABLE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
               SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.CLOSED)
 
-
-def _fmt(day: date) -> str:
-    return day.strftime("%d/%m/%Y")
 
 
 def _appeal_state(a: Appeal) -> dict:
@@ -75,9 +73,9 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
         cite = (loads(act.appeal_citation) or {}).get("article", "")
         appeal.admitted, appeal.status = False, AppealStatus.NOT_ADMITTED
         appeal.decided_at = utc(now)
-        appeal.decision_text = (f"Recurso apresentado em {_fmt(filed_on)}, após o prazo de "
+        appeal.decision_text = (f"Recurso apresentado em {fmt_date(filed_on)}, após o prazo de "
                                 f"{act.appeal_days} dias ({act.law}, {cite}), que terminou em "
-                                f"{_fmt(window)}.")
+                                f"{fmt_date(window)}.")
         db.session.add(appeal)
         db.session.flush()
         audit.record("appeal_not_admitted", "appeal", appeal.id, actor=user,
@@ -105,7 +103,7 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
                  municipality_id=act.municipality_id, after=_appeal_state(appeal))
     record("sanction_appealed", act, actor=user, before=before, after=act_state(act))
     event("appeal_filed", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Recurso protocolado em {_fmt(filed_on)} por {filed_by}"
+          message=f"Recurso protocolado em {fmt_date(filed_on)} por {filed_by}"
                   + (" (efeito suspensivo)." if act.appeal_suspensive else "."),
           data={"appeal_id": appeal.id, "suspensive": act.appeal_suspensive})
     notify("appeal_filed", appeal=appeal, act=act)

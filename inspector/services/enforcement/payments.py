@@ -22,6 +22,7 @@ from sqlalchemy.orm import selectinload
 
 from ...extensions import db
 from ...models import Fine, FinePayment, Role, Sanction, SanctionStatus
+from ...rules.engine import fmt_date
 from ...rules.sanctions import brl
 from .. import audit
 from ..errors import ValidationFailed
@@ -181,8 +182,17 @@ def _receipt(raw) -> str:
     return text
 
 
-def _fmt(day: date) -> str:
-    return day.strftime("%d/%m/%Y")
+
+# --- what counts as paid ---------------------------------------------------------------------
+NOT_REVERSED = FinePayment.reversed_at.is_(None)  # a payment counts until it is reversed
+
+
+def paid_so_far():
+    """What the fine's payments add up to, not counting reversed ones: a scalar subquery
+    correlated to Fine (0 when nothing was paid)."""
+    return (select(func.coalesce(func.sum(FinePayment.amount_brl), 0))
+            .where(FinePayment.fine_id == Fine.id, NOT_REVERSED)
+            .correlate(Fine).scalar_subquery())
 
 
 # --- recording a payment ----------------------------------------------------------------------
@@ -219,7 +229,7 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
         errors["paid_on"] = "A data do pagamento não pode ser futura."
     elif day is not None and day < first:
         errors["paid_on"] = (f"A data do pagamento não pode ser anterior à multa "
-                             f"({_fmt(first)}).")
+                             f"({fmt_date(first)}).")
     before = balance(fine)
     value = values.get("amount")
     if before.state == "paid":
@@ -234,7 +244,7 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
                                   .join(FinePayment, FinePayment.fine_id == Fine.id)
                                   .where(FinePayment.municipality_id == act.municipality_id,
                                          FinePayment.receipt == number,
-                                         FinePayment.reversed_at.is_(None)))
+                                         NOT_REVERSED))
         if other is not None:
             errors["receipt"] = f"O DAM/recibo {number} já foi registrado (ato nº {other})."
     if errors:
@@ -257,7 +267,7 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
                         "amount_brl": value, "receipt": number, "paid_brl": after.paid,
                         "due_brl": after.due, "state": after.state})
     event("payment_recorded", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Pagamento registrado: {brl(value)} em {_fmt(day)} (DAM/recibo {number}). "
+          message=f"Pagamento registrado: {brl(value)} em {fmt_date(day)} (DAM/recibo {number}). "
                   f"Multa {after.text}.",
           data={"payment_id": payment.id, "state": after.state})
     return payment
@@ -273,7 +283,7 @@ def reversal_text(payment: FinePayment) -> str:
     if payment.reversed_at is None:
         return ""
     who = payment.reversed_by.name if payment.reversed_by is not None else "?"
-    return (f"estornado em {_fmt(local_day(utc(payment.reversed_at)))} por {who}: "
+    return (f"estornado em {fmt_date(local_day(utc(payment.reversed_at)))} por {who}: "
             f"{payment.reversal_reason}")
 
 
@@ -296,8 +306,7 @@ def reverse_payment(payment: FinePayment, user, now: datetime, *, reason) -> Fin
     before = balance(fine)
     moment = utc(now)
     done = db.session.execute(
-        update(FinePayment).where(FinePayment.id == payment.id,
-                                  FinePayment.reversed_at.is_(None))
+        update(FinePayment).where(FinePayment.id == payment.id, NOT_REVERSED)
         .values(reversed_at=moment, reversed_by_id=user.id, reversal_reason=why)
         .execution_options(synchronize_session=False))
     if done.rowcount != 1:   # reversed by someone else at the same moment
@@ -315,7 +324,7 @@ def reverse_payment(payment: FinePayment, user, now: datetime, *, reason) -> Fin
                         "reason": why, "paid_brl": after.paid, "due_brl": after.due,
                         "state": after.state})
     event("payment_reversed", town_id=payment.municipality_id, now=now, actor=user, act=act,
-          message=f"Pagamento estornado: {brl(value)} em {_fmt(day)} (DAM/recibo {number}). "
+          message=f"Pagamento estornado: {brl(value)} em {fmt_date(day)} (DAM/recibo {number}). "
                   f"Motivo: {why.rstrip('.')}. Multa {after.text}.",
           data={"payment_id": payment.id, "state": after.state})
     return payment
@@ -326,9 +335,7 @@ def open_fines(town_id: int, *, page: int = 1, per_page: int = 50
                ) -> tuple[list[Balance], bool]:
     """The town's fines not yet paid in full (em aberto, paga parcialmente, or with no BRL
     value), oldest first, a page at a time."""
-    paid = (select(func.coalesce(func.sum(FinePayment.amount_brl), 0))
-            .where(FinePayment.fine_id == Fine.id, FinePayment.reversed_at.is_(None))
-            .correlate(Fine).scalar_subquery())
+    paid = paid_so_far()
     due = case((Fine.per == "day", Fine.accrued_brl), else_=Fine.amount_brl)
     q = (select(Fine, paid.label("paid")).join(Sanction, Sanction.id == Fine.sanction_id)
          .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID),
