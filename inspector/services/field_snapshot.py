@@ -311,7 +311,8 @@ def _cite(r, path: str) -> dict:
 
 def requirements_of(r) -> dict:
     """What the rules of one day (`rules.Rules`) require, each with its citation (None when
-    the law does not ask it): documents, vistoria period, vehicle age limit, CNH category."""
+    the law does not ask it): documents, vistoria period, vehicle age limit, CNH category,
+    the days an expired driver registration has before it is cancelled."""
     out: dict = {name: ({"citation": _cite(r, path)} if r.value(path) else None)
                  for name, path in _CITED.items()}
     months = r.value("periodicity.vistoria_months")
@@ -332,6 +333,9 @@ def requirements_of(r) -> dict:
                               "citation": _cite(r, path)}
     else:
         out["vehicle_age"] = None
+    grace = r.value("periodicity.registration_grace_days")  # the engine's _registration
+    out["registration_grace"] = None if grace is None else {
+        "days": grace, "citation": _cite(r, "periodicity.registration_grace_days")}
     need = r.value("limits.driver.cnh_category")
     out["cnh_category"] = None if not need else {
         "category": str(need), "citation": _cite(r, "limits.driver.cnh_category")}

@@ -144,6 +144,14 @@ JUDGE = """async () => {
         driver_category: driverProblems({ status: 'active', cnh_category: 'B' }, req).map((p) => p.text),
         unknown_driver: driverProblems({ status: 'inactive' }).map((p) => p.text),
         revoked_driver: driverProblems({ status: 'revoked' }).map((p) => p.text),
+        // Nortelândia 127 Art. 8 § único: 30 days to revalidate, then cancelled
+        ...Object.fromEntries([['last_grace_day', '2026-11-10'],
+                               ['cancelled', '2026-11-09'], ['no_grace', '2026-11-09']].map(([k, day]) => {
+            const grace = k === 'no_grace' ? null : { days: 30, citation: cite('Art. 8, § único') };
+            const r = { driver_registration: { citation: cite('Art. 3') }, registration_grace: grace };
+            const got = driverProblems({ status: 'active', registration_expiry: day }, r);
+            return [k, got.map((p) => [p.text, p.citation && p.citation.article])];
+        })),
     };
 }"""
 
@@ -180,3 +188,11 @@ def test_each_requirement_is_judged_on_the_phones_day(page):
     assert got["driver_category"] == ["CNH categoria B: é exigida a categoria A"]
     assert got["unknown_driver"] == ["registro em situação não reconhecida pelo aparelho"]
     assert got["revoked_driver"] == ["registro CASSADO"]
+    # a registration expired on 10/11 may still be revalidated on 10/12, its 30th day
+    assert got["last_grace_day"] == [[
+        "registro VENCIDO em 10/11/2026; sem revalidação até 10/12/2026 será CANCELADO",
+        "Art. 8, § único"]]
+    assert got["cancelled"] == [[
+        "registro CANCELADO automaticamente em 09/12/2026: não revalidado em até 30 dias do "
+        "vencimento", "Art. 8, § único"]]
+    assert got["no_grace"] == [["registro VENCIDO em 09/11/2026", "Art. 3"]]

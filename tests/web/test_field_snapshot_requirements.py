@@ -35,6 +35,7 @@ def test_the_snapshot_says_what_the_law_requires_and_where(api, moto):
     assert req["cnh_category"]["category"] == "A"
     assert cited("cnh_category") == {**law, "article": "Art. 20, I"}
     assert req["driver_registration"]["citation"]["article"].startswith("Art. 3")
+    assert req["registration_grace"] is None  # Tapurah's law gives no days to revalidate
     # a delta carries them too: the phone holding an older list gets them on its next sync
     delta = api.get(f"/api/field/snapshot?since={full['version']}").json
     assert delta["full"] is False and _tapurah(delta["checklists"]) == req
@@ -49,5 +50,8 @@ def test_a_requirement_the_law_does_not_make_is_null(app):
 
     req = requirements_of(rules.resolve("nortelandia", "taxi", date.today()))
     assert req["insurance"] is None and req["vistoria"] is None and req["cnh_category"] is None
+    # Art. 8 § único: 30 days to revalidate an expired registration, then cancelled
+    assert req["registration_grace"]["days"] == 30
+    assert req["registration_grace"]["citation"]["article"] == "Art. 8, parágrafo único"
     assert req["licence"]["citation"]["article"] == "Art. 17"
     assert req["vehicle_age"]["irregular_at_age"] == 11

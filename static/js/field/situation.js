@@ -45,6 +45,19 @@ function ended(row) {
   return row.status === "suspended" && !!row.suspended_until && expired(row.suspended_until);
 }
 
+/** An expired registration, the engine's _registration: where the law gives days to revalidate
+ * it (`requirements.registration_grace`), cancelled automatically once they are over. */
+function expiredRegistration(expiry, req) {
+  const grace = req && req.registration_grace;
+  const lapsed = `registro VENCIDO em ${formatDate(expiry)}`;
+  if (!grace) return { state: "irregular", text: lapsed, citation: cite(req && req.driver_registration) };
+  const cancel = addDays(expiry, grace.days);
+  const text = expired(cancel)
+    ? `registro CANCELADO automaticamente em ${formatDate(cancel)}: não revalidado em até ${grace.days} dias do vencimento`
+    : `${lapsed}; sem revalidação até ${formatDate(cancel)} será CANCELADO`;
+  return { state: "irregular", text, citation: cite(grace) };
+}
+
 /** What keeps a driver from driving today, from the snapshot's row, judged on the phone's day:
  * [{state, text, until, citation}]. `req`: the law's requirements for the driver's service
  * (`checklists[].requirements`, registry.requirementsFor): each problem cites its article, and
@@ -57,8 +70,7 @@ export function driverProblems(driver, req = null) {
     out.push({ state: "irregular", text: registrationText(driver.status), citation: cite(req && req.driver_registration) });
   }
   if (driver.registration_expiry && expired(driver.registration_expiry)) {
-    out.push({ state: "irregular", text: `registro VENCIDO em ${formatDate(driver.registration_expiry)}`,
-      citation: cite(req && req.driver_registration) });
+    out.push(expiredRegistration(driver.registration_expiry, req));
   }
   if (driver.cnh_expiry && expired(driver.cnh_expiry) && (!req || req.cnh)) {
     out.push({ state: "irregular", text: `CNH VENCIDA em ${formatDate(driver.cnh_expiry)}`, citation: cite(req && req.cnh) });
@@ -84,6 +96,11 @@ function dueSoon(rule_id, message, requirement, day) {
   const days = daysUntil(day);
   return days !== null && days >= 0 && days <= DUE_SOON_DAYS
     ? [finding(rule_id, message.replace("{date}", formatDate(day)), requirement, { severity: "warning", due_on: day })] : [];
+}
+
+function addDays(iso, days) {
+  const day = new Date(Date.parse(String(iso).slice(0, 10) + "T00:00:00Z") + days * 86400000);
+  return day.toISOString().slice(0, 10);
 }
 
 function addMonths(iso, months) {
