@@ -261,3 +261,28 @@ def test_another_towns_real_rows_answer_404_while_ours_answer(app, two_towns, ro
                       "/credenciais/<int:ident>/cancelar", "/credenciais/<int:ident>/reemitir",
                       "/denuncias/<int:ident>/concluir"}}
     assert must[role] <= {r for _, r in tried}, must[role] - {r for _, r in tried}
+
+
+def test_credentials_are_issued_only_for_rows_of_our_town(app, two_towns):
+    """The issue form names its subject by id: a Tapurah admin posting Nortelândia's driver or
+    vehicle id gets 404 and no credential is signed for it; our own driver's id issues one."""
+    from inspector.models import Credential
+
+    own, other = two_towns["own"], two_towns["other"]
+    before = fingerprint(app, other)
+    client = app.test_client()
+    assert client.login(own.users["admin"]).status_code == 302
+
+    def count(**where) -> int:
+        with app.app_context():
+            return db.session.query(Credential).filter_by(**where).count()
+    for field in ("driver_id", "vehicle_id"):
+        kind = field.removesuffix("_id")
+        held = count(**{field: other.ids[kind]})
+        r = client.post_form("/credenciais/emitir", {field: str(other.ids[kind])})
+        assert r.status_code == 404, f"{field}: {r.status_code}"
+        assert count(**{field: other.ids[kind]}) == held
+    assert fingerprint(app, other) == before
+    assert count(driver_id=own.ids["driver"]) == 0
+    r = client.post_form("/credenciais/emitir", {"driver_id": str(own.ids["driver"])})
+    assert r.status_code == 302 and count(driver_id=own.ids["driver"]) == 1
