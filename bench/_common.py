@@ -170,6 +170,46 @@ class Server:
         self.stop()
 
 
+class CpuMeter:
+    """CPU time used meanwhile, split into this process, the server's processes (gunicorn and
+    its workers) and everything else on the machine (the kernel's writeback of the files the
+    server wrote, other people's work): a figure taken while something else was busy says so."""
+
+    TICK = os.sysconf("SC_CLK_TCK")
+
+    def __init__(self, server_pid: int):
+        self.server_pid = server_pid
+
+    @staticmethod
+    def _of(pid: int) -> tuple[int, int]:
+        """(user, kernel) CPU ticks of a process."""
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0, 0
+        return int(fields[11]), int(fields[12])
+
+    def read(self) -> tuple[int, ...]:
+        """(this process, the server's processes, of which in the kernel, all busy CPU on the
+        machine) in ticks."""
+        children = Path(f"/proc/{self.server_pid}/task/{self.server_pid}/children")
+        kids = [int(p) for p in children.read_text().split()] if children.exists() else []
+        server = [self._of(pid) for pid in [self.server_pid, *kids]]
+        total = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        busy = sum(total) - total[3] - total[4]  # not idle, not waiting for I/O
+        return (sum(self._of(os.getpid())), sum(u + k for u, k in server),
+                sum(k for _, k in server), busy)
+
+    def since(self, start: tuple[int, ...]) -> dict[str, float]:
+        """Seconds of CPU since `start` (a read()): client, server, server in the kernel,
+        others."""
+        now = self.read()
+        mine, server, kernel, busy = (b - a for a, b in zip(start, now))
+        return {"client": mine / self.TICK, "server": server / self.TICK,
+                "server in the kernel": kernel / self.TICK,
+                "others": max(0, busy - mine - server) / self.TICK}
+
+
 @contextmanager
 def throwaway_database(server_url: str | None = None):
     """The URL of a database of the bench's own, removed afterwards: a SQLite file in a

@@ -46,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from multiprocessing import Pool
 
-from _common import Client, Server, machine, throwaway_database
+from _common import Client, CpuMeter, Server, machine, throwaway_database
 from field_data import AGENT, PASSWORD, SECRET, build, evidence_photo, ten_changes
 
 KB = 1024
@@ -260,7 +260,7 @@ def _send(client: Client, headers: dict, insp: tuple, trivial: bool, times: dict
 
 def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: int,
                  size: tuple[int, int] = (720, 540), rounds: int = 3,
-                 client_engine: str = "sqlite") -> None:
+                 client_engine: str = "sqlite", meter: CpuMeter | None = None) -> None:
     """The real endpoints against the trivial one, same bodies, same headers, same run:
     trivial, real, trivial, ... real, trivial; each real round sends new inspections with
     new photos (never bytes the server already holds); medians of the rounds."""
@@ -277,6 +277,8 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
         return [_inspection(v, items, photos[i * per:(i + 1) * per], snapshot["version"])
                 for i, v in enumerate(vehicles)]
 
+    cpu: dict[bool, list[dict]] = {True: [], False: []}
+
     def run(batch: list[tuple], trivial: bool) -> tuple[float, int, dict]:
         times = {"inspection": [], "photo": [], "last photo": []}
 
@@ -284,10 +286,14 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
             if not hasattr(local, "client"):
                 local.client = _twin(client)
             return _send(local.client, headers, insp, trivial, times)
+        start = meter.read() if meter else None
         t0 = time.perf_counter()
         with ThreadPoolExecutor(workers) as pool:
             complete = sum(pool.map(one, batch))
-        return time.perf_counter() - t0, complete, times
+        seconds = time.perf_counter() - t0
+        if meter:
+            cpu[trivial].append(meter.since(start))
+        return seconds, complete, times
 
     batch = batch_of(0)
     sent = sum(len(b[1]) + sum(len(p[1]) for p in b[2]) for b in batch)
@@ -322,6 +328,18 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
     print("   median per request in the last rounds, real / trivial: " + ", ".join(
         f"{k} {med(real_times[k]):,.0f} / {med(floor_times[k]):,.0f} ms"
         for k in ("inspection", "photo", "last photo")))
+    if meter:
+        cores = os.cpu_count() or 1
+        used = {kind: {k: statistics.median(c[k] for c in cpu[kind]) for k in cpu[kind][0]}
+                for kind in (False, True)}
+        print("   CPU seconds per round (medians), real / trivial: " + ", ".join(
+            f"{k} {used[False][k]:.2f} / {used[True][k]:.2f}" for k in used[False])
+            + f" ({cores} cores); 'others' in the real rounds includes the kernel writing the "
+            "evidence files back to disk")
+        busy = used[True]["others"] / (floor * cores)
+        if busy > 0.1:
+            print(f"   NOTE: other work used {busy:.0%} of the machine during the trivial rounds: "
+                  "the ratio above was taken on a busy machine")
 
 
 # ------------------------------------------------------------------ main
@@ -364,7 +382,8 @@ def main() -> None:
                 if "4" in args.parts:
                     for size in args.photo_sizes:
                         sync_figures(client, full, args.inspections, args.photos, 4, size,
-                                     rounds=args.rounds, client_engine=engine)
+                                     rounds=args.rounds, client_engine=engine,
+                                     meter=CpuMeter(server.proc.pid))
                 return
             print(f"\n2. Snapshot (GET /api/field/snapshot as {AGENT}, gunicorn "
                   f"{args.workers} workers, {engine})")
@@ -382,7 +401,8 @@ def main() -> None:
             if "4" in args.parts:
                 for size in args.photo_sizes:
                     sync_figures(client, full, args.inspections, args.photos, 4, size,
-                                     rounds=args.rounds, client_engine=engine)
+                                 rounds=args.rounds, client_engine=engine,
+                                 meter=CpuMeter(server.proc.pid))
     print(f"\nmachine: {machine()}; load average {load:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end")
 
