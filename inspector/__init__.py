@@ -39,8 +39,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     limiter.init_app(app)
-    if warning := config_module.rate_limit_warning(app.config):
-        app.logger.warning(warning)
+    for warn in (config_module.rate_limit_warning, config_module.public_base_url_warning):
+        if warning := warn(app.config):
+            app.logger.warning(warning)
     errors.init_app(app)
     compression.init_app(app)  # registered last, runs first: the request log times it too
 

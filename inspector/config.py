@@ -32,6 +32,29 @@ def _flag(name: str) -> bool | None:
     raise SystemExit(f"erro: {name}={value!r} não é válido: use 1 (sim) ou 0 (não)")
 
 
+def _origin(name: str) -> str | None:
+    """An http(s) origin (optionally with a path prefix) from the environment, without the
+    trailing slash: None when unset. It is printed in every QR code, so a typo stops the start."""
+    value = (os.environ.get(name) or "").strip()
+    if not value:
+        return None
+    scheme, _, rest = value.partition("://")
+    if scheme not in ("http", "https") or not rest or rest.startswith("/") or " " in value:
+        raise SystemExit(f"erro: {name}={value!r} não é um endereço válido: use, por exemplo, "
+                         "https://fiscaliza.tapurah.mt.gov.br")
+    return value.rstrip("/")
+
+
+def public_base_url_warning(config) -> str | None:
+    """The warning to log at start when the address printed in QR codes and documents is not
+    set (they would point at 127.0.0.1:5000); None in tests and debug."""
+    if config.get("PUBLIC_BASE_URL") or config.get("TESTING") or config.get("DEBUG"):
+        return None
+    return ("PUBLIC_BASE_URL não definido: os QR das credenciais e dos documentos apontam para "
+            "http://127.0.0.1:5000; defina o endereço público do servidor "
+            "(ex.: PUBLIC_BASE_URL=https://fiscaliza.tapurah.mt.gov.br)")
+
+
 def rate_limit_warning(config) -> str | None:
     """The warning to log at start when rate limits are counted in each worker's memory
     (every gunicorn worker keeps its own counts, lost on restart); None in tests, debug
@@ -72,6 +95,9 @@ def defaults(instance_path: Path) -> dict:
         # no, its commits already survive a crash of the app but not a power cut)
         "EVIDENCE_FSYNC": _flag("EVIDENCE_FSYNC"),
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
+        # the origin printed in every QR code (credentials, documents): where passengers'
+        # phones will open it; `make run` sets it to its own port
+        "PUBLIC_BASE_URL": _origin("PUBLIC_BASE_URL"),
         # bench/field.py turns this on in its own app factory call: PUT /_bench/upload
         # (inspector/blueprints/bench/). Never on in production; not read from the environment.
         "BENCH_ENDPOINTS": False,

@@ -32,6 +32,15 @@ def tick_loop(every: float) -> None:
         pass
 
 
+def child_env(port: int, environ) -> dict:
+    """The environment of gunicorn and the tick loop: the QR codes the demo prints open this
+    server (PUBLIC_BASE_URL), unless another address was given."""
+    env = dict(environ)
+    if not env.get("PUBLIC_BASE_URL", "").strip():
+        env["PUBLIC_BASE_URL"] = f"http://127.0.0.1:{port}"
+    return env
+
+
 def main() -> None:
     """Parse --port; run gunicorn with two workers and the tick loop until either stops."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -46,13 +55,14 @@ def main() -> None:
         tick_loop(args.tick_every)
         return
     gunicorn = os.path.join(BIN, "gunicorn")
+    env = child_env(args.port, os.environ)
     server = subprocess.Popen([gunicorn, "--workers", str(args.workers), "--bind",
                                f"127.0.0.1:{args.port}", "--access-logfile", "-",
-                               "inspector:create_app()"])
+                               "inspector:create_app()"], env=env)
     ticker = None
     if args.tick_every > 0:
         ticker = subprocess.Popen([sys.executable, "-m", "inspector.devserver", "--tick-loop",
-                                   "--tick-every", str(args.tick_every)])
+                                   "--tick-every", str(args.tick_every)], env=env)
 
     def stop(signum, _frame):
         raise SystemExit(128 + signum)
