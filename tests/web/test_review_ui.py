@@ -126,7 +126,7 @@ def test_gallery_shows_each_photos_time_gps_hash_and_whether_it_matches(app, tow
     c = _login(app, town["supervisor"])
     html = c.get(f"/revisao/vistorias/{one['id']}").get_data(as_text=True)
     assert sha(BIG)[:16] in html and "-12.70833" in html           # hash and EXIF GPS
-    assert "EXIF 2026-11-30 09:05:00-04:00" in html
+    assert "EXIF 30/11/2026 09:05:00 (UTC-04:00)" in html  # as the camera wrote it
     assert html.count("confere com o arquivo guardado") == 2 and "NÃO confere" not in html
     with app.app_context():   # the stored file is altered behind the app's back
         kept = evidence_store.path_of(db.session.get(Photo, one["photos"][0]).sha256)
@@ -228,3 +228,13 @@ def test_a_failing_proposal_never_refuses_the_evidence_and_can_be_made_again(app
     assert c.post_form(f"/revisao/vistorias/{insp_id}/propor", {}).status_code == 303
     assert len(_ids(app, iid)[1]) == 1
     assert propose.propose_for_inspection  # the real one is back
+
+
+def test_exif_times_read_in_brazilian_order_as_the_camera_wrote_them():
+    from inspector.blueprints.review.routes import exif_dt
+
+    assert exif_dt("2026-11-30T09:05:00-04:00") == "30/11/2026 09:05:00 (UTC-04:00)"
+    assert exif_dt("2026-11-30T09:05:00") == "30/11/2026 09:05:00"  # camera clock, no zone
+    assert exif_dt("2026-11-30T13:05:00Z") == "30/11/2026 13:05:00 (UTC)"
+    assert exif_dt("0000:00:00 00:00:00") == "0000:00:00 00:00:00"  # shown as written
+    assert exif_dt(None) == "—"

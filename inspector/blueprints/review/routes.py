@@ -35,6 +35,22 @@ def review_dt(moment: datetime | None, fmt: str = "%d/%m/%Y %H:%M") -> str:
     return aware(moment).astimezone(LOCAL_TZ).strftime(fmt)
 
 
+@bp.app_template_filter("exif_dt")
+def exif_dt(written: str | None) -> str:
+    """A photo's EXIF time as the camera wrote it ("2026-11-30T09:05:00-04:00"), in Brazilian
+    order: 30/11/2026 09:05:00 (UTC-04:00); the camera's clock zone only when it wrote one.
+    Evidence: never converted; anything unexpected is shown as written."""
+    if not written:
+        return "—"
+    day, _, rest = written.partition("T")
+    parts = day.split("-")
+    time_, offset = rest[:8], rest[8:]
+    if len(parts) != 3 or len(time_) != 8 or offset not in ("", "Z") and len(offset) != 6:
+        return written
+    zone = "" if not offset else " (UTC)" if offset == "Z" else f" (UTC{offset})"
+    return f"{parts[2]}/{parts[1]}/{parts[0]} {time_}{zone}"
+
+
 @bp.app_template_filter("review_day")
 def review_day(day: date | None) -> str:
     """dd/mm/aaaa."""
