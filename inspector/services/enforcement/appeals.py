@@ -37,6 +37,13 @@ def _appeal_state(a: Appeal) -> dict:
             "decision_ref": a.decision_ref or None}
 
 
+def first_day(act: Sanction) -> date | None:
+    """The first local day an appeal can be filed on: the day the act was notified (where
+    the appeal window starts; on the street, before the decision), else the day decided."""
+    moments = [m for m in (act.notified_at, act.decided_at) if m is not None]
+    return min(local_day(utc(m)) for m in moments) if moments else None
+
+
 def _fines(act: Sanction) -> list:
     """The fine of the act and those of the daily fines it turned into."""
     out = [act.fine] if act.fine is not None else []
@@ -58,6 +65,10 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
         errors["filed_on"] = "Data do protocolo inválida."
     elif filed_on > local_day(now):
         errors["filed_on"] = "A data do protocolo não pode ser futura."
+    elif (first := first_day(act)) is not None and filed_on < first:
+        errors["filed_on"] = (f"A data do protocolo não pode ser anterior a {fmt_date(first)}, "
+                              f"dia em que o ato foi notificado: não se recorre de um ato "
+                              f"antes de conhecê-lo.")
     if act.status not in APPEALABLE and act.status != SanctionStatus.APPEALED:
         errors["status"] = (f"Não cabe recurso de um ato “{act.status_label.lower()}”: só de "
                             f"atos decididos e notificados.")
@@ -172,4 +183,4 @@ def _void(act: Sanction, now: datetime, user, reason: str) -> None:
     revert_effect(act, now, reason, actor=user)
 
 
-__all__ = ["FILERS", "decide_appeal", "file_appeal"]
+__all__ = ["FILERS", "decide_appeal", "file_appeal", "first_day"]
