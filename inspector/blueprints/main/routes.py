@@ -1,7 +1,8 @@
-"""Home, health check."""
+"""Home, health check, favicon."""
 from __future__ import annotations
 
-from flask import Blueprint, g, jsonify, redirect, render_template, url_for
+from flask import (Blueprint, current_app, g, jsonify, redirect, render_template,
+                   send_from_directory, url_for)
 from sqlalchemy import text
 
 from ...extensions import db
@@ -32,3 +33,11 @@ def healthz():
     """200 once the database answers."""
     db.session.execute(text("SELECT 1"))
     return jsonify({"status": "ok", "database": db.engine.dialect.name})
+
+
+@bp.get("/favicon.ico")
+@public
+def favicon():
+    """The app's icon where browsers look for it by default (a PNG; cached for a day)."""
+    return send_from_directory(current_app.static_folder, "icons/icon-192.png",
+                               mimetype="image/png", max_age=86400)
