@@ -1,4 +1,5 @@
-"""Brazilian identifiers: CPF, CNPJ, vehicle plates. Validation and normalisation."""
+"""Brazilian identifiers: CPF, CNPJ, vehicle plates, telephone numbers. Validation and
+normalisation."""
 from __future__ import annotations
 
 import re
@@ -73,10 +74,60 @@ def format_plate(plate: str) -> str:
 
 
 def format_cpf(value: str) -> str:
+    """A CPF with its punctuation (123.456.789-09); anything else as given."""
     d = digits(value)
     return f"{d[:3]}.{d[3:6]}.{d[6:9]}-{d[9:]}" if len(d) == 11 else value
 
 
 def format_cnpj(value: str) -> str:
+    """A CNPJ with its punctuation (12.345.678/0001-95); anything else as given."""
     d = digits(value)
     return f"{d[:2]}.{d[2:5]}.{d[5:8]}/{d[8:12]}-{d[12:]}" if len(d) == 14 else value
+
+
+# --- telephone numbers ---------------------------------------------------------------------------
+_PHONE_PUNCTUATION = re.compile(r"[\s.()\-]")
+
+
+def normalise_phone(value: str) -> str | None:
+    """A Brazilian telephone number as its 10 or 11 digits (DDD + number), or None when it is
+    not one. Spaces, dots, dashes, parentheses and a leading +55 are dropped:
+    '+55 (66) 99999-1234' -> '66999991234'. Eleven digits are a mobile (9 after the DDD)."""
+    text = _PHONE_PUNCTUATION.sub("", value or "")
+    if text.startswith("+55"):
+        text = text[3:]
+    if not text.isdigit() or len(text) not in (10, 11):
+        return None
+    if text[0] == "0" or text[1] == "0":   # DDDs run from 11 to 99
+        return None
+    if len(text) == 11 and text[2] != "9":
+        return None
+    if len(text) == 10 and text[2] in "01":  # no landline or mobile number starts with 0 or 1
+        return None
+    return text
+
+
+def phone_problem(value: str) -> str | None:
+    """Why a typed telephone number is not a Brazilian one (pt-BR), or None when it is."""
+    if normalise_phone(value) is not None:
+        return None
+    text = _PHONE_PUNCTUATION.sub("", value or "")
+    if text.startswith("+55"):
+        text = text[3:]
+    if not text.isdigit():
+        return "telefone inválido: use só algarismos, com o DDD, por exemplo (66) 99999-1234"
+    if len(text) not in (10, 11):
+        return (f"telefone inválido: são 10 ou 11 algarismos com o DDD (foram {len(text)}), "
+                "por exemplo (66) 99999-1234")
+    if len(text) == 11 and text[2] != "9":
+        return "telefone inválido: um celular de 11 algarismos começa com 9 depois do DDD"
+    return "telefone inválido: confira o DDD e o número, por exemplo (66) 99999-1234"
+
+
+def format_phone(value: str) -> str:
+    """A telephone number as Brazilians write it: (66) 99999-1234 or (66) 3566-1234; anything
+    that is not one is shown as given."""
+    d = normalise_phone(value)
+    if d is None:
+        return value
+    return f"({d[:2]}) {d[2:-4]}-{d[-4:]}"

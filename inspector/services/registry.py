@@ -26,8 +26,8 @@ from . import audit, registry_limits, rg, vistoria_validity
 from .documents import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from .errors import ValidationFailed
 from .registry_base import (NOT_FOUND, STATUS_CHANGE_NEEDS, _check, _code, _merged,  # noqa: F401
-                            _period, _plate, _ref, _snap, _status_on_create, _unique, _write,
-                            as_data, settle)
+                            _past_date, _period, _phone, _plate, _ref, _snap, _status_on_create,
+                            _unique, _write, as_data, settle)
 from .registry_lookup import Lookup
 from .registry_search import (search_drivers, search_holders, search_licences,  # noqa: F401
                               search_permits, search_stands, search_vehicles)
@@ -82,7 +82,7 @@ def save_holder(town_id: int, data: Mapping[str, Any], *, actor, holder: Holder 
         f.fail("tax_id", "CPF inválido: confira os 11 dígitos")
     _unique(f, lookup, "tax_id", Holder, "tax_id", tax_id, holder, "CPF/CNPJ já cadastrado")
     address = f.text("address", required=False, max_len=300)
-    phone = f.text("phone", required=False, max_len=30)
+    phone = _phone(f, "phone")
     email = f.text("email", required=False, max_len=200).lower()
     if email and not _EMAIL.match(email):
         f.fail("email", "e-mail inválido")
@@ -139,7 +139,7 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
                  required=False, what="ponto")
     if stand is not None and service is not None and stand.service != service:
         f.fail("stand_code", f"o ponto {stand.code} é de {label(stand.service).lower()}")
-    last_vistoria_on = f.date("last_vistoria_on", required=False)
+    last_vistoria_on = _past_date(f, "last_vistoria_on", "a vistoria foi feita")
     values = dict(service=service, kind=kind, plate=plate, make_model=f.text("make_model", max_len=120),
                   year_of_manufacture=year, engine_cc=engine_cc, colour=f.text("colour", max_len=40),
                   doors=doors, prefix=prefix, is_trail=is_trail, last_vistoria_on=last_vistoria_on,

@@ -10,9 +10,10 @@ from typing import Any, Callable, Mapping
 from sqlalchemy import inspect as sa_inspect
 
 from ..extensions import db
-from ..models import Driver, InsurancePolicy, Licence, Permit, Status, Vehicle
+from ..models import Driver, Holder, InsurancePolicy, Licence, Permit, Status, Vehicle
 from . import audit
-from .documents import is_plate, normalise_plate
+from .documents import format_phone, is_plate, normalise_phone, normalise_plate, phone_problem
+from .field_rules import local_day
 from .errors import ValidationFailed
 from .registry_lookup import Lookup
 from .values import REQUIRED, Fields, text_of
@@ -29,6 +30,8 @@ def as_data(row: Any) -> dict[str, str]:
     out = {a.key: text_of(getattr(row, a.key)) for a in mapper.column_attrs
            if a.key not in ("id", "photo", "photo_mime", "photo_thumb", "name_folded")
            and not a.columns[0].foreign_keys}
+    if isinstance(row, Holder):
+        out["phone"] = format_phone(row.phone)  # stored as digits; accepted back as shown
     if isinstance(row, (Vehicle, Driver, Permit)):
         out["holder_tax_id"] = row.holder.tax_id if row.holder else ""
     if isinstance(row, Vehicle):
@@ -162,3 +165,26 @@ def _plate(f: Fields, name: str, *, required: bool = True) -> str:
     elif not is_plate(plate):
         f.fail(name, f"placa inválida: {f.raw(name)!r} (use ABC1234 ou ABC1D23)")
     return plate
+
+
+def _phone(f: Fields, name: str) -> str:
+    """An optional Brazilian telephone number, stored as its digits (DDD + number)."""
+    raw = f.raw(name)
+    if not raw:
+        return ""
+    why = phone_problem(raw)
+    if why:
+        f.fail(name, why)
+        return raw
+    return normalise_phone(raw) or ""
+
+
+def _past_date(f: Fields, name: str, done: str) -> date | None:
+    """An optional date of something that already happened: today (in Mato Grosso) at most.
+    `done` says what happened on it, for the message ("a vistoria foi feita")."""
+    day = f.date(name, required=False)
+    today = local_day()
+    if day is not None and day > today:
+        f.fail(name, f"a data não pode ser futura: informe o dia em que {done} "
+                     f"(hoje é {today.strftime('%d/%m/%Y')})")
+    return day

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, timedelta, timezone
 from enum import Enum
 
 from ...models import Status
-from ...services.documents import format_cnpj, format_cpf, format_plate
+from ...services.documents import format_cnpj, format_cpf, format_phone, format_plate
 from ...services.values import label as _service_label
 
 # The verb a button shows for a move to each status.
@@ -80,6 +80,11 @@ def fmt_tax_id(value: str | None) -> str:
     return format_cpf(value) if len(value) == 11 else format_cnpj(value)
 
 
+def fmt_phone(value: str | None) -> str:
+    """A telephone number as Brazilians write it: (66) 99999-1234."""
+    return format_phone(value) if value else "—"
+
+
 def fmt_plate(value: str | None) -> str:
     """A plate as written on the vehicle."""
     return format_plate(value) if value else "—"
@@ -120,6 +125,7 @@ def changed_fields(before: str | None, after: str | None) -> list[str]:
 def template_helpers() -> dict:
     """What every registry template may call."""
     return {"label": label, "fmt_date": fmt_date, "fmt_tax_id": fmt_tax_id,
+            "fmt_phone": fmt_phone,
             "fmt_plate": fmt_plate, "validity": validity, "changed_fields": changed_fields,
             "audit_action": audit_action,
             "status_actions": STATUS_ACTIONS, "Status": Status, "sentence": sentence,
