@@ -1,9 +1,15 @@
 """Error pages that answer HTML or JSON by what the client accepts."""
 from __future__ import annotations
 
+import math
+import time
+
 from flask import Flask, jsonify, render_template, request
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
+
+from .extensions import limiter
 
 MESSAGES = {
     400: "O pedido não pôde ser entendido.",
@@ -14,7 +20,7 @@ MESSAGES = {
     409: "Conflito com dados já registrados.",
     413: "O arquivo enviado é grande demais.",
     422: "Os dados enviados têm erros.",
-    429: "Muitas tentativas. Aguarde um pouco e tente de novo.",
+    429: "Muitas tentativas em pouco tempo. Aguarde alguns minutos e tente de novo.",
     500: "Erro interno. A equipe foi avisada.",
 }
 
@@ -35,6 +41,34 @@ def error_response(status: int, message: str | None = None):
     return render_template("errors/error.html", status=status, message=message), status
 
 
+def wait_text(seconds: float) -> str:
+    """How long to wait, said as people say it: "em um minuto", "em 5 minutos", "em 2 horas"."""
+    minutes = max(1, math.ceil((seconds - 2) / 60))  # the limiter's reset is a second late
+    if minutes == 1:
+        return "em um minuto"
+    if minutes < 60:
+        return f"em {minutes} minutos"
+    hours = math.ceil(minutes / 60)
+    return "em uma hora" if hours == 1 else f"em {hours} horas"
+
+
+def too_many_message(e: HTTPException | None = None) -> str:
+    """What happened and when to try again, in Portuguese, for a rate-limited request (never
+    the limiter's English "10 per 1 minute"): the wait is the breached limit's reset."""
+    seconds = None
+    try:
+        current = limiter.current_limit
+        if current is not None and current.breached:
+            seconds = current.reset_at - time.time()
+        elif getattr(e, "limit", None) is not None:
+            seconds = e.limit.limit.get_expiry()
+    except Exception:  # the storage is unreachable: say it without a time
+        seconds = None
+    if seconds is None:
+        return MESSAGES[429]
+    return f"Muitas tentativas em pouco tempo. Tente de novo {wait_text(seconds)}."
+
+
 def init_app(app: Flask) -> None:
     """Register handlers for HTTP errors, CSRF failures and crashes."""
 
@@ -42,6 +76,14 @@ def init_app(app: Flask) -> None:
     def csrf_error(e: CSRFError):
         return error_response(400, "Formulário expirado ou inválido. Recarregue a página e "
                                    "tente de novo.")
+
+    @app.errorhandler(TooManyRequests)
+    def too_many(e: TooManyRequests):
+        # Flask-Limiter's description is its limit in English ("10 per 1 minute"): never
+        # shown; an abort(429, "...") written for a person is kept.
+        if isinstance(e, RateLimitExceeded) or e.description == TooManyRequests.description:
+            return error_response(429, too_many_message(e))
+        return error_response(429, e.description)
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
