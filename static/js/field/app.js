@@ -1,7 +1,8 @@
 // The field app: screens, the service worker and its update prompt, the session, the
 // snapshot refresh, the outbox counters that are always on screen, the supervisor's
-// answers ("Minhas vistorias") and the "session expired" notice.
+// answers ("Minhas vistorias"), the "session expired" notice and the menu ("Sair").
 
+import { clearSignedOut, setupMenu, signedOutHere } from "./account.js";
 import { connectivity, fetchSession, serverReachable } from "./api.js";
 import { resultCard, verdictBanner } from "./card.js";
 import { situationBanner } from "./situation.js";
@@ -19,11 +20,12 @@ import { verifyCode } from "./verify.js";
 const STALE_MS = 24 * 3600 * 1000;
 const $ = (id) => document.getElementById(id);
 
-const state = { user: null, stopCamera: null, current: null, form: null };
+const state = { user: null, stopCamera: null, current: null, form: null, signedOut: false };
 
 // ---------- screens ----------
 
 function show(name) {
+  if (state.signedOut) name = "login"; // after "Sair" nothing but "Entrar" until someone signs in
   if (state.stopCamera && name !== "scan") {
     state.stopCamera();
     state.stopCamera = null;
@@ -58,6 +60,7 @@ function onReviews(event) {
  * an inspection half-filled asks first.
  */
 function navigate(name) {
+  if (state.signedOut) return show("login");
   const here = history.state && history.state.screen;
   if (name === "home") {
     if (here && here !== "home") history.back(); // popstate shows home
@@ -105,6 +108,7 @@ function renderCountsSoon() {
 
 /** The agent whose inspections this phone sends now (the last one seen signed in). */
 async function currentUser() {
+  if (state.signedOut) return null; // every waiting inspection is then someone's to send
   return state.user || (await store.getMeta("user")) || null;
 }
 
@@ -135,6 +139,22 @@ function renderNetwork() {
 function renderWho() {
   const u = state.user;
   $("who").textContent = u ? [u.name, u.town && (u.town.name || u.town)].filter(Boolean).join(" · ") : "";
+  $("sign-out").hidden = !u;
+}
+
+/** Nobody is signed in on this phone ("Sair" was pressed): only "Entrar"; the outbox stays. */
+function enterSignedOut() {
+  state.signedOut = true;
+  state.user = null;
+  if (state.form && state.form.context) state.form.close();
+  renderWho();
+  $("session-expired").hidden = true;
+  $("signed-out-note").hidden = false;
+  $("login-message").textContent = "";
+  $("sync-status").textContent = "";
+  history.replaceState({ screen: "login" }, "");
+  show("login");
+  return renderCounts();
 }
 
 // ---------- service worker ----------
@@ -171,6 +191,7 @@ async function registerServiceWorker() {
 
 async function loadSession() {
   const result = await fetchSession();
+  state.signedOut = (result.status === 401 || Boolean(result.networkError)) && (await signedOutHere());
   if (result.status === 401) {
     if (navigator.onLine) {
       window.location.assign("/entrar?next=/campo");
@@ -188,7 +209,12 @@ async function loadSession() {
       await store.clearReviews();
     }
     await store.setMeta("user", user);
+    await clearSignedOut();
     state.user = user;
+  }
+  if (state.signedOut) { // "Sair" was pressed and nobody signed in since (offline now)
+    await enterSignedOut();
+    return false;
   }
   if (!state.user) state.user = (await store.getMeta("user")) || null;
   renderWho();
@@ -345,19 +371,25 @@ function wire() {
     if (text) handleCode(text);
     else $("scan-status").textContent = "Nenhum QR code na foto. Tente de novo, mais perto e com luz.";
   });
+  setupMenu($("menu"), { currentUser, onSignedOut: enterSignedOut });
   window.addEventListener("online", () => {
     renderNetwork();
+    if (state.signedOut) return;
     sync.resetBackoff();
     sync.syncOutbox();
     refreshData();
   });
   window.addEventListener("offline", renderNetwork);
   connectivity.addEventListener("reachable", renderNetwork);
-  connectivity.addEventListener("signed-out", () => { $("session-expired").hidden = false; });
-  connectivity.addEventListener("signed-in", () => { $("session-expired").hidden = true; });
+  connectivity.addEventListener("signed-out", () => { $("session-expired").hidden = state.signedOut; });
+  connectivity.addEventListener("signed-in", () => {
+    $("session-expired").hidden = true;
+    if (state.signedOut) window.location.reload(); // someone signed in meanwhile (on the site)
+  });
   sync.events.addEventListener("reviews", onReviews);
   sync.events.addEventListener("changed", renderCountsSoon);
   sync.events.addEventListener("status", (e) => {
+    if (state.signedOut) return; // nobody signed in: "Entrar" says it all
     $("sync-status").textContent = e.detail.message || "";
     $("sync-status").dataset.state = e.detail.state;
   });
