@@ -374,6 +374,8 @@ def change_status(subject: Permit | Licence | Driver, to_status: Status | str, r
         errors["status"] = "situação desconhecida"
     elif target == subject.status:
         errors["status"] = f"a situação já é “{label(target)}”"
+    elif kind == "driver" and (ban := registry_limits.ban_of(subject)) is not None:
+        errors["status"] = registry_limits.ban_message(ban)
     if not reason:
         errors["reason"] = "informe o motivo"
     elif len(reason) < 5:

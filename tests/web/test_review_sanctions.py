@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import select
 
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Notice, Permit, Sanction, SanctionStatus, Status,
-                              User, Vehicle)
+from inspector.models import (AuditEntry, Driver, Notice, Permit, Sanction, SanctionStatus,
+                              Status, StatusChange, User, Vehicle)
 from inspector.models.registry import Licence
 
 from .. import factories
@@ -240,6 +240,21 @@ def test_nsh_ban_after_an_inquiry_and_the_ladder_still_counts_occasions(app):
                            token_from=f"/revisao/atos/{ban.id}").status_code == 303
     [ban] = _chosen(app, w["insp"])
     assert ban.status == SanctionStatus.CONFIRMED
+    # the driver may no longer provide the service: the registration ends, citing the article,
+    # and cannot be reactivated by hand while the act stands
+    with app.app_context():
+        driver = db.session.get(Driver, w["driver"])
+        assert driver.status == Status.REVOKED
+        change = db.session.scalars(select(StatusChange).where(
+            StatusChange.subject_type == "driver", StatusChange.subject_id == driver.id)).one()
+        assert "Art. 25, V" in change.reason and f"Ato nº {ban.id}." in change.reason
+    r = admin.post_form(f"/cadastro/condutores/{w['driver']}/situacao",
+                        {"to_status": "active", "reason": "Pediu para voltar a trabalhar."},
+                        token_from=f"/cadastro/condutores/{w['driver']}")
+    assert r.status_code == 422
+    assert f"impedido de prestar o serviço pelo ato nº {ban.id}" in r.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Driver, w["driver"]).status == Status.REVOKED
     # the ban and the warning are one occasion: the next finding is the 2nd rung, not the 3rd
     with app.app_context():
         v = db.session.get(Vehicle, w["vehicle"])

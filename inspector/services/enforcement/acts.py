@@ -28,7 +28,10 @@ DOCUMENTS = {"notice": "notice", "written_warning": "warning", "fine": "infracti
              "daily_fine": "infraction_record", "suspension": "decision",
              "revocation": "decision", "suspension_or_revocation": "decision", "ban": "decision"}
 PREFIXES = {"notice": "NOT", "warning": "ADV", "infraction_record": "AI", "decision": "DEC"}
-EFFECTS = {"suspension": Status.SUSPENDED, "revocation": Status.REVOKED}
+# What a decided act does to the registry row it targets. A ban ("impedimento para prestação
+# futura do serviço", Nova Santa Helena Lei 535/2013 Art. 25 V) ends the driver's registration
+# and keeps it ended: registry.change_status refuses to reactivate it (registry_limits.ban_of).
+EFFECTS = {"suspension": Status.SUSPENDED, "revocation": Status.REVOKED, "ban": Status.REVOKED}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud over the phone
 _hasher = PasswordHasher()
 
