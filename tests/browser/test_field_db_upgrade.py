@@ -6,6 +6,8 @@ An inspection saved when the phone knew nobody has no known author: it waits unt
 agent who made it claims it."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
@@ -130,9 +132,15 @@ def test_an_old_inspection_of_unknown_author_waits_until_its_agent_claims_it(
     page.get_by_role("button", name="Fila de envio").click()
     row = page.locator(f".outbox-entry[data-id='{waiting}']")
     expect(row).to_contain_text("Autor não registrado")
+    sent = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data)) if r.method == "PUT"
+            and r.url.endswith(f"/api/field/inspections/{waiting}") else None)
     page.once("dialog", lambda d: d.accept())
     row.get_by_role("button", name="Fui eu: enviar em meu nome").click()
     expect(page.locator("#pending-others")).to_be_hidden(timeout=20_000)
     expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio")
     assert _held_by(app) == [(waiting, world["agent"])]
+    # sent saying who claimed it, as any inspection of a known author (the server checks it)
+    me = page.evaluate("async () => (await window.fieldApp.store.getMeta('user')).id")
+    assert sent and all(body["agent_id"] == me for body in sent)
     context.close()

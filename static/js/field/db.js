@@ -249,8 +249,9 @@ export async function claimOutboxEntry(id, user) {
   const entry = await tx.store.get(id);
   const claimed = Boolean(entry && entry.agentId === null && user && user.id !== undefined);
   if (claimed) {
-    await tx.store.put({ ...entry, ...authorFields(user), claimedAt: new Date().toISOString(),
-      state: "pending", message: "" });
+    // the body says who made it, as a save by a known agent does: the server checks it (403)
+    await tx.store.put({ ...entry, ...authorFields(user), body: { ...entry.body, agent_id: user.id },
+      claimedAt: new Date().toISOString(), state: "pending", message: "" });
   }
   await tx.done;
   return claimed;
