@@ -41,6 +41,8 @@ class Reason:
     article: str = ""
     href: str = ""
     until: date | None = None   # the last day of a suspension with a known end
+    rule_id: str = ""           # the engine's kind of finding ("driver.registration.cancelled")
+    day: date | None = None     # the finding's date (due_on): expiry, cancellation, end
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class Car:
     prefix: str
     service: str
     licence_until: date | None
+    licence_text: str = "sem alvará"   # what is true of the Alvará today: "válido até …"
 
 
 @dataclass
@@ -77,6 +80,7 @@ class View:
     vehicles: list[Car] = field(default_factory=list)
     company: str = ""
     registration_until: date | None = None
+    registration_text: str = ""   # what is true of a rider's registration today
     can_report: bool = False
 
 
@@ -95,7 +99,50 @@ def _reason(violation: Any) -> Reason:
     href = f"/leis/{slug}#{anchor}" if slug else ""
     until = _get(violation, "due_on", None) if _get(violation, "effect") == "suspended" else None
     return Reason(message=str(_get(violation, "message")), law=str(_get(cite, "law")),
-                  article=str(_get(cite, "article")), href=href, until=until)
+                  article=str(_get(cite, "article")), href=href, until=until,
+                  rule_id=str(_get(violation, "rule_id")), day=_get(violation, "due_on", None))
+
+
+def _fmt(day: date) -> str:
+    return day.strftime("%d/%m/%Y")
+
+
+def licence_text(lic, on: date) -> str:
+    """The Alvará's line as true on `on`: "válido até …" only while it is valid, otherwise
+    "vencido em …", "suspenso até …" / "suspenso", "cassado" or "válido a partir de …"."""
+    if lic is None:
+        return "sem alvará"
+    status = str(getattr(lic.status, "value", lic.status))
+    if status == "revoked":
+        return "cassado"
+    if status == "suspended":
+        return f"suspenso até {_fmt(lic.suspended_until)}" if lic.suspended_until else "suspenso"
+    if lic.valid_until < on:
+        return f"vencido em {_fmt(lic.valid_until)}"
+    if lic.valid_from > on:
+        return f"válido a partir de {_fmt(lic.valid_from)}"
+    return f"válido até {_fmt(lic.valid_until)}"
+
+
+def registration_text(d: Driver, reasons: list[Reason], on: date) -> str:
+    """A driver's registration line as true on `on` (the engine's findings decide whether an
+    expired registration is already cancelled, where the law cancels it after a grace)."""
+    status = str(getattr(d.status, "value", d.status))
+    if status == "revoked":
+        return "Registro cassado"
+    if status == "suspended":
+        end = d.suspended_until
+        return f"Registro suspenso até {_fmt(end)}" if end else "Registro suspenso"
+    expiry = d.registration_expiry
+    if expiry is None:
+        return ""
+    if expiry >= on:
+        return f"Registro válido até {_fmt(expiry)}"
+    cancelled = next((r for r in reasons if r.rule_id == "driver.registration.cancelled"), None)
+    if cancelled is not None:
+        return f"Registro cancelado em {_fmt(cancelled.day)}" if cancelled.day \
+            else "Registro cancelado"
+    return f"Registro vencido em {_fmt(expiry)}"
 
 
 def _standing(obj: Vehicle | Driver, on: date) -> tuple[str, list[Reason]]:
@@ -116,11 +163,12 @@ def _combine(parts: list[tuple[str, list[Reason]]]) -> tuple[str, list[Reason]]:
     return state, reasons
 
 
-def _car(v: Vehicle) -> Car:
+def _car(v: Vehicle, on: date) -> Car:
     lic = v.current_licence
     return Car(plate=format_plate(v.plate), model=v.make_model, colour=v.colour,
                prefix=v.prefix, service="Moto-táxi" if v.service == Service.MOTOTAXI else "Táxi",
-               licence_until=lic.valid_until if lic else None)
+               licence_until=lic.valid_until if lic else None,
+               licence_text=licence_text(lic, on))
 
 
 def _person(d: Driver) -> Person:
@@ -152,12 +200,13 @@ def build(found: Lookup, on: date) -> View:
         # must not find his face on a REGULAR page.
         drivers = [d for d in cred.vehicle.drivers if _standing(d, on)[0] == "regular"]
         parts = [_standing(cred.vehicle, on)]
-        registration_until = None
+        registration_until, registration = None, ""
     else:
         drivers = [cred.driver]
         vehicles = list(cred.driver.vehicles)
         parts = [_standing(cred.driver, on)] + [_standing(v, on) for v in vehicles]
         registration_until = cred.driver.registration_expiry
+        registration = registration_text(cred.driver, parts[0][1], on)
     state, reasons = _combine(parts)
     title, summary = TITLES[state], SUMMARIES[state]
     if state == "suspended" and reasons and all(r.until for r in reasons):
@@ -166,9 +215,10 @@ def build(found: Lookup, on: date) -> View:
         summary = summary.replace("suspensa pela prefeitura.",
                                   f"suspensa pela prefeitura até {last}.")
     return View(state, title, summary, reasons=reasons, town=_town_name(cred),
-                drivers=[_person(d) for d in drivers], vehicles=[_car(v) for v in vehicles],
+                drivers=[_person(d) for d in drivers], vehicles=[_car(v, on) for v in vehicles],
                 company=_company(vehicles) if service_of(cred) == Service.MOTOTAXI else "",
-                registration_until=registration_until, can_report=True)
+                registration_until=registration_until, registration_text=registration,
+                can_report=True)
 
 
 def _town_name(cred) -> str:
