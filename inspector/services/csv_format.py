@@ -12,6 +12,7 @@ import io
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
@@ -182,10 +183,38 @@ def read_rows(data: bytes) -> tuple[list[str], list[tuple[int, dict[str, str]]],
     return names, rows, problems
 
 
-def template_csv(delimiter: str = ";") -> str:
-    """A header line and one example row, for people to start from."""
+def _years_after(day: date, years: int) -> date:
+    """The same day `years` later (29 February becomes the 28th)."""
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:
+        return day.replace(year=day.year + years, day=28)
+
+
+def example_dates(today: date | None = None) -> dict[str, str]:
+    """The example row's dates, counted from today, so a copied row is in force: the
+    vistoria and the permit already done, the alvará, registration and insurance valid
+    from today for a year, the CNH for five."""
+    today = today or date.today()
+    year = _years_after(today, 1)
+    dates = {"ultima_vistoria": today - timedelta(days=30),
+             "permissao_inicio": _years_after(today, -1), "alvara_inicio": today,
+             "alvara_fim": year, "condutor_cnh_validade": _years_after(today, 5),
+             "condutor_registro_validade": year, "seguro_inicio": today, "seguro_fim": year}
+    return {name: d.strftime("%d/%m/%Y") for name, d in dates.items()}
+
+
+def examples(today: date | None = None) -> dict[str, str]:
+    """Every column's example value, its dates counted from today (see example_dates)."""
+    return {**{c.name: c.example for c in COLUMNS}, **example_dates(today)}
+
+
+def template_csv(delimiter: str = ";", today: date | None = None) -> str:
+    """A header line and one example row (its documents in force from today), for people
+    to start from."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
     writer.writerow([c.name for c in COLUMNS])
-    writer.writerow([c.example for c in COLUMNS])
+    row = examples(today)
+    writer.writerow([row[c.name] for c in COLUMNS])
     return out.getvalue()

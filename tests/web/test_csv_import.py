@@ -5,7 +5,7 @@ import html as html_lib
 import io
 import json
 import re
-from datetime import date
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -295,3 +295,21 @@ def test_where_the_law_does_not_allow_it_the_row_is_refused_with_the_forms_messa
     assert table_counts(app) == before
     # The same sheet with the cell blank imports (a dry run, then nothing else to fix).
     assert upload(client, sheet(3)).status_code == 200
+
+
+def test_the_example_sheet_s_documents_are_in_force_for_a_year_from_the_download(
+        client, admin):
+    """An admin copying the example row does not import expired documents."""
+    r = client.get("/cadastro/importar/modelo.csv")
+    header, example = [line.split(";") for line in
+                       r.data.decode("utf-8-sig").strip().split("\r\n")]
+    cells = dict(zip(header, example))
+    day = lambda name: datetime.strptime(cells[name], "%d/%m/%Y").date()  # noqa: E731
+    today = date.today()
+    for name in ("alvara_fim", "condutor_registro_validade", "seguro_fim",
+                 "condutor_cnh_validade"):
+        assert day(name) >= today + timedelta(days=364), (name, cells[name])
+    for name in ("alvara_inicio", "seguro_inicio", "permissao_inicio", "ultima_vistoria"):
+        assert day(name) <= today + timedelta(days=1), (name, cells[name])
+    page = client.get("/cadastro/importar").get_data(as_text=True)
+    assert f'<td data-label="Exemplo">{cells["alvara_fim"]}</td>' in page

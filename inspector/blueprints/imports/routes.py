@@ -11,7 +11,9 @@ import json
 import re
 import secrets
 import time
+from datetime import date, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from flask import (Blueprint, Response, current_app, flash, g, redirect, render_template,
                    request, url_for)
@@ -19,8 +21,14 @@ from flask import (Blueprint, Response, current_app, flash, g, redirect, render_
 from ...extensions import db
 from ...models import Role
 from ...security import roles_required, town_id
-from ...services.csv_format import COLUMNS, MAX_BYTES, MAX_ROWS, FileRefused, template_csv
+from ...services.csv_format import (COLUMNS, MAX_BYTES, MAX_ROWS, FileRefused, examples,
+                                    template_csv)
 from ...services.csv_import import ImportReport, import_registry
+
+def local_today() -> date:
+    """Today in Mato Grosso, where every town served is."""
+    return datetime.now(ZoneInfo("America/Cuiaba")).date()
+
 
 bp = Blueprint("imports", __name__, url_prefix="/cadastro/importar")
 
@@ -82,7 +90,8 @@ def _page(status: int = 200, **context) -> tuple[str, int]:
     context.setdefault("refused", None)
     context.setdefault("token", None)
     context.setdefault("filename", "")
-    return render_template("imports/upload.html", columns=COLUMNS, max_rows=MAX_ROWS, max_mb=MAX_BYTES // (1024 * 1024),
+    return render_template("imports/upload.html", columns=COLUMNS, max_rows=MAX_ROWS,
+                           max_mb=MAX_BYTES // (1024 * 1024), example=examples(local_today()),
                            **context), status
 
 
@@ -137,6 +146,6 @@ def confirm():
 @ADMIN
 def example():
     """A spreadsheet to start from: the header and one example row."""
-    response = Response("\ufeff" + template_csv(), mimetype="text/csv")
+    response = Response("\ufeff" + template_csv(today=local_today()), mimetype="text/csv")
     response.headers["Content-Disposition"] = 'attachment; filename="modelo-cadastro.csv"'
     return response
