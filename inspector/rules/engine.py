@@ -214,27 +214,32 @@ def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
     out: list[Violation | None] = []
     on, subject = r.on, v.subject
     if r.value("requirements.licence"):
+        # The article that requires the Alvará answers for a missing one; an expired one cites
+        # the article that sets its validity (`licence_months`), a suspended or revoked one the
+        # article that provides the sanction (`sanctions.suspension`), where the pack has them.
         c = r.cite("requirements.licence")
+        c_valid = r.cite("periodicity.licence_months") or c
+        c_sanction = r.pack.suspension.citation if r.pack.suspension is not None else c
         lic = v.licence
         if lic is None:
             out.append(Violation("licence.missing", "Veículo sem alvará registrado.", c,
                                  subject=subject))
         elif lic.status == "revoked":
-            out.append(Violation("licence.revoked", f"Alvará {lic.number} cassado.", c,
+            out.append(Violation("licence.revoked", f"Alvará {lic.number} cassado.", c_sanction,
                                  subject=subject))
         elif lic.status == "suspended":
             out.append(Violation("licence.suspended", f"Alvará {lic.number} suspenso"
-                                 f"{_until(lic.suspended_until)}.", c, subject=subject,
+                                 f"{_until(lic.suspended_until)}.", c_sanction, subject=subject,
                                  due_on=lic.suspended_until, effect="suspended"))
         elif lic.valid_until < on:
             out.append(Violation("licence.expired", f"Alvará {lic.number} vencido em "
-                                 f"{fmt_date(lic.valid_until)}.", c, subject=subject,
+                                 f"{fmt_date(lic.valid_until)}.", c_valid, subject=subject,
                                  due_on=lic.valid_until))
         elif lic.valid_from > on:
             out.append(Violation("licence.not_yet_valid", f"Alvará {lic.number} só vale a "
                                  f"partir de {fmt_date(lic.valid_from)}.", c, subject=subject))
         else:
-            out.append(_due("licence.due", f"Alvará {lic.number} vence em {{date}}.", c,
+            out.append(_due("licence.due", f"Alvará {lic.number} vence em {{date}}.", c_valid,
                             subject, lic.valid_until, on))
     if r.value("requirements.permit"):
         c = r.cite("requirements.permit")
