@@ -26,6 +26,10 @@ from .values import label, parse_choice
 
 GROUP_LABELS = {"holder": "permissionários", "vehicle": "veículos", "permit": "permissões",
                 "licence": "alvarás", "driver": "condutores", "insurance": "seguros"}
+# Each record's name in the singular, and whether it is feminine (for "criada(s)").
+_SINGULAR = {"holder": "permissionário", "vehicle": "veículo", "permit": "permissão",
+             "licence": "alvará", "driver": "condutor", "insurance": "seguro"}
+_FEMININE = {"permit"}
 _NOUN = {"holder": "titular", "permit": "número de permissão", "driver": "condutor"}
 # Where a service's complaint about an implicit link is best shown in the spreadsheet.
 _LINK_COLUMNS = {("driver", "vehicle_plate"): "condutor_categoria",
@@ -77,16 +81,20 @@ class ImportReport:
 
     def summary(self) -> str:
         """One line in Portuguese: how many rows, what was (or would be) created or changed."""
-        parts = [f"{n} {GROUP_LABELS[g]}" for g, n in self.created.items() if n]
-        changed = [f"{n} {GROUP_LABELS[g]}" for g, n in self.updated.items() if n]
-        verb = "seriam" if self.dry_run else "foram"
-        text = f"{self.rows} linhas"
-        text += f"; {verb} criados: {', '.join(parts)}" if parts else "; nada novo"
+        text = count(self.rows, "linha", "linhas")
+        created = _done(self.created, "criad", self.dry_run)
+        text += f"; {created}" if created else "; nada novo"
+        changed = _done(self.updated, "alterad", self.dry_run)
         if changed:
-            text += f"; {verb} alterados: {', '.join(changed)}"
+            text += f"; {changed}"
         if self.status_changes:
-            text += f"; mudanças de situação: {self.status_changes}"
+            text += "; " + count(self.status_changes, "mudança de situação",
+                                 "mudanças de situação")
         return text
+
+    def bad_summary(self) -> str:
+        """'1 linha com problemas' / 'N linhas com problemas'."""
+        return count(len(self.bad_lines), "linha", "linhas") + " com problemas"
 
     def as_json(self) -> dict:
         """The report for machines (the CLI's --json)."""
@@ -95,6 +103,23 @@ class ImportReport:
                 "status_changes": self.status_changes,
                 "errors": [{"line": e.line, "column": e.column, "reason": e.reason}
                            for e in self.errors]}
+
+
+def count(n: int, singular: str, plural: str) -> str:
+    """'1 veículo', '2 veículos' (and '0 veículos')."""
+    return f"{n} {singular if n == 1 else plural}"
+
+
+def _done(counts: dict[str, int], stem: str, dry_run: bool) -> str:
+    """'foram criados: 2 veículos, 1 permissão', 'seria criada: 1 permissão', '' if none."""
+    groups = [g for g, n in counts.items() if n]
+    if not groups:
+        return ""
+    many = len(groups) > 1 or counts[groups[0]] > 1
+    verb = ("seriam" if dry_run else "foram") if many else ("seria" if dry_run else "foi")
+    ending = "a" if all(g in _FEMININE for g in groups) else "o"
+    things = ", ".join(count(counts[g], _SINGULAR[g], GROUP_LABELS[g]) for g in groups)
+    return f"{verb} {stem}{ending}{'s' if many else ''}: {things}"
 
 
 def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,

@@ -45,7 +45,7 @@ def test_cli_one_bad_row_among_500_writes_nothing(app, runner, towns, tmp_path):
     result = cli(runner, "--town", "tapurah", str(path))
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [BAD_MESSAGE,
-                                          "erro: 1 linha(s) com problemas; nada foi gravado"]
+                                          "erro: 1 linha com problemas; nada foi gravado"]
     assert table_counts(app) == before
 
 
@@ -110,7 +110,7 @@ def test_page_one_bad_row_among_500_writes_nothing_and_shows_it(app, client, adm
     r = upload(client, sheet(501, **BAD_500))
     html = r.get_data(as_text=True)
     assert r.status_code == 422
-    assert "1 linha(s) com problemas" in html and "Nada foi gravado" in html
+    assert "1 linha com problemas" in html and "Nada foi gravado" in html
     cells = re.findall(r'<td data-label="[^"]+">(.*?)</td>', html)
     assert cells[:3] == ["251", "<code>alvara_fim</code>",
                          "deve ser depois do início da validade"]
@@ -284,7 +284,7 @@ def test_where_the_law_does_not_allow_it_the_row_is_refused_with_the_forms_messa
     before = table_counts(app)
     r = upload(client, sheet(3, line_3={SHORT: "15/07/2026"}, line_4={SHORT: ""}))
     html = r.get_data(as_text=True)
-    assert r.status_code == 422 and "1 linha(s) com problemas" in html
+    assert r.status_code == 422 and "1 linha com problemas" in html
     ((line, col, why),) = errors_shown(html)
     with app.app_context():
         town = factories.town("tapurah")
@@ -313,3 +313,39 @@ def test_the_example_sheet_s_documents_are_in_force_for_a_year_from_the_download
         assert day(name) <= today + timedelta(days=1), (name, cells[name])
     page = client.get("/cadastro/importar").get_data(as_text=True)
     assert f'<td data-label="Exemplo">{cells["alvara_fim"]}</td>' in page
+
+
+# ------------------------------------------------------------- singular and plural
+ONE_OF_EACH = ("1 permissionário, 1 veículo, 1 permissão, 1 alvará, 1 condutor, 1 seguro")
+
+
+def test_cli_counts_are_singular_for_one_and_plural_for_more(app, runner, towns, tmp_path):
+    path = tmp_path / "um.csv"
+    path.write_bytes(sheet(1))
+    dry = cli(runner, "--town", "tapurah", str(path), "--dry-run")
+    assert dry.stdout.strip() == f"simulação, nada foi gravado: 1 linha; seriam criados: {ONE_OF_EACH}"
+    done = cli(runner, "--town", "tapurah", str(path))
+    assert done.stdout.strip() == f"importado: 1 linha; foram criados: {ONE_OF_EACH}"
+    # One changed permit (feminine) and one status change; two bad lines.
+    path.write_bytes(sheet(1, line_2={"permissao_inicio": "02/02/2024",
+                                      "alvara_situacao": "suspenso"}))
+    changed = cli(runner, "--town", "tapurah", str(path), "--dry-run")
+    assert changed.stdout.strip() == ("simulação, nada foi gravado: 1 linha; nada novo; seria "
+                                      "alterada: 1 permissão; 1 mudança de situação")
+    path.write_bytes(sheet(3, line_2={"alvara_fim": "01/02/2025"},
+                           line_4={"alvara_fim": "01/02/2025"}))
+    bad = cli(runner, "--town", "tapurah", str(path))
+    assert bad.stderr.splitlines()[-1] == "erro: 2 linhas com problemas; nada foi gravado"
+
+
+def test_page_counts_are_singular_for_one(app, client, admin):
+    html = html_lib.unescape(upload(client, sheet(1), "um.csv").get_data(as_text=True))
+    assert f"1 linha; seriam criados: {ONE_OF_EACH}." in html
+    token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    client.post_form("/cadastro/importar/confirmar", {"token": token},
+                     token_from="/cadastro/importar")
+    page = html_lib.unescape(client.get("/cadastro/importar").get_data(as_text=True))
+    assert f"Importação concluída (um.csv): 1 linha; foram criados: {ONE_OF_EACH}." in page
+    bad = upload(client, sheet(3, line_2={"alvara_fim": "01/02/2025"},
+                               line_4={"alvara_fim": "01/02/2025"})).get_data(as_text=True)
+    assert "2 linhas com problemas em frota.csv" in bad

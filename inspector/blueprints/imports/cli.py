@@ -50,7 +50,7 @@ def registry_import(town: str, file: Path, dry_run: bool, as_json: bool) -> None
     if not report.ok:
         for error in report.errors:
             click.echo(str(error), err=True)
-        _fail(f"{len(report.bad_lines)} linha(s) com problemas; nada foi gravado")
+        _fail(f"{report.bad_summary()}; nada foi gravado")
     if not as_json:
         prefix = "simulação, nada foi gravado" if dry_run else "importado"
         click.echo(f"{prefix}: {report.summary()}")
