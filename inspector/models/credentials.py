@@ -27,6 +27,7 @@ class ReportCategory(str, enum.Enum):
     FARE = "fare"
     VEHICLE = "vehicle"
     OTHER = "other"
+    FORGED = "forged"   # a code the town did not issue (the "NÃO RECONHECIDA" page)
 
     @property
     def label(self) -> str:
@@ -38,6 +39,7 @@ class ReportCategory(str, enum.Enum):
             "fare": "Cobrança ou tarifa",
             "vehicle": "Estado do veículo (limpeza, conservação)",
             "other": "Outro",
+            "forged": "Código falso (não reconhecido)",
         }[self.value]
 
 

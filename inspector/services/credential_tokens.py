@@ -110,6 +110,26 @@ def parse(token: str) -> tuple[Claims, bytes, bytes]:
     return claims, raw[:SIGNED_LEN], raw[SIGNED_LEN:]
 
 
+_CLAIM_HEAD = struct.Struct(">BHBI")   # version, kid, kind, town: the first 8 bytes
+_B64URL = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def claimed_town(token: str) -> str | None:
+    """The IBGE code a token claims, read from its head with nothing else checked (a forged,
+    altered or truncated code still names a town); None when no town can be read. Never
+    proof of anything: only where to send a report about the code."""
+    if not 12 <= len(token) <= TOKEN_CHARS or not _B64URL.issuperset(token):
+        return None
+    try:
+        raw = b64d(token[:12])   # 12 characters are the first 9 bytes
+    except (ValueError, binascii.Error):
+        return None
+    version, _kid, kind, ibge = _CLAIM_HEAD.unpack(raw[:_CLAIM_HEAD.size])
+    if version != VERSION or kind not in KINDS:
+        return None
+    return f"{ibge:07d}"
+
+
 def verify(token: str, keys: Mapping[int, PublicKey], today: date) -> Claims:
     """The token's claims if it is well formed, signed by a known key and not expired."""
     return verify_parsed(parse(token), keys, today)

@@ -26,7 +26,7 @@ from .. import render_cache
 from ..extensions import db
 from ..models import (Credential, Driver, Holder, InsurancePolicy, Licence, Municipality, Permit,
                       Vehicle, vehicle_drivers)
-from . import credentials, passenger_view
+from . import credential_tokens, credentials, passenger_view
 from .credentials import Lookup
 
 def _statement():
@@ -96,8 +96,9 @@ def page(token: str, today: date) -> Page:
     cred = _CredentialRow(rows[0]) if rows else None
     outcome, why = credentials.decide(cred, digest, claims, reason, today)
     if outcome == "unknown":
-        view = passenger_view.build(Lookup("unknown", None, None, why), today)
-        return Page(outcome, why, None, view, ("unknown", today))
+        town = claimed_municipality(token)
+        view = passenger_view.unknown(town.name if town else "")
+        return Page(outcome, why, None, view, ("unknown", today, town.id if town else None))
     if outcome != "active":
         return Page(outcome, why, cred.id, passenger_view.closed(outcome, cred.town_name),
                     (digest, today, outcome))
@@ -107,6 +108,21 @@ def page(token: str, today: date) -> Page:
     return Page(outcome, why, cred.id, view, version)
 
 
+def claimed_municipality(token: str):
+    """The town a code we did not issue claims to be from (IBGE code in its head), when it
+    is one of ours: (id, name), else None. Where a report about a false code goes."""
+    ibge = credential_tokens.claimed_town(token)
+    if ibge is None:
+        return None
+    m = Municipality.__table__
+    return db.session.connection().execute(
+        select(m.c.id, m.c.name).where(m.c.ibge_code == ibge)).first()
+
+
 def html(p: Page, stamp: str, render: Callable[[], str]) -> str:
-    """The page's HTML, rendered once per version and `stamp` (the minute it shows)."""
+    """The page's HTML, rendered once per version and `stamp` (the minute it shows). The page
+    of an unknown code links to its own report form, so it is rendered every time (made-up
+    codes must not fill the map)."""
+    if p.outcome == "unknown":
+        return render()
     return _reuse("passenger_html", (p.version, stamp), render)

@@ -57,11 +57,31 @@ def sanitize_photo(data: bytes) -> bytes:
 def create(credential: Credential, seen_status: str, category: str, text: str,
            contact: str = "", photo: bytes | None = None) -> PassengerReport:
     """Validate and store a report for the credential's town."""
-    errors: dict[str, str] = {}
     try:
         cat = ReportCategory(category)
     except ValueError:
         cat = None
+    if cat == ReportCategory.FORGED:   # only from the page of a code we did not issue
+        cat = None
+    text, contact, clean = _checked(cat, text, contact, photo)
+    return _store(credential.municipality_id, credential, seen_status, cat, text, contact, clean)
+
+
+def create_forged(municipality_id: int, text: str, contact: str = "",
+                  photo: bytes | None = None) -> PassengerReport:
+    """Store a report about a code the town did not issue, in the town the code claims.
+
+    It names no credential, vehicle or driver: a false code proves nothing about the
+    vehicle or person it claims to be, so nothing real is put under suspicion by it."""
+    text, contact, clean = _checked(ReportCategory.FORGED, text, contact, photo)
+    return _store(municipality_id, None, "unknown", ReportCategory.FORGED, text, contact, clean)
+
+
+def _checked(cat: ReportCategory | None, text: str, contact: str,
+             photo: bytes | None) -> tuple[str, str, bytes | None]:
+    """The report's text, contact and clean photo, or ValidationFailed naming each field."""
+    errors: dict[str, str] = {}
+    if cat is None:
         errors["categoria"] = "escolha o tipo do problema"
     text = (text or "").strip()
     if not MIN_TEXT <= len(text) <= MAX_TEXT:
@@ -77,10 +97,17 @@ def create(credential: Credential, seen_status: str, category: str, text: str,
             errors.update(e.errors)
     if errors:
         raise ValidationFailed(errors)
+    return text, contact, clean
+
+
+def _store(municipality_id: int, credential: Credential | None, seen_status: str,
+           cat: ReportCategory, text: str, contact: str, clean: bytes | None) -> PassengerReport:
+    kind = credential.kind if credential is not None else None
     report = PassengerReport(
-        municipality_id=credential.municipality_id, credential_id=credential.id,
-        vehicle_id=credential.vehicle_id if credential.kind == CredentialKind.VEHICLE else None,
-        driver_id=credential.driver_id if credential.kind == CredentialKind.DRIVER else None,
+        municipality_id=municipality_id,
+        credential_id=credential.id if credential is not None else None,
+        vehicle_id=credential.vehicle_id if kind == CredentialKind.VEHICLE else None,
+        driver_id=credential.driver_id if kind == CredentialKind.DRIVER else None,
         seen_status=seen_status, category=cat, text=text, contact=contact, photo=clean,
         photo_mime="image/jpeg" if clean else None,
         photo_sha256=hashlib.sha256(clean).hexdigest() if clean else None,
@@ -89,9 +116,10 @@ def create(credential: Credential, seen_status: str, category: str, text: str,
     db.session.flush()
     # The log is append-only, so it gets no free text or contact (LGPD: those can be erased).
     audit.record("passenger_report_received", "passenger_report", report.id, actor="passageiro",
-                 after={"category": cat.value, "credential_id": credential.id,
+                 after={"category": cat.value,
+                        "credential_id": credential.id if credential is not None else None,
                         "seen_status": seen_status, "photo_sha256": report.photo_sha256},
-                 municipality_id=credential.municipality_id)
+                 municipality_id=municipality_id)
     return report
 
 

@@ -187,6 +187,17 @@ def closed(outcome: str, town: str) -> View:
     return View("revoked", TITLES["revoked"], SUMMARIES[outcome], town=town, can_report=True)
 
 
+def unknown(claimed_town: str = "") -> View:
+    """The page of a code we did not issue (forged, altered, truncated, made up). It names
+    the town the code claims, when that is one of ours, so the passenger can report the code
+    there; it shows nothing of any vehicle or driver (the code proves nothing)."""
+    if not claimed_town:
+        return View("unknown", TITLES["unknown"], SUMMARIES["unknown"])
+    summary = (f"Este código diz ser da Prefeitura de {claimed_town}, mas não foi emitido por ela "
+               "ou foi alterado. Não confie nele.")
+    return View("unknown", TITLES["unknown"], summary, town=claimed_town, can_report=True)
+
+
 def build(found: Lookup, on: date) -> View:
     """The page for a looked-up token, status computed now."""
     if found.outcome == "unknown":

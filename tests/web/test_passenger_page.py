@@ -131,8 +131,12 @@ def test_unknown_forged_and_garbage_tokens_are_not_recognised(app, client):
         resp, html = _page(client, bad)
         assert resp.status_code == 404
         assert banner(html) == "NÃO RECONHECIDA"
-        assert "QBA1D23" not in html
-        assert "Denunciar" not in html
+        assert "QBA1D23" not in html and "João" not in html
+        assert "Não embarque." in html
+        if bad in (changed, token[:-1]):  # still names Tapurah: its form for a false code
+            assert "Denunciar código falso" in html and "Prefeitura de Tapurah" in html
+        else:
+            assert "Denunciar" not in html
 
 
 def test_status_is_live_not_cached(app, client):

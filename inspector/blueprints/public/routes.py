@@ -101,9 +101,12 @@ def _form_started_ok() -> str | None:
 
 
 def _form(view, token: str, errors: dict, values: dict, status: int = 200):
+    forged = view.state == "unknown"
+    categories = [ReportCategory.FORGED] if forged else [
+        c for c in ReportCategory if c != ReportCategory.FORGED]
     resp = make_response(render_template(
         "public/report.html", view=view, token=token, errors=errors, values=values,
-        categories=list(ReportCategory), stamp=_serializer().dumps("r")), status)
+        categories=categories, forged=forged, stamp=_serializer().dumps("r")), status)
     return no_store(resp)
 
 
@@ -112,13 +115,20 @@ def _form(view, token: str, errors: dict, values: dict, status: int = 200):
 @limiter.limit(_verify_limit, methods=["GET"])
 @limiter.limit(_report_limit, methods=["POST"])
 def report(token: str):
-    """Report a problem with this ride to the town's supervisors."""
+    """Report a problem with this ride to the town's supervisors; for a code we did not
+    issue, a report of a false code to the town it claims (none when no town can be read)."""
     found, view = _lookup(token)
+    claimed = None
+    if found.outcome == "unknown":
+        claimed = passenger_page.claimed_municipality(token)
+        view = passenger_view.unknown(claimed.name if claimed else "")
     if not view.can_report:
         abort(404)
     if request.method == "GET":
         return _form(view, token, {}, {})
     values = {k: request.form.get(k, "") for k in ("categoria", "texto", "contato")}
+    if claimed is not None:
+        values["categoria"] = ReportCategory.FORGED.value
     if request.form.get("website"):  # the honeypot: people never see it, bots fill it
         current_app.logger.info("report honeypot", extra={"fields": {}})
         return no_store(make_response(render_template("public/thanks.html", view=view,
@@ -129,8 +139,12 @@ def report(token: str):
     upload = request.files.get("foto")
     photo = upload.read() if upload and upload.filename else None
     try:
-        passenger_reports.create(found.credential, view.state, values["categoria"],
-                                 values["texto"], values["contato"], photo)
+        if claimed is not None:
+            passenger_reports.create_forged(claimed.id, values["texto"], values["contato"],
+                                            photo)
+        else:
+            passenger_reports.create(found.credential, view.state, values["categoria"],
+                                     values["texto"], values["contato"], photo)
     except ValidationFailed as e:
         db.session.rollback()
         return _form(view, token, e.errors, values, 422)
