@@ -5,6 +5,7 @@ as ValidationFailed (HTTP 422): the phone shows them to the agent and stops retr
 """
 from __future__ import annotations
 
+import json
 import re
 import uuid as uuid_mod
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
 
 from ..extensions import db
-from ..models import ItemResult, Municipality, Photo, Vehicle
+from ..models import Driver, Inspection, ItemResult, Municipality, Photo, Vehicle
 from . import evidence, field_rules
 from .errors import ValidationFailed
 
@@ -70,6 +71,8 @@ class Parsed:
     ack_name: str | None
     ack_signature: bytes | None
     items: list[ParsedItem]
+    driver_id: int | None = None    # who was driving, as the agent chose (None: not told /
+    driver_name: str | None = None  # not registered, then driver_name is the typed name)
 
 
 class _Errors(dict):
@@ -137,6 +140,7 @@ def parse_inspection(payload: dict, town: Municipality) -> Parsed:
         e.add("snapshot_version", "versão do cadastro inválida")
     lat, lon, acc = _location(payload.get("location"), e)
     ack_name, ack_sig = _acknowledgement(payload.get("acknowledgement"), e)
+    driver_id, driver_name = _driver(payload.get("driver"), e)
     day = field_rules.local_day(started) if started else None
     items = _items(payload.get("items"), e)
     if vehicle is not None and day is not None and items:
@@ -147,7 +151,7 @@ def parse_inspection(payload: dict, town: Municipality) -> Parsed:
     return Parsed(vehicle=vehicle, agent_id=agent_id, credential_token=token, started_at=started,
                   finished_at=finished, rules_day=day, snapshot_version=version, lat=lat,
                   lon=lon, accuracy_m=acc, ack_name=ack_name, ack_signature=ack_sig,
-                  items=items)
+                  items=items, driver_id=driver_id, driver_name=driver_name)
 
 
 def _location(loc: Any, e: _Errors) -> tuple[float | None, float | None, float | None]:
@@ -186,6 +190,53 @@ def _acknowledgement(ack: Any, e: _Errors) -> tuple[str | None, bytes | None]:
             for k, v in bad.errors.items():
                 e.add(k, v)
     return (name.strip() or None) if isinstance(name, str) else None, sig
+
+
+def _driver(raw: Any, e: _Errors) -> tuple[int | None, str | None]:
+    """Who was driving (optional, docs/sync.md §2): {"id": 12 | null, "name": "..."}.
+
+    An id is not checked against the registry here: a driver unlinked or removed after the
+    phone's snapshot was still the one driving (§5); `driver_told` resolves it in the town."""
+    if raw is None:
+        return None, None
+    if not isinstance(raw, dict):
+        e.add("driver", "condutor inválido")
+        return None, None
+    did, name = raw.get("id"), raw.get("name")
+    if did is not None and (_int(did) is None or did <= 0):
+        e.add("driver.id", "identificação do condutor inválida")
+        did = None
+    if name is not None and (not isinstance(name, str) or len(name.strip()) > MAX_NAME):
+        e.add("driver.name", "nome do condutor inválido")
+        name = None
+    name = name.strip() or None if isinstance(name, str) else None
+    if did is None and name is None and "driver.id" not in e:
+        e.add("driver.name", "informe o nome de quem conduzia")
+    return did, name
+
+
+@dataclass
+class DriverTold:
+    """Who was driving, as the agent recorded it in the inspection."""
+    driver: Driver | None  # the registered driver (None: not registered / not found)
+    name: str | None       # the name the phone showed or the agent typed
+
+
+def driver_told(insp: Inspection) -> DriverTold | None:
+    """The inspection's `driver` as sent (None: the phone did not say, older app)."""
+    try:
+        raw = json.loads(insp.body).get("driver")
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    driver = None
+    if _int(raw.get("id")) is not None:
+        driver = db.session.get(Driver, raw["id"])
+        if driver is not None and driver.municipality_id != insp.municipality_id:
+            driver = None
+    name = raw.get("name") if isinstance(raw.get("name"), str) else None
+    return DriverTold(driver, (driver.name if driver is not None else name))
 
 
 def _items(raw: Any, e: _Errors) -> list[ParsedItem]:

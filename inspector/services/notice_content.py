@@ -24,6 +24,7 @@ from ..rules.sanctions import UNDEFINED, Money, brl
 from . import evidence  # noqa: F401  (registers the HEIF opener for iPhone photos)
 from .documents import format_cnpj, format_cpf, format_plate
 from .field_rules import LOCAL_TZ
+from .inspection_input import driver_told
 from .inspections import photo_bytes
 from .notice_pdf import PhotoEntry, Quote, Rows, Section, Sheet, Signature, Text
 
@@ -161,9 +162,14 @@ def _facts_section(act: Sanction, insp: Inspection | None, parent: Notice | None
         tax = format_cnpj(h.tax_id) if h.kind == HolderKind.COMPANY else format_cpf(h.tax_id)
         company = h.kind == HolderKind.COMPANY
         rows.append(("Titular da permissão", f"{h.name} — {'CNPJ' if company else 'CPF'} {tax}"))
-    rows.append(("Condutor", f"{d.name} — CPF {format_cpf(d.cpf)}, inscrição nº "
-                             f"{d.registration_number}" if d is not None
-                 else "não identificado na vistoria"))
+    told = driver_told(insp) if insp is not None and d is None else None
+    if d is not None:
+        who = f"{d.name} — CPF {format_cpf(d.cpf)}, inscrição nº {d.registration_number}"
+    elif told is not None and told.name:
+        who = f"{told.name} — não cadastrado (nome informado pelo agente na vistoria)"
+    else:
+        who = "não identificado na vistoria"
+    rows.append(("Condutor", who))
     item = act.inspection_item
     if item is not None:
         rows.append(("Item verificado", f"{item.label or item.item_id}: NÃO CONFORME"))
@@ -338,21 +344,37 @@ RECEIPT = ("Recebi a via deste documento em ____/____/________.  Nome: "
            "______________________  Assinatura: ______________________")
 
 
+NO_NAME = "nome não informado"
+
+
 def _ack_section(notice: Notice, act: Sanction, insp: Inspection | None) -> Section:
-    signed_here = bool(notice.ack_name and notice.ack_at and act.notified_at
-                       and abs((utc(act.notified_at) - utc(notice.ack_at)).total_seconds()) < 60)
+    """The "ciente" (Tapurah Art. 27, I) as the review page shows it: the signature whenever
+    one was drawn (with the name, or "nome não informado" from an older app), the name alone
+    when nobody signed."""
+    signed = bool(notice.ack_signature_sha256)
+    # notices issued before a signature without a name counted kept no ack_at: the
+    # inspection's end is when it was drawn
+    ack_at = notice.ack_at or (insp.finished_at if signed and insp is not None else None)
+    signed_here = bool((notice.ack_name or signed) and ack_at and act.notified_at
+                       and abs((utc(act.notified_at) - utc(ack_at)).total_seconds()) < 60)
+    png = None
+    if signed and insp is not None:
+        png = db.session.scalar(select(Inspection.ack_signature).where(Inspection.id == insp.id))
     if signed_here:  # handed over and signed on the street ("ciente", Tapurah Art. 27, I)
-        png = None
-        if insp is not None:
-            png = db.session.scalar(select(Inspection.ack_signature)
-                                    .where(Inspection.id == insp.id))
-        rows = (("Nome", notice.ack_name), ("Data e hora", moment(notice.ack_at)))
+        rows = (("Nome", notice.ack_name or NO_NAME), ("Data e hora", moment(ack_at)))
         return Section("Ciente do condutor", (Signature(rows, png, notice.ack_signature_sha256),))
     blocks: list = []
-    if notice.ack_name:
+    if signed:
+        rows = (("Nome", notice.ack_name or NO_NAME),
+                ("Data e hora", moment(ack_at) + " (na vistoria)"))
+        blocks.append(Signature(rows, png, notice.ack_signature_sha256))
+        blocks.append(Text(f"Na vistoria, {notice.ack_name or 'o condutor (' + NO_NAME + ')'} "
+                           f"assinou o ciente em {moment(ack_at)} (assinatura no registro da "
+                           f"vistoria, SHA-256 {notice.ack_signature_sha256}). Este documento "
+                           f"foi emitido depois e é entregue ao notificado.", "note"))
+    elif notice.ack_name:
         blocks.append(Text(f"Na vistoria, {notice.ack_name} deu ciente em "
-                           f"{moment(notice.ack_at)} (assinatura no registro da vistoria, "
-                           f"SHA-256 {notice.ack_signature_sha256 or '—'}). Este documento foi "
+                           f"{moment(ack_at)}, sem assinatura na tela. Este documento foi "
                            f"emitido depois e é entregue ao notificado.", "note"))
     blocks.append(Text(RECEIPT))
     return Section("Ciente", tuple(blocks))

@@ -174,8 +174,20 @@ SCHEMAS: dict = {
                 "note": {"type": "string"},
                 "photos": {"type": "array", "items": _ref("PhotoDeclaration")}}}},
         "acknowledgement": {"type": ["object", "null"], "properties": {
-            "name": {"type": "string"},
-            "signature_png": {"type": "string", "description": "data:image/png;base64,..."}}}}},
+            "name": {"type": "string",
+                     "description": "Who signed. The app requires it with a signature; bodies "
+                                    "of older apps with a signature and no name are still "
+                                    "accepted (shown as 'nome não informado')."},
+            "signature_png": {"type": "string", "description": "data:image/png;base64,..."}}},
+        "driver": {"type": ["object", "null"],
+                   "description": "Optional: who was driving, as the agent chose it. Absent "
+                                  "in older apps' bodies (the server then guesses as before).",
+                   "properties": {
+            "id": {"type": ["integer", "null"],
+                   "description": "A driver of the town (the vehicle's linked drivers on the "
+                                  "phone); null: 'outro / não cadastrado'."},
+            "name": {"type": "string", "description": "The name the phone showed or the "
+                                                      "agent typed (required when id is null)."}}}}},
     "Progress": {"type": "object", "required": ["id", "complete", "missing_photos"],
                  "properties": {
         "id": {"type": "string", "format": "uuid"},

@@ -21,6 +21,7 @@ from ...models import (Credential, Driver, DriverCategory, Holder, Inspection, I
 from ...models.enforcement import EFFECTIVE
 from ...rules import NoSanction, PriorSanction, RulesError
 from .. import compliance
+from ..inspection_input import driver_told
 from .acts import accrue, convert_missed, pack_of, schedule
 from .common import act_state, as_json, aware, event, loads, notify, record, utc
 
@@ -51,9 +52,13 @@ class Offenders:
 
 
 def offenders(insp: Inspection) -> Offenders:
-    """The vehicle, its holder, and the driver: the scanned rider badge, else the vehicle's
-    only driver of its service; None when that cannot be told."""
+    """The vehicle, its holder, and the driver: the one the agent chose on the phone, else the
+    scanned rider badge, else the vehicle's only driver of its service; None when that cannot
+    be told (also when the agent said "outro / não cadastrado")."""
     vehicle = insp.vehicle
+    told = driver_told(insp)
+    if told is not None:
+        return Offenders(vehicle, vehicle.holder, told.driver)
     driver = None
     if insp.credential_id:
         cred = db.session.get(Credential, insp.credential_id)

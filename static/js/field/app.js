@@ -273,6 +273,7 @@ async function handleCode(text) {
 function showResult(details, verification = null, scan = null) {
   const box = $("result");
   state.current = details;
+  state.riderId = scan?.rider?.id ?? null; // a scanned vest badge: that rider was driving
   box.replaceChildren(details ? resultCard(details, verification, scan)
     : el("article", { class: "card result" }, scan ? situationBanner(scan, verification) : null,
       verification ? verdictBanner(verification) : "Veículo não encontrado."));
@@ -317,7 +318,7 @@ async function startInspection() {
     vehicle: details.vehicle, checklist,
     credentialToken: state.lastToken || null,
     snapshotVersion: await store.getMeta("snapshotVersion"),
-    driverName: details.drivers.length === 1 ? details.drivers[0].name : "",
+    drivers: details.drivers, riderId: state.riderId ?? null,
   });
   navigate("inspection");
 }

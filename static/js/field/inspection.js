@@ -5,7 +5,7 @@
 
 import * as store from "./db.js";
 import { sha256Hex } from "./verify.js";
-import { lawHref } from "./ui.js";
+import { el, lawHref } from "./ui.js";
 
 const ALLOWED_MIME = ["image/jpeg", "image/png", "image/webp", "image/heic"];
 
@@ -39,7 +39,8 @@ export async function photoFromFile(file, inspectionId) {
 /**
  * Build the body of PUT /api/field/inspections/<uuid> (docs/sync.md) and save it with its
  * photos. draft = {id, vehicle, credentialToken, startedAt, snapshotVersion, location,
- * answers: [{itemId, result, note, photos: [photo]}], acknowledgement}.
+ * answers: [{itemId, result, note, photos: [photo]}], driver, acknowledgement}.
+ * driver = {id, name} (a linked driver; id null: "outro / não cadastrado") or null (not told).
  */
 export async function saveInspection(draft) {
   const id = draft.id || newId();
@@ -61,6 +62,8 @@ export async function saveInspection(draft) {
     items,
     acknowledgement: draft.acknowledgement || null,
   };
+  // Optional since the "quem conduzia" step; older phones' bodies have no key at all.
+  if (draft.driver) body.driver = draft.driver;
   const label = [draft.vehicle.plate, draft.vehicle.prefix && `prefixo ${draft.vehicle.prefix}`]
     .filter(Boolean).join(" · ");
   await store.saveToOutbox({ id, body, label, createdAt: new Date().toISOString() }, photos);
@@ -81,9 +84,20 @@ export class InspectionForm {
     this.signature = new SignaturePad(this.canvas);
     root.querySelector("#signature-clear").addEventListener("click", () => this.signature.clear());
     root.querySelector("#gps").addEventListener("click", () => this.locate());
+    this.ackName = root.querySelector("#ack-name");
+    this.ackError = root.querySelector("#ack-name-error");
+    this.ackName.addEventListener("input", () => this.fieldError(this.ackName, this.ackError, ""));
+    this.otherName = root.querySelector("#driver-other-name");
+    this.driverError = root.querySelector("#driver-error");
+    root.querySelector("#driver-other").addEventListener("change", () => this.pickDriver(null));
+    this.otherName.addEventListener("input", () => {
+      this.fieldError(this.otherName, this.driverError, "");
+      this.fillAckName(this.otherName.value.trim());
+    });
   }
 
-  /** Show a fresh checklist for a vehicle. context = {vehicle, checklist, credentialToken, snapshotVersion}. */
+  /** Show a fresh checklist for a vehicle. context = {vehicle, checklist, credentialToken,
+   * snapshotVersion, drivers (the vehicle's linked drivers), riderId (a scanned vest badge)}. */
   open(context) {
     this.close();
     this.context = context;
@@ -96,7 +110,10 @@ export class InspectionForm {
     this.root.querySelector("#inspection-law").textContent = context.checklist.law
       ? `${context.checklist.law}, em vigor hoje` : "";
     this.root.querySelector("#gps-status").textContent = "";
-    this.root.querySelector("#ack-name").value = context.driverName || "";
+    this.ackName.value = "";
+    this.autoName = "";
+    this.fieldError(this.ackName, this.ackError, "");
+    this.renderDrivers(context.drivers || [], context.riderId ?? null);
     this.answers.forEach((answer, index) => this.list.appendChild(this.renderItem(answer, index)));
     this.signature.clear();
     this.showError("");
@@ -201,6 +218,65 @@ export class InspectionForm {
     }, { enableHighAccuracy: true, timeout: 20000, maximumAge: 60000 });
   }
 
+  /** "Quem conduzia": one large radio per linked driver (photo + name), then "outro". */
+  renderDrivers(drivers, riderId) {
+    this.drivers = drivers;
+    this.driver = undefined; // undefined: not chosen; null: "outro / não cadastrado"
+    this.root.querySelector("#driver-other").checked = false;
+    this.otherName.value = "";
+    this.fieldError(this.otherName, this.driverError, "");
+    this.root.querySelector("#driver-note").textContent = drivers.length
+      ? (drivers.length === 1 ? "Condutor vinculado ao veículo:" : "Escolha quem conduzia entre os condutores vinculados ao veículo:")
+      : "Nenhum condutor vinculado a este veículo nos dados do aparelho.";
+    this.root.querySelector("#driver-choices").replaceChildren(...drivers.map((d) => {
+      const radio = el("input", { type: "radio", name: "driver", value: String(d.id) });
+      radio.addEventListener("change", () => this.pickDriver(d));
+      return el("label", { class: "driver-choice", dataset: { driverId: String(d.id) } }, radio,
+        d.photo ? el("img", { src: d.photo, alt: "" }) : null,
+        el("span", {}, d.name, d.registration_number ? el("span", { class: "sub" }, `inscrição ${d.registration_number}`) : null));
+    }));
+    const preset = drivers.find((d) => d.id === riderId) || (drivers.length === 1 ? drivers[0] : null);
+    if (preset) {
+      this.root.querySelector(`#driver-choices input[value="${preset.id}"]`).checked = true;
+      this.pickDriver(preset);
+    } else {
+      this.root.querySelector("#driver-other-box").hidden = true;
+    }
+  }
+
+  /** The agent chose who was driving (null: someone not registered, whose name is asked). */
+  pickDriver(driver) {
+    this.driver = driver;
+    this.root.querySelector("#driver-other-box").hidden = driver !== null;
+    this.fieldError(this.otherName, this.driverError, "");
+    this.fillAckName(driver ? driver.name : this.otherName.value.trim());
+    if (driver === null) this.otherName.focus();
+  }
+
+  /** Prefill the ciente's name with the driver's, unless the agent typed another one. */
+  fillAckName(name) {
+    if (this.ackName.value.trim() && this.ackName.value.trim() !== this.autoName) return;
+    this.ackName.value = name;
+    this.autoName = name;
+    if (name) this.fieldError(this.ackName, this.ackError, "");
+  }
+
+  /** A message next to one field (empty: none). */
+  fieldError(input, box, message) {
+    box.textContent = message;
+    box.hidden = !message;
+    input.classList.toggle("is-missing-field", Boolean(message));
+    if (message) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+  }
+
+  /** The driver field of the body: {id, name}, {id: null, name} or null when not told. */
+  driverChoice() {
+    if (this.driver === undefined) return null;
+    if (this.driver === null) return { id: null, name: this.otherName.value.trim() };
+    return { id: this.driver.id, name: this.driver.name };
+  }
+
   showError(message) {
     this.error.textContent = message;
     this.error.hidden = !message;
@@ -233,13 +309,27 @@ export class InspectionForm {
       if (first) first.scrollIntoView({ block: "center" });
       return null;
     }
-    const name = this.root.querySelector("#ack-name").value.trim();
+    const driver = this.driverChoice();
+    if (driver && driver.id === null && !driver.name) {
+      this.fieldError(this.otherName, this.driverError, "Escreva o nome de quem conduzia.");
+      this.showError("Falta o nome de quem conduzia.");
+      this.otherName.focus();
+      return null;
+    }
+    const name = this.ackName.value.trim();
+    if (!this.signature.isEmpty() && !name) {
+      // a ciente without a name is no ciente on the review page or the notice (Art. 27 I)
+      this.fieldError(this.ackName, this.ackError, "Escreva o nome de quem assinou o ciente.");
+      this.showError("Falta o nome de quem assinou o ciente.");
+      this.ackName.focus();
+      return null;
+    }
     const acknowledgement = this.signature.isEmpty() && !name ? null
       : { name, signature_png: this.signature.isEmpty() ? null : this.signature.toDataURL() };
     const id = await saveInspection({
       id: this.id, vehicle: this.context.vehicle, credentialToken: this.context.credentialToken,
       startedAt: this.startedAt, snapshotVersion: this.context.snapshotVersion,
-      location: this.location, acknowledgement,
+      location: this.location, acknowledgement, driver,
       answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result,
         note: a.result === "fail" ? a.note : "", photos: a.result === "fail" ? a.photos : [] })),
     });

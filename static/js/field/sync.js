@@ -10,6 +10,7 @@
 
 import { SIGNED_OUT, fetchSession, isCsrfFailure, request } from "./api.js";
 import * as store from "./db.js";
+import { plural } from "./ui.js";
 
 const WORKERS = 4;               // inspections sent side by side
 const BASE_DELAY_MS = 5000;      // first retry after a failure
@@ -154,12 +155,12 @@ function finish(summary, manual) {
     const delay = scheduleRetry();
     const why = summary.offline ? "Sem conexão" : "O servidor não respondeu";
     emit("status", { state: "waiting",
-      message: `${why}: ${summary.kept} vistoria(s) ficam no aparelho. Nova tentativa em ${Math.round(delay / 1000)} s.` });
+      message: `${why}: ${plural(summary.kept, "vistoria fica", "vistorias ficam")} no aparelho. Nova tentativa em ${Math.round(delay / 1000)} s.` });
   } else {
     failures = 0;
     const parts = [];
-    if (summary.sent) parts.push(`${summary.sent} vistoria(s) enviada(s)`);
-    if (summary.attention) parts.push(`${summary.attention} precisam de atenção`);
+    if (summary.sent) parts.push(plural(summary.sent, "vistoria enviada", "vistorias enviadas"));
+    if (summary.attention) parts.push(plural(summary.attention, "precisa de atenção", "precisam de atenção"));
     emit("status", { state: summary.attention ? "attention" : "done", message: parts.join("; ") });
   }
   store.setMeta("lastSync", { at: new Date().toISOString(), ...summary, manual });
