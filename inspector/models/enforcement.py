@@ -156,6 +156,7 @@ class Sanction(TownScoped, db.Model):
     holder = relationship("Holder")
     driver = relationship("Driver")
     vehicle = relationship("Vehicle")
+    licence = relationship("Licence")
     decided_by_user = relationship("User")
     notice: Mapped[Notice | None] = relationship(back_populates="sanction", uselist=False)
     fine: Mapped[Fine | None] = relationship(back_populates="sanction", uselist=False)

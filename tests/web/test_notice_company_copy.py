@@ -243,3 +243,16 @@ def test_the_public_page_recognises_the_company_copy(app, client):
                     content_type="multipart/form-data")
     assert r.status_code == 200
     assert "é a cópia deste documento remetida à empresa" in r.get_data(as_text=True)
+
+
+def test_a_refused_remittance_keeps_what_was_typed(app, client):
+    out = _issue(app)
+    client.login(out["sup"])
+    html = client.post_form(f"/revisao/atos/{out['act_id']}/copia-empresa", {
+        "data": _today(), "meio": "", "referencia": "AR BR123456789"}).get_data(as_text=True)
+    assert "Escolha como a cópia foi remetida" in html
+    assert f'name="data" required value="{_today()}"' in html
+    assert 'value="AR BR123456789"' in html
+    html = client.post_form(f"/revisao/atos/{out['act_id']}/copia-empresa", {
+        "data": "2099-01-01", "meio": "mail"}).get_data(as_text=True)
+    assert '<option value="mail" selected>Correio</option>' in html

@@ -65,6 +65,11 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
     assert 'class="field-error"' in html
     with app.app_context():
         assert db.session.get(Licence, nortelandia["licence"]).status == Status.ACTIVE
+    # the act names the alvará it suspends by its number, not the vehicle's plate
+    with app.app_context():
+        licence = db.session.get(Licence, nortelandia["licence"])
+        number, plate = licence.number, licence.vehicle.plate
+    assert f"Alvará: nº {number} (veículo {plate})" in html
     ok = c.post_form(f"/revisao/atos/{act}/confirmar", {"days": "10"}, headers=HX)
     first = local_day(datetime.now(UTC))
     last = first + timedelta(days=9)
@@ -74,6 +79,11 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
     with app.app_context():
         notice = db.session.scalar(select(Notice).where(Notice.sanction_id == act))
         text = pdf_text(notice_documents.current_document(notice).pdf, tmp_path)
+    # the card links the issued document; the link opens the PDF as issued
+    link = f'href="/documentos/nortelandia/{notice.number}/pdf"'
+    assert link in card
+    got = c.get(f"/documentos/nortelandia/{notice.number}/pdf")
+    assert got.status_code == 200 and got.mimetype == "application/pdf"
     assert f"suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)" in text
     assert "volta automaticamente à situação anterior" in text
     registry = c.get(f"/cadastro/alvaras/{nortelandia['licence']}").get_data(as_text=True)
@@ -149,6 +159,9 @@ def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine
         assert f'<p class="field-error">{message}</p>' in html
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(FinePayment)) == 0
+    # what was typed stays in the form, to be corrected rather than typed again
+    assert f'name="paid_on" required value="{tomorrow}"' in html
+    assert 'name="amount_paid" inputmode="decimal" required value="-10"' in html
     today = local_day(datetime.now(UTC)).isoformat()
     ok = _pay(c, act, paid_on=today, amount_paid="200,00", receipt="DAM 2026/77")
     assert ok.status_code == 200

@@ -68,6 +68,14 @@ TARGETS = {"driver": "Condutor", "registration": "Registro do condutor", "holder
            "vehicle": "Veículo"}
 
 
+def _licence_of(act: Sanction) -> str:
+    """The alvará an act suspends or revokes, by its number, with its vehicle's plate."""
+    plate = act.vehicle.plate if act.vehicle else ""
+    if act.licence is None:
+        return plate
+    return f"nº {act.licence.number}" + (f" (veículo {plate})" if plate else "")
+
+
 @bp.app_template_global("target_label")
 def target_label(act: Sanction) -> str:
     """Who the act is against, by name."""
@@ -75,7 +83,7 @@ def target_label(act: Sanction) -> str:
            "registration": act.driver.name if act.driver else "condutor não identificado",
            "holder": act.holder.name if act.holder else "", "company":
            act.holder.name if act.holder else "", "permit": act.holder.name if act.holder
-           else "", "licence": act.vehicle.plate if act.vehicle else "",
+           else "", "licence": _licence_of(act),
            "vehicle": act.vehicle.plate if act.vehicle else ""}.get(act.target, "")
     return f"{TARGETS.get(act.target, act.target)}: {who}" if who else \
         TARGETS.get(act.target, act.target)
