@@ -236,7 +236,7 @@ def seed_command() -> None:
         return
     click.echo("demo: criados " + ", ".join(f"{n} {k}" for k, n in sorted(created.items())))
     click.echo(f"demo: senha de todos os logins de demonstração: {DEMO_PASSWORD}")
-    click.echo("demo: registros irregulares de propósito:")
+    click.echo("demo: registros que infringem a lei de propósito:")
     for town, note in irregular:
         click.echo(f"  {town}: {note}")
 

@@ -339,7 +339,11 @@ def _break_rules(p: _Planner, fleets: dict[str, list[tuple[VehicleSpec, LicenceS
         while len(aux) < 3:
             aux.append(p.driver(holder, "auxiliar").cpf)
             v.driver_cpfs.append(aux[-1])
-        note(f"táxi {v.plate}: 3 motoristas auxiliares, o limite é 2 (Lei 127/2009 Art. 9)")
+        # Art. 9 limits whom the Secretaria admits ("Serão admitidos até 02"), not the Alvará:
+        # a registry fault for /conformidade; the taxi stays REGULAR (docs/rule-packs.md).
+        note(f"táxi {v.plate}: 3 motoristas auxiliares, o limite é 2 (Lei 127/2009 Art. 9): "
+             "falha do cadastro, listada em /conformidade; o táxi segue REGULAR para o "
+             "passageiro (o limite é de admissão de auxiliares, não invalida o alvará)")
         v, _ = fleets["taxi"][3]
         holder = next(h for h in p.plan.holders if h.tax_id == v.holder_tax_id)
         aux = [d for d in p.plan.drivers if d.cpf in v.driver_cpfs and d.category == "auxiliar"]
