@@ -222,11 +222,16 @@ def registry_facts(town: Municipality, service: str, tf: TownFacts | None = None
                     drivers=tuple(driver_facts(d) for d in drivers))
 
 
-def town_compliance(municipality: Municipality, on: date) -> TownCompliance:
+def town_compliance(municipality: Municipality, on: date, *,
+                    reuse: bool = True) -> TownCompliance:
     """Check every service of a town against the law in force on `on`. The result is reused
     (read-only) while the town's audit version and the day stay the same: every registry
     change writes an audit entry of its town, and the registry pages (registry_limits) and
-    /conformidade ask for it on every view. COMPLIANCE_SECONDS bounds its age anyway."""
+    /conformidade ask for it on every view. COMPLIANCE_SECONDS bounds its age anyway.
+    `reuse=False` checks afresh and keeps nothing: for rows not committed yet (an import
+    that may be rolled back), whose audit version another change may take later."""
+    if not reuse:
+        return _town_compliance(municipality, on)
     key = (municipality.id, audit.town_version(municipality.id), on)
     return render_cache.reuse("compliance", key, lambda: _town_compliance(municipality, on),
                               size=32, seconds=120)

@@ -9,15 +9,19 @@ registration numbers), so importing the same file twice changes nothing the seco
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any, Callable
 
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import Driver, Holder, Licence, Permit, Service, Stand, Status, Vehicle
-from . import registry
+from ..models import (Driver, Holder, InsurancePolicy, Licence, Municipality, Permit, Service,
+                      Stand, Status, Vehicle)
+from ..rules import Violation
+from . import compliance, registry, registry_limits
 from .csv_format import COLUMNS, FileRefused, column_for, read_rows  # noqa: F401
 from .documents import digits, normalise_plate
 from .errors import ValidationFailed
@@ -69,6 +73,10 @@ class ImportReport:
     updated: dict[str, int] = field(default_factory=lambda: dict.fromkeys(GROUP_LABELS, 0))
     status_changes: int = 0
     errors: list[RowError] = field(default_factory=list)
+    # The law's limits the file breaks (warnings: the rows are saved), as the forms show
+    # them: the town's (fleet cap, quotas) once for the file, the rest by line.
+    file_limits: list[Violation] = field(default_factory=list)
+    row_limits: list[tuple[int, Violation]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -96,13 +104,24 @@ class ImportReport:
         """'1 linha com problemas' / 'N linhas com problemas'."""
         return count(len(self.bad_lines), "linha", "linhas") + " com problemas"
 
+    def limits_summary(self) -> str:
+        """'A lei aponta 2 avisos' ('' when none), as the forms say it."""
+        n = len(self.file_limits) + len(self.row_limits)
+        return f"A lei aponta {count(n, 'aviso', 'avisos')}" if n else ""
+
+    def limits_json(self) -> dict:
+        """The limits for machines and pages: {"file": [...], "rows": [{"line": n, ...}]}."""
+        return {"file": [v.as_dict() for v in self.file_limits],
+                "rows": [{"line": line, **v.as_dict()} for line, v in self.row_limits]}
+
     def as_json(self) -> dict:
         """The report for machines (the CLI's --json)."""
         return {"ok": self.ok, "dry_run": self.dry_run, "written": self.written,
                 "rows": self.rows, "created": self.created, "updated": self.updated,
                 "status_changes": self.status_changes,
                 "errors": [{"line": e.line, "column": e.column, "reason": e.reason}
-                           for e in self.errors]}
+                           for e in self.errors],
+                "limits": self.limits_json()}
 
 
 def count(n: int, singular: str, plural: str) -> str:
@@ -142,6 +161,7 @@ def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
         report.errors.sort(key=lambda e: e.line)
         if not report.errors:
             registry.settle(lookup)  # a dry run too: the database checks what we checked
+            _limits(town_id, run, report)
     except IntegrityError:
         db.session.rollback()
         raise FileRefused("o cadastro mudou durante a importação (outra pessoa gravou os "
@@ -154,6 +174,31 @@ def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
     else:
         report.written = True
     return report
+
+
+def _limits(town_id: int, run: "_Run", report: ImportReport) -> None:
+    """The law's limits the saved rows break, picked by `registry_limits.for_record` (what
+    the forms show) from one compliance run for the whole file, afresh since the rows are
+    not committed yet. The town's own (fleet cap, quota) are listed once for the file."""
+    town = db.session.get(Municipality, town_id)
+    whole = compliance.town_compliance(town, date.today(), reuse=False)
+    keep = lambda found: [v for v in found if v.rule_id in registry_limits.LIMIT_RULES]  # noqa: E731
+    whole = dataclasses.replace(whole, reports=[  # the limits only: fewer to pick from per row
+        dataclasses.replace(r, violations=keep(r.violations), warnings=keep(r.warnings))
+        for r in whole.reports])
+    town_wide = {v for v in whole.violations + whole.warnings if v.subject == "town"}
+    for line, records in sorted(run.saved.items()):
+        seen: set[Violation] = set()
+        for record in records:
+            if isinstance(record, (Permit, Licence, InsurancePolicy)):
+                continue  # their limits are their holder's or vehicle's, saved on the row
+            for v in registry_limits.for_record(record, run=whole):
+                if v in town_wide:
+                    if v not in report.file_limits:
+                        report.file_limits.append(v)
+                elif v not in seen:
+                    seen.add(v)
+                    report.row_limits.append((line, v))
 
 
 def _code(value: str) -> str:
@@ -180,6 +225,7 @@ class _Run:
         self.source = source
         self.first_line: dict[tuple[str, Any], int] = {}  # (group, row id) -> first line
         self.once: dict[tuple[str, str], int] = {}  # plates and licence numbers -> line
+        self.saved: dict[int, list[Any]] = {}  # line -> the records it saved
 
     # -- one row ---------------------------------------------------------------
     def row(self, line: int, cells: dict[str, str]) -> None:
@@ -291,6 +337,7 @@ class _Run:
                     errors.setdefault(col, reason)
             return None
         after = self.state(row)
+        self.saved.setdefault(line, []).append(row)
         first = self.first_line.setdefault((group, id(row)), line)
         differ = [k for k in after if k != "vehicles" and after[k] != (before or {}).get(k)]
         if first != line and differ:

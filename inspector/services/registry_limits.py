@@ -112,16 +112,19 @@ def _about(v: Violation, scope: Scope) -> bool:
                      "driver": scope.drivers, "stand": scope.stands}.get(kind, ())
 
 
-def for_record(obj, on: date | None = None) -> list[Violation]:
+def for_record(obj, on: date | None = None,
+               run: compliance.TownCompliance | None = None) -> list[Violation]:
     """The limits of the law a registry record breaks (or is about to), each with its
-    article, from the town's compliance run on `on` (today by default)."""
+    article, from the town's compliance run on `on` (today by default), or from `run`
+    when the caller already has it (an import: one run for the whole file)."""
     scope = scope_of(obj)
     if not scope.services:
         return []
-    on = on or date.today()
-    town = db.session.get(Municipality, obj.municipality_id)
+    if run is None:
+        town = db.session.get(Municipality, obj.municipality_id)
+        run = compliance.town_compliance(town, on or date.today())
     out: list[Violation] = []
-    for report in compliance.town_compliance(town, on).reports:
+    for report in run.reports:
         if report.service not in scope.services:
             continue
         found = [v for v in report.violations + report.warnings

@@ -54,3 +54,23 @@ def registry_import(town: str, file: Path, dry_run: bool, as_json: bool) -> None
     if not as_json:
         prefix = "simulação, nada foi gravado" if dry_run else "importado"
         click.echo(f"{prefix}: {report.summary()}")
+        for line in limit_lines(report):
+            click.echo(line)
+
+
+def limit_lines(report) -> list[str]:
+    """The law's limits the file breaks, one line each with its article, as the forms say
+    them ("Atenção: … (Lei 127/2009, Art. 3)"); the town's first, then by line."""
+    from ..laws.citations import citation_text
+
+    summary = report.limits_summary()
+    if not summary:
+        return []
+    def text(v) -> str:  # noqa: E306
+        badge = "Fora do limite" if v.severity == "violation" else "Atenção"
+        where = citation_text(v.citation)
+        return f"{badge}: {v.message}" + (f" ({where})" if where else "")
+    verb = "entrariam" if report.dry_run else "entraram"
+    return ([f"{summary} (são avisos: as linhas {verb} no cadastro):"]
+            + [f"  município: {text(v)}" for v in report.file_limits]
+            + [f"  linha {line}: {text(v)}" for line, v in report.row_limits])

@@ -2,7 +2,9 @@
 
 The dry run keeps the uploaded bytes in the instance folder under a random token tied
 to the admin and the town; "Importar" validates them again (the registry may have
-changed meanwhile) and commits only if every row is still good.
+changed meanwhile) and commits only if every row is still good. The law's limits the
+file breaks (warnings) are listed on the dry run and, kept the same way under a new token,
+on the page "Importar" goes back to.
 """
 from __future__ import annotations
 
@@ -79,6 +81,28 @@ def _take(token: str) -> tuple[bytes, str] | None:
     return data, str(meta.get("filename", "planilha.csv"))
 
 
+def _keep_result(report: ImportReport, filename: str) -> str:
+    """Keep an import's limits for the page it redirects to (too many for a flash cookie)."""
+    token = secrets.token_urlsafe(24)
+    (_store() / f"{token}.result.json").write_text(json.dumps({
+        "user_id": g.user.id, "town_id": town_id(), "filename": filename,
+        "limits": report.limits_json()}))
+    return token
+
+
+def _result(token: str) -> dict | None:
+    """An import's kept limits, if they are this admin's and this town's."""
+    if not _TOKEN.match(token or ""):
+        return None
+    try:
+        kept = json.loads((_store() / f"{token}.result.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if (kept.get("user_id"), kept.get("town_id")) != (g.user.id, town_id()):
+        return None
+    return kept
+
+
 def _drop(token: str) -> None:
     if _TOKEN.match(token or ""):
         for suffix in (".csv", ".json"):
@@ -90,6 +114,7 @@ def _page(status: int = 200, **context) -> tuple[str, int]:
     context.setdefault("refused", None)
     context.setdefault("token", None)
     context.setdefault("filename", "")
+    context.setdefault("done", None)
     return render_template("imports/upload.html", columns=COLUMNS, max_rows=MAX_ROWS,
                            max_mb=MAX_BYTES // (1024 * 1024), example=examples(local_today()),
                            **context), status
@@ -98,8 +123,9 @@ def _page(status: int = 200, **context) -> tuple[str, int]:
 @bp.get("")
 @ADMIN
 def upload():
-    """The upload form and a description of the spreadsheet."""
-    return _page()
+    """The upload form and a description of the spreadsheet (and, after an import, the
+    law's limits its rows break)."""
+    return _page(done=_result(request.args.get("resultado", "")))
 
 
 @bp.post("")
@@ -138,8 +164,12 @@ def confirm():
         return _page(422, report=report, filename=filename)
     db.session.commit()
     _drop(token)
-    flash(f"Importação concluída ({filename}): {report.summary()}.", "success")
-    return redirect(url_for("imports.upload"), 303)
+    limits = report.limits_summary()
+    flash(f"Importação concluída ({filename}): {report.summary()}."
+          + (f" {limits}: veja “Limites da lei”." if limits else ""), "success")
+    if not limits:
+        return redirect(url_for("imports.upload"), 303)
+    return redirect(url_for("imports.upload", resultado=_keep_result(report, filename)), 303)
 
 
 @bp.get("/modelo.csv")
