@@ -373,6 +373,20 @@ def test_a_licence_revoked_after_the_snapshot_is_accepted_and_flagged(app, api, 
         insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
         changes = json.loads(insp.registry_changes)
         assert any(c["entity"] == "licence" and c["entity_id"] == str(lic_id) for c in changes)
+        town, insp_id = insp.municipality_id, insp.id
+    # the supervisor reads the change in words, in local time, linked to the record
+    sup = app.test_client()
+    with app.app_context():
+        from inspector.models import Municipality
+        slug = db.session.get(Municipality, town).slug
+        sup_name = factories.user("supervisor", slug).username
+        db.session.commit()
+    assert sup.login(sup_name).status_code == 302
+    page = sup.get(f"/revisao/vistorias/{insp_id}").get_data(as_text=True)
+    box = page[page.index("Cadastro alterado"):page.index("</ul>", page.index("Cadastro alterado"))]
+    assert f'<a href="/cadastro/alvaras/{lic_id}">Alvará: mudança de situação</a>' in box
+    assert "status_changed" not in box and "licence" not in box
+    assert re.search(r"\d\d/\d\d/\d{4} \d\d:\d\d · ", box)
 
 
 # ------------------------------------------------------------------ roles

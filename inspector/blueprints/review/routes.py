@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from flask import Response, abort, g, make_response, render_template, request
+from flask import Response, abort, g, make_response, render_template, request, url_for
 from markupsafe import Markup
 
 from ... import render_cache
@@ -49,6 +49,37 @@ def exif_dt(written: str | None) -> str:
         return written
     zone = "" if not offset else " (UTC)" if offset == "Z" else f" (UTC{offset})"
     return f"{parts[2]}/{parts[1]}/{parts[0]} {time_}{zone}"
+
+
+# A registry change the phone did not know (inspections.registry_changes), in words: what
+# happened to which record, linked to it where the supervisor can open it.
+_CHANGE_VERBS = {"issued": "emissão", "reissued": "reemissão", "revoked": "cancelamento",
+                 "deleted": "exclusão", "linked": "vínculo", "unlinked": "fim do vínculo"}
+_CHANGE_PAGES = {"vehicle": "registry.vehicle", "holder": "registry.holder",
+                 "driver": "registry.driver", "licence": "registry.licence",
+                 "permit": "registry.permit", "credential": "credentials.detail"}
+
+
+@bp.app_template_global("registry_change")
+def registry_change(entry: dict) -> dict:
+    """{when, what, url} of one change: local time, "Veículo: cadastro", its page or None."""
+    from ..registry.kinds import KINDS
+    from ..registry.labels import audit_action
+
+    action, entity = entry.get("action", ""), entry.get("entity", "")
+    kind = next((k for k in KINDS.values() if k.key == entity), None)
+    title = kind.title if kind else {"credential": "Credencial QR"}.get(entity, entity)
+    verb = audit_action(action)
+    if verb == action:  # not one of the registry's own verbs
+        verb = next((v for suffix, v in _CHANGE_VERBS.items() if action.endswith(suffix)),
+                    action.replace("_", " "))
+    try:
+        when = review_dt(datetime.fromisoformat(entry.get("at", "")))
+    except (TypeError, ValueError):
+        when = "—"
+    page, ident = _CHANGE_PAGES.get(entity), str(entry.get("entity_id", ""))
+    url = url_for(page, ident=int(ident)) if page and ident.isdigit() else None
+    return {"when": when, "what": f"{title}: {verb.lower()}", "url": url}
 
 
 @bp.app_template_filter("review_day")
