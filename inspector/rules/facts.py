@@ -40,6 +40,7 @@ class TownFacts:
     fiscal_unit_brl: tuple[DatedAmount, ...] = ()     # value of one UFM/UFIM in BRL
     minimum_wage_brl: tuple[DatedAmount, ...] = ()
     decree_values: dict[str, tuple[DatedAmount, ...]] = field(default_factory=dict)
+    fiscal_unit: str | None = None    # the town's own unit (UFM | UFIM); None: not checked
 
     def decree_on(self, key: str, day: date) -> DatedAmount | None:
         """The decree value configured for `key` on `day`, or None ("não definido")."""

@@ -181,6 +181,9 @@ def unit_value(town: TownFacts, unit: str, on: date) -> tuple[Decimal | None, st
         v = amount_on(town.minimum_wage_brl, on)
         return (None, "salário mínimo não cadastrado") if v is None else \
             (v.amount, f"salário mínimo de {fmt_date(v.valid_from)}: {brl(v.amount)}")
+    if town.fiscal_unit and unit != town.fiscal_unit:  # another town's unit has no value here
+        return None, f"{unit} não é a unidade fiscal de {town.name or town.slug} " \
+                     f"({town.fiscal_unit})"
     v = amount_on(town.fiscal_unit_brl, on) or town.decree_on("fiscal_unit.brl", on)
     if v is None:
         return None, f"valor da {unit} {UNDEFINED}"

@@ -32,8 +32,8 @@ from ..rules import (Citation, DatedAmount, DriverFacts, Finding, HolderFacts, I
                      TownReport, VehicleFacts, Violation)
 
 __all__ = ["Citation", "DecreeStatus", "Standing", "TownCompliance", "Violation",
-           "decree_status", "driver_facts", "driver_standing", "propose_sanction",
-           "town_compliance", "town_facts", "vehicle_facts", "vehicle_standing"]
+           "decree_status", "driver_facts", "driver_standing", "fiscal_unit_of",
+           "propose_sanction", "town_compliance", "town_facts", "vehicle_facts", "vehicle_standing"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,13 @@ def _value(x) -> str:
 
 # --- rows -> facts -------------------------------------------------------------------------
 
+def fiscal_unit_of(town: Municipality) -> str:
+    """The town's own fiscal unit: the one its laws name (Tapurah's UFIM), else the
+    municipality's recorded label (UFM by default, for laws that name none)."""
+    named = {p.fiscal_unit for p in rules.packs_for_town(town.slug) if p.fiscal_unit}
+    return named.pop() if len(named) == 1 else town.fiscal_unit_name
+
+
 def town_facts(town: Municipality, decree_rows: list[DecreeValue] | None = None) -> TownFacts:
     """A town's population, unit values and decree values as the engine reads them."""
     if decree_rows is None:
@@ -86,7 +93,8 @@ def town_facts(town: Municipality, decree_rows: list[DecreeValue] | None = None)
                      population_interior=town.population_interior,
                      fiscal_unit_brl=tuple(dated["fiscal_unit"]),
                      minimum_wage_brl=tuple(dated["minimum_wage"]),
-                     decree_values={k: tuple(v) for k, v in decree.items()})
+                     decree_values={k: tuple(v) for k, v in decree.items()},
+                     fiscal_unit=fiscal_unit_of(town))
 
 
 def _licence(lic: Licence | None) -> LicenceFacts | None:

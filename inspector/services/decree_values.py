@@ -18,7 +18,7 @@ from .. import rules
 from ..extensions import db
 from ..models import DecreeValue, Municipality
 from ..rules.loader import UNITS
-from . import audit
+from . import audit, compliance
 from .errors import ValidationFailed
 from .values import Fields
 
@@ -47,6 +47,13 @@ def key_choices(municipality: Municipality) -> list[DecreeKeyChoice]:
             out.setdefault(d.key, DecreeKeyChoice(d.key, d.label, d.unit, pack.law,
                                                   pack.span.start))
     return list(out.values())
+
+
+def accepted_units(municipality: Municipality) -> dict[str, str]:
+    """The units a decree value of this town may be given in: reais and the town's own
+    fiscal unit (another town's UFM/UFIM has no value here)."""
+    own = compliance.fiscal_unit_of(municipality)
+    return {"BRL": UNIT_LABELS["BRL"], own: UNIT_LABELS.get(own, own)}
 
 
 def parse_amount(raw: str) -> Decimal | None:
@@ -81,8 +88,14 @@ def set_value(municipality: Municipality, data: Mapping[str, str], actor) -> Dec
     elif amount is not None and amount != amount.quantize(Decimal("0.01")):
         f.fail("amount", "use no máximo duas casas decimais")
     unit = f.text("unit", max_len=20)
+    accepted = accepted_units(municipality)
     if unit and unit not in UNITS:
-        f.fail("unit", "unidade desconhecida (use " + ", ".join(UNIT_LABELS.values()) + ")")
+        f.fail("unit", "unidade desconhecida (use " + " ou ".join(accepted.values()) + ")")
+    elif unit and unit not in accepted:
+        why = f" (a {unit} não é a unidade fiscal do município)" if unit in ("UFM", "UFIM") \
+            else ""
+        f.fail("unit", f"unidade não aceita em {municipality.name}: use "
+                       + " ou ".join(accepted.values()) + why)
     elif key == FISCAL_UNIT_KEY and unit and unit != "BRL":
         f.fail("unit", "o valor da unidade fiscal é dado em reais (R$)")
     valid_from = f.date("valid_from")

@@ -24,7 +24,8 @@ def _render(town: Municipality, on, errors: dict | None = None, values=None, sta
     if not values.get("unit") and choices:
         values["unit"] = choices[0].unit
     html = render_template("laws/compliance.html", view=view, choices=choices,
-                           units=decree_values.UNIT_LABELS, errors=errors or {},
+                           units=decree_values.UNIT_LABELS,
+                           unit_choices=decree_values.accepted_units(town), errors=errors or {},
                            values=values, fmt_date=fmt_date, pct=compliance_page.pct,
                            is_today=on == today())
     return make_response(html, status)
