@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..models import (AuditEntry, Credential, Driver, Holder, Inspection, InsurancePolicy,
                       Licence, Municipality, Permit, Stand, Vehicle, vehicle_drivers)
-from . import audit, field_notices, field_rules, field_standing, photos
+from . import audit, credentials, field_notices, field_rules, field_standing, photos
 
 CHUNK = 500
 
@@ -225,7 +225,10 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
     out: dict = {"version": version, "format": FORMAT, "full": since is None,
                  "generated_at": now.isoformat(timespec="seconds"), "standing_on": _d(today),
                  "town": {"slug": town.slug, "name": town.name, "ibge": town.ibge_code,
-                          "fiscal_unit": town.fiscal_unit_name}}
+                          "fiscal_unit": town.fiscal_unit_name,
+                          # the address printed in every QR (PUBLIC_BASE_URL): a genuine token
+                          # behind another address is a swapped sticker (docs/field-app.md)
+                          "public_base_url": credentials.public_url("").removesuffix("/v/")}}
     deleted: dict[str, list[int]] = {}
     found: dict[str, list] = {}
     for entity, (key, model) in ENTITIES.items():

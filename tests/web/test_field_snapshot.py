@@ -64,7 +64,7 @@ def test_full_snapshot_has_the_town_and_nothing_personal(app, api, make):
     s = r.json
     assert s["full"] is True and s["version"] > 0 and s["deleted"] == {}
     assert s["town"] == {"slug": "tapurah", "name": "Tapurah", "ibge": "5108006",
-                         "fiscal_unit": "UFIM"}
+                         "fiscal_unit": "UFIM", "public_base_url": "http://127.0.0.1:5000"}
     assert len(s["vehicles"]) == 3 and len(s["drivers"]) == 3
     assert len(s["credentials"]) == 3 and {c["status"] for c in s["credentials"]} == {"active"}
     assert all(d["photo"].startswith("data:image/jpeg;base64,") for d in s["drivers"])
@@ -217,3 +217,14 @@ def test_the_thumbnail_is_made_when_the_photo_is_stored_and_shipped_as_stored(ap
     assert {k: v for k, v in shipped.items() if k != bulk} == \
         {k: v for k, v in stored.items() if k != bulk}
     assert Image.open(BytesIO(shipped[bulk])).size[1] <= 128
+
+
+def test_snapshot_tells_the_phone_the_address_printed_in_the_qr_codes(app, api, make):
+    """The phone flags a genuine token behind any other address (a swapped sticker): it needs
+    the official one, PUBLIC_BASE_URL, path prefix included, in full and delta snapshots."""
+    _town_with_fleet(make)
+    app.config["PUBLIC_BASE_URL"] = "https://fiscaliza.tapurah.mt.gov.br/campo-publico/"
+    full = api.get("/api/field/snapshot").json
+    delta = api.get(f"/api/field/snapshot?since={full['version']}").json
+    for s in (full, delta):
+        assert s["town"]["public_base_url"] == "https://fiscaliza.tapurah.mt.gov.br/campo-publico"
