@@ -75,7 +75,13 @@ def test_a_suspended_riders_vest_qr_says_so_on_top(playwright_instance, live_ser
     assert looks["first"]                                       # the very top of the card
     assert looks["size"] >= 32                                  # readable at arm's length
     assert looks["bg"] == "rgb(176, 0, 32)" and looks["fg"] == "rgb(255, 255, 255)"
-    expect(card.locator(".standing-title")).to_have_text("REGULAR")   # the moto-taxi itself
+    # the moto-taxi itself is in order, said in words: no green REGULAR under the red banner
+    expect(card.locator("[data-standing] .standing-title")).to_have_text("Veículo em dia")
+    expect(card.locator("[data-standing]")).to_contain_text(
+        f"O veículo {world['plate']} está em dia nos dados do aparelho; o problema acima é do condutor.")
+    expect(card.locator(".standing-ok, .verdict-ok")).to_have_count(0)
+    expect(card.locator(".verdict-title")).to_have_text(
+        f"Credencial autêntica, mas o condutor não pode conduzir: SUSPENSO até {day}")
     expect(card.locator(".driver .suspended-until")).to_have_text(f"Registro: Suspenso até {day}")
 
     # The same moto-taxi by plate: its own standing, the law's rule, who may not ride it.

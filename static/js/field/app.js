@@ -4,7 +4,7 @@
 
 import { clearSignedOut, setupMenu, signedOutHere } from "./account.js";
 import { connectivity, fetchSession, serverReachable } from "./api.js";
-import { resultCard, verdictBanner } from "./card.js";
+import { resultCard, serviceLabel, verdictBanner } from "./card.js";
 import { situationBanner } from "./situation.js";
 import * as store from "./db.js";
 import { InspectionForm } from "./inspection.js";
@@ -276,7 +276,7 @@ function showResult(details, verification = null, scan = null) {
   state.riderId = scan?.rider?.id ?? null; // a scanned vest badge: that rider was driving
   box.replaceChildren(details ? resultCard(details, verification, scan)
     : el("article", { class: "card result" }, scan ? situationBanner(scan, verification) : null,
-      verification ? verdictBanner(verification) : "Veículo não encontrado."));
+      verification ? verdictBanner(verification, scan) : "Veículo não encontrado."));
   const canInspect = !state.user || !state.user.role || state.user.role === "agent"; // supervisors read only
   $("start-inspection").hidden = !details || verification?.verdict === "forged" || !canInspect;
   navigate("result");
@@ -288,7 +288,8 @@ async function search(event) {
   const vehicles = await searchVehicles($("search-q").value);
   list.replaceChildren(...vehicles.map((v) => el("li", {},
     el("button", { type: "button", class: "btn result-row", onclick: () => pickVehicle(v.id) },
-      el("strong", {}, v.plate), v.prefix ? ` · prefixo ${v.prefix}` : "", ` · ${v.service || ""}`))));
+      el("strong", {}, v.plate), v.prefix ? ` · prefixo ${v.prefix}` : "",
+      v.service ? ` · ${serviceLabel(v.service, { lower: true })}` : ""))));
   if (!vehicles.length) {
     list.replaceChildren(el("li", { class: "empty" }, (await hasSnapshot())
       ? "Nenhum veículo com essa placa ou prefixo nos dados do aparelho."

@@ -4,7 +4,7 @@
 // the last inspection and open notices. Built from the snapshot on the phone.
 
 import { citationLink, daysUntil, el, expired, formatDate, formatDateTime } from "./ui.js";
-import { registrationText, situationBanner, standingToday } from "./situation.js";
+import { registrationText, situationBanner, situationOf, standingToday } from "./situation.js";
 import { VERDICTS } from "./verify.js";
 
 const STANDING = {
@@ -13,17 +13,48 @@ const STANDING = {
   suspended: ["SUSPENSO", "bad"],
 };
 const CATEGORY = { autonomo: "Taxista autônomo", auxiliar: "Motorista auxiliar", mototaxista: "Mototaxista" };
-const SERVICE = { taxi: "Táxi", mototaxi: "Mototáxi" };
-const INSPECTION_STATUS = { incomplete: "aguardando fotos", awaiting_review: "aguardando revisão", reviewed: "revisada" };
-const VERDICT_TONE = { valid: "ok", forged: "bad", revoked: "bad", expired: "warn", unknown: "warn",
-  other_town: "warn", malformed: "warn" };
+const SERVICE = { taxi: "Táxi", mototaxi: "Moto-táxi" }; // as the site's (law_pages.SERVICE_LABELS)
 
-function expiry(label, iso) {
+/** A vehicle's service in words ("Moto-táxi"), never the registry's code; `lower` for the
+ * middle of a line ("moto-táxi"). */
+export function serviceLabel(service, { lower = false } = {}) {
+  const label = SERVICE[service] || (service ? "serviço não reconhecido pelo aparelho" : "");
+  return lower ? label.toLowerCase() : label;
+}
+const INSPECTION_STATUS = { incomplete: "aguardando fotos", awaiting_review: "aguardando revisão", reviewed: "revisada" };
+// an expired credential is a red reason in the banner too (situation.js credentialProblems)
+const VERDICT_TONE = { valid: "ok", forged: "bad", revoked: "bad", expired: "bad", unknown: "warn",
+  other_town: "warn", malformed: "warn", wrong_host: "bad" };
+const WORDS = { // a date row's words agree with its noun: "Licença … (vencida)", "Seguro … (vencido)"
+  f: { expired: "vencida", cancelled: "cancelada", revoked: "cassada" },
+  m: { expired: "vencido", cancelled: "cancelado", revoked: "cassado" },
+};
+
+/** A date row: the day, and what it means today, in the gender of its noun (`gender` f | m);
+ * `ended` ("cancelled", "revoked") for a row that no longer holds whatever its day. */
+function expiry(label, iso, gender, ended = null) {
   const days = daysUntil(iso);
   const gone = expired(iso); // the same check as the standing judged today (situation.js)
-  const tone = days === null ? "" : gone ? "bad" : days <= 30 ? "warn" : "";
-  const note = days === null ? "" : gone ? " (vencido)" : days <= 30 ? ` (vence em ${days} dias)` : "";
+  const words = WORDS[gender];
+  const tone = ended ? "bad" : days === null ? "" : gone ? "bad" : days <= 30 ? "warn" : "";
+  const note = ended ? ` (${words[ended]})` : days === null ? "" : gone ? ` (${words.expired})`
+    : days <= 30 ? ` (vence em ${days} dias)` : "";
   return el("li", { class: tone ? `exp-${tone}` : null }, el("span", {}, label), el("strong", {}, formatDate(iso) + note));
+}
+
+/** A credential's date row (sticker or badge): "cancelada" when revoked, whatever its day. */
+function credentialExpiry(label, credential) {
+  return expiry(label, credential.expires_on, "f", credential.status === "revoked" ? "cancelled" : null);
+}
+
+/** The scanned credential when it is this subject's (kind "vehicle" | "driver", id), as a row
+ * {expires_on, status}: the stored one, else what the token says (not in the phone's data). */
+function scannedCredential(verification, kind, id) {
+  const claims = verification && verification.claims;
+  if (!claims || claims.kind !== kind || claims.subjectId !== id) return null;
+  if (verification.verdict === "forged" || verification.verdict === "malformed") return null;
+  const verdict = verification.verdict === "wrong_host" ? verification.tokenVerdict : verification.verdict;
+  return verification.credential || { expires_on: claims.expiresOn, status: verdict === "revoked" ? "revoked" : "active" };
 }
 
 /** "Suspenso até 15/04/2026" for a suspended row (driver, licence: `suspended_until` is its
@@ -66,15 +97,38 @@ function lastInspectionText(last) {
   return last.finished_at ? `${when}${failed}${status}` : when;
 }
 
-/** The verdict banner for a scanned code. */
-export function verdictBanner(result) {
-  const tone = VERDICT_TONE[result.verdict] || "warn";
+const STATE_WORD = { irregular: "está IRREGULAR", suspended: "está SUSPENSO", unknown: "está sem situação nos dados do aparelho" };
+
+/** What keeps a genuine, active credential from meaning "all in order" (the banner's lines):
+ * the rider's problems first (a vest badge), else the first vehicle not in order; null if none. */
+function notInOrder(situation) {
+  const rider = situation.lines.filter((l) => l.subject === "rider");
+  if (rider.length) return `o condutor não pode conduzir: ${rider.map((l) => l.problem).join("; ")}`;
+  const car = situation.lines.find((l) => l.subject === "vehicle");
+  return car ? `o veículo ${car.vehicle.plate || "sem placa"} ${STATE_WORD[car.state] || STATE_WORD.irregular}` : null;
+}
+
+/** The verdict banner for a scanned code. With `scan` (registry.scanContext), a genuine credential
+ * whose subject is not in order is never a green "Credencial válida": it says what is valid (the
+ * credential) and what is not, in the banner's colour. */
+export function verdictBanner(result, scan = null) {
+  let tone = VERDICT_TONE[result.verdict] || "warn";
+  let title = VERDICTS[result.verdict] || result.verdict;
+  if (result.verdict === "valid" && scan) {
+    const situation = situationOf(scan, result);
+    const what = situation.state !== "regular" && notInOrder(situation);
+    if (what) {
+      tone = situation.state === "unknown" ? "warn" : "bad";
+      title = `Credencial autêntica, mas ${what}`;
+    }
+  }
   return el("div", { class: `verdict verdict-${tone}`, dataset: { verdict: result.verdict }, role: "alert" },
-    el("p", { class: "verdict-title" }, VERDICTS[result.verdict] || result.verdict),
+    el("p", { class: "verdict-title" }, title),
     el("p", { class: "verdict-reason" }, result.reason || ""));
 }
 
-function driverBlock(driver) {
+function driverBlock(driver, verification) {
+  const badge = scannedCredential(verification, "driver", driver.id);
   return el("li", { class: "driver" },
     driver.photo ? el("img", { src: driver.photo, alt: `Foto de ${driver.name}`, class: "driver-photo" }) : null,
     el("div", {},
@@ -82,51 +136,82 @@ function driverBlock(driver) {
       el("p", {}, [CATEGORY[driver.category] || driver.category, driver.registration_number && `Reg. ${driver.registration_number}`]
         .filter(Boolean).join(" · ")),
       el("ul", { class: "expiries" },
-        driver.registration_expiry ? expiry("Registro", driver.registration_expiry) : null,
-        driver.cnh_expiry ? expiry("CNH", driver.cnh_expiry) : null),
+        driver.registration_expiry ? expiry("Registro", driver.registration_expiry, "m") : null,
+        driver.cnh_expiry ? expiry("CNH", driver.cnh_expiry, "f") : null,
+        badge ? credentialExpiry("Credencial (crachá)", badge) : null),
       driver.status === "suspended"
         ? el("p", { class: "exp-bad suspended-until" }, `Registro: ${suspendedText(driver.suspended_until)}`)
         : driver.status && driver.status !== "active"
           ? el("p", { class: "exp-bad" }, registrationText(driver.status).replace(/^r/, "R")) : null));
 }
 
+/**
+ * The vehicle's own verdict box, consistent with the banner on top: a credential of this
+ * vehicle that does not hold (cancelled, expired, behind another address) makes it IRREGULAR
+ * with that reason first; a vehicle in order under a banner that is not (a rider's problem) is
+ * said in plain words, never a green "REGULAR" beside a red verdict.
+ */
+function standingBox(vehicle, standing, situation) {
+  const [label, tone] = STANDING[standing && standing.status] || ["SEM SITUAÇÃO", "warn"];
+  const own = situation ? situation.lines.filter((l) => l.subject === "credential" && situation.ownCredential) : [];
+  const reasons = [...own.map((l) => l.text), ...((standing && standing.reasons) || [])];
+  const reasonList = reasons.length ? el("ul", { class: "reasons" }, reasons.map((r) =>
+    el("li", {}, typeof r === "string" ? r : r.message, " ", citationLink(r.citation)))) : null;
+  const regular = standing && standing.status === "regular";
+  if (regular && own.length) {
+    return el("div", { class: "standing standing-bad", dataset: { standing: "irregular" } },
+      el("p", { class: "standing-title" }, "IRREGULAR"), reasonList,
+      el("p", {}, "Documentos do veículo em dia nos dados do aparelho; a credencial lida não vale."));
+  }
+  if (regular && situation && situation.state !== "regular") {
+    const other = situation.lines.find((l) => l.subject === "vehicle" && l.vehicle.id !== vehicle.id);
+    const whose = situation.lines.some((l) => l.subject !== "vehicle") ? "do condutor"
+      : `do veículo ${(other && other.vehicle.plate) || "sem placa"}`;
+    return el("div", { class: "standing-note", dataset: { standing: "regular" } },
+      el("p", { class: "standing-title" }, "Veículo em dia"),
+      el("p", {}, `O veículo ${vehicle.plate || "sem placa"} está em dia nos dados do aparelho; o problema acima é ${whose}.`));
+  }
+  return el("div", { class: `standing standing-${tone}`, dataset: { standing: standing ? standing.status : "" } },
+    el("p", { class: "standing-title" }, standingTitle(standing, label)), reasonList);
+}
+
 /** The whole card for a vehicle (details from registry.vehicleDetails), with an optional
  * verdict; `scan` (registry.scanContext) puts the worst situation in a banner on top. The
- * standing is judged today (situation.standingToday), in the banner and the card alike. */
+ * standing is judged today (situation.standingToday), in the banner and the card alike; the
+ * verdict box and the vehicle's box never contradict it (one verdict per subject), and each
+ * date row is its own subject's: the vehicle's credential here, a rider's badge in the rider's. */
 export function resultCard(details, verification = null, scan = null) {
   const { vehicle, drivers, holder, licence, insurance, notices, lastInspection, credentials } = details;
   const standing = standingToday(details.standing, details.facts);
   const judged = scan && { ...scan, vehicles: scan.vehicles.map((x) => (x.vehicle.id === vehicle.id
     ? { ...x, docs: details.facts } : x)) };
-  const [standingLabel, standingTone] = STANDING[standing && standing.status] || ["SEM SITUAÇÃO", "warn"];
-  const reasons = (standing && standing.reasons) || [];
+  const scanned = scannedCredential(verification, "vehicle", vehicle.id);
+  const situation = judged ? { ...situationOf(judged, verification), ownCredential: Boolean(scanned) } : null;
   const warnings = (standing && standing.warnings) || [];
-  const credential = (verification && verification.credential) || credentials.find((c) => c.status === "active");
+  const inForce = credentials.find((c) => c.status === "active" && (!scanned || c.id !== scanned.id));
   return el("article", { class: "card result", dataset: { vehicleId: vehicle.id } },
     judged ? situationBanner(judged, verification) : null,
-    verification ? verdictBanner(verification) : null,
-    el("div", { class: `standing standing-${standingTone}`, dataset: { standing: standing ? standing.status : "" } },
-      el("p", { class: "standing-title" }, standingTitle(standing, standingLabel)),
-      reasons.length ? el("ul", { class: "reasons" }, reasons.map((r) =>
-        el("li", {}, typeof r === "string" ? r : r.message, " ", citationLink(r.citation)))) : null),
+    verification ? verdictBanner(verification, judged) : null,
+    standingBox(vehicle, standing, situation),
     warnings.length ? el("ul", { class: "warnings" }, warnings.map((w) =>
       el("li", {}, w.message, " ", citationLink(w.citation)))) : null,
     el("h1", { class: "plate" }, vehicle.plate || "—",
       vehicle.prefix ? el("span", { class: "prefix" }, ` · prefixo ${vehicle.prefix}`) : null),
-    el("p", { class: "vehicle-line" }, [SERVICE[vehicle.service] || vehicle.service, vehicle.make_model, vehicle.colour,
+    el("p", { class: "vehicle-line" }, [serviceLabel(vehicle.service), vehicle.make_model, vehicle.colour,
       vehicle.year_of_manufacture].filter(Boolean).join(" · ")),
     holder ? el("p", {}, "Titular: ", el("strong", {}, holder.name)) : null,
     el("h2", {}, "Validades"),
     el("ul", { class: "expiries" },
-      expiry("Licença", licence && licence.valid_until),
+      expiry("Licença", licence && licence.valid_until, "f", licence && licence.status === "revoked" ? "revoked" : null),
       licence && licence.status === "suspended"
         ? el("li", { class: "exp-bad suspended-until" }, el("span", {}, `Licença ${licence.number || ""}`.trim()),
           el("strong", {}, suspendedText(licence.suspended_until)))
         : null,
-      expiry("Seguro", insurance && insurance.valid_until),
-      credential ? expiry("Credencial", credential.expires_on) : null),
+      expiry("Seguro", insurance && insurance.valid_until, "m"),
+      scanned ? credentialExpiry(inForce ? "Credencial lida" : "Credencial", scanned) : null,
+      inForce ? credentialExpiry(scanned ? "Credencial em vigor" : "Credencial", inForce) : null),
     el("h2", {}, drivers.length === 1 ? "Condutor" : "Condutores"),
-    drivers.length ? el("ul", { class: "drivers" }, drivers.map(driverBlock)) : el("p", {}, "Nenhum condutor vinculado."),
+    drivers.length ? el("ul", { class: "drivers" }, drivers.map((d) => driverBlock(d, verification))) : el("p", {}, "Nenhum condutor vinculado."),
     el("h2", {}, "Última vistoria"),
     el("p", { class: "last-inspection" }, lastInspectionText(lastInspection)),
     el("h2", {}, "Notificações em aberto"),

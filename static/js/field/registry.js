@@ -4,20 +4,58 @@
 import * as store from "./db.js";
 import { normaliseQuery } from "./scan.js";
 
-/** Vehicles whose plate starts with, or whose prefix equals, what the agent typed. */
+/** The same number written with 0 to `width` leading zeros ("6": 6, 06, 006...; a prefix is
+ * at most 10 characters, registry.py). */
+function paddings(digits, head = "") {
+  const bare = digits.replace(/^0+/, "") || "0";
+  const out = new Set([head + digits]);
+  for (let n = bare.length; head.length + n <= 10; n += 1) out.add(head + bare.padStart(n, "0"));
+  return [...out];
+}
+
+/** The letter heads of the stored prefixes followed by a number (TMT of TMT06, GEX of GEX12):
+ * one step of the prefix index per head, jumping over its numbers (":" follows "9"). */
+async function prefixHeads() {
+  const index = (await store.openDatabase()).transaction("vehicles").store.index("prefix");
+  const heads = [];
+  let cursor = await index.openKeyCursor(IDBKeyRange.lowerBound("A"));
+  while (cursor) {
+    const match = typeof cursor.key === "string" && /^([A-Z]+)\d/.exec(cursor.key);
+    if (match) heads.push(match[1]);
+    cursor = await (match ? cursor.continue(match[1] + ":") : cursor.continue());
+  }
+  return heads;
+}
+
+/**
+ * Vehicles for what the agent typed, on normalised text (upper case, letters and digits only:
+ * "tmt-06" is TMT06): plates and prefixes starting with it; a prefix's number with or without
+ * its zeros ("TMT6" finds TMT06); digits alone also name the number of a lettered prefix ("6"
+ * finds TMT06, MTC06 and 0006). Exact matches first, then the same number, then the rest,
+ * by plate within each.
+ */
 export async function searchVehicles(text) {
   const q = normaliseQuery(text);
   if (!q) return [];
-  const found = new Map();
-  for (const v of await store.rowsStartingWith("vehicles", "plate", q, 20)) found.set(v.id, v);
-  if (/^\d+$/.test(q)) {
-    const bare = q.replace(/^0+/, "") || "0";
-    const variants = new Set([q, bare, ...[2, 3, 4, 5, 6].map((n) => bare.padStart(n, "0"))]);
-    for (const prefix of variants) {
-      for (const v of await store.rowsBy("vehicles", "prefix", prefix)) found.set(v.id, v);
-    }
+  const rank = new Map(); // id -> [rank, vehicle]
+  const add = (rows, r) => {
+    for (const v of rows) if (!rank.has(v.id) || rank.get(v.id)[0] > r) rank.set(v.id, [r, v]);
+  };
+  const key = (v) => normaliseQuery(v.prefix);
+  const starts = await Promise.all([store.rowsStartingWith("vehicles", "plate", q, 20),
+    store.rowsStartingWith("vehicles", "prefix", q, 20)]);
+  for (const rows of starts) add(rows, 2);
+  add(starts.flat().filter((v) => normaliseQuery(v.plate) === q || key(v) === q), 0);
+  const parts = /^([A-Z]*)(\d+)$/.exec(q);
+  if (parts) {
+    const heads = parts[1] ? [parts[1]] : ["", ...await prefixHeads()];
+    const wanted = heads.flatMap((head) => paddings(parts[2], head));
+    const found = await Promise.all(wanted.map((prefix) => store.rowsBy("vehicles", "prefix", prefix)));
+    add(found.flat(), 1);
+    add(found.flat().filter((v) => key(v) === q), 0);
   }
-  return Array.from(found.values()).sort((a, b) => (a.plate || "").localeCompare(b.plate || ""));
+  return [...rank.values()].sort((a, b) => a[0] - b[0] || (a[1].plate || "").localeCompare(b[1].plate || ""))
+    .map(([, v]) => v);
 }
 
 async function driversOf(vehicle) {

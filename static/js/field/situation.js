@@ -6,7 +6,8 @@
 //     inspector/services/passenger_view.py); the banner says instead that only a registered
 //     driver may drive (the law's article, when the snapshot's checklist carries it) and
 //     names the linked drivers who may not drive today.
-// A revoked or expired credential is irregular too. Suspended beats irregular beats an
+// A revoked or expired credential is irregular too, and so is a genuine one behind an address
+// that is not the official one (verify.js: a swapped sticker). Suspended beats irregular beats an
 // unknown standing beats regular, every reason kept (passenger_view._combine).
 // A vehicle's standing is the server's verdict for the day of the last refresh: the phone
 // judges every dated requirement the law makes (the snapshot's `checklists[].requirements`)
@@ -14,6 +15,7 @@
 // to a document that expired meanwhile, nor a SUSPENSO whose last day is over.
 
 import { citationLink, daysUntil, el, expired, formatDate } from "./ui.js";
+import { foreignHostText } from "./verify.js";
 
 const TITLES = { regular: "REGULAR", irregular: "IRREGULAR", suspended: "SUSPENSO", unknown: "SEM SITUAÇÃO" };
 const TONES = { regular: "ok", irregular: "bad", suspended: "bad", unknown: "warn" };
@@ -290,23 +292,30 @@ function lineContent(line) {
 
 function credentialProblems(verification) {
   if (!verification) return [];
-  if (verification.verdict === "revoked") return [{ state: "irregular", text: "Credencial CANCELADA" }];
-  if (verification.verdict === "expired") {
-    return [{ state: "irregular", text: `Credencial VENCIDA em ${formatDate(verification.claims && verification.claims.expiresOn)}` }];
+  const out = [];
+  if (verification.verdict === "wrong_host") out.push({ state: "irregular", text: foreignHostText(verification.host) });
+  const verdict = verification.verdict === "wrong_host" ? verification.tokenVerdict : verification.verdict;
+  if (verdict === "revoked") out.push({ state: "irregular", text: "Credencial CANCELADA" });
+  if (verdict === "expired") {
+    out.push({ state: "irregular", text: `Credencial VENCIDA em ${formatDate(verification.claims && verification.claims.expiresOn)}` });
   }
-  return [];
+  return out.map((line) => ({ ...line, subject: "credential" }));
 }
 
-/** The banner's content: {state, title, lines, rule, barred}. `scan` comes from
+/** The banner's content: {state, title, lines, rule, barred}; each line says whose it is
+ * (`subject`: "credential", "rider" with its `problem`, "vehicle" with its `vehicle`), so the
+ * card's boxes below say the same of the same subject (card.js). `scan` comes from
  * registry.scanContext: {rider, vehicles: [{vehicle, standing, docs?}], drivers, driverRule}. */
 export function situationOf(scan, verification = null) {
   const lines = [...credentialProblems(verification)];
   if (scan.rider) {
-    lines.push(...driverProblems(scan.rider, scan.riderRequirements).map((p) => ({ ...p,
+    lines.push(...driverProblems(scan.rider, scan.riderRequirements).map((p) => ({ ...p, subject: "rider", problem: p.text,
       head: `Condutor ${p.text}`, tail: ` — ${scan.rider.name}`,
       text: `Condutor ${p.text}${p.citation ? ` (${citeText(p.citation)})` : ""} — ${scan.rider.name}` })));
   }
-  for (const { vehicle, standing, docs } of scan.vehicles) lines.push(...vehicleProblems(vehicle, standing, docs));
+  for (const { vehicle, standing, docs } of scan.vehicles) {
+    lines.push(...vehicleProblems(vehicle, standing, docs).map((l) => ({ ...l, subject: "vehicle", vehicle })));
+  }
   const state = ORDER.find((s) => lines.some((l) => l.state === s)) || "regular";
   let title = TITLES[state];
   const bad = lines.filter((l) => l.state !== "unknown");

@@ -22,7 +22,30 @@ export const VERDICTS = {
   unknown: "Credencial desconhecida",
   other_town: "Credencial de outro município",
   malformed: "Este QR não é uma credencial",
+  wrong_host: "Possível FRAUDE: QR com endereço não oficial",
 };
+
+/** The banner's words for a credential behind an address that is not the official one. */
+export function foreignHostText(host) {
+  return `QR aponta para outro endereço (${host}): não é o endereço oficial — possível fraude`;
+}
+
+/** The address printed in the town's QR codes: the snapshot's `town.public_base_url` (the
+ * server's PUBLIC_BASE_URL), or this app's own origin on a phone whose data predates it. */
+async function officialBase() {
+  const town = await store.getMeta("town");
+  try {
+    return new URL((town && town.public_base_url) || location.origin);
+  } catch {
+    return new URL(location.origin);
+  }
+}
+
+/** Whether a scanned URL is the official /v/ address: same host (and port), under its path. */
+function isOfficial(url, base) {
+  const root = base.pathname.replace(/\/+$/, "");
+  return url.host.toLowerCase() === base.host.toLowerCase() && url.pathname.startsWith(`${root}/v/`);
+}
 
 /** base64url (no padding) to bytes; null when the text is not strict base64url. */
 export function b64urlDecode(text) {
@@ -112,9 +135,27 @@ function dayOf(isoDate) {
 
 /**
  * Verify a scanned text against the stored keys and registry, offline.
- * Resolves to {verdict, reason, token, claims, credential}.
+ * Resolves to {verdict, reason, token, claims, credential}. A genuine token inside a URL that
+ * is not the official address (a sticker swapped for a phishing one) is `wrong_host`, with
+ * `host` and what the token itself is (`tokenVerdict`); a bare token (typed) has no address.
  */
-export async function verifyCode(text, { today = todayDay() } = {}) {
+export async function verifyCode(text, options = {}) {
+  const result = await verifyToken(text, options);
+  let url = null;
+  try {
+    url = new URL((text || "").trim());
+  } catch {
+    return result; // a bare token
+  }
+  const base = await officialBase();
+  if (isOfficial(url, base) || result.verdict === "malformed") return result;
+  const warning = `${foreignHostText(url.host)}. Quem lê este QR com a câmera do celular vai para ${url.host}, não para ${base.host}.`;
+  if (result.verdict === "forged") return { ...result, host: url.host, reason: `${result.reason} ${warning}` };
+  return { ...result, verdict: "wrong_host", tokenVerdict: result.verdict, host: url.host,
+    reason: `${warning} O código dentro dele é verdadeiro (${VERDICTS[result.verdict]}: ${result.reason})` };
+}
+
+async function verifyToken(text, { today = todayDay() } = {}) {
   const token = tokenFromCode(text);
   const claims = token && parseToken(token);
   if (!claims) return { verdict: "malformed", reason: "O código lido não tem o formato de uma credencial.", token };
