@@ -190,14 +190,22 @@ def unit_value(town: TownFacts, unit: str, on: date) -> tuple[Decimal | None, st
     return v.amount, f"{unit} de {fmt_date(v.valid_from)}: {brl(v.amount)}"
 
 
-def money(amount: Amount, town: TownFacts, on: date) -> Money:
-    """An Amount of a pack turned into unit and BRL on a day (decree values looked up)."""
+def decree_label(pack: RulePack | None, key: str) -> str:
+    """The words the pack gives a decree key (never the key itself)."""
+    found = next((d.label for d in pack.decree if d.key == key), None) if pack else None
+    return found or "valor fixado por decreto"
+
+
+def money(amount: Amount, town: TownFacts, on: date, label: str = "") -> Money:
+    """An Amount of a pack turned into unit and BRL on a day (decree values looked up);
+    `label`: the pack's words for its decree key, used when the decree is not set."""
     unit, fixed, top = amount.unit, amount.amount, amount.max
     if amount.decree:
         dv = town.decree_on(amount.decree, on)
         if dv is None:
             return Money(None, None, None, amount.per, amount.decree, None,
-                         f"valor {UNDEFINED}: decreto não cadastrado ({amount.decree})")
+                         f"valor {UNDEFINED}: decreto não cadastrado — "
+                         f"{label or 'valor fixado por decreto'}")
         unit, fixed = dv.unit, dv.amount
     value, basis = unit_value(town, unit, on)
     n = fixed if fixed is not None else top
@@ -217,7 +225,8 @@ def _appeal(a: Appeal | None, on: date) -> AppealInfo | None:
 
 def _measure(m: Measure, pack: RulePack, town: TownFacts, on: date) -> ProposedMeasure:
     return ProposedMeasure(m.kind, m.target, m.label, m.decided_by, m.citation,
-                           money(m.fine, town, on) if m.fine else None,
+                           money(m.fine, town, on, decree_label(pack, m.fine.decree))
+                           if m.fine else None,
                            _appeal(m.appeal or pack.appeal, on), m.automatic)
 
 

@@ -17,7 +17,7 @@ from ... import rules
 from ...extensions import db
 from ...models import (Driver, Fine, Inspection, Licence, Municipality, Notice, Permit, Sanction,
                        SanctionStatus, Status, StatusChange)
-from ...rules.sanctions import money
+from ...rules.sanctions import decree_label, money
 from .. import audit, compliance
 from .common import (LOCAL_TZ, act_state, as_json, aware, end_of_local_day, event, loads,
                      local_day, notify, record, utc)
@@ -290,7 +290,8 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     town = db.session.get(Municipality, act.municipality_id)
     start = utc(act.deadline_at)
     day = local_day(start)                       # the minimum wage in force when it starts
-    cash = money(m.fine, compliance.town_facts(town), day) if m.fine else None
+    cash = money(m.fine, compliance.town_facts(town), day,
+                 decree_label(pack, m.fine.decree)) if m.fine else None
     appeal = m.appeal or pack.appeal
     child = Sanction(
         municipality_id=act.municipality_id, origin_key=key, inspection_id=act.inspection_id,

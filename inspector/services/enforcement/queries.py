@@ -14,6 +14,7 @@ from ...models import (Appeal, AppealStatus, EnforcementEvent, Fine, Inspection,
 from ...rules.sanctions import Money
 from .acts import check_access_code, fmt_moment, normalise_code
 from .common import aware, end_of_local_day, local_day, loads, utc
+from .pricing import shown
 
 OPEN_DEADLINE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
                  SanctionStatus.APPEAL_REFUSED)
@@ -234,9 +235,9 @@ def notices_for_holder(holder_id: int) -> list[Notice]:
 
 
 def money_of(act: Sanction) -> Money:
-    """The act's amount in the law's unit and in BRL, as the engine prints money."""
-    return Money(act.amount_unit, act.amount, act.amount_max, act.amount_per,
-                 act.amount_decree_key, act.amount_brl, act.amount_basis or "")
+    """The act's amount in the law's unit and in BRL, as the engine prints money (a proposal
+    left to a decree: with the decree values registered now, see `pricing.shown`)."""
+    return shown(act)
 
 
 def citation(value: str | None) -> dict | None:

@@ -19,14 +19,14 @@ from ...extensions import db
 from ...models import (Inspection, InspectionStatus, Municipality, Notice, Role, Sanction,
                        SanctionStatus)
 from ...rules.model import Amount, Appeal
-from ...rules.sanctions import money, unit_value
+from ...rules.sanctions import decree_label, money, unit_value
 from .. import audit, compliance
 from ..errors import ValidationFailed
 from .acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from .common import (NotAllowed, act_state, as_json, event, notify, record, require_role,
                      text, utc)
 from .propose import DEADLINE_KINDS, _permit_of, repropose_later
-from . import suspensions
+from . import pricing, suspensions
 
 REVIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 
@@ -131,7 +131,8 @@ def _apply_option(act: Sanction, opt: AmendOption) -> None:
     act.kind, act.target, act.label, act.decided_by = opt.kind, opt.target, opt.label, \
         opt.decided_by
     act.citation = as_json(opt.citation)
-    cash = money(opt.amount, compliance.town_facts(town), act.amount_on) if opt.amount else None
+    cash = money(opt.amount, compliance.town_facts(town), act.amount_on,
+                 decree_label(pack_of(act), opt.amount.decree)) if opt.amount else None
     act.amount_unit = cash.unit if cash else None
     act.amount, act.amount_max = (cash.amount, cash.max) if cash else (None, None)
     act.amount_per, act.amount_decree_key = (cash.per, cash.decree_key) if cash else (None, None)
@@ -292,6 +293,9 @@ def record_mayor_decision(act: Sanction, user, now: datetime, *, decision: str, 
 def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comment: str = "",
             ref: str = "", before: dict | None = None) -> Decision:
     before = before or act_state(act)
+    pricing.reprice_for_decision(act, "registrar a decisão do prefeito" if ref else
+                                 "alterar o ato" if status == SanctionStatus.AMENDED
+                                 else "confirmar")
     act.status, act.comment, act.decision_ref = status, comment, ref
     act.awaiting_mayor = False
     act.decided_at, act.decided_by_user_id, act.updated_at = utc(now), user.id, utc(now)
