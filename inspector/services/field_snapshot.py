@@ -318,6 +318,11 @@ def requirements_of(r) -> dict:
     the days an expired driver registration has before it is cancelled."""
     out: dict = {name: ({"citation": _cite(r, path)} if r.value(path) else None)
                  for name, path in _CITED.items()}
+    if out["licence"]:  # the engine's: an expired Alvará cites its validity, a suspended or
+        # revoked one the article that provides the sanction (vehicle_document_violations)
+        out["licence"]["validity_citation"] = _cite(r, "periodicity.licence_months") or None
+        out["licence"]["sanction_citation"] = (r.pack.suspension.citation.as_dict()
+                                               if r.pack.suspension is not None else None)
     months = r.value("periodicity.vistoria_months")
     out["vistoria"] = None if not months else {
         "months": months, "citation": _cite(r, "periodicity.vistoria_months"),

@@ -140,6 +140,16 @@ JUDGE = """async () => {
             reasons: [{ rule_id: 'vehicle.cc.min', message: 'Motocicleta de 100 cc.' }] }),
         no_requirements: judged(facts({ requirements: null }), { ...regular, warnings: [
             { rule_id: 'insurance.due', message: 'Seguro obrigatório vence em 04/12/2026.', due_on: '2026-12-04' }] }),
+        // the engine's citations: the validity article for an expired Alvará, the sanction's
+        // for a suspended one, the requiring article for a missing one (Sapezal 060/1998)
+        ...(() => {
+            const sap = { ...req, licence: { citation: cite('Art. 1'), validity_citation: cite('Art. 10'),
+                                             sanction_citation: cite('Art. 20, IV') } };
+            const cited = (over) => judged(facts({ requirements: sap, ...over })).cited;
+            return { sap_expired: cited({ licence: { ...licence, valid_until: '2026-12-01' } }),
+                     sap_suspended: cited({ licence: { ...licence, status: 'suspended', suspended_until: '2026-12-31' } }),
+                     sap_missing: cited({ licence: null }) };
+        })(),
         driver_ended: driverProblems({ status: 'suspended', suspended_until: '2026-12-09' }, req).map((p) => p.text),
         driver_category: driverProblems({ status: 'active', cnh_category: 'B' }, req).map((p) => p.text),
         unknown_driver: driverProblems({ status: 'inactive' }).map((p) => p.text),
@@ -188,6 +198,8 @@ def test_each_requirement_is_judged_on_the_phones_day(page):
     assert got["driver_category"] == ["CNH categoria B: é exigida a categoria A"]
     assert got["unknown_driver"] == ["registro em situação não reconhecida pelo aparelho"]
     assert got["revoked_driver"] == ["registro CASSADO"]
+    assert got["sap_expired"] == ["Art. 10"] and got["sap_suspended"] == ["Art. 20, IV"]
+    assert got["sap_missing"] == ["Art. 1"]
     # a registration expired on 10/11 may still be revalidated on 10/12, its 30th day
     assert got["last_grace_day"] == [[
         "registro VENCIDO em 10/11/2026; sem revalidação até 10/12/2026 será CANCELADO",

@@ -55,3 +55,18 @@ def test_a_requirement_the_law_does_not_make_is_null(app):
     assert req["registration_grace"]["citation"]["article"] == "Art. 8, parágrafo único"
     assert req["licence"]["citation"]["article"] == "Art. 17"
     assert req["vehicle_age"]["irregular_at_age"] == 11
+
+
+def test_an_alvara_finding_cites_what_the_engine_cites(app):
+    """Sapezal 060/1998: Art. 1 requires the Alvará, Art. 10 sets its validity, Art. 20 IV
+    suspends it; the phone judging offline must cite as the server does."""
+    from datetime import date
+
+    from inspector import rules
+    from inspector.services.field_snapshot import requirements_of
+
+    lic = requirements_of(rules.resolve("sapezal", "taxi", date.today()))["licence"]
+    assert lic["citation"]["article"] == "Art. 1"
+    assert lic["validity_citation"]["article"] == "Art. 10"
+    assert lic["sanction_citation"]["article"] == "Art. 20, IV"
+

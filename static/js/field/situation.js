@@ -114,23 +114,33 @@ function addMonths(iso, months) {
   return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
 }
 
+/** The requirement whose article answers for one finding: an Alvará's validity or sanction
+ * article where the snapshot gives it (the engine's vehicle_document_violations), else the
+ * article that requires the document. */
+function citedBy(req, which) {
+  const citation = req && req[which];
+  return citation && citation.law ? { citation } : req;
+}
+
 /** A licence or permit: the engine's reading of its status and days. */
 function documentFindings(kind, row, req, label, word, missing) {
   if (!row) return [missing];
   const name = `${label} ${row.number || ""}`.trim();
-  if (row.status === "revoked") return [finding(`${kind}.revoked`, `${name} ${word.revoked}`, req)];
+  const sanction = citedBy(req, "sanction_citation");
+  if (row.status === "revoked") return [finding(`${kind}.revoked`, `${name} ${word.revoked}`, sanction)];
   if (row.status === "suspended" && !ended(row)) {
     return [finding(`${kind}.suspended`, `${name} ${word.suspended}${row.suspended_until ? ` até ${formatDate(row.suspended_until)}` : ""}`,
-      req, { effect: "suspended", due_on: row.suspended_until || null })];
+      sanction, { effect: "suspended", due_on: row.suspended_until || null })];
   }
+  const validity = citedBy(req, "validity_citation");
   const out = ended(row) ? [finding(`${kind}.suspension_ended`, `${name}: suspensão terminou em ${formatDate(row.suspended_until)}`,
     req, { severity: "warning", due_on: row.suspended_until })] : [];
   if (row.valid_until && expired(row.valid_until)) {
-    out.push(finding(`${kind}.expired`, `${name} ${word.expired} em ${formatDate(row.valid_until)}`, req, { due_on: row.valid_until }));
+    out.push(finding(`${kind}.expired`, `${name} ${word.expired} em ${formatDate(row.valid_until)}`, validity, { due_on: row.valid_until }));
   } else if (row.valid_from && daysUntil(row.valid_from) > 0) {
     out.push(finding(`${kind}.not_yet_valid`, `${name} só vale a partir de ${formatDate(row.valid_from)}`, req));
   } else if (row.valid_until) {
-    out.push(...dueSoon(`${kind}.due`, `${name} vence em {date}`, req, row.valid_until));
+    out.push(...dueSoon(`${kind}.due`, `${name} vence em {date}`, validity, row.valid_until));
   }
   return out;
 }
