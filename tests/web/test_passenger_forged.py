@@ -94,6 +94,12 @@ def test_a_report_of_a_false_code_lands_in_the_claimed_towns_queue_and_names_not
     client.login(sup.username)
     listing = client.get("/denuncias").get_data(as_text=True)
     assert "Código falso (não reconhecido)" in listing
+    assert '<td data-label="Sobre">código não reconhecido</td>' in listing
+    with app.app_context():
+        report_id = db.session.scalars(select(PassengerReport.id)).one()
+    page = client.get(f"/denuncias/{report_id}").get_data(as_text=True)
+    assert "<dd>NÃO RECONHECIDA</dd>" in page and ">unknown<" not in page
+    assert "Código não reconhecido: de nenhum veículo ou condutor cadastrado" in page
     other = make(factories.user, "supervisor", "tapurah")
     elsewhere = app.test_client()
     elsewhere.login(other.username)

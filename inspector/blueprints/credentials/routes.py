@@ -21,6 +21,13 @@ SHEET_LABELS = {"vehicle": "Adesivos de veículos", "rider": "Crachás de colete
 STATUS_LABELS = {"active": "Ativa", "revoked": "Cancelada", "expired": "Vencida"}
 
 
+@bp.app_template_filter("seen_banner")
+def seen_banner(state: str | None) -> str:
+    """What the passenger's page said when they reported ("NÃO RECONHECIDA"), in its words."""
+    from ...services.passenger_view import TITLES
+    return TITLES.get(state or "", state or "") or "—"
+
+
 def _sheet_arg() -> str | None:
     sheet = request.args.get("folha") or None
     return sheet if sheet in credential_sheets.SHEETS else None
