@@ -82,6 +82,7 @@ class View:
     registration_until: date | None = None
     registration_text: str = ""   # what is true of a rider's registration today
     can_report: bool = False
+    no_driver: str = ""           # a vehicle nobody registered may drive today: what to do
 
 
 def _get(obj: Any, name: str, default: Any = "") -> Any:
@@ -198,6 +199,17 @@ def unknown(claimed_town: str = "") -> View:
     return View("unknown", TITLES["unknown"], summary, town=claimed_town, can_report=True)
 
 
+# A sticker cannot tell who is driving, so drivers never change the vehicle's banner; but when
+# none of the vehicle's registered drivers may drive today (or it has none), whoever is at the
+# wheel is not one the town allowed, and the passenger is told so under the banner.
+NO_DRIVER = {
+    True: "Nenhum dos condutores cadastrados neste veículo pode dirigir hoje: quem está "
+          "dirigindo não foi autorizado pela prefeitura. Não embarque e, se puder, denuncie.",
+    False: "Nenhum condutor está cadastrado neste veículo: só quem a prefeitura autorizou pode "
+           "dirigi-lo. Peça o crachá do condutor; se não houver, não embarque.",
+}
+
+
 def build(found: Lookup, on: date) -> View:
     """The page for a looked-up token, status computed now."""
     if found.outcome == "unknown":
@@ -212,8 +224,9 @@ def build(found: Lookup, on: date) -> View:
         drivers = [d for d in cred.vehicle.drivers if _standing(d, on)[0] == "regular"]
         parts = [_standing(cred.vehicle, on)]
         registration_until, registration = None, ""
+        no_driver = "" if drivers else NO_DRIVER[bool(cred.vehicle.drivers)]
     else:
-        drivers = [cred.driver]
+        drivers, no_driver = [cred.driver], ""
         vehicles = list(cred.driver.vehicles)
         parts = [_standing(cred.driver, on)] + [_standing(v, on) for v in vehicles]
         registration_until = cred.driver.registration_expiry
@@ -229,7 +242,7 @@ def build(found: Lookup, on: date) -> View:
                 drivers=[_person(d) for d in drivers], vehicles=[_car(v, on) for v in vehicles],
                 company=_company(vehicles) if service_of(cred) == Service.MOTOTAXI else "",
                 registration_until=registration_until, registration_text=registration,
-                can_report=True)
+                can_report=True, no_driver=no_driver if state != "suspended" else "")
 
 
 def _town_name(cred) -> str:

@@ -236,3 +236,27 @@ def test_a_vehicle_page_shows_only_the_drivers_allowed_to_drive_today(app, clien
     _, html = _page(client, token)
     assert "João Batista da Silva" in html
     assert "Pedro Suspenso" not in html and "Caio Vencido" not in html
+
+
+def test_a_vehicle_nobody_may_drive_today_says_so_under_its_banner(app, client):
+    """The only rider suspended: the sticker's page stays REGULAR for the vehicle (nobody can
+    tell from a sticker who is riding) but says that whoever drives was not allowed."""
+    with app.app_context():
+        v = regular_mototaxi()
+        v.drivers[0].status = Status.SUSPENDED
+        cred = credentials.issue(v, actor="test")
+        db.session.commit()
+        token = cred.token
+    _, html = _page(client, token)
+    assert banner(html) == "REGULAR" and "João Batista da Silva" not in html
+    assert "Nenhum dos condutores cadastrados neste veículo pode dirigir hoje" in html
+    with app.app_context():
+        v = regular_mototaxi(plate="QBA2B34")
+        v.drivers.clear()
+        token = credentials.issue(v, actor="test").token
+        db.session.commit()
+    assert "Nenhum condutor está cadastrado neste veículo" in _page(client, token)[1]
+    # a vehicle with a driver allowed today shows no such line
+    token, _ = _issue(app, plate="QBA3C45")
+    assert "no-driver" not in _page(client, token)[1]
+
