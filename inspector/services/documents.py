@@ -89,39 +89,36 @@ def format_cnpj(value: str) -> str:
 _PHONE_PUNCTUATION = re.compile(r"[\s.()\-]")
 
 
-def normalise_phone(value: str) -> str | None:
-    """A Brazilian telephone number as its 10 or 11 digits (DDD + number), or None when it is
-    not one. Spaces, dots, dashes, parentheses and a leading +55 are dropped:
-    '+55 (66) 99999-1234' -> '66999991234'. Eleven digits are a mobile (9 after the DDD)."""
+def _phone(value: str) -> tuple[str | None, str | None]:
+    """(the 10 or 11 digits, None) of a Brazilian telephone number, or (None, why not in
+    pt-BR). Spaces, dots, dashes, parentheses and a leading +55 are dropped."""
     text = _PHONE_PUNCTUATION.sub("", value or "")
     if text.startswith("+55"):
         text = text[3:]
-    if not text.isdigit() or len(text) not in (10, 11):
-        return None
-    if text[0] == "0" or text[1] == "0":   # DDDs run from 11 to 99
-        return None
+    example = "por exemplo (66) 99999-1234"
+    if not text.isdigit():
+        return None, f"telefone inválido: use só algarismos, com o DDD, {example}"
+    if len(text) not in (10, 11):
+        return None, (f"telefone inválido: são 10 ou 11 algarismos com o DDD (foram "
+                      f"{len(text)}), {example}")
     if len(text) == 11 and text[2] != "9":
-        return None
-    if len(text) == 10 and text[2] in "01":  # no landline or mobile number starts with 0 or 1
-        return None
-    return text
+        return None, "telefone inválido: um celular de 11 algarismos começa com 9 depois do DDD"
+    # DDDs run from 11 to 99; no landline or mobile number starts with 0 or 1
+    if text[0] == "0" or text[1] == "0" or (len(text) == 10 and text[2] in "01"):
+        return None, f"telefone inválido: confira o DDD e o número, {example}"
+    return text, None
+
+
+def normalise_phone(value: str) -> str | None:
+    """A Brazilian telephone number as its 10 or 11 digits (DDD + number), or None when it is
+    not one: '+55 (66) 99999-1234' -> '66999991234'. Eleven digits are a mobile (9 after the
+    DDD)."""
+    return _phone(value)[0]
 
 
 def phone_problem(value: str) -> str | None:
     """Why a typed telephone number is not a Brazilian one (pt-BR), or None when it is."""
-    if normalise_phone(value) is not None:
-        return None
-    text = _PHONE_PUNCTUATION.sub("", value or "")
-    if text.startswith("+55"):
-        text = text[3:]
-    if not text.isdigit():
-        return "telefone inválido: use só algarismos, com o DDD, por exemplo (66) 99999-1234"
-    if len(text) not in (10, 11):
-        return (f"telefone inválido: são 10 ou 11 algarismos com o DDD (foram {len(text)}), "
-                "por exemplo (66) 99999-1234")
-    if len(text) == 11 and text[2] != "9":
-        return "telefone inválido: um celular de 11 algarismos começa com 9 depois do DDD"
-    return "telefone inválido: confira o DDD e o número, por exemplo (66) 99999-1234"
+    return _phone(value)[1]
 
 
 def format_phone(value: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 from ..models import CredentialKind, Driver, HolderKind, Service, Vehicle
 from .compliance import driver_standing, vehicle_standing
 from .credentials import Lookup, service_of
+from ..rules.engine import fmt_date
 from .documents import format_plate
 
 TITLES = {
@@ -63,7 +64,6 @@ class Car:
     colour: str
     prefix: str
     service: str
-    licence_until: date | None
     licence_text: str = "sem alvará"   # what is true of the Alvará today: "válido até …"
 
 
@@ -79,7 +79,6 @@ class View:
     drivers: list[Person] = field(default_factory=list)
     vehicles: list[Car] = field(default_factory=list)
     company: str = ""
-    registration_until: date | None = None
     registration_text: str = ""   # what is true of a rider's registration today
     can_report: bool = False
     no_driver: str = ""           # a vehicle nobody registered may drive today: what to do
@@ -104,10 +103,6 @@ def _reason(violation: Any) -> Reason:
                   rule_id=str(_get(violation, "rule_id")), day=_get(violation, "due_on", None))
 
 
-def _fmt(day: date) -> str:
-    return day.strftime("%d/%m/%Y")
-
-
 def licence_text(lic, on: date) -> str:
     """The Alvará's line as true on `on`: "válido até …" only while it is valid, otherwise
     "vencido em …", "suspenso até …" / "suspenso", "cassado" or "válido a partir de …"."""
@@ -117,12 +112,12 @@ def licence_text(lic, on: date) -> str:
     if status == "revoked":
         return "cassado"
     if status == "suspended":
-        return f"suspenso até {_fmt(lic.suspended_until)}" if lic.suspended_until else "suspenso"
+        return f"suspenso até {fmt_date(lic.suspended_until)}" if lic.suspended_until else "suspenso"
     if lic.valid_until < on:
-        return f"vencido em {_fmt(lic.valid_until)}"
+        return f"vencido em {fmt_date(lic.valid_until)}"
     if lic.valid_from > on:
-        return f"válido a partir de {_fmt(lic.valid_from)}"
-    return f"válido até {_fmt(lic.valid_until)}"
+        return f"válido a partir de {fmt_date(lic.valid_from)}"
+    return f"válido até {fmt_date(lic.valid_until)}"
 
 
 def registration_text(d: Driver, reasons: list[Reason], on: date) -> str:
@@ -133,17 +128,17 @@ def registration_text(d: Driver, reasons: list[Reason], on: date) -> str:
         return "Registro cassado"
     if status == "suspended":
         end = d.suspended_until
-        return f"Registro suspenso até {_fmt(end)}" if end else "Registro suspenso"
+        return f"Registro suspenso até {fmt_date(end)}" if end else "Registro suspenso"
     expiry = d.registration_expiry
     if expiry is None:
         return ""
     if expiry >= on:
-        return f"Registro válido até {_fmt(expiry)}"
+        return f"Registro válido até {fmt_date(expiry)}"
     cancelled = next((r for r in reasons if r.rule_id == "driver.registration.cancelled"), None)
     if cancelled is not None:
-        return f"Registro cancelado em {_fmt(cancelled.day)}" if cancelled.day \
+        return f"Registro cancelado em {fmt_date(cancelled.day)}" if cancelled.day \
             else "Registro cancelado"
-    return f"Registro vencido em {_fmt(expiry)}"
+    return f"Registro vencido em {fmt_date(expiry)}"
 
 
 def _standing(obj: Vehicle | Driver, on: date) -> tuple[str, list[Reason]]:
@@ -168,7 +163,6 @@ def _car(v: Vehicle, on: date) -> Car:
     lic = v.current_licence
     return Car(plate=format_plate(v.plate), model=v.make_model, colour=v.colour,
                prefix=v.prefix, service="Moto-táxi" if v.service == Service.MOTOTAXI else "Táxi",
-               licence_until=lic.valid_until if lic else None,
                licence_text=licence_text(lic, on))
 
 
@@ -223,13 +217,12 @@ def build(found: Lookup, on: date) -> View:
         # must not find his face on a REGULAR page.
         drivers = [d for d in cred.vehicle.drivers if _standing(d, on)[0] == "regular"]
         parts = [_standing(cred.vehicle, on)]
-        registration_until, registration = None, ""
+        registration = ""
         no_driver = "" if drivers else NO_DRIVER[bool(cred.vehicle.drivers)]
     else:
         drivers, no_driver = [cred.driver], ""
         vehicles = list(cred.driver.vehicles)
         parts = [_standing(cred.driver, on)] + [_standing(v, on) for v in vehicles]
-        registration_until = cred.driver.registration_expiry
         registration = registration_text(cred.driver, parts[0][1], on)
     state, reasons = _combine(parts)
     title, summary = TITLES[state], SUMMARIES[state]
@@ -241,7 +234,7 @@ def build(found: Lookup, on: date) -> View:
     return View(state, title, summary, reasons=reasons, town=_town_name(cred),
                 drivers=[_person(d) for d in drivers], vehicles=[_car(v, on) for v in vehicles],
                 company=_company(vehicles) if service_of(cred) == Service.MOTOTAXI else "",
-                registration_until=registration_until, registration_text=registration,
+                registration_text=registration,
                 can_report=True, no_driver=no_driver if state != "suspended" else "")
 
 

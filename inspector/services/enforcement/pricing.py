@@ -11,8 +11,6 @@ what to register and where, and nothing is issued.
 """
 from __future__ import annotations
 
-from datetime import date
-from decimal import Decimal
 
 from sqlalchemy import select
 
@@ -20,16 +18,13 @@ from ...extensions import db
 from ...models import DecreeValue, Municipality, Sanction, SanctionStatus
 from ...rules.facts import TownFacts
 from ...rules.model import Amount
+from ...rules.engine import fmt_date
 from ...rules.sanctions import Money, decree_label, money, unit_value
 from .. import compliance
 from ..errors import ValidationFailed
 from .acts import pack_of
 
 WHERE = "Conformidade › Decretos"
-
-
-def _day(value: date) -> str:
-    return value.strftime("%d/%m/%Y")
 
 
 def _facts(act: Sanction) -> TownFacts:
@@ -47,12 +42,12 @@ def price(act: Sanction, facts: TownFacts | None = None) -> Money:
     if act.amount_decree_key:
         return money(Amount(None, decree=act.amount_decree_key, per=act.amount_per), facts,
                      act.amount_on, label_of(act))
-    per_unit, basis = unit_value(facts, act.amount_unit, act.amount_on)
-    n = act.amount if act.amount is not None else act.amount_max
-    total = None if per_unit is None or n is None else \
-        (n * per_unit).quantize(Decimal("0.01"))
-    return Money(act.amount_unit, act.amount, act.amount_max, act.amount_per, None, total,
-                 basis)
+    if act.amount is None and act.amount_max is None:
+        return Money(act.amount_unit, None, None, act.amount_per, None, None,
+                     unit_value(facts, act.amount_unit, act.amount_on)[1])
+    # as the proposal priced it (rules.sanctions.money, its rounding included)
+    return money(Amount(act.amount_unit, act.amount, act.amount_max, per=act.amount_per),
+                 facts, act.amount_on)
 
 
 def shown(act: Sanction) -> Money:
@@ -72,10 +67,10 @@ def _missing(act: Sanction, doing: str) -> str:
         DecreeValue.municipality_id == act.municipality_id,
         DecreeValue.key == act.amount_decree_key, DecreeValue.valid_from > act.amount_on)
         .order_by(DecreeValue.valid_from))
-    why = (f" (o valor cadastrado vigora só a partir de {_day(later)}, depois da infração, e "
+    why = (f" (o valor cadastrado vigora só a partir de {fmt_date(later)}, depois da infração, e "
            "não se aplica a fato anterior)") if later else ""
     return (f"O valor desta multa é fixado por decreto e não está cadastrado para "
-            f"{_day(act.amount_on)}, dia da infração{why}. Um(a) administrador(a) deve "
+            f"{fmt_date(act.amount_on)}, dia da infração{why}. Um(a) administrador(a) deve "
             f"cadastrar o “{label_of(act)}” em {WHERE} antes de {doing}. "
             "Nenhum documento foi emitido.")
 
