@@ -38,6 +38,9 @@ def sign_in(page, username: str, next_path: str = "/campo") -> None:
     page.fill("#password", factories.PASSWORD)
     page.click("button[type=submit]")
     expect(page).to_have_url(re.compile(re.escape(next_path) + "$"))
+    # The address changes when the new page commits, before its stylesheets apply; a layout
+    # measured then is the unstyled page's (CI saw 892 px on a 360 px phone).
+    page.wait_for_load_state("load")
 
 
 def wait_controlled(page) -> None:
