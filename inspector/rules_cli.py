@@ -12,6 +12,7 @@ from flask.cli import AppGroup
 
 from .cli import fail
 from .rules import load_all
+from .services.field_rules import local_day
 
 rules_cli = AppGroup("rules", help="The laws as data: rule packs, checklists, vehicle checks.")
 
@@ -22,7 +23,7 @@ load_all()
 
 def _day(value: str | None) -> date:
     if value is None:
-        return date.today()
+        return local_day()
     try:
         return date.fromisoformat(value)
     except ValueError:

@@ -26,6 +26,7 @@ from ..models import Credential, SigningKey
 from . import audit
 from .credential_tokens import PublicKey, b64e
 from .errors import ValidationFailed
+from .field_rules import local_day
 
 CACHE_SECONDS = 60
 _lock = threading.Lock()
@@ -109,7 +110,7 @@ def rotate(actor=None) -> SigningKey:
         last = db.session.scalar(select(func.max(Credential.expires_on))
                                  .where(Credential.kid == old.kid))
         old.retired_at = datetime.now(UTC)
-        old.verify_until = last or date.today()
+        old.verify_until = last or local_day()
     new = _new_key(kid)
     db.session.add(new)
     db.session.flush()
@@ -128,7 +129,7 @@ def all_keys() -> list[SigningKey]:
 
 def public_key_set(today: date | None = None) -> list[dict]:
     """The keys a verifier needs (JWK-like): every key that still vouches for something."""
-    today = today or date.today()
+    today = today or local_day()
     out = []
     for k in all_keys():
         if k.verify_until is not None and k.verify_until < today:

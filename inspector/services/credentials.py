@@ -17,6 +17,7 @@ from . import audit, credential_keys
 from .credential_tokens import (Claims, TokenRejected, burn_verification, encode, parse,
                                 verify_parsed)
 from .errors import ValidationFailed
+from .field_rules import local_day
 
 DEFAULT_BASE_URL = "http://127.0.0.1:5000"
 DEFAULT_VALIDITY_DAYS = 730
@@ -63,7 +64,7 @@ def active_for(subject: Vehicle | Driver) -> Credential | None:
 def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None = None,
           today: date | None = None) -> Credential:
     """Sign and record a new credential for a vehicle or a driver."""
-    today = today or date.today()
+    today = today or local_day()
     current = active_for(subject)
     if current is not None and current is not replaces:
         raise ValidationFailed({"credencial": "já existe uma credencial ativa; use reemitir"})
@@ -206,7 +207,7 @@ def decide(row, digest: str, claims: Claims | None, reason: str | None,
 def lookup(token: str, today: date | None = None) -> Lookup:
     """Check a token's signature and find its credential, doing the same work for any input:
     one signature check and one indexed query by hash, compared in constant time."""
-    today = today or date.today()
+    today = today or local_day()
     digest = token_hash(token)
     claims, reason = check_signature(token, today)
     row = db.session.scalars(_lookup_statement(digest)).unique().first()

@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from .field_rules import local_day
+
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
 
@@ -195,7 +197,7 @@ def example_dates(today: date | None = None) -> dict[str, str]:
     """The example row's dates, counted from today, so a copied row is in force: the
     vistoria and the permit already done, the alvará, registration and insurance valid
     from today for a year, the CNH for five."""
-    today = today or date.today()
+    today = today or local_day()
     year = _years_after(today, 1)
     dates = {"ultima_vistoria": today - timedelta(days=30),
              "permissao_inicio": _years_after(today, -1), "alvara_inicio": today,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any, Callable
 
 from sqlalchemy.exc import IntegrityError
@@ -25,6 +24,7 @@ from . import compliance, registry, registry_limits
 from .csv_format import COLUMNS, FileRefused, column_for, read_rows  # noqa: F401
 from .documents import digits, normalise_plate
 from .errors import ValidationFailed
+from .field_rules import local_day
 from .registry_lookup import Lookup
 from .values import label, parse_choice
 
@@ -181,7 +181,7 @@ def _limits(town_id: int, run: "_Run", report: ImportReport) -> None:
     the forms show) from one compliance run for the whole file, afresh since the rows are
     not committed yet. The town's own (fleet cap, quota) are listed once for the file."""
     town = db.session.get(Municipality, town_id)
-    whole = compliance.town_compliance(town, date.today(), reuse=False)
+    whole = compliance.town_compliance(town, local_day(), reuse=False)
     keep = lambda found: [v for v in found if v.rule_id in registry_limits.LIMIT_RULES]  # noqa: E731
     whole = dataclasses.replace(whole, reports=[  # the limits only: fewer to pick from per row
         dataclasses.replace(r, violations=keep(r.violations), warnings=keep(r.warnings))

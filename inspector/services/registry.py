@@ -25,6 +25,7 @@ from ..models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolic
 from . import audit, registry_limits, rg, vistoria_validity
 from .documents import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from .errors import ValidationFailed
+from .field_rules import local_day
 from .registry_base import (NOT_FOUND, STATUS_CHANGE_NEEDS, _check, _code, _merged,  # noqa: F401
                             _past_date, _period, _phone, _plate, _ref, _snap, _status_on_create,
                             _unique, _write, as_data, settle)
@@ -120,7 +121,7 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
     plate = _plate(f, "plate")
     _unique(f, lookup, "plate", Vehicle, "plate", plate, vehicle, "placa já cadastrada")
     moto = kind == VehicleKind.MOTORCYCLE
-    year = f.integer("year_of_manufacture", lo=1950, hi=date.today().year + 1, what="ano")
+    year = f.integer("year_of_manufacture", lo=1950, hi=local_day().year + 1, what="ano")
     engine_cc = f.integer("engine_cc", required=moto, lo=50, hi=8000, what="cilindrada")
     doors = None
     if moto:
@@ -321,7 +322,7 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
                   status=_status_on_create(f, licence))
     if vehicle is not None and (licence is None or vehicle is not licence.vehicle):
         # issued or transferred: refused while the holder owes a fine, where the law says so
-        cites, owed = registry_limits.debt_bar(vehicle, date.today())
+        cites, owed = registry_limits.debt_bar(vehicle, local_day())
         if owed:
             f.fail("vehicle_plate", registry_limits.debt_message(vehicle.holder.name, cites, owed))
     _check(f)

@@ -50,6 +50,7 @@ from ..models import (Driver, DriverCategory, Fine, Holder, InsurancePolicy, Lic
                       Municipality, Permit, Sanction, Service, Stand, Vehicle)
 from ..rules import Citation, RulesError, Violation
 from . import compliance
+from .field_rules import local_day
 
 # Findings that are limits of the law (documents due or expired are the compliance page's).
 LIMIT_RULES = frozenset({
@@ -115,14 +116,14 @@ def _about(v: Violation, scope: Scope) -> bool:
 def for_record(obj, on: date | None = None,
                run: compliance.TownCompliance | None = None) -> list[Violation]:
     """The limits of the law a registry record breaks (or is about to), each with its
-    article, from the town's compliance run on `on` (today by default), or from `run`
+    article, from the town's compliance run on `on` (today in Mato Grosso by default), or from `run`
     when the caller already has it (an import: one run for the whole file)."""
     scope = scope_of(obj)
     if not scope.services:
         return []
     if run is None:
         town = db.session.get(Municipality, obj.municipality_id)
-        run = compliance.town_compliance(town, on or date.today())
+        run = compliance.town_compliance(town, on or local_day())
     out: list[Violation] = []
     for report in run.reports:
         if report.service not in scope.services:

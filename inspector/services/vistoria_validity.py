@@ -16,6 +16,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Municipality, Vehicle
 from ..rules.engine import add_months, fmt_date
+from .field_rules import local_day
 
 FIELD = "vistoria_valid_until"
 
@@ -31,7 +32,7 @@ def _rules(town_id: int, service: str, on: date) -> rules.Rules:
 def town_allows(town_id: int, on: date | None = None) -> bool:
     """Whether any law of the town in force on the day lets the inspector shorten a vistoria
     (the registry form shows the field only then)."""
-    on = on or date.today()
+    on = on or local_day()
     for service in rules.loader.SERVICES:
         try:
             r = _rules(town_id, service, on)

@@ -17,6 +17,7 @@ from ...extensions import db
 from ...models import Credential, Municipality
 from ...services import credential_keys, credential_sheets, credentials
 from ...services.errors import ValidationFailed
+from ...services.field_rules import local_day
 
 credentials_cli = AppGroup("credentials", help="QR credentials: stickers, vest badges, ID cards.")
 SHEETS_HELP = "Sheet: " + ", ".join(credential_sheets.SHEETS) + "."
@@ -56,7 +57,7 @@ def _row(c: Credential, today: date) -> dict:
 def list_cmd(town: str, kind: str | None, include_revoked: bool, as_json: bool) -> None:
     """Issued credentials of a town with the URL each QR encodes."""
     t = _town(town)
-    today = date.today()
+    today = local_day()
     rows = [_row(c, today) for c in credentials.for_town(t.id, kind, include_revoked)]
     if as_json:
         click.echo(json.dumps({"town": t.slug, "credentials": rows}, ensure_ascii=False))
@@ -84,7 +85,7 @@ def issue_cmd(town: str, kind: str | None, as_json: bool) -> None:
         db.session.rollback()
         fail(str(e))
     db.session.commit()
-    today = date.today()
+    today = local_day()
     if as_json:
         click.echo(json.dumps({"issued": [_row(c, today) for c in made]}, ensure_ascii=False))
     else:
@@ -114,7 +115,7 @@ def sheet_cmd(town: str, kind: str, out: str | None, issue_missing: bool,
         if unknown:
             fail(f"credencial não ativa ou de outra folha/cidade: {sorted(unknown)}")
         creds = [c for c in creds if c.id in ids]
-    creds = credential_sheets.printable(creds, kind, date.today())
+    creds = credential_sheets.printable(creds, kind, local_day())
     path = Path(out or f"credenciais-{t.slug}-{kind}.pdf")
     try:
         path.write_bytes(credential_sheets.render_pdf(creds, t, kind))

@@ -2,8 +2,6 @@
 queue of passenger reports. Admins change; supervisors look; other towns get 404."""
 from __future__ import annotations
 
-from datetime import date
-
 from flask import (Blueprint, Response, abort, flash, g, jsonify, redirect, render_template,
                    request, url_for)
 
@@ -12,6 +10,7 @@ from ...models import Credential, Driver, PassengerReport, ReportStatus, Role, V
 from ...security import get_in_town, login_required, roles_required, town_id
 from ...services import credential_keys, credential_sheets, credentials, passenger_reports
 from ...services.errors import ValidationFailed
+from ...services.field_rules import local_day
 
 bp = Blueprint("credentials", __name__)
 
@@ -38,7 +37,7 @@ def _list_context(sheet: str | None, errors: dict | None = None) -> dict:
     creds = credentials.for_town(tid, sheet)
     missing = {s: credentials.missing_subjects(tid, s)
                for s in ([sheet] if sheet else credential_sheets.SHEETS)}
-    return {"creds": creds, "missing": missing, "sheet": sheet, "today": date.today(),
+    return {"creds": creds, "missing": missing, "sheet": sheet, "today": local_day(),
             "sheet_labels": SHEET_LABELS, "status_labels": STATUS_LABELS,
             "sheet_of": credentials.sheet_of, "subject_of": credentials.subject_of,
             "errors": errors or {}}
@@ -84,7 +83,7 @@ def detail(ident: int):
 
 
 def _detail(c: Credential, errors: dict, status: int = 200):
-    return render_template("credentials/detail.html", c=c, errors=errors, today=date.today(),
+    return render_template("credentials/detail.html", c=c, errors=errors, today=local_day(),
                            subject=credentials.subject_of(c), url=credentials.public_url(c.token),
                            sheet=credentials.sheet_of(c), sheet_labels=SHEET_LABELS,
                            status_labels=STATUS_LABELS), status
@@ -122,7 +121,7 @@ def reissue(ident: int):
 
 def _pdf(creds: list[Credential], sheet: str, name: str) -> Response:
     town = g.user.municipality
-    pdf = credential_sheets.render_pdf(credential_sheets.printable(creds, sheet, date.today()),
+    pdf = credential_sheets.render_pdf(credential_sheets.printable(creds, sheet, local_day()),
                                        town, sheet)
     resp = Response(pdf, mimetype="application/pdf")
     resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -144,7 +143,7 @@ def sheet_pdf(sheet: str):
 def one_pdf(ident: int):
     """One credential on its sheet (to reprint a reissued badge)."""
     c = get_in_town(Credential, ident)
-    if c.status_on(date.today()) != "active":
+    if c.status_on(local_day()) != "active":
         abort(404, "Só credenciais ativas podem ser impressas.")
     return _pdf([c], credentials.sheet_of(c), f"credencial-{c.id}.pdf")
 

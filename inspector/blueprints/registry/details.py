@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import date
 
 from ...extensions import db
 from ...models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
 from ...services import vistoria_validity
+from ...services.field_rules import local_day
 from .kinds import Kind
 from .queries import allowed, history, sanctions
 
@@ -20,7 +20,7 @@ def _vehicle(v: Vehicle, town: int) -> dict:
     subjects = [("vehicle", v.id)]
     subjects += [("licence", lic.id) for lic in v.licences]
     subjects += [("insurance", p.id) for p in v.insurance_policies]
-    today = date.today()
+    today = local_day()
     insurance_in_force = any(p.valid_from <= today <= p.valid_until
                              for p in v.insurance_policies)
     return {"history": history(town, subjects), "today": today,
@@ -30,23 +30,23 @@ def _vehicle(v: Vehicle, town: int) -> dict:
 
 
 def _driver(d: Driver, town: int) -> dict:
-    return {"history": history(town, [("driver", d.id)]), "today": date.today(),
+    return {"history": history(town, [("driver", d.id)]), "today": local_day(),
             "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act"),
             "acts_args": {"condutor": d.id}}
 
 
 def _holder(h: Holder, town: int) -> dict:
     return {"history": history(town, [("holder", h.id)] + [("permit", p.id) for p in h.permits]),
-            "today": date.today(), "sanctions": sanctions(town, holder_id=h.id),
+            "today": local_day(), "sanctions": sanctions(town, holder_id=h.id),
             "can_open_acts": allowed("review.act"), "acts_args": {"titular": h.id}}
 
 
 def _licence(lic: Licence, town: int) -> dict:
-    return {"history": history(town, [("licence", lic.id)]), "today": date.today()}
+    return {"history": history(town, [("licence", lic.id)]), "today": local_day()}
 
 
 def _permit(p: Permit, town: int) -> dict:
-    return {"history": history(town, [("permit", p.id)]), "today": date.today()}
+    return {"history": history(town, [("permit", p.id)]), "today": local_day()}
 
 
 def _stand(s: Stand, town: int) -> dict:

@@ -6,13 +6,13 @@ labels, the service that saves it) is declared here once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
 from enum import Enum
 from typing import Any, Callable
 
 from ...extensions import db
 from ...models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolicy, Licence,
                        LicenceKind, Permit, PermitKind, Service, Stand, Vehicle)
+from ...services.field_rules import local_day
 from .labels import choices
 
 
@@ -147,7 +147,7 @@ VEHICLE = Kind(
                   attrs=NUMERIC),
             Field("make_model", "Marca e modelo", required=True),
             Field("year_of_manufacture", "Ano de fabricação", "number", True,
-                  attrs={**NUMERIC, "min": "1950", "max": str(date.today().year + 1)}),
+                  attrs={**NUMERIC, "min": "1950", "max": str(local_day().year + 1)}),
             Field("engine_cc", "Cilindrada (cc)", "number", attrs={**NUMERIC, "min": "50"}),
             Field("colour", "Cor", required=True),
             Field("doors", "Portas", "number", attrs={**NUMERIC, "min": "2", "max": "5"}),

@@ -7,6 +7,7 @@ from enum import Enum
 
 from ...models import Status
 from ...services.documents import format_cnpj, format_cpf, format_phone, format_plate
+from ...services.field_rules import local_day
 from ...services.values import label as _service_label
 
 # The verb a button shows for a move to each status.
@@ -94,7 +95,7 @@ def validity(valid_until: date | None, today: date | None = None) -> tuple[str, 
     """(badge class, text) for a validity end date: in force, ending soon or expired."""
     if valid_until is None:
         return "ok", "Sem prazo"
-    today = today or date.today()
+    today = today or local_day()
     days = (valid_until - today).days
     if days < 0:
         return "bad", f"Venceu em {fmt_date(valid_until)}"
