@@ -173,6 +173,13 @@ class NoSanction(LookupError):
     """The pack has no sanction for this finding on this day."""
 
 
+def foreign_unit(town: TownFacts, unit: str | None) -> bool:
+    """Whether `unit` is a fiscal unit other than the town's own (another town's UFM or
+    UFIM): it has no value in reais here, whatever the town registered."""
+    return unit not in (None, "BRL", "minimum_wage") and bool(town.fiscal_unit) \
+        and unit != town.fiscal_unit
+
+
 def unit_value(town: TownFacts, unit: str, on: date) -> tuple[Decimal | None, str]:
     """BRL value of one `unit` on a day and where it comes from (or why unknown)."""
     if unit == "BRL":
@@ -181,7 +188,7 @@ def unit_value(town: TownFacts, unit: str, on: date) -> tuple[Decimal | None, st
         v = amount_on(town.minimum_wage_brl, on)
         return (None, "salário mínimo não cadastrado") if v is None else \
             (v.amount, f"salário mínimo de {fmt_date(v.valid_from)}: {brl(v.amount)}")
-    if town.fiscal_unit and unit != town.fiscal_unit:  # another town's unit has no value here
+    if foreign_unit(town, unit):  # another town's unit has no value here
         return None, f"{unit} não é a unidade fiscal de {town.name or town.slug} " \
                      f"({town.fiscal_unit})"
     v = amount_on(town.fiscal_unit_brl, on) or town.decree_on("fiscal_unit.brl", on)

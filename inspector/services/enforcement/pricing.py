@@ -19,7 +19,7 @@ from ...models import DecreeValue, Municipality, Sanction, SanctionStatus
 from ...rules.facts import TownFacts
 from ...rules.model import Amount
 from ...rules.engine import fmt_date
-from ...rules.sanctions import Money, decree_label, money, unit_value
+from ...rules.sanctions import Money, decree_label, foreign_unit, money, unit_value
 from .. import compliance
 from ..errors import ValidationFailed
 from .acts import pack_of
@@ -87,7 +87,7 @@ def reprice_for_decision(act: Sanction, doing: str) -> None:
     if act.amount_decree_key:
         if not cash.defined:
             raise ValidationFailed({"decree": _missing(act, doing)})
-        if cash.brl is None and cash.unit in ("UFM", "UFIM") and cash.unit != facts.fiscal_unit:
+        if cash.brl is None and foreign_unit(facts, cash.unit):
             raise ValidationFailed({"decree": (
                 f"O “{label_of(act)}” está cadastrado em {cash.unit}, que não é a unidade "
                 f"fiscal de {facts.name or facts.slug} ({facts.fiscal_unit}). Um(a) "
