@@ -122,10 +122,28 @@ def remove(endpoint: str, *, user: User | None = None, holder_ids=()) -> bool:
     return True
 
 
+def release_on_sign_out(endpoint) -> bool:
+    """A browser signs out: the subscription of this endpoint stops being any user's (deleted,
+    its pending deliveries dropped), so the phone's next user gets none of the previous one's
+    notifications. A holder's subscription is left alone (it is not tied to a sign-in).
+    Knowing the endpoint is the proof: only that browser and this server hold it. False when
+    no user's subscription has it. In the caller's transaction."""
+    endpoint = str(endpoint or "").strip()
+    if not endpoint or len(endpoint) > MAX_ENDPOINT:
+        return False
+    row = db.session.scalar(select(PushSubscription).where(
+        PushSubscription.endpoint_sha256 == endpoint_hash(endpoint)))
+    if row is None or row.user_id is None or row.endpoint != endpoint:
+        return False
+    drop_subscription(row.id, datetime.now(UTC), reason="signed out")
+    return True
+
+
 def count_for(user: User) -> int:
     """How many browsers of this user get pushes."""
     return len(db.session.scalars(select(PushSubscription.id).where(
         PushSubscription.user_id == user.id)).all())
 
 
-__all__ = ["PUSH_SERVICE_HOSTS", "clean", "count_for", "endpoint_hash", "remove", "save"]
+__all__ = ["PUSH_SERVICE_HOSTS", "clean", "count_for", "endpoint_hash", "release_on_sign_out",
+           "remove", "save"]

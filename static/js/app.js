@@ -21,3 +21,28 @@ document.addEventListener("submit", (event) => {
   const message = event.target.dataset && event.target.dataset.confirm;
   if (message && !window.confirm(message)) event.preventDefault();
 });
+
+// "Sair" in the top bar: this browser's push subscription stops being the user's (its endpoint
+// goes with the form, the server drops it, the browser unsubscribes), so whoever uses this
+// device next gets none of the signed-out user's notifications (the field app does the same).
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !/\/sair$/.test(form.getAttribute("action") || "")) return;
+  if (form.dataset.pushChecked || !("serviceWorker" in navigator) || event.defaultPrevented) return;
+  event.preventDefault();
+  form.dataset.pushChecked = "1";
+  const give = (subscription) => {
+    if (!subscription) return null;
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "push_endpoint";
+    input.value = subscription.endpoint;
+    form.appendChild(input);
+    return subscription.unsubscribe();
+  };
+  navigator.serviceWorker.getRegistration("/")
+    .then((reg) => (reg && reg.pushManager ? reg.pushManager.getSubscription() : null))
+    .then(give)
+    .catch(() => null)
+    .then(() => form.submit());
+});

@@ -26,7 +26,8 @@ pytestmark = pytest.mark.browser
 # subscription, and getSubscription() remembers it (as a real browser does) across reloads.
 FAKE_PUSH = """
 window.__fake = %s;
-const __sub = () => ({options: {}, endpoint: window.__fake.endpoint, toJSON: () => window.__fake});
+const __sub = () => ({options: {}, endpoint: window.__fake.endpoint, toJSON: () => window.__fake,
+                      unsubscribe: async () => { localStorage.removeItem('fake-push'); return true; }});
 PushManager.prototype.getSubscription = async function () {
   return localStorage.getItem('fake-push') ? __sub() : null;
 };
@@ -88,3 +89,61 @@ def test_no_button_where_the_browser_cannot_receive_push(context, live_server, m
     open_app(page)
     expect(page.locator("#push-state")).to_have_text("Este aparelho não recebe notificações.")
     expect(page.get_by_role("button", name="Ativar notificações")).to_be_hidden()
+
+
+def test_sair_takes_the_phone_off_the_agents_notifications(context, live_server, app, make,
+                                                          service):
+    """A shared phone: after Ana's "Sair" the server sends her notifications there no more,
+    the browser is unsubscribed, and Bruno, signing in next, is offered "Ativar notificações"
+    instead of being told they are on."""
+    ana = make(factories.user, "agent", "tapurah", name="Ana Fiscal")
+    bruno = make(factories.user, "agent", "tapurah", name="Bruno Fiscal")
+    phone = Subscriber(service.endpoint("shared-phone"))
+    context.add_init_script(FAKE_PUSH % json.dumps(phone.as_json()))
+    page = context.new_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    sign_in(page, ana.username)
+    open_app(page)
+    page.get_by_role("button", name="Ativar notificações").click()
+    state = page.locator("#push-state")
+    expect(state).to_have_text("Notificações ativadas neste aparelho.")
+    with app.app_context():
+        assert db.session.scalar(select(PushSubscription.user_id)) == ana.id
+
+    menu = page.locator("#menu")
+    menu.locator("summary").click()
+    menu.get_by_role("button", name="Sair").click()
+    expect(page.locator("#signed-out-note")).to_be_visible()
+    with app.app_context():
+        assert db.session.scalars(select(PushSubscription)).all() == []
+        push.notify(db.session.get(User, ana.id), "inspection_reviewed",
+                    "Sua vistoria foi revisada", "Placa QBA1D23", "/campo")
+        db.session.commit()
+        assert push.deliver_pending().sent == []
+    assert service.received == []                               # nothing of Ana's reached it
+    assert page.evaluate("localStorage.getItem('fake-push')") is None
+
+    sign_in(page, bruno.username)
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    expect(state).to_have_text("Ative para saber quando a supervisão responder às suas vistorias.")
+    expect(page.get_by_role("button", name="Ativar notificações")).to_be_visible()
+
+
+def test_the_sites_sair_also_takes_the_browser_off_the_users_notifications(context, live_server,
+                                                                          app, make, service):
+    """"Sair" in the site's top bar (a plain form) sends this browser's endpoint too."""
+    sup = make(factories.user, "supervisor", "tapurah")
+    phone = Subscriber(service.endpoint("desk"))
+    context.add_init_script(FAKE_PUSH % json.dumps(phone.as_json()))
+    page = context.new_page()
+    sign_in(page, sup.username, "/notificacoes")
+    page.get_by_role("button", name="Ativar notificações").click()
+    page.locator("[data-push-status]").filter(
+        has_text="Notificações ativadas neste aparelho.").wait_for()
+    with app.app_context():
+        assert db.session.scalar(select(PushSubscription.user_id)) == sup.id
+    page.locator(".who").get_by_role("button", name="Sair").click()
+    expect(page.get_by_text("Você saiu.")).to_be_visible()
+    with app.app_context():
+        assert db.session.scalars(select(PushSubscription)).all() == []
+    assert page.evaluate("localStorage.getItem('fake-push')") is None

@@ -8,7 +8,7 @@ from ...extensions import db, limiter
 from ...models import User
 from ...security import (end_session, hash_password, login_required, public, start_session,
                          verify_password)
-from ...services import audit
+from ...services import audit, push_subscriptions
 
 bp = Blueprint("auth", __name__)
 
@@ -51,7 +51,12 @@ def login():
 @bp.post("/sair")
 @public
 def logout():
-    """Sign out (POST only, with the CSRF token: a link cannot sign anyone out)."""
+    """Sign out (POST only, with the CSRF token: a link cannot sign anyone out). With
+    `push_endpoint` (this browser's push subscription, sent by the field app and the site's
+    Sair), the browser stops receiving the signed-out user's notifications."""
+    endpoint = request.form.get("push_endpoint", "")
+    if endpoint and push_subscriptions.release_on_sign_out(endpoint):
+        db.session.commit()
     end_session()
     flash("Você saiu.", "info")
     return redirect(url_for("auth.login"))

@@ -3,6 +3,9 @@
 // the CSRF token the app got from /api/field/session) and keeps everything unsent: the outbox
 // and its photos stay on the phone until the agent who made each inspection signs in again
 // (docs/field-app.md, "Sair"). It needs the network: offline it says so and changes nothing.
+// The phone's push subscription goes with the agent: /sair gets its endpoint (the server stops
+// sending that agent's notifications here) and the browser unsubscribes, so the next agent
+// starts with "Ativar notificações" and never sees the previous one's.
 
 import { csrfTokenValue, fetchSession, hasCsrfToken } from "./api.js";
 import * as store from "./db.js";
@@ -33,15 +36,31 @@ export function unsentQuestion(n) {
     "quando você entrar de novo nele. Sair mesmo assim?";
 }
 
-/** POST /sair with the CSRF token: "done", "csrf" (stale token), "offline" or "failed". */
-async function postSignOut() {
+/** This browser's push subscription, or null (no worker, no Push, none yet). */
+async function pushSubscription() {
+  try {
+    if (!("serviceWorker" in navigator)) return null;
+    const registration = await navigator.serviceWorker.getRegistration("/");
+    return registration && registration.pushManager ? await registration.pushManager.getSubscription() : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+/**
+ * POST /sair with the CSRF token (and the push endpoint, to detach it from the agent):
+ * "done", "csrf" (stale token), "offline" or "failed".
+ */
+async function postSignOut(pushEndpoint) {
   const token = csrfTokenValue();
+  const form = { csrf_token: token };
+  if (pushEndpoint) form.push_endpoint = pushEndpoint;
   let response;
   try {
     response = await fetch("/sair", {
       method: "POST", credentials: "same-origin", cache: "no-store", redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": token },
-      body: new URLSearchParams({ csrf_token: token }).toString(),
+      body: new URLSearchParams(form).toString(),
     });
   } catch (error) {
     return "offline";
@@ -68,6 +87,7 @@ export async function signOut(user) {
       return { ok: false, message: "" };
     }
   }
+  const subscription = await pushSubscription();
   let outcome = "csrf";
   for (let attempt = 0; attempt < 2 && outcome === "csrf"; attempt += 1) {
     if (attempt > 0 || !hasCsrfToken()) {
@@ -75,12 +95,15 @@ export async function signOut(user) {
       if (session.signedOut) { outcome = "done"; break; } // the server already forgot the session
       if (session.networkError) { outcome = "offline"; break; }
     }
-    outcome = await postSignOut();
+    outcome = await postSignOut(subscription && subscription.endpoint);
   }
   if (outcome === "offline") return { ok: false, message: OFFLINE_MESSAGE };
   if (outcome !== "done") return { ok: false, message: "O servidor não confirmou a saída. Tente de novo." };
   await store.setMeta(SIGNED_OUT_KEY, { at: new Date().toISOString(), userId: user ? user.id : null });
   await store.clearReviews(); // the supervisor's answers are this agent's, not the next one's
+  // The push service forgets the endpoint too (also when the server had already ended the
+  // session and never saw it): nothing of this agent's reaches the phone any more.
+  if (subscription) await Promise.resolve().then(() => subscription.unsubscribe()).catch(() => false);
   return { ok: true, message: "" };
 }
 
