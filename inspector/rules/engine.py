@@ -242,18 +242,22 @@ def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
             out.append(_due("licence.due", f"Alvará {lic.number} vence em {{date}}.", c_valid,
                             subject, lic.valid_until, on))
     if r.value("requirements.permit"):
+        # A suspended or revoked permit cites the article that provides that sanction for the
+        # permit (`sanctions.suspension.permit_citation`), where the law names one.
         c = r.cite("requirements.permit")
+        s = r.pack.suspension
+        c_sanction = s.permit_citation if s is not None and s.permit_citation else c
         p = v.permit
         if p is None:
             out.append(Violation("permit.missing", "Sem permissão (termo de permissão ou "
                                  "autorização) registrada.", c, severity="warning",
                                  subject=subject))
         elif p.status == "revoked":
-            out.append(Violation("permit.revoked", f"Permissão {p.number} cassada.", c,
+            out.append(Violation("permit.revoked", f"Permissão {p.number} cassada.", c_sanction,
                                  subject=subject))
         elif p.status == "suspended":
             out.append(Violation("permit.suspended", f"Permissão {p.number} suspensa"
-                                 f"{_until(p.suspended_until)}.", c, subject=subject,
+                                 f"{_until(p.suspended_until)}.", c_sanction, subject=subject,
                                  due_on=p.suspended_until, effect="suspended"))
         elif p.valid_until is not None and p.valid_until < on:
             out.append(Violation("permit.expired", f"Permissão {p.number} vencida em "

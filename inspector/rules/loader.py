@@ -236,15 +236,18 @@ def _finding(ctx, data, key, checklist_ids) -> str:
 
 def _suspension(ctx, data, key) -> SuspensionBounds:
     _mapping(ctx, data, key, required=("default_days", "max_days", "citation"),
-             optional=("min_days", "note"))
+             optional=("min_days", "note", "permit_citation"))
     low = _int(ctx, data.get("min_days", 1), f"{key}.min_days")
     default = _int(ctx, data["default_days"], f"{key}.default_days")
     high = _int(ctx, data["max_days"], f"{key}.max_days")
     if not 1 <= low <= default <= high:
         ctx.fail(key, "need 1 <= min_days <= default_days <= max_days")
+    permit = data.get("permit_citation")
     return SuspensionBounds(default, high, _citation(ctx, data["citation"], f"{key}.citation"),
                             low, _str(ctx, data["note"], f"{key}.note") if data.get("note")
-                            else None)
+                            else None,
+                            None if permit is None
+                            else _citation(ctx, permit, f"{key}.permit_citation"))
 
 
 def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):

@@ -115,6 +115,7 @@ class SuspensionBounds:
     citation: Citation               # the article that provides the suspension
     min_days: int = 1
     note: str | None = None
+    permit_citation: Citation | None = None  # the permit's, where the law names it apart
 
 
 @dataclass(frozen=True)
