@@ -243,7 +243,16 @@ def _appeal_text(a) -> str:
     days = f"{a.days} dias para recorrer" if a.days is not None else "Direito de recorrer"
     effect = {True: ", com efeito suspensivo", False: ", sem efeito suspensivo"}.get(
         a.suspensive, "")
-    return f"{days} a {to.removeprefix('o ').removeprefix('a ')}{effect}"
+    return f"{days} {_to(to)}{effect}"
+
+
+def _to(who: str) -> str:
+    """"a" before an authority, contracted with its article: "ao Prefeito", "à Secretaria"."""
+    if who.startswith("o "):
+        return "ao " + who[2:]
+    if who.startswith("a "):
+        return "à " + who[2:]
+    return "a " + who
 
 
 def pack_entries(pack: RulePack) -> list[Cited]:
