@@ -87,23 +87,24 @@ def audit_head(as_json: bool) -> None:
 @evidence_cli.command("verify")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def evidence_verify(as_json: bool) -> None:
-    """Hash the file of every received photo; list those missing or altered (exit 1)."""
+    """Hash the bytes of every received photo; list those missing or altered (exit 1)."""
     from sqlalchemy import select
 
     from .models import Photo
     from .services import evidence_store
 
-    hashes = db.session.scalars(select(Photo.sha256).where(Photo.received_at.is_not(None))
-                                .distinct().order_by(Photo.sha256)).all()
-    problems = list(evidence_store.check(iter(hashes)))
+    rows = db.session.execute(select(Photo.sha256, Photo.pack, Photo.pack_offset, Photo.size)
+                              .where(Photo.received_at.is_not(None))
+                              .order_by(Photo.pack, Photo.pack_offset, Photo.sha256)).all()
+    problems = list(evidence_store.check(iter(rows)))
     if as_json:
-        click.echo(json.dumps({"ok": not problems, "verified": len(hashes),
+        click.echo(json.dumps({"ok": not problems, "verified": len(rows),
                                "problems": [{"sha256": h, "problem": p} for h, p in problems],
                                "directory": str(evidence_store.root())}))
     else:
         for sha, problem in problems:
             click.echo(f"{sha}: {problem}")
-        click.echo(f"{'ok' if not problems else 'PROBLEMS'}: {len(hashes)} files checked in "
+        click.echo(f"{'ok' if not problems else 'PROBLEMS'}: {len(rows)} photos checked in "
                    f"{evidence_store.root()}, {len(problems)} missing or altered")
     if problems:
         sys.exit(1)

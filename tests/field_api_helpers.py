@@ -144,3 +144,23 @@ class LiveClient:
     def put_bytes(self, path: str, data: bytes, mime: str = "image/jpeg"):
         return self.request("PUT", path, data, {"Content-Type": mime, "X-CSRFToken": self.csrf,
                                                 "X-Content-SHA256": sha(data)})
+
+
+def damage_evidence(photo, data: bytes | None) -> None:
+    """Behind the app's back, overwrite a received photo's stored bytes with `data` (same
+    length), or with None make its record unreadable (its header zeroed), as a disk fault or
+    a hand on the file would."""
+    from inspector.services import evidence_store
+
+    if photo.pack is None:
+        path = evidence_store.path_of(photo.sha256)
+        path.write_bytes(data) if data is not None else path.unlink()
+        return
+    assert data is None or len(data) == photo.size
+    with open(evidence_store.pack_path(photo.pack), "r+b") as f:
+        if data is None:
+            f.seek(photo.pack_offset - evidence_store.HEADER.size)
+            f.write(bytes(evidence_store.HEADER.size))
+        else:
+            f.seek(photo.pack_offset)
+            f.write(data)

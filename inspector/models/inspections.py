@@ -3,14 +3,14 @@
 Each inspection and each photo carries the UUID the phone gave it, so a resend is
 recognised (idempotency) and never stored twice. The inspection keeps the exact
 canonical JSON it arrived as and its SHA-256; a photo's original bytes (never
-re-encoded) are a file named by their SHA-256 (services/evidence_store.py).
+re-encoded) are a record in a pack file (services/evidence_store.py).
 """
 from __future__ import annotations
 
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import (Date, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String,
+from sqlalchemy import (BigInteger, Date, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String,
                         Text, UniqueConstraint)
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
@@ -115,7 +115,9 @@ class Photo(db.Model):
     """A photo declared by an inspection; its bytes arrive later, one request each.
 
     `received_at` is null until the original bytes arrived and matched `sha256`; the bytes
-    are then a file named by that hash (services/evidence_store.py), not a column.
+    are then `size` bytes at `pack_offset` in the pack file `pack` (services/evidence_store.py),
+    not a column. Photos received before packs (migration 0019) have no pack: their bytes
+    are a loose file named by the hash.
     """
 
     __tablename__ = "inspection_photos"
@@ -135,6 +137,8 @@ class Photo(db.Model):
     exif_taken_at: Mapped[str | None] = mapped_column(String(40))  # DateTimeOriginal (+offset)
     exif_lat: Mapped[float | None] = mapped_column(Float)
     exif_lon: Mapped[float | None] = mapped_column(Float)
+    pack: Mapped[str | None] = mapped_column(String(64))
+    pack_offset: Mapped[int | None] = mapped_column(BigInteger)
 
     inspection: Mapped[Inspection] = relationship(back_populates="photos")
     item: Mapped[InspectionItem] = relationship(back_populates="photos")

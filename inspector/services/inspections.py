@@ -290,7 +290,9 @@ _MARK_RECEIVED = (update(_PHOTO)
                   .where(_PHOTO.c.id == bindparam("photo_id"), _PHOTO.c.received_at.is_(None))
                   .values(received_at=bindparam("now"), width=bindparam("width"),
                           height=bindparam("height"), exif_taken_at=bindparam("exif_taken_at"),
-                          exif_lat=bindparam("lat"), exif_lon=bindparam("lon"))
+                          exif_lat=bindparam("lat"), exif_lon=bindparam("lon"),
+                          pack=bindparam("pack"), pack_offset=bindparam("pack_offset"),
+                          size=bindparam("size"))
                   .returning(select(func.count()).where(
                       _OTHER.c.inspection_id == _PHOTO.c.inspection_id,
                       _OTHER.c.received_at.is_(None), _OTHER.c.id != _PHOTO.c.id)
@@ -322,10 +324,10 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
             raise ValidationFailed({"photo": "O SHA-256 da foto não é o declarado na vistoria."})
         facts = evidence.check_photo(data, row.mime)
         now = datetime.now(UTC)
-        # the file is written and fsynced beside the statements below, and waited for
+        # the bytes are appended (and fsynced) beside the statements below, and waited for
         # before the commit: a photo recorded as received always has its bytes on disk
-        kept = evidence_store.writing(digest, data)
-        still_missing = mark_received(row.id, facts, now)
+        where, kept = evidence_store.writing(digest, data)
+        still_missing = mark_received(row.id, facts, now, where, len(data))
         if still_missing is None:  # a concurrent twin stored it
             db.session.rollback()
             kept.result()
@@ -373,13 +375,15 @@ def _photo_row(uuid: str, photo_uuid: str, town_id: int) -> tuple:
     raise ValidationFailed({"photo": "Esta foto não foi declarada nesta vistoria."})
 
 
-def mark_received(photo_id: int, facts: evidence.ImageFacts, now: datetime) -> int | None:
-    """Record the arrival once (the bytes go to the evidence store beside it); return how
-    many of the inspection's other photos are still missing, or None when a concurrent
-    resend recorded it first."""
+def mark_received(photo_id: int, facts: evidence.ImageFacts, now: datetime,
+                  where: evidence_store.Location, size: int) -> int | None:
+    """Record the arrival once, and where its `size` bytes are in the evidence packs;
+    return how many of the inspection's other photos are still missing, or None when a
+    concurrent resend recorded it first."""
     return db.session.scalar(_MARK_RECEIVED, {
         "photo_id": photo_id, "now": now, "width": facts.width, "height": facts.height,
-        "exif_taken_at": facts.exif_taken_at, "lat": facts.lat, "lon": facts.lon})
+        "exif_taken_at": facts.exif_taken_at, "lat": facts.lat, "lon": facts.lon,
+        "pack": where.pack, "pack_offset": where.offset, "size": size})
 
 
 def _photo_replay(row, photo_uuid: str, digest: str) -> Received:
@@ -394,8 +398,14 @@ def _photo_replay(row, photo_uuid: str, digest: str) -> Received:
 
 
 def photo_bytes(photo: Photo) -> bytes | None:
-    """The original bytes of a received photo (None before they arrived, or if lost)."""
-    return evidence_store.get(photo.sha256) if photo.received_at is not None else None
+    """The original bytes of a received photo (None before they arrived, or if lost): its
+    record in a pack, or its loose file for photos received before packs."""
+    if photo.received_at is None:
+        return None
+    if photo.pack is None:
+        return evidence_store.get(photo.sha256)
+    return evidence_store.read(evidence_store.Location(photo.pack, photo.pack_offset),
+                               photo.size)
 
 
 def evidence_state(photo: Photo) -> str:
@@ -404,7 +414,7 @@ def evidence_state(photo: Photo) -> str:
     or "missing" (received, but its file is gone)."""
     if photo.received_at is None:
         return "waiting"
-    data = evidence_store.get(photo.sha256)
+    data = photo_bytes(photo)
     if data is None:
         return "missing"
     return "matches" if hashlib.sha256(data).hexdigest() == photo.sha256 else "altered"

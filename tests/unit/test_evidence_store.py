@@ -1,5 +1,7 @@
-"""Evidence photos' bytes as files named by their SHA-256: atomic, idempotent, checked, and
-moved there from the database column by migration 0015."""
+"""Evidence photos' bytes: records appended to one pack per process (read back, checked,
+safe across threads, forks and failed writes, migration 0019), and the loose files named by
+their SHA-256 that photos received before packs still are (atomic, idempotent, moved there
+from the database column by migration 0015)."""
 from __future__ import annotations
 
 import hashlib
@@ -9,13 +11,14 @@ import uuid
 
 import flask_migrate
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect, select, text
 
 from inspector import create_app
 from inspector.extensions import db
-from inspector.services import evidence_store
+from inspector.models import Photo
+from inspector.services import evidence_store, inspections
 
-from ..field_api_helpers import body, jpeg, photos_of
+from ..field_api_helpers import body, damage_evidence, jpeg, photos_of
 from ..web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 
@@ -93,19 +96,105 @@ def _sync_two_photos(api, vehicle, seed: int) -> list[bytes]:
     return data
 
 
-def test_evidence_verify_names_missing_and_altered_files(app, api, moto, runner):
+def test_evidence_verify_names_missing_and_altered_photos(app, api, moto, runner):
     data = _sync_two_photos(api, moto(), 10)
     ok = runner.invoke(args=["evidence", "verify"])
-    assert ok.exit_code == 0 and "ok: 2 files checked" in ok.output
+    assert ok.exit_code == 0 and "ok: 2 photos checked" in ok.output
     with app.app_context():
-        altered, lost = (evidence_store.path_of(sha(x)) for x in data)
-    altered.write_bytes(data[0][:-4] + b"XXXX")
-    lost.unlink()
+        altered, lost = (db.session.scalar(select(Photo).filter_by(sha256=sha(x))) for x in data)
+        damage_evidence(altered, data[0][:-4] + b"XXXX")
+        damage_evidence(lost, None)
+        where = f"ausente do pacote {lost.pack} (posição {lost.pack_offset})"
     bad = runner.invoke(args=["evidence", "verify"])
     assert bad.exit_code == 1
     assert f"{sha(data[0])}: o conteúdo não confere" in bad.output
-    assert f"{sha(data[1])}: arquivo ausente" in bad.output
-    assert "PROBLEMS: 2 files checked" in bad.output
+    assert f"{sha(data[1])}: {where}" in bad.output
+    assert "PROBLEMS: 2 photos checked" in bad.output
+
+
+def test_verify_and_the_review_read_loose_files_of_photos_received_before_packs(
+        app, api, moto, runner):
+    data = _sync_two_photos(api, moto(), 12)
+    with app.app_context():   # the first photo as migration 0019 left older ones: loose
+        old = db.session.scalar(select(Photo).filter_by(sha256=sha(data[0])))
+        evidence_store.put(old.sha256, data[0])
+        old.pack = old.pack_offset = None
+        db.session.commit()
+        assert inspections.photo_bytes(old) == data[0]
+        assert inspections.evidence_state(old) == "matches"
+    assert "ok: 2 photos checked" in runner.invoke(args=["evidence", "verify"]).output
+    with app.app_context():
+        evidence_store.path_of(sha(data[0])).unlink()
+    bad = runner.invoke(args=["evidence", "verify"])
+    assert f"{sha(data[0])}: arquivo ausente" in bad.output and bad.exit_code == 1
+
+
+def _append(base, data: bytes, sync=False):
+    where, done = evidence_store.append(sha(data), data, base, sync)
+    done.result()
+    return where
+
+
+def test_appended_photos_are_read_back_and_listed_from_the_pack_alone(tmp_path):
+    photos = [jpeg(n) for n in range(3)]
+    wheres = [_append(tmp_path, x) for x in photos]
+    assert len({w.pack for w in wheres}) == 1                 # one pack per process
+    assert [evidence_store.read(w, len(x), tmp_path) for w, x in zip(wheres, photos)] == photos
+    listed = list(evidence_store.records(evidence_store.pack_path(wheres[0].pack, tmp_path)))
+    assert listed == [(w.offset, sha(x), len(x)) for w, x in zip(wheres, photos)]
+    # a size that is not the record's, or an offset inside a record, reads nothing
+    assert evidence_store.read(wheres[1], len(photos[1]) - 1, tmp_path) is None
+    assert evidence_store.read(wheres[1]._replace(offset=wheres[1].offset + 4),
+                               len(photos[1]), tmp_path) is None
+    assert evidence_store.read(wheres[1]._replace(pack="../../etc/passwd"), 10, tmp_path) is None
+
+
+def test_a_record_cut_short_by_a_crash_hides_nothing_before_it(tmp_path):
+    photos = [jpeg(n) for n in range(3)]
+    wheres = [_append(tmp_path, x) for x in photos]
+    path = evidence_store.pack_path(wheres[0].pack, tmp_path)
+    os.truncate(path, wheres[2].offset + 100)                  # the last write never finished
+    assert [r[1] for r in evidence_store.records(path)] == [sha(photos[0]), sha(photos[1])]
+    assert evidence_store.read(wheres[2], len(photos[2]), tmp_path) is None
+    assert evidence_store.read(wheres[1], len(photos[1]), tmp_path) == photos[1]
+
+
+def test_a_failed_write_closes_the_pack_and_the_next_photo_starts_a_new_one(tmp_path,
+                                                                            monkeypatch):
+    first = _append(tmp_path, jpeg(1))
+    real = os.pwritev
+    monkeypatch.setattr(os, "pwritev", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
+    with pytest.raises(OSError, match="disk full"):
+        _append(tmp_path, jpeg(2))
+    monkeypatch.setattr(os, "pwritev", real)
+    third = _append(tmp_path, jpeg(3))
+    assert third.pack != first.pack and third.offset == evidence_store.HEADER.size
+    old = evidence_store.pack_path(first.pack, tmp_path)
+    assert [r[1] for r in evidence_store.records(old)] == [sha(jpeg(1))]  # no hole after it
+
+
+def test_a_forked_worker_writes_its_own_pack(tmp_path, monkeypatch):
+    mine = _append(tmp_path, jpeg(1))
+    monkeypatch.setattr(os, "getpid", lambda: 4_000_000)       # as in a worker after fork
+    theirs = _append(tmp_path, jpeg(2))
+    assert theirs.pack != mine.pack and "-4000000-" in theirs.pack
+
+
+def test_concurrent_appends_never_interleave(tmp_path):
+    photos = [jpeg(n, size=(200, 150)) for n in range(40)]
+    wheres: dict[int, object] = {}
+
+    def send(n):
+        wheres[n] = _append(tmp_path, photos[n], sync=n % 2 == 0)
+    threads = [threading.Thread(target=send, args=(n,)) for n in range(len(photos))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(evidence_store.read(wheres[n], len(x), tmp_path) == x
+               for n, x in enumerate(photos))
+    path = evidence_store.pack_path(wheres[0].pack, tmp_path)
+    assert sorted(r[1] for r in evidence_store.records(path)) == sorted(map(sha, photos))
 
 
 def _at_0014_with_photo_rows(tmp_path, photos: list[dict]):
@@ -184,17 +273,18 @@ def test_migration_0015_stops_on_bytes_that_do_not_match_their_hash(tmp_path):
 
 
 @pytest.mark.parametrize("setting", [True, False, None])
-def test_a_photo_file_is_fsynced_when_the_database_commit_is_durable(app, api, moto,
-                                                                   monkeypatch, setting):
-    """EVIDENCE_FSYNC forces it either way; unset, the file is as durable as the row that
-    records it: fsynced on PostgreSQL, not on SQLite in WAL + synchronous=NORMAL."""
+def test_a_photo_is_fsynced_when_the_database_commit_is_durable(app, api, moto, monkeypatch,
+                                                               setting):
+    """EVIDENCE_FSYNC forces it either way; unset, the bytes are as durable as the row that
+    records them: fsynced on PostgreSQL, not on SQLite in WAL + synchronous=NORMAL."""
     app.config["EVIDENCE_FSYNC"] = setting
-    synced, real_fsync = [], os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+    synced, real_sync = [], os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: (synced.append(fd), real_sync(fd)))
     data = _sync_two_photos(api, moto(), 20)
     with app.app_context():
         postgres = db.engine.dialect.name == "postgresql"
-        assert [evidence_store.get(sha(x)) for x in data] == data
+        assert [inspections.photo_bytes(p) for p in db.session.scalars(
+            select(Photo).order_by(Photo.position))] == data
     expected = setting if setting is not None else postgres
     assert len(synced) == (2 if expected else 0)
 
@@ -211,3 +301,73 @@ def test_evidence_fsync_accepts_on_and_off_words_only(monkeypatch):
     monkeypatch.setenv("EVIDENCE_FSYNC", "talvez")
     with pytest.raises(SystemExit, match="EVIDENCE_FSYNC='talvez' não é válido"):
         _flag("EVIDENCE_FSYNC")
+
+
+def _at_head_with_a_packed_photo(tmp_path, data: bytes):
+    """An app on a SQLite file at the newest migration holding one received photo whose bytes
+    are in a pack; (app, photo id)."""
+    from datetime import UTC, date, datetime
+
+    from inspector.models import Inspection, InspectionItem, InspectionStatus, ItemResult
+
+    from .. import factories
+
+    url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url,
+                      "EVIDENCE_DIR": str(tmp_path / "evidence")})
+    with app.app_context():
+        flask_migrate.upgrade()
+        v, agent_ = factories.vehicle(), factories.user("agent")
+        db.session.flush()
+        now = datetime.now(UTC)
+        insp = Inspection(uuid=str(uuid.uuid4()), municipality_id=v.municipality_id,
+                          agent_id=agent_.id, vehicle_id=v.id, service=v.service,
+                          started_at=now, finished_at=now, rules_day=date.today(),
+                          body_sha256="0" * 64, body="{}", received_at=now,
+                          status=InspectionStatus.AWAITING_REVIEW)
+        db.session.add(insp)
+        db.session.flush()
+        item = InspectionItem(inspection_id=insp.id, position=0, item_id="tank-sign",
+                              result=ItemResult.FAIL, note="")
+        db.session.add(item)
+        db.session.flush()
+        where, done = evidence_store.writing(sha(data), data)
+        done.result()
+        photo = Photo(uuid=str(uuid.uuid4()), inspection_id=insp.id, item_id=item.id,
+                      position=0, sha256=sha(data), mime="image/jpeg", size=len(data),
+                      received_at=now, pack=where.pack, pack_offset=where.offset)
+        db.session.add(photo)
+        db.session.commit()
+        photo_id = photo.id
+        db.session.remove()
+    return app, photo_id
+
+
+def test_migration_0019_downgrade_writes_packed_photos_back_as_loose_files(tmp_path):
+    data = jpeg(8)
+    app, photo_id = _at_head_with_a_packed_photo(tmp_path, data)
+    with app.app_context():
+        assert not evidence_store.path_of(sha(data)).exists()
+        flask_migrate.downgrade(revision="0018")
+        columns = {c["name"] for c in inspect(db.engine).get_columns("inspection_photos")}
+        assert not {"pack", "pack_offset"} & columns
+        assert evidence_store.get(sha(data)) == data        # where 0018's code reads it
+        flask_migrate.upgrade()
+        photo = db.session.get(Photo, photo_id)
+        assert photo.pack is None and inspections.photo_bytes(photo) == data
+        db.engine.dispose()
+
+
+def test_migration_0019_downgrade_stops_on_bytes_that_do_not_match_their_hash(tmp_path):
+    data = jpeg(9)
+    app, photo_id = _at_head_with_a_packed_photo(tmp_path, data)
+    with app.app_context():
+        damage_evidence(db.session.get(Photo, photo_id), data[:-3] + b"!!!")
+        db.session.remove()
+        with pytest.raises(SystemExit):   # flask-migrate logs the error and exits 1
+            flask_migrate.downgrade(revision="0018")
+        db.engine.dispose()
+        columns = {c["name"] for c in inspect(db.engine).get_columns("inspection_photos")}
+        assert {"pack", "pack_offset"} <= columns           # nothing dropped
+        assert not evidence_store.path_of(sha(data)).exists()
+        db.engine.dispose()

@@ -279,16 +279,16 @@ def test_a_500_on_one_photo_keeps_the_others_and_the_retry_completes(app, api, m
     iid = str(uuid.uuid4())
     decl = photos_of(b)
     api.put_inspection(iid, b)
-    real = evidence_store.put
+    real = evidence_store._write
     failed = []
 
-    def flaky(digest, *args):  # the disk is full once, for the second photo's file
+    def flaky(pack, at, digest, *args):  # the disk is full once, for the second photo
         if not failed and digest == decl[1]["sha256"]:
             failed.append(digest)
             raise OSError("disk full")
-        return real(digest, *args)
+        return real(pack, at, digest, *args)
 
-    monkeypatch.setattr(evidence_store, "put", flaky)
+    monkeypatch.setattr(evidence_store, "_write", flaky)
     statuses = [api.put_photo(iid, d["id"], x).status_code for d, x in zip(decl, data)]
     assert statuses == [201, 500, 201]
     state = api.get(f"/api/field/inspections/{iid}").json

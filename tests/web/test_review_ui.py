@@ -12,12 +12,11 @@ from PIL import Image
 from sqlalchemy import select, update
 
 from inspector.extensions import db
-from inspector.services import evidence_store
 from inspector.models import Inspection, Photo, Sanction, SanctionStatus
 
 from .. import factories
 from ..enforcement_helpers import enforcement_worker, fleet
-from ..field_api_helpers import Api, body, jpeg, sha
+from ..field_api_helpers import Api, body, damage_evidence, jpeg, sha
 
 BIG = jpeg(7, size=(2000, 1500))
 
@@ -128,14 +127,14 @@ def test_gallery_shows_each_photos_time_gps_hash_and_whether_it_matches(app, tow
     assert sha(BIG)[:16] in html and "-12.70833" in html           # hash and EXIF GPS
     assert "EXIF 30/11/2026 09:05:00 (UTC-04:00)" in html  # as the camera wrote it
     assert html.count("confere com o arquivo guardado") == 2 and "NÃO confere" not in html
-    with app.app_context():   # the stored file is altered behind the app's back
-        kept = evidence_store.path_of(db.session.get(Photo, one["photos"][0]).sha256)
-    kept.write_bytes(BIG[:-10] + b"0123456789")
+    with app.app_context():   # the stored bytes are altered behind the app's back
+        damage_evidence(db.session.get(Photo, one["photos"][0]), BIG[:-10] + b"0123456789")
     html = c.get(f"/revisao/vistorias/{one['id']}").get_data(as_text=True)
     assert "NÃO confere com o arquivo guardado" in html and "AUSENTE" not in html
     zoom = c.get(f"/revisao/fotos/{one['photos'][0]}/ampliar").get_data(as_text=True)
     assert "NÃO confere com o arquivo guardado" in zoom
-    kept.unlink()             # ... and then lost
+    with app.app_context():   # ... and then lost
+        damage_evidence(db.session.get(Photo, one["photos"][0]), None)
     html = c.get(f"/revisao/vistorias/{one['id']}").get_data(as_text=True)
     assert html.count("arquivo AUSENTE no servidor") == 1
     assert html.count("confere com o arquivo guardado") == 1  # the other photo
