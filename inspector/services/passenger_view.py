@@ -18,6 +18,7 @@ TITLES = {
     "irregular": "IRREGULAR",
     "suspended": "SUSPENSO",
     "revoked": "CREDENCIAL CANCELADA",
+    "expired": "CREDENCIAL VENCIDA",   # the "revoked" page (red, no ride details), its own words
     "unknown": "NÃO RECONHECIDA",
 }
 SUMMARIES = {
@@ -178,8 +179,9 @@ def _company(vehicles: list[Vehicle]) -> str:
 
 
 def closed(outcome: str, town: str) -> View:
-    """The page of a revoked or expired credential: no ride details, only the warning."""
-    return View("revoked", TITLES["revoked"], SUMMARIES[outcome], town=town, can_report=True)
+    """The page of a revoked or expired credential: no ride details, only the warning; an
+    expired one is called VENCIDA, as its text says ("Este código venceu"), not CANCELADA."""
+    return View("revoked", TITLES[outcome], SUMMARIES[outcome], town=town, can_report=True)
 
 
 def unknown(claimed_town: str = "") -> View:
