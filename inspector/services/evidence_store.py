@@ -107,12 +107,34 @@ class _Pack:
         self.fd = os.open(folder / self.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         self.end = 0
         self.lock = threading.Lock()
+        self.writing = 0          # records reserved and not written yet
+        self.retired = False      # replaced by a new pack: closed once nothing is writing
 
     def reserve(self, length: int) -> int:
         """The offset where a record of `length` bytes (with its header) goes."""
         with self.lock:
             at, self.end = self.end, self.end + HEADER.size + length
+            self.writing += 1
             return at
+
+    def done(self, failed: bool) -> None:
+        """A record was written (or failed: no record goes after a hole)."""
+        with self.lock:
+            self.writing -= 1
+            if failed:
+                self.end = PACK_LIMIT + 1
+            self._close_if_retired()
+
+    def retire(self) -> None:
+        """No new records here; the file closes when the last one being written is done."""
+        with self.lock:
+            self.retired = True
+            self._close_if_retired()
+
+    def _close_if_retired(self) -> None:
+        if self.retired and not self.writing and self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 _pack: _Pack | None = None
@@ -127,6 +149,8 @@ def _current_pack(base: Path) -> _Pack:
         with _pack_lock:
             if _pack is pack:
                 _pack = _Pack(base)
+                if pack is not None and pack.pid == os.getpid():
+                    pack.retire()
             pack = _pack
     return pack
 
@@ -143,16 +167,16 @@ def _write(pack: _Pack, at: int, sha256: str, data: bytes, sync: bool) -> None:
     closed to new records: a hole in the middle would hide the records after it from
     records(), so the next append opens a new pack."""
     header = HEADER.pack(MAGIC, bytes.fromhex(sha256), len(data))
+    failed = True
     try:
         written = os.pwritev(pack.fd, [header, data], at)
         if written != HEADER.size + len(data):
             raise OSError(f"{pack.name}: wrote {written} of {HEADER.size + len(data)} bytes")
         if sync:
             os.fdatasync(pack.fd)
-    except BaseException:
-        with pack.lock:
-            pack.end = PACK_LIMIT + 1
-        raise
+        failed = False
+    finally:
+        pack.done(failed)
 
 
 def append(sha256: str, data: bytes, base: Path | None = None, sync: bool = True

@@ -173,6 +173,13 @@ def test_a_failed_write_closes_the_pack_and_the_next_photo_starts_a_new_one(tmp_
     assert [r[1] for r in evidence_store.records(old)] == [sha(jpeg(1))]  # no hole after it
 
 
+def test_a_replaced_pack_is_closed_once_nothing_writes_to_it(tmp_path):
+    _append(tmp_path / "a", jpeg(1))
+    first = evidence_store._pack
+    _append(tmp_path / "b", jpeg(2))                         # another app's directory
+    assert evidence_store._pack is not first and first.fd == -1
+
+
 def test_a_forked_worker_writes_its_own_pack(tmp_path, monkeypatch):
     mine = _append(tmp_path, jpeg(1))
     monkeypatch.setattr(os, "getpid", lambda: 4_000_000)       # as in a worker after fork
