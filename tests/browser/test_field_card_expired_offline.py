@@ -3,7 +3,7 @@ for the day of the last refresh, and a licence that expired since then must not 
 The snapshot is loaded today with the moto-taxi's licence ending in 5 days (the server's verdict:
 REGULAR, "Alvará … vence em …"); the phone's clock then reads 10 days later, offline. The banner
 and the card's standing say IRREGULAR and name the licence, the day it expired and the law's
-article, as the expiry line below says "(vencida)". The same moto-taxi with its licence in force
+article, as the expiry line below says "Alvará … (vencido)". The same moto-taxi with its licence in force
 stays REGULAR 10 days later. A licence that ends beyond the server's 30 days of warnings reads
 IRREGULAR with its article too: the snapshot says what the law requires (`checklists[].
 requirements`)."""
@@ -69,7 +69,7 @@ def test_a_licence_expired_since_the_refresh_is_not_regular(browser, live_server
     expect(card.locator(".standing-title")).to_have_text("IRREGULAR")
     expect(card.locator(".reasons li")).to_contain_text([f"Alvará {number} vencido em {end}"])
     expect(card.locator(".warnings li", has_text=f"Alvará {number} vence em")).to_have_count(0)
-    expect(card.locator(".expiries li", has_text="Licença")).to_contain_text(f"{end} (vencida)")
+    expect(card.locator(".expiries li", has_text="Alvará")).to_contain_text(f"{end} (vencido)")
     assert guard.foreign() == []
     context.close()
 
@@ -80,7 +80,7 @@ def test_a_licence_still_in_force_stays_regular(browser, live_server, app, world
     banner = expect_banner(card, "regular", "REGULAR")
     expect(banner.locator(".situation-lines")).to_have_text("Veículo em dia nos dados do aparelho.")
     expect(card.locator(".standing-title")).to_have_text("REGULAR")
-    expect(card.locator(".expiries li", has_text="Licença")).to_contain_text(
+    expect(card.locator(".expiries li", has_text="Alvará")).to_contain_text(
         f"{end} (vence em 5 dias)")
     assert guard.foreign() == []
     context.close()
@@ -90,14 +90,14 @@ def test_a_licence_ended_beyond_the_warnings_is_irregular_with_its_article(brows
                                                                            app, world):
     """40 days offline: the licence ended 35 days after the refresh, beyond the server's 30 days
     of warnings. The snapshot says the law asks for a licence and where (`checklists[].
-    requirements`): IRREGULAR with the article, never REGULAR beside "(vencida)"."""
+    requirements`): IRREGULAR with the article, never REGULAR beside "(vencido)"."""
     number, end = _licence_ends(app, world, days=35)
     context, guard, card = _card_days_later(browser, live_server, world, later=40)
     expect_banner(card, "irregular", "IRREGULAR", [
         f"Veículo {world['plate']} IRREGULAR: Alvará {number} vencido em {end}, depois da "
         "última atualização dos dados do aparelho (Lei 406/2001, Art. 4)"])
     expect(card.locator(".standing-title")).to_have_text("IRREGULAR")
-    expect(card.locator(".expiries li", has_text="Licença")).to_contain_text(f"{end} (vencida)")
+    expect(card.locator(".expiries li", has_text="Alvará")).to_contain_text(f"{end} (vencido)")
     assert guard.foreign() == []
     context.close()
 

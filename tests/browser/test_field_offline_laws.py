@@ -118,7 +118,7 @@ def test_the_card_says_until_when_a_suspension_holds(browser, live_server, app, 
     card = _open_card(page, world["plate"])
     expect(card.locator(".standing-title")).to_have_text(f"SUSPENSO até {fmt(end)}")
     licence = card.locator(".expiries li.suspended-until")
-    expect(licence).to_contain_text(f"Licença {number}")
+    expect(licence).to_contain_text(f"Alvará {number}")
     expect(licence).to_contain_text(f"Suspenso até {fmt(end)}")
     expect(card.locator(".driver .suspended-until")).to_have_text(
         f"Registro: Suspenso até {fmt(rider_end)}")

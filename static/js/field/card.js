@@ -25,7 +25,7 @@ const INSPECTION_STATUS = { incomplete: "aguardando fotos", awaiting_review: "ag
 // an expired credential is a red reason in the banner too (situation.js credentialProblems)
 const VERDICT_TONE = { valid: "ok", forged: "bad", revoked: "bad", expired: "bad", unknown: "warn",
   other_town: "warn", malformed: "warn", wrong_host: "bad" };
-const WORDS = { // a date row's words agree with its noun: "Licença … (vencida)", "Seguro … (vencido)"
+const WORDS = { // a date row's words agree with its noun: "Credencial … (vencida)", "Alvará … (vencido)"
   f: { expired: "vencida", cancelled: "cancelada", revoked: "cassada" },
   m: { expired: "vencido", cancelled: "cancelado", revoked: "cassado" },
 };
@@ -202,9 +202,10 @@ export function resultCard(details, verification = null, scan = null) {
     holder ? el("p", {}, "Titular: ", el("strong", {}, holder.name)) : null,
     el("h2", {}, "Validades"),
     el("ul", { class: "expiries" },
-      expiry("Licença", licence && licence.valid_until, "f", licence && licence.status === "revoked" ? "revoked" : null),
+      // the Alvará, as the banner and the passenger's page name it ("Alvará AL-0009 suspenso")
+      expiry("Alvará", licence && licence.valid_until, "m", licence && licence.status === "revoked" ? "revoked" : null),
       licence && licence.status === "suspended"
-        ? el("li", { class: "exp-bad suspended-until" }, el("span", {}, `Licença ${licence.number || ""}`.trim()),
+        ? el("li", { class: "exp-bad suspended-until" }, el("span", {}, `Alvará ${licence.number || ""}`.trim()),
           el("strong", {}, suspendedText(licence.suspended_until)))
         : null,
       expiry("Seguro", insurance && insurance.valid_until, "m"),
