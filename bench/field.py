@@ -26,7 +26,7 @@ BENCH_ENDPOINTS=True (PUT /_bench/upload: reads the body, keeps nothing), and pr
    headers to /_bench/upload in the same run: trivial, real, trivial, ... real, trivial
    (--rounds real ones), each real round with new inspections and new photos, medians
    (goal above 0.5).
-   Evidence files are fsynced as inspector/services/evidence_store.py durable() says (on
+   Evidence packs are fsynced as inspector/services/evidence_store.py durable() says (on
    PostgreSQL, not on SQLite); EVIDENCE_FSYNC=1 in the environment forces it.
 """
 from __future__ import annotations
@@ -316,7 +316,7 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
              else not client_engine.startswith("sqlite"))
     print(f"\n4. Sync: {count} inspections x {per} photos, {photo_kb:,.0f} KB each "
           f"({mb:,.1f} MB with the JSON), {workers} inspections side by side, {rounds} rounds; "
-          f"evidence files fsynced: {'yes' if fsync else 'no'} "
+          f"evidence fsynced: {'yes' if fsync else 'no'} "
           f"({'EVIDENCE_FSYNC' if forced else 'as durable as the database'})")
     print(f"   real endpoints (PUT inspection, then each photo): {show(reals)} s, median "
           f"{real:.2f} s = {mb / real:,.1f} MB/s; {complete} of {count * rounds} answered complete")
@@ -335,7 +335,7 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
         print("   CPU seconds per round (medians), real / trivial: " + ", ".join(
             f"{k} {used[False][k]:.2f} / {used[True][k]:.2f}" for k in used[False])
             + f" ({cores} cores); 'others' in the real rounds includes the kernel writing the "
-            "evidence files back to disk")
+            "evidence packs back to disk")
         busy = used[True]["others"] / (floor * cores)
         if busy > 0.1:
             print(f"   NOTE: other work used {busy:.0%} of the machine during the trivial rounds: "

@@ -13,7 +13,7 @@ function that does each one for the length of a round:
 
 - csrf: the CSRF check of the PUTs (Flask-WTF's signed token);
 - audit: the photo's audit entry (its hash, the chain's tail, the INSERT);
-- file: writing the photo's file to the evidence directory;
+- file: appending the photo to this process's evidence pack;
 - image: opening the image header and reading its EXIF;
 - registry: comparing the registry with the phone's snapshot (the inspection's query);
 - all five together.
@@ -61,7 +61,8 @@ def switches() -> dict[str, list[tuple[object, str, object]]]:
     return {
         "csrf": [(CSRFProtect, "protect", lambda self: None)],
         "audit": [(inspections.audit, "record", record)],
-        "file": [(evidence_store, "writing", lambda sha, data: _done())],
+        "file": [(evidence_store, "writing",
+                  lambda sha, data: (evidence_store.Location("", 0), _done()))],
         "image": [(evidence, "check_photo", lambda data, mime: facts)],
         "registry": [(inspections, "registry_changes", lambda vehicle, since: [])],
     }
