@@ -47,6 +47,7 @@ class Row:
     citation: Citation | None
     severity: str              # violation | warning
     due_on: date | None
+    effect: str = "irregular"  # irregular | suspended (a suspension's due_on is its last day)
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,8 @@ class _Names:
         who = names.get(kind, {}).get(ident, "") if ident is not None else ""
         if not who:
             who = "Município" if kind == "town" else f"{kind} {raw}".strip()
-        return Row(v.rule_id, kind, ident, who, v.message, v.citation, v.severity, v.due_on)
+        return Row(v.rule_id, kind, ident, who, v.message, v.citation, v.severity, v.due_on,
+                   v.effect)
 
 
 def _by_due(rows: list[Row]) -> list[Row]:
