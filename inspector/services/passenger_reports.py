@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import io
 import warnings
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from flask import current_app
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -20,6 +20,9 @@ DEFAULT_MAX_PIXELS = 40_000_000   # a 40 MP phone photo is the biggest we take
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
 MAX_SIDE = 2048                   # kept photos are re-encoded no larger than this
 MIN_TEXT, MAX_TEXT, MAX_CONTACT = 10, 2000, 200
+# The same report again this soon is the same passenger sending it twice (a reload of the
+# "Denúncia recebida" page re-posts the form, a double tap on a slow network): it is kept once.
+REPEAT_WINDOW = timedelta(hours=2)
 
 
 def sanitize_photo(data: bytes) -> bytes:
@@ -100,8 +103,30 @@ def _checked(cat: ReportCategory | None, text: str, contact: str,
     return text, contact, clean
 
 
+def _repeat_of(municipality_id: int, credential: Credential | None, cat: ReportCategory,
+               text: str, contact: str, photo_sha256: str | None,
+               now: datetime) -> PassengerReport | None:
+    """The identical report received within REPEAT_WINDOW, if any."""
+    same_code = (PassengerReport.credential_id == credential.id if credential is not None
+                 else PassengerReport.credential_id.is_(None))
+    rows = db.session.scalars(select(PassengerReport).where(
+        PassengerReport.municipality_id == municipality_id, same_code,
+        PassengerReport.category == cat, PassengerReport.text == text,
+        PassengerReport.contact == contact).order_by(PassengerReport.id.desc()).limit(5))
+    for row in rows:
+        at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+        if row.photo_sha256 == photo_sha256 and now - at <= REPEAT_WINDOW:
+            return row
+    return None
+
+
 def _store(municipality_id: int, credential: Credential | None, seen_status: str,
            cat: ReportCategory, text: str, contact: str, clean: bytes | None) -> PassengerReport:
+    now = datetime.now(UTC)
+    digest = hashlib.sha256(clean).hexdigest() if clean else None
+    repeat = _repeat_of(municipality_id, credential, cat, text, contact, digest, now)
+    if repeat is not None:
+        return repeat
     kind = credential.kind if credential is not None else None
     report = PassengerReport(
         municipality_id=municipality_id,
@@ -110,8 +135,7 @@ def _store(municipality_id: int, credential: Credential | None, seen_status: str
         driver_id=credential.driver_id if kind == CredentialKind.DRIVER else None,
         seen_status=seen_status, category=cat, text=text, contact=contact, photo=clean,
         photo_mime="image/jpeg" if clean else None,
-        photo_sha256=hashlib.sha256(clean).hexdigest() if clean else None,
-        created_at=datetime.now(UTC), status=ReportStatus.NEW)
+        photo_sha256=digest, created_at=now, status=ReportStatus.NEW)
     db.session.add(report)
     db.session.flush()
     # The log is append-only, so it gets no free text or contact (LGPD: those can be erased).
