@@ -28,6 +28,11 @@ from .push import notify
 REVIEW_ENDPOINTS = ("review.inspection",)
 
 
+def _count(n: int, one: str, many: str) -> str:
+    """"1 ato proposto", "2 atos propostos": the number and its noun agree."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def _path(endpoints, fallback: str, **values) -> str:
     """A path to the first endpoint the app has (no request context needed), or fallback."""
     adapter = current_app.url_map.bind("localhost")
@@ -87,8 +92,9 @@ def notify_inspection_to_review(inspection: Inspection, acts=(), now: datetime |
     now = _moment(now, inspection.completed_at, inspection.received_at)
     count = len(list(acts or ()))
     agent = inspection.agent.name if inspection.agent is not None else "agente"
-    body = (f"Placa {_plate(inspection)} · {inspection.failed_items} item(ns) reprovado(s) · "
-            f"{count} ato(s) proposto(s) · {agent}")
+    body = (f"Placa {_plate(inspection)} · "
+            f"{_count(inspection.failed_items, 'item reprovado', 'itens reprovados')} · "
+            f"{_count(count, 'ato proposto', 'atos propostos')} · {agent}")
     url = _path(REVIEW_ENDPOINTS, "/notificacoes", ident=inspection.id)
     return [note for user in _reviewers(inspection.municipality_id)
             if (note := notify(user, "inspection_to_review", "Vistoria para revisar", body, url,
@@ -105,9 +111,12 @@ def notify_inspection_reviewed(inspection: Inspection, now: datetime | None = No
         Sanction.inspection_id == inspection.id)).all()
     rejected = sum(1 for s in acts if s.value == "rejected")
     decided = len(acts) - rejected
-    body = f"Placa {_plate(inspection)}: {decided} ato(s) confirmado(s)"
+    if not acts:
+        body = f"Placa {_plate(inspection)}: nenhum ato a decidir"
+    else:
+        body = f"Placa {_plate(inspection)}: {_count(decided, 'ato confirmado', 'atos confirmados')}"
     if rejected:
-        body += f", {rejected} rejeitado(s) — veja o motivo no aplicativo"
+        body += f", {_count(rejected, 'rejeitado', 'rejeitados')} — veja o motivo no aplicativo"
     return notify(agent, "inspection_reviewed", "Sua vistoria foi revisada", body + ".",
                   "/campo", {"inspection_id": inspection.id, "uuid": inspection.uuid},
                   now=_moment(now, inspection.reviewed_at),

@@ -55,8 +55,8 @@ def test_the_push_part_of_the_tapurah_story(app, service, runner):
         [got] = service.to("sup")
         to_review = phones["sup"].decrypt(got.body)
         assert to_review["title"] == "Vistoria para revisar"
-        assert to_review["body"].startswith(f"Placa {ids['plate']} · 1 item(ns) reprovado(s) · "
-                                            "1 ato(s) proposto(s)")
+        assert to_review["body"].startswith(f"Placa {ids['plate']} · 1 item reprovado · "
+                                            "1 ato proposto")
         assert to_review["url"] == f"/revisao/vistorias/{insp.id}"
 
         # the supervisor confirms the notice
@@ -69,7 +69,7 @@ def test_the_push_part_of_the_tapurah_story(app, service, runner):
         push.deliver_pending(T0 + timedelta(hours=1))
         reviewed = phones["agent"].decrypt(service.to("agent")[0].body)
         assert reviewed["title"] == "Sua vistoria foi revisada"
-        assert reviewed["body"] == f"Placa {ids['plate']}: 1 ato(s) confirmado(s)."
+        assert reviewed["body"] == f"Placa {ids['plate']}: 1 ato confirmado."
         assert reviewed["url"] == "/campo"
         issued = phones["holder"].decrypt(service.to("holder")[0].body)
         assert issued["title"] == "Nova notificação da fiscalização"

@@ -203,7 +203,7 @@ def test_supervisors_of_the_town_hear_of_an_inspection_to_review(papp, make, ser
     [got] = service.received
     message = browser.decrypt(got.body)
     assert message["title"] == "Vistoria para revisar"
-    assert message["body"] == ("Placa QAB1C23 · 2 item(ns) reprovado(s) · 2 ato(s) proposto(s) · "
+    assert message["body"] == ("Placa QAB1C23 · 2 itens reprovados · 2 atos propostos · "
                                "Ana Agente")
     assert message["url"] in (f"/revisao/vistorias/{insp_id}", "/notificacoes")
 

@@ -3,7 +3,7 @@
 // the scanned code's verdict, the vehicle, its driver(s), status and why, expiry dates,
 // the last inspection and open notices. Built from the snapshot on the phone.
 
-import { citationLink, daysUntil, el, expired, formatDate, formatDateTime } from "./ui.js";
+import { citationLink, daysUntil, el, expired, formatDate, formatDateTime, plural } from "./ui.js";
 import { registrationText, situationBanner, situationOf, standingToday } from "./situation.js";
 import { VERDICTS } from "./verify.js";
 
@@ -92,7 +92,7 @@ function noticeItem(notice, drivers, holder) {
 function lastInspectionText(last) {
   if (!last) return "Nenhuma registrada nos dados do aparelho.";
   const when = last.finished_at ? formatDateTime(last.finished_at) : formatDate(last.date);
-  const failed = last.failed_items ? ` · ${last.failed_items} item(ns) não conforme(s)` : " · tudo conforme";
+  const failed = last.failed_items ? ` · ${plural(last.failed_items, "item não conforme", "itens não conformes")}` : " · tudo conforme";
   const status = INSPECTION_STATUS[last.status] ? ` · ${INSPECTION_STATUS[last.status]}` : "";
   return last.finished_at ? `${when}${failed}${status}` : when;
 }

@@ -1,0 +1,34 @@
+"""What the lock screen says: counts agree with their nouns ("1 item reprovado", "2 atos
+propostos"), and an inspection reviewed with no act says so instead of "0 ato(s)"."""
+from __future__ import annotations
+
+from inspector.extensions import db
+from inspector.models import InspectionStatus, User
+from inspector.services import push_triggers
+
+from .. import factories
+from ..push_helpers import inspection_row
+
+
+def test_the_supervisor_is_told_counts_that_agree(app):
+    with app.app_context():
+        agent = factories.user("agent", "tapurah", name="Ana Agente")
+        factories.user("supervisor", "tapurah")
+        v = factories.vehicle("tapurah", "mototaxi", plate="QAB1C23")
+        one = inspection_row(db.session.get(User, agent.id), v, failed=1)
+        [note] = push_triggers.notify_inspection_to_review(one, acts=[1])
+        assert note.body == "Placa QAB1C23 · 1 item reprovado · 1 ato proposto · Ana Agente"
+        two = inspection_row(db.session.get(User, agent.id), v, failed=2)
+        [note] = push_triggers.notify_inspection_to_review(two, acts=[1, 2])
+        assert note.body == "Placa QAB1C23 · 2 itens reprovados · 2 atos propostos · Ana Agente"
+
+
+def test_an_inspection_reviewed_without_acts_says_so(app):
+    with app.app_context():
+        agent = factories.user("agent", "tapurah")
+        v = factories.vehicle("tapurah", "mototaxi", plate="QAB1C23")
+        insp = inspection_row(db.session.get(User, agent.id), v, failed=0,
+                              status=InspectionStatus.REVIEWED)
+        note = push_triggers.notify_inspection_reviewed(insp)
+        assert note.body == "Placa QAB1C23: nenhum ato a decidir."
+        assert "(s)" not in note.body
