@@ -17,6 +17,8 @@ bp = Blueprint("credentials", __name__)
 VIEWERS = (Role.ADMIN, Role.SUPERVISOR)
 SHEET_LABELS = {"vehicle": "Adesivos de veículos", "rider": "Crachás de colete (moto-táxi)",
                 "card": "Carteiras de motorista de táxi"}
+KIND_LABELS = {"vehicle": "Adesivo de veículo", "rider": "Crachá de colete (moto-táxi)",
+               "card": "Carteira de motorista de táxi"}   # one credential of each sheet
 STATUS_LABELS = {"active": "Ativa", "revoked": "Cancelada", "expired": "Vencida"}
 
 
@@ -38,7 +40,8 @@ def _list_context(sheet: str | None, errors: dict | None = None) -> dict:
     missing = {s: credentials.missing_subjects(tid, s)
                for s in ([sheet] if sheet else credential_sheets.SHEETS)}
     return {"creds": creds, "missing": missing, "sheet": sheet, "today": local_day(),
-            "sheet_labels": SHEET_LABELS, "status_labels": STATUS_LABELS,
+            "sheet_labels": SHEET_LABELS, "kind_labels": KIND_LABELS,
+            "status_labels": STATUS_LABELS,
             "sheet_of": credentials.sheet_of, "subject_of": credentials.subject_of,
             "errors": errors or {}}
 
@@ -85,7 +88,7 @@ def detail(ident: int):
 def _detail(c: Credential, errors: dict, status: int = 200):
     return render_template("credentials/detail.html", c=c, errors=errors, today=local_day(),
                            subject=credentials.subject_of(c), url=credentials.public_url(c.token),
-                           sheet=credentials.sheet_of(c), sheet_labels=SHEET_LABELS,
+                           sheet=credentials.sheet_of(c), kind_labels=KIND_LABELS,
                            status_labels=STATUS_LABELS), status
 
 

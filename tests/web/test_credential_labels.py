@@ -1,0 +1,34 @@
+"""One credential is named in the singular ("Carteira de motorista de táxi"), the sheets
+that print many in the plural ("Carteiras de motorista de táxi")."""
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from inspector.extensions import db
+from inspector.models import Credential
+from inspector.services import credentials
+
+from .. import factories
+
+
+def test_a_credential_is_named_in_the_singular_and_its_sheet_in_the_plural(app):
+    with app.app_context():
+        taxi = factories.vehicle("sapezal", "taxi", plate="TAX1B23", prefix="0101")
+        driver = factories.driver("sapezal", "autonomo", name="Maria Taxista")
+        taxi.drivers.append(driver)
+        card = credentials.issue(driver, "teste")
+        sticker = credentials.issue(taxi, "teste")
+        user = factories.user("supervisor", "sapezal")
+        db.session.commit()
+        ids, username = (card.id, sticker.id), user.username
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    page = unescape(c.get(f"/credenciais/{ids[0]}").get_data(as_text=True))
+    assert f"Credencial {ids[0]} · Carteira de motorista de táxi<" in page
+    page = unescape(c.get(f"/credenciais/{ids[1]}").get_data(as_text=True))
+    assert f"Credencial {ids[1]} · Adesivo de veículo<" in page
+    listing = unescape(c.get("/credenciais").get_data(as_text=True))
+    kinds = re.findall(r'<td data-label="Tipo">([^<]+)</td>', listing)
+    assert sorted(kinds) == ["Adesivo de veículo", "Carteira de motorista de táxi"]
+    assert "Carteiras de motorista de táxi (A4, ativas)" in re.sub(r"\s+", " ", listing)
