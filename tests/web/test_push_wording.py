@@ -32,3 +32,24 @@ def test_an_inspection_reviewed_without_acts_says_so(app):
         note = push_triggers.notify_inspection_reviewed(insp)
         assert note.body == "Placa QAB1C23: nenhum ato a decidir."
         assert "(s)" not in note.body
+
+
+def test_the_list_counts_browsers_in_agreeing_words(app, client):
+    from ..push_helpers import Subscriber
+
+    app.config["PUSH_ALLOW_HTTP_LOOPBACK"] = True
+    with app.app_context():
+        agent = factories.user("agent", "tapurah")
+        from inspector.services import push_subscriptions
+        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/a").as_json(), user=agent)
+        db.session.commit()
+        username, agent_id = agent.username, agent.id
+    client.login(username)
+    assert "Notificações ativadas em 1 navegador." in client.get("/notificacoes").get_data(
+        as_text=True)
+    with app.app_context():
+        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/b").as_json(),
+                                user=db.session.get(User, agent_id))
+        db.session.commit()
+    page = client.get("/notificacoes").get_data(as_text=True)
+    assert "Notificações ativadas em 2 navegadores." in page and "(es)" not in page
