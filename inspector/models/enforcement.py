@@ -177,7 +177,10 @@ class Sanction(TownScoped, db.Model):
 
     @property
     def authority_label(self) -> str:
-        """Who must decide, in pt-BR."""
+        """Who must decide, in pt-BR (an act the law applies by itself names the law: the
+        daily fine a missed notice turns into, an automatic revocation)."""
+        if self.automatic:
+            return AUTHORITY_LABELS["law"]
         return AUTHORITY_LABELS.get(self.decided_by, self.decided_by)
 
 
