@@ -66,3 +66,20 @@ def test_the_same_report_posted_again_is_kept_once(app, client, tokens):
                                        "Levou dois passageiros na garupa na Av. Brasil.",
                                        jpeg((64, 48)))).status_code == 201
     assert len(_reports(app)) == 3
+
+
+def test_a_refused_form_says_at_the_top_that_nothing_was_sent(app, client, tokens):
+    first, _ = tokens
+    form = _send(client, first, "O condutor era outra pessoa, não a da foto.")
+    form["foto"] = (io.BytesIO(b"not an image at all"), "foto.jpg")
+    resp = _post(client, first, form)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422
+    alert = html.index("A denúncia ainda não foi enviada: veja abaixo o que corrigir e escolha "
+                       "a foto de novo.")
+    assert alert < html.index('<form method="post"')              # above the form, seen first
+    assert "O condutor era outra pessoa" in html                  # the words are kept
+    assert _reports(app) == []
+    form = _send(client, first, "curto")
+    html = _post(client, first, form).get_data(as_text=True)
+    assert "A denúncia ainda não foi enviada: veja abaixo o que corrigir." in html
