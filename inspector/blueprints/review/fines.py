@@ -9,7 +9,7 @@ from flask import abort, g, request
 from ...extensions import db
 from ...models import FinePayment, Sanction
 from ...security import get_in_town, roles_required, town_id
-from ...services.enforcement import payments, suspensions
+from ...services.enforcement import appeals, payments, suspensions
 from ...services.errors import ValidationFailed
 from .actions import _done, _form, _refused
 from .blueprint import VIEWERS, bp, now, page_or_fragment
@@ -25,6 +25,12 @@ def act_balance(act: Sanction):
 def reversal_text(payment: FinePayment) -> str:
     """"estornado em dd/mm/aaaa por Nome: motivo" ("" when the payment stands)."""
     return payments.reversal_text(payment)
+
+
+@bp.app_template_global("can_file_appeal")
+def can_file_appeal(act: Sanction) -> bool:
+    """Whether the page offers "Registrar recurso" (not while one is pending or decided)."""
+    return appeals.can_file(act)
 
 
 @bp.app_template_global("suspension_bounds")

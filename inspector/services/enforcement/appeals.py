@@ -51,6 +51,13 @@ def _fines(act: Sanction) -> list:
     return out + [c.fine for c in children if c.fine is not None]
 
 
+def can_file(act: Sanction) -> bool:
+    """Whether an appeal may be recorded against the act now (what `file_appeal` accepts on
+    time): decided and notified, no appeal pending, none decided already."""
+    return act.status in APPEALABLE and not any(
+        a.status in (AppealStatus.ACCEPTED, AppealStatus.REFUSED) for a in act.appeals)
+
+
 def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: str,
                 text_: str, user, now: datetime) -> Appeal:
     """Record an appeal. Filed after the window it is kept as not admitted (act unchanged)."""
