@@ -105,6 +105,8 @@ class _Pack:
         self.name = (f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{self.pid}-"
                      f"{secrets.token_hex(4)}.pack")
         self.fd = os.open(folder / self.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        for made in (folder, folder.parent):  # the new names survive a power cut too (once
+            _fsync_dir(made)                   # per pack: records fsync only the pack)
         self.end = 0
         self.lock = threading.Lock()
         self.writing = 0          # records reserved and not written yet
@@ -135,6 +137,14 @@ class _Pack:
         if self.retired and not self.writing and self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 _pack: _Pack | None = None
