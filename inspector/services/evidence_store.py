@@ -112,9 +112,12 @@ class _Pack:
         self.writing = 0          # records reserved and not written yet
         self.retired = False      # replaced by a new pack: closed once nothing is writing
 
-    def reserve(self, length: int) -> int:
-        """The offset where a record of `length` bytes (with its header) goes."""
+    def reserve(self, length: int) -> int | None:
+        """The offset where a record of `length` bytes (with its header) goes; None when the
+        pack was replaced meanwhile (the caller takes the new one)."""
         with self.lock:
+            if self.retired:
+                return None
             at, self.end = self.end, self.end + HEADER.size + length
             self.writing += 1
             return at
@@ -155,7 +158,8 @@ def _current_pack(base: Path) -> _Pack:
     """This process's pack in `base`, opened on first use, after a fork, or when full."""
     global _pack
     pack = _pack
-    if pack is None or pack.pid != os.getpid() or pack.folder != base or pack.end > PACK_LIMIT:
+    if (pack is None or pack.pid != os.getpid() or pack.folder != base or pack.retired
+            or pack.end > PACK_LIMIT):
         with _pack_lock:
             if _pack is pack:
                 _pack = _Pack(base)
@@ -198,8 +202,10 @@ def append(sha256: str, data: bytes, base: Path | None = None, sync: bool = True
     database work; one without fsync is a copy to the page cache, done at once."""
     if not _SHA256.fullmatch(sha256):
         raise ValueError(f"not a SHA-256 in lower-case hex: {sha256!r}")
-    pack = _current_pack((base or root()) / "packs")
-    at = pack.reserve(len(data))
+    at = None
+    while at is None:
+        pack = _current_pack((base or root()) / "packs")
+        at = pack.reserve(len(data))
     where = Location(pack.name, at + HEADER.size)
     if sync:
         return where, _writer().submit(_write, pack, at, sha256, data, True)

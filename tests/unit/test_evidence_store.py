@@ -180,6 +180,23 @@ def test_a_replaced_pack_is_closed_once_nothing_writes_to_it(tmp_path):
     assert evidence_store._pack is not first and first.fd == -1
 
 
+def test_a_pack_replaced_by_another_thread_before_the_write_is_not_written(tmp_path,
+                                                                          monkeypatch):
+    first = _append(tmp_path, jpeg(1))
+    real, raced = evidence_store._current_pack, []
+
+    def racing(base):  # another thread's failed write replaces the pack just after we got it
+        got = real(base)
+        if not raced:
+            raced.append(got)
+            got.retire()
+        return got
+    monkeypatch.setattr(evidence_store, "_current_pack", racing)
+    second = _append(tmp_path, jpeg(2))
+    assert raced[0].fd == -1 and second.pack != first.pack
+    assert evidence_store.read(second, len(jpeg(2)), tmp_path) == jpeg(2)
+
+
 def test_a_forked_worker_writes_its_own_pack(tmp_path, monkeypatch):
     mine = _append(tmp_path, jpeg(1))
     monkeypatch.setattr(os, "getpid", lambda: 4_000_000)       # as in a worker after fork
