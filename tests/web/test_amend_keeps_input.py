@@ -1,0 +1,45 @@
+"""An amendment refused for a missing reason comes back with the amendment form open and
+what was chosen still there (not the rejection form open and the choice lost)."""
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+from inspector.extensions import db
+from inspector.services import enforcement
+
+from .. import factories
+from ..enforcement_helpers import fleet, inspect
+
+
+def _details(html: str, summary: str) -> str:
+    return re.search(r"<details[^>]*>\s*<summary>" + re.escape(summary) + r"</summary>.*?</details>",
+                     html, re.S).group(0)
+
+
+def test_a_refused_amendment_keeps_the_chosen_measure_and_opens_its_form(app):
+    with app.app_context():
+        f = fleet("nova-santa-helena", "taxi")
+        agent = factories.user("agent", "nova-santa-helena")
+        sup = factories.user("supervisor", "nova-santa-helena")
+        db.session.commit()
+        started = datetime.now(UTC) - timedelta(hours=2)
+        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"seat-belts": "fail"},
+                                            started))
+        db.session.commit()
+        options = [o.key for o in enforcement.amend_options(act)]
+        username, act_id = sup.username, act.id
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    chosen = options[1]
+    r = c.post_form(f"/revisao/atos/{act_id}/alterar",
+                    {"option": chosen, "reason": "", "comment": "Veja o cinto traseiro."},
+                    token_from=f"/revisao/atos/{act_id}")
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    amend = _details(html, "Alterar (dentro da lei)")
+    assert amend.startswith("<details open")
+    assert f'<option value="{chosen}" selected>' in amend
+    assert 'value="Veja o cinto traseiro."' in amend
+    assert "Informe o motivo da alteração." in amend
+    assert not _details(html, "Rejeitar").startswith("<details open")
