@@ -221,37 +221,50 @@ def test_concurrent_appends_never_interleave(tmp_path):
     assert sorted(r[1] for r in evidence_store.records(path)) == sorted(map(sha, photos))
 
 
-def _at_0014_with_photo_rows(tmp_path, photos: list[dict]):
-    """An app on a SQLite database migrated to 0014 holding one inspection whose photo rows
-    are `photos` (with the `data` column 0014 still had). The rows are made by today's models
-    on today's schema, then the database goes down to 0014 (the models know columns 0014
-    did not have), and the photos are written in 0014's own shape."""
+def _migrated_app(tmp_path):
+    """An app on its own SQLite file, migrated to the newest revision."""
+    url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url,
+                      "EVIDENCE_DIR": str(tmp_path / "evidence")})
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+def _an_inspection_with_a_failed_item():
+    """(inspection id, its failed item's id, when it arrived), flushed, not committed."""
     from datetime import UTC, date, datetime
 
     from inspector.models import Inspection, InspectionItem, InspectionStatus, ItemResult
 
     from .. import factories
 
-    url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url,
-                      "EVIDENCE_DIR": str(tmp_path / "evidence")})
+    v, agent_ = factories.vehicle(), factories.user("agent")
+    db.session.flush()
+    now = datetime.now(UTC)
+    insp = Inspection(uuid=str(uuid.uuid4()), municipality_id=v.municipality_id,
+                      agent_id=agent_.id, vehicle_id=v.id, service=v.service,
+                      started_at=now, finished_at=now, rules_day=date.today(),
+                      body_sha256="0" * 64, body="{}", received_at=now,
+                      status=InspectionStatus.AWAITING_REVIEW)
+    db.session.add(insp)
+    db.session.flush()
+    item = InspectionItem(inspection_id=insp.id, position=0, item_id="tank-sign",
+                          result=ItemResult.FAIL, note="")
+    db.session.add(item)
+    db.session.flush()
+    return insp.id, item.id, now
+
+
+def _at_0014_with_photo_rows(tmp_path, photos: list[dict]):
+    """An app on a SQLite database migrated to 0014 holding one inspection whose photo rows
+    are `photos` (with the `data` column 0014 still had). The rows are made by today's models
+    on today's schema, then the database goes down to 0014 (the models know columns 0014
+    did not have), and the photos are written in 0014's own shape."""
+    app = _migrated_app(tmp_path)
     with app.app_context():
-        flask_migrate.upgrade()
-        v, agent_ = factories.vehicle(), factories.user("agent")
-        db.session.flush()
-        now = datetime.now(UTC)
-        insp = Inspection(uuid=str(uuid.uuid4()), municipality_id=v.municipality_id,
-                          agent_id=agent_.id, vehicle_id=v.id, service=v.service,
-                          started_at=now, finished_at=now, rules_day=date.today(),
-                          body_sha256="0" * 64, body="{}", received_at=now,
-                          status=InspectionStatus.AWAITING_REVIEW)
-        db.session.add(insp)
-        db.session.flush()
-        item = InspectionItem(inspection_id=insp.id, position=0, item_id="tank-sign",
-                              result=ItemResult.FAIL, note="")
-        db.session.add(item)
+        insp_id, item_id, now = _an_inspection_with_a_failed_item()
         db.session.commit()
-        item_id, insp_id = item.id, insp.id
         db.session.remove()
         flask_migrate.downgrade(revision="0014")
         for n, ph in enumerate(photos):
@@ -330,34 +343,12 @@ def test_evidence_fsync_accepts_on_and_off_words_only(monkeypatch):
 def _at_head_with_a_packed_photo(tmp_path, data: bytes):
     """An app on a SQLite file at the newest migration holding one received photo whose bytes
     are in a pack; (app, photo id)."""
-    from datetime import UTC, date, datetime
-
-    from inspector.models import Inspection, InspectionItem, InspectionStatus, ItemResult
-
-    from .. import factories
-
-    url = f"sqlite:///{tmp_path / 'm.sqlite3'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url,
-                      "EVIDENCE_DIR": str(tmp_path / "evidence")})
+    app = _migrated_app(tmp_path)
     with app.app_context():
-        flask_migrate.upgrade()
-        v, agent_ = factories.vehicle(), factories.user("agent")
-        db.session.flush()
-        now = datetime.now(UTC)
-        insp = Inspection(uuid=str(uuid.uuid4()), municipality_id=v.municipality_id,
-                          agent_id=agent_.id, vehicle_id=v.id, service=v.service,
-                          started_at=now, finished_at=now, rules_day=date.today(),
-                          body_sha256="0" * 64, body="{}", received_at=now,
-                          status=InspectionStatus.AWAITING_REVIEW)
-        db.session.add(insp)
-        db.session.flush()
-        item = InspectionItem(inspection_id=insp.id, position=0, item_id="tank-sign",
-                              result=ItemResult.FAIL, note="")
-        db.session.add(item)
-        db.session.flush()
+        insp_id, item_id, now = _an_inspection_with_a_failed_item()
         where, done = evidence_store.writing(sha(data), data)
         done.result()
-        photo = Photo(uuid=str(uuid.uuid4()), inspection_id=insp.id, item_id=item.id,
+        photo = Photo(uuid=str(uuid.uuid4()), inspection_id=insp_id, item_id=item_id,
                       position=0, sha256=sha(data), mime="image/jpeg", size=len(data),
                       received_at=now, pack=where.pack, pack_offset=where.offset)
         db.session.add(photo)
