@@ -43,3 +43,35 @@ def test_a_refused_amendment_keeps_the_chosen_measure_and_opens_its_form(app):
     assert 'value="Veja o cinto traseiro."' in amend
     assert "Informe o motivo da alteração." in amend
     assert not _details(html, "Rejeitar").startswith("<details open")
+
+
+def test_a_refused_mayors_decision_keeps_what_the_admin_typed(app):
+    """Nova Santa Helena 535 Art. 27: the permit's suspension is the mayor's; an admin
+    records it. "Não aplicou" without a reason is refused; the choice and the act number
+    stay."""
+    with app.app_context():
+        f = fleet("nova-santa-helena", "taxi")
+        agent = factories.user("agent", "nova-santa-helena")
+        sup = factories.user("supervisor", "nova-santa-helena")
+        admin = factories.user("admin", "nova-santa-helena")
+        db.session.commit()
+        now = datetime.now(UTC)
+        insp = inspect(f["vehicle"], agent, {"seat-belts": "fail"}, now - timedelta(hours=2))
+        db.session.commit()
+        [act] = enforcement.choose(insp, sup, now - timedelta(hours=1),
+                                   key="permit-sanction:suspension",
+                                   reason="Reincidência grave apurada pela supervisão.")
+        enforcement.confirm(act, sup, now - timedelta(minutes=30))
+        db.session.commit()
+        assert act.awaiting_mayor
+        username, act_id = admin.username, act.id
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    r = c.post_form(f"/revisao/atos/{act_id}/prefeito",
+                    {"decision": "reject", "ref": "Decreto nº 5/2026, de 01/12/2026",
+                     "reason": ""}, token_from=f"/revisao/atos/{act_id}")
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert '<input type="radio" name="decision" value="reject" checked>' in html
+    assert '<input type="radio" name="decision" value="confirm" checked>' not in html
+    assert 'value="Decreto nº 5/2026, de 01/12/2026"' in html
