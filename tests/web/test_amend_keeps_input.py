@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from inspector.extensions import db
 from inspector.services import enforcement
+from inspector.services.field_rules import local_day
 
 from .. import factories
 from ..enforcement_helpers import fleet, inspect
@@ -75,3 +76,27 @@ def test_a_refused_mayors_decision_keeps_what_the_admin_typed(app):
     assert '<input type="radio" name="decision" value="reject" checked>' in html
     assert '<input type="radio" name="decision" value="confirm" checked>' not in html
     assert 'value="Decreto nº 5/2026, de 01/12/2026"' in html
+
+
+def test_a_refused_appeal_decision_keeps_the_choice_and_the_text(app):
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        db.session.commit()
+        now = datetime.now(UTC)
+        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
+                                            now - timedelta(hours=2)))
+        enforcement.confirm(act, sup, now - timedelta(hours=1))
+        appeal = enforcement.file_appeal(act, filed_on=local_day(), filed_by="Ana Souza",
+                                         filed_by_role="holder", user=sup, now=now,
+                                         text_="O retrovisor foi trocado no mesmo dia.")
+        db.session.commit()
+        username, act_id, appeal_id = sup.username, act.id, appeal.id
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    r = c.post_form(f"/revisao/recursos/{appeal_id}/decidir",
+                    {"accepted": "1", "decision_text": "Ok"}, token_from=f"/revisao/atos/{act_id}")
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert '<input type="radio" name="accepted" value="1" checked>' in html
+    assert re.search(r'<textarea name="decision_text"[^>]*>Ok</textarea>', html)
