@@ -100,3 +100,25 @@ def test_a_refused_appeal_decision_keeps_the_choice_and_the_text(app):
     html = r.get_data(as_text=True)
     assert '<input type="radio" name="accepted" value="1" checked>' in html
     assert re.search(r'<textarea name="decision_text"[^>]*>Ok</textarea>', html)
+
+
+def test_a_refused_chosen_sanction_keeps_the_choice_and_the_reason(app):
+    with app.app_context():
+        f = fleet("nova-santa-helena", "taxi")
+        agent = factories.user("agent", "nova-santa-helena")
+        sup = factories.user("supervisor", "nova-santa-helena")
+        db.session.commit()
+        insp = inspect(f["vehicle"], agent, {"seat-belts": "fail"},
+                       datetime.now(UTC) - timedelta(hours=2))
+        db.session.commit()
+        username, insp_id = sup.username, insp.id
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    r = c.post_form(f"/revisao/vistorias/{insp_id}/sancoes",
+                    {"choice": "permit-sanction:suspension", "reason": "x"},
+                    token_from=f"/revisao/vistorias/{insp_id}")
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert re.search(r'name="choice" value="permit-sanction:suspension" required checked>', html)
+    assert re.search(r'<textarea name="reason" rows="3" maxlength="4000" required>x</textarea>',
+                     html)
