@@ -8,6 +8,7 @@ import { resultCard, serviceLabel, verdictBanner } from "./card.js";
 import { situationBanner } from "./situation.js";
 import * as store from "./db.js";
 import { InspectionForm } from "./inspection.js";
+import { clearDraft, getDraft } from "./drafts.js";
 import { renderOutboxList, renderPending } from "./outbox.js";
 import { setupPushButton } from "./notifications.js";
 import { checklistFor, hasSnapshot, scanContext, searchVehicles, vehicleDetails } from "./registry.js";
@@ -320,8 +321,24 @@ async function startInspection() {
     credentialToken: state.lastToken || null,
     snapshotVersion: await store.getMeta("snapshotVersion"),
     drivers: details.drivers, riderId: state.riderId ?? null,
+    agentId: state.user ? state.user.id : null,
   });
   navigate("inspection");
+}
+
+/** The inspection the signed-in agent was filling when the app last closed (a reload, the
+ * browser pushed out of memory by the camera): back on screen as it was left. */
+async function resumeDraft() {
+  const saved = await getDraft().catch(() => null);
+  if (!saved || !state.user || !saved.context || saved.context.agentId !== state.user.id) return;
+  const begun = saved.answers.some((a) => a.result || a.photos.length) || saved.signature;
+  if (!begun) {
+    await clearDraft().catch(() => {});
+    return;
+  }
+  state.form.open(saved.context, saved);
+  navigate("inspection");
+  toast("Vistoria em andamento recuperada: continue de onde parou.");
 }
 
 async function saveInspection(event) {
@@ -412,6 +429,7 @@ async function start() {
   if (document.body.dataset.screen !== "login") {
     history.replaceState({ screen: "home" }, "");
     show("home");
+    await resumeDraft();
   }
   if (online) await Promise.all([sync.syncOutbox(), refreshData()]);
   window.fieldApp.ready = true;

@@ -4,6 +4,8 @@
 // inspection and its photos to the outbox in one transaction.
 
 import * as store from "./db.js";
+import * as drafts from "./drafts.js";
+import { SignaturePad } from "./signature.js";
 import { sha256Hex } from "./verify.js";
 import { el, lawHref } from "./ui.js";
 
@@ -81,30 +83,42 @@ export class InspectionForm {
     this.error = root.querySelector("#inspection-error");
     this.canvas = root.querySelector("#signature");
     this.previews = [];
-    this.signature = new SignaturePad(this.canvas);
-    root.querySelector("#signature-clear").addEventListener("click", () => this.signature.clear());
+    this.signature = new SignaturePad(this.canvas, () => this.remember());
+    root.querySelector("#signature-clear").addEventListener("click", () => {
+      this.signature.clear();
+      this.remember();
+    });
     root.querySelector("#gps").addEventListener("click", () => this.locate());
     this.ackName = root.querySelector("#ack-name");
     this.ackError = root.querySelector("#ack-name-error");
-    this.ackName.addEventListener("input", () => this.fieldError(this.ackName, this.ackError, ""));
+    this.ackName.addEventListener("input", () => {
+      this.fieldError(this.ackName, this.ackError, "");
+      this.remember();
+    });
     this.otherName = root.querySelector("#driver-other-name");
     this.driverError = root.querySelector("#driver-error");
     root.querySelector("#driver-other").addEventListener("change", () => this.pickDriver(null));
     this.otherName.addEventListener("input", () => {
       this.fieldError(this.otherName, this.driverError, "");
       this.fillAckName(this.otherName.value.trim());
+      this.remember();
     });
   }
 
   /** Show a fresh checklist for a vehicle. context = {vehicle, checklist, credentialToken,
-   * snapshotVersion, drivers (the vehicle's linked drivers), riderId (a scanned vest badge)}. */
-  open(context) {
+   * snapshotVersion, drivers (the vehicle's linked drivers), riderId (a scanned vest badge),
+   * agentId}. `saved`: a draft kept on the phone (drafts.js) to fill the form back in. */
+  open(context, saved = null) {
     this.close();
     this.context = context;
-    this.id = newId();
-    this.startedAt = new Date().toISOString();
-    this.location = null;
-    this.answers = context.checklist.items.map((item) => ({ item, result: null, note: "", photos: [] }));
+    this.id = saved ? saved.id : newId();
+    this.startedAt = saved ? saved.startedAt : new Date().toISOString();
+    this.location = saved ? saved.location : null;
+    const kept = new Map(((saved && saved.answers) || []).map((a) => [a.itemId, a]));
+    this.answers = context.checklist.items.map((item) => {
+      const a = kept.get(item.id);
+      return { item, result: a ? a.result : null, note: a ? a.note || "" : "", photos: a ? a.photos || [] : [] };
+    });
     this.root.querySelector("#inspection-title").textContent =
       `Vistoria · ${context.vehicle.plate || ""}${context.vehicle.prefix ? " · prefixo " + context.vehicle.prefix : ""}`;
     this.root.querySelector("#inspection-law").textContent = context.checklist.law
@@ -117,6 +131,54 @@ export class InspectionForm {
     this.answers.forEach((answer, index) => this.list.appendChild(this.renderItem(answer, index)));
     this.signature.clear();
     this.showError("");
+    if (saved) this.restore(saved);
+  }
+
+  /** Fill the form back in from a kept draft (the items' answers are in `this.answers`). */
+  restore(saved) {
+    if (saved.location) {
+      this.root.querySelector("#gps-status").textContent = `Posição registrada (±${saved.location.accuracy_m} m).`;
+    }
+    if (saved.driver === "other") {
+      this.root.querySelector("#driver-other").checked = true;
+      this.pickDriver(null);
+    } else if (saved.driver === "none") {
+      this.root.querySelectorAll('input[name="driver"]').forEach((r) => { r.checked = false; });
+      this.driver = undefined;
+      this.root.querySelector("#driver-other-box").hidden = true;
+    } else {
+      const d = (this.drivers || []).find((x) => x.id === saved.driver);
+      const radio = d && this.root.querySelector(`#driver-choices input[value="${d.id}"]`);
+      if (radio) {
+        radio.checked = true;
+        this.pickDriver(d);
+      }
+    }
+    this.otherName.value = saved.otherName || "";
+    this.ackName.value = saved.ackName || "";
+    this.autoName = saved.autoName || "";
+    if (saved.signature) this.signature.draw(saved.signature);
+    this.answers.forEach((a) => a.photos.forEach((p) => drafts.putPhoto(p).catch(() => {})));
+    this.remember();
+  }
+
+  /** Keep what is filled on the phone a moment after each change (drafts.js). */
+  remember() {
+    if (!this.context) return;
+    clearTimeout(this.rememberTimer);
+    this.rememberTimer = setTimeout(() => {
+      if (this.context) drafts.putDraft(this.draft()).catch((e) => console.warn("rascunho", e));
+    }, 200);
+  }
+
+  /** What the form holds now, as drafts.js keeps it (photos by id). */
+  draft() {
+    const driver = this.driver === undefined ? "none" : this.driver === null ? "other" : this.driver.id;
+    return { id: this.id, context: this.context, startedAt: this.startedAt, location: this.location,
+      answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result, note: a.note,
+        photoIds: a.photos.map((p) => p.id) })),
+      driver, otherName: this.otherName.value, ackName: this.ackName.value, autoName: this.autoName,
+      signature: this.signature.isEmpty() ? null : this.signature.toDataURL(), keptAt: new Date().toISOString() };
   }
 
   /** Whether the agent has answered anything or taken a photo (leaving would lose it). */
@@ -124,11 +186,13 @@ export class InspectionForm {
     return Boolean(this.context) && (this.answers.some((a) => a.result || a.photos.length) || !this.signature.isEmpty());
   }
 
-  /** Forget the form (free the photo previews). */
+  /** Forget the form (free the photo previews) and its draft kept on the phone. */
   close() {
     this.previews.forEach((url) => URL.revokeObjectURL(url));
     this.previews = [];
     this.list.replaceChildren();
+    clearTimeout(this.rememberTimer);
+    if (this.context) drafts.clearDraft().catch((e) => console.warn("rascunho", e));
     this.context = null;
   }
 
@@ -158,13 +222,22 @@ export class InspectionForm {
         failure.hidden = radio.value !== "fail";
         node.classList.toggle("is-fail", radio.value === "fail");
         node.classList.remove("is-missing");
+        this.remember();
       });
+      if (answer.result === radio.value) { // filled back in from a kept draft
+        radio.checked = true;
+        failure.hidden = radio.value !== "fail";
+        node.classList.toggle("is-fail", radio.value === "fail");
+      }
     });
+    node.querySelector("textarea").value = answer.note;
     node.querySelector("textarea").addEventListener("input", (e) => {
       answer.note = e.target.value;
+      this.remember();
     });
     node.querySelector(".photo-required").hidden = !item.photo_required_on_failure;
     const thumbs = node.querySelector(".thumbs");
+    answer.photos.forEach((photo) => thumbs.appendChild(this.thumbnail(answer, photo)));
     node.querySelector('input[type="file"]').addEventListener("change", async (e) => {
       const files = Array.from(e.target.files || []);
       e.target.value = "";
@@ -174,6 +247,8 @@ export class InspectionForm {
           answer.photos.push(photo);
           thumbs.appendChild(this.thumbnail(answer, photo));
           node.classList.remove("is-missing");
+          await drafts.putPhoto(photo).catch((err) => console.warn("rascunho", err));
+          this.remember();
         } catch (error) {
           this.showError(error.message);
         }
@@ -197,6 +272,8 @@ export class InspectionForm {
     remove.addEventListener("click", () => {
       answer.photos = answer.photos.filter((p) => p.id !== photo.id);
       figure.remove();
+      drafts.deletePhoto(photo.id).catch(() => {});
+      this.remember();
     });
     figure.append(img, remove);
     return figure;
@@ -213,6 +290,7 @@ export class InspectionForm {
       this.location = { lat: pos.coords.latitude, lon: pos.coords.longitude,
         accuracy_m: Math.round(pos.coords.accuracy) };
       status.textContent = `Posição registrada (±${this.location.accuracy_m} m).`;
+      this.remember();
     }, () => {
       status.textContent = "Não foi possível obter a posição (opcional).";
     }, { enableHighAccuracy: true, timeout: 20000, maximumAge: 60000 });
@@ -247,6 +325,7 @@ export class InspectionForm {
   /** The agent chose who was driving (null: someone not registered, whose name is asked). */
   pickDriver(driver) {
     this.driver = driver;
+    this.remember();
     this.root.querySelector("#driver-other-box").hidden = driver !== null;
     this.fieldError(this.otherName, this.driverError, "");
     this.fillAckName(driver ? driver.name : this.otherName.value.trim());
@@ -335,60 +414,5 @@ export class InspectionForm {
     });
     this.close();
     return id;
-  }
-}
-
-/** A finger-drawn signature on a canvas (pointer events, so mouse, pen and touch all work). */
-export class SignaturePad {
-  constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
-    this.drawing = false;
-    this.strokes = 0;
-    canvas.addEventListener("pointerdown", (e) => this.start(e));
-    canvas.addEventListener("pointermove", (e) => this.move(e));
-    ["pointerup", "pointercancel", "pointerleave"].forEach((t) =>
-      canvas.addEventListener(t, () => { this.drawing = false; }));
-  }
-
-  point(e) {
-    const r = this.canvas.getBoundingClientRect();
-    return [(e.clientX - r.left) * (this.canvas.width / r.width),
-      (e.clientY - r.top) * (this.canvas.height / r.height)];
-  }
-
-  start(e) {
-    e.preventDefault();
-    this.canvas.setPointerCapture(e.pointerId);
-    this.drawing = true;
-    this.strokes += 1;
-    const [x, y] = this.point(e);
-    this.ctx.beginPath();
-    this.ctx.moveTo(x, y);
-  }
-
-  move(e) {
-    if (!this.drawing) return;
-    const [x, y] = this.point(e);
-    this.ctx.lineWidth = 4;
-    this.ctx.lineCap = "round";
-    this.ctx.lineJoin = "round";
-    this.ctx.strokeStyle = "#000";
-    this.ctx.lineTo(x, y);
-    this.ctx.stroke();
-  }
-
-  clear() {
-    this.ctx.fillStyle = "#fff";
-    this.ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
-    this.strokes = 0;
-  }
-
-  isEmpty() {
-    return this.strokes === 0;
-  }
-
-  toDataURL() {
-    return this.canvas.toDataURL("image/png");
   }
 }
