@@ -122,3 +122,29 @@ def test_a_refused_chosen_sanction_keeps_the_choice_and_the_reason(app):
     assert re.search(r'name="choice" value="permit-sanction:suspension" required checked>', html)
     assert re.search(r'<textarea name="reason" rows="3" maxlength="4000" required>x</textarea>',
                      html)
+
+
+def test_a_refused_confirmation_keeps_the_length_and_the_comment(app):
+    with app.app_context():
+        f = fleet("nova-santa-helena", "taxi")
+        agent = factories.user("agent", "nova-santa-helena")
+        sup = factories.user("supervisor", "nova-santa-helena")
+        db.session.commit()
+        now = datetime.now(UTC)
+        insp = inspect(f["vehicle"], agent, {"seat-belts": "fail"}, now - timedelta(hours=2))
+        db.session.commit()
+        [act] = enforcement.choose(insp, sup, now - timedelta(hours=1),
+                                   key="permit-sanction:suspension",
+                                   reason="Reincidência grave apurada pela supervisão.")
+        db.session.commit()
+        username, act_id = sup.username, act.id
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    r = c.post_form(f"/revisao/atos/{act_id}/confirmar",
+                    {"days": "120", "comment": "Prazo longo pela reincidência."},
+                    token_from=f"/revisao/atos/{act_id}")
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    form = html[html.index(f'action="/revisao/atos/{act_id}/confirmar"'):]
+    form = form[:form.index("</form>")]
+    assert 'value="120"' in form and 'value="Prazo longo pela reincidência."' in form
