@@ -27,6 +27,9 @@ SUMMARIES = {
     "irregular": "Este transporte não está em dia com a lei municipal hoje.",
     "suspended": "A licença deste transporte está suspensa pela prefeitura. Ele não pode "
                  "levar passageiros agora.",
+    # a rider's badge whose own registration is suspended (the vehicle's licence is not)
+    "suspended_driver": "O registro deste condutor está suspenso pela prefeitura. Ele não pode "
+                        "levar passageiros agora.",
     "revoked": "Este código foi cancelado pela prefeitura e não vale mais. Não embarque; se o "
                "condutor insiste, denuncie.",
     "expired": "Este código venceu e não vale mais. O condutor deve pedir um novo à prefeitura.",
@@ -228,11 +231,13 @@ def build(found: Lookup, on: date) -> View:
         registration = registration_text(cred.driver, parts[0][1], on)
     state, reasons = _combine(parts)
     title, summary = TITLES[state], SUMMARIES[state]
+    if state == "suspended" and cred.kind == CredentialKind.DRIVER \
+            and all(p[0] != "suspended" for p in parts[1:]):
+        summary = SUMMARIES["suspended_driver"]     # the rider is suspended, not the vehicle
     if state == "suspended" and reasons and all(r.until for r in reasons):
         last = max(r.until for r in reasons).strftime("%d/%m/%Y")   # every suspension ends
         title = f"{title} até {last}"
-        summary = summary.replace("suspensa pela prefeitura.",
-                                  f"suspensa pela prefeitura até {last}.")
+        summary = summary.replace("pela prefeitura.", f"pela prefeitura até {last}.", 1)
     return View(state, title, summary, reasons=reasons, town=_town_name(cred),
                 drivers=[_person(d) for d in drivers], vehicles=[_car(v, on) for v in vehicles],
                 company=_company(vehicles) if service_of(cred) == Service.MOTOTAXI else "",
