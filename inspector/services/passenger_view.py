@@ -27,7 +27,8 @@ SUMMARIES = {
     "irregular": "Este transporte não está em dia com a lei municipal hoje.",
     "suspended": "A licença deste transporte está suspensa pela prefeitura. Ele não pode "
                  "levar passageiros agora.",
-    # a rider's badge whose own registration is suspended (the vehicle's licence is not)
+    # a driver's badge whose own registration is the problem (the vehicle is in order)
+    "irregular_driver": "Este condutor não está em dia com a lei municipal hoje.",
     "suspended_driver": "O registro deste condutor está suspenso pela prefeitura. Ele não pode "
                         "levar passageiros agora.",
     "revoked": "Este código foi cancelado pela prefeitura e não vale mais. Não embarque; se o "
@@ -231,9 +232,9 @@ def build(found: Lookup, on: date) -> View:
         registration = registration_text(cred.driver, parts[0][1], on)
     state, reasons = _combine(parts)
     title, summary = TITLES[state], SUMMARIES[state]
-    if state == "suspended" and cred.kind == CredentialKind.DRIVER \
-            and all(p[0] != "suspended" for p in parts[1:]):
-        summary = SUMMARIES["suspended_driver"]     # the rider is suspended, not the vehicle
+    if state in ("suspended", "irregular") and cred.kind == CredentialKind.DRIVER \
+            and all(p[0] == "regular" for p in parts[1:]):
+        summary = SUMMARIES[f"{state}_driver"]      # the driver is, not the vehicle
     if state == "suspended" and reasons and all(r.until for r in reasons):
         last = max(r.until for r in reasons).strftime("%d/%m/%Y")   # every suspension ends
         title = f"{title} até {last}"

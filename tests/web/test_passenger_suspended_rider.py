@@ -1,6 +1,7 @@
-"""A rider's badge whose own registration is suspended: the page says the rider's registration
-is suspended ("O registro deste condutor está suspenso…"), not that "a licença deste
-transporte" is (the vehicle's Alvará is in order); a suspended vehicle keeps its words."""
+"""A driver's badge whose own registration is the problem, the vehicle being in order: a
+suspended one says "O registro deste condutor está suspenso…", a lapsed one "Este condutor não
+está em dia…", not "a licença deste transporte" / "Este transporte"; a suspended vehicle keeps
+its words."""
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -41,3 +42,13 @@ def test_a_suspended_vehicle_keeps_its_words(app, client):
     html = _page(app, client, vehicle)
     assert "A licença deste transporte está suspensa pela prefeitura." in html
     assert "registro deste condutor" not in html
+
+
+def test_a_lapsed_drivers_badge_says_the_driver_is_not_in_order(app, client):
+    def rider():
+        r = regular_mototaxi().drivers[0]
+        r.registration_expiry = date.today() - timedelta(days=10)
+        return r
+    html = _page(app, client, rider)
+    assert "Este condutor não está em dia com a lei municipal hoje." in html
+    assert "Este transporte não está em dia" not in html
