@@ -201,6 +201,8 @@ def _measure_section(act: Sanction, pack) -> Section:
             rows.append(("Decisão", f"{by}, em {moment(act.decided_at)}"))
             if act.decision_ref:
                 rows.append(("Ato do Prefeito", act.decision_ref))
+    if act.reason:  # the facts a supervisor gave for a chosen sanction, or why it was amended
+        rows.append(("Motivo", act.reason))
     rows += _suspension_rows(act)
     blocks: list = [Rows(tuple(rows))]
     cite = loads(act.citation)

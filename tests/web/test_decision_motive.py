@@ -1,0 +1,43 @@
+"""A sanction the supervision chose with its reason (Nova Santa Helena 535 Art. 25 III: the
+permit's suspension, decided by the mayor) prints that reason on the decision: the document
+says why, not only what."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from inspector.extensions import db
+from inspector.models import Notice, Sanction
+from inspector.services import enforcement
+from inspector.services.notice_content import build_sheet
+from inspector.services.notice_pdf import Rows
+
+from .. import factories
+from ..enforcement_helpers import fleet, inspect
+
+REASON = "Terceira recusa do condutor em trocar o cinto, apurada pela supervisão."
+
+
+def test_the_decision_on_a_chosen_suspension_states_the_reason(app):
+    with app.app_context():
+        f = fleet("nova-santa-helena", "taxi")
+        agent = factories.user("agent", "nova-santa-helena")
+        sup = factories.user("supervisor", "nova-santa-helena")
+        admin = factories.user("admin", "nova-santa-helena")
+        db.session.commit()
+        now = datetime.now(UTC)
+        insp = inspect(f["vehicle"], agent, {"seat-belts": "fail"}, now - timedelta(hours=2))
+        db.session.commit()
+        [act] = enforcement.choose(insp, sup, now - timedelta(hours=1),
+                                   key="permit-sanction:suspension", reason=REASON)
+        enforcement.confirm(act, sup, now - timedelta(minutes=30))
+        enforcement.record_mayor_decision(act, admin, now - timedelta(minutes=10),
+                                          decision="confirm", ref="Decreto nº 5/2026")
+        db.session.commit()
+        act = db.session.get(Sanction, act.id)
+        notice = db.session.scalar(db.select(Notice).where(Notice.sanction_id == act.id))
+        sheet = build_sheet(notice, url="https://x.example/d", access_code=None)
+        measure = next(s for s in sheet.sections
+                       if s.title == "Penalidade aplicada e seu fundamento")
+        rows = {k: v for b in measure.blocks if isinstance(b, Rows) for k, v in b.rows}
+    assert rows["Motivo"] == f"Proposta da supervisão: {REASON}"
+    assert rows["Decisão"].endswith("Decreto nº 5/2026")
