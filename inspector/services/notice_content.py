@@ -186,7 +186,8 @@ def _facts_section(act: Sanction, insp: Inspection | None, parent: Notice | None
 
 
 def _measure_section(act: Sanction, pack) -> Section:
-    rows = [("Penalidade / medida", f"{act.kind_label}: {act.label}")]
+    named = act.label.startswith(act.kind_label)   # "Suspensão — ..." names its kind already
+    rows = [("Penalidade / medida", act.label if named else f"{act.kind_label}: {act.label}")]
     if act.automatic:
         rows.append(("Decisão", f"automática, por força da lei, em {moment(act.decided_at)}"))
     else:

@@ -40,4 +40,5 @@ def test_the_decision_on_a_chosen_suspension_states_the_reason(app):
                        if s.title == "Penalidade aplicada e seu fundamento")
         rows = {k: v for b in measure.blocks if isinstance(b, Rows) for k, v in b.rows}
     assert rows["Motivo"] == f"Proposta da supervisão: {REASON}"
+    assert rows["Penalidade / medida"] == "Suspensão — Suspensão ou cassação do Termo de Permissão"
     assert rows["Decisão"].endswith("Decreto nº 5/2026")
