@@ -1,0 +1,41 @@
+"""'Multas em aberto' on a 360 px phone (Chromium): each stacked cell keeps its lines
+together (the document number over its date, "(correndo)" after the fine) inside the card,
+instead of pushing them into columns off its right edge."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from inspector.extensions import db
+from inspector.services import enforcement
+
+from .. import factories
+from ..enforcement_helpers import fleet, inspect
+from .field_helpers import sign_in
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 360, "height": 740}
+
+
+def test_open_fines_cells_fit_the_phone(app, page):
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        db.session.commit()
+        started = datetime.now(UTC) - timedelta(days=4)
+        [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
+                                               started))
+        enforcement.confirm(notice, sup, started + timedelta(hours=1))
+        db.session.commit()
+        enforcement.tick(datetime.now(UTC))
+        db.session.commit()
+        username = sup.username
+    page.set_viewport_size(PHONE)
+    sign_in(page, username, "/revisao/multas")
+    assert "(correndo)" in page.inner_text("table.stack")
+    wrap = page.eval_on_selector(".table-wrap", "w => [w.scrollWidth, w.clientWidth]")
+    assert wrap[0] <= wrap[1], wrap                       # nothing hidden off the card's edge
+    doc = page.locator('td[data-label="Documento"]').first
+    link, date = doc.locator("a").bounding_box(), doc.locator("small").bounding_box()
+    assert date["y"] >= link["y"] + link["height"] - 1   # the date under the number
