@@ -147,3 +147,32 @@ def test_the_sites_sair_also_takes_the_browser_off_the_users_notifications(conte
     with app.app_context():
         assert db.session.scalars(select(PushSubscription)).all() == []
     assert page.evaluate("localStorage.getItem('fake-push')") is None
+
+
+def test_another_agent_on_the_phone_does_not_inherit_the_subscription(context, live_server, app,
+                                                                     make, service):
+    """Ana's session ended without "Sair" (it expired); Bruno signs in on her phone: the browser
+    is unsubscribed (nothing sent to Ana's endpoint reaches it any more) and Bruno is offered
+    "Ativar notificações" instead of being told they are on."""
+    from inspector.models import UserSession
+
+    ana = make(factories.user, "agent", "tapurah", name="Ana Fiscal")
+    bruno = make(factories.user, "agent", "tapurah", name="Bruno Fiscal")
+    phone = Subscriber(service.endpoint("shared-phone"))
+    context.add_init_script(FAKE_PUSH % json.dumps(phone.as_json()))
+    page = context.new_page()
+    sign_in(page, ana.username)
+    open_app(page)
+    page.get_by_role("button", name="Ativar notificações").click()
+    expect(page.locator("#push-state")).to_have_text("Notificações ativadas neste aparelho.")
+    with app.app_context():
+        db.session.query(UserSession).filter_by(user_id=ana.id).delete()   # expired
+        db.session.commit()
+
+    sign_in(page, bruno.username)
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    expect(page.locator("#who")).to_contain_text("Bruno Fiscal")
+    expect(page.locator("#push-state")).to_have_text(
+        "Ative para saber quando a supervisão responder às suas vistorias.")
+    expect(page.get_by_role("button", name="Ativar notificações")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('fake-push')") is None

@@ -208,6 +208,8 @@ async function loadSession() {
     if (previous && previous.id !== user.id) { // another agent: their town, their answers
       await store.clearSnapshot();
       await store.clearReviews();
+      // and not the previous agent's notifications (their session ended without "Sair")
+      if (await dropPushSubscription()) setupPushButton($("push-enable"), $("push-state"));
     }
     await store.setMeta("user", user);
     await clearSignedOut();
@@ -224,6 +226,20 @@ async function loadSession() {
     return false;
   }
   return result.ok;
+}
+
+/** Unsubscribe this browser from Web Push (the push service forgets the endpoint, so nothing
+ * sent to it arrives); whether there was a subscription. */
+async function dropPushSubscription() {
+  try {
+    const registration = "serviceWorker" in navigator ? await navigator.serviceWorker.getRegistration("/") : null;
+    const subscription = registration && registration.pushManager ? await registration.pushManager.getSubscription() : null;
+    if (!subscription) return false;
+    await subscription.unsubscribe();
+    return true;
+  } catch (error) {
+    return false;
+  }
 }
 
 async function refreshData({ announce = false } = {}) {
