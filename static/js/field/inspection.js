@@ -110,6 +110,7 @@ export class InspectionForm {
    * agentId}. `saved`: a draft kept on the phone (drafts.js) to fill the form back in. */
   open(context, saved = null) {
     this.close();
+    if (!saved) drafts.clearDraft().catch(() => {}); // a new one replaces any draft left (another agent's)
     this.context = context;
     this.id = saved ? saved.id : newId();
     this.startedAt = saved ? saved.startedAt : new Date().toISOString();
