@@ -39,3 +39,24 @@ def test_open_fines_cells_fit_the_phone(app, page):
     doc = page.locator('td[data-label="Documento"]').first
     link, date = doc.locator("a").bounding_box(), doc.locator("small").bounding_box()
     assert date["y"] >= link["y"] + link["height"] - 1   # the date under the number
+
+
+def test_a_long_status_badge_stays_inside_the_acts_card(app, page):
+    """/revisao/atos: "Convertido em multa diária" wraps inside its badge on a phone."""
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        db.session.commit()
+        started = datetime.now(UTC) - timedelta(days=4)
+        [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
+                                               started))
+        enforcement.confirm(notice, sup, started + timedelta(hours=1))
+        db.session.commit()
+        enforcement.tick(datetime.now(UTC))
+        db.session.commit()
+        username = sup.username
+    page.set_viewport_size(PHONE)
+    sign_in(page, username, "/revisao/atos")
+    assert "Convertido em multa diária" in page.inner_text("table.stack")
+    wrap = page.eval_on_selector(".table-wrap", "w => [w.scrollWidth, w.clientWidth]")
+    assert wrap[0] <= wrap[1], wrap
