@@ -173,6 +173,15 @@ def test_a_failed_write_closes_the_pack_and_the_next_photo_starts_a_new_one(tmp_
     assert [r[1] for r in evidence_store.records(old)] == [sha(jpeg(1))]  # no hole after it
 
 
+def test_a_full_pack_is_closed_and_the_next_photo_opens_a_new_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(evidence_store, "PACK_LIMIT", len(jpeg(1)) * 2)
+    wheres = [_append(tmp_path, jpeg(n)) for n in range(4)]
+    packs = [w.pack for w in wheres]
+    assert packs[0] == packs[1] != packs[2] == packs[3]       # past the limit after the 2nd
+    assert all(evidence_store.read(w, len(jpeg(n)), tmp_path) == jpeg(n)
+               for n, w in enumerate(wheres))
+
+
 def test_a_replaced_pack_is_closed_once_nothing_writes_to_it(tmp_path):
     _append(tmp_path / "a", jpeg(1))
     first = evidence_store._pack
