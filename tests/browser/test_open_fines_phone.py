@@ -1,6 +1,7 @@
-"""'Multas em aberto' on a 360 px phone (Chromium): each stacked cell keeps its lines
-together (the document number over its date, "(correndo)" after the fine) inside the card,
-instead of pushing them into columns off its right edge."""
+"""Review pages on a 360 px phone (Chromium). 'Multas em aberto': each stacked cell keeps its
+lines together (the document number over its date, "(correndo)" after the fine) inside the
+card, instead of pushing them into columns off its right edge; a long status badge wraps
+inside its card (acts list, an act on the inspection page)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -60,3 +61,30 @@ def test_a_long_status_badge_stays_inside_the_acts_card(app, page):
     assert "Convertido em multa diária" in page.inner_text("table.stack")
     wrap = page.eval_on_selector(".table-wrap", "w => [w.scrollWidth, w.clientWidth]")
     assert wrap[0] <= wrap[1], wrap
+
+
+def test_the_acts_status_badge_stays_inside_its_card_on_the_inspection(app, page):
+    """An act whose appeal was denied ("Recurso negado") on the inspection page."""
+    from inspector.models import Inspection
+    from inspector.services.field_rules import local_day
+
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        db.session.commit()
+        now = datetime.now(UTC)
+        insp = inspect(f["vehicle"], agent, {"mirrors": "fail"}, now - timedelta(hours=3))
+        [act] = enforcement.acts_of(insp)
+        enforcement.confirm(act, sup, now - timedelta(hours=2))
+        appeal = enforcement.file_appeal(act, filed_on=local_day(), filed_by="Ana Souza",
+                                         filed_by_role="holder", user=sup, now=now,
+                                         text_="O retrovisor foi trocado no mesmo dia.")
+        enforcement.decide_appeal(appeal, sup, now, accepted=False,
+                                  text_="A foto mostra um só retrovisor.")
+        db.session.commit()
+        username, insp_id = sup.username, db.session.get(Inspection, insp.id).id
+    page.set_viewport_size(PHONE)
+    sign_in(page, username, f"/revisao/vistorias/{insp_id}")
+    assert "Recurso negado" in page.inner_text(".act.card")
+    card = page.eval_on_selector(".act.card", "w => [w.scrollWidth, w.clientWidth]")
+    assert card[0] <= card[1], card
