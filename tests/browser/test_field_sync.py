@@ -208,3 +208,27 @@ def test_a_later_start_fetches_only_what_changed_and_old_data_is_flagged(browser
     expect(freshness).to_contain_text("mais de 24 h")
     expect(freshness).to_have_class(re.compile(r"\bstale\b"))
     context.close()
+
+
+# ---------- the sending line ----------
+
+def test_while_sending_the_phone_says_how_many_inspections_in_words_that_agree(
+        browser, live_server, app, world, tmp_path):
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
+    jpeg_file(photos[0], 5), jpeg_file(photos[1], 6)
+    context.set_offline(True)
+    inspect_by_plate(page, world["plate"], photos)
+    held = []
+    context.route(re.compile(r".*/api/field/inspections/[0-9a-f-]{36}$"),
+                  lambda route: held.append(route))      # the first PUT waits on the network
+    context.set_offline(False)
+    page.get_by_role("button", name="Sincronizar").click()
+    expect(page.locator("#sync-status")).to_have_text("Enviando 1 vistoria…")
+    for route in held:
+        route.continue_()
+    context.unroute(re.compile(r".*/api/field/inspections/[0-9a-f-]{36}$"))
+    expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio",
+                                                       timeout=30_000)
+    assert table_counts(app) == (1, 2)
+    context.close()

@@ -83,7 +83,7 @@ async function sendOutbox({ manual, onlyId }) {
   const known = await store.getMeta("user"); // the last agent seen signed in, until the server says
   const ownedBy = (user) => waiting.filter((e) => user && e.agentId !== null && e.agentId === user.id);
   const likely = ownedBy(known);
-  if (likely.length) emit("status", { state: "sending", message: `Enviando ${likely.length} vistoria(s)…` });
+  if (likely.length) emit("status", { state: "sending", message: `Enviando ${plural(likely.length, "vistoria", "vistorias")}…` });
   const session = await fetchSession();
   if (session.signedOut || !session.ok) {
     summary.kept = likely.length;
@@ -102,7 +102,7 @@ async function sendOutbox({ manual, onlyId }) {
     }
     return quiet(summary);
   }
-  if (!likely.length) emit("status", { state: "sending", message: `Enviando ${entries.length} vistoria(s)…` });
+  if (!likely.length) emit("status", { state: "sending", message: `Enviando ${plural(entries.length, "vistoria", "vistorias")}…` });
   const queue = entries.slice();
   const stop = { now: false };
   async function worker() {
