@@ -176,9 +176,25 @@ def holder_view(notice: Notice) -> dict:
         "amount": _brl(act.amount_brl), "per_day": act.amount_per == "day",
         "law": cite.get("law"), "article": cite.get("article"),
         "appeal_until": appeal.strftime("%d/%m/%Y") if appeal else None,
+        "appeal": _appeal_outcome(act),
         "can_subscribe": push_triggers.holder_of(act) is not None,
         **_suspension_and_fine(act),
     }
+
+
+def _appeal_outcome(act) -> str | None:
+    """The last appeal against the act as the holder should read it: pending since the day it
+    was filed, or decided (provido / negado / não admitido) on a day, with its grounds."""
+    appeals = sorted(act.appeals, key=lambda a: (a.filed_on, a.id))
+    if not appeals:
+        return None
+    last = appeals[-1]
+    filed = last.filed_on.strftime("%d/%m/%Y")
+    if last.decided_at is None:
+        return f"protocolado em {filed}, aguardando decisão"
+    decided = _local(last.decided_at).split(" às ")[0]
+    grounds = f": {last.decision_text}" if last.decision_text else ""
+    return f"protocolado em {filed}; {last.status.label.lower()} em {decided}{grounds}"
 
 
 def _suspension_and_fine(act) -> dict:
