@@ -18,7 +18,7 @@ TITLES = {
     "irregular": "IRREGULAR",
     "suspended": "SUSPENSO",
     "revoked": "CREDENCIAL CANCELADA",
-    "expired": "CREDENCIAL VENCIDA",   # the "revoked" page (red, no ride details), its own words
+    "expired": "CREDENCIAL VENCIDA",   # red like "revoked", no ride details, its own state
     "unknown": "NÃO RECONHECIDA",
 }
 SUMMARIES = {
@@ -33,7 +33,10 @@ SUMMARIES = {
                         "levar passageiros agora.",
     "revoked": "Este código foi cancelado pela prefeitura e não vale mais. Não embarque; se o "
                "condutor insiste, denuncie.",
-    "expired": "Este código venceu e não vale mais. O condutor deve pedir um novo à prefeitura.",
+    # an expired code cannot say whether the ride is licensed today: the passenger is told
+    # not to board, as on the other red pages
+    "expired": "Este código venceu e não vale mais. Não embarque: ele não confirma que este "
+               "transporte está licenciado hoje. O condutor deve pedir um novo à prefeitura.",
     "unknown": "Este código não foi emitido pela prefeitura ou foi alterado. Não confie nele.",
 }
 
@@ -183,9 +186,10 @@ def _company(vehicles: list[Vehicle]) -> str:
 
 
 def closed(outcome: str, town: str) -> View:
-    """The page of a revoked or expired credential: no ride details, only the warning; an
-    expired one is called VENCIDA, as its text says ("Este código venceu"), not CANCELADA."""
-    return View("revoked", TITLES[outcome], SUMMARIES[outcome], town=town, can_report=True)
+    """The page of a revoked or expired credential: no ride details, only the warning. Each
+    keeps its own state ("revoked" / "expired"), which a report from it stores as what the
+    passenger saw (VENCIDA is not CANCELADA on the supervisors' page)."""
+    return View(outcome, TITLES[outcome], SUMMARIES[outcome], town=town, can_report=True)
 
 
 def unknown(claimed_town: str = "") -> View:

@@ -22,6 +22,6 @@ def test_an_expired_credential_is_called_vencida_not_cancelada(app, client):
     assert banner(html) == "CREDENCIAL VENCIDA"
     assert "Este código venceu e não vale mais." in html
     assert "CANCELADA" not in html and "cancelad" not in html
-    assert 'class="banner b-revoked"' in html                      # the red page
+    assert 'class="banner b-expired"' in html                      # the red page (its own state)
     assert "QBA1D23" not in html and "João" not in html
     assert "Denunciar" in html

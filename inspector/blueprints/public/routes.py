@@ -69,7 +69,7 @@ def verify(token: str):
 def driver_photo(token: str, driver_id: int):
     """The photo of a driver shown on an active credential's page."""
     found, view = _lookup(token)
-    if view.state in ("unknown", "revoked") or driver_id not in {p.id for p in view.drivers}:
+    if view.state in ("unknown", "revoked", "expired") or driver_id not in {p.id for p in view.drivers}:
         abort(404)
     from ...models import Driver
 
