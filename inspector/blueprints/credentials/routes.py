@@ -6,7 +6,9 @@ from flask import (Blueprint, Response, abort, flash, g, jsonify, redirect, rend
                    request, url_for)
 
 from ...extensions import db
-from ...models import Credential, Driver, PassengerReport, ReportStatus, Role, Vehicle
+from ... import rules
+from ...models import (Credential, Driver, Municipality, PassengerReport, ReportStatus, Role,
+                       Vehicle)
 from ...security import get_in_town, login_required, roles_required, town_id
 from ...services import credential_keys, credential_sheets, credentials, passenger_reports
 from ...services.errors import ValidationFailed
@@ -34,13 +36,25 @@ def _sheet_arg() -> str | None:
     return sheet if sheet in credential_sheets.SHEETS else None
 
 
+SHEET_SERVICE = {"rider": "mototaxi", "card": "taxi"}   # vehicle stickers: every service
+
+
+def _town_sheets(tid: int) -> dict[str, str]:
+    """The sheets a town prints: a moto-taxi rider's vest badge only where the town's laws
+    cover moto-taxis, a taxi driver's card only where they cover taxis."""
+    town = db.session.get(Municipality, tid)
+    services = {p.service for p in rules.packs_for_town(town.slug)} if town else set()
+    return {s: label for s, label in SHEET_LABELS.items()
+            if not services or SHEET_SERVICE.get(s) in (None, *services)}
+
+
 def _list_context(sheet: str | None, errors: dict | None = None) -> dict:
     tid = town_id()
     creds = credentials.for_town(tid, sheet)
-    missing = {s: credentials.missing_subjects(tid, s)
-               for s in ([sheet] if sheet else credential_sheets.SHEETS)}
+    sheets = _town_sheets(tid)
+    missing = {s: credentials.missing_subjects(tid, s) for s in ([sheet] if sheet else sheets)}
     return {"creds": creds, "missing": missing, "sheet": sheet, "today": local_day(),
-            "sheet_labels": SHEET_LABELS, "kind_labels": KIND_LABELS,
+            "sheet_labels": sheets, "kind_labels": KIND_LABELS,
             "status_labels": STATUS_LABELS,
             "sheet_of": credentials.sheet_of, "subject_of": credentials.subject_of,
             "errors": errors or {}}
