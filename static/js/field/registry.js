@@ -31,8 +31,9 @@ async function prefixHeads() {
  * Vehicles for what the agent typed, on normalised text (upper case, letters and digits only:
  * "tmt-06" is TMT06): plates and prefixes starting with it; a prefix's number with or without
  * its zeros ("TMT6" finds TMT06); digits alone also name the number of a lettered prefix ("6"
- * finds TMT06, MTC06 and 0006). Exact matches first, then the same number, then the rest,
- * by plate within each.
+ * finds TMT06, MTC06 and 0006). Exact matches first, then the same number, then the rest.
+ * Within each, plate matches by plate, then prefix matches by prefix in natural order (TMT01,
+ * TMT03, TMT06, TMT10); the same number under other letters or zeros (0006, MTC06) by plate.
  */
 export async function searchVehicles(text) {
   const q = normaliseQuery(text);
@@ -54,8 +55,16 @@ export async function searchVehicles(text) {
     add(found.flat(), 1);
     add(found.flat().filter((v) => key(v) === q), 0);
   }
-  return [...rank.values()].sort((a, b) => a[0] - b[0] || (a[1].plate || "").localeCompare(b[1].plate || ""))
-    .map(([, v]) => v);
+  const byPlate = (a, b) => (a.plate || "").localeCompare(b.plate || "");
+  const byPrefix = (v) => !normaliseQuery(v.plate).startsWith(q); // found by its prefix
+  const natural = (a, b) => key(a).localeCompare(key(b), "en", { numeric: true });
+  return [...rank.values()].sort(([ra, a], [rb, b]) => {
+    if (ra !== rb) return ra - rb;
+    if (ra === 1) return byPlate(a, b);
+    const pa = byPrefix(a), pb = byPrefix(b);
+    if (pa !== pb) return pa ? 1 : -1;
+    return (pa && natural(a, b)) || byPlate(a, b);
+  }).map(([, v]) => v);
 }
 
 async function driversOf(vehicle) {
