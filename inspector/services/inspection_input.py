@@ -25,6 +25,7 @@ MAX_PHOTOS = 60
 MAX_NOTE = 2000
 MAX_NAME = 200
 MAX_TOKEN = 200
+_HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?(?::[0-9]{1,5})?")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 RESULTS = {r.value: r for r in ItemResult}
 
@@ -141,6 +142,9 @@ def parse_inspection(payload: dict, town: Municipality) -> Parsed:
     lat, lon, acc = _location(payload.get("location"), e)
     ack_name, ack_sig = _acknowledgement(payload.get("acknowledgement"), e)
     driver_id, driver_name = _driver(payload.get("driver"), e)
+    host = payload.get("scanned_host")
+    if host is not None and (not isinstance(host, str) or not _HOST.fullmatch(host)):
+        e.add("scanned_host", "endereço do QR inválido")
     day = field_rules.local_day(started) if started else None
     items = _items(payload.get("items"), e)
     if vehicle is not None and day is not None and items:

@@ -187,7 +187,12 @@ SCHEMAS: dict = {
                    "description": "A driver of the town (the vehicle's linked drivers on the "
                                   "phone); null: 'outro / não cadastrado'."},
             "name": {"type": "string", "description": "The name the phone showed or the "
-                                                      "agent typed (required when id is null)."}}}}},
+                                                      "agent typed (required when id is null)."}}},
+        "scanned_host": {"type": ["string", "null"],
+                         "description": "Optional: the web address (host[:port]) of the scanned "
+                                        "QR when it is not the town's official one (a genuine "
+                                        "code on a swapped sticker: possible fraud). The review "
+                                        "shows it."}}},
     "Progress": {"type": "object", "required": ["id", "complete", "missing_photos"],
                  "properties": {
         "id": {"type": "string", "format": "uuid"},

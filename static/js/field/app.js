@@ -270,6 +270,7 @@ function openScanner() {
 async function handleCode(text) {
   const verification = await verifyCode(text);
   state.lastToken = verification.verdict === "malformed" ? null : verification.token;
+  state.lastHost = verification.verdict === "wrong_host" ? verification.host : null;
   const subject = verification.claims;
   let details = null;
   let riderId = null;
@@ -317,7 +318,7 @@ async function search(event) {
 }
 
 async function pickVehicle(id) {
-  state.lastToken = null; // found by plate or prefix: no credential was scanned
+  state.lastToken = state.lastHost = null; // found by plate or prefix: nothing was scanned
   const details = await vehicleDetails(id);
   showResult(details, null, await scanContext(details));
 }
@@ -334,7 +335,7 @@ async function startInspection() {
   }
   state.form.open({
     vehicle: details.vehicle, checklist,
-    credentialToken: state.lastToken || null,
+    credentialToken: state.lastToken || null, scannedHost: state.lastHost || null,
     snapshotVersion: await store.getMeta("snapshotVersion"),
     drivers: details.drivers, riderId: state.riderId ?? null,
     agentId: state.user ? state.user.id : null,

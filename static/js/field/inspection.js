@@ -40,7 +40,7 @@ export async function photoFromFile(file, inspectionId) {
 
 /**
  * Build the body of PUT /api/field/inspections/<uuid> (docs/sync.md) and save it with its
- * photos. draft = {id, vehicle, credentialToken, startedAt, snapshotVersion, location,
+ * photos. draft = {id, vehicle, credentialToken, scannedHost, startedAt, snapshotVersion, location,
  * answers: [{itemId, result, note, photos: [photo]}], driver, acknowledgement}.
  * driver = {id, name} (a linked driver; id null: "outro / não cadastrado") or null (not told).
  */
@@ -66,6 +66,7 @@ export async function saveInspection(draft) {
   };
   // Optional since the "quem conduzia" step; older phones' bodies have no key at all.
   if (draft.driver) body.driver = draft.driver;
+  if (draft.scannedHost) body.scanned_host = draft.scannedHost; // a swapped sticker's address
   const label = [draft.vehicle.plate, draft.vehicle.prefix && `prefixo ${draft.vehicle.prefix}`]
     .filter(Boolean).join(" · ");
   await store.saveToOutbox({ id, body, label, createdAt: new Date().toISOString() }, photos);
@@ -408,6 +409,7 @@ export class InspectionForm {
       : { name, signature_png: this.signature.isEmpty() ? null : this.signature.toDataURL() };
     const id = await saveInspection({
       id: this.id, vehicle: this.context.vehicle, credentialToken: this.context.credentialToken,
+      scannedHost: this.context.scannedHost,
       startedAt: this.startedAt, snapshotVersion: this.context.snapshotVersion,
       location: this.location, acknowledgement, driver,
       answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result,
