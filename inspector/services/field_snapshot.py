@@ -323,6 +323,11 @@ def requirements_of(r) -> dict:
         out["licence"]["validity_citation"] = _cite(r, "periodicity.licence_months") or None
         out["licence"]["sanction_citation"] = (r.pack.suspension.citation.as_dict()
                                                if r.pack.suspension is not None else None)
+    if out["permit"]:  # a suspended or revoked permit: the sanction's article where the law
+        # names one for the permit (`sanctions.suspension.permit_citation`), else the requiring
+        s = r.pack.suspension
+        out["permit"]["sanction_citation"] = (s.permit_citation.as_dict()
+                                              if s is not None and s.permit_citation else None)
     months = r.value("periodicity.vistoria_months")
     out["vistoria"] = None if not months else {
         "months": months, "citation": _cite(r, "periodicity.vistoria_months"),

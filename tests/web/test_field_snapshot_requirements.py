@@ -70,3 +70,24 @@ def test_an_alvara_finding_cites_what_the_engine_cites(app):
     assert lic["validity_citation"]["article"] == "Art. 10"
     assert lic["sanction_citation"]["article"] == "Art. 20, IV"
 
+
+
+def test_a_permit_sanction_cites_what_the_engine_cites(app):
+    """A suspended or revoked permit cites the sanction's article where the law names one for
+    the permit (Nova Santa Helena 535 Art. 25, III; Nortelândia 030 Art. 16, III), as the
+    engine does; elsewhere none is sent and the phone cites the requiring article."""
+    from datetime import date
+
+    from inspector import rules
+    from inspector.services.field_snapshot import requirements_of
+
+    def permit(town, service):
+        return requirements_of(rules.resolve(town, service, date.today()))["permit"]
+
+    nsh = permit("nova-santa-helena", "taxi")
+    assert nsh["citation"]["article"] == "Art. 4"
+    assert (nsh["sanction_citation"]["law"], nsh["sanction_citation"]["article"],
+            nsh["sanction_citation"]["law_slug"], nsh["sanction_citation"]["anchor"]) == (
+        "Lei 535/2013", "Art. 25, III", "nova-santa-helena-lei-535-2013-taxi", "art-25-iii")
+    assert permit("nortelandia", "mototaxi")["sanction_citation"]["article"] == "Art. 16, III"
+    assert permit("nortelandia", "taxi")["sanction_citation"] is None  # Lei 127/2009 names none

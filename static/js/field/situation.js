@@ -115,8 +115,9 @@ function addMonths(iso, months) {
 }
 
 /** The requirement whose article answers for one finding: an Alvará's validity or sanction
- * article where the snapshot gives it (the engine's vehicle_document_violations), else the
- * article that requires the document. */
+ * article, a permit's sanction article (a suspended or revoked permit, where the law names one),
+ * where the snapshot gives it (the engine's vehicle_document_violations), else the article that
+ * requires the document. */
 function citedBy(req, which) {
   const citation = req && req[which];
   return citation && citation.law ? { citation } : req;
