@@ -11,7 +11,7 @@ from decimal import Decimal
 from inspector import rules
 from inspector.extensions import db
 from inspector.models import (DatedValue, DecreeValue, Inspection, InspectionItem,
-                              InspectionStatus, ItemResult, Municipality, Service)
+                              InspectionStatus, ItemResult, Municipality, Sanction, Service)
 from inspector.services import audit, enforcement
 from inspector.services.field_rules import LOCAL_TZ
 
@@ -126,3 +126,45 @@ def ticks_at_once(app, now: datetime, n: int = 2) -> list:
     for t in threads:
         t.join(120)
     return out
+
+
+def running_daily_fine() -> tuple[Sanction, Sanction, object]:
+    """Tapurah (Lei 406): a notice confirmed four days ago whose 72 hours ran out, so the tick
+    turned it into a daily fine (Art. 29 § ú); committed. (notice, daily fine, supervisor)."""
+    f = fleet("tapurah", "mototaxi")
+    agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+    db.session.commit()
+    started = datetime.now(UTC) - timedelta(days=4)
+    [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"}, started))
+    enforcement.confirm(notice, sup, started + timedelta(hours=1))
+    db.session.commit()
+    enforcement.tick(datetime.now(UTC))
+    db.session.commit()
+    daily = db.session.scalar(db.select(Sanction).where(Sanction.parent_id == notice.id))
+    return notice, daily, sup
+
+
+def nsh_failed_seat_belts(*roles: str) -> tuple[Inspection, dict]:
+    """Nova Santa Helena (Lei 535): a taxi whose seat belts failed an inspection two hours ago,
+    committed; (the inspection, users by role: agent, supervisor and any `roles`)."""
+    f = fleet("nova-santa-helena", "taxi")
+    users = {r: factories.user(r, "nova-santa-helena") for r in ("agent", "supervisor", *roles)}
+    db.session.commit()
+    insp = inspect(f["vehicle"], users["agent"], {"seat-belts": "fail"},
+                   datetime.now(UTC) - timedelta(hours=2))
+    db.session.commit()
+    return insp, users
+
+
+def chosen_permit_suspension(insp: Inspection, supervisor, reason: str, *,
+                             confirmed: bool = False) -> Sanction:
+    """The permit's suspension the supervision chose an hour ago with `reason` (Nova Santa
+    Helena 535 Art. 25 III; the mayor's to decide, Art. 27), confirmed half an hour ago when
+    asked; committed."""
+    now = datetime.now(UTC)
+    [act] = enforcement.choose(insp, supervisor, now - timedelta(hours=1),
+                               key="permit-sanction:suspension", reason=reason)
+    if confirmed:
+        enforcement.confirm(act, supervisor, now - timedelta(minutes=30))
+    db.session.commit()
+    return act

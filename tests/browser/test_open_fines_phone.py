@@ -12,7 +12,7 @@ from inspector.extensions import db
 from inspector.services import enforcement
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from ..enforcement_helpers import fleet, inspect, running_daily_fine
 from .field_helpers import sign_in
 
 pytestmark = pytest.mark.browser
@@ -21,16 +21,7 @@ PHONE = {"width": 360, "height": 740}
 
 def test_open_fines_cells_fit_the_phone(app, page):
     with app.app_context():
-        f = fleet("tapurah", "mototaxi")
-        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-        db.session.commit()
-        started = datetime.now(UTC) - timedelta(days=4)
-        [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
-                                               started))
-        enforcement.confirm(notice, sup, started + timedelta(hours=1))
-        db.session.commit()
-        enforcement.tick(datetime.now(UTC))
-        db.session.commit()
+        _notice, _daily, sup = running_daily_fine()
         username = sup.username
     page.set_viewport_size(PHONE)
     sign_in(page, username, "/revisao/multas")
@@ -45,16 +36,7 @@ def test_open_fines_cells_fit_the_phone(app, page):
 def test_a_long_status_badge_stays_inside_the_acts_card(app, page):
     """/revisao/atos: "Convertido em multa diária" wraps inside its badge on a phone."""
     with app.app_context():
-        f = fleet("tapurah", "mototaxi")
-        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-        db.session.commit()
-        started = datetime.now(UTC) - timedelta(days=4)
-        [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
-                                               started))
-        enforcement.confirm(notice, sup, started + timedelta(hours=1))
-        db.session.commit()
-        enforcement.tick(datetime.now(UTC))
-        db.session.commit()
+        _notice, _daily, sup = running_daily_fine()
         username = sup.username
     page.set_viewport_size(PHONE)
     sign_in(page, username, "/revisao/atos")

@@ -10,7 +10,9 @@ from inspector.services import enforcement
 from inspector.services.field_rules import local_day
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from ..enforcement_helpers import chosen_permit_suspension, fleet, inspect, nsh_failed_seat_belts
+
+GRAVE = "Reincidência grave apurada pela supervisão."
 
 
 def _details(html: str, summary: str) -> str:
@@ -20,16 +22,10 @@ def _details(html: str, summary: str) -> str:
 
 def test_a_refused_amendment_keeps_the_chosen_measure_and_opens_its_form(app):
     with app.app_context():
-        f = fleet("nova-santa-helena", "taxi")
-        agent = factories.user("agent", "nova-santa-helena")
-        sup = factories.user("supervisor", "nova-santa-helena")
-        db.session.commit()
-        started = datetime.now(UTC) - timedelta(hours=2)
-        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"seat-belts": "fail"},
-                                            started))
-        db.session.commit()
+        insp, users = nsh_failed_seat_belts()
+        [act] = enforcement.acts_of(insp)
         options = [o.key for o in enforcement.amend_options(act)]
-        username, act_id = sup.username, act.id
+        username, act_id = users["supervisor"].username, act.id
     c = app.test_client()
     assert c.login(username).status_code == 302
     chosen = options[1]
@@ -51,21 +47,10 @@ def test_a_refused_mayors_decision_keeps_what_the_admin_typed(app):
     records it. "Não aplicou" without a reason is refused; the choice and the act number
     stay."""
     with app.app_context():
-        f = fleet("nova-santa-helena", "taxi")
-        agent = factories.user("agent", "nova-santa-helena")
-        sup = factories.user("supervisor", "nova-santa-helena")
-        admin = factories.user("admin", "nova-santa-helena")
-        db.session.commit()
-        now = datetime.now(UTC)
-        insp = inspect(f["vehicle"], agent, {"seat-belts": "fail"}, now - timedelta(hours=2))
-        db.session.commit()
-        [act] = enforcement.choose(insp, sup, now - timedelta(hours=1),
-                                   key="permit-sanction:suspension",
-                                   reason="Reincidência grave apurada pela supervisão.")
-        enforcement.confirm(act, sup, now - timedelta(minutes=30))
-        db.session.commit()
+        insp, users = nsh_failed_seat_belts("admin")
+        act = chosen_permit_suspension(insp, users["supervisor"], GRAVE, confirmed=True)
         assert act.awaiting_mayor
-        username, act_id = admin.username, act.id
+        username, act_id = users["admin"].username, act.id
     c = app.test_client()
     assert c.login(username).status_code == 302
     r = c.post_form(f"/revisao/atos/{act_id}/prefeito",
@@ -104,14 +89,8 @@ def test_a_refused_appeal_decision_keeps_the_choice_and_the_text(app):
 
 def test_a_refused_chosen_sanction_keeps_the_choice_and_the_reason(app):
     with app.app_context():
-        f = fleet("nova-santa-helena", "taxi")
-        agent = factories.user("agent", "nova-santa-helena")
-        sup = factories.user("supervisor", "nova-santa-helena")
-        db.session.commit()
-        insp = inspect(f["vehicle"], agent, {"seat-belts": "fail"},
-                       datetime.now(UTC) - timedelta(hours=2))
-        db.session.commit()
-        username, insp_id = sup.username, insp.id
+        insp, users = nsh_failed_seat_belts()
+        username, insp_id = users["supervisor"].username, insp.id
     c = app.test_client()
     assert c.login(username).status_code == 302
     r = c.post_form(f"/revisao/vistorias/{insp_id}/sancoes",
@@ -126,18 +105,9 @@ def test_a_refused_chosen_sanction_keeps_the_choice_and_the_reason(app):
 
 def test_a_refused_confirmation_keeps_the_length_and_the_comment(app):
     with app.app_context():
-        f = fleet("nova-santa-helena", "taxi")
-        agent = factories.user("agent", "nova-santa-helena")
-        sup = factories.user("supervisor", "nova-santa-helena")
-        db.session.commit()
-        now = datetime.now(UTC)
-        insp = inspect(f["vehicle"], agent, {"seat-belts": "fail"}, now - timedelta(hours=2))
-        db.session.commit()
-        [act] = enforcement.choose(insp, sup, now - timedelta(hours=1),
-                                   key="permit-sanction:suspension",
-                                   reason="Reincidência grave apurada pela supervisão.")
-        db.session.commit()
-        username, act_id = sup.username, act.id
+        insp, users = nsh_failed_seat_belts()
+        act = chosen_permit_suspension(insp, users["supervisor"], GRAVE)
+        username, act_id = users["supervisor"].username, act.id
     c = app.test_client()
     assert c.login(username).status_code == 302
     r = c.post_form(f"/revisao/atos/{act_id}/confirmar",

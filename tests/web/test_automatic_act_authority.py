@@ -3,30 +3,13 @@ multa diária") does not say an agent decided it."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
-
-from inspector.extensions import db
-from inspector.models import Sanction
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from ..enforcement_helpers import running_daily_fine
 
 
 def test_a_daily_fine_from_a_missed_notice_is_decided_by_the_law(app):
     with app.app_context():
-        f = fleet("tapurah", "mototaxi")
-        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-        db.session.commit()
-        started = datetime.now(UTC) - timedelta(days=4)
-        [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
-                                               started))
-        enforcement.confirm(notice, sup, started + timedelta(hours=1))
-        db.session.commit()
-        enforcement.tick(datetime.now(UTC))
-        daily = db.session.scalar(select(Sanction).where(Sanction.parent_id == notice.id))
+        notice, daily, sup = running_daily_fine()
         username, ids = sup.username, (notice.id, daily.id)
     c = app.test_client()
     assert c.login(username).status_code == 302

@@ -11,26 +11,17 @@ from inspector.services import enforcement
 from inspector.services.notice_content import build_sheet
 from inspector.services.notice_pdf import Rows
 
-from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from ..enforcement_helpers import chosen_permit_suspension, nsh_failed_seat_belts
 
 REASON = "Terceira recusa do condutor em trocar o cinto, apurada pela supervisão."
 
 
 def test_the_decision_on_a_chosen_suspension_states_the_reason(app):
     with app.app_context():
-        f = fleet("nova-santa-helena", "taxi")
-        agent = factories.user("agent", "nova-santa-helena")
-        sup = factories.user("supervisor", "nova-santa-helena")
-        admin = factories.user("admin", "nova-santa-helena")
-        db.session.commit()
+        insp, users = nsh_failed_seat_belts("admin")
+        act = chosen_permit_suspension(insp, users["supervisor"], REASON, confirmed=True)
         now = datetime.now(UTC)
-        insp = inspect(f["vehicle"], agent, {"seat-belts": "fail"}, now - timedelta(hours=2))
-        db.session.commit()
-        [act] = enforcement.choose(insp, sup, now - timedelta(hours=1),
-                                   key="permit-sanction:suspension", reason=REASON)
-        enforcement.confirm(act, sup, now - timedelta(minutes=30))
-        enforcement.record_mayor_decision(act, admin, now - timedelta(minutes=10),
+        enforcement.record_mayor_decision(act, users["admin"], now - timedelta(minutes=10),
                                           decision="confirm", ref="Decreto nº 5/2026")
         db.session.commit()
         act = db.session.get(Sanction, act.id)

@@ -18,7 +18,7 @@ from inspector.services.field_rules import LOCAL_TZ, local_day
 
 from .. import factories
 from ..credentials_data import banner
-from ..enforcement_helpers import fleet, inspect, set_values
+from ..enforcement_helpers import fleet, inspect, running_daily_fine, set_values
 from .test_documents import pdf_text
 
 HX = {"HX-Request": "true"}
@@ -206,16 +206,7 @@ def test_only_the_towns_supervisors_and_admins_record_payments_and_see_the_list(
 def test_a_running_daily_fine_says_that_paying_does_not_stop_it(app):
     """Tapurah Art. 29 § ú: the notice's 72 hours ran out; only the fix stops the daily fine."""
     with app.app_context():
-        f = fleet("tapurah", "mototaxi")
-        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-        db.session.commit()
-        started = datetime.now(UTC) - timedelta(days=4)
-        [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
-                                               started))
-        enforcement.confirm(notice, sup, started + timedelta(hours=1))
-        db.session.commit()
-        enforcement.tick(datetime.now(UTC))
-        daily = db.session.scalar(select(Sanction).where(Sanction.parent_id == notice.id))
+        _notice, daily, sup = running_daily_fine()
         username, daily_id = sup.username, daily.id
     c = _login(app, username)
     card = c.get(f"/revisao/atos/{daily_id}").get_data(as_text=True)
