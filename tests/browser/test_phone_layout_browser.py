@@ -91,3 +91,29 @@ def test_passenger_report_select_is_big_enough_to_tap(app, page):
     page.goto(f"/v/{token}/denunciar")
     heights = _heights(page, "select")
     assert heights and min(heights) >= 44, heights
+
+
+def test_nortelandia_compliance_with_a_long_word_fits_the_phone(app, page):
+    """Nortelândia 127/2009 Art. 8 § único: a registration not revalidated in 30 days is
+    'cancelada automaticamente'; that long word wraps inside its stacked card."""
+    from datetime import date, timedelta
+
+    with app.app_context():
+        holder = factories.holder("nortelandia", name="Pedro Taxista")
+        factories.permit(holder, "taxi")
+        vehicle = factories.vehicle("nortelandia", "taxi", holder=holder)
+        factories.licence(vehicle)
+        rider = factories.driver("nortelandia", "autonomo", name="Pedro Taxista",
+                                 cnh_category="B", holder_id=holder.id,
+                                 registration_expiry=date.today() - timedelta(days=60))
+        vehicle.drivers.append(rider)
+        supervisor = factories.user("supervisor", "nortelandia")
+        db.session.commit()
+        username = supervisor.username
+    page.set_viewport_size(PHONE)
+    sign_in(page, username, "/conformidade")
+    row = page.locator("table.stack td", has_text="cancelada automaticamente")
+    assert row.count() >= 1
+    assert page.evaluate(WIDTH) <= 360
+    edge = row.first.evaluate("e => e.closest('section').getBoundingClientRect().right")
+    assert row.first.evaluate("e => e.getBoundingClientRect().right") <= edge
