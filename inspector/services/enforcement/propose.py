@@ -29,6 +29,11 @@ SUBJECT_OF_TARGET = {"driver": "driver", "registration": "driver", "holder": "ho
                      "company": "holder", "permit": "holder", "licence": "vehicle",
                      "vehicle": "vehicle"}
 DEADLINE_KINDS = ("notice", "written_warning", "oral_warning")
+# Whom the driver's "ciente" on the street notifies: the driver alone. An act addressed to
+# the company or the permit holder reaches it with the document, not through its rider's
+# signature (Nortelândia 030 Art. 16 § 2º: the company's appeal counts "a partir da
+# intimação" of the company; Tapurah 406 Art. 27 I: the rider signs, the company gets a copy).
+SIGNER_TARGETS = ("driver", "registration")
 NARROWED = {"suspension": "Suspensão", "revocation": "Cassação"}
 OPEN_NOTICE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
                SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE)
@@ -191,7 +196,7 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
             act.deadline_citation = as_json(p.deadline.citation.as_dict())
             if p.on_missed_deadline is not None:
                 act.on_missed = as_json(p.on_missed_deadline.as_dict())
-        if m.decided_by == "agent" and street:
+        if m.decided_by == "agent" and street and m.target in SIGNER_TARGETS:
             act.notified_at = utc(insp.finished_at)  # handed over and signed on the street
             schedule(act)
         db.session.add(act)

@@ -1,0 +1,72 @@
+"""The driver's "ciente" on the street notifies the driver, not the company or the permit
+holder: an act the agent addresses to them starts its appeal window when the document is
+issued to them (the decision), not at the rider's signature. Runs on SQLite and PostgreSQL
+(DATABASE_URL)."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from inspector.extensions import db
+from inspector.services import enforcement
+from inspector.services.field_rules import local_day
+
+from .. import factories
+from ..enforcement_helpers import fleet, inspect, local, set_values
+
+
+def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(app):
+    """Lei 030/1998 Art. 16 § 2º: "Das penalidades poderá a autorizada recorrer ao Chefe do
+    Poder Executivo, no prazo de 10 (dez) dias, contados a partir da intimação". The written
+    warning (Art. 16 § 1º) is addressed to the company (the autorizada); the rider who signed
+    the ciente on the street is not the company, so the ten days run from the warning's
+    delivery (its decision), not from the inspection."""
+    with app.app_context():
+        f = fleet("nortelandia", "mototaxi")
+        agent = factories.user("agent", "nortelandia")
+        sup = factories.user("supervisor", "nortelandia")
+        db.session.commit()
+        street = local(2026, 3, 2, 10)
+        insp = inspect(f["vehicle"], agent, {"vest": "fail"}, street, ack="Piloto da Empresa")
+        db.session.commit()
+        (warning,) = enforcement.acts_of(insp)
+        assert (warning.kind, warning.target, warning.decided_by) == \
+            ("written_warning", "company", "agent")
+        assert warning.notified_at is None          # nobody from the company signed
+        decided = local(2026, 3, 5, 15)
+        enforcement.confirm(warning, sup, decided)
+        db.session.commit()
+        warning = db.session.get(type(warning), warning.id)
+        assert local_day(warning.notified_at) == date(2026, 3, 5)
+        assert warning.appeal_until == date(2026, 3, 15)   # was 2026-03-12, from the street
+        assert enforcement.citation(warning.appeal_citation)["article"] == "Art. 16, § 2º"
+
+
+def test_tapurah_holder_fine_is_not_notified_by_the_rider_but_his_notice_is(app):
+    """Lei 406/2001 Art. 14 § ú fines "o proprietário da permissão" (100 UFIM) and Art. 30
+    gives "as empresas permissionárias e os condutores, quando penalizados" 8 days to appeal.
+    The rider's ciente (Art. 27 I: "advertir o condutor, notificando-o por escrito, com o
+    respectivo ciente") notifies the rider: his notice still runs from the street, the
+    company's fine from its decision."""
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        set_values("tapurah", fiscal_unit=5.25)
+        agent = factories.user("agent", "tapurah")
+        sup = factories.user("supervisor", "tapurah")
+        db.session.commit()
+        street = local(2026, 3, 2, 10)
+        insp = inspect(f["vehicle"], agent, {"one-passenger": "fail", "vest-id": "fail"},
+                       street, ack="Piloto de Teste")
+        db.session.commit()
+        acts = {(a.kind, a.target): a for a in enforcement.acts_of(insp)}
+        fine = acts[("fine", "holder")]
+        notice = acts[("notice", "driver")]
+        assert fine.notified_at is None
+        assert local_day(notice.notified_at) == date(2026, 3, 2)
+        assert notice.appeal_until == date(2026, 3, 10)
+        decided = street + timedelta(days=4)
+        enforcement.confirm(fine, sup, decided)
+        db.session.commit()
+        fine = db.session.get(type(fine), fine.id)
+        assert local_day(fine.notified_at) == date(2026, 3, 6)
+        assert fine.appeal_until == date(2026, 3, 14)      # was 2026-03-10, from the street
+        assert enforcement.citation(fine.appeal_citation)["article"] == "Art. 30"
