@@ -167,15 +167,31 @@ def server_inspections(app) -> list[dict]:
         return out
 
 
-def inspect_by_plate(page, plate: str, photos: list) -> None:
-    """Find the vehicle by typing its plate, fail two items with photos, save."""
+def find_by_plate(page, plate: str) -> None:
+    """Type a plate in "Placa ou prefixo" and search (the card opens for a single match)."""
     page.fill("#search-q", plate.lower())
     page.get_by_role("button", name="Buscar").click()
+
+
+def inspect_by_plate(page, plate: str, photos: list) -> None:
+    """Find the vehicle by typing its plate, fail two items with photos, save."""
+    find_by_plate(page, plate)
     expect(page.locator("#result .plate")).to_contain_text(plate)
     page.get_by_role("button", name="Iniciar vistoria").click()
     fill_checklist(page, photos, fail=2)
     page.get_by_role("button", name="Salvar vistoria").click()
     expect(page.locator("#pending-text")).to_have_text("1 vistoria e 2 fotos aguardando envio")
+
+
+def saved_offline(browser, live_server, world, tmp_path, seeds=(5, 6)):
+    """An agent's phone, offline, holding one inspection of the world's vehicle with two failed
+    items and a photo each (made from `seeds`); (context, guard, page, the photos' bytes)."""
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
+    originals = [jpeg_file(path, seed) for path, seed in zip(photos, seeds)]
+    context.set_offline(True)
+    inspect_by_plate(page, world["plate"], photos)
+    return context, guard, page, originals
 
 
 def sync_by_hand_until_empty(page, attempts: int = 10) -> int:

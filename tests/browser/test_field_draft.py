@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import (jpeg_file, pending, sign_on_canvas, start_online, wait_controlled,
-                            world)
+from .field_helpers import (find_by_plate, jpeg_file, pending, sign_on_canvas, start_online,
+                            wait_controlled, world)
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -35,8 +35,7 @@ def test_a_half_filled_inspection_comes_back_after_a_reload(browser, live_server
     context, _, page = start_online(browser, live_server, world["agent"])
     page.set_viewport_size(PHONE)
     context.set_offline(True)
-    page.fill("#search-q", world["plate"])
-    page.get_by_role("button", name="Buscar").click()
+    find_by_plate(page, world["plate"])
     page.get_by_role("button", name="Iniciar vistoria").click()
     items = page.locator("#checklist > li")
     expect(items.first).to_be_visible()
@@ -86,8 +85,7 @@ def test_an_inspection_opened_and_left_untouched_is_not_brought_back(browser, li
                                                                      world):
     context, _, page = start_online(browser, live_server, world["agent"])
     context.set_offline(True)
-    page.fill("#search-q", world["plate"])
-    page.get_by_role("button", name="Buscar").click()
+    find_by_plate(page, world["plate"])
     page.get_by_role("button", name="Iniciar vistoria").click()
     expect(page.locator("#checklist > li").first).to_be_visible()
     page.wait_for_timeout(600)

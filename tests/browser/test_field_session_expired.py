@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .. import factories
-from .field_helpers import (inspect_by_plate, jpeg_file, server_inspections, start_online,
-                            table_counts, world)
+from .field_helpers import saved_offline, server_inspections, table_counts, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -42,11 +41,7 @@ def _expire_sessions(app, username: str) -> None:
 
 def test_an_expired_session_stops_the_sync_keeps_the_outbox_and_leads_to_the_login(
         browser, live_server, app, world, tmp_path):
-    context, guard, page = start_online(browser, live_server, world["agent"])
-    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
-    jpeg_file(photos[0], 21), jpeg_file(photos[1], 22)
-    context.set_offline(True)
-    inspect_by_plate(page, world["plate"], photos)
+    context, guard, page, _ = saved_offline(browser, live_server, world, tmp_path, (21, 22))
     before = page.evaluate(OUTBOX)
     assert len(before["entries"]) == 1 and len(before["photos"]) == 2
     banner = page.locator("#session-expired")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import start_online, world
+from .field_helpers import find_by_plate, start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -17,8 +17,7 @@ def test_the_signature_box_says_who_signs_and_how(browser, live_server, world):
     context, _, page = start_online(browser, live_server, world["agent"])
     page.set_viewport_size(PHONE)
     context.set_offline(True)
-    page.fill("#search-q", world["plate"])
-    page.get_by_role("button", name="Buscar").click()
+    find_by_plate(page, world["plate"])
     page.get_by_role("button", name="Iniciar vistoria").click()
     canvas = page.locator("#signature")
     hint = page.locator("#screen-inspection").get_by_text(

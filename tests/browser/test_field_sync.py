@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import (inspect_by_plate, jpeg_file, server_inspections, start_online,
+from .field_helpers import (saved_offline, server_inspections, start_online,
                             sync_by_hand_until_empty, table_counts, world)
 
 pytestmark = pytest.mark.browser
@@ -20,11 +20,8 @@ __all__ = ["world"]  # the fixture, imported for pytest
 
 def test_lost_acknowledgements_on_the_inspection_and_a_photo_leave_exactly_one_of_each(
         browser, live_server, app, world, tmp_path):
-    context, guard, page = start_online(browser, live_server, world["agent"])
-    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
-    originals = [jpeg_file(photos[0], 3), jpeg_file(photos[1], 4)]
-    context.set_offline(True)
-    inspect_by_plate(page, world["plate"], photos)
+    context, guard, page, originals = saved_offline(browser, live_server, world, tmp_path,
+                                                    (3, 4))
 
     calls = {"inspection": 0, "photo": 0, "lost_inspection": 0, "lost_photo": 0}
 
@@ -60,11 +57,7 @@ def test_lost_acknowledgements_on_the_inspection_and_a_photo_leave_exactly_one_o
 
 def test_a_server_error_on_one_photo_keeps_it_queued_and_only_it_is_sent_again(
         browser, live_server, app, world, tmp_path):
-    context, guard, page = start_online(browser, live_server, world["agent"])
-    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
-    jpeg_file(photos[0], 5), jpeg_file(photos[1], 6)
-    context.set_offline(True)
-    inspect_by_plate(page, world["plate"], photos)
+    context, guard, page, _ = saved_offline(browser, live_server, world, tmp_path)
     first, second = page.evaluate("""async () => {
         const [entry] = await window.fieldApp.store.outboxEntries();
         return entry.body.items.flatMap(i => i.photos.map(p => p.id));
@@ -214,11 +207,7 @@ def test_a_later_start_fetches_only_what_changed_and_old_data_is_flagged(browser
 
 def test_while_sending_the_phone_says_how_many_inspections_in_words_that_agree(
         browser, live_server, app, world, tmp_path):
-    context, guard, page = start_online(browser, live_server, world["agent"])
-    photos = [tmp_path / "a.jpg", tmp_path / "b.jpg"]
-    jpeg_file(photos[0], 5), jpeg_file(photos[1], 6)
-    context.set_offline(True)
-    inspect_by_plate(page, world["plate"], photos)
+    context, guard, page, _ = saved_offline(browser, live_server, world, tmp_path)
     held = []
     context.route(re.compile(r".*/api/field/inspections/[0-9a-f-]{36}$"),
                   lambda route: held.append(route))      # the first PUT waits on the network

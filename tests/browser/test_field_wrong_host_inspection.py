@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import fill_checklist, start_online, sync_until_empty, world
+from .field_helpers import fill_checklist, find_by_plate, start_online, sync_until_empty, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -48,8 +48,7 @@ def test_the_foreign_address_of_the_scanned_qr_reaches_the_review(browser, live_
     _save(page)
     expect(page.locator("#pending-text")).to_have_text("1 vistoria e 0 fotos aguardando envio")
     # the same vehicle found by its plate afterwards: nothing was scanned
-    page.fill("#search-q", world["plate"].lower())
-    page.get_by_role("button", name="Buscar").click()
+    find_by_plate(page, world["plate"])
     _save(page)
     context.set_offline(False)
     sync_until_empty(page)
