@@ -113,8 +113,9 @@ def decode(data: bytes) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise FileRefused("o arquivo não está em UTF-8 (byte inválido na posição "
-                          f"{e.start}); no Excel, salve como “CSV UTF-8”") from None
+        line = data[:e.start].count(b"\n") + 1  # what a spreadsheet numbers, header = 1
+        raise FileRefused(f"o arquivo não está em UTF-8 (caractere inválido na linha {line}, "
+                          "talvez um acento); no Excel, salve como “CSV UTF-8”") from None
     if "\x00" in text:
         raise FileRefused("o arquivo não é um CSV de texto")
     if not text.strip():
@@ -158,31 +159,50 @@ def read_rows(data: bytes) -> tuple[list[str], list[tuple[int, dict[str, str]]],
     """The header and every non-blank row as (spreadsheet line, {column: value}).
 
     Line numbers are what a spreadsheet shows: the header is line 1. Rows with more
-    filled cells than the header has columns come back as problems (line, reason).
+    filled cells than the header has columns, or too few to reach a required column (a
+    row broken in two), come back as problems (line, reason). A quote that is never
+    closed (it would swallow the rest of the file into one cell) refuses the file.
     """
     text = decode(data)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(text))
+    line = 0  # the last line read whole (a quote left open spoils the one after it)
     try:
         header = next(reader)
+        line = 1
         names = check_header(header)
-        rows, problems = [], []
+        needed = max(i for i, n in enumerate(names) if BY_NAME[n].required) + 1
+        rows, problems, last = [], [], []
         for line, cells in enumerate(reader, start=2):
+            last = cells
             if not any(c.strip() for c in cells):
                 continue
             if len(rows) >= MAX_ROWS:
                 raise FileRefused(f"linhas demais: o limite é {MAX_ROWS} por arquivo; "
                                   "divida a planilha")
-            if any(c.strip() for c in cells[len(names):]):
+            if any(c.strip() for c in cells[len(names):]) or len(cells) < needed:
                 problems.append((line, f"a linha tem {len(cells)} colunas e o cabeçalho "
                                        f"{len(names)}"))
                 continue
             rows.append((line, {n: (cells[i].strip() if i < len(cells) else "")
                                 for i, n in enumerate(names)}))
     except csv.Error as e:
+        if _open_quote(text):
+            raise FileRefused(_OPEN_QUOTE.format(line=line + 1)) from None
         raise FileRefused(f"CSV malformado perto da linha {reader.line_num}: {e}") from None
+    if _open_quote(text) and any("\n" in c for c in last):  # it ran to the end
+        raise FileRefused(_OPEN_QUOTE.format(line=line))
     if not rows and not problems:
         raise FileRefused("o arquivo não tem nenhuma linha de dados")
     return names, rows, problems
+
+
+_OPEN_QUOTE = ("aspas (\") sem fechamento na linha {line}: o resto do arquivo ficaria "
+               "dentro de uma célula; feche as aspas ou apague-as e envie de novo")
+
+
+def _open_quote(text: str) -> bool:
+    """Whether the text has an odd number of double quotes: one of them never closes."""
+    return text.count('"') % 2 == 1
 
 
 def _years_after(day: date, years: int) -> date:

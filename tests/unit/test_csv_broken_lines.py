@@ -1,0 +1,84 @@
+"""Broken spreadsheet lines get a message that names the line and what is wrong with it,
+not a cascade of nonsense about the cells that slid into the wrong columns."""
+from __future__ import annotations
+
+import pytest
+
+from inspector.extensions import db
+from inspector.services.csv_format import FileRefused
+from inspector.services.csv_import import import_registry
+
+from .. import factories
+from ..registry_csv import counts, row, to_csv
+
+
+@pytest.fixture
+def town(app):
+    """An app context and Tapurah's id."""
+    with app.app_context():
+        t = factories.town("tapurah")
+        db.session.commit()
+        yield t.id
+        db.session.rollback()
+
+
+def lines(data: bytes) -> list[bytes]:
+    return data.split(b"\r\n")
+
+
+def test_a_quote_left_open_refuses_the_file_naming_its_line(town):
+    """An unclosed quote swallows every later row into one cell: rows 3 and 4 must not
+    vanish while line 2 is blamed for a 'too long' holder name."""
+    before = counts()
+    data = to_csv([row(0), row(1), row(2)])
+    parts = lines(data)
+    parts[2] = parts[2].replace(b"Moto Empresa 0 Ltda", b'"Moto Empresa 0 Ltda')
+    with pytest.raises(FileRefused, match=r'aspas \(\"\) sem fechamento na linha 3'):
+        import_registry(town, b"\r\n".join(parts), actor="teste", dry_run=True)
+    assert counts() == before
+
+
+def test_a_quote_left_open_in_a_big_file_is_named_in_portuguese(town):
+    """Past the csv module's cell limit (128 KB) the parser itself gives up, in English."""
+    data = to_csv([row(i) for i in range(600)])
+    parts = lines(data)
+    parts[1] = parts[1].replace(b"Moto Empresa 0 Ltda", b'"Moto Empresa 0 Ltda')
+    with pytest.raises(FileRefused, match=r"sem fechamento na linha 2") as e:
+        import_registry(town, b"\r\n".join(parts), actor="teste", dry_run=True)
+    assert "field" not in str(e.value)
+
+
+def test_a_row_broken_in_two_is_named_as_such(town):
+    """A line break in the middle of a row (an editor's wrap): each half is short of the
+    header's columns, said once per line instead of one error per displaced cell."""
+    before = counts()
+    data = to_csv([row(0), row(1)])
+    parts = lines(data)
+    cells = parts[1].split(b";")
+    parts[1] = b";".join(cells[:10]) + b"\r\n" + b";".join(cells[10:])
+    report = import_registry(town, b"\r\n".join(parts), actor="teste", dry_run=True)
+    assert [(e.line, e.column) for e in report.errors] == [(2, "(linha)"), (3, "(linha)")]
+    assert report.errors[0].reason == "a linha tem 10 colunas e o cabeçalho 43"
+    assert counts() == before
+
+
+def test_a_row_missing_only_trailing_optional_cells_still_imports(town):
+    """Excel drops the separators of empty cells at the end of some rows: the insurance
+    columns at the end of a taxi row may simply be missing."""
+    from ..registry_csv import taxi_row
+
+    data = to_csv([taxi_row(0)])
+    parts = lines(data)
+    cells = parts[1].split(b";")
+    parts[1] = b";".join(cells[:-4])  # seguro_* blank and left out
+    report = import_registry(town, b"\r\n".join(parts), actor="teste", dry_run=True)
+    assert report.ok, report.errors
+
+
+def test_a_latin1_file_names_the_line_of_the_first_accent(town):
+    """'byte inválido na posição 678' means nothing to a clerk; the line does."""
+    plain = {**row(0), "trail": "nao", "permissao_tipo": "autorizacao"}  # no accent
+    data = to_csv([plain, {**row(1), "titular_nome": "Moto São João Ltda"}], bom=False)
+    with pytest.raises(FileRefused, match=r"não está em UTF-8 \(caractere inválido na "
+                                          r"linha 3.*CSV UTF-8"):
+        import_registry(town, data.decode().encode("latin-1"), actor="teste", dry_run=True)
