@@ -1,6 +1,7 @@
 """`flask --app inspector registry import --town SLUG FILE [--dry-run] [--json]`."""
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from pathlib import Path
@@ -37,7 +38,7 @@ def registry_import(town: str, file: Path, dry_run: bool, as_json: bool) -> None
             _fail(f"arquivo grande demais: o limite é {MAX_BYTES // (1024 * 1024)} MB")
         data = file.read_bytes()
     except OSError as e:
-        _fail(f"não consegui ler {str(file)!r}: {e.strerror or e}")
+        _fail(f"não consegui ler {str(file)!r}: {_why(e)}")
     try:
         report = import_registry(municipality.id, data, actor="cli", dry_run=dry_run,
                                  source=f"planilha {file.name}")
@@ -56,6 +57,15 @@ def registry_import(town: str, file: Path, dry_run: bool, as_json: bool) -> None
         click.echo(f"{prefix}: {report.summary()}")
         for line in limit_lines(report):
             click.echo(line)
+
+
+_ERRNO = {errno.ENOENT: "o arquivo não existe", errno.EACCES: "sem permissão para ler",
+          errno.EPERM: "sem permissão para ler", errno.EISDIR: "é uma pasta, não um arquivo"}
+
+
+def _why(e: OSError) -> str:
+    """Why a file could not be read, in Portuguese (the system says it in English)."""
+    return _ERRNO.get(e.errno, f"erro do sistema ({e.strerror or e})")
 
 
 def limit_lines(report) -> list[str]:
