@@ -46,11 +46,18 @@ class Money:
         return self.amount is not None or self.max is not None
 
     @property
+    def bound_only(self) -> bool:
+        """Whether only the law's upper bound is known ("multa de até 10 UFM"): once the
+        authority fixes the amount within it (Nortelândia 030 Art. 16, II), that amount is
+        the fine, not "até" it."""
+        return self.max is not None and self.amount is None
+
+    @property
     def brl_text(self) -> str:
         """The BRL amount as people read it, or "não definido"."""
         if self.brl is None:
             return UNDEFINED
-        return ("até " if self.max is not None else "") + brl(self.brl) + \
+        return ("até " if self.bound_only else "") + brl(self.brl) + \
             (" por dia" if self.per == "day" else "")
 
     @property
@@ -65,9 +72,9 @@ class Money:
             shown = f"{(n * 100).normalize():f}".replace(".", ",") + "% do salário mínimo"
             unit = ""
         elif self.unit == "BRL":
-            return ("até " if self.max is not None else "") + brl(n) + \
+            return ("até " if self.bound_only else "") + brl(n) + \
                 (" por dia" if self.per == "day" else "")
-        return (("até " if self.max is not None else "") + f"{shown} {unit}".strip()
+        return (("até " if self.bound_only else "") + f"{shown} {unit}".strip()
                 + (" por dia" if self.per == "day" else ""))
 
     def as_dict(self) -> dict:

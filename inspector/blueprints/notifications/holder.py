@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, date, datetime
-from decimal import Decimal
 
 from argon2 import PasswordHasher
 from flask import (Response, current_app, jsonify, make_response, redirect, render_template,
@@ -21,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...extensions import db, limiter
 from ...models import Municipality, Notice
+from ...rules.sanctions import UNDEFINED, Money
 from ...security import config_limit, no_store, public
 from ...services import push_subscriptions, push_triggers
 from ...services.errors import ValidationFailed
@@ -150,11 +150,20 @@ def _local(moment: datetime | None) -> str | None:
     return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y às %H:%M")
 
 
-def _brl(value: Decimal | None) -> str | None:
-    if value is None:
+def _amount(act) -> str | None:
+    """A fine as the law counts it (UFM, UFIM, salário mínimo or R$), then in reais on its day;
+    "valor em reais não definido" when the unit's value is not registered (a fine of 100 UFIM,
+    Tapurah 406 Art. 14 § ú, is 100 UFIM whatever the page knows of the UFIM)."""
+    if act.kind not in ("fine", "daily_fine") and act.amount_unit is None:
         return None
-    text = f"{value:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
-    return f"R$ {text}"
+    m = Money(act.amount_unit, act.amount, act.amount_max, act.amount_per,
+              act.amount_decree_key, act.amount_brl, act.amount_basis or "")
+    if not m.defined or act.amount_unit == "BRL":
+        return m.text
+    if act.amount_brl is None:
+        return f"{m.text} (valor em reais {UNDEFINED})"
+    on = f" em {act.amount_on:%d/%m/%Y}" if act.amount_on else ""
+    return f"{m.text} — {m.brl_text}{on}"
 
 
 def holder_view(notice: Notice) -> dict:
@@ -173,7 +182,7 @@ def holder_view(notice: Notice) -> dict:
         "issued": _local(notice.issued_at), "deadline": _local(deadline),
         "deadline_passed": deadline is not None and deadline < datetime.now(UTC),
         "complied": _local(notice.complied_at), "required_action": act.required_action,
-        "amount": _brl(act.amount_brl), "per_day": act.amount_per == "day",
+        "amount": _amount(act),
         "law": cite.get("law"), "article": cite.get("article"),
         "appeal_until": appeal.strftime("%d/%m/%Y") if appeal else None,
         "appeal": _appeal_outcome(act),
