@@ -83,8 +83,11 @@ def set_value(municipality: Municipality, data: Mapping[str, str], actor) -> Dec
     amount = parse_amount(amount_raw) if amount_raw else None
     if amount_raw and amount is None:
         f.fail("amount", f"valor inválido: {amount_raw!r} (use por exemplo 150,00)")
-    elif amount is not None and not Decimal("0") < amount <= MAX_AMOUNT:
+    elif amount is not None and amount <= 0:
         f.fail("amount", "o valor deve ser maior que zero")
+    elif amount is not None and amount > MAX_AMOUNT:
+        f.fail("amount", "valor alto demais: confira os dígitos (o máximo é "
+                         "999.999.999.999,99)")
     elif amount is not None and amount != amount.quantize(Decimal("0.01")):
         f.fail("amount", "use no máximo duas casas decimais")
     unit = f.text("unit", max_len=20)
