@@ -116,9 +116,10 @@ def _other_vehicle_matches(town_id: int, q: str, key: str):
     parts = []
     if key and not _PLATE_START.match(key):
         parts.append(select(*columns).where(town, Vehicle.plate.contains(key, autoescape=True)))
-    if key and not (_PLATE_START.match(key) and key[0].isalpha() and len(key) >= 3):
-        # Prefix numbers are digits (Nova Santa Helena Lei 535/2013 Art. 13 IX) or a short
-        # code; the start of a plate from its three letters on is not looked for there.
+    if key:
+        # Prefix numbers are digits (Nova Santa Helena Lei 535/2013 Art. 13 IX) or a
+        # company's code shaped like the start of a plate (TMT01, AMS03: the motorcycle's
+        # number in the company, Tapurah Lei 406/2001 Art. 22 II); an index range either way.
         parts.append(select(*columns).where(town, _starts_with(Vehicle.prefix, key)))
     letters = sum(c.isalpha() for c in q)
     if (" " in q and letters) or (letters >= 4 and not _PLATE_START.match(key)):
