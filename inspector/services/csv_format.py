@@ -88,6 +88,10 @@ REFERENCE_COLUMNS = {"holder_tax_id": "titular_documento", "vehicle_plate": "pla
                      "permit_number": "permissao_numero", "service": "servico"}
 
 
+# How .xlsx/.ods (a zip) and old .xls (an OLE compound file) begin.
+_WORKBOOK_MAGIC = (b"PK\x03\x04", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1")
+
+
 class FileRefused(Exception):
     """The file as a whole cannot be read (encoding, size, header): nothing is imported."""
 
@@ -110,6 +114,9 @@ def decode(data: bytes) -> str:
     """UTF-8 text (a leading BOM is dropped); any other encoding is refused with advice."""
     if len(data) > MAX_BYTES:
         raise FileRefused(f"arquivo grande demais: o limite é {MAX_BYTES // (1024 * 1024)} MB")
+    if data.startswith(_WORKBOOK_MAGIC):
+        raise FileRefused("o arquivo é uma pasta de trabalho do Excel ou do Calc (.xlsx, "
+                          ".xls, .ods), não um CSV; abra-o e use “Salvar como” → “CSV UTF-8”")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -82,3 +82,11 @@ def test_a_latin1_file_names_the_line_of_the_first_accent(town):
     with pytest.raises(FileRefused, match=r"não está em UTF-8 \(caractere inválido na "
                                           r"linha 3.*CSV UTF-8"):
         import_registry(town, data.decode().encode("latin-1"), actor="teste", dry_run=True)
+
+
+@pytest.mark.parametrize("magic", [b"PK\x03\x04\x14\x00\x06\x00",  # .xlsx / .ods (zip)
+                                   b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"])  # old .xls
+def test_a_workbook_uploaded_instead_of_a_csv_is_named_as_such(town, magic):
+    """The usual slip: the .xlsx itself, not its CSV. It was told 'não está em UTF-8'."""
+    with pytest.raises(FileRefused, match=r"pasta de trabalho do Excel.*não um CSV.*CSV UTF-8"):
+        import_registry(town, magic + bytes(range(256)) * 4, actor="teste", dry_run=True)
