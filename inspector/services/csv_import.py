@@ -334,7 +334,7 @@ class _Run:
             for name, reason in e.errors.items():
                 if name not in skip:
                     col = _LINK_COLUMNS.get((group, name)) or column_for(group, name)
-                    errors.setdefault(col, reason)
+                    errors.setdefault(col, reason + _zeros_hint(col, cells.get(col, "")))
             return None
         after = self.state(row)
         self.saved.setdefault(line, []).append(row)
@@ -370,6 +370,21 @@ class _Run:
             registry.change_status(row, target, f"Importação de {self.source}, linha {line}",
                                    actor=self.actor)
             self.report.status_changes += 1
+
+
+# Document columns whose numbers may start with 0, and their lengths in digits.
+_ZERO_COLUMNS = {"condutor_cnh": (11,), "condutor_cpf": (11,), "titular_documento": (11, 14)}
+
+
+def _zeros_hint(column: str, value: str) -> str:
+    """Why a digits-only document came out short: the spreadsheet dropped its leading zeros
+    (Excel reads 01234567890 as a number), or '' when that cannot be it."""
+    value = value.strip()
+    lengths = _ZERO_COLUMNS.get(column, ())
+    if not value.isdigit() or not any(len(value) < n <= len(value) + 3 for n in lengths):
+        return ""
+    return (f" (só {len(value)} algarismos: se o número começa com zero, a planilha o "
+            "apagou; formate a coluna como Texto e digite o número de novo)")
 
 
 def _default_category(service: Service | None, tax_id: str, cells: dict[str, str]) -> str:
