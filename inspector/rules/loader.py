@@ -182,7 +182,7 @@ def _appeal(ctx, data, key) -> Appeal:
 
 def _measure(ctx, data, key, decree_keys) -> Measure:
     _mapping(ctx, data, key, required=("kind", "target", "label", "decided_by", "citation"),
-             optional=("fine", "appeal", "automatic", "copy_to_company"))
+             optional=("fine", "appeal", "automatic", "copy_to_company", "repeat_only"))
     kind = _choice(ctx, data["kind"], f"{key}.kind", MEASURE_KINDS)
     fine = _amount(ctx, data["fine"], f"{key}.fine", decree_keys) if "fine" in data else None
     if kind in ("fine", "daily_fine") and fine is None:
@@ -195,7 +195,9 @@ def _measure(ctx, data, key, decree_keys) -> Measure:
                    else None,
                    automatic=_bool(ctx, data["automatic"], f"{key}.automatic")
                    if "automatic" in data else False,
-                   copy_to_company=_copy_to_company(ctx, data, key))
+                   copy_to_company=_copy_to_company(ctx, data, key),
+                   repeat_only=_bool(ctx, data["repeat_only"], f"{key}.repeat_only")
+                   if "repeat_only" in data else False)
 
 
 def _copy_to_company(ctx, data, key):

@@ -132,6 +132,10 @@ class Measure:
     automatic: bool = False          # the law applies it by itself ("automaticamente")
     # the law asks for a copy of the written act to go to the company (Tapurah Art. 27 I)
     copy_to_company: Citation | None = None
+    # the law allows it only on a repeat: it is never offered before its rung's occurrence
+    # (Nortelândia 030 Art. 16 II "em caso de reincidência"; Tapurah Art. 27 III "após a
+    # terceira notificação")
+    repeat_only: bool = False
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,9 @@ def test_the_mayors_decision_is_an_admins_form_and_amendments_stay_in_the_law(ap
                       headers={"HX-Request": "true"})
     assert bad.status_code == 422 and "fora das previstas pela lei" in bad.get_data(as_text=True)
     page = c.get(f"/revisao/vistorias/{one['id']}").get_data(as_text=True)
-    assert "Pedido de afastamento do condutor à Secretaria" in page   # another rung of the ladder
+    # Tapurah Art. 27, III: the removal request comes only "após a terceira notificação",
+    # so a rider's first notice is not offered the third-notice rung
+    assert "Pedido de afastamento do condutor à Secretaria" not in page
     assert "Multa de 100 UFIM" not in page     # an offence of another item is not offered
     assert "Registrar decisão do prefeito" not in page
 

@@ -67,16 +67,22 @@ class AmendOption:
 
 
 def amend_options(act: Sanction) -> list[AmendOption]:
-    """The measures of the act's pack in force on its day that may replace it."""
+    """The measures of the act's pack in force on its day that may replace it: any rung
+    (the laws grade by gravity), except a measure the law gives only on a repeat
+    (`repeat_only`) before its rung's occurrence, e.g. the fine of up to 100 UFM of
+    Nortelândia 030 Art. 16 II ("em caso de reincidência") on a first offence."""
     pack, on = pack_of(act), act.amount_on
     base = act.rule_id.split(":", 1)[0]
-    sources = [(f"step:{s.id}", s.measures) for s in pack.ladder if s.span.covers(on)]
+    reached = act.occurrence or 1
+    sources = [(f"step:{s.id}", tuple(None if m.repeat_only and s.occurrence > reached else m
+                                      for m in s.measures))
+               for s in pack.ladder if s.span.covers(on)]
     sources += [(f"offence:{o.id}", o.measures) for o in pack.offences
                 if o.span.covers(on) and any(f.split(":", 1)[0] == base for f in o.findings)]
     out, seen = [], set()
     for prefix, measures in sources:
         for i, m in enumerate(measures):
-            if m.automatic:
+            if m is None or m.automatic:
                 continue
             variants = [(f"{prefix}:{i}", m.kind, m.label)]
             if m.kind == "suspension_or_revocation":
