@@ -262,6 +262,11 @@ class _Run:
             if number and self.once.setdefault(("alvara", number), line) != line:
                 errors["alvara_numero"] = (f"alvará repetido: já está na linha "
                                            f"{self.once[('alvara', number)]}")
+            elif licence and plate and licence.vehicle_id != getattr(vehicle, "id", None):
+                errors["alvara_numero"] = (  # a typo would leave that vehicle unlicensed
+                    f"o alvará {licence.number} é do veículo {licence.vehicle.plate}: a "
+                    "planilha não passa um alvará para outro veículo (confira o número; "
+                    "uma transferência se faz na página do alvará)")
             else:
                 self.save("licence", line, cells, errors, failed,
                           {**self.values(cells, "licence"), "vehicle_plate": plate,
@@ -377,8 +382,7 @@ _ZERO_COLUMNS = {"condutor_cnh": (11,), "condutor_cpf": (11,), "titular_document
 
 
 def _zeros_hint(column: str, value: str) -> str:
-    """Why a digits-only document came out short: the spreadsheet dropped its leading zeros
-    (Excel reads 01234567890 as a number), or '' when that cannot be it."""
+    """Why a digits-only document came out short (Excel dropped its leading zeros), or ''."""
     value = value.strip()
     lengths = _ZERO_COLUMNS.get(column, ())
     if not value.isdigit() or not any(len(value) < n <= len(value) + 3 for n in lengths):
