@@ -131,9 +131,10 @@ def decode(data: bytes) -> str:
 
 
 def delimiter_of(text: str) -> str:
-    """';' (Brazilian spreadsheets) or ',', whichever the header line uses more."""
+    """';' (Brazilian spreadsheets), ',' or a tab (cells pasted from a spreadsheet, Excel's
+    'Texto separado por tabulações'), whichever the header line uses most."""
     first = text.splitlines()[0] if text else ""
-    return ";" if first.count(";") > first.count(",") else ","
+    return max((",", ";", "\t"), key=first.count)
 
 
 def check_header(cells: list[str]) -> list[str]:

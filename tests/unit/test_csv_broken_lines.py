@@ -90,3 +90,12 @@ def test_a_workbook_uploaded_instead_of_a_csv_is_named_as_such(town, magic):
     """The usual slip: the .xlsx itself, not its CSV. It was told 'não está em UTF-8'."""
     with pytest.raises(FileRefused, match=r"pasta de trabalho do Excel.*não um CSV.*CSV UTF-8"):
         import_registry(town, magic + bytes(range(256)) * 4, actor="teste", dry_run=True)
+
+
+def test_a_tab_separated_sheet_is_read(town):
+    """Cells pasted from a spreadsheet into a text file, or Excel's 'Texto (separado por
+    tabulações)': it was refused with every column named missing and one unknown column."""
+    report = import_registry(town, to_csv([row(0), row(1)], delimiter="\t"), actor="teste",
+                             dry_run=True)
+    assert report.ok, report.errors
+    assert report.created["vehicle"] == 2
