@@ -213,6 +213,20 @@ def _open_quote(text: str) -> bool:
     return text.count('"') % 2 == 1
 
 
+# Document columns whose numbers may start with 0, and their lengths in digits.
+_ZERO_COLUMNS = {"condutor_cnh": (11,), "condutor_cpf": (11,), "titular_documento": (11, 14)}
+
+
+def zeros_hint(column: str, value: str) -> str:
+    """Why a digits-only document came out short (Excel dropped its leading zeros), or ''."""
+    value = value.strip()
+    lengths = _ZERO_COLUMNS.get(column, ())
+    if not value.isdigit() or not any(len(value) < n <= len(value) + 3 for n in lengths):
+        return ""
+    return (f" (só {len(value)} algarismos: se o número começa com zero, a planilha o "
+            "apagou; formate a coluna como Texto e digite o número de novo)")
+
+
 def _years_after(day: date, years: int) -> date:
     """The same day `years` later (29 February becomes the 28th)."""
     try:

@@ -21,7 +21,7 @@ from ..models import (Driver, Holder, InsurancePolicy, Licence, Municipality, Pe
                       Stand, Status, Vehicle)
 from ..rules import Violation
 from . import compliance, registry, registry_limits
-from .csv_format import COLUMNS, FileRefused, column_for, read_rows  # noqa: F401
+from .csv_format import COLUMNS, FileRefused, column_for, read_rows, zeros_hint  # noqa: F401
 from .documents import digits, normalise_plate
 from .errors import ValidationFailed
 from .field_rules import local_day
@@ -251,10 +251,18 @@ class _Run:
         permit_number = ""
         if self.filled(cells, "permit"):
             permit_number = cells.get("permissao_numero", "")
-            self.save("permit", line, cells, errors, failed,
-                      {**self.values(cells, "permit"), "holder_tax_id": tax_id,
-                       "service": cells["servico"]},
-                      self.lookup.get(Permit, "number", _code(permit_number)))
+            permit = self.lookup.get(Permit, "number", _code(permit_number))
+            holder = self.lookup.get(Holder, "tax_id", digits(tax_id))
+            if permit and holder and "holder" not in failed and permit.holder is not holder:
+                errors["permissao_numero"] = (  # a typo would hand a company's permit over
+                    f"a permissão {permit.number} é de {permit.holder.name}: a planilha não "
+                    "passa uma permissão a outro titular (confira o número; uma transferência "
+                    "se faz na página da permissão)")
+                failed.add("permit")
+            else:
+                self.save("permit", line, cells, errors, failed,
+                          {**self.values(cells, "permit"), "holder_tax_id": tax_id,
+                           "service": cells["servico"]}, permit)
 
         if self.filled(cells, "licence"):
             number = _code(cells.get("alvara_numero", ""))
@@ -339,7 +347,7 @@ class _Run:
             for name, reason in e.errors.items():
                 if name not in skip:
                     col = _LINK_COLUMNS.get((group, name)) or column_for(group, name)
-                    errors.setdefault(col, reason + _zeros_hint(col, cells.get(col, "")))
+                    errors.setdefault(col, reason + zeros_hint(col, cells.get(col, "")))
             return None
         after = self.state(row)
         self.saved.setdefault(line, []).append(row)
@@ -375,20 +383,6 @@ class _Run:
             registry.change_status(row, target, f"Importação de {self.source}, linha {line}",
                                    actor=self.actor)
             self.report.status_changes += 1
-
-
-# Document columns whose numbers may start with 0, and their lengths in digits.
-_ZERO_COLUMNS = {"condutor_cnh": (11,), "condutor_cpf": (11,), "titular_documento": (11, 14)}
-
-
-def _zeros_hint(column: str, value: str) -> str:
-    """Why a digits-only document came out short (Excel dropped its leading zeros), or ''."""
-    value = value.strip()
-    lengths = _ZERO_COLUMNS.get(column, ())
-    if not value.isdigit() or not any(len(value) < n <= len(value) + 3 for n in lengths):
-        return ""
-    return (f" (só {len(value)} algarismos: se o número começa com zero, a planilha o "
-            "apagou; formate a coluna como Texto e digite o número de novo)")
 
 
 def _default_category(service: Service | None, tax_id: str, cells: dict[str, str]) -> str:
