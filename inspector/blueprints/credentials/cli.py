@@ -4,6 +4,7 @@ Errors: one line on stderr, exit status 2.
 """
 from __future__ import annotations
 
+import errno
 import json
 from datetime import date
 from pathlib import Path
@@ -120,8 +121,19 @@ def sheet_cmd(town: str, kind: str, out: str | None, issue_missing: bool,
     try:
         path.write_bytes(credential_sheets.render_pdf(creds, t, kind))
     except OSError as e:
-        fail(f"não foi possível gravar {path}: {e.strerror}")
+        fail(f"não foi possível gravar {path}: {_why_not_written(e)}")
     click.echo(f"{path}: {len(creds)} credenciais")
+
+
+_WRITE_ERRORS = {errno.ENOENT: "a pasta não existe", errno.ENOTDIR: "a pasta não existe",
+                 errno.EACCES: "sem permissão para gravar", errno.EPERM: "sem permissão para gravar",
+                 errno.EISDIR: "é uma pasta, não um arquivo", errno.ENOSPC: "o disco está cheio",
+                 errno.EROFS: "o disco é só de leitura"}
+
+
+def _why_not_written(e: OSError) -> str:
+    """Why a file could not be written, in Portuguese (the system says it in English)."""
+    return _WRITE_ERRORS.get(e.errno, f"erro do sistema ({e.strerror or e})")
 
 
 def _credential(ident: int) -> Credential:
