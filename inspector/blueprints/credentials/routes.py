@@ -149,9 +149,14 @@ def _pdf(creds: list[Credential], sheet: str, name: str) -> Response:
 @roles_required(*VIEWERS)
 def sheet_pdf(sheet: str):
     """The A4 sheet of all active credentials of one kind, ready to print."""
-    if sheet not in credential_sheets.SHEETS:
+    offered = _town_sheets(town_id())
+    if sheet not in credential_sheets.SHEETS or sheet not in offered:
         abort(404)
     creds = credentials.for_town(town_id(), sheet, include_revoked=False)
+    if not creds:  # a blank A4 page would print nothing and say nothing
+        flash(f"Nenhuma credencial ativa em “{offered[sheet]}”: emita-as antes de imprimir.",
+              "info")
+        return redirect(url_for("credentials.index", folha=sheet), 303)
     return _pdf(creds, sheet, f"credenciais-{g.user.municipality.slug}-{sheet}.pdf")
 
 
