@@ -4,27 +4,12 @@ names a registered alvará under another plate (a typo, a copied row) must not m
 silently and leave its vehicle unlicensed."""
 from __future__ import annotations
 
-import pytest
-
 from inspector.extensions import db
 from inspector.models import Licence
 from inspector.services.csv_import import import_registry
 
-from .. import factories
 from ..registry_csv import counts, row, to_csv
-
-
-@pytest.fixture
-def town(app):
-    """An app context and Tapurah's id, with rows 0 and 1 of the test sheet registered."""
-    with app.app_context():
-        t = factories.town("tapurah")
-        db.session.commit()
-        report = import_registry(t.id, to_csv([row(0), row(1)]), actor="teste")
-        assert report.ok, report.errors
-        db.session.commit()
-        yield t.id
-        db.session.rollback()
+from ..registry_csv import tapurah_with_two_rows  # noqa: F401  (the `town` fixture)
 
 
 def test_a_registered_alvara_under_a_new_plate_is_refused_naming_its_vehicle(town):

@@ -3,28 +3,13 @@ row that names a registered permit under another holder's CPF/CNPJ (a typo, a co
 must not hand it over silently, with every licence issued under it."""
 from __future__ import annotations
 
-import pytest
-
 from inspector.extensions import db
 from inspector.models import Permit
 from inspector.services.csv_import import import_registry
 from inspector.services.documents import make_cnpj
 
-from .. import factories
 from ..registry_csv import counts, row, to_csv
-
-
-@pytest.fixture
-def town(app):
-    """An app context and Tapurah's id, with company 0's rows 0 and 1 registered."""
-    with app.app_context():
-        t = factories.town("tapurah")
-        db.session.commit()
-        report = import_registry(t.id, to_csv([row(0), row(1)]), actor="teste")
-        assert report.ok, report.errors
-        db.session.commit()
-        yield t.id
-        db.session.rollback()
+from ..registry_csv import tapurah_with_two_rows  # noqa: F401  (the `town` fixture)
 
 
 def test_a_registered_permit_under_another_holder_is_refused_naming_its_holder(town):
