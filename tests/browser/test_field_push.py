@@ -18,7 +18,8 @@ from inspector.services import push
 from .. import factories
 from ..push_helpers import Subscriber
 from .field_helpers import open_app, sign_in
-from .test_push_browser import _push, _shown, _worker, context, service  # noqa: F401
+from .test_push_browser import (NOTIFICATIONS, _push_until_shown, _worker,  # noqa: F401
+                                context, service)
 
 pytestmark = pytest.mark.browser
 
@@ -69,8 +70,8 @@ def test_the_agent_turns_notifications_on_and_a_review_push_shows(context, live_
 
     origin = live_server.url
     cdp, reg = _worker(context, page, origin)
-    _push(cdp, origin, reg, json.dumps(message))
-    [shown] = _shown(page, 1)
+    shown = _push_until_shown(cdp, origin, reg, page, message)
+    assert len(page.evaluate(NOTIFICATIONS)) == 1
     assert shown["title"] == "Sua vistoria foi revisada"
     assert "veja o motivo no aplicativo" in shown["body"]
     assert shown["url"] == f"{origin}/campo"
