@@ -40,6 +40,14 @@ class Client(FlaskClient):
         return self.post("/entrar", data={"username": username, "password": password,
                                           "csrf_token": token})
 
+    def holder_page(self, path: str, code: str) -> str:
+        """The holder's page of notice `path` ("<town>/<number>"), opened with its access
+        code as the printed notice tells them to (the code is accepted: 303)."""
+        token = self.csrf_token(f"/notificacoes/{path}")
+        assert self.post(f"/notificacoes/{path}",
+                         data={"codigo": code, "csrf_token": token}).status_code == 303
+        return self.get(f"/notificacoes/{path}").get_data(as_text=True)
+
     def post_form(self, path: str, data: dict | None = None, token_from: str = "/inicio",
                   **kw):
         """POST a form with a valid CSRF token taken from a page the user can see."""

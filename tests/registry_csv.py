@@ -92,6 +92,18 @@ def counts() -> dict[str, int]:
 
 
 @pytest.fixture(name="town")
+def tapurah(app):
+    """An app context and Tapurah's id (the `town` fixture of the import tests)."""
+    from . import factories
+
+    with app.app_context():
+        t = factories.town("tapurah")
+        db.session.commit()
+        yield t.id
+        db.session.rollback()
+
+
+@pytest.fixture(name="town")
 def tapurah_with_two_rows(app):
     """An app context and Tapurah's id, with rows 0 and 1 of the test sheet (company 0)
     imported and committed."""

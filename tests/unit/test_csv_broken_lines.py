@@ -4,22 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.extensions import db
 from inspector.services.csv_format import FileRefused
 from inspector.services.csv_import import import_registry
 
-from .. import factories
 from ..registry_csv import counts, row, to_csv
-
-
-@pytest.fixture
-def town(app):
-    """An app context and Tapurah's id."""
-    with app.app_context():
-        t = factories.town("tapurah")
-        db.session.commit()
-        yield t.id
-        db.session.rollback()
+from ..registry_csv import tapurah  # noqa: F401  (the `town` fixture)
 
 
 def lines(data: bytes) -> list[bytes]:

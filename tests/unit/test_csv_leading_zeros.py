@@ -2,23 +2,10 @@
 import says so instead of only 'são 11 algarismos', which the clerk typed."""
 from __future__ import annotations
 
-import pytest
-
-from inspector.extensions import db
 from inspector.services.csv_import import import_registry
 
-from .. import factories
 from ..registry_csv import row, to_csv
-
-
-@pytest.fixture
-def town(app):
-    """An app context and Tapurah's id."""
-    with app.app_context():
-        t = factories.town("tapurah")
-        db.session.commit()
-        yield t.id
-        db.session.rollback()
+from ..registry_csv import tapurah  # noqa: F401  (the `town` fixture)
 
 
 def reasons(town_id: int, **cells) -> dict[str, str]:

@@ -3,27 +3,15 @@ present, checked like the form, and an old file without them imports as before a
 a registered RG alone."""
 from __future__ import annotations
 
-import pytest
-
 from inspector.extensions import db
 from inspector.models import Driver
 from inspector.services.csv_format import template_csv
 from inspector.services.csv_import import import_registry
 
-from .. import factories
 from ..registry_csv import HEADER, row, to_csv
+from ..registry_csv import tapurah  # noqa: F401  (the `town` fixture)
 
 OLD_HEADER = [h for h in HEADER if not h.startswith("condutor_rg")]
-
-
-@pytest.fixture
-def town(app):
-    """An app context and Tapurah's id."""
-    with app.app_context():
-        t = factories.town("tapurah")
-        db.session.commit()
-        yield t.id
-        db.session.rollback()
 
 
 def run(town_id: int, data: bytes):

@@ -16,10 +16,7 @@ from .test_documents import pdf_text, stored
 
 
 def _holder_amount(client, path: str, code: str) -> str | None:
-    token = client.csrf_token(f"/notificacoes/{path}")
-    assert client.post(f"/notificacoes/{path}",
-                       data={"codigo": code, "csrf_token": token}).status_code == 303
-    html = unescape(client.get(f"/notificacoes/{path}").get_data(as_text=True))
+    html = unescape(client.holder_page(path, code))
     found = re.search(r"<dt>Valor</dt><dd[^>]*>([^<]*)</dd>", html)
     return found.group(1) if found else None
 

@@ -19,10 +19,7 @@ GROUNDS = "A foto da vistoria mostra um só retrovisor."
 
 
 def _appeal_line(client, path: str, code: str) -> str | None:
-    token = client.csrf_token(f"/notificacoes/{path}")
-    assert client.post(f"/notificacoes/{path}",
-                       data={"codigo": code, "csrf_token": token}).status_code == 303
-    html = unescape(client.get(f"/notificacoes/{path}").get_data(as_text=True))
+    html = unescape(client.holder_page(path, code))
     found = re.search(r"<dd data-appeal>([^<]*)</dd>", html)
     return found.group(1) if found else None
 

@@ -92,9 +92,7 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
     code = re.search(r"<strong>([A-Z0-9]{5}-[A-Z0-9]{5})</strong>", card).group(1)
     path = f"nortelandia/{notice.number}"
     client = app.test_client()
-    token = client.csrf_token(f"/notificacoes/{path}")
-    client.post(f"/notificacoes/{path}", data={"codigo": code, "csrf_token": token})
-    holder = client.get(f"/notificacoes/{path}").get_data(as_text=True)
+    holder = client.holder_page(path, code)
     assert f"<dd data-suspension>suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)</dd>" \
         in holder
 
@@ -169,10 +167,7 @@ def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine
         as_text=True)
     # the holder's page, opened with the printed code
     path = f"tapurah/{fine['number']}"
-    token = client.csrf_token(f"/notificacoes/{path}")
-    assert client.post(f"/notificacoes/{path}",
-                       data={"codigo": fine["code"], "csrf_token": token}).status_code == 303
-    holder = client.get(f"/notificacoes/{path}").get_data(as_text=True)
+    holder = client.holder_page(path, fine["code"])
     assert "Multa paga parcialmente: R$ 200,00 de R$ 525,00" in holder
     # the public authenticity page: the state, no amounts, no names
     public = app.test_client().get(f"/documentos/{path}").get_data(as_text=True)
