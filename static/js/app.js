@@ -46,3 +46,11 @@ document.addEventListener("submit", (event) => {
     .catch(() => null)
     .then(() => form.submit());
 });
+
+// A search typed before htmx was ready (a slow connection, a busy phone) lost its keystrokes'
+// input events: once htmx has processed the page, search for what is in the box now.
+htmx.onLoad((root) => {
+  root.querySelectorAll("input[type=search][hx-get]").forEach((input) => {
+    if (input.value !== input.defaultValue) htmx.trigger(input, "search");
+  });
+});

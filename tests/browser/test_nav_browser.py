@@ -67,6 +67,7 @@ def test_supervisor_has_the_field_app_and_admin_does_not(app, page):
     expect(page.locator(".tiles > a").first).to_have_attribute("href", "/campo")
     expect(_nav(page).get_by_role("link", name="Campo")).to_have_count(1)
     page.get_by_role("button", name="Sair").click()
+    expect(page.get_by_text("Você saiu.")).to_be_visible()  # else the next sign-in races the POST
     sign_in(page, admin, "/inicio")
     expect(page.locator('a[href="/campo"]')).to_have_count(0)
 
