@@ -22,6 +22,8 @@ def test_admin_creates_a_vehicle_fixes_a_bad_plate_and_finds_it(page, make):
     page.get_by_role("link", name="Cadastro").first.click()
     expect(page).to_have_url(re.compile(r"/cadastro/veiculos$"))
     page.get_by_role("link", name="+ Novo veículo").click()
+    expect(page).to_have_url(re.compile(r"/cadastro/veiculos/novo$"))
+    page.wait_for_load_state("load")  # htmx has bound the form (else "Salvar" posts it plainly)
 
     page.select_option("#f-service", "mototaxi")
     page.fill("#f-plate", "AB-12")
