@@ -47,10 +47,18 @@ document.addEventListener("submit", (event) => {
     .then(() => form.submit());
 });
 
-// A search typed before htmx was ready (a slow connection, a busy phone) lost its keystrokes'
-// input events: once htmx has processed the page, search for what is in the box now.
+// A filter set or a search typed before htmx was ready (a slow connection, a busy phone) reached
+// no listener: once htmx has processed the page, ask for what the form now says.
+const edited = (field) => field.matches("input:not([type=submit]):not([type=button]), select, textarea")
+  && (field.type === "checkbox" || field.type === "radio"
+  ? field.checked !== field.defaultChecked
+  : field.options ? [...field.options].some((o) => o.selected !== o.defaultSelected)
+    : field.value !== field.defaultValue);
 htmx.onLoad((root) => {
+  root.querySelectorAll("form[hx-get]").forEach((form) => {
+    if ([...form.elements].some((f) => f.name && edited(f))) htmx.trigger(form, "submit");
+  });
   root.querySelectorAll("input[type=search][hx-get]").forEach((input) => {
-    if (input.value !== input.defaultValue) htmx.trigger(input, "search");
+    if (!input.closest("form[hx-get]") && edited(input)) htmx.trigger(input, "search");
   });
 });

@@ -61,28 +61,3 @@ def test_admin_creates_a_vehicle_fixes_a_bad_plate_and_finds_it(page, make):
     expect(page).to_have_url(re.compile(r"/cadastro/veiculos/\d+$"))
 
 
-
-def test_a_search_typed_before_htmx_is_ready_still_searches(page, make):
-    """On a slow connection the box is on screen before htmx.min.js has run, so the keystrokes'
-    input events reach nobody; once htmx is ready the page searches for what is in the box."""
-    admin = make(factories.user, "admin", "tapurah")
-    make(factories.vehicle, "tapurah", plate="QBC1D23")
-    make(factories.vehicle, "tapurah", plate="QZZ9Z99")
-    sign_in(page, admin.username, "/inicio")
-
-    held = []
-    page.route("**/vendor/htmx.min.js", lambda route: held.append(route))
-    page.goto("/cadastro/veiculos", wait_until="commit")
-    page.locator("#q").press_sequentially("QBC1", delay=30)
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the page never asked for htmx"
-    expect(page.locator("#results")).to_contain_text("QZZ9Z99")  # nothing searched yet
-
-    with page.expect_response(lambda r: "q=QBC1" in r.url) as search:
-        held[0].continue_()
-    assert search.value.request.headers.get("hx-request") == "true"
-    expect(page.locator("#results")).to_contain_text("QBC1D23")
-    expect(page.locator("#results")).not_to_contain_text("QZZ9Z99")
