@@ -102,6 +102,15 @@ def quote(cite: dict | None, pack: rules.RulePack | None) -> Quote | None:
     return Quote(f"{cite.get('law') or (pack.law if pack else '')}, {label}", text)
 
 
+def breaches(stored: str | None) -> list[dict]:
+    """Every article an act's breach citation names: the first, then those under "also" (an
+    act chosen on an inspection with several failed items is for all of them)."""
+    first = loads(stored)
+    if not first:
+        return []
+    return [{k: v for k, v in first.items() if k != "also"}, *first.get("also", ())]
+
+
 def _same(a: dict | None, b: dict | None) -> bool:
     return bool(a and b and a.get("anchor") == b.get("anchor")
                 and a.get("law_slug") == b.get("law_slug"))
@@ -207,7 +216,7 @@ def _measure_section(act: Sanction, pack) -> Section:
     rows += _suspension_rows(act)
     blocks: list = [Rows(tuple(rows))]
     cite = loads(act.citation)
-    if _same(cite, loads(act.breach_citation)):
+    if any(_same(cite, b) for b in breaches(act.breach_citation)):
         blocks.append(Text(f"Fundamento: {cite.get('article')}, transcrito acima.", "strong"))
     elif cite:
         blocks.append(quote(cite, pack))
@@ -409,9 +418,9 @@ def build_sheet(notice: Notice, *, url: str, access_code: str | None,
     if act.parent_id:
         parent = db.session.scalar(select(Notice).where(Notice.sanction_id == act.parent_id))
     sections = [_law_section(town, pack, act), _facts_section(act, insp, parent)]
-    breach = quote(loads(act.breach_citation), pack)
+    breach = tuple(q for q in (quote(c, pack) for c in breaches(act.breach_citation)) if q)
     if breach:
-        sections.append(Section("Dispositivo infringido", (breach,)))
+        sections.append(Section("Dispositivo infringido", breach))
     sections.append(_measure_section(act, pack))
     sections += [s for s in (_deadline_section(act, pack), _amount_section(act)) if s]
     sections.append(_appeal_section(act, town, pack))

@@ -58,6 +58,21 @@ def _failed(insp: Inspection) -> list:
     return [i for i in insp.items if i.result == ItemResult.FAIL]
 
 
+def _breach_of(failed: list) -> dict | None:
+    """The articles the failed items broke: an act the supervisor chooses on the inspection is
+    for all of them (it names no item), so its breach citation is the first one's with every
+    other distinct article under "also" (readers of one citation still find the first)."""
+    cites: list[dict] = []
+    for item in failed:
+        c = loads(item.citation)
+        if c and all((c.get("law_slug"), c.get("anchor")) != (o.get("law_slug"), o.get("anchor"))
+                     for o in cites):
+            cites.append(c)
+    if not cites:
+        return None
+    return cites[0] | ({"also": cites[1:]} if len(cites) > 1 else {})
+
+
 def _registry_findings(insp: Inspection) -> dict[str, tuple[str, dict]]:
     """Rule id -> (message, citation) of what the registry shows wrong on the inspection day."""
     out = {}
@@ -97,8 +112,7 @@ def choices(insp: Inspection) -> list[Choice]:
                     continue
                 if f == "holder.employer_inaction" and not _employee(off):
                     continue
-                first = loads(failed[0].citation)
-                found = (f, WHY[f], first)
+                found = (f, WHY[f], _breach_of(failed))
                 break
             if registry is None:
                 registry = _registry_findings(insp)
