@@ -26,8 +26,8 @@ from . import audit, registry_limits, rg, vistoria_validity
 from .documents import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from .errors import ValidationFailed
 from .field_rules import local_day
-from .registry_base import (NOT_FOUND, STATUS_CHANGE_NEEDS, _check, _code, _merged,  # noqa: F401
-                            _past_date, _period, _phone, _plate, _ref, _snap, _status_on_create,
+from .registry_base import (NOT_FOUND, STATUS_CHANGE_NEEDS, _check, _code, _covered,  # noqa: F401
+                            _merged, _past_date, _period, _phone, _plate, _ref, _snap, _status_on_create,
                             _unique, _write, as_data, settle)
 from .registry_lookup import Lookup
 from .registry_search import (search_drivers, search_holders, search_licences,  # noqa: F401
@@ -104,6 +104,7 @@ def save_stand(town_id: int, data: Mapping[str, Any], *, actor, stand: Stand | N
                   capacity=f.integer("capacity", lo=1, hi=200, what="capacidade"),
                   service=f.choice("service", Service, default=Service.TAXI),
                   legal_basis=f.text("legal_basis", required=False, max_len=120))
+    _covered(f, town_id, "service", values["service"], stand and stand.service)
     _check(f)
     return _write("stand", Stand, stand, values, town_id=town_id, actor=actor, lookup=lookup)
 
@@ -114,6 +115,7 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
     lookup = lookup or Lookup(town_id)
     f = Fields(_merged(vehicle, data))
     service = f.choice("service", Service)
+    _covered(f, town_id, "service", service, vehicle and vehicle.service)
     kind = KIND_OF_SERVICE.get(service)
     given_kind = f.choice("kind", VehicleKind, required=False)
     if kind and given_kind and given_kind != kind:
@@ -202,6 +204,7 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
     f = Fields(_merged(driver, data))
     category = f.choice("category", DriverCategory)
     service = SERVICE_OF_CATEGORY.get(category)
+    _covered(f, town_id, "category", service, driver and SERVICE_OF_CATEGORY[driver.category])
     cpf = digits(f.raw("cpf"))
     if not f.raw("cpf"):
         f.fail("cpf", REQUIRED)
@@ -276,6 +279,7 @@ def save_permit(town_id: int, data: Mapping[str, Any], *, actor, permit: Permit 
     lookup = lookup or Lookup(town_id)
     f = Fields(_merged(permit, data))
     service = f.choice("service", Service)
+    _covered(f, town_id, "service", service, permit and permit.service)
     kind = f.choice("kind", PermitKind, default=PERMIT_KIND_OF_SERVICE.get(service))
     number = _code(f, "number", 30)
     _unique(f, lookup, "number", Permit, "number", number, permit, "número de permissão já cadastrado")

@@ -9,14 +9,16 @@ from typing import Any, Callable, Mapping
 
 from sqlalchemy import inspect as sa_inspect
 
+from .. import rules
 from ..extensions import db
-from ..models import Driver, Holder, InsurancePolicy, Licence, Permit, Status, Vehicle
+from ..models import (Driver, Holder, InsurancePolicy, Licence, Municipality, Permit, Service,
+                      Status, Vehicle)
 from . import audit
 from .documents import format_phone, is_plate, normalise_phone, normalise_plate, phone_problem
 from .field_rules import local_day
 from .errors import ValidationFailed
 from .registry_lookup import Lookup
-from .values import REQUIRED, Fields, text_of
+from .values import REQUIRED, Fields, label, text_of
 
 NOT_FOUND = "não encontrado neste município"
 STATUS_CHANGE_NEEDS = "para mudar a situação use “Mudar situação” e informe o motivo"
@@ -129,6 +131,18 @@ def _status_on_create(f: Fields, row: Any) -> Status | None:
     if row is not None and status is not None and status != row.status:
         f.fail("status", STATUS_CHANGE_NEEDS)
     return status
+
+
+def _covered(f: Fields, town_id: int, name: str, service: Service | None,
+             current: Service | None = None) -> None:
+    """Refuse a service the town's laws do not regulate (no rule pack for it: a moto-taxi in
+    Sapezal), when a record is given it; a record that already has it keeps it."""
+    if service is None or service == current or name in f.errors:
+        return
+    town = db.session.get(Municipality, town_id)
+    if service.value not in {p.service for p in rules.packs_for_town(town.slug)}:
+        f.fail(name, f"{town.name} não regulamenta {label(service).lower()}: não há lei "
+                     "municipal para esse serviço")
 
 
 def _ref(f: Fields, lookup: Lookup, name: str, model: type, attr: str, key: str,

@@ -18,9 +18,10 @@ from ..registry_csv import HEADER, counts, row, sheet, to_csv
 
 @pytest.fixture
 def town(app):
-    """An app context and Tapurah's id."""
+    """An app context and Tapurah's id (Nortelândia and Sapezal exist too)."""
     with app.app_context():
         t = factories.town("tapurah")
+        factories.town("nortelandia")
         factories.town("sapezal")
         db.session.commit()
         yield t.id
@@ -122,8 +123,8 @@ def test_a_vehicle_appears_once(town):
 def test_rows_reference_only_their_own_town(town):
     with pytest.raises(FileRefused):
         run(town, b"")
-    sapezal = db.session.scalar(db.select(factories.Municipality).filter_by(slug="sapezal")).id
-    run(sapezal, sheet(3))
+    other = db.session.scalar(db.select(factories.Municipality).filter_by(slug="nortelandia")).id
+    run(other, sheet(3))  # Nortelândia has moto-taxis too (Lei 030/1998)
     report = run(town, sheet(3, line_2={"ponto": "P1"}))
     # Same plates and keys in another town are another registry: no clash.
     assert [str(e) for e in report.errors] == [
@@ -145,7 +146,9 @@ def test_a_wrong_header_is_refused_naming_the_columns(town, header, message):
 
 def test_spreadsheet_habits_are_accepted(town):
     """Comma or semicolon, BOM or not, headers with accents and capitals, optional columns
-    left out, blank lines, a taxi row with its moto-taxi columns blank."""
+    left out, blank lines, a taxi row with its moto-taxi columns blank (in Sapezal: Tapurah's
+    law has no taxi service)."""
+    town = db.session.scalar(db.select(factories.Municipality).filter_by(slug="sapezal")).id
     header = ["Placa", "Serviço", "Marca Modelo", "Ano Fabricação", "Cor", "Portas",
               "Titular Documento", "Titular Nome", "Permissão Número", "Permissão Início",
               "Alvará Número", "Alvará Início", "Alvará Fim", "Condutor Nome", "Condutor CPF",

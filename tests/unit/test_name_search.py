@@ -41,7 +41,7 @@ def _names(rows) -> list[str]:
 def test_driver_search_ignores_accents_and_case(town):
     for name in ("João Batista", "Maria da Conceição", "Joana Prado", "Joao Sem Acento"):
         factories.driver("tapurah", name=name)
-    factories.driver("sapezal", "mototaxista", name="João de Outra Cidade")
+    factories.driver("sapezal", "autonomo", name="João de Outra Cidade", cnh_category="B")
     db.session.flush()
     # alphabetical with accents and case ignored, the same on every engine
     assert _names(registry.search_drivers(town, "Joao")) == ["João Batista", "Joao Sem Acento"]

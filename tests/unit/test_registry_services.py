@@ -23,9 +23,10 @@ CNPJ = make_cnpj("112223330001")
 
 @pytest.fixture
 def towns(app):
-    """An app context with two towns; yields (tapurah_id, sapezal_id)."""
+    """An app context with two towns; yields (nortelandia_id, tapurah_id). Nortelândia's laws
+    cover taxi and moto-taxi (Leis 127/2009 and 030/1998), Tapurah's moto-taxi only."""
     with app.app_context():
-        a, b = factories.town("tapurah"), factories.town("sapezal")
+        a, b = factories.town("nortelandia"), factories.town("tapurah")
         db.session.commit()
         yield a.id, b.id
         db.session.rollback()
@@ -228,7 +229,7 @@ def test_another_towns_rows_are_not_found(towns):
 # --------------------------------------------------------------------- audit
 def test_every_change_writes_one_audit_entry_with_before_and_after(app, towns):
     t, _ = towns
-    user = factories.user("admin", "tapurah")
+    user = factories.user("admin", "nortelandia")
     h = holder(t)
     v = reg.save_vehicle(t, moto(t), actor=user)
     db.session.commit()
@@ -265,7 +266,7 @@ def test_a_refused_save_writes_nothing(towns):
 # ------------------------------------------------------------- status changes
 def test_status_change_needs_a_reason_and_a_real_change(towns):
     t, _ = towns
-    user = factories.user("admin", "tapurah")
+    user = factories.user("admin", "nortelandia")
     holder(t)
     reg.save_vehicle(t, moto(t), actor="teste")
     lic = reg.save_licence(t, {"vehicle_plate": "QBA1D23", "number": "AL-1",
