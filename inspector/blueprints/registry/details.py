@@ -26,7 +26,9 @@ def _vehicle(v: Vehicle, town: int) -> dict:
     return {"history": history(town, subjects), "today": today,
             "needs_insurance": v.service == Service.MOTOTAXI,
             "insurance_in_force": insurance_in_force,
-            "vistoria": vistoria_validity.of(v, today)}
+            "vistoria": vistoria_validity.of(v, today),
+            "sanctions": sanctions(town, vehicle_id=v.id), "can_open_acts": allowed("review.act"),
+            "acts_args": {}}   # the acts list filters by holder or driver, not by vehicle
 
 
 def _driver(d: Driver, town: int) -> dict:

@@ -9,9 +9,10 @@ from sqlalchemy import Integer, and_, bindparam, or_, select, union_all
 from sqlalchemy.orm import aliased
 
 from ...extensions import db
-from ...models import (AuditEntry, Fine, Notice, Sanction, SanctionStatus,
+from ...models import (AuditEntry, Fine, Holder, Notice, Sanction, SanctionStatus,
                        StatusChange, User, Vehicle)
 from ...models.enforcement import COPY_MEANS, KIND_LABELS, NoticeCompanyCopy
+from ...services.documents import format_plate
 from .kinds import Kind
 
 PER_PAGE = 25
@@ -129,6 +130,13 @@ FINE_STATES = {"open": "Multa em aberto", "partial": "Multa paga parcialmente",
                "none": "Nada a pagar"}
 
 
+DRIVER_TARGETS = ("driver", "registration")
+TARGET_LABELS = {"driver": "Condutor", "registration": "Registro do condutor",
+                 "holder": "Titular", "company": "Empresa",
+                 "permit": "Termo de Permissão do titular", "licence": "Alvará do veículo",
+                 "vehicle": "Veículo"}
+
+
 @dataclass(frozen=True)
 class SanctionLine:
     """One act on a holder's or a driver's page (Nova Santa Helena Art. 26 § único: warnings
@@ -151,6 +159,24 @@ class SanctionLine:
     has_company_copy: bool = False
     copy_remitted_on: Any = None
     copy_via: str | None = None
+    # what the act falls on (the pack's measure target) and the holder it names
+    target: str = "driver"
+    holder_id: int | None = None
+    holder_name: str | None = None
+    # on a driver's page: the act is the driver's (it falls on the driver or the registration,
+    # or the driver's own history of offences reached it), not only of an inspection where the
+    # driver was identified (a permit's suspension the holder answers for)
+    own: bool = True
+
+    @property
+    def on_label(self) -> str:
+        """What the act falls on, in pt-BR: 'Termo de Permissão do titular Fulano'."""
+        if self.target in DRIVER_TARGETS:
+            return TARGET_LABELS[self.target]
+        whose = self.holder_name if self.target in ("holder", "company", "permit") \
+            else (format_plate(self.plate) if self.plate else None)
+        label = TARGET_LABELS.get(self.target, self.target)
+        return f"{label} {whose}" if whose else label
 
     @property
     def kind_label(self) -> str:
@@ -194,18 +220,22 @@ class SanctionList:
 
 
 def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None = None,
-              limit: int = SANCTIONS_SHOWN) -> SanctionList:
-    """The town's acts about one holder (as permit holder of the vehicle) or one driver (as
-    the offender identified at the inspection, or whose registration the law acted on),
-    newest first, with the company's copy of each notice: one query, walking the sanctions'
-    holder_id / driver_id index (the copy by its unique notice_id)."""
+              vehicle_id: int | None = None, limit: int = SANCTIONS_SHOWN) -> SanctionList:
+    """The town's acts about one holder (as permit holder of the vehicle), one driver (as
+    the offender identified at the inspection, or whose registration the law acted on) or one
+    vehicle, newest first, with what each falls on and the company's copy of each notice: one
+    query, walking the sanctions' holder_id / driver_id / vehicle_id index (the copy by its
+    unique notice_id)."""
     from ...services.enforcement.common import loads
     from ...services.enforcement.payments import paid_so_far
 
-    if (holder_id is None) == (driver_id is None):
-        raise ValueError("sanctions(): give a holder_id or a driver_id")
-    who = Sanction.holder_id == holder_id if holder_id is not None \
-        else Sanction.driver_id == driver_id
+    given = [(col, v) for col, v in ((Sanction.holder_id, holder_id),
+                                     (Sanction.driver_id, driver_id),
+                                     (Sanction.vehicle_id, vehicle_id)) if v is not None]
+    if len(given) != 1:
+        raise ValueError("sanctions(): give one of holder_id, driver_id, vehicle_id")
+    who = given[0][0] == given[0][1]
+    offender = f"driver:{driver_id}" if driver_id is not None else None
     paid = paid_so_far()
     rows = db.session.execute(
         select(Sanction.id, Sanction.kind, Sanction.law, Sanction.proposed_at,
@@ -214,8 +244,11 @@ def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None 
                Notice.number, Vehicle.plate, Fine.id.label("fine_id"), Fine.per,
                Fine.amount_brl, Fine.accrued_brl, paid.label("paid"),
                NoticeCompanyCopy.id.label("copy_id"), NoticeCompanyCopy.remitted_on,
-               NoticeCompanyCopy.remitted_via)
+               NoticeCompanyCopy.remitted_via, Sanction.target, Sanction.offender,
+               Sanction.holder_id,
+               Holder.name.label("holder_name"))
         .outerjoin(Notice, Notice.sanction_id == Sanction.id)
+        .outerjoin(Holder, Holder.id == Sanction.holder_id)
         .outerjoin(NoticeCompanyCopy, NoticeCompanyCopy.notice_id == Notice.id)
         .outerjoin(Vehicle, Vehicle.id == Sanction.vehicle_id)
         .outerjoin(Fine, Fine.sanction_id == Sanction.id)
@@ -230,7 +263,10 @@ def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None 
         automatic=bool(r.automatic), breach_citation=loads(r.breach_citation),
         citation=loads(r.citation), notice_number=r.number, plate=r.plate,
         fine_state=_fine_state(r), has_company_copy=r.copy_id is not None,
-        copy_remitted_on=r.remitted_on, copy_via=r.remitted_via) for r in rows[:limit]]
+        copy_remitted_on=r.remitted_on, copy_via=r.remitted_via, target=r.target,
+        holder_id=r.holder_id, holder_name=r.holder_name,
+        own=offender is None or r.target in DRIVER_TARGETS or r.offender == offender)
+        for r in rows[:limit]]
     return SanctionList(lines, len(rows) > limit)
 
 
