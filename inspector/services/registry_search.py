@@ -67,9 +67,10 @@ def _page(query, limit: int, offset: int) -> list:
 
 
 def search_vehicles(town_id: int, q: str | None, *, limit: int = 50, offset: int = 0) -> list[Vehicle]:
-    """Vehicles whose plate starts with the query (first), then those whose plate contains
-    it, whose prefix number starts with it, or (for a word) whose holder's name or
-    make/model contains it; ordered by plate within each part."""
+    """Vehicles whose plate starts with the query (first, by plate), then those whose
+    prefix number starts with it (by prefix in natural order, TMT01, TMT03, TMT10, as the
+    field app lists them), then those whose plate contains it or (for a word) whose holder's
+    name or make/model contains it (by plate)."""
     q = _clean(q)
     key = _key(q)
     base = (select(Vehicle).where(Vehicle.municipality_id == town_id)
@@ -92,14 +93,25 @@ def search_vehicles(town_id: int, q: str | None, *, limit: int = 50, offset: int
     else:
         before = db.session.scalar(select(func.count()).select_from(Vehicle).where(
             Vehicle.municipality_id == town_id, by_plate))
-    # Pick the page's ids from the (usually few) candidates, then load just those rows.
+    # Order the (usually few) candidates, pick the page's ids, then load just those rows.
     skip = _starts_with(others.c.plate, key) if key else false()
-    ids = list(db.session.scalars(
-        select(others.c.id).where(not_(skip)).order_by(others.c.plate)
-        .limit(max(0, limit - len(rows))).offset(max(0, offset + len(rows) - before))))
+    found = db.session.execute(select(others.c.id, others.c.plate, others.c.prefix)
+                               .where(not_(skip))).all()
+    found.sort(key=lambda r: (0, _natural(r.prefix), r.plate) if key and (r.prefix or "")
+               .startswith(key) else (1, (), r.plate))
+    start = max(0, offset + len(rows) - before)
+    ids = [r.id for r in found[start:start + max(0, limit - len(rows))]]
     if not ids:
         return rows
-    return rows + _page(base.where(Vehicle.id.in_(ids)).order_by(Vehicle.plate), len(ids), 0)
+    loaded = {v.id: v for v in _page(base.where(Vehicle.id.in_(ids)), len(ids), 0)}
+    return rows + [loaded[i] for i in ids]
+
+
+def _natural(text: str) -> tuple:
+    """A key ordering numbers inside text by value: TMT2 before TMT10, TX09 before TX010 (the
+    field app's `localeCompare(..., {numeric: true})`)."""
+    return tuple((0, int(part), "") if part[0] in "0123456789" else (1, 0, part)
+                 for part in re.findall(r"[0-9]+|[^0-9]+", text or ""))
 
 
 def _other_vehicle_matches(town_id: int, q: str, key: str):
@@ -112,7 +124,7 @@ def _other_vehicle_matches(town_id: int, q: str, key: str):
     something that looks like a word (four letters or more, or a space).
     """
     town = Vehicle.municipality_id == town_id
-    columns = (Vehicle.id, Vehicle.plate)
+    columns = (Vehicle.id, Vehicle.plate, Vehicle.prefix)
     parts = []
     if key and not _PLATE_START.match(key):
         parts.append(select(*columns).where(town, Vehicle.plate.contains(key, autoescape=True)))

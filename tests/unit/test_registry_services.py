@@ -327,9 +327,10 @@ def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns
     assert plates("01") == ["QBA1D23", "QBA2E34", "QBA5C01"]
     reg.save_vehicle(t, moto(t, plate="AAA0100", prefix="7777"), actor="teste")
     assert plates("a") == ["AAA0100", "ABC1234"]
-    assert plates("010") == ["AAA0100", "QBA1D23", "QBA2E34"]
+    # Prefix matches (0101, 0102) by prefix, then a plate that contains the digits.
+    assert plates("010") == ["QBA1D23", "QBA2E34", "AAA0100"]
     assert [plates("010", limit=1, offset=i) for i in range(4)] == [
-        ["AAA0100"], ["QBA1D23"], ["QBA2E34"], []]
+        ["QBA1D23"], ["QBA2E34"], ["AAA0100"], []]
     reg.save_vehicle(t, moto(t, plate="ZZZ9999", prefix="QB9"), actor="teste")
     assert plates("QB", limit=2) + plates("QB", limit=2, offset=2) == [
         "QBA1D23", "QBA2E34", "QBA5C01", "ZZZ9999"]
