@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 
 from flask import current_app
 from sqlalchemy import func, select
@@ -153,9 +153,31 @@ def find_notice(town_slug: str, number: str) -> Notice | None:
                              .where(Municipality.slug == town_slug, Notice.number == number))
 
 
-def public_status(notice: Notice) -> str:
-    """What the act stands at now, in pt-BR words a citizen understands."""
+def appeal_window_note(act, today: date | None = None) -> str | None:
+    """While an appeal that would suspend the act can still be filed, the act is not in force
+    yet (Nortelândia Lei 030/1998 Art. 16 § 2º: the appeal, within 10 days of the notice, is
+    "com efeito suspensível"): 'Prazo de recurso aberto até dd/mm/aaaa (o recurso tem efeito
+    suspensivo)'; None for any other act or once the window closed or an appeal was filed."""
+    if act.appeal_suspensive is not True or act.suspended or \
+            act.status not in (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED):
+        return None
+    if act.appeal_until is None:   # decided, not yet delivered: the window has not opened
+        if act.appeal_days and act.notified_at is None and act.decided_at is not None:
+            return (f"Prazo de recurso de {act.appeal_days} dias a contar da entrega do "
+                    "documento (o recurso tem efeito suspensivo)")
+        return None
+    if (today or local_day()) > act.appeal_until:
+        return None
+    return f"Prazo de recurso aberto até {day(act.appeal_until)} (o recurso tem efeito suspensivo)"
+
+
+def public_status(notice: Notice, today: date | None = None) -> str:
+    """What the act stands at now, in pt-BR words a citizen understands: not "Em vigor" while
+    a suspensive appeal can still be filed (`appeal_window_note`) or holds it."""
     act = notice.sanction
+    note = appeal_window_note(act, today)
+    if note:
+        return note
     text = PUBLIC_STATUS.get(act.status, act.status_label)
     if act.suspended:
         text += " (efeitos suspensos pelo recurso)"

@@ -175,10 +175,13 @@ def holder_view(notice: Notice) -> dict:
     if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=UTC)
     appeal: date | None = act.appeal_until
+    from ...services.notice_documents import appeal_window_note
+    note = appeal_window_note(act)   # a suspensive appeal can still be filed: not in force yet
     return {
         "number": notice.number, "path": page_path(notice), "town": town.name if town else "",
         "document": DOCUMENT_LABELS.get(notice.document_kind, "Documento"),
-        "act": act.label or act.kind_label, "status": act.status_label,
+        "act": act.label or act.kind_label,
+        "status": f"{act.status_label} — {note}" if note else act.status_label,
         "issued": _local(notice.issued_at), "deadline": _local(deadline),
         "deadline_passed": deadline is not None and deadline < datetime.now(UTC),
         "complied": _local(notice.complied_at), "required_action": act.required_action,
