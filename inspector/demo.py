@@ -213,7 +213,7 @@ def seed(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
         seeder.staff(facts, town)
         seeder.registry(town, plans[facts.slug])
         db.session.flush()
-        for sheet in ("vehicle", "rider", "card"):  # the QR on every sticker, vest and card
+        for sheet in credentials.offered_sheets(town.id):  # every sticker, vest and card
             issued = credentials.issue_missing(town.id, sheet, actor="demo-seed")
             if issued:
                 seeder.created["credential"] += len(issued)

@@ -26,6 +26,10 @@ MIN_REASON = 5
 # Which drivers get which printed credential (sheet kinds of `credentials sheet --kind`).
 RIDER_CATEGORIES = (DriverCategory.MOTOTAXISTA,)
 TAXI_DRIVER_CATEGORIES = (DriverCategory.AUTONOMO, DriverCategory.AUXILIAR)
+# The service whose law asks for each sheet (vehicle stickers: every service), and its name.
+SHEET_SERVICE = {"vehicle": None, "rider": Service.MOTOTAXI, "card": Service.TAXI}
+SHEET_NAMES = {"vehicle": "adesivos de veículos", "rider": "crachás de colete de moto-táxi",
+               "card": "carteiras de motorista de táxi"}
 
 
 def token_hash(token: str) -> str:
@@ -132,8 +136,33 @@ def missing_subjects(town_id: int, sheet: str) -> list[Vehicle | Driver]:
             if s.id not in (vehicles if isinstance(s, Vehicle) else drivers)]
 
 
+def offered_sheets(town_id: int) -> tuple[str, ...]:
+    """The sheets a town prints: a moto-taxi rider's vest badge only where the town's laws
+    cover moto-taxis, a taxi driver's card only where they cover taxis."""
+    from .. import rules
+
+    town = db.session.get(Municipality, town_id)
+    services = {p.service for p in rules.packs_for_town(town.slug)} if town else set()
+    return tuple(s for s, service in SHEET_SERVICE.items()
+                 if not services or service is None or service.value in services)
+
+
+def check_sheet(town_id: int, sheet: str) -> None:
+    """Refuse (ValidationFailed on `folha`) a sheet unknown or not offered by the town."""
+    if sheet not in SHEET_SERVICE:
+        raise ValidationFailed({"folha": f"folha desconhecida: {sheet!r} (use "
+                                         f"{', '.join(SHEET_SERVICE)})"})
+    if sheet not in offered_sheets(town_id):
+        town = db.session.get(Municipality, town_id)
+        name = "moto-táxi" if SHEET_SERVICE[sheet] == Service.MOTOTAXI else "táxi"
+        raise ValidationFailed({"folha": f"{town.name} não emite {SHEET_NAMES[sheet]}: não há "
+                                         f"lei municipal de {name} em {town.name}"})
+
+
 def issue_missing(town_id: int, sheet: str, actor=None) -> list[Credential]:
-    """Issue a credential to every subject of the sheet's kind that has none in force."""
+    """Issue a credential to every subject of the sheet's kind that has none in force;
+    refused (nothing issued) for a sheet the town does not offer (`check_sheet`)."""
+    check_sheet(town_id, sheet)
     return [issue(s, actor) for s in missing_subjects(town_id, sheet)]
 
 

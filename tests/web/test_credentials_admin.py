@@ -19,8 +19,9 @@ from .. import factories
 from ..credentials_data import regular_mototaxi
 
 
-def _fleet(app, town="tapurah", n=3):
-    """n moto-taxis with riders, and one taxi with its driver, of one town."""
+def _fleet(app, town="nortelandia", n=3):
+    """n moto-taxis with riders, and one taxi with its driver, of one town (Nortelândia: its
+    laws cover both, Leis 030/1998 and 127/2009; Tapurah has no taxi law, so no taxi card)."""
     with app.app_context():
         for i in range(n):
             regular_mototaxi(town, plate=f"QB{chr(65 + i)}1A2{i}")
@@ -39,18 +40,18 @@ def _urls(runner, town, kind=None) -> list[str]:
 def test_cli_issues_lists_with_urls_and_fails_cleanly(app, runner):
     _fleet(app)
     app.config["PUBLIC_BASE_URL"] = "https://fiscaliza.example.gov.br/"
-    result = runner.invoke(args=["credentials", "issue", "--town", "tapurah"])
+    result = runner.invoke(args=["credentials", "issue", "--town", "nortelandia"])
     assert result.exit_code == 0 and "8 credenciais" in result.output  # 4 vehicles, 4 drivers
-    urls = _urls(runner, "tapurah")
+    urls = _urls(runner, "nortelandia")
     assert len(urls) == 8 and all(u.startswith("https://fiscaliza.example.gov.br/v/")
                                   for u in urls)
-    again = runner.invoke(args=["credentials", "issue", "--town", "tapurah"])
+    again = runner.invoke(args=["credentials", "issue", "--town", "nortelandia"])
     assert "0 credenciais" in again.output  # nothing issued twice
 
     bad = runner.invoke(args=["credentials", "list", "--town", "atlantis"])
     assert bad.exit_code == 2
     assert bad.stderr.strip().count("\n") == 0 and "atlantis" in bad.stderr
-    kind = runner.invoke(args=["credentials", "sheet", "--town", "tapurah", "--kind", "vest"])
+    kind = runner.invoke(args=["credentials", "sheet", "--town", "nortelandia", "--kind", "vest"])
     assert kind.exit_code == 2 and kind.stderr.count("\n") == 1 and "vest" in kind.stderr
     missing = runner.invoke(args=["credentials", "revoke", "999", "--reason", "teste"])
     assert missing.exit_code == 2 and "999" in missing.stderr
@@ -62,11 +63,11 @@ def test_sheet_pdf_holds_exactly_the_issued_qr_codes(app, runner, tmp_path, kind
         pytest.fail("pdftoppm is missing: `make test` installs poppler-utils")
     _fleet(app)
     out = tmp_path / f"{kind}.pdf"
-    result = runner.invoke(args=["credentials", "sheet", "--town", "tapurah", "--kind", kind,
+    result = runner.invoke(args=["credentials", "sheet", "--town", "nortelandia", "--kind", kind,
                                  "--issue-missing", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_bytes().startswith(b"%PDF")
-    issued = _urls(runner, "tapurah", kind)
+    issued = _urls(runner, "nortelandia", kind)
     assert len(issued) == expected
 
     subprocess.run(["pdftoppm", "-r", "150", "-png", str(out), str(tmp_path / "page")],
@@ -83,14 +84,14 @@ def test_sheet_pdf_holds_exactly_the_issued_qr_codes(app, runner, tmp_path, kind
 
 def test_a_revoked_credential_is_not_printed(app, runner, tmp_path):
     _fleet(app, n=2)
-    runner.invoke(args=["credentials", "issue", "--town", "tapurah", "--kind", "vehicle"])
+    runner.invoke(args=["credentials", "issue", "--town", "nortelandia", "--kind", "vehicle"])
     with app.app_context():
         first = db.session.scalar(db.select(Credential).order_by(Credential.id))
         first_id, first_url = first.id, credentials.public_url(first.token)
     r = runner.invoke(args=["credentials", "revoke", str(first_id), "--reason", "adesivo perdido"])
     assert r.exit_code == 0
     out = tmp_path / "v.pdf"
-    runner.invoke(args=["credentials", "sheet", "--town", "tapurah", "--out", str(out)])
+    runner.invoke(args=["credentials", "sheet", "--town", "nortelandia", "--out", str(out)])
     subprocess.run(["pdftoppm", "-r", "150", "-png", str(out), str(tmp_path / "p")], check=True)
     with Image.open(next(tmp_path.glob("p-*.png"))) as im:
         found = {b.text for b in zxingcpp.read_barcodes(im)}
@@ -99,7 +100,7 @@ def test_a_revoked_credential_is_not_printed(app, runner, tmp_path):
 
 def test_admin_issues_revokes_and_reissues_in_the_ui_with_audit(app, client, make):
     _fleet(app, n=1)
-    admin = make(factories.user, "admin", "tapurah")
+    admin = make(factories.user, "admin", "nortelandia")
     client.login(admin.username)
     page = client.get("/credenciais").get_data(as_text=True)
     assert "Sem credencial" in page and "QBA1A20" in page
@@ -137,10 +138,10 @@ def test_supervisor_views_but_cannot_change_and_other_towns_get_404(app, client,
     _fleet(app, n=1)
     with app.app_context():
         cred = credentials.issue_missing(db.session.scalar(
-            db.select(factories.Municipality).filter_by(slug="tapurah")).id, "vehicle")[0]
+            db.select(factories.Municipality).filter_by(slug="nortelandia")).id, "vehicle")[0]
         db.session.commit()
         cid = cred.id
-    sup = make(factories.user, "supervisor", "tapurah")
+    sup = make(factories.user, "supervisor", "nortelandia")
     client.login(sup.username)
     assert client.get("/credenciais").status_code == 200
     assert client.get(f"/credenciais/{cid}").status_code == 200
@@ -158,7 +159,7 @@ def test_supervisor_views_but_cannot_change_and_other_towns_get_404(app, client,
     assert "QBA1A20" not in client.get("/credenciais").get_data(as_text=True)
     client.post_form("/sair")
 
-    agent = make(factories.user, "agent", "tapurah")
+    agent = make(factories.user, "agent", "nortelandia")
     client.login(agent.username)
     assert client.get("/credenciais").status_code == 403
 
@@ -166,11 +167,11 @@ def test_supervisor_views_but_cannot_change_and_other_towns_get_404(app, client,
 def test_agents_get_the_public_keys_that_verify_printed_codes(app, client, make):
     _fleet(app, n=1)
     with app.app_context():
-        town_id = db.session.scalar(db.select(factories.Municipality.id).filter_by(slug="tapurah"))
+        town_id = db.session.scalar(db.select(factories.Municipality.id).filter_by(slug="nortelandia"))
         token = credentials.issue_missing(town_id, "vehicle")[0].token
         db.session.commit()
     assert client.get("/api/credential-keys").status_code == 401
-    agent = make(factories.user, "agent", "tapurah")
+    agent = make(factories.user, "agent", "nortelandia")
     client.login(agent.username)
     body = client.get("/api/credential-keys").get_json()
     keys = {k["kid"]: PublicKey(k["kid"], b64d(k["x"]), None) for k in body["keys"]}

@@ -80,7 +80,7 @@ def issue_cmd(town: str, kind: str | None, as_json: bool) -> None:
     t = _town(town)
     made = []
     try:
-        for sheet in [kind] if kind else credential_sheets.SHEETS:
+        for sheet in [kind] if kind else credentials.offered_sheets(t.id):
             made += credentials.issue_missing(t.id, sheet, actor="cli")
     except ValidationFailed as e:
         db.session.rollback()

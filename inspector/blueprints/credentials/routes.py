@@ -6,9 +6,7 @@ from flask import (Blueprint, Response, abort, flash, g, jsonify, redirect, rend
                    request, url_for)
 
 from ...extensions import db
-from ... import rules
-from ...models import (Credential, Driver, Municipality, PassengerReport, ReportStatus, Role,
-                       Vehicle)
+from ...models import Credential, Driver, PassengerReport, ReportStatus, Role, Vehicle
 from ...security import get_in_town, login_required, roles_required, town_id
 from ...services import credential_keys, credential_sheets, credentials, passenger_reports
 from ...services.errors import ValidationFailed
@@ -36,16 +34,10 @@ def _sheet_arg() -> str | None:
     return sheet if sheet in credential_sheets.SHEETS else None
 
 
-SHEET_SERVICE = {"rider": "mototaxi", "card": "taxi"}   # vehicle stickers: every service
-
-
 def _town_sheets(tid: int) -> dict[str, str]:
-    """The sheets a town prints: a moto-taxi rider's vest badge only where the town's laws
-    cover moto-taxis, a taxi driver's card only where they cover taxis."""
-    town = db.session.get(Municipality, tid)
-    services = {p.service for p in rules.packs_for_town(town.slug)} if town else set()
-    return {s: label for s, label in SHEET_LABELS.items()
-            if not services or SHEET_SERVICE.get(s) in (None, *services)}
+    """The sheets a town prints (`credentials.offered_sheets`), with their labels."""
+    offered = credentials.offered_sheets(tid)
+    return {s: label for s, label in SHEET_LABELS.items() if s in offered}
 
 
 def _list_context(sheet: str | None, errors: dict | None = None) -> dict:
@@ -72,7 +64,7 @@ def index():
 def issue():
     """Issue one credential (vehicle_id or driver_id) or all that are missing on a sheet."""
     try:
-        if request.form.get("folha") in credential_sheets.SHEETS:
+        if "folha" in request.form:  # refused (422) when the town does not print that sheet
             made = credentials.issue_missing(town_id(), request.form["folha"], g.user)
             flash(f"{len(made)} credenciais emitidas.", "success")
         elif request.form.get("vehicle_id", "").isdigit():
