@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 from datetime import date
 from pathlib import Path
 
@@ -101,28 +102,52 @@ def issue_cmd(town: str, kind: str | None, as_json: bool) -> None:
 @click.option("--id", "ids", type=int, multiple=True, help="Only these credential ids.")
 def sheet_cmd(town: str, kind: str, out: str | None, issue_missing: bool,
               ids: tuple[int, ...]) -> None:
-    """Write an A4 PDF of the town's active credentials (stickers, vest badges or ID cards)."""
+    """Write an A4 PDF of the town's active credentials (stickers, vest badges or ID cards).
+
+    All or nothing: credentials issued by --issue-missing are committed only once the PDF
+    that prints them is written; if it cannot be, none is issued."""
     t = _town(town)
-    if issue_missing:
-        try:
+    path = Path(out or f"credenciais-{t.slug}-{kind}.pdf")
+    none = "; nenhuma credencial foi emitida" if issue_missing else ""
+    if not path.parent.is_dir():  # before issuing anything
+        fail(f"não foi possível gravar {path}: a pasta não existe{none}")
+    if not os.access(path.parent, os.W_OK):
+        fail(f"não foi possível gravar {path}: sem permissão para gravar{none}")
+    try:
+        credentials.check_sheet(t.id, kind)
+        if issue_missing:
             credentials.issue_missing(t.id, kind, actor="cli")
-        except ValidationFailed as e:
-            db.session.rollback()
-            fail(str(e))
-        db.session.commit()
+    except ValidationFailed as e:
+        db.session.rollback()
+        fail(str(e))
     creds = credentials.for_town(t.id, kind, include_revoked=False)
     if ids:
         unknown = set(ids) - {c.id for c in creds}
         if unknown:
+            db.session.rollback()
             fail(f"credencial não ativa ou de outra folha/cidade: {sorted(unknown)}")
         creds = [c for c in creds if c.id in ids]
     creds = credential_sheets.printable(creds, kind, local_day())
-    path = Path(out or f"credenciais-{t.slug}-{kind}.pdf")
+    existed = path.exists()
     try:
         path.write_bytes(credential_sheets.render_pdf(creds, t, kind))
     except OSError as e:
-        fail(f"não foi possível gravar {path}: {_why_not_written(e)}")
+        db.session.rollback()
+        _drop(path, existed)
+        fail(f"não foi possível gravar {path}: {_why_not_written(e)}{none}")
+    try:
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        _drop(path, existed)  # a sheet of credentials that were not issued would mislead
+        raise
     click.echo(f"{path}: {len(creds)} credenciais")
+
+
+def _drop(path: Path, existed: bool) -> None:
+    """Remove what a failed run wrote (not a file that was there before)."""
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 _WRITE_ERRORS = {errno.ENOENT: "a pasta não existe", errno.ENOTDIR: "a pasta não existe",
