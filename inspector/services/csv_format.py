@@ -39,7 +39,9 @@ COLUMNS: tuple[Column, ...] = (
     Column("cor", "vehicle", "colour", True, "Vermelha"),
     Column("cilindrada", "vehicle", "engine_cc", False, "160"),
     Column("portas", "vehicle", "doors", False, ""),
-    Column("prefixo", "vehicle", "prefix", False, "0101"),
+    # The company's code and number (Tapurah Lei 406/2001 Art. 22 II): a digits-only example
+    # like 0101 loses its zero when Excel opens the model, and the import cannot tell.
+    Column("prefixo", "vehicle", "prefix", False, "MR01"),
     Column("trail", "vehicle", "is_trail", False, "não"),
     Column("ponto", "vehicle", "stand_code", False, ""),
     Column("ultima_vistoria", "vehicle", "last_vistoria_on", False, "15/01/2026"),
