@@ -94,6 +94,26 @@ def acts(insp: Inspection):
     return enforcement.acts_of(insp)
 
 
+def deliver(act: Sanction, user, at: datetime, *, via: str = "hand",
+            ref: str = "Recebido pelo próprio infrator", recorded: datetime | None = None
+            ) -> Sanction:
+    """Record that the decided act was handed over at `at` (recorded then, or at `recorded`):
+    its deadline, appeal window and suspension run from there, not from the decision (Nova
+    Santa Helena Lei 535/2013 Art. 27 § único; Nortelândia Lei 030/1998 Art. 16 § 2º)."""
+    moment = at.astimezone(LOCAL_TZ)
+    return enforcement.record_delivery(act, user, recorded or at, day=moment.date(),
+                                       at=moment.time(), via=via, ref=ref)
+
+
+def confirm_delivered(act: Sanction, user, now: datetime, **kw):
+    """Confirm an act and hand its document over at the same moment (the clock of a test
+    about what runs after delivery); returns the Decision."""
+    d = enforcement.confirm(act, user, now, **kw)
+    if act.awaiting_delivery:
+        deliver(act, user, now)
+    return d
+
+
 def enforcement_worker(app, now: datetime | None = None) -> list[int]:
     """What runs after a sync: the enforcement tick's first step (also run before any review
     page) makes the proposals of the inspections the sync completed."""

@@ -53,6 +53,11 @@ STATUS_LABELS = {
 EFFECTIVE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
              SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,
              SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)
+# How a decided act reached the offender (time runs from then: Nova Santa Helena Lei
+# 535/2013 Art. 27 § único "Após o recebimento"; Nortelândia Lei 030/1998 Art. 16 § 2º
+# "contados a partir da intimação"). "street": signed on the street (Tapurah Art. 27 I).
+DELIVERY_MEANS = {"hand": "entregue em mãos", "mail_ar": "correio com AR", "email": "e-mail",
+                  "edital": "edital", "street": "assinatura na rua (ciente)"}
 # Who decides: the three roles of the product, and "law" for what the law applies by itself.
 AUTHORITY_LABELS = {"agent": "Agente de fiscalização", "supervisor": "Supervisor(a) / Secretaria",
                     "mayor": "Prefeito(a) (Chefe do Poder Executivo)",
@@ -132,7 +137,13 @@ class Sanction(TownScoped, db.Model):
     status: Mapped[SanctionStatus] = mapped_column(_enum(SanctionStatus))
     awaiting_mayor: Mapped[bool] = mapped_column(default=False)  # "aguarda decisão do prefeito"
     suspended: Mapped[bool] = mapped_column(default=False)       # by a suspensive appeal
+    # the moment time starts (deadline, appeal window, suspension): the street "ciente", or
+    # the delivery a supervisor records (None: decided, waiting for delivery)
     notified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    delivered_via: Mapped[str | None] = mapped_column(String(20))    # DELIVERY_MEANS key
+    delivery_ref: Mapped[str | None] = mapped_column(String(200))    # AR nº, who received it...
+    delivery_recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    delivery_recorded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     proposed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     decided_by_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
@@ -157,7 +168,8 @@ class Sanction(TownScoped, db.Model):
     driver = relationship("Driver")
     vehicle = relationship("Vehicle")
     licence = relationship("Licence")
-    decided_by_user = relationship("User")
+    decided_by_user = relationship("User", foreign_keys=[decided_by_user_id])
+    delivery_recorded_by = relationship("User", foreign_keys=[delivery_recorded_by_id])
     notice: Mapped[Notice | None] = relationship(back_populates="sanction", uselist=False)
     fine: Mapped[Fine | None] = relationship(back_populates="sanction", uselist=False)
     appeals: Mapped[list[Appeal]] = relationship(back_populates="sanction",
@@ -169,6 +181,18 @@ class Sanction(TownScoped, db.Model):
         if self.status == SanctionStatus.PROPOSED and self.awaiting_mayor:
             return "Aguarda decisão do prefeito"
         return self.status.label
+
+    @property
+    def awaiting_delivery(self) -> bool:
+        """Decided, its document issued, but not yet delivered: no time runs ("Aguardando
+        entrega")."""
+        return self.notified_at is None and self.decided_at is not None and \
+            self.status in (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)
+
+    @property
+    def delivered_via_label(self) -> str:
+        """How the act reached the offender, in pt-BR ("" when not recorded)."""
+        return DELIVERY_MEANS.get(self.delivered_via or "", self.delivered_via or "")
 
     @property
     def kind_label(self) -> str:

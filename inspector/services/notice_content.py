@@ -225,6 +225,17 @@ def _measure_section(act: Sanction, pack) -> Section:
 
 def _suspension_rows(act: Sanction) -> list[tuple[str, str]]:
     """The period of a suspension, as decided (the pack bounds its length; no law sets it)."""
+    if act.kind == "suspension" and act.suspension_start is None and act.suspension_days \
+            and act.notified_at is None and act.decided_at is not None:
+        days = act.suspension_days
+        if act.appeal_suspensive is True:
+            return [("Período da suspensão",
+                     f"{days} dias, a partir do dia seguinte ao último dia do prazo de recurso "
+                     f"(que conta do recebimento deste documento), se não houver recurso; "
+                     f"havendo recurso, os {days} dias contam da decisão que o negar")]
+        return [("Período da suspensão", f"{days} dias, a contar do recebimento deste "
+                                         "documento; ao fim do período o cadastro volta "
+                                         "automaticamente à situação anterior")]
     if act.kind != "suspension" or act.suspension_start is None:
         return []
     span = (f"suspenso de {day(act.suspension_start)} a {day(act.suspension_end)} "
@@ -249,6 +260,10 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
         blocks.append(Rows((("Prazo para cumprir", f"{span} a contar da ciência "
                                                    f"({moment(act.notified_at)})"),
                             ("Vence em", f"{moment(act.deadline_at)} (horário de Mato Grosso)"))))
+    elif act.deadline_hours or act.deadline_days:  # decided in the office: runs from delivery
+        span = f"{act.deadline_hours} horas" if act.deadline_hours else f"{act.deadline_days} dias"
+        blocks.append(Rows((("Prazo para cumprir", f"{span} a contar do recebimento deste "
+                                                   "documento"),)))
     dq = loads(act.deadline_citation)
     if dq:
         blocks.append(quote(dq, pack))
@@ -267,7 +282,8 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
                                "usa o salário mínimo vigente quando o prazo vencer.", "note"))
         if not _same(missed.get("citation"), dq):
             blocks.append(quote(missed.get("citation"), pack))
-    title = "Providências e prazo" if act.deadline_at is not None else "Providências"
+    title = "Providências e prazo" if act.deadline_at is not None or act.deadline_hours \
+        or act.deadline_days else "Providências"
     return Section(title, tuple(b for b in blocks if b))
 
 
@@ -305,7 +321,8 @@ def _appeal_section(act: Sanction, town, pack) -> Section:
         effect = "a lei não diz; a penalidade vale enquanto o recurso não for decidido"
     rows = [("Prazo", f"{act.appeal_days} dias a contar da ciência" if act.appeal_days
              else "a lei não fixa prazo"),
-            ("Último dia", day(act.appeal_until)),
+            ("Último dia", day(act.appeal_until) if act.appeal_until or not act.appeal_days
+             else "conta-se do recebimento deste documento"),
             ("Dirigido a", APPEAL_TO.get(act.appeal_to or "", act.appeal_to or "—")),
             ("Efeito suspensivo", effect),
             ("Como recorrer", f"por escrito, protocolado na Prefeitura Municipal de {town.name}, "

@@ -15,8 +15,11 @@ an inspection with `fail` items is completed on `day` at 10:00 and:
   (amendment keys that must be offered);
 - `decide`: steps `{as: agent|supervisor|admin, do: confirm|amend|reject|mayor, act: n,
   amount, option, reason, decision, ref, days}` (the decision is taken the day after `day`,
-  at 10:00) with either `error: <field>` (refused, naming that field) or `expect` (status,
-  awaiting_mayor, label, kind, article, amount, amount_brl, ref, notice: prefix of the
+  at 10:00), or `{as: ..., do: deliver, act: n, after_days: n, via, ref}` (the document is
+  delivered `after_days` after the decision, default 0, at 10:00: time runs from there),
+  with either `error: <field>` (refused, naming that field) or `expect` (status,
+  awaiting_mayor, awaiting_delivery, label, kind, article, amount, amount_brl, ref,
+  appeal_until, notice: prefix of the
   document number or null, registry: {driver|permit|licence: status}, period: [first day,
   last day] of a suspension or null, suspended_until: {driver|permit|licence: day or null}).
 """
@@ -35,7 +38,7 @@ from inspector.services import enforcement
 from inspector.services.errors import ValidationFailed
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, set_values
+from ..enforcement_helpers import deliver, fleet, inspect, local, set_values
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "enforcement_cases"
 CASE_KEYS = {"name", "article", "town", "service", "day", "prior", "prior_decision", "values",
@@ -134,7 +137,7 @@ def _check_act(a: Sanction, exp: dict) -> None:
 def _check_after(a: Sanction, exp: dict, rows: dict) -> None:
     if "status" in exp:
         assert a.status.value == exp["status"], (a.status, a.reason)
-    for key in ("awaiting_mayor", "kind"):
+    for key in ("awaiting_mayor", "awaiting_delivery", "kind"):
         if key in exp:
             assert getattr(a, key) == exp[key], (key, getattr(a, key))
     if "label" in exp:
@@ -147,6 +150,9 @@ def _check_after(a: Sanction, exp: dict, rows: dict) -> None:
         assert a.amount_brl == Decimal(exp["amount_brl"])
     if "ref" in exp:
         assert a.decision_ref == exp["ref"]
+    if "appeal_until" in exp:
+        assert a.appeal_until == (None if exp["appeal_until"] is None
+                                  else _day(exp["appeal_until"])), a.appeal_until
     if "notice" in exp:
         if exp["notice"] is None:
             assert a.notice is None
@@ -237,6 +243,11 @@ def _call(step: dict, a: Sanction, user, now):
             a, user, now, decision=step.get("decision", "confirm"), ref=step.get("ref", ""),
             reason=step.get("reason", ""), option=step.get("option"), amount=step.get("amount"),
             days=step.get("days"))
+    if do == "deliver":
+        on = now + timedelta(days=step.get("after_days", 0))
+        return lambda: deliver(a, user, on, via=step.get("via", "hand"),
+                               ref=step.get("ref", "Recebido pelo próprio infrator"),
+                               recorded=max(on, now))
     raise AssertionError(do)
 
 

@@ -15,7 +15,7 @@ from inspector.models import (AuditEntry, Driver, EnforcementEvent, Fine, Inspec
 from inspector.services import audit, enforcement
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, ticks_at_once
+from ..enforcement_helpers import confirm_delivered, deliver, fleet, inspect, local, ticks_at_once
 
 T0 = local(2026, 3, 2, 10)
 
@@ -183,6 +183,7 @@ def test_a_suspensive_appeal_window_holds_the_suspension_until_it_closes(app):
         susp = enforcement.acts_of(insp)[1]
         enforcement.amend(susp, sup, T0 + timedelta(hours=1),
                           option="step:repeat-fine:1:suspension", reason="Terceira falta.")
+        deliver(susp, sup, T0 + timedelta(hours=1))   # "contados a partir da intimação"
         db.session.commit()
         assert susp.appeal_until == date(2026, 3, 12)
         enforcement.tick(local(2026, 3, 12, 23))
@@ -206,6 +207,7 @@ def test_a_refused_suspensive_appeal_lets_the_suspension_apply(app):
         susp = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))[1]
         enforcement.amend(susp, sup, T0 + timedelta(hours=1),
                           option="step:repeat-fine:1:suspension", reason="Terceira falta.")
+        deliver(susp, sup, T0 + timedelta(hours=1))
         ap = enforcement.file_appeal(susp, filed_on=date(2026, 3, 10), filed_by="Empresa X",
                                      filed_by_role="company", text_="Recorremos da suspensão.",
                                      user=sup, now=local(2026, 3, 10, 11))
@@ -247,7 +249,7 @@ def test_warnings_close_when_the_appeal_window_is_over(app):
         agent, sup = factories.user("agent", "nortelandia"), factories.user("supervisor", "nortelandia")
         db.session.commit()
         [warning] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))
-        enforcement.confirm(warning, sup, T0)
+        confirm_delivered(warning, sup, T0)
         db.session.commit()
         assert enforcement.tick(local(2026, 3, 12, 23)).closed == []
         assert enforcement.tick(local(2026, 3, 13, 1)).closed == [warning.id]
@@ -284,8 +286,8 @@ def test_an_upheld_appeal_restores_the_registration_the_act_revoked(app):
         db.session.commit()
         revocation, fine = enforcement.acts_of(
             inspect(f["vehicle"], agent, {"one-passenger": "fail"}, T0))
-        enforcement.confirm(revocation, sup, T0 + timedelta(hours=1))
-        enforcement.confirm(fine, sup, T0 + timedelta(hours=1))
+        confirm_delivered(revocation, sup, T0 + timedelta(hours=1))
+        confirm_delivered(fine, sup, T0 + timedelta(hours=1))
         db.session.commit()
         assert db.session.get(Driver, f["driver"].id).status == Status.REVOKED
         ap = enforcement.file_appeal(revocation, filed_on=date(2026, 3, 4), filed_by="Condutor",
@@ -307,7 +309,7 @@ def test_an_upheld_appeal_does_not_reactivate_what_was_revoked_before(app):
         revocation, _ = enforcement.acts_of(
             inspect(f["vehicle"], agent, {"one-passenger": "fail"}, T0))
         assert revocation.driver_id == f["driver"].id
-        enforcement.confirm(revocation, sup, T0 + timedelta(hours=1))
+        confirm_delivered(revocation, sup, T0 + timedelta(hours=1))
         assert revocation.effect_applied_at is not None
         ap = enforcement.file_appeal(revocation, filed_on=date(2026, 3, 4), filed_by="Condutor",
                                      filed_by_role="driver", text_="Recorro da cassação.",

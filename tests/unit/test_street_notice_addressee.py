@@ -11,7 +11,7 @@ from inspector.services import enforcement
 from inspector.services.field_rules import local_day
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, set_values
+from ..enforcement_helpers import deliver, fleet, inspect, local, set_values
 
 
 def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(app):
@@ -19,7 +19,8 @@ def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(ap
     Poder Executivo, no prazo de 10 (dez) dias, contados a partir da intimação". The written
     warning (Art. 16 § 1º) is addressed to the company (the autorizada); the rider who signed
     the ciente on the street is not the company, so the ten days run from the warning's
-    delivery (its decision), not from the inspection."""
+    delivery to the company (recorded after the decision), not from the inspection nor from
+    the decision."""
     with app.app_context():
         f = fleet("nortelandia", "mototaxi")
         agent = factories.user("agent", "nortelandia")
@@ -35,9 +36,13 @@ def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(ap
         decided = local(2026, 3, 5, 15)
         enforcement.confirm(warning, sup, decided)
         db.session.commit()
+        assert warning.notified_at is None and warning.appeal_until is None  # not delivered
+        deliver(warning, sup, local(2026, 3, 9, 11), via="mail_ar", ref="AR JT000111222BR",
+                recorded=local(2026, 3, 10, 9))
+        db.session.commit()
         warning = db.session.get(type(warning), warning.id)
-        assert local_day(warning.notified_at) == date(2026, 3, 5)
-        assert warning.appeal_until == date(2026, 3, 15)   # was 2026-03-12, from the street
+        assert local_day(warning.notified_at) == date(2026, 3, 9)
+        assert warning.appeal_until == date(2026, 3, 19)   # was 2026-03-12, from the street
         assert enforcement.citation(warning.appeal_citation)["article"] == "Art. 16, § 2º"
 
 
@@ -46,7 +51,7 @@ def test_tapurah_holder_fine_is_not_notified_by_the_rider_but_his_notice_is(app)
     gives "as empresas permissionárias e os condutores, quando penalizados" 8 days to appeal.
     The rider's ciente (Art. 27 I: "advertir o condutor, notificando-o por escrito, com o
     respectivo ciente") notifies the rider: his notice still runs from the street, the
-    company's fine from its decision."""
+    company's fine from its delivery to the company."""
     with app.app_context():
         f = fleet("tapurah", "mototaxi")
         set_values("tapurah", fiscal_unit=5.25)
@@ -65,6 +70,9 @@ def test_tapurah_holder_fine_is_not_notified_by_the_rider_but_his_notice_is(app)
         assert notice.appeal_until == date(2026, 3, 10)
         decided = street + timedelta(days=4)
         enforcement.confirm(fine, sup, decided)
+        assert fine.notified_at is None and fine.appeal_until is None
+        deliver(fine, sup, decided + timedelta(hours=2), via="hand",
+                ref="Recebido pelo gerente da empresa")
         db.session.commit()
         fine = db.session.get(type(fine), fine.id)
         assert local_day(fine.notified_at) == date(2026, 3, 6)

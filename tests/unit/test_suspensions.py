@@ -21,7 +21,8 @@ from inspector.services.enforcement import suspensions
 from inspector.services.errors import ValidationFailed
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, ticks_at_once
+from ..enforcement_helpers import (confirm_delivered, deliver, fleet, inspect, local,
+                                  ticks_at_once)
 
 T0 = local(2026, 3, 2, 10)      # the inspection; the supervisor decides an hour later
 
@@ -95,7 +96,7 @@ def test_a_length_outside_the_bounds_is_refused_with_a_message_and_nothing_chang
 def test_the_decision_records_the_period_and_the_registry_its_last_day(app):
     with app.app_context():
         f, _, sup, act = _suspension()
-        d = enforcement.confirm(act, sup, T0 + timedelta(hours=1), days="10")
+        d = confirm_delivered(act, sup, T0 + timedelta(hours=1), days="10")
         db.session.commit()
         act = db.session.get(Sanction, act.id)
         assert (act.suspension_days, act.suspension_start, act.suspension_end) == \
@@ -120,7 +121,7 @@ def test_tick_lifts_the_suspension_exactly_when_its_last_day_ends_and_twice_chan
     try:
         with app.app_context():
             f, _, sup, act = _suspension()
-            enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=10)
+            confirm_delivered(act, sup, T0 + timedelta(hours=1), days=10)
             db.session.commit()
             last_moment = local(2026, 3, 11, 23, 59) + timedelta(seconds=59, microseconds=999999)
             assert enforcement.tick(last_moment).lifted == []
@@ -149,7 +150,7 @@ def test_tick_lifts_the_suspension_exactly_when_its_last_day_ends_and_twice_chan
 def test_a_later_revocation_is_not_undone_when_the_suspension_ends(app):
     with app.app_context():
         f, _, sup, act = _suspension()
-        enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=5)
+        confirm_delivered(act, sup, T0 + timedelta(hours=1), days=5)
         db.session.commit()
         lic = db.session.get(Licence, f["licence"].id)
         registry.change_status(lic, Status.REVOKED, "Cassado por decisão do prefeito.",
@@ -166,7 +167,7 @@ def test_a_later_revocation_is_not_undone_when_the_suspension_ends(app):
 def test_a_suspension_entered_by_hand_after_a_reactivation_is_kept(app):
     with app.app_context():
         f, _, sup, act = _suspension()
-        enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=5)
+        confirm_delivered(act, sup, T0 + timedelta(hours=1), days=5)
         lic = db.session.get(Licence, f["licence"].id)
         registry.change_status(lic, Status.ACTIVE, "Reativado: decisão judicial.", actor=sup)
         registry.change_status(lic, Status.SUSPENDED, "Suspenso: vistoria reprovada.", actor=sup)
@@ -178,13 +179,14 @@ def test_a_suspension_entered_by_hand_after_a_reactivation_is_kept(app):
 def test_two_suspensions_of_one_licence_hold_it_until_the_later_one_ends(app):
     with app.app_context():
         f, agent, sup, first = _suspension()
-        enforcement.confirm(first, sup, T0 + timedelta(hours=1), days=10)        # 02/03-11/03
+        confirm_delivered(first, sup, T0 + timedelta(hours=1), days=10)          # 02/03-11/03
         db.session.commit()
         [second] = enforcement.acts_of(inspect(f["vehicle"], agent, {"clean": "fail"},
                                                local(2026, 3, 5)))
         assert second.kind == "revocation"           # a repeat: the ladder's second rung
         enforcement.amend(second, sup, local(2026, 3, 5, 11), option="step:suspension:0",
                           days=20, reason="Ainda não é caso de cassação.")      # 05/03-24/03
+        deliver(second, sup, local(2026, 3, 5, 11))
         db.session.commit()
         lic = db.session.get(Licence, f["licence"].id)
         assert lic.suspended_until == date(2026, 3, 24)
@@ -211,6 +213,7 @@ def _nortelandia_030_suspension():
     susp = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))[1]
     enforcement.amend(susp, sup, T0 + timedelta(hours=1), option="step:repeat-fine:1:suspension",
                       days=15, reason="Terceira falta.")
+    deliver(susp, sup, T0 + timedelta(hours=1))   # the intimação: the window counts from it
     db.session.commit()
     return f, sup, admin, susp
 
@@ -262,7 +265,7 @@ def test_an_upheld_appeal_ends_a_running_suspension_at_once(app):
     with app.app_context():
         f, _, sup, act = _suspension()
         admin = factories.user("admin", "nortelandia")
-        enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=30)
+        confirm_delivered(act, sup, T0 + timedelta(hours=1), days=30)
         ap = enforcement.file_appeal(act, filed_on=date(2026, 3, 4), filed_by="Titular",
                                      filed_by_role="holder", text_="O carro estava limpo.",
                                      user=sup, now=local(2026, 3, 4, 9))
@@ -282,7 +285,7 @@ def test_two_ticks_at_once_lift_each_suspension_once(app):
         ids = []
         for _ in range(3):
             f, _, sup, act = _suspension()
-            enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=3)
+            confirm_delivered(act, sup, T0 + timedelta(hours=1), days=3)
             ids.append(act.id)
         db.session.commit()
         db.engine.dispose()
@@ -308,7 +311,7 @@ def test_a_subscribed_holder_is_told_when_the_suspension_ends(app):
     app.config.update(PUSH_ALLOW_HTTP_LOOPBACK=True)
     with app.app_context():
         f, _, sup, act = _suspension()
-        enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=10)
+        confirm_delivered(act, sup, T0 + timedelta(hours=1), days=10)
         push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/h").as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()

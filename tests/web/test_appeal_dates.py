@@ -15,15 +15,15 @@ from inspector.services.errors import ValidationFailed
 from inspector.services.field_rules import local_day
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect, set_values
+from ..enforcement_helpers import confirm_delivered, fleet, inspect, set_values
 
 HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
 def act(app):
-    """Tapurah Art. 14 § ú: the holder fined, inspected five days ago and confirmed (hence
-    notified) three days ago; Tapurah gives 8 days to appeal."""
+    """Tapurah Art. 14 § ú: the holder fined, inspected five days ago, confirmed three days
+    ago and handed over to the company then (notified); Tapurah gives 8 days to appeal."""
     with app.app_context():
         f = fleet("tapurah", "mototaxi")
         set_values("tapurah", fiscal_unit=5.25)
@@ -32,7 +32,7 @@ def act(app):
         now = datetime.now(UTC)
         _, fine = enforcement.acts_of(inspect(f["vehicle"], agent, {"one-passenger": "fail"},
                                               now - timedelta(days=5)))
-        enforcement.confirm(fine, sup, now - timedelta(days=3))
+        confirm_delivered(fine, sup, now - timedelta(days=3))
         db.session.commit()
         return {"id": fine.id, "supervisor": sup.username,
                 "notified": local_day(fine.notified_at.replace(tzinfo=UTC))}

@@ -168,6 +168,9 @@ def test_employer_revocation_goes_to_the_mayor_and_revokes_the_licence(app, town
     assert r.status_code == 303
     [act] = _chosen(app, w["insp"])
     assert act.status == SanctionStatus.CONFIRMED and act.decision_ref == "Decreto 12/2026"
+    with app.app_context():   # nothing applies before the decision reaches the employer
+        assert db.session.get(Licence, w["licence"]).status == Status.ACTIVE
+    assert _deliver(admin, act.id).status_code == 303
     with app.app_context():
         assert db.session.get(Licence, w["licence"]).status == Status.REVOKED
         assert db.session.scalar(select(Notice).where(Notice.sanction_id == act.id)) is not None
@@ -210,6 +213,9 @@ def test_nsh_permit_suspension_is_the_mayors_within_the_pack_bounds(app):
     assert r.status_code == 303
     [act] = _chosen(app, w["insp"])
     assert act.status == SanctionStatus.CONFIRMED and act.suspension_days == 20
+    with app.app_context():   # Art. 28 § único: time runs "após o recebimento"
+        assert db.session.get(Permit, w["permit"]).status == Status.ACTIVE
+    assert _deliver(sup, act.id).status_code == 303
     with app.app_context():
         assert db.session.get(Permit, w["permit"]).status == Status.SUSPENDED
 
@@ -239,7 +245,8 @@ def test_nsh_ban_after_an_inquiry_and_the_ladder_still_counts_occasions(app):
                            {"decision": "confirm", "ref": "Decreto 14/2026"},
                            token_from=f"/revisao/atos/{ban.id}").status_code == 303
     [ban] = _chosen(app, w["insp"])
-    assert ban.status == SanctionStatus.CONFIRMED
+    assert ban.status == SanctionStatus.CONFIRMED and ban.awaiting_delivery
+    assert _deliver(admin, ban.id).status_code == 303
     # the driver may no longer provide the service: the registration ends, citing the article,
     # and cannot be reactivated by hand while the act stands
     with app.app_context():
@@ -264,3 +271,15 @@ def test_nsh_ban_after_an_inquiry_and_the_ladder_still_counts_occasions(app):
         [nxt] = db.session.scalars(select(Sanction).where(
             Sanction.inspection_id == second.id)).all()
         assert (nxt.step_id, nxt.occurrence) == ("written-warning", 2)
+
+
+def _deliver(client, act_id: int):
+    """Record that the decided act was handed over today (its time runs from there)."""
+    from datetime import UTC, datetime
+
+    from inspector.services.field_rules import local_day
+
+    return client.post_form(f"/revisao/atos/{act_id}/entrega",
+                            {"delivered_on": local_day(datetime.now(UTC)).isoformat(),
+                             "delivered_via": "hand", "delivery_ref": "Recebido pelo titular"},
+                            token_from=f"/revisao/atos/{act_id}")

@@ -18,7 +18,7 @@ from inspector.services.field_rules import LOCAL_TZ, local_day
 
 from .. import factories
 from ..credentials_data import banner
-from ..enforcement_helpers import fleet, inspect, running_daily_fine, set_values
+from ..enforcement_helpers import deliver, fleet, inspect, running_daily_fine, set_values
 from .test_documents import pdf_text
 
 HX = {"HX-Request": "true"}
@@ -71,25 +71,33 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
         number, plate = licence.number, licence.vehicle.plate
     assert f"Alvará: nº {number} (veículo {plate})" in html
     ok = c.post_form(f"/revisao/atos/{act}/confirmar", {"days": "10"}, headers=HX)
-    first = local_day(datetime.now(UTC))
-    last = first + timedelta(days=9)
     card = ok.get_data(as_text=True)
+    code = re.search(r"<strong>([A-Z0-9]{5}-[A-Z0-9]{5})</strong>", card).group(1)
     assert ok.status_code == 200
-    assert f"Suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)" in card
+    # decided in the office: the period starts when the document is delivered
+    assert "10 dias · Prazo começa a contar da entrega" in card
     with app.app_context():
         notice = db.session.scalar(select(Notice).where(Notice.sanction_id == act))
         text = pdf_text(notice_documents.current_document(notice).pdf, tmp_path)
+        assert db.session.get(Licence, nortelandia["licence"]).status == Status.ACTIVE
     # the card links the issued document; the link opens the PDF as issued
     link = f'href="/documentos/nortelandia/{notice.number}/pdf"'
     assert link in card
     got = c.get(f"/documentos/nortelandia/{notice.number}/pdf")
     assert got.status_code == 200 and got.mimetype == "application/pdf"
-    assert f"suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)" in text
+    assert "10 dias, a contar do recebimento deste documento" in text
     assert "volta automaticamente à situação anterior" in text
+    first = local_day(datetime.now(UTC))
+    last = first + timedelta(days=9)
+    ok = c.post_form(f"/revisao/atos/{act}/entrega",
+                     {"delivered_on": first.isoformat(), "delivered_via": "hand",
+                      "delivery_ref": "Recebido pelo titular"}, headers=HX)
+    card = ok.get_data(as_text=True)
+    assert ok.status_code == 200
+    assert f"Suspenso de {_dmy(first)} a {_dmy(last)} (10 dias)" in card
     registry = c.get(f"/cadastro/alvaras/{nortelandia['licence']}").get_data(as_text=True)
     assert f"até {_dmy(last)}</span>" in registry
     # the holder's page, opened with the code printed on the decision
-    code = re.search(r"<strong>([A-Z0-9]{5}-[A-Z0-9]{5})</strong>", card).group(1)
     path = f"nortelandia/{notice.number}"
     client = app.test_client()
     holder = client.holder_page(path, code)
@@ -102,8 +110,14 @@ def test_the_passenger_page_says_until_when_and_is_regular_again_after_the_tick(
     assert banner(client.get(f"/v/{nortelandia['token']}").get_data(as_text=True)) == "REGULAR"
     with app.app_context():
         act = db.session.get(Sanction, nortelandia["act"])
-        enforcement.confirm(act, factories.user("supervisor", "nortelandia"),
-                            datetime.now(UTC), days=3)
+        sup = factories.user("supervisor", "nortelandia")
+        enforcement.confirm(act, sup, datetime.now(UTC), days=3)
+        db.session.commit()
+        assert act.suspension_end is None  # not delivered yet: still regular
+    assert banner(client.get(f"/v/{nortelandia['token']}").get_data(as_text=True)) == "REGULAR"
+    with app.app_context():
+        act = db.session.get(Sanction, nortelandia["act"])
+        deliver(act, db.session.merge(sup), datetime.now(UTC))
         db.session.commit()
         last = act.suspension_end
     html = client.get(f"/v/{nortelandia['token']}").get_data(as_text=True)

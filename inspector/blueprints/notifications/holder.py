@@ -188,6 +188,10 @@ def holder_view(notice: Notice) -> dict:
         "amount": _amount(act),
         "law": cite.get("law"), "article": cite.get("article"),
         "appeal_until": appeal.strftime("%d/%m/%Y") if appeal else None,
+        # decided in the office, not yet delivered: no date runs yet (services/enforcement/
+        # delivery.py; Nova Santa Helena Art. 27 § único "Após o recebimento")
+        "awaiting_delivery": act.awaiting_delivery and bool(
+            act.deadline_hours or act.deadline_days or act.appeal_days or act.suspension_days),
         "appeal": _appeal_outcome(act),
         "can_subscribe": push_triggers.holder_of(act) is not None,
         **_suspension_and_fine(act),

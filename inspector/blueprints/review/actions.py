@@ -1,5 +1,5 @@
 """Review decisions (POST): confirm, amend, reject an act; the mayor's decision (admin);
-appeals filed and decided; comments and "reviewed" on an inspection.
+the delivery of a decided act; appeals filed and decided; comments and "reviewed" on an inspection.
 
 With htmx the act's card is answered (swapped in place, 422 with the reasons inline);
 without it, a 303 back to the page. Every decision is the service's: it checks roles,
@@ -29,7 +29,7 @@ def act_context(act: Sanction, errors: dict | None = None, code: str | None = No
     return {"act": act, "act_errors": errors or {}, "access_code": code, "message": message,
             "act_options": enforcement.amend_options(act)
             if act.status == SanctionStatus.PROPOSED else [],
-            "loads": loads, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,
+            "loads": loads, "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS, "suspensive": SUSPENSIVE,
             "AppealStatus": AppealStatus, "SanctionStatus": SanctionStatus}
 
 
@@ -151,6 +151,21 @@ def appeal(ident: int):
         return _refused(a, e)
     return _done(a, "Recurso registrado." if ap.admitted
                  else f"Recurso não admitido: {ap.decision_text}")
+
+
+@bp.post("/atos/<int:ident>/entrega")
+@roles_required(*VIEWERS)
+def deliver(ident: int):
+    """Record the delivery of a decided act (day, means, reference): its deadline, appeal
+    window and suspension run from there (services/enforcement/delivery.py)."""
+    a = get_in_town(Sanction, ident)
+    try:
+        enforcement.record_delivery(a, g.user, now(), day=_form("delivered_on"),
+                                    at=_form("delivered_time"), via=_form("delivered_via"),
+                                    ref=_form("delivery_ref"))
+    except ValidationFailed as e:
+        return _refused(a, e)
+    return _done(a, "Entrega registrada: os prazos contam a partir dela.")
 
 
 @bp.post("/recursos/<int:ident>/decidir")

@@ -187,6 +187,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
             "events": enforcement.events_of(insp), "loads": loads,
             "changes": loads(insp.registry_changes) or [], "errors": errors or {},
             "error_act": error_act, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,
+            "delivery_means": enforcement.OFFICE_MEANS,
             "today": enforcement.common.local_day(now()), "AppealStatus": AppealStatus,
             "InspectionStatus": InspectionStatus, "SanctionStatus": SanctionStatus}
 
@@ -254,7 +255,8 @@ def acts():
                                                kind=kind if kind in KIND_LABELS else None,
                                                holder_id=ids.get("titular"),
                                                driver_id=ids.get("condutor"), page=page)
-    statuses = dict(STATUS_LABELS) | {"awaiting_mayor": "Aguarda decisão do prefeito"}
+    statuses = dict(STATUS_LABELS) | {"awaiting_mayor": "Aguarda decisão do prefeito",
+                                      "awaiting_delivery": "Aguardando entrega"}
     return page_or_fragment("review/acts.html", "review/_acts_rows.html", rows=rows,
                             has_next=has_next, page=page, status_filter=status, kind=kind,
                             statuses=statuses, kinds=KIND_LABELS, subjects=subjects,

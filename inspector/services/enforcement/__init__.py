@@ -12,6 +12,8 @@ Entry points
 - Review: `confirm`, `amend`, `reject`, `record_mayor_decision`, `comment_inspection`,
   `mark_reviewed`, `amend_options`; `choices` / `choose`: sanctions of the law no checklist
   item proposes (chosen by a supervisor on the review, then decided like any proposal).
+- Delivery: `record_delivery` (an office decision starts no time until its document is
+  delivered: delivery.py).
 - Appeals: `file_appeal`, `decide_appeal`.
 - Time: `tick(now)`.
 - Read: `review_queue`, `acts_of`, `events_of`, `deadlines`, `deadline_soon`,
@@ -22,7 +24,7 @@ Entry points
   `forwarded_to_mayor(act)`, `inspection_reviewed(inspection)`,
   `inspection_commented(inspection, text)`, `deadline_soon(act, deadline_at)`,
   `daily_fine_started(act, parent)`, `act_complied(act)`, `appeal_filed(appeal, act)`,
-  `appeal_decided(appeal, act)`. They run inside the transaction of the change.
+  `appeal_decided(appeal, act)`, `act_delivered(act)`. They run inside the transaction of the change.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from ...models import Inspection
 from .acts import check_access_code, new_access_code, normalise_code, reset_access_code
 from .appeals import FILERS, decide_appeal, file_appeal
 from .choose import Choice, choices, choose
+from .delivery import OFFICE_MEANS, needs_delivery, record_delivery
 from .common import NotAllowed, event, notify, subscribe, unsubscribe, utc
 from .pending import propose_pending
 from .propose import comply_from_reinspection, history, offenders, propose_for_inspection
@@ -76,6 +79,7 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
 
 
 __all__ = [
+    "OFFICE_MEANS", "needs_delivery", "record_delivery",
     "AmendOption", "Choice", "Deadlines", "Decision", "FILERS", "NotAllowed", "QueuePage", "QueueRow",
     "TickReport", "acts_list", "acts_of", "agents", "amend", "amend_options",
     "check_access_code", "choices", "choose", "citation", "comment_inspection", "comply_from_reinspection",

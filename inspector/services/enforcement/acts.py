@@ -147,8 +147,9 @@ def open_fine(act: Sanction, now: datetime) -> Fine | None:
                 value_on=act.amount_on or local_day(now))
     if act.amount_per == "day":
         parent = db.session.get(Sanction, act.parent_id) if act.parent_id else None
+        # a daily fine decided in the office runs from its delivery (delivery.py)
         fine.daily_start_at = aware(parent.deadline_at) if parent and parent.deadline_at \
-            else utc(now)
+            else aware(act.notified_at)
     db.session.add(fine)
     db.session.flush()
     accrue(fine, now)
@@ -293,6 +294,9 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     cash = money(m.fine, compliance.town_facts(town), day,
                  decree_label(pack, m.fine.decree)) if m.fine else None
     appeal = m.appeal or pack.appeal
+    # No delivery awaited (delivery.py): the notice "converter-se-á em multa diária" by the law
+    # itself (Tapurah Lei 406/2001 Art. 29 § único), and the notice it comes from could only
+    # miss its deadline after it was delivered (its deadline ran from that delivery).
     child = Sanction(
         municipality_id=act.municipality_id, origin_key=key, inspection_id=act.inspection_id,
         inspection_item_id=act.inspection_item_id, parent_id=act.id, pack_id=act.pack_id,

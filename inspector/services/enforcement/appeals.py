@@ -39,7 +39,8 @@ def _appeal_state(a: Appeal) -> dict:
 
 def first_day(act: Sanction) -> date | None:
     """The first local day an appeal can be filed on: the day the act was notified (where
-    the appeal window starts; on the street, before the decision), else the day decided."""
+    the appeal window starts; on the street, before the decision), else the day decided (an
+    offender who appeals before the document's delivery has come to know the act)."""
     moments = [m for m in (act.notified_at, act.decided_at) if m is not None]
     return min(local_day(utc(m)) for m in moments) if moments else None
 
@@ -73,9 +74,10 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
     elif filed_on > local_day(now):
         errors["filed_on"] = "A data do protocolo não pode ser futura."
     elif (first := first_day(act)) is not None and filed_on < first:
+        told = act.notified_at is not None and local_day(utc(act.notified_at)) == first
         errors["filed_on"] = (f"A data do protocolo não pode ser anterior a {fmt_date(first)}, "
-                              f"dia em que o ato foi notificado: não se recorre de um ato "
-                              f"antes de conhecê-lo.")
+                              f"dia em que o ato foi {'notificado' if told else 'decidido'}: "
+                              f"não se recorre de um ato antes de conhecê-lo.")
     if act.status not in APPEALABLE and act.status != SanctionStatus.APPEALED:
         errors["status"] = (f"Não cabe recurso de um ato “{act.status_label.lower()}”: só de "
                             f"atos decididos e notificados.")

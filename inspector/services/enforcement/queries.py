@@ -147,11 +147,12 @@ class Deadlines:
     awaiting_mayor: list[Sanction] = field(default_factory=list)
     pending_appeals: list[Appeal] = field(default_factory=list)
     daily_fines: list[Sanction] = field(default_factory=list)    # running
+    awaiting_delivery: list[Sanction] = field(default_factory=list)  # decided, not delivered
 
 
 def deadlines(town_id: int, now: datetime, days: int = 7) -> Deadlines:
-    """Notices due (or overdue and not yet converted), appeal windows closing, decisions
-    waiting for the mayor, appeals waiting for a decision, daily fines running."""
+    """Notices due (or overdue and not yet converted), appeal windows closing, decided acts
+    waiting for their delivery (no time runs before it), decisions waiting for the mayor, appeals waiting for a decision, daily fines running."""
     now = utc(now)
     today = local_day(now)
     out = Deadlines(now, days)
@@ -165,6 +166,10 @@ def deadlines(town_id: int, now: datetime, days: int = 7) -> Deadlines:
                    Sanction.appeal_until <= today + timedelta(days=days),
                    Sanction.status.in_(DECIDED), Sanction.status != SanctionStatus.APPEALED)
         .order_by(Sanction.appeal_until, Sanction.id)))
+    out.awaiting_delivery = list(db.session.scalars(
+        base.where(Sanction.status.in_((SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)),
+                   Sanction.notified_at.is_(None), Sanction.decided_at.is_not(None))
+        .order_by(Sanction.decided_at, Sanction.id)))
     out.awaiting_mayor = list(db.session.scalars(
         base.where(Sanction.status == SanctionStatus.PROPOSED,
                    Sanction.awaiting_mayor.is_(True)).order_by(Sanction.id)))
@@ -205,7 +210,10 @@ def acts_list(town_id: int, *, status: str | None = None, kind: str | None = Non
         q = q.where(Sanction.holder_id == holder_id)
     if driver_id is not None:
         q = q.where(Sanction.driver_id == driver_id)
-    if status == "awaiting_mayor":
+    if status == "awaiting_delivery":   # decided in the office, document not yet delivered
+        q = q.where(Sanction.status.in_((SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)),
+                    Sanction.notified_at.is_(None), Sanction.decided_at.is_not(None))
+    elif status == "awaiting_mayor":
         q = q.where(Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(True))
     elif status in {s.value for s in SanctionStatus}:
         q = q.where(Sanction.status == SanctionStatus(status))

@@ -26,7 +26,7 @@ from .acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from .common import (NotAllowed, act_state, as_json, event, notify, record, require_role,
                      text, utc)
 from .propose import DEADLINE_KINDS, _permit_of, repropose_later
-from . import pricing, suspensions
+from . import delivery, pricing, suspensions
 
 REVIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 
@@ -305,8 +305,13 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
     act.status, act.comment, act.decision_ref = status, comment, ref
     act.awaiting_mayor = False
     act.decided_at, act.decided_by_user_id, act.updated_at = utc(now), user.id, utc(now)
-    if act.notified_at is None:
-        act.notified_at = utc(now)  # notified with the decision (document delivered now)
+    # Time runs from delivery, not from the decision (Nova Santa Helena Lei 535/2013 Art. 27
+    # § único "Após o recebimento"; Nortelândia Lei 030/1998 Art. 16 § 2º "a partir da
+    # intimação"): an act with a document waits for `delivery.record_delivery` ("Aguardando
+    # entrega"); one without (an oral warning, a request) is notified with the decision.
+    waits = delivery.needs_delivery(act)
+    if act.notified_at is None and not waits:
+        act.notified_at = utc(now)
     schedule(act)
     suspensions.plan_on_decision(act)
     record("sanction_" + status.value, act, actor=user, before=before, after=act_state(act))
@@ -318,8 +323,8 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
                        "before": before if status == SanctionStatus.AMENDED else None})
     notice, code = issue_notice(act, now, actor=user)
     open_fine(act, now)
-    if act.appeal_suspensive is not True:  # a suspensive appeal window holds the effect
-        apply_effect(act, now, actor=user)
+    if act.appeal_suspensive is not True and not waits:  # a suspensive appeal window holds
+        apply_effect(act, now, actor=user)                # the effect; so does the delivery
     notify("act_decided", act=act, notice=notice)
     repropose_later(act, now, actor=user)
     maybe_reviewed(act.inspection, user, now)

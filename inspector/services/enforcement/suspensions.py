@@ -3,7 +3,8 @@ from which local day to which, and what happens when the period ends.
 
 - The deciding authority (the one the pack names) sets the length in days when it confirms or
   amends the act, within `sanctions.suspension` of the pack (`default_days` when not given).
-- The period runs from the day the act is decided (notified with the decision); where the
+- The period runs from the day the act is notified: delivered (delivery.py; an office
+  decision starts nothing until then) or signed on the street; where the
   appeal suspends (Nortelândia 030 Art. 16 § 2º) from the day after the last day to appeal;
   when such an appeal is refused, the whole period runs from the day of the refusal (nothing
   of it was served while the appeal held it).
@@ -123,6 +124,8 @@ def period_text(act: Sanction) -> str:
 def situation_text(act: Sanction) -> str:
     """The period and where it stands, for the holder's page ("" when there is none)."""
     period = period_text(act)
+    if not period and act.kind == "suspension" and act.awaiting_delivery and act.suspension_days:
+        return f"{act.suspension_days} dias, a contar da entrega deste documento"
     if not period:
         return ""
     if act.status in (SanctionStatus.APPEAL_ACCEPTED, SanctionStatus.REJECTED):

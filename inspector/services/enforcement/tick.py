@@ -281,6 +281,11 @@ def _apply_automatic(town, pack, offence, m, violation, row, vehicle, now: datet
         if permit is None or permit.status == Status.REVOKED:
             return None  # nothing left to revoke
     appeal = m.appeal or pack.appeal
+    # Applied by the law itself, so notified (time running) now, without waiting for a
+    # delivery as an office decision does (delivery.py): the law leaves no decision to deliver
+    # ("ficará automaticamente cancelada", Nortelândia Lei 127/2009 Art. 8 § único; "sob pena
+    # de revogação automática da permissão", Tapurah Lei 406/2001 Art. 17), and the effect
+    # holds from the day the law says. Its document is issued all the same.
     act = Sanction(
         municipality_id=town.id, origin_key=key, pack_id=pack.id, law=pack.law,
         rule_id=violation.rule_id, offence_id=offence.id, occurrence=1, measure_index=0,
