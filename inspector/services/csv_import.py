@@ -143,9 +143,17 @@ class _Run:
                   self.lookup.get(Holder, "tax_id", digits(tax_id)) if digits(tax_id) else None)
 
         vehicle = self.lookup.get(Vehicle, "plate", plate) if plate else None
+        holder = self.lookup.get(Holder, "tax_id", digits(tax_id)) if digits(tax_id) else None
         if plate and self.once.setdefault(("placa", plate), line) != line:
             errors["placa"] = (f"placa repetida: o veículo já está na linha "
                                f"{self.once[('placa', plate)]} (uma linha por veículo)")
+            failed.add("vehicle")
+        elif (vehicle and vehicle.holder and holder and "holder" not in failed
+              and vehicle.holder is not holder):  # a typo would hand the vehicle over
+            errors["placa"] = (
+                f"o veículo {vehicle.plate} é de {vehicle.holder.name}, não de {holder.name}: "
+                "a planilha não passa um veículo para outro permissionário (confira a placa; "
+                "a mudança se faz na página do veículo)")
             failed.add("vehicle")
         else:
             self.save("vehicle", line, cells, errors, failed,
@@ -240,8 +248,8 @@ class _Run:
         if existing is None and status_raw:
             data = {**data, "status": status_raw}
         skip = {"holder_tax_id"} if "holder" in failed else set()
-        if "vehicle" in failed:
-            skip.add("vehicle_plate")
+        if "vehicle" in failed:  # and the permit's match with the vehicle's holder
+            skip |= {"vehicle_plate"} | ({"permit_number"} if group == "licence" else set())
         if "permit" in failed:
             skip.add("permit_number")
         if existing is not None and status_raw:  # first, so the save's snapshot includes it
