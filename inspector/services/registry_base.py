@@ -133,14 +133,20 @@ def _status_on_create(f: Fields, row: Any) -> Status | None:
     return status
 
 
+def town_services(town_id: int) -> set[str]:
+    """The services ('taxi', 'mototaxi') the town's laws regulate: those it has a rule pack for."""
+    town = db.session.get(Municipality, town_id)
+    return {p.service for p in rules.packs_for_town(town.slug)} if town else set()
+
+
 def _covered(f: Fields, town_id: int, name: str, service: Service | None,
              current: Service | None = None) -> None:
     """Refuse a service the town's laws do not regulate (no rule pack for it: a moto-taxi in
     Sapezal), when a record is given it; a record that already has it keeps it."""
     if service is None or service == current or name in f.errors:
         return
-    town = db.session.get(Municipality, town_id)
-    if service.value not in {p.service for p in rules.packs_for_town(town.slug)}:
+    if service.value not in town_services(town_id):
+        town = db.session.get(Municipality, town_id)
         f.fail(name, f"{town.name} não regulamenta {label(service).lower()}: não há lei "
                      "municipal para esse serviço")
 

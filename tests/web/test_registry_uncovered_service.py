@@ -115,3 +115,34 @@ def test_the_import_refuses_a_moto_taxi_row_in_sapezal(app, runner, sapezal, tmp
     assert lines[-1] == "erro: 1 linha com problemas; nada foi gravado"
     with app.app_context():
         assert counts() == before
+
+
+def _options(html: str, name: str) -> list[str]:
+    select = re.search(rf'<select id="f-{name}".*?</select>', html, re.S).group(0)
+    return [v for v in re.findall(r'<option value="([^"]*)"', select) if v]
+
+
+def test_the_forms_offer_only_the_services_the_town_regulates(app, make):
+    sapezal = admin_of(app, make, "sapezal")
+    for path in ("/cadastro/veiculos/novo", "/cadastro/permissoes/novo", "/cadastro/pontos/novo"):
+        assert _options(sapezal.get(path).get_data(as_text=True), "service") == ["taxi"], path
+    assert _options(sapezal.get("/cadastro/condutores/novo").get_data(as_text=True),
+                    "category") == ["autonomo", "auxiliar"]
+    tapurah = admin_of(app, make, "tapurah")
+    assert _options(tapurah.get("/cadastro/veiculos/novo").get_data(as_text=True),
+                    "service") == ["mototaxi"]
+    assert _options(tapurah.get("/cadastro/condutores/novo").get_data(as_text=True),
+                    "category") == ["mototaxista"]
+    both = admin_of(app, make, "nortelandia")
+    assert _options(both.get("/cadastro/veiculos/novo").get_data(as_text=True),
+                    "service") == ["taxi", "mototaxi"]
+
+
+def test_an_old_record_s_form_still_shows_its_service(app, make):
+    c = admin_of(app, make, "sapezal")
+    with app.app_context():
+        ident = factories.vehicle("sapezal", "mototaxi").id
+        db.session.commit()
+    html = c.get(f"/cadastro/veiculos/{ident}/editar").get_data(as_text=True)
+    assert _options(html, "service") == ["taxi", "mototaxi"]
+    assert '<option value="mototaxi" selected>' in html

@@ -33,9 +33,10 @@ class Field:
         """Whether the form of this town shows the field."""
         return self.shown is None or self.shown(town)
 
-    def choices_for(self, town: int) -> list[tuple[str, str]]:
-        """The (value, label) options of a select, some of which depend on the town."""
-        return list(self.options(town) if callable(self.options) else self.options)
+    def choices_for(self, town: int, current: str = "") -> list[tuple[str, str]]:
+        """The (value, label) options of a select, some of which depend on the town (a
+        record's `current` value stays offered)."""
+        return list(self.options(town, current) if callable(self.options) else self.options)
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,23 @@ class Kind:
         return f"registry/{self.key}.html"
 
 
-def _stands(town: int) -> list[tuple[str, str]]:
+def _offered(enum_cls: type[Enum], service_of: Callable[[Any], Service]):
+    """A select's options limited to what the town's laws regulate (no moto-taxi in Sapezal,
+    no taxi in Tapurah: the registry refuses them), plus the record's current value."""
+    def options(town: int, current: str = "") -> list[tuple[str, str]]:
+        from ...services.registry_base import town_services
+
+        covered = town_services(town)
+        return [("", "Escolha…")] + [(v, text) for v, text in choices(enum_cls)
+                                     if v == current or service_of(enum_cls(v)).value in covered]
+    return options
+
+
+def _category_service(category: DriverCategory) -> Service:
+    return Service.MOTOTAXI if category == DriverCategory.MOTOTAXISTA else Service.TAXI
+
+
+def _stands(town: int, current: str = "") -> list[tuple[str, str]]:
     rows = db.session.execute(db.select(Stand.code, Stand.place)
                               .filter_by(municipality_id=town).order_by(Stand.code)).all()
     return [("", "Sem ponto")] + [(code, f"{code} — {place}") for code, place in rows]
@@ -128,7 +145,7 @@ STAND = Kind(
         Field("code", "Código", required=True, attrs={"autocomplete": "off"}),
         Field("place", "Local", required=True),
         Field("capacity", "Vagas", "number", True, attrs={**NUMERIC, "min": "1"}),
-        Field("service", "Serviço", "select", True, options=_pick(Service)),
+        Field("service", "Serviço", "select", True, options=_offered(Service, Service)),
         Field("legal_basis", "Base legal", hint="Lei e artigo que criam o ponto, se houver."),
     )),),
 )
@@ -140,7 +157,7 @@ VEHICLE = Kind(
     name_of=lambda v: v.plate,
     fieldsets=(
         ("Veículo", (
-            Field("service", "Serviço", "select", True, options=_pick(Service)),
+            Field("service", "Serviço", "select", True, options=_offered(Service, Service)),
             Field("plate", "Placa", required=True, hint="Formato antigo (ABC1234) ou Mercosul "
                   "(ABC1D23).", attrs=PLATE),
             Field("prefix", "Prefixo", hint="Número pintado nas portas, se houver.",
@@ -173,7 +190,8 @@ DRIVER = Kind(
     has_status=True, name_of=lambda d: d.name,
     fieldsets=(
         ("Condutor", (
-            Field("category", "Categoria", "select", True, options=_pick(DriverCategory)),
+            Field("category", "Categoria", "select", True,
+                  options=_offered(DriverCategory, _category_service)),
             Field("name", "Nome", required=True, attrs={"autocomplete": "off"}),
             Field("cpf", "CPF", required=True, attrs=TAX_ID),
             Field("registration_number", "Número do registro municipal", required=True,
@@ -215,7 +233,7 @@ PERMIT = Kind(
     has_status=True, name_of=lambda p: p.number, feminine=True,
     fieldsets=(("Termo de Permissão ou autorização", (
         Field("kind", "Tipo", "select", True, options=_pick(PermitKind)),
-        Field("service", "Serviço", "select", True, options=_pick(Service)),
+        Field("service", "Serviço", "select", True, options=_offered(Service, Service)),
         Field("number", "Número", required=True, attrs={"autocomplete": "off"}),
         Field("holder_tax_id", "CPF ou CNPJ do permissionário", required=True, attrs=TAX_ID),
         Field("valid_from", "Válida desde", "date", True),
