@@ -51,3 +51,10 @@ def test_the_cli_refuses_it_too(app, runner, client, make):
     assert _issued(app) == 0
     result = runner.invoke(args=["credentials", "issue", "--town", "tapurah"])
     assert result.exit_code == 0 and "1 credenciais emitidas" in result.output  # the sticker
+
+
+def test_the_list_offers_no_button_for_a_sheet_the_town_does_not_print(app, client, make):
+    _tapurah_admin(app, client, make)
+    html = client.get("/credenciais?folha=card").get_data(as_text=True)
+    assert 'name="folha" value="card"' not in html
+    assert 'name="folha" value="vehicle"' in html  # the whole list instead

@@ -30,8 +30,10 @@ def seen_banner(state: str | None) -> str:
 
 
 def _sheet_arg() -> str | None:
+    """The sheet asked for, if the town prints it (else the whole list: no button to issue
+    a sheet the town does not offer)."""
     sheet = request.args.get("folha") or None
-    return sheet if sheet in credential_sheets.SHEETS else None
+    return sheet if sheet in credentials.offered_sheets(town_id()) else None
 
 
 def _town_sheets(tid: int) -> dict[str, str]:
