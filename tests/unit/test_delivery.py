@@ -191,3 +191,23 @@ def test_migration_0020_down_and_up_with_a_delivered_act_present(app):
         row = db.session.get(Sanction, act_id)
         assert utc(row.notified_at) == notified and row.delivered_via is None
         assert row.delivery_recorded_by_id is None and not row.awaiting_delivery
+
+
+def test_a_notice_fixed_before_its_delivery_is_complied_with_and_waits_no_more(app):
+    """Tapurah Lei 406/2001 Art. 29: the notice asks "as providências necessárias ao saneamento
+    da irregularidade"; a re-inspection that finds it fixed closes it even before the document
+    reached the rider, so it no longer waits for a delivery that would start a dead deadline."""
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
+        db.session.commit()
+        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"}, T0,
+                                            ack=None))
+        enforcement.confirm(act, sup, T0 + timedelta(hours=1))
+        db.session.commit()
+        assert db.session.get(Sanction, act.id).awaiting_delivery
+        inspect(f["vehicle"], agent, {"mirrors": "ok"}, T0 + timedelta(days=1))
+        db.session.commit()
+        act = db.session.get(Sanction, act.id)
+        assert act.status == SanctionStatus.COMPLIED and not act.awaiting_delivery
+        assert act.notice.complied_at is not None and act.deadline_at is None

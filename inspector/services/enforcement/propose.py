@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
 from ... import rules
 from ...extensions import db
@@ -278,7 +278,9 @@ def comply_from_reinspection(insp: Inspection, now: datetime) -> list[Sanction]:
         select(Sanction).join(Inspection, Inspection.id == Sanction.inspection_id)
         .where(Sanction.municipality_id == insp.municipality_id,
                Sanction.vehicle_id == insp.vehicle_id, Sanction.rule_id.in_(ok),
-               Sanction.deadline_at.is_not(None), Sanction.status.in_(OPEN_NOTICE),
+               # a notice still waiting for its delivery (delivery.py) is complied with too
+               or_(Sanction.deadline_at.is_not(None), Sanction.deadline_hours.is_not(None),
+                   Sanction.deadline_days.is_not(None)), Sanction.status.in_(OPEN_NOTICE),
                Sanction.parent_id.is_(None), Sanction.inspection_id != insp.id,
                Inspection.finished_at < insp.finished_at)
         .order_by(Sanction.id).with_for_update()).all()
