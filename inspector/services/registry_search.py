@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from sqlalchemy import and_, false, func, not_, or_, select, union
+from sqlalchemy import and_, case, false, func, not_, or_, select, union
 from sqlalchemy.orm import joinedload, selectinload
 
 from ..extensions import db
@@ -93,25 +93,30 @@ def search_vehicles(town_id: int, q: str | None, *, limit: int = 50, offset: int
     else:
         before = db.session.scalar(select(func.count()).select_from(Vehicle).where(
             Vehicle.municipality_id == town_id, by_plate))
-    # Order the (usually few) candidates, pick the page's ids, then load just those rows.
+    # Pick the page's ids from the (usually few) candidates, then load just those rows.
     skip = _starts_with(others.c.plate, key) if key else false()
-    found = db.session.execute(select(others.c.id, others.c.plate, others.c.prefix)
-                               .where(not_(skip))).all()
-    found.sort(key=lambda r: (0, _natural(r.prefix), r.plate) if key and (r.prefix or "")
-               .startswith(key) else (1, (), r.plate))
-    start = max(0, offset + len(rows) - before)
-    ids = [r.id for r in found[start:start + max(0, limit - len(rows))]]
+    ids = list(db.session.scalars(
+        select(others.c.id).where(not_(skip)).order_by(*_prefix_first(others, key))
+        .limit(max(0, limit - len(rows))).offset(max(0, offset + len(rows) - before))))
     if not ids:
         return rows
     loaded = {v.id: v for v in _page(base.where(Vehicle.id.in_(ids)), len(ids), 0)}
     return rows + [loaded[i] for i in ids]
 
 
-def _natural(text: str) -> tuple:
-    """A key ordering numbers inside text by value: TMT2 before TMT10, TX09 before TX010 (the
-    field app's `localeCompare(..., {numeric: true})`)."""
-    return tuple((0, int(part), "") if part[0] in "0123456789" else (1, 0, part)
-                 for part in re.findall(r"[0-9]+|[^0-9]+", text or ""))
+def _prefix_first(others, key: str) -> tuple:
+    """ORDER BY for the other matches: prefixes starting with the query first, in natural
+    order (TMT2 before TMT10, TX09 before TX010: the letters, then the number's value, as
+    the field app's `localeCompare(..., {numeric: true})`), then the rest by plate."""
+    prefix = others.c.prefix
+    if not key:
+        return (others.c.plate,)
+    hit = _starts_with(prefix, key)
+    head = func.rtrim(prefix, "0123456789")                      # TMT06 -> TMT
+    number = func.ltrim(func.substr(prefix, func.length(head) + 1), "0")  # -> 6
+    return (case((hit, 0), else_=1), case((hit, head), else_=""),
+            case((hit, func.length(number)), else_=0), case((hit, number), else_=""),
+            case((hit, prefix), else_=""), others.c.plate)
 
 
 def _other_vehicle_matches(town_id: int, q: str, key: str):
