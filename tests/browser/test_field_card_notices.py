@@ -84,3 +84,39 @@ def test_the_card_lists_open_notices_and_highlights_a_passed_deadline(browser, l
     expect(ridden).to_contain_text(f"Condutor: {n['rider_name']}")
     assert guard.foreign() == []
     context.close()
+
+
+def test_a_notice_waiting_for_delivery_says_its_time_has_not_started(browser, live_server, app,
+                                                                       world):
+    """A notice the supervisor confirmed in the office without the rider's ciente on the street
+    runs from its delivery (Nortelândia Lei 030/1998 Art. 16 § 2º "a partir da intimação"; the
+    same rule for Tapurah's office decisions): the card says so instead of a deadline, so the
+    agent who meets the rider knows the document has not reached them."""
+    from inspector.extensions import db
+    from inspector.models import User, Vehicle
+    from inspector.services import enforcement
+
+    from ..enforcement_helpers import acts, inspect
+
+    now = datetime.now(UTC)
+    with app.app_context():
+        vehicle = db.session.get(Vehicle, world["vehicle_id"])
+        agent = db.session.scalar(db.select(User).filter_by(username=world["agent"]))
+        sup = factories.user("supervisor", "tapurah")
+        act = acts(inspect(vehicle, agent, {"mirrors": "fail", "general-condition": "ok"},
+                           now - timedelta(hours=2), ack=None))[0]
+        enforcement.confirm(act, sup, now)
+        db.session.commit()
+        act_id, number = act.id, act.notice.number
+        assert act.deadline_at is None
+        db.session.remove()
+
+    context, _guard, page = start_online(browser, live_server, world["agent"])
+    context.set_offline(True)
+    page.fill("#search-q", world["plate"])
+    page.get_by_role("button", name="Buscar").click()
+    waiting = page.locator(f"#result [data-notice='{act_id}']")
+    expect(waiting).to_contain_text(f"Notificação nº {number}")
+    expect(waiting.locator(".notice-deadline")).to_have_text(
+        "Documento ainda não entregue: o prazo começa a contar da entrega")
+    context.close()

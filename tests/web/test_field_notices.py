@@ -16,8 +16,8 @@ from ..field_api_helpers import Api
 from .field_fixtures import agent, api  # noqa: F401  (fixtures)
 
 KEYS = {"id", "number", "kind", "kind_label", "label", "what", "required_action", "citation",
-        "deadline_at", "status", "status_label", "suspended", "issued_at", "concerns",
-        "vehicle_id", "driver_id", "holder_id"}
+        "deadline_at", "status", "status_label", "suspended", "awaiting_delivery", "issued_at",
+        "concerns", "vehicle_id", "driver_id", "holder_id"}
 MIRRORS = {"mirrors": "fail", "uniform": "fail", "general-condition": "ok"}
 
 
@@ -68,6 +68,7 @@ def test_a_confirmed_notice_is_on_the_snapshot_with_what_the_card_needs(app, api
     # 72 hours (Tapurah) from the "ciente" signed on the street an hour ago
     assert timedelta(hours=70) < deadline - datetime.now(UTC) < timedelta(hours=71)
     assert (notice["status"], notice["status_label"]) == ("confirmed", "Confirmado")
+    assert notice["awaiting_delivery"] is False  # signed for on the street: its time runs
     assert (notice["concerns"], notice["vehicle_id"], notice["driver_id"],
             notice["holder_id"]) == ("driver", w["vehicle"], w["driver"], w["holder"])
     next_door = make(factories.user, "agent", "sapezal")

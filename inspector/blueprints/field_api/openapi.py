@@ -105,6 +105,7 @@ SCHEMAS: dict = {
             "status": {"enum": ["confirmed", "amended", "converted_to_daily_fine", "appealed",
                                 "appeal_refused"]},
             "status_label": {"type": "string"}, "suspended": {"type": "boolean"},
+            "awaiting_delivery": {"type": "boolean"},
             "issued_at": {"type": ["string", "null"], "format": "date-time"},
             "concerns": {"enum": ["vehicle", "driver", "holder"]},
             "vehicle_id": {"type": ["integer", "null"]}, "driver_id": {"type": ["integer", "null"]},

@@ -83,6 +83,9 @@ function noticeItem(notice, drivers, holder) {
     el("p", {}, notice.what, notice.citation ? " — " : "", citationLink(notice.citation)
       || (notice.citation ? `${notice.citation.law}, ${notice.citation.article}` : "")),
     whom ? el("p", {}, whom) : null,
+    notice.awaiting_delivery
+      ? el("p", { class: "notice-deadline" }, "Documento ainda não entregue: o prazo começa a contar da entrega")
+      : null,
     notice.deadline_at
       ? el("p", { class: overdue ? "notice-deadline exp-bad" : "notice-deadline" },
         `Prazo: ${formatDateTime(notice.deadline_at)}${overdue ? " — VENCIDO" : ""}`)
