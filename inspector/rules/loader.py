@@ -182,7 +182,8 @@ def _appeal(ctx, data, key) -> Appeal:
 
 def _measure(ctx, data, key, decree_keys) -> Measure:
     _mapping(ctx, data, key, required=("kind", "target", "label", "decided_by", "citation"),
-             optional=("fine", "appeal", "automatic", "copy_to_company", "repeat_only"))
+             optional=("fine", "appeal", "automatic", "copy_to_company", "repeat_only",
+                       "immediate"))
     kind = _choice(ctx, data["kind"], f"{key}.kind", MEASURE_KINDS)
     fine = _amount(ctx, data["fine"], f"{key}.fine", decree_keys) if "fine" in data else None
     if kind in ("fine", "daily_fine") and fine is None:
@@ -197,7 +198,9 @@ def _measure(ctx, data, key, decree_keys) -> Measure:
                    if "automatic" in data else False,
                    copy_to_company=_copy_to_company(ctx, data, key),
                    repeat_only=_bool(ctx, data["repeat_only"], f"{key}.repeat_only")
-                   if "repeat_only" in data else False)
+                   if "repeat_only" in data else False,
+                   immediate=_bool(ctx, data["immediate"], f"{key}.immediate")
+                   if "immediate" in data else False)
 
 
 def _copy_to_company(ctx, data, key):

@@ -136,6 +136,10 @@ class Measure:
     # (Nortelândia 030 Art. 16 II "em caso de reincidência"; Tapurah Art. 27 III "após a
     # terceira notificação")
     repeat_only: bool = False
+    # the law applies its effect on the registry at the decision, before the document reaches
+    # the offender (Nova Santa Helena 535 Art. 19 "Será cassado, imediatamente"); the time to
+    # appeal still runs from the delivery
+    immediate: bool = False
 
 
 @dataclass(frozen=True)

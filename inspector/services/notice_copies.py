@@ -19,14 +19,13 @@ from datetime import date, datetime
 
 from sqlalchemy import select, update
 
-from .. import rules
 from ..extensions import db
 from ..models import Notification, Notice, Role, Sanction
 from ..models.enforcement import COPY_MEANS, NoticeCompanyCopy
 from . import audit
 from .errors import ValidationFailed
 from ..rules.engine import fmt_date
-from .enforcement.common import utc
+from .enforcement.common import pack_measure, utc
 from .field_rules import local_day
 
 # What a supervisor may record by hand; "app" is recorded only when the push was made.
@@ -46,19 +45,8 @@ class NotAllowed(ValidationFailed):
 def copy_citation(act: Sanction) -> dict | None:
     """The citation of the article asking for a copy to the company (JSON form), or None:
     the act's measure in its rule pack carries `copy_to_company` (same kind as decided)."""
-    pack = next((p for p in rules.load_all() if p.id == act.pack_id), None)
-    if pack is None:
-        return None
-    if act.step_id is not None:
-        group = next((s for s in pack.ladder if s.id == act.step_id), None)
-    elif act.offence_id is not None:
-        group = next((o for o in pack.offences if o.id == act.offence_id), None)
-    else:
-        group = None
-    if group is None or not 0 <= act.measure_index < len(group.measures):
-        return None
-    measure = group.measures[act.measure_index]
-    if measure.kind != act.kind or measure.copy_to_company is None:
+    measure = pack_measure(act)
+    if measure is None or measure.copy_to_company is None:
         return None  # amended into another measure, or the law asks for no copy
     return measure.copy_to_company.as_dict()
 

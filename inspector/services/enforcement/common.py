@@ -14,7 +14,9 @@ from typing import Any, Callable
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from ... import rules
 from ...extensions import db
+from ...rules.model import Measure
 from ...models import EnforcementEvent, Role, Sanction
 from .. import audit
 from ..errors import ValidationFailed
@@ -27,8 +29,8 @@ REMIND_BEFORE = timedelta(days=2)   # product setting (issue 6): "a deadline two
 MAX_TEXT = 4000
 
 __all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "TICK_ACTOR", "as_json", "aware",
-           "end_of_local_day", "event", "local_day", "loads", "notify", "subscribe", "text",
-           "utc"]
+           "end_of_local_day", "event", "local_day", "loads", "notify", "pack_measure", "subscribe",
+           "text", "utc"]
 
 
 class NotAllowed(ValidationFailed):
@@ -152,6 +154,24 @@ def record(action: str, act: Sanction, *, actor, before: dict | None = None,
     audit.record(action, "sanction", act.id, before=before, after=after,
                  actor=actor if actor is not None else TICK_ACTOR,
                  municipality_id=act.municipality_id)
+
+
+def pack_measure(act: Sanction) -> Measure | None:
+    """The act's measure in its rule pack (its rung or offence, its place), or None when the
+    pack, the group or the place is gone, or the act was amended into another kind."""
+    pack = next((p for p in rules.load_all() if p.id == act.pack_id), None)
+    if pack is None:
+        return None
+    if act.step_id is not None:
+        group = next((s for s in pack.ladder if s.id == act.step_id), None)
+    elif act.offence_id is not None:
+        group = next((o for o in pack.offences if o.id == act.offence_id), None)
+    else:
+        group = None
+    if group is None or not 0 <= act.measure_index < len(group.measures):
+        return None
+    measure = group.measures[act.measure_index]
+    return measure if measure.kind == act.kind else None
 
 
 def act_state(act: Sanction) -> dict:

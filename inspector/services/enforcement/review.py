@@ -23,8 +23,8 @@ from ...rules.sanctions import decree_label, money, unit_value
 from .. import audit, compliance
 from ..errors import ValidationFailed
 from .acts import apply_effect, issue_notice, open_fine, pack_of, schedule
-from .common import (NotAllowed, act_state, as_json, event, notify, record, require_role,
-                     text, utc)
+from .common import (NotAllowed, act_state, as_json, event, notify, pack_measure, record,
+                     require_role, text, utc)
 from .propose import DEADLINE_KINDS, _permit_of, repropose_later
 from . import delivery, pricing, suspensions
 
@@ -323,8 +323,11 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
                        "before": before if status == SanctionStatus.AMENDED else None})
     notice, code = issue_notice(act, now, actor=user)
     open_fine(act, now)
-    if act.appeal_suspensive is not True and not waits:  # a suspensive appeal window holds
-        apply_effect(act, now, actor=user)                # the effect; so does the delivery
+    # a suspensive appeal window holds the effect; so does the delivery, unless the law applies
+    # it at once (Nova Santa Helena Lei 535/2013 Art. 19 "Será cassado, imediatamente")
+    at_once = not waits or getattr(pack_measure(act), "immediate", False)
+    if act.appeal_suspensive is not True and at_once:
+        apply_effect(act, now, actor=user)
     notify("act_decided", act=act, notice=notice)
     repropose_later(act, now, actor=user)
     maybe_reviewed(act.inspection, user, now)
