@@ -1,0 +1,59 @@
+"""What the act's card says once its delivery is recorded (Nortelândia Lei 030/1998 Art. 16
+§ 2º: the appeal runs "a partir da intimação"). Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from inspector.extensions import db
+from inspector.services import enforcement
+from inspector.services.field_rules import LOCAL_TZ
+
+from .. import factories
+from ..enforcement_helpers import fleet, inspect
+
+HX = {"HX-Request": "true"}
+
+
+def _decided(app, hours_ago: int = 2):
+    """A written warning (Art. 16 § 1º) confirmed in the office `hours_ago`, not delivered."""
+    with app.app_context():
+        f = fleet("nortelandia", "mototaxi")
+        agent = factories.user("agent", "nortelandia")
+        sup = factories.user("supervisor", "nortelandia")
+        db.session.commit()
+        now = datetime.now(UTC)
+        decided = now - timedelta(hours=hours_ago)
+        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"brakes": "fail"},
+                                            decided - timedelta(hours=1), ack=None))
+        enforcement.confirm(act, sup, decided)
+        db.session.commit()
+        return act.id, sup.username, decided.astimezone(LOCAL_TZ)
+
+
+def test_a_delivery_without_a_time_does_not_show_the_decisions_hour_as_the_delivery(app):
+    """Recorded with the day only, the act counts from the decision (same day): the card said
+    'entregue em mãos em 01/12/2026 10:48', the decision's minute, as if someone had written
+    down when the document was handed over."""
+    act, username, decided = _decided(app)
+    c = app.test_client()
+    c.login(username)
+    card = c.post_form(f"/revisao/atos/{act}/entrega",
+                       {"delivered_on": decided.date().isoformat(), "delivered_time": "",
+                        "delivered_via": "hand", "delivery_ref": "Recebido pelo sócio"},
+                       headers=HX).get_data(as_text=True)
+    assert f"entregue em mãos em {decided:%d/%m/%Y} (Recebido pelo sócio)" in card
+    assert f"em {decided:%d/%m/%Y %H:%M} (Recebido" not in card
+    assert f"os prazos contam de {decided:%d/%m/%Y %H:%M}" in card
+
+
+def test_a_delivery_with_a_time_counts_from_that_minute(app):
+    act, username, decided = _decided(app, hours_ago=3)
+    handed = decided + timedelta(hours=1)
+    c = app.test_client()
+    c.login(username)
+    card = c.post_form(f"/revisao/atos/{act}/entrega",
+                       {"delivered_on": handed.date().isoformat(),
+                        "delivered_time": f"{handed:%H:%M}", "delivered_via": "mail_ar",
+                        "delivery_ref": "AR JT123456789BR"}, headers=HX).get_data(as_text=True)
+    assert f"correio com AR em {handed:%d/%m/%Y} (AR JT123456789BR)" in card
+    assert f"os prazos contam de {handed:%d/%m/%Y %H:%M}" in card
