@@ -3,7 +3,8 @@
 - supervisors of the town: an inspection is ready for review;
 - the agent: their inspection was reviewed;
 - holders (people or companies) subscribed through one of their notices: a new notice was
-  issued to them, and a notice's deadline is two days away.
+  issued to them, its document was delivered (an office decision: time runs from then), and
+  a notice's deadline is two days away.
 
 Each `notify_*` function works in the caller's transaction and may be called directly; each
 uses a dedupe key, so a trigger that fires twice notifies once. `register()` subscribes
@@ -151,11 +152,38 @@ def notify_notice_issued(notice: Notice, act: Sanction, now: datetime | None = N
         body = f"Cópia à empresa ({cite['law']}, {cite['article']}), condutor {rider}: {body}"
     if notice.deadline_at is not None:
         body += f", prazo até {_local(notice.deadline_at)} (horário de MT)"
+    elif _waits_for_delivery(act):  # decided in the office: nothing runs before delivery
+        body += ", o prazo começa a contar da entrega do documento"
     body += ". Use o código impresso no documento para ver os detalhes."
     return notify(holder, "notice_issued", "Nova notificação da fiscalização", body,
                   holder_page(notice), {"notice": notice.number},
                   now=_moment(now, notice.issued_at),
                   dedupe_key=f"notice_issued:{notice.id}:h{holder.id}")
+
+
+def _waits_for_delivery(act: Sanction) -> bool:
+    return bool(act.awaiting_delivery and (act.deadline_hours or act.deadline_days
+                                           or act.appeal_days or act.suspension_days))
+
+
+def notify_act_delivered(act: Sanction, now: datetime | None = None):
+    """Tell a subscribed holder that the document of an act decided in the office was
+    delivered: its deadline and appeal window now run, until the dates they end."""
+    notice = act.notice
+    holder = holder_of(act)
+    if notice is None or not _subscribed(holder):
+        return None
+    body = (f"{act.kind_label} nº {notice.number}: entrega registrada em "
+            f"{_local(act.notified_at)[:10]}")
+    if act.deadline_at is not None:
+        body += f"; prazo para cumprir até {_local(act.deadline_at)} (horário de MT)"
+    if act.appeal_until is not None:
+        body += f"; recurso até {act.appeal_until:%d/%m/%Y}"
+    body += ". Use o código impresso no documento para ver os detalhes."
+    return notify(holder, "act_delivered", "Documento entregue: o prazo começou", body,
+                  holder_page(notice), {"notice": notice.number},
+                  now=_moment(now, act.delivery_recorded_at),
+                  dedupe_key=f"act_delivered:{act.id}:h{holder.id}")
 
 
 def notify_deadline_soon(act: Sanction, deadline_at: datetime, now: datetime | None = None):
@@ -204,6 +232,10 @@ def _on_notice(notice, act, **_):
     notify_notice_issued(notice, act)
 
 
+def _on_delivered(act, **_):
+    notify_act_delivered(act)
+
+
 def _on_deadline(act, deadline_at, **_):
     notify_deadline_soon(act, deadline_at)
 
@@ -213,7 +245,8 @@ def _on_lifted(act, restored, **_):
 
 
 LISTENERS = {"inspection_to_review": _on_to_review, "inspection_reviewed": _on_reviewed,
-             "notice_issued": _on_notice, "deadline_soon": _on_deadline,
+             "notice_issued": _on_notice, "act_delivered": _on_delivered,
+             "deadline_soon": _on_deadline,
              "suspension_lifted": _on_lifted}
 
 
@@ -230,7 +263,7 @@ def register() -> bool:
     return True
 
 
-__all__ = ["LISTENERS", "holder_of", "holder_page", "notify_deadline_soon",
+__all__ = ["LISTENERS", "holder_of", "holder_page", "notify_act_delivered", "notify_deadline_soon",
            "notify_suspension_lifted",
            "notify_inspection_reviewed", "notify_inspection_to_review", "notify_notice_issued",
            "register"]
