@@ -319,10 +319,14 @@ def _appeal_section(act: Sanction, town, pack) -> Section:
         effect = "não: a penalidade vale enquanto o recurso é julgado"
     else:
         effect = "a lei não diz; a penalidade vale enquanto o recurso não for decidido"
-    rows = [("Prazo", f"{act.appeal_days} dias a contar da ciência" if act.appeal_days
-             else "a lei não fixa prazo"),
-            ("Último dia", day(act.appeal_until) if act.appeal_until or not act.appeal_days
-             else "conta-se do recebimento deste documento"),
+    if act.appeal_days and act.appeal_until is None:  # decided in the office: from delivery
+        # (appeal_until is the delivery's day + N: the Nth day after it)
+        span = (f"{act.appeal_days} dias a contar do recebimento deste documento",
+                f"o {act.appeal_days}º dia após o recebimento deste documento")
+    else:
+        span = (f"{act.appeal_days} dias a contar da ciência" if act.appeal_days
+                else "a lei não fixa prazo", day(act.appeal_until))
+    rows = [("Prazo", span[0]), ("Último dia", span[1]),
             ("Dirigido a", APPEAL_TO.get(act.appeal_to or "", act.appeal_to or "—")),
             ("Efeito suspensivo", effect),
             ("Como recorrer", f"por escrito, protocolado na Prefeitura Municipal de {town.name}, "

@@ -1,0 +1,45 @@
+"""The appeal rows of a document decided in the office, printed before anyone knows when it will
+be delivered: Nortelândia Lei 030/1998 Art. 16 § 2º, "no prazo de 10 (dez) dias, contados a
+partir da intimação" (the document's receipt). Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from inspector.extensions import db
+from inspector.services import enforcement, notice_documents
+from inspector.services.field_rules import LOCAL_TZ
+from inspector.services.notice_pdf import Rows
+
+from .. import factories
+from ..enforcement_helpers import deliver, fleet, inspect
+
+
+def _appeal_rows(notice) -> dict:
+    sheet = notice_documents.notice_sheet(notice)
+    [section] = [s for s in sheet.sections if s.title == "Recurso"]
+    return dict(r for b in section.blocks if isinstance(b, Rows) for r in b.rows)
+
+
+def test_the_appeal_rows_count_from_the_receipt_of_the_document(app):
+    with app.app_context():
+        f = fleet("nortelandia", "mototaxi")
+        agent = factories.user("agent", "nortelandia")
+        sup = factories.user("supervisor", "nortelandia")
+        now = datetime.now(UTC)
+        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"brakes": "fail"},
+                                            now - timedelta(hours=3), ack=None))
+        enforcement.confirm(act, sup, now - timedelta(hours=2))
+        db.session.commit()
+        db.session.expire_all()
+        assert act.awaiting_delivery and act.appeal_days == 10
+        rows = _appeal_rows(act.notice)
+        # it printed "10 dias a contar da ciência" and, as the last day,
+        # "conta-se do recebimento deste documento" (not a day, and another word for it)
+        assert rows["Prazo"] == "10 dias a contar do recebimento deste documento"
+        assert rows["Último dia"] == "o 10º dia após o recebimento deste documento"
+        handed = now - timedelta(hours=1)
+        deliver(act, sup, handed, recorded=now)
+        db.session.flush()
+        rows = _appeal_rows(act.notice)   # a copy made after delivery has the date
+        assert rows["Último dia"] == f"{act.appeal_until:%d/%m/%Y}"
+        assert act.appeal_until == handed.astimezone(LOCAL_TZ).date() + timedelta(days=10)
