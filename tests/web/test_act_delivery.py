@@ -58,7 +58,7 @@ def _deliver(c, act, **data):
 def test_an_undelivered_act_says_so_everywhere_and_is_listed_until_delivered(app, decided):
     c = _login(app, decided["supervisor"])
     page = c.get(f"/revisao/atos/{decided['act']}").get_data(as_text=True)
-    assert "Aguardando entrega" in page and WAITS in page
+    assert "Aguardando entrega" in page and "a contar da entrega (ainda não registrada)" in page
     assert "Registrar entrega" in page and 'name="delivered_via"' in page
     assert "correio com AR" in page and "edital" in page
     listed = c.get("/revisao/atos?situacao=awaiting_delivery").get_data(as_text=True)

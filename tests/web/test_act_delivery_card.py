@@ -57,3 +57,26 @@ def test_a_delivery_with_a_time_counts_from_that_minute(app):
                         "delivery_ref": "AR JT123456789BR"}, headers=HX).get_data(as_text=True)
     assert f"correio com AR em {handed:%d/%m/%Y} (AR JT123456789BR)" in card
     assert f"os prazos contam de {handed:%d/%m/%Y %H:%M}" in card
+
+
+def test_the_undelivered_card_says_from_when_in_one_sentence(app):
+    """Tapurah Lei 406/2001: 72 hours to comply (Art. 29 § único), 8 days to appeal (Art. 30),
+    both from delivery. The card read '72 horas · Prazo começa a contar da entrega' and
+    '8 dias (Prazo começa a contar da entrega), à Secretaria': a capital in mid-sentence."""
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent = factories.user("agent", "tapurah")
+        sup = factories.user("supervisor", "tapurah")
+        db.session.commit()
+        now = datetime.now(UTC)
+        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"leg-guard": "fail"},
+                                            now - timedelta(hours=3), ack=None))
+        enforcement.confirm(act, sup, now - timedelta(hours=2))
+        db.session.commit()
+        act, username = act.id, sup.username
+    c = app.test_client()
+    c.login(username)
+    card = " ".join(c.get(f"/revisao/atos/{act}").get_data(as_text=True).split())
+    assert "72 horas, a contar da entrega (ainda não registrada)" in card
+    assert "8 dias, a contar da entrega (ainda não registrada), à Secretaria" in card
+    assert "Prazo começa a contar" not in card.split('id="ato-')[1].split("Registrar entrega")[0]

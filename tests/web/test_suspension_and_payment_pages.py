@@ -75,7 +75,7 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
     code = re.search(r"<strong>([A-Z0-9]{5}-[A-Z0-9]{5})</strong>", card).group(1)
     assert ok.status_code == 200
     # decided in the office: the period starts when the document is delivered
-    assert "10 dias · Prazo começa a contar da entrega" in card
+    assert "10 dias, a contar da entrega (ainda não registrada)" in card
     with app.app_context():
         notice = db.session.scalar(select(Notice).where(Notice.sanction_id == act))
         text = pdf_text(notice_documents.current_document(notice).pdf, tmp_path)
