@@ -80,3 +80,21 @@ def test_the_undelivered_card_says_from_when_in_one_sentence(app):
     assert "72 horas, a contar da entrega (ainda não registrada)" in card
     assert "8 dias, a contar da entrega (ainda não registrada), à Secretaria" in card
     assert "Prazo começa a contar" not in card.split('id="ato-')[1].split("Registrar entrega")[0]
+
+
+def test_the_date_picker_offers_only_the_days_a_delivery_can_have(app):
+    """From the decision's day to today (Mato Grosso), on the act's page and the inspection's:
+    the picker offered any day, and a future one came back 'A data da entrega não pode ser
+    futura.' only after the whole form was sent."""
+    from inspector.models import Sanction
+    from inspector.services.field_rules import local_day
+
+    act, username, decided = _decided(app, hours_ago=30)
+    with app.app_context():
+        inspection = db.session.get(Sanction, act).inspection_id
+    c = app.test_client()
+    c.login(username)
+    picker = (f'name="delivered_on" required min="{decided.date().isoformat()}" '
+              f'max="{local_day().isoformat()}"')
+    for path in (f"/revisao/atos/{act}", f"/revisao/vistorias/{inspection}"):
+        assert picker in c.get(path).get_data(as_text=True), path

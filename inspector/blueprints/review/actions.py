@@ -15,7 +15,7 @@ from ...extensions import db
 from ...models import Appeal, Inspection, Role, Sanction, SanctionStatus
 from ...security import get_in_town, roles_required
 from ...services import enforcement
-from ...services.enforcement.common import loads
+from ...services.enforcement.common import loads, local_day
 from ...services.errors import ValidationFailed
 from .blueprint import VIEWERS, bp, go, now, wants_fragment
 
@@ -30,6 +30,8 @@ def act_context(act: Sanction, errors: dict | None = None, code: str | None = No
             "act_options": enforcement.amend_options(act)
             if act.status == SanctionStatus.PROPOSED else [],
             "loads": loads, "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS, "suspensive": SUSPENSIVE,
+            # the delivery's date picker offers the days the service accepts (decision..today)
+            "today": local_day(now()),
             "AppealStatus": AppealStatus, "SanctionStatus": SanctionStatus}
 
 
