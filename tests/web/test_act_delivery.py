@@ -66,7 +66,7 @@ def test_an_undelivered_act_says_so_everywhere_and_is_listed_until_delivered(app
     prazos = c.get("/revisao/prazos").get_data(as_text=True)
     assert f"/revisao/atos/{decided['act']}#entrega-{decided['act']}" in prazos
     holder = app.test_client().holder_page(decided["path"], decided["code"])
-    assert "Prazo começa a contar da entrega deste documento" in holder
+    assert "conta do dia em que este documento foi entregue a você" in holder
     assert "10 dias, a contar da entrega deste documento" in holder
     with app.app_context():
         assert db.session.get(Licence, decided["licence"]).status == Status.ACTIVE
