@@ -64,3 +64,19 @@ def test_the_act_card_badges_break_between_words(app, page):
     assert width >= word, (width, word)                   # was "Aguar / dando / entreg / a"
     card = page.eval_on_selector(f"#ato-{act_id}", "w => [w.scrollWidth, w.clientWidth]")
     assert card[0] <= card[1], card
+
+
+def test_the_links_that_open_an_act_take_a_thumb(app, page):
+    """Prazos' "2 dias · 7 dias · 30 dias" and each document's number (Prazos, the acts list)
+    are at least 44 px tall on a phone: they were 21-26 px lines of text."""
+    username, act_id = _awaiting(app)
+    page.set_viewport_size(PHONE)
+    sign_in(page, username, "/revisao/prazos")
+    heights = [page.get_by_role("link", name=f"{n} dias", exact=True).bounding_box()["height"]
+               for n in (2, 7, 30)]
+    waiting = page.locator(f"#aguardando-entrega a[href$='#entrega-{act_id}']")
+    heights.append(waiting.bounding_box()["height"])
+    page.goto("/revisao/atos?situacao=awaiting_delivery")
+    page.wait_for_load_state("load")
+    heights.append(page.locator("a.row-link").first.bounding_box()["height"])
+    assert min(heights) >= 44, heights
