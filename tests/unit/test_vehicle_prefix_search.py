@@ -44,3 +44,17 @@ def test_prefix_matches_are_listed_in_the_field_app_s_natural_order_page_by_page
     assert prefixes("qba1a0") == ["TMT06", "TMT03", "TMT10", "TMT01"]  # a plate: by plate
     assert [prefixes("tmt", limit=1, offset=i) for i in range(5)] == [
         ["TMT01"], ["TMT03"], ["TMT06"], ["TMT10"], []]
+
+
+def test_like_wildcards_typed_in_a_search_are_taken_literally(towns):  # noqa: F811
+    """'_' and '%' in what the admin types match those characters, not any character: the
+    search's LIKE patterns are bound values with their own escaping."""
+    t, _ = towns
+    holder(t)
+    for plate, model in [("QBA1A01", "Honda CG_160 Fan"), ("QBA1A02", "Honda CGX160 Fan"),
+                         ("QBA1A03", "Yamaha 100% Flex"), ("QBA1A04", "Yamaha 1000 Flex")]:
+        reg.save_vehicle(t, moto(t, plate=plate, make_model=model), actor="teste")
+    plates = lambda q: [v.plate for v in reg.search_vehicles(t, q)]  # noqa: E731
+    assert plates("cg_160 fan") == ["QBA1A01"]
+    assert plates("100% flex") == ["QBA1A03"]
+    assert plates("honda cg") == ["QBA1A01", "QBA1A02"]
