@@ -49,11 +49,15 @@ document.addEventListener("submit", (event) => {
 
 // A filter set or a search typed before htmx was ready (a slow connection, a busy phone) reached
 // no listener: once htmx has processed the page, ask for what the form now says.
-const edited = (field) => field.matches("input:not([type=submit]):not([type=button]), select, textarea")
-  && (field.type === "checkbox" || field.type === "radio"
-  ? field.checked !== field.defaultChecked
-  : field.options ? [...field.options].some((o) => o.selected !== o.defaultSelected)
-    : field.value !== field.defaultValue);
+const edited = (field) => {
+  if (!field.matches("input:not([type=submit]):not([type=button]), select, textarea")) return false;
+  if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+  if (!field.options) return field.value !== field.defaultValue;
+  const options = [...field.options];
+  // a single select with no option marked `selected` shows its first one by default
+  if (!field.multiple && !options.some((o) => o.defaultSelected)) return field.selectedIndex > 0;
+  return options.some((o) => o.selected !== o.defaultSelected);
+};
 htmx.onLoad((root) => {
   root.querySelectorAll("form[hx-get]").forEach((form) => {
     if ([...form.elements].some((f) => f.name && edited(f))) htmx.trigger(form, "submit");

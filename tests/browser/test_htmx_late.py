@@ -64,3 +64,19 @@ def test_a_filter_chosen_before_htmx_is_ready_still_filters(page, make):
     assert answer.value.request.headers.get("hx-request") == "true"
     assert answer.value.status == 200
     expect(page).to_have_url(re.compile(r"/revisao/atos\?situacao=confirmed"))  # pushed by htmx
+
+
+def test_pages_nobody_touched_ask_for_nothing_more(page, make):
+    """The check above runs on every page: filters as the server drew them (a select showing
+    its first option, none marked selected; a search box filled from the address) are not an
+    edit, so opening a page sends no second request (it sent one, with '&tipo=' added)."""
+    supervisor = make(factories.user, "supervisor", "tapurah")
+    sign_in(page, supervisor.username, "/inicio")
+    asked = []
+    page.on("request", lambda r: r.headers.get("hx-request") and asked.append(r.url))
+    for path in ("/revisao/atos", "/revisao/atos?situacao=confirmed", "/revisao",
+                 "/cadastro/veiculos?q=QB"):
+        page.goto(path)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(400)  # htmx has processed the page and would have asked
+    assert asked == []
