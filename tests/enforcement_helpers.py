@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
@@ -112,6 +113,34 @@ def confirm_delivered(act: Sanction, user, now: datetime, **kw):
     if act.awaiting_delivery:
         deliver(act, user, now)
     return d
+
+
+@dataclass
+class OfficeDecision:
+    """What `decided_in_office` made: the act, its Decision (notice, access code), the fleet."""
+
+    act: Sanction
+    decision: object
+    fleet: dict
+    agent: object
+    supervisor: object
+
+
+def decided_in_office(town: str, service: str, results: dict[str, str], decided: datetime, *,
+                      ack: str | None = None, **confirm) -> OfficeDecision:
+    """One failed item's act confirmed in the office at `decided` by the town's supervisor (the
+    inspection an hour before, with no rider's ciente unless `ack`): its document issued, not
+    delivered, so no time runs yet (Nortelândia Lei 030/1998 Art. 16 § 2º "a partir da
+    intimação"; Nova Santa Helena Lei 535/2013 Art. 27 § único "Após o recebimento")."""
+    f = fleet(town, service)
+    agent = factories.user("agent", town)
+    sup = factories.user("supervisor", town)
+    db.session.commit()
+    [act] = enforcement.acts_of(inspect(f["vehicle"], agent, results,
+                                        decided - timedelta(hours=1), ack=ack))
+    d = enforcement.confirm(act, sup, decided, **confirm)
+    db.session.commit()
+    return OfficeDecision(act, d, f, agent, sup)
 
 
 def enforcement_worker(app, now: datetime | None = None) -> list[int]:

@@ -6,12 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from playwright.sync_api import expect
 
-from inspector.extensions import db
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from ..enforcement_helpers import decided_in_office
 from .field_helpers import sign_in
 
 pytestmark = pytest.mark.browser
@@ -23,18 +20,10 @@ def _awaiting(app) -> tuple[str, int]:
     """A written warning confirmed in the office in Nortelândia (Lei 030/1998 Art. 16 § 1º),
     its document not delivered: its appeal window waits for the intimação (Art. 16 § 2º)."""
     with app.app_context():
-        f = fleet("nortelandia", "mototaxi")
-        agent = factories.user("agent", "nortelandia")
-        sup = factories.user("supervisor", "nortelandia")
-        db.session.commit()
-        now = datetime.now(UTC)
-        insp = inspect(f["vehicle"], agent, {"brakes": "fail"}, now - timedelta(hours=2),
-                       ack=None)
-        [act] = enforcement.acts_of(insp)
-        enforcement.confirm(act, sup, now - timedelta(hours=1))
-        assert act.awaiting_delivery
-        db.session.commit()
-        return sup.username, act.id
+        o = decided_in_office("nortelandia", "mototaxi", {"brakes": "fail"},
+                              datetime.now(UTC) - timedelta(hours=1))
+        assert o.act.awaiting_delivery
+        return o.supervisor.username, o.act.id
 
 
 def test_the_awaiting_list_fits_the_phone(app, page):
@@ -66,17 +55,21 @@ def test_the_act_card_badges_break_between_words(app, page):
     assert card[0] <= card[1], card
 
 
+def _height(link) -> float:
+    expect(link).to_be_visible()       # a box only once laid out (None before, under load)
+    return link.bounding_box()["height"]
+
+
 def test_the_links_that_open_an_act_take_a_thumb(app, page):
     """Prazos' "2 dias · 7 dias · 30 dias" and each document's number (Prazos, the acts list)
     are at least 44 px tall on a phone: they were 21-26 px lines of text."""
     username, act_id = _awaiting(app)
     page.set_viewport_size(PHONE)
     sign_in(page, username, "/revisao/prazos")
-    heights = [page.get_by_role("link", name=f"{n} dias", exact=True).bounding_box()["height"]
+    heights = [_height(page.get_by_role("link", name=f"{n} dias", exact=True))
                for n in (2, 7, 30)]
-    waiting = page.locator(f"#aguardando-entrega a[href$='#entrega-{act_id}']")
-    heights.append(waiting.bounding_box()["height"])
+    heights.append(_height(page.locator(f"#aguardando-entrega a[href$='#entrega-{act_id}']")))
     page.goto("/revisao/atos?situacao=awaiting_delivery")
     page.wait_for_load_state("load")
-    heights.append(page.locator("a.row-link").first.bounding_box()["height"])
+    heights.append(_height(page.locator("a.row-link").first))
     assert min(heights) >= 44, heights

@@ -12,11 +12,10 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import AuditEntry, Licence, Sanction, Status
-from inspector.services import enforcement
 from inspector.services.field_rules import local_day
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from ..enforcement_helpers import decided_in_office
 
 HX = {"HX-Request": "true"}
 WAITS = "Prazo começa a contar da entrega"
@@ -34,18 +33,12 @@ def decided(app):
     office two hours ago, its document issued (the access code kept), not yet delivered."""
     app.config.update(HOLDER_CODE_MIN_SECONDS=0.01, HOLDER_CODE_RATE_LIMIT="1000 per minute")
     with app.app_context():
-        f = fleet("nortelandia", "taxi")
-        agent = factories.user("agent", "nortelandia")
-        sup = factories.user("supervisor", "nortelandia")
-        db.session.commit()
         now = datetime.now(UTC)
-        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"clean": "fail"},
-                                            now - timedelta(hours=3)))
-        d = enforcement.confirm(act, sup, now - timedelta(hours=2), days=10)
-        db.session.commit()
-        return {"act": act.id, "licence": f["licence"].id, "supervisor": sup.username,
-                "agent": agent.username, "code": d.access_code,
-                "path": f"nortelandia/{d.notice.number}",
+        o = decided_in_office("nortelandia", "taxi", {"clean": "fail"},
+                              now - timedelta(hours=2), ack="Condutor de Teste", days=10)
+        return {"act": o.act.id, "licence": o.fleet["licence"].id,
+                "supervisor": o.supervisor.username, "agent": o.agent.username,
+                "code": o.decision.access_code, "path": f"nortelandia/{o.decision.notice.number}",
                 "decided_on": local_day(now - timedelta(hours=2))}
 
 

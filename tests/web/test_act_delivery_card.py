@@ -9,7 +9,7 @@ from inspector.services import enforcement
 from inspector.services.field_rules import LOCAL_TZ
 
 from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from ..enforcement_helpers import decided_in_office, fleet, inspect
 
 HX = {"HX-Request": "true"}
 
@@ -17,17 +17,9 @@ HX = {"HX-Request": "true"}
 def _decided(app, hours_ago: int = 2):
     """A written warning (Art. 16 § 1º) confirmed in the office `hours_ago`, not delivered."""
     with app.app_context():
-        f = fleet("nortelandia", "mototaxi")
-        agent = factories.user("agent", "nortelandia")
-        sup = factories.user("supervisor", "nortelandia")
-        db.session.commit()
-        now = datetime.now(UTC)
-        decided = now - timedelta(hours=hours_ago)
-        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"brakes": "fail"},
-                                            decided - timedelta(hours=1), ack=None))
-        enforcement.confirm(act, sup, decided)
-        db.session.commit()
-        return act.id, sup.username, decided.astimezone(LOCAL_TZ)
+        decided = datetime.now(UTC) - timedelta(hours=hours_ago)
+        o = decided_in_office("nortelandia", "mototaxi", {"brakes": "fail"}, decided)
+        return o.act.id, o.supervisor.username, decided.astimezone(LOCAL_TZ)
 
 
 def test_a_delivery_without_a_time_does_not_show_the_decisions_hour_as_the_delivery(app):

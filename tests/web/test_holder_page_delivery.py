@@ -7,11 +7,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from inspector.extensions import db
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from ..enforcement_helpers import decided_in_office
 
 
 def test_the_holder_reads_that_time_runs_from_when_they_received_it(app):
@@ -19,15 +15,8 @@ def test_the_holder_reads_that_time_runs_from_when_they_received_it(app):
     the document, as if time had not started yet."""
     app.config.update(HOLDER_CODE_MIN_SECONDS=0.01, HOLDER_CODE_RATE_LIMIT="1000 per minute")
     with app.app_context():
-        f = fleet("nortelandia", "taxi")
-        agent = factories.user("agent", "nortelandia")
-        sup = factories.user("supervisor", "nortelandia")
-        db.session.commit()
-        now = datetime.now(UTC)
-        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"clean": "fail"},
-                                            now - timedelta(hours=3), ack=None))
-        d = enforcement.confirm(act, sup, now - timedelta(hours=2), days=10)
-        db.session.commit()
+        d = decided_in_office("nortelandia", "taxi", {"clean": "fail"},
+                              datetime.now(UTC) - timedelta(hours=2), days=10).decision
         path, code = f"nortelandia/{d.notice.number}", d.access_code
     page = app.test_client().holder_page(path, code)
     row = re.search(r"<dt>Prazo</dt><dd data-awaiting-delivery>(.*?)</dd>", page).group(1)
