@@ -23,7 +23,7 @@ from inspector.services.errors import ValidationFailed
 from inspector.services.field_rules import LOCAL_TZ
 
 from .. import factories
-from ..enforcement_helpers import deliver, fleet, inspect, local
+from ..enforcement_helpers import decided_in_office, deliver, fleet, inspect, local
 
 T0 = local(2026, 3, 2, 10)
 
@@ -198,15 +198,10 @@ def test_a_notice_fixed_before_its_delivery_is_complied_with_and_waits_no_more(a
     da irregularidade"; a re-inspection that finds it fixed closes it even before the document
     reached the rider, so it no longer waits for a delivery that would start a dead deadline."""
     with app.app_context():
-        f = fleet("tapurah", "mototaxi")
-        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-        db.session.commit()
-        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"}, T0,
-                                            ack=None))
-        enforcement.confirm(act, sup, T0 + timedelta(hours=1))
-        db.session.commit()
+        o = decided_in_office("tapurah", "mototaxi", {"mirrors": "fail"}, T0 + timedelta(hours=1))
+        act = o.act
         assert db.session.get(Sanction, act.id).awaiting_delivery
-        inspect(f["vehicle"], agent, {"mirrors": "ok"}, T0 + timedelta(days=1))
+        inspect(o.fleet["vehicle"], o.agent, {"mirrors": "ok"}, T0 + timedelta(days=1))
         db.session.commit()
         act = db.session.get(Sanction, act.id)
         assert act.status == SanctionStatus.COMPLIED and not act.awaiting_delivery

@@ -5,11 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from inspector.extensions import db
-from inspector.services import enforcement
 from inspector.services.field_rules import LOCAL_TZ
 
-from .. import factories
-from ..enforcement_helpers import decided_in_office, fleet, inspect
+from ..enforcement_helpers import decided_in_office
 
 HX = {"HX-Request": "true"}
 
@@ -56,16 +54,9 @@ def test_the_undelivered_card_says_from_when_in_one_sentence(app):
     both from delivery. The card read '72 horas · Prazo começa a contar da entrega' and
     '8 dias (Prazo começa a contar da entrega), à Secretaria': a capital in mid-sentence."""
     with app.app_context():
-        f = fleet("tapurah", "mototaxi")
-        agent = factories.user("agent", "tapurah")
-        sup = factories.user("supervisor", "tapurah")
-        db.session.commit()
-        now = datetime.now(UTC)
-        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"leg-guard": "fail"},
-                                            now - timedelta(hours=3), ack=None))
-        enforcement.confirm(act, sup, now - timedelta(hours=2))
-        db.session.commit()
-        act, username = act.id, sup.username
+        o = decided_in_office("tapurah", "mototaxi", {"leg-guard": "fail"},
+                              datetime.now(UTC) - timedelta(hours=2))
+        act, username = o.act.id, o.supervisor.username
     c = app.test_client()
     c.login(username)
     card = " ".join(c.get(f"/revisao/atos/{act}").get_data(as_text=True).split())
