@@ -18,7 +18,9 @@ from decimal import Decimal
 
 from sqlalchemy import (Boolean, CheckConstraint, Date, DateTime, ForeignKey, Index, Integer,
                         LargeBinary, Numeric, String, Text, UniqueConstraint)
+from sqlalchemy import and_
 from sqlalchemy import text as sql_text
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from ..extensions import db
@@ -53,6 +55,8 @@ STATUS_LABELS = {
 EFFECTIVE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
              SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,
              SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)
+# Decided statuses whose document may still wait for its delivery (`awaiting_delivery`)
+AWAITS_DELIVERY = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)
 # How a decided act reached the offender (time runs from then: Nova Santa Helena Lei
 # 535/2013 Art. 27 § único "Após o recebimento"; Nortelândia Lei 030/1998 Art. 16 § 2º
 # "contados a partir da intimação"). "street": signed on the street (Tapurah Art. 27 I).
@@ -182,12 +186,18 @@ class Sanction(TownScoped, db.Model):
             return "Aguarda decisão do prefeito"
         return self.status.label
 
-    @property
+    @hybrid_property
     def awaiting_delivery(self) -> bool:
         """Decided, its document issued, but not yet delivered: no time runs ("Aguardando
-        entrega")."""
+        entrega"). Also a SQL condition (`Sanction.awaiting_delivery`) for lists and filters."""
         return self.notified_at is None and self.decided_at is not None and \
-            self.status in (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)
+            self.status in AWAITS_DELIVERY
+
+    @awaiting_delivery.inplace.expression
+    @classmethod
+    def _awaiting_delivery_sql(cls):
+        return and_(cls.notified_at.is_(None), cls.decided_at.is_not(None),
+                    cls.status.in_(AWAITS_DELIVERY))
 
     @property
     def delivered_via_label(self) -> str:

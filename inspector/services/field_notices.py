@@ -26,7 +26,6 @@ OPEN = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED,
 # the pack's measure target -> whose card shows the act besides its vehicle's
 CONCERNS = {"driver": "driver", "registration": "driver", "holder": "holder",
             "company": "holder", "permit": "holder"}
-AWAITABLE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)
 CITATION_KEYS = ("law", "article", "anchor", "law_slug")
 CHUNK = 500
 
@@ -54,7 +53,7 @@ def notice_json(r) -> dict:
             "citation": _citation(r.breach_citation, r.citation),
             "deadline_at": _iso(r.deadline_at), "status": status.value,
             # decided in the office, its document not delivered yet: no time runs
-            "awaiting_delivery": r.notified_at is None and status in AWAITABLE,
+            "awaiting_delivery": bool(r.awaiting_delivery),
             "status_label": status.label, "suspended": bool(r.suspended),
             "issued_at": _iso(r.issued_at or r.decided_at),
             "concerns": CONCERNS.get(r.target, "vehicle"), "vehicle_id": r.vehicle_id,
@@ -67,8 +66,8 @@ def open_notices(town_id: int, act_ids: set[int] | None = None) -> tuple[list[di
     q = (select(Sanction.id, Sanction.kind, Sanction.label, Sanction.target, Sanction.status,
                 Sanction.vehicle_id, Sanction.driver_id, Sanction.holder_id,
                 Sanction.breach_citation, Sanction.citation, Sanction.required_action,
-                Sanction.deadline_at, Sanction.decided_at, Sanction.notified_at,
-                Sanction.suspended,
+                Sanction.deadline_at, Sanction.decided_at, Sanction.suspended,
+                Sanction.awaiting_delivery.label("awaiting_delivery"),
                 Notice.number, Notice.issued_at, InspectionItem.label.label("item_label"))
          .outerjoin(Notice, Notice.sanction_id == Sanction.id)
          .outerjoin(InspectionItem, InspectionItem.id == Sanction.inspection_item_id)

@@ -150,9 +150,4 @@ def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: s
     return act
 
 
-def pending_text(act: Sanction) -> str:
-    """What the act page and the holder's page say instead of a date while undelivered."""
-    return "Prazo começa a contar da entrega"
-
-
-__all__ = ["OFFICE_MEANS", "needs_delivery", "pending_text", "record_delivery"]
+__all__ = ["OFFICE_MEANS", "needs_delivery", "record_delivery"]

@@ -167,9 +167,7 @@ def deadlines(town_id: int, now: datetime, days: int = 7) -> Deadlines:
                    Sanction.status.in_(DECIDED), Sanction.status != SanctionStatus.APPEALED)
         .order_by(Sanction.appeal_until, Sanction.id)))
     out.awaiting_delivery = list(db.session.scalars(
-        base.where(Sanction.status.in_((SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)),
-                   Sanction.notified_at.is_(None), Sanction.decided_at.is_not(None))
-        .order_by(Sanction.decided_at, Sanction.id)))
+        base.where(Sanction.awaiting_delivery).order_by(Sanction.decided_at, Sanction.id)))
     out.awaiting_mayor = list(db.session.scalars(
         base.where(Sanction.status == SanctionStatus.PROPOSED,
                    Sanction.awaiting_mayor.is_(True)).order_by(Sanction.id)))
@@ -211,8 +209,7 @@ def acts_list(town_id: int, *, status: str | None = None, kind: str | None = Non
     if driver_id is not None:
         q = q.where(Sanction.driver_id == driver_id)
     if status == "awaiting_delivery":   # decided in the office, document not yet delivered
-        q = q.where(Sanction.status.in_((SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)),
-                    Sanction.notified_at.is_(None), Sanction.decided_at.is_not(None))
+        q = q.where(Sanction.awaiting_delivery)
     elif status == "awaiting_mayor":
         q = q.where(Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(True))
     elif status in {s.value for s in SanctionStatus}:
