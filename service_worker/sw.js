@@ -67,8 +67,8 @@ function readPush(data) {
   if (data) {
     try {
       payload = data.json();
-    } catch (_) {
-      try { payload = { body: data.text() }; } catch (_) { payload = {}; }
+    } catch {
+      try { payload = { body: data.text() }; } catch { payload = {}; }
     }
   }
   if (!payload || typeof payload !== "object") payload = {};
@@ -86,7 +86,7 @@ function sameOriginUrl(url) {
   try {
     const target = new URL(url || PUSH_FALLBACK.url, self.location.origin);
     if (target.origin === self.location.origin) return target.href;
-  } catch (_) { /* fall through */ }
+  } catch { /* fall through */ }
   return new URL(PUSH_FALLBACK.url, self.location.origin).href;
 }
 

@@ -65,11 +65,11 @@
       });
       if (!saved.ok) {
         let message = "Não foi possível ativar as notificações.";
-        try { message = (await saved.json()).error || message; } catch (_) { /* keep */ }
+        try { message = (await saved.json()).error || message; } catch { /* keep */ }
         return { ok: false, message };
       }
       return { ok: true, message: "Notificações ativadas neste aparelho." };
-    } catch (error) {
+    } catch {
       return { ok: false, message: "Não foi possível ativar as notificações neste aparelho." };
     }
   }

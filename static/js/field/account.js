@@ -42,7 +42,7 @@ async function pushSubscription() {
     if (!("serviceWorker" in navigator)) return null;
     const registration = await navigator.serviceWorker.getRegistration("/");
     return registration && registration.pushManager ? await registration.pushManager.getSubscription() : null;
-  } catch (error) {
+  } catch {
     return null;
   }
 }
@@ -62,7 +62,7 @@ async function postSignOut(pushEndpoint) {
       headers: { "Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": token },
       body: new URLSearchParams(form).toString(),
     });
-  } catch (error) {
+  } catch {
     return "offline";
   }
   // The server answers a redirect to the login page ("Você saiu.").

@@ -237,7 +237,7 @@ async function dropPushSubscription() {
     if (!subscription) return false;
     await subscription.unsubscribe();
     return true;
-  } catch (error) {
+  } catch {
     return false;
   }
 }

@@ -141,7 +141,7 @@ function dayOf(isoDate) {
  */
 export async function verifyCode(text, options = {}) {
   const result = await verifyToken(text, options);
-  let url = null;
+  let url;
   try {
     url = new URL((text || "").trim());
   } catch {
