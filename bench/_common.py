@@ -11,10 +11,10 @@ import logging
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
-import shutil
 import sys
 import tempfile
 import time
@@ -163,7 +163,7 @@ class Server:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(5)
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -263,9 +263,18 @@ def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str
 
     from inspector import create_app
     from inspector.extensions import db
-    from inspector.models import (DatedValue, Driver, Holder, InsurancePolicy, Licence,
-                                  Municipality, Permit, Vehicle, vehicle_drivers)
-    from inspector.services.documents import make_cnpj, make_cpf
+    from inspector.identifiers import make_cnpj, make_cpf
+    from inspector.models import (
+        DatedValue,
+        Driver,
+        Holder,
+        InsurancePolicy,
+        Licence,
+        Municipality,
+        Permit,
+        Vehicle,
+        vehicle_drivers,
+    )
 
     rng = random.Random(seed)
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": secret_key,

@@ -49,8 +49,16 @@ def load_audit(app, entries: int, seed: int = 16) -> int:
     from sqlalchemy import insert, select, text
 
     from inspector.extensions import db
-    from inspector.models import (AuditEntry, Driver, Holder, InsurancePolicy, Licence,
-                                  Municipality, Permit, Vehicle)
+    from inspector.models import (
+        AuditEntry,
+        Driver,
+        Holder,
+        InsurancePolicy,
+        Licence,
+        Municipality,
+        Permit,
+        Vehicle,
+    )
 
     rng = random.Random(seed)
     with app.app_context():
@@ -104,8 +112,8 @@ def old_registry_changes():
     """`_REGISTRY_CHANGES` before migration 0016: one OR over the same conditions."""
     from sqlalchemy import bindparam, or_, select
 
+    from inspector.inspections.records import registry_change_conditions
     from inspector.models import AuditEntry
-    from inspector.services.inspections import registry_change_conditions
 
     a = AuditEntry.__table__.c
     return (select(a.seq, a.at, a.action, a.entity, a.entity_id)
@@ -179,8 +187,8 @@ def measure(app, town: int, args) -> None:
 
     from inspector.blueprints.registry.queries import _audit_entries, audit_query
     from inspector.extensions import db
+    from inspector.inspections import records as inspections
     from inspector.models import AuditEntry, Vehicle, vehicle_drivers
-    from inspector.services import inspections
 
     with app.app_context():
         v = db.session.get(Vehicle, VEHICLES // 2)

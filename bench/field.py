@@ -26,7 +26,7 @@ BENCH_ENDPOINTS=True (PUT /_bench/upload: reads the body, keeps nothing), and pr
    headers to /_bench/upload in the same run: trivial, real, trivial, ... real, trivial
    (--rounds real ones), each real round with new inspections and new photos, medians
    (goal above 0.5).
-   Evidence packs are fsynced as inspector/services/evidence_store.py durable() says (on
+   Evidence packs are fsynced as inspector/inspections/evidence_store.py durable() says (on
    PostgreSQL, not on SQLite); EVIDENCE_FSYNC=1 in the environment forces it.
 """
 from __future__ import annotations

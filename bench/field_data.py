@@ -51,13 +51,14 @@ def build(url: str, vehicles: int) -> dict[int, str]:
     """The town, its users, rider photos and one credential per vehicle; vehicle id -> QR URL."""
     from sqlalchemy import insert, select, update
 
+    from inspector import audit
+    from inspector.accounts import create_user
+    from inspector.credentials import issuing as credentials
+    from inspector.credentials import keys as credential_keys
+    from inspector.credentials.tokens import encode
     from inspector.extensions import db
     from inspector.models import Credential, Driver, Municipality, Vehicle
-    from inspector.services import audit, credential_keys, credentials
-    from inspector.services.accounts import create_user
-    from inspector.services.credential_tokens import encode
-
-    from inspector.services.photos import thumbnail
+    from inspector.registry.photos import thumbnail
 
     with Pool(2) as pool:
         photos = pool.map(portrait, range(vehicles), chunksize=100)
@@ -101,7 +102,7 @@ def ten_changes(url: str) -> list[str]:
     from inspector import create_app
     from inspector.extensions import db
     from inspector.models import User, Vehicle
-    from inspector.services import registry
+    from inspector.registry import records as registry
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET, "TESTING": True,
                       "LOG_LEVEL": "WARNING"})

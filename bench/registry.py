@@ -39,10 +39,10 @@ def build_database(url: str, vehicles: int, seed: int = 7) -> list[str]:
     from sqlalchemy import insert, select
 
     from inspector import create_app
+    from inspector.accounts import create_user
     from inspector.extensions import db
+    from inspector.identifiers import make_cpf
     from inspector.models import Holder, Licence, Municipality, Vehicle
-    from inspector.services.accounts import create_user
-    from inspector.services.documents import make_cpf
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True,
                       "LOG_LEVEL": "WARNING"})

@@ -164,11 +164,11 @@ def queue_figures(client: Client, loaded: Loaded, rounds: int, warmup: int, clie
 def pdf_in_process(url: str, notice_ids: list[int]) -> None:
     """The real content builder and renderer, one process, one notice after another."""
     from inspector import create_app
+    from inspector.documents import issuing as notice_documents
+    from inspector.documents.content import build_sheet
+    from inspector.documents.pdf import render
     from inspector.extensions import db
     from inspector.models import Notice
-    from inspector.services import notice_documents
-    from inspector.services.notice_content import build_sheet
-    from inspector.services.notice_pdf import render
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET, "TESTING": True,
                       "LOG_LEVEL": "WARNING"})

@@ -14,9 +14,8 @@ from __future__ import annotations
 import hashlib
 import math
 from datetime import datetime, timedelta
-from decimal import Decimal
 
-from inspector.services.audit import canonical as canon  # noqa: F401  (review_data uses it)
+from inspector.audit import canonical as canon  # noqa: F401  (review_data uses it)
 
 DOCUMENTS = {"notice": "notice", "written_warning": "warning", "fine": "infraction_record",
              "daily_fine": "infraction_record", "suspension": "decision",
@@ -44,7 +43,7 @@ class Ledger:
     """Collects the acts of inspections handed over in the order they were finished."""
 
     def __init__(self, town_id: int, facts, items, supervisor_id: int, now: datetime, rng):
-        from inspector.services.enforcement.common import end_of_local_day, local_day
+        from inspector.enforcement.common import end_of_local_day, local_day
 
         self.town_id, self.facts, self.supervisor, self.now, self.rng = \
             town_id, facts, supervisor_id, now, rng
@@ -90,8 +89,8 @@ class Ledger:
     def inspection(self, insp: dict, failed: list[tuple], holder_id: int, driver_id: int,
                    vehicle_id: int, sample: str | None) -> None:
         """Propose the acts of a complete inspection, then decide them if it was reviewed."""
+        from inspector.enforcement.acts import schedule
         from inspector.models import Sanction
-        from inspector.services.enforcement.acts import schedule
 
         completed, iid = insp["completed_at"], insp["id"]
         occurrence = 1 + self.occasions.get(driver_id, 0)
@@ -145,7 +144,7 @@ class Ledger:
         if insp["status"] != "reviewed":
             return
         effective = False
-        for act, principal, rule_id in mine:
+        for act, _principal, rule_id in mine:
             keep = sample == "done" or self.rng.random() < 0.9
             effective |= keep
             self._decide(act, insp, keep, rule_id, sample == "done", schedule, Sanction)
@@ -313,8 +312,15 @@ class Ledger:
         from sqlalchemy import insert, update
 
         from inspector.extensions import db
-        from inspector.models import (Appeal, Driver, EnforcementEvent, Fine, Notice, Sanction,
-                                      StatusChange)
+        from inspector.models import (
+            Appeal,
+            Driver,
+            EnforcementEvent,
+            Fine,
+            Notice,
+            Sanction,
+            StatusChange,
+        )
 
         code_hash = PasswordHasher().hash(ACCESS_CODE)
         seq: dict[int, int] = {}

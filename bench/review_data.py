@@ -120,7 +120,7 @@ def _iso(moment: datetime) -> str:
 
 
 def _users(town_id: int) -> tuple[dict[int, str], int]:
-    from inspector.services.accounts import create_user
+    from inspector.accounts import create_user
 
     agents = {}
     for n in range(AGENTS):
@@ -144,12 +144,21 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
     from sqlalchemy import insert, select
 
     from inspector import rules
-    from inspector.demo_data import MINIMUM_WAGE
+    from inspector.clock import LOCAL_TZ
+    from inspector.demo.data import MINIMUM_WAGE
     from inspector.extensions import db
-    from inspector.models import (DatedValue, Driver, Inspection, InspectionItem, Municipality,
-                                  Photo, Vehicle, vehicle_drivers)
-    from inspector.services import compliance, evidence_store
-    from inspector.services.field_rules import LOCAL_TZ
+    from inspector.inspections import evidence_store
+    from inspector.laws import compliance
+    from inspector.models import (
+        DatedValue,
+        Driver,
+        Inspection,
+        InspectionItem,
+        Municipality,
+        Photo,
+        Vehicle,
+        vehicle_drivers,
+    )
 
     t0 = clock.perf_counter()
     with Pool(2) as pool:

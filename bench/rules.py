@@ -40,11 +40,10 @@ def measure(url: str, rounds: int) -> list[tuple[float, float, float, int, int]]
     from sqlalchemy import select
     from sqlalchemy.orm import selectinload
 
-    from inspector import create_app
-    from inspector import rules
+    from inspector import create_app, rules
     from inspector.extensions import db
+    from inspector.laws import compliance
     from inspector.models import Driver, Holder, Licence, Municipality, Vehicle
-    from inspector.services import compliance
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "TESTING": True,
                       "LOG_LEVEL": "WARNING"})

@@ -51,7 +51,9 @@ def switches() -> dict[str, list[tuple[object, str, object]]]:
     """Each piece of work -> (module or class, attribute, stand-in) replacements."""
     from flask_wtf.csrf import CSRFProtect
 
-    from inspector.services import audit, evidence, evidence_store, inspections
+    from inspector import audit
+    from inspector.inspections import evidence, evidence_store
+    from inspector.inspections import records as inspections
 
     real_record = audit.record
 
@@ -110,7 +112,7 @@ def main() -> None:
 
         def batch() -> list[tuple]:
             out = []
-            for i in range(args.inspections):
+            for _i in range(args.inspections):
                 photos = [evidence_photo(seed[0] + k) for k in range(3)]
                 seed[0] += 3
                 out.append(_inspection(vehicles[(seed[0] // 3) % len(vehicles)], items,

@@ -9,7 +9,8 @@ wrk for a bounded time against, in one run:
 
 several rounds in a row, and prints requests/s and p99 latency of each and their ratios
 to the trivial route measured in the same round (median over rounds, so a neighbour's
-load on a shared machine skews one round, not the figure). Goal: the valid page at >= 0.5 of /healthz's throughput;
+load on a shared machine skews one round, not the figure). Goal: the valid page at >= 0.5
+of /healthz's throughput;
 altered and revoked codes should cost about as much as valid ones.
 
     python bench/verify.py [--seconds 4] [--rounds 3] [--connections 16] [--no-reuse]

@@ -8,7 +8,7 @@ from jinja2 import StrictUndefined
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from . import config as config_module
+from inspector import config as config_module
 
 ROOT = config_module.ROOT
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -28,8 +28,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
 
-    from . import compression, errors, logs, security
-    from .extensions import csrf, db, htmx, limiter, migrate
+    from inspector import compression, errors, logs, security
+    from inspector.extensions import csrf, db, htmx, limiter, migrate
 
     logs.init_app(app)
     db.init_app(app)
@@ -45,17 +45,28 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     compression.init_app(app)  # registered last, runs first: the request log times it too
 
-    from . import models  # noqa: F401  (register tables on the metadata)
-    from .blueprints import register_blueprints
-    from .cli import register_cli
+    from inspector import models  # noqa: F401  (register tables on the metadata)
+    from inspector.blueprints import register_blueprints
+    from inspector.cli import register_cli
 
     register_blueprints(app)
     register_cli(app)
+    install_listeners()
     app.jinja_env.undefined = StrictUndefined  # a typo in a template is an error, not ""
     app.jinja_env.globals["app_name"] = "Inspector"
     app.context_processor(lambda: {"current_user": g.get("user")})
     app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
     return app
+
+
+def install_listeners() -> None:
+    """Hook the services that follow enforcement's events, in the act's transaction: who must
+    be told is pushed, then the notice's PDF (and the company's copy) is made."""
+    from inspector.documents import issuing
+    from inspector.notifications import triggers
+
+    triggers.register()
+    issuing.install()
 
 
 @event.listens_for(Engine, "connect")

@@ -88,7 +88,7 @@ def defaults(instance_path: Path) -> dict:
         "LOGIN_RATE_LIMIT": "10 per minute;50 per hour",
         "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
         # the original bytes of evidence photos, one file per SHA-256
-        # (inspector/services/evidence_store.py); back it up with the database
+        # (inspector/inspections/evidence_store.py); back it up with the database
         "EVIDENCE_DIR": os.environ.get("EVIDENCE_DIR", str(instance_path / "evidence")),
         # fsync each evidence file before the row recording it commits: None = as durable
         # as the database's own commit (PostgreSQL yes; SQLite in WAL + synchronous=NORMAL

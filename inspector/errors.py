@@ -1,15 +1,41 @@
-"""Error pages that answer HTML or JSON by what the client accepts."""
+"""The error root every service raises from, and the pages that answer HTML or JSON by what
+the client accepts."""
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass, field
 
 from flask import Flask, jsonify, render_template, request
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
-from .extensions import limiter
+from inspector.extensions import limiter
+
+
+class InspectorError(Exception):
+    """Root of the errors a service raises for input or a state it refuses; a view that does
+    not catch one answers `status` with the error's pt-BR message (`init_app`)."""
+
+    status = 400
+
+    @property
+    def message(self) -> str:
+        """What a person reads."""
+        return str(self) or MESSAGES.get(self.status, "Erro.")
+
+
+@dataclass
+class ValidationFailed(InspectorError):
+    """One or more fields are wrong; each carries a reason a person understands."""
+
+    errors: dict[str, str] = field(default_factory=dict)
+    status = 422
+
+    def __str__(self) -> str:
+        return "; ".join(f"{k}: {v}" for k, v in self.errors.items())
+
 
 MESSAGES = {
     400: "O pedido não pôde ser entendido.",
@@ -84,6 +110,10 @@ def init_app(app: Flask) -> None:
         if isinstance(e, RateLimitExceeded) or e.description == TooManyRequests.description:
             return error_response(429, too_many_message(e))
         return error_response(429, e.description)
+
+    @app.errorhandler(InspectorError)
+    def refused(e: InspectorError):
+        return error_response(e.status, e.message)
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):

@@ -1,6 +1,7 @@
 """Rendered HTML reused while the rows behind it are unchanged.
 
-A page (or the view behind it) whose content depends only on a few arguments and on data that every change records
+A page (or the view behind it) whose content depends only on a few arguments and on data that
+every change records
 (the town's audit sequence number, or a fingerprint of the rows read) can be rendered once
 per version and served from memory until the version moves. Each process keeps its own
 least-recently-used map, bounded in entries (`<NAME>_SIZE`, 0 turns reuse off) and in age
@@ -11,7 +12,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from typing import Callable, Hashable, TypeVar
+from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from flask import current_app
 

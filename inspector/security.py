@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import wraps
-from typing import Callable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
 from sqlalchemy.orm import joinedload
 
-from .extensions import db
-from .models import Role, User, UserSession
+from inspector.extensions import db
+from inspector.models import Role, User, UserSession
 
 _hasher = PasswordHasher()
 

@@ -16,8 +16,7 @@ from werkzeug.serving import make_server
 
 from inspector import create_app
 from inspector.extensions import db
-
-from . import factories
+from tests import factories
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

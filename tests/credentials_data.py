@@ -10,8 +10,7 @@ from PIL import Image
 
 from inspector.extensions import db
 from inspector.models import Vehicle
-
-from . import factories
+from tests import factories
 
 CPF_SHAPED = re.compile(r"(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)")
 

@@ -9,14 +9,21 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from inspector import rules
+from inspector import audit, enforcement, rules
+from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
-from inspector.models import (DatedValue, DecreeValue, Inspection, InspectionItem,
-                              InspectionStatus, ItemResult, Municipality, Sanction, Service)
-from inspector.services import audit, enforcement
-from inspector.services.field_rules import LOCAL_TZ
-
-from . import factories
+from inspector.models import (
+    DatedValue,
+    DecreeValue,
+    Inspection,
+    InspectionItem,
+    InspectionStatus,
+    ItemResult,
+    Municipality,
+    Sanction,
+    Service,
+)
+from tests import factories
 
 SERVICE_OF = {"tapurah": "mototaxi", "nova-santa-helena": "taxi", "sapezal": "taxi"}
 

@@ -5,12 +5,28 @@ import itertools
 from datetime import date, timedelta
 
 from inspector.extensions import db
-from inspector.models import (DatedValue, Driver, DriverCategory, Holder, HolderKind,
-                              InsurancePolicy, Licence, LicenceKind, Municipality, Permit,
-                              PermitKind, Role, Service, Stand, Status, User, Vehicle,
-                              VehicleKind)
+from inspector.identifiers import make_cnpj, make_cpf
+from inspector.models import (
+    DatedValue,
+    Driver,
+    DriverCategory,
+    Holder,
+    HolderKind,
+    InsurancePolicy,
+    Licence,
+    LicenceKind,
+    Municipality,
+    Permit,
+    PermitKind,
+    Role,
+    Service,
+    Stand,
+    Status,
+    User,
+    Vehicle,
+    VehicleKind,
+)
 from inspector.security import hash_password
-from inspector.services.documents import make_cnpj, make_cpf
 
 PASSWORD = "senha-de-teste-123"
 _seq = itertools.count(1)

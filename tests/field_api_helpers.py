@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urlsplit
 
 from PIL import ExifTags, Image
 
-from . import factories
+from tests import factories
 
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
@@ -150,7 +150,7 @@ def damage_evidence(photo, data: bytes | None) -> None:
     """Behind the app's back, overwrite a received photo's stored bytes with `data` (same
     length), or with None make its record unreadable (its header zeroed), as a disk fault or
     a hand on the file would."""
-    from inspector.services import evidence_store
+    from inspector.inspections import evidence_store
 
     if photo.pack is None:
         path = evidence_store.path_of(photo.sha256)

@@ -20,12 +20,10 @@ from argon2 import PasswordHasher
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
-
 from requests.structures import CaseInsensitiveDict
 
 from inspector.extensions import db
-from inspector.models import (Inspection, InspectionStatus, Notice, Sanction, SanctionStatus,
-                              Service)
+from inspector.models import Inspection, InspectionStatus, Notice, Sanction, SanctionStatus, Service
 
 
 def b64url(raw: bytes) -> str:

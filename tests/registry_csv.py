@@ -8,10 +8,19 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Driver, Holder, InsurancePolicy, Licence, Permit,
-                              StatusChange, Vehicle, vehicle_drivers)
-from inspector.services.csv_format import COLUMNS
-from inspector.services.documents import make_cnpj, make_cpf
+from inspector.identifiers import make_cnpj, make_cpf
+from inspector.imports.csv_format import COLUMNS
+from inspector.models import (
+    AuditEntry,
+    Driver,
+    Holder,
+    InsurancePolicy,
+    Licence,
+    Permit,
+    StatusChange,
+    Vehicle,
+    vehicle_drivers,
+)
 
 HEADER = [c.name for c in COLUMNS]
 
@@ -94,7 +103,7 @@ def counts() -> dict[str, int]:
 @pytest.fixture(name="town")
 def tapurah(app):
     """An app context and Tapurah's id (the `town` fixture of the import tests)."""
-    from . import factories
+    from tests import factories
 
     with app.app_context():
         t = factories.town("tapurah")
@@ -107,9 +116,8 @@ def tapurah(app):
 def tapurah_with_two_rows(app):
     """An app context and Tapurah's id, with rows 0 and 1 of the test sheet (company 0)
     imported and committed."""
-    from inspector.services.csv_import import import_registry
-
-    from . import factories
+    from inspector.imports.csv_import import import_registry
+    from tests import factories
 
     with app.app_context():
         t = factories.town("tapurah")

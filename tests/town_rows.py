@@ -13,16 +13,27 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
+from inspector import enforcement
+from inspector.credentials import issuing as credentials
+from inspector.enforcement import payments
 from inspector.extensions import db
-from inspector.models import (Appeal, Credential, Fine, FinePayment, Inspection, Notice,
-                              PassengerReport, Photo, Sanction, User)
-from inspector.services import credentials, enforcement, passenger_reports
-from inspector.services.enforcement import payments
-
-from . import factories
-from .credentials_data import jpeg as small_jpeg
-from .enforcement_helpers import enforcement_worker, fleet, inspect, local, set_values
-from .field_api_helpers import Api, body, jpeg
+from inspector.models import (
+    Appeal,
+    Credential,
+    Fine,
+    FinePayment,
+    Inspection,
+    Notice,
+    PassengerReport,
+    Photo,
+    Sanction,
+    User,
+)
+from inspector.passenger import reports as passenger_reports
+from tests import factories
+from tests.credentials_data import jpeg as small_jpeg
+from tests.enforcement_helpers import enforcement_worker, fleet, inspect, local, set_values
+from tests.field_api_helpers import Api, body, jpeg
 
 # What fails at each town's inspections (an item of its moto-taxi checklist) and what the
 # second inspection declares as passed.

@@ -4,20 +4,20 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """Attach every blueprint to the app (one line each; keep them in this order)."""
-    from .auth.routes import bp as auth_bp
-    from .bench.routes import bp as bench_bp
-    from .credentials.routes import bp as credentials_bp
-    from .documents.routes import bp as documents_bp
-    from .field_api.routes import bp as field_api_bp
-    from .field.routes import bp as field_bp
-    from .imports.routes import bp as imports_bp
-    from .laws.routes import bp as laws_bp
-    from .main.routes import bp as main_bp
-    from .notifications.routes import bp as notifications_bp
-    from .public.routes import bp as public_bp
-    from .registry.routes import bp as registry_bp
-    from .review.routes import bp as review_bp
-    from .transparency.routes import bp as transparency_bp
+    from inspector.blueprints.auth.routes import bp as auth_bp
+    from inspector.blueprints.bench.routes import bp as bench_bp
+    from inspector.blueprints.credentials.routes import bp as credentials_bp
+    from inspector.blueprints.documents.routes import bp as documents_bp
+    from inspector.blueprints.field.routes import bp as field_bp
+    from inspector.blueprints.field_api.routes import bp as field_api_bp
+    from inspector.blueprints.imports.routes import bp as imports_bp
+    from inspector.blueprints.laws.routes import bp as laws_bp
+    from inspector.blueprints.main.routes import bp as main_bp
+    from inspector.blueprints.notifications.routes import bp as notifications_bp
+    from inspector.blueprints.public.routes import bp as public_bp
+    from inspector.blueprints.registry.routes import bp as registry_bp
+    from inspector.blueprints.review.routes import bp as review_bp
+    from inspector.blueprints.transparency.routes import bp as transparency_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)

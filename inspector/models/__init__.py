@@ -1,15 +1,41 @@
 """The data model: towns, the regulated fleet, accounts and the audit log."""
-from .accounts import Role, User, UserSession
-from .audit import AuditEntry
-from .credentials import (Credential, CredentialKind, PassengerReport, ReportCategory,
-                          ReportStatus, SigningKey)
-from .inspections import Inspection, InspectionItem, InspectionStatus, ItemResult, Photo
-from .enforcement import (Appeal, AppealStatus, EnforcementEvent, Fine, FinePayment, Notice,
-                          Sanction, SanctionStatus, TickState)
-from .notifications import (DeliveryStatus, Notification, PushDelivery, PushSubscription,
-                            VapidKey)
-from .documents import NoticeDocument
-from .registry import (
+from inspector.models.accounts import Role, User, UserSession
+from inspector.models.audit import AuditEntry
+from inspector.models.credentials import (
+    Credential,
+    CredentialKind,
+    PassengerReport,
+    ReportCategory,
+    ReportStatus,
+    SigningKey,
+)
+from inspector.models.documents import NoticeDocument
+from inspector.models.enforcement import (
+    Appeal,
+    AppealStatus,
+    EnforcementEvent,
+    Fine,
+    FinePayment,
+    Notice,
+    Sanction,
+    SanctionStatus,
+    TickState,
+)
+from inspector.models.inspections import (
+    Inspection,
+    InspectionItem,
+    InspectionStatus,
+    ItemResult,
+    Photo,
+)
+from inspector.models.notifications import (
+    DeliveryStatus,
+    Notification,
+    PushDelivery,
+    PushSubscription,
+    VapidKey,
+)
+from inspector.models.registry import (
     DatedValue,
     DecreeValue,
     Driver,

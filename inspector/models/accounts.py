@@ -7,8 +7,8 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, String, func
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
-from .registry import Municipality, _enum
+from inspector.extensions import db
+from inspector.models.registry import Municipality, _enum
 
 
 class Role(str, enum.Enum):

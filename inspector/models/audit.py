@@ -6,7 +6,7 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..extensions import db
+from inspector.extensions import db
 
 
 class AuditEntry(db.Model):

@@ -7,8 +7,8 @@ from datetime import date, datetime
 from sqlalchemy import Date, DateTime, ForeignKey, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
-from ..extensions import db
-from .registry import Driver, Municipality, TownScoped, Vehicle, _enum
+from inspector.extensions import db
+from inspector.models.registry import Driver, Municipality, TownScoped, Vehicle, _enum
 
 
 class CredentialKind(str, enum.Enum):

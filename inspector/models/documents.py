@@ -12,8 +12,8 @@ from datetime import datetime
 from sqlalchemy import DateTime, ForeignKey, Integer, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
-from ..extensions import db
-from .registry import TownScoped
+from inspector.extensions import db
+from inspector.models.registry import TownScoped
 
 
 class NoticeDocument(TownScoped, db.Model):

@@ -16,15 +16,27 @@ import enum
 from datetime import date, datetime
 from decimal import Decimal
 
-from sqlalchemy import (Boolean, CheckConstraint, Date, DateTime, ForeignKey, Index, Integer,
-                        LargeBinary, Numeric, String, Text, UniqueConstraint)
-from sqlalchemy import and_
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    Numeric,
+    String,
+    Text,
+    UniqueConstraint,
+    and_,
+)
 from sqlalchemy import text as sql_text
 from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
-from ..extensions import db
-from .registry import TownScoped, _enum
+from inspector.extensions import db
+from inspector.models.registry import TownScoped, _enum
 
 
 class SanctionStatus(str, enum.Enum):

@@ -3,19 +3,30 @@
 Each inspection and each photo carries the UUID the phone gave it, so a resend is
 recognised (idempotency) and never stored twice. The inspection keeps the exact
 canonical JSON it arrived as and its SHA-256; a photo's original bytes (never
-re-encoded) are a record in a pack file (services/evidence_store.py).
+re-encoded) are a record in a pack file (inspections/evidence_store.py).
 """
 from __future__ import annotations
 
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import (BigInteger, Date, DateTime, Float, ForeignKey, Index, Integer, LargeBinary, String,
-                        Text, UniqueConstraint)
+from sqlalchemy import (
+    BigInteger,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
-from ..extensions import db
-from .registry import TownScoped, Vehicle, _enum, Service
+from inspector.extensions import db
+from inspector.models.registry import Service, TownScoped, Vehicle, _enum
 
 
 class InspectionStatus(str, enum.Enum):
@@ -115,7 +126,7 @@ class Photo(db.Model):
     """A photo declared by an inspection; its bytes arrive later, one request each.
 
     `received_at` is null until the original bytes arrived and matched `sha256`; the bytes
-    are then `size` bytes at `pack_offset` in the pack file `pack` (services/evidence_store.py),
+    are then `size` bytes at `pack_offset` in the pack file `pack` (inspections/evidence_store.py),
     not a column. Photos received before packs (migration 0019) have no pack: their bytes
     are a loose file named by the hash.
     """

@@ -13,12 +13,21 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import (JSON, CheckConstraint, DateTime, ForeignKey, Index, Integer, String,
-                        Text, UniqueConstraint)
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..extensions import db
-from .registry import _enum
+from inspector.extensions import db
+from inspector.models.registry import _enum
 
 
 class DeliveryStatus(str, enum.Enum):

@@ -25,8 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
-from ..extensions import db
-
+from inspector.extensions import db
 
 FOLDED_LEN = 300  # NFKD and casefold can lengthen a 200-character name a little
 

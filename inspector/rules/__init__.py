@@ -7,20 +7,46 @@ Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 - `town_report(registry, on)`: a town's registry against its law.
 - `propose_sanction(town, service, finding, history, on)`: step, amount, deadline, appeal.
 """
-from .engine import (DUE_SOON_DAYS, Rules, checklist, checklist_of, driver_rule_violations,
-                     driver_violations, find_pack, packs_for_town, resolve, rules_on,
-                     standing_status, vehicle_age, vehicle_check, vehicle_document_violations,
-                     vehicle_limit_violations, vehicle_violations, vistoria_end)
-from .errors import LawNotInForce, RulesError, UnknownService, UnknownTown
-from .facts import (DatedAmount, DriverFacts, Finding, HolderFacts, InsuranceFacts,
-                    LicenceFacts, PermitFacts, PriorSanction, Registry, TownFacts, VehicleFacts)
-from .lawtext import Block, LawText, Unit
-from .loader import LAWS_DIR, PACKS_DIR, RulePackError, load_all, load_dir, load_pack
-from .model import ChecklistItem, RulePack
-from .registry import QuotaUse, ShareUse, TownReport, town_report
-from .results import Citation, Violation
-from .sanctions import Money, NoSanction, Proposal, propose_sanction
-from .texts import law_text, law_texts
+from inspector.rules.engine import (
+    DUE_SOON_DAYS,
+    Rules,
+    checklist,
+    checklist_of,
+    driver_rule_violations,
+    driver_violations,
+    find_pack,
+    packs_for_town,
+    resolve,
+    rules_on,
+    standing_status,
+    vehicle_age,
+    vehicle_check,
+    vehicle_document_violations,
+    vehicle_limit_violations,
+    vehicle_violations,
+    vistoria_end,
+)
+from inspector.rules.errors import LawNotInForce, RulesError, UnknownService, UnknownTown
+from inspector.rules.facts import (
+    DatedAmount,
+    DriverFacts,
+    Finding,
+    HolderFacts,
+    InsuranceFacts,
+    LicenceFacts,
+    PermitFacts,
+    PriorSanction,
+    Registry,
+    TownFacts,
+    VehicleFacts,
+)
+from inspector.rules.lawtext import Block, LawText, Unit
+from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_all, load_dir, load_pack
+from inspector.rules.model import ChecklistItem, RulePack
+from inspector.rules.registry import QuotaUse, ShareUse, TownReport, town_report
+from inspector.rules.results import Citation, Violation
+from inspector.rules.sanctions import Money, NoSanction, Proposal, propose_sanction
+from inspector.rules.texts import law_text, law_texts
 
 __all__ = [
     "DUE_SOON_DAYS", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from .errors import LawNotInForce, UnknownService, UnknownTown
-from .facts import DriverFacts, VehicleFacts
-from .loader import SERVICES, load_all
-from .model import ChecklistItem, RulePack, Version
-from .results import Citation, Violation
+from inspector.rules.errors import LawNotInForce, UnknownService, UnknownTown
+from inspector.rules.facts import DriverFacts, VehicleFacts
+from inspector.rules.loader import SERVICES, load_all
+from inspector.rules.model import ChecklistItem, RulePack, Version
+from inspector.rules.results import Citation, Violation
 
 DUE_SOON_DAYS = 30  # "due within 30 days": a product setting, not a rule of any law
 

@@ -1,6 +1,6 @@
 """What the engine is asked about: plain frozen dataclasses, never ORM rows.
 
-`inspector/services/compliance.py` builds these from the database; tests and the CLI
+`inspector/laws/compliance.py` builds these from the database; tests and the CLI
 build them by hand.
 """
 from __future__ import annotations

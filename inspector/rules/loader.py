@@ -15,10 +15,36 @@ from typing import Any
 
 import yaml
 
-from .model import (AUTHORITIES, Amount, Appeal, ChecklistItem, DecreeKey, Deadline, Measure,
-                    Offence, Parameter, RulePack, Span, Step, SuspensionBounds, Version)
-from .reading import (RulePackError, _bool, _choice, _citation, _Ctx, _date, _decimal, _int,
-                      _mapping, _parse, _span, _str)
+from inspector.rules.model import (
+    AUTHORITIES,
+    Amount,
+    Appeal,
+    ChecklistItem,
+    Deadline,
+    DecreeKey,
+    Measure,
+    Offence,
+    Parameter,
+    RulePack,
+    Span,
+    Step,
+    SuspensionBounds,
+    Version,
+)
+from inspector.rules.reading import (
+    RulePackError,
+    _bool,
+    _choice,
+    _citation,
+    _Ctx,
+    _date,
+    _decimal,
+    _int,
+    _mapping,
+    _parse,
+    _span,
+    _str,
+)
 
 HERE = Path(__file__).resolve().parent
 PACKS_DIR = HERE / "packs"

@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from .results import Citation
+from inspector.rules.results import Citation
 
 AUTHORITIES = ("agent", "supervisor", "mayor")  # who may decide, lowest first
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import yaml
 
-from .lawtext import LawText, contains_quote, make_anchor, read_law
-from .model import Span
-from .results import Citation
+from inspector.rules.lawtext import LawText, contains_quote, make_anchor, read_law
+from inspector.rules.model import Span
+from inspector.rules.results import Citation
 
 
 class RulePackError(ValueError):
@@ -33,7 +33,7 @@ _NoDatesLoader.yaml_implicit_resolvers = {
 }
 
 
-def _parse(ctx: "_Ctx", text: str) -> Any:
+def _parse(ctx: _Ctx, text: str) -> Any:
     """Compose once, refuse duplicate keys with their path, then build plain data."""
     loader = _NoDatesLoader(text)
     try:

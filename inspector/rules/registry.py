@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from .engine import driver_rule_violations, find_pack, rules_on, vehicle_check
-from .facts import Registry, VehicleFacts
-from .model import RulePack
-from .results import Citation, Violation
+from inspector.rules.engine import driver_rule_violations, find_pack, rules_on, vehicle_check
+from inspector.rules.facts import Registry, VehicleFacts
+from inspector.rules.model import RulePack
+from inspector.rules.results import Citation, Violation
 
 
 @dataclass(frozen=True)

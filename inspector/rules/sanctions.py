@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from .engine import find_pack, fmt_date
-from .facts import Finding, PriorSanction, TownFacts, amount_on
-from .model import AUTHORITIES, Amount, Appeal, Measure, RulePack, Step
-from .results import Citation
+from inspector.rules.engine import find_pack, fmt_date
+from inspector.rules.facts import Finding, PriorSanction, TownFacts, amount_on
+from inspector.rules.model import AUTHORITIES, Amount, Appeal, Measure, RulePack, Step
+from inspector.rules.results import Citation
 
 UNDEFINED = "não definido"
 UNIT_NAMES = {"UFM": "UFM", "UFIM": "UFIM", "minimum_wage": "salário(s) mínimo(s)", "BRL": "R$"}

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import functools
 
-from .lawtext import LawText, read_law
-from .loader import LAWS_DIR
+from inspector.rules.lawtext import LawText, read_law
+from inspector.rules.loader import LAWS_DIR
 
 
 @functools.lru_cache(maxsize=1)

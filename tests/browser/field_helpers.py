@@ -8,8 +8,9 @@ import pytest
 from PIL import Image
 from playwright.sync_api import expect
 
-from .. import factories
-from ..conftest import CHROMIUM, CHROMIUM_ARGS
+from tests import factories
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+
 
 class OriginGuard:
     """Records every request the context makes (pages and service worker alike)."""
@@ -63,10 +64,9 @@ def open_app(page) -> None:
 @pytest.fixture
 def world(app):
     """Tapurah: an agent, a regular moto-taxi with a rider and its printed QR credential."""
+    from inspector.credentials import issuing as credentials
     from inspector.extensions import db
-    from inspector.services import credentials
-
-    from ..credentials_data import regular_mototaxi
+    from tests.credentials_data import regular_mototaxi
 
     with app.app_context():
         vehicle = regular_mototaxi("tapurah", plate="QBA1D23")
@@ -91,7 +91,7 @@ def jpeg_file(path, seed: int) -> bytes:
 
 
 def launch_with_camera(playwright_instance, y4m):
-    from .camera import camera_args
+    from tests.browser.camera import camera_args
 
     return playwright_instance.chromium.launch(executable_path=CHROMIUM,
                                                args=CHROMIUM_ARGS + camera_args(y4m))
@@ -150,8 +150,8 @@ def sync_until_empty(page, timeout: int = 30_000) -> None:
 def server_inspections(app) -> list[dict]:
     """What the server holds, read from the database (never through the browser)."""
     from inspector.extensions import db
+    from inspector.inspections.records import photo_bytes
     from inspector.models import Inspection
-    from inspector.services.inspections import photo_bytes
 
     with app.app_context():
         out = []

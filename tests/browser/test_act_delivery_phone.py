@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from ..enforcement_helpers import decided_in_office
-from .field_helpers import sign_in
+from tests.browser.field_helpers import sign_in
+from tests.enforcement_helpers import decided_in_office
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}

@@ -14,10 +14,22 @@ import pytest
 from PIL import Image
 from playwright.sync_api import expect
 
-from .. import factories
-from .field_helpers import (fill_checklist, jpeg_file, launch_with_camera, new_context,
-                            open_app, pending, server_inspections, sign_in, sign_on_canvas,
-                            start_online, sync_until_empty, wait_controlled, world)
+from tests import factories
+from tests.browser.field_helpers import (
+    fill_checklist,
+    jpeg_file,
+    launch_with_camera,
+    new_context,
+    open_app,
+    pending,
+    server_inspections,
+    sign_in,
+    sign_on_canvas,
+    start_online,
+    sync_until_empty,
+    wait_controlled,
+    world,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -116,7 +128,7 @@ def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_
         playwright_instance, live_server, app, world, tmp_path):
     import hashlib
 
-    from .camera import qr_y4m
+    from tests.browser.camera import qr_y4m
 
     browser = launch_with_camera(playwright_instance, qr_y4m(world["url"], tmp_path / "qr.y4m"))
     context, guard, page = start_online(browser, live_server, world["agent"])
@@ -194,11 +206,10 @@ def test_offline_scan_tells_forged_revoked_expired_and_unknown_codes_from_a_vali
         playwright_instance, live_server, app, world, tmp_path, case):
     from datetime import date, timedelta
 
+    from inspector.credentials import issuing as credentials
     from inspector.extensions import db
     from inspector.models import Credential, Vehicle
-    from inspector.services import credentials
-
-    from .camera import qr_y4m
+    from tests.browser.camera import qr_y4m
 
     url = world["url"]
     with app.app_context():
@@ -261,7 +272,7 @@ def test_opening_the_app_signed_out_and_online_goes_to_the_login_and_back(browse
 
 def test_without_a_working_camera_a_photo_of_the_code_is_read_offline(browser, live_server,
                                                                       world, tmp_path):
-    from .camera import qr_image
+    from tests.browser.camera import qr_image
 
     context, guard, page = start_online(browser, live_server, world["agent"])  # no camera
     context.set_offline(True)

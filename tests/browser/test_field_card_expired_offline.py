@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import expect_banner, start_online, world
+from tests.browser.field_helpers import expect_banner, start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -25,9 +25,9 @@ LATER = 10  # days the phone stays offline after the refresh
 def _licence_ends(app, world, days: int) -> tuple[str, str]:
     """Move the moto-taxi's licence end to `days` from today (with its audit entry, as the
     registry does); its number and the end as the card prints it."""
+    from inspector import audit
     from inspector.extensions import db
     from inspector.models import Vehicle
-    from inspector.services import audit
 
     with app.app_context():
         lic = db.session.get(Vehicle, world["vehicle_id"]).current_licence

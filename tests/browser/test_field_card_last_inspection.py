@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import start_online, world
+from tests.browser.field_helpers import start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -14,8 +14,7 @@ __all__ = ["world"]  # the fixture, imported for pytest
 def _last_inspection(app, world, failed: int) -> None:
     from inspector.extensions import db
     from inspector.models import User, Vehicle
-
-    from ..push_helpers import inspection_row
+    from tests.push_helpers import inspection_row
 
     with app.app_context():
         agent = db.session.scalar(db.select(User).filter_by(username=world["agent"]))

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import update
 
-from .. import factories
-from .field_helpers import start_online, world
+from tests import factories
+from tests.browser.field_helpers import start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -20,11 +20,10 @@ __all__ = ["world"]  # the fixture, imported for pytest
 def _notices(app, world) -> dict:
     """Three decided notices: mirrors (deadline passed), uniform (10 days) on the vehicle,
     and the rider's on another moto-taxi of the company; one rejected act (not open)."""
+    from inspector import enforcement
     from inspector.extensions import db
     from inspector.models import Sanction, User, Vehicle
-    from inspector.services import enforcement
-
-    from ..enforcement_helpers import acts, inspect
+    from tests.enforcement_helpers import acts, inspect
 
     now = datetime.now(UTC)
     with app.app_context():
@@ -92,11 +91,10 @@ def test_a_notice_waiting_for_delivery_says_its_time_has_not_started(browser, li
     runs from its delivery (Nortelândia Lei 030/1998 Art. 16 § 2º "a partir da intimação"; the
     same rule for Tapurah's office decisions): the card says so instead of a deadline, so the
     agent who meets the rider knows the document has not reached them."""
+    from inspector import enforcement
     from inspector.extensions import db
     from inspector.models import User, Vehicle
-    from inspector.services import enforcement
-
-    from ..enforcement_helpers import acts, inspect
+    from tests.enforcement_helpers import acts, inspect
 
     now = datetime.now(UTC)
     with app.app_context():

@@ -17,7 +17,7 @@ from datetime import date, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import expect_banner, launch_with_camera, start_online, world
+from tests.browser.field_helpers import expect_banner, launch_with_camera, start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -33,9 +33,9 @@ def _fmt(day: date) -> str:
 def _change(app, world, change) -> None:
     """Apply `change(vehicle)` -> the rows it changed, each with its audit entry (as the
     registry writes one for every change)."""
+    from inspector import audit
     from inspector.extensions import db
     from inspector.models import Vehicle
-    from inspector.services import audit
 
     with app.app_context():
         vehicle = db.session.get(Vehicle, world["vehicle_id"])
@@ -65,11 +65,10 @@ def _by_plate(browser, live_server, world, days: int):
 
 
 def _by_vest(playwright_instance, live_server, app, world, tmp_path, days: int):
+    from inspector.credentials import issuing as credentials
     from inspector.extensions import db
     from inspector.models import Vehicle
-    from inspector.services import credentials
-
-    from .camera import qr_y4m
+    from tests.browser.camera import qr_y4m
 
     with app.app_context():
         rider = db.session.get(Vehicle, world["vehicle_id"]).drivers[0]
@@ -90,7 +89,7 @@ def test_insurance_ended_beyond_the_warnings_reads_irregular_with_its_article(
     end = date.today() + timedelta(days=35)
 
     def shorten(vehicle):
-        from inspector.services import audit
+        from inspector import audit
 
         policy = vehicle.insurance_policies[0]
         before = audit.snapshot(policy)
@@ -116,8 +115,8 @@ def test_a_suspension_that_ended_offline_no_longer_reads_suspended(browser, live
     last_day = date.today() + timedelta(days=5)
 
     def suspend(vehicle):
+        from inspector import audit
         from inspector.models import Status
-        from inspector.services import audit
 
         lic = vehicle.current_licence
         before = audit.snapshot(lic)
@@ -148,7 +147,7 @@ def test_the_riders_cnh_expired_offline_names_the_law(playwright_instance, live_
     end = date.today() + timedelta(days=5)
 
     def expire(vehicle):
-        from inspector.services import audit
+        from inspector import audit
 
         rider = vehicle.drivers[0]
         before = audit.snapshot(rider)
@@ -174,9 +173,8 @@ def test_a_second_moto_taxi_insured_in_advance_stays_regular(playwright_instance
     today = date.today()
 
     def second(vehicle):
-        from inspector.services import audit
-
-        from .. import factories
+        from inspector import audit
+        from tests import factories
 
         rider = vehicle.drivers[0]
         other = factories.vehicle("tapurah", "mototaxi", holder=vehicle.holder, plate="QBB2E34",
@@ -225,8 +223,7 @@ def test_on_the_day_of_the_refresh_the_phone_agrees_with_the_server(browser, liv
     server's verdict (status, findings, end of suspension) for vehicles in every state."""
     from inspector.extensions import db
     from inspector.models import Status, Vehicle
-
-    from .. import factories
+    from tests import factories
 
     today = date.today()
     with app.app_context():

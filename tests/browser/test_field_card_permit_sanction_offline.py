@@ -9,8 +9,8 @@ from datetime import date, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .. import factories
-from .field_helpers import start_online
+from tests import factories
+from tests.browser.field_helpers import start_online
 
 pytestmark = pytest.mark.browser
 

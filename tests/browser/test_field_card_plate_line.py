@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import start_online, world
+from tests.browser.field_helpers import start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
 
 
 def test_the_prefix_is_never_split_from_its_dot(browser, live_server, app, world):
+    from inspector import audit
     from inspector.extensions import db
     from inspector.models import Vehicle
-    from inspector.services import audit
 
     with app.app_context():                      # a prefix long enough to leave the line
         v = db.session.get(Vehicle, world["vehicle_id"])

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import launch_with_camera, start_online, world
+from tests.browser.field_helpers import launch_with_camera, start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -21,9 +21,10 @@ RIDER = "João Batista da Silva"
 def _rider_qr(app, world, suspended_until: date | None = None) -> str:
     """Issue the rider's vest credential (optionally suspending him first, as enforcement
     leaves the row); its URL."""
+    from inspector import audit
+    from inspector.credentials import issuing as credentials
     from inspector.extensions import db
     from inspector.models import Status, Vehicle
-    from inspector.services import audit, credentials
 
     with app.app_context():
         rider = db.session.get(Vehicle, world["vehicle_id"]).drivers[0]
@@ -39,7 +40,7 @@ def _rider_qr(app, world, suspended_until: date | None = None) -> str:
 
 
 def _scan(playwright_instance, live_server, world, url, tmp_path):
-    from .camera import qr_y4m
+    from tests.browser.camera import qr_y4m
 
     browser = launch_with_camera(playwright_instance, qr_y4m(url, tmp_path / "vest.y4m"))
     context, guard, page = start_online(browser, live_server, world["agent"])

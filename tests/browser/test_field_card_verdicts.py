@@ -12,7 +12,7 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import expect_banner, start_online, world
+from tests.browser.field_helpers import expect_banner, start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -45,9 +45,9 @@ def _credential(app, world):
 
 
 def test_a_cancelled_sticker_is_irregular_in_every_box(browser, live_server, app, world):
+    from inspector.credentials import issuing as credentials
     from inspector.extensions import db
     from inspector.models import Credential
-    from inspector.services import credentials
 
     token, expires = _credential(app, world)
     with app.app_context():
@@ -72,9 +72,9 @@ def test_a_cancelled_sticker_is_irregular_in_every_box(browser, live_server, app
 
 
 def test_an_expired_sticker_reads_vencida(browser, live_server, app, world):
+    from inspector.credentials import issuing as credentials
     from inspector.extensions import db
     from inspector.models import Credential, Vehicle
-    from inspector.services import credentials
 
     with app.app_context():
         credentials.revoke(db.session.get(Credential, world["credential_id"]), "Substituída")
@@ -97,9 +97,10 @@ def test_an_expired_sticker_reads_vencida(browser, live_server, app, world):
 
 def test_a_genuine_badge_of_a_rider_whose_registration_is_revoked(browser, live_server, app,
                                                                    world):
+    from inspector import audit
+    from inspector.credentials import issuing as credentials
     from inspector.extensions import db
     from inspector.models import Status, Vehicle
-    from inspector.services import audit, credentials
 
     _, vehicle_expires = _credential(app, world)
     with app.app_context():

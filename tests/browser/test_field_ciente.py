@@ -12,8 +12,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .. import factories
-from .field_helpers import fill_checklist, sign_on_canvas, start_online, sync_until_empty
+from tests import factories
+from tests.browser.field_helpers import (
+    fill_checklist,
+    sign_on_canvas,
+    start_online,
+    sync_until_empty,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -24,8 +29,7 @@ SECOND = "Bruno Segundo Mototaxista"
 def two_riders(app):
     """Tapurah: an agent, a supervisor, QBX6R89 with two linked riders (photos on the card)."""
     from inspector.extensions import db
-
-    from ..credentials_data import jpeg, regular_mototaxi
+    from tests.credentials_data import jpeg, regular_mototaxi
 
     with app.app_context():
         vehicle = regular_mototaxi("tapurah", plate="QBX6R89")

@@ -11,8 +11,14 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import (new_context, server_inspections, sign_in, table_counts,
-                            wait_controlled, world)
+from tests.browser.field_helpers import (
+    new_context,
+    server_inspections,
+    sign_in,
+    table_counts,
+    wait_controlled,
+    world,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest

@@ -8,8 +8,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import (find_by_plate, jpeg_file, pending, sign_on_canvas, start_online,
-                            wait_controlled, world)
+from tests.browser.field_helpers import (
+    find_by_plate,
+    jpeg_file,
+    pending,
+    sign_on_canvas,
+    start_online,
+    wait_controlled,
+    world,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import start_online, world
+from tests.browser.field_helpers import start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -73,9 +73,9 @@ def test_offline_a_checklist_citation_opens_its_article_highlighted(browser, liv
 
 def _suspend(app, world, licence_until, rider_until):
     """Suspend the moto-taxi's licence and its rider, as enforcement leaves the rows."""
+    from inspector import audit
     from inspector.extensions import db
     from inspector.models import Licence, Status, Vehicle
-    from inspector.services import audit
 
     with app.app_context():
         vehicle = db.session.get(Vehicle, world["vehicle_id"])
@@ -94,9 +94,9 @@ def _suspend(app, world, licence_until, rider_until):
 
 def _move_end(app, world, until):
     """The licence's suspension now ends on another day (suspension_period_changed)."""
+    from inspector import audit
     from inspector.extensions import db
     from inspector.models import Licence
-    from inspector.services import audit
 
     with app.app_context():
         lic = db.session.scalar(db.select(Licence).filter_by(vehicle_id=world["vehicle_id"]))

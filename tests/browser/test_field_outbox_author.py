@@ -9,9 +9,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .. import factories
-from .field_helpers import (inspect_by_plate, jpeg_file, sign_in, start_online,
-                            wait_controlled, world)
+from tests import factories
+from tests.browser.field_helpers import (
+    inspect_by_plate,
+    jpeg_file,
+    sign_in,
+    start_online,
+    wait_controlled,
+    world,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest

@@ -13,13 +13,17 @@ from sqlalchemy import select
 
 from inspector.extensions import db
 from inspector.models import PushSubscription, User
-from inspector.services import push
-
-from .. import factories
-from ..push_helpers import Subscriber
-from .field_helpers import open_app, sign_in
-from .test_push_browser import (NOTIFICATIONS, _push_until_shown, _worker,  # noqa: F401
-                                context, service)
+from inspector.notifications import push
+from tests import factories
+from tests.browser.field_helpers import open_app, sign_in
+from tests.browser.test_push_browser import (  # noqa: F401  (context, service: fixtures)
+    NOTIFICATIONS,
+    _push_until_shown,
+    _worker,
+    context,
+    service,
+)
+from tests.push_helpers import Subscriber
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .. import factories
-from .field_helpers import saved_offline, server_inspections, table_counts, world
+from tests import factories
+from tests.browser.field_helpers import saved_offline, server_inspections, table_counts, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest

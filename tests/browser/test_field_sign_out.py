@@ -10,8 +10,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import (inspect_by_plate, jpeg_file, open_app, pending, server_inspections,
-                            sign_in, start_online, wait_controlled, world)
+from tests.browser.field_helpers import (
+    inspect_by_plate,
+    jpeg_file,
+    pending,
+    server_inspections,
+    sign_in,
+    start_online,
+    wait_controlled,
+    world,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import find_by_plate, start_online, world
+from tests.browser.field_helpers import find_by_plate, start_online, world
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest

@@ -9,10 +9,9 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from inspector.services.field_snapshot import FORMAT
-
-from .field_helpers import start_online, wait_controlled, world
-from .test_field_offline_laws import _open_card, _suspend
+from inspector.field.snapshot import FORMAT
+from tests.browser.field_helpers import start_online, wait_controlled, world
+from tests.browser.test_field_offline_laws import _open_card, _suspend
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest

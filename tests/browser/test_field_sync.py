@@ -10,8 +10,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .field_helpers import (saved_offline, server_inspections, start_online,
-                            sync_by_hand_until_empty, table_counts, world)
+from tests.browser.field_helpers import (
+    saved_offline,
+    server_inspections,
+    start_online,
+    sync_by_hand_until_empty,
+    table_counts,
+    world,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["world"]  # the fixture, imported for pytest
@@ -172,9 +178,9 @@ def test_a_refused_inspection_is_shown_and_parked_not_retried_and_never_dropped(
 
 def test_a_later_start_fetches_only_what_changed_and_old_data_is_flagged(browser, live_server,
                                                                          app, world):
+    from inspector.credentials import issuing as credentials
     from inspector.extensions import db
     from inspector.models import Credential
-    from inspector.services import credentials
 
     context, guard, page = start_online(browser, live_server, world["agent"])
     version = page.evaluate("() => window.fieldApp.store.getMeta('snapshotVersion')")

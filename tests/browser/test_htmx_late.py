@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .. import factories
-from .field_helpers import sign_in
+from tests import factories
+from tests.browser.field_helpers import sign_in
 
 pytestmark = pytest.mark.browser
 

@@ -8,12 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from inspector import enforcement
 from inspector.extensions import db
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, running_daily_fine
-from .field_helpers import sign_in
+from tests import factories
+from tests.browser.field_helpers import sign_in
+from tests.enforcement_helpers import fleet, inspect, running_daily_fine
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}
@@ -47,8 +46,8 @@ def test_a_long_status_badge_stays_inside_the_acts_card(app, page):
 
 def test_the_acts_status_badge_stays_inside_its_card_on_the_inspection(app, page):
     """An act whose appeal was denied ("Recurso negado") on the inspection page."""
+    from inspector.clock import local_day
     from inspector.models import Inspection
-    from inspector.services.field_rules import local_day
 
     with app.app_context():
         f = fleet("tapurah", "mototaxi")

@@ -12,9 +12,8 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from inspector.extensions import db
-
-from .. import factories
-from ..credentials_data import regular_mototaxi
+from tests import factories
+from tests.credentials_data import regular_mototaxi
 
 pytestmark = pytest.mark.browser
 

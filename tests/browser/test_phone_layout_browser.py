@@ -7,15 +7,14 @@ import uuid
 
 import pytest
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
-from inspector.services import credentials
-
-from .. import factories
-from ..credentials_data import regular_mototaxi
-from ..enforcement_helpers import enforcement_worker
-from ..field_api_helpers import Api, body, jpeg
-from ..web.test_review_ui import _ids, town  # noqa: F401  (fixture)
-from .field_helpers import sign_in
+from tests import factories
+from tests.browser.field_helpers import sign_in
+from tests.credentials_data import regular_mototaxi
+from tests.enforcement_helpers import enforcement_worker
+from tests.field_api_helpers import Api, body, jpeg
+from tests.web.test_review_ui import _ids, town  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 __all__ = ["town"]

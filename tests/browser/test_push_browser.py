@@ -13,11 +13,10 @@ from sqlalchemy import select
 
 from inspector.extensions import db
 from inspector.models import PushSubscription, User
-from inspector.services import push
-
-from .. import factories
-from ..push_helpers import FakePushService, Subscriber, unb64url
-from .field_helpers import sign_in
+from inspector.notifications import push
+from tests import factories
+from tests.browser.field_helpers import sign_in
+from tests.push_helpers import FakePushService, Subscriber, unb64url
 
 pytestmark = pytest.mark.browser
 

@@ -9,11 +9,17 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from .. import factories
-from ..field_api_helpers import Api, jpeg
-from ..web.test_review_ui import BIG, _ids, _send, town  # noqa: F401  (fixture)
-from .field_helpers import (inspect_by_plate, jpeg_file, sign_in, start_online,
-                            sync_until_empty, world)
+from tests import factories
+from tests.browser.field_helpers import (
+    inspect_by_plate,
+    jpeg_file,
+    sign_in,
+    start_online,
+    sync_until_empty,
+    world,
+)
+from tests.field_api_helpers import Api, jpeg
+from tests.web.test_review_ui import BIG, _ids, _send, town  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 __all__ = ["town", "world"]  # fixtures, imported for pytest

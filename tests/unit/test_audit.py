@@ -6,10 +6,9 @@ import json
 import pytest
 from sqlalchemy import text
 
+from inspector import audit
 from inspector.extensions import db
-from inspector.services import audit
-
-from .. import factories
+from tests import factories
 
 
 @pytest.fixture

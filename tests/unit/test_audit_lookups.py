@@ -9,12 +9,13 @@ import re
 
 from sqlalchemy import select, text
 
+from inspector import audit
 from inspector.blueprints.registry.queries import _audit_entries, audit_query
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
+from inspector.inspections import records as inspections
 from inspector.models import AuditEntry, Credential
-from inspector.services import audit, credentials, inspections
-
-from .. import factories
+from tests import factories
 
 INDEX = "ix_audit_entries_entity_entity_id_seq"
 

@@ -7,11 +7,10 @@ from decimal import Decimal
 import pytest
 
 from inspector.extensions import db
+from inspector.laws import compliance
 from inspector.models import DecreeValue, Driver, Municipality, Status, Vehicle
 from inspector.rules import PriorSanction
-from inspector.services import compliance
-
-from .. import factories
+from tests import factories
 
 TODAY = date.today()
 

@@ -8,15 +8,23 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from inspector.credentials import issuing as credentials
+from inspector.credentials import keys as credential_keys
+from inspector.credentials.tokens import (
+    TOKEN_CHARS,
+    PublicKey,
+    TokenRejected,
+    b64d,
+    b64e,
+    encode,
+    parse,
+    verify,
+)
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Credential, SigningKey, Vehicle
-from inspector.services import credential_keys, credentials
-from inspector.services.credential_tokens import (TOKEN_CHARS, PublicKey, TokenRejected, b64d,
-                                                  b64e, encode, parse, verify)
-from inspector.services.errors import ValidationFailed
-
-from .. import factories
-from ..credentials_data import regular_mototaxi
+from tests import factories
+from tests.credentials_data import regular_mototaxi
 
 TODAY = date(2026, 6, 1)
 

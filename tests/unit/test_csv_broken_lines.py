@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.services.csv_format import FileRefused
-from inspector.services.csv_import import import_registry
-
-from ..registry_csv import counts, row, to_csv
-from ..registry_csv import tapurah  # noqa: F401  (the `town` fixture)
+from inspector.imports.csv_format import FileRefused
+from inspector.imports.csv_import import import_registry
+from tests.registry_csv import (
+    counts,
+    row,
+    tapurah,  # noqa: F401  (the `town` fixture)
+    to_csv,
+)
 
 
 def lines(data: bytes) -> list[bytes]:
@@ -55,8 +58,8 @@ def test_a_row_missing_only_trailing_optional_cells_still_imports(town):
     """Excel drops the separators of empty cells at the end of some rows: the insurance
     columns at the end of a taxi row may simply be missing. (Sapezal: Tapurah's law has
     no taxi service.)"""
-    from .. import factories
-    from ..registry_csv import taxi_row
+    from tests import factories
+    from tests.registry_csv import taxi_row
 
     sapezal = factories.town("sapezal").id
     data = to_csv([taxi_row(0)])

@@ -5,12 +5,15 @@ holder's vehicle, without anyone seeing it: the row is refused, like a permit's.
 from __future__ import annotations
 
 from inspector.extensions import db
+from inspector.identifiers import format_cpf
+from inspector.imports.csv_import import import_registry
 from inspector.models import Driver
-from inspector.services.csv_import import import_registry
-from inspector.services.documents import format_cpf
-
-from ..registry_csv import counts, row, to_csv
-from ..registry_csv import tapurah_with_two_rows  # noqa: F401  (the `town` fixture)
+from tests.registry_csv import (
+    counts,
+    row,
+    tapurah_with_two_rows,  # noqa: F401  (the `town` fixture)
+    to_csv,
+)
 
 DRIVER_CELLS = ("condutor_nome", "condutor_cpf", "condutor_categoria", "condutor_cnh",
                 "condutor_cnh_categoria", "condutor_cnh_validade", "condutor_registro",

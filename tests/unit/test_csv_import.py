@@ -6,14 +6,13 @@ import time
 
 import pytest
 
+from inspector.audit import verify
 from inspector.extensions import db
+from inspector.imports.csv_format import MAX_ROWS, FileRefused
+from inspector.imports.csv_import import import_registry
 from inspector.models import Driver, Licence, Status, StatusChange, Vehicle
-from inspector.services.audit import verify
-from inspector.services.csv_format import MAX_ROWS, FileRefused
-from inspector.services.csv_import import import_registry
-
-from .. import factories
-from ..registry_csv import HEADER, counts, row, sheet, to_csv
+from tests import factories
+from tests.registry_csv import HEADER, counts, row, sheet, to_csv
 
 
 @pytest.fixture
@@ -181,7 +180,7 @@ def test_a_clash_with_a_concurrent_writer_refuses_the_file_and_writes_nothing(to
                                                                             monkeypatch):
     from sqlalchemy.exc import IntegrityError
 
-    from inspector.services import registry
+    from inspector.registry import records as registry
 
     def clash(lookup):
         raise IntegrityError("INSERT", {}, Exception("unique constraint"))

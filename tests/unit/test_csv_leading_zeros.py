@@ -2,10 +2,12 @@
 import says so instead of only 'são 11 algarismos', which the clerk typed."""
 from __future__ import annotations
 
-from inspector.services.csv_import import import_registry
-
-from ..registry_csv import row, to_csv
-from ..registry_csv import tapurah  # noqa: F401  (the `town` fixture)
+from inspector.imports.csv_import import import_registry
+from tests.registry_csv import (
+    row,
+    tapurah,  # noqa: F401  (the `town` fixture)
+    to_csv,
+)
 
 
 def reasons(town_id: int, **cells) -> dict[str, str]:

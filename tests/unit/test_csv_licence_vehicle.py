@@ -5,11 +5,14 @@ silently and leave its vehicle unlicensed."""
 from __future__ import annotations
 
 from inspector.extensions import db
+from inspector.imports.csv_import import import_registry
 from inspector.models import Licence
-from inspector.services.csv_import import import_registry
-
-from ..registry_csv import counts, row, to_csv
-from ..registry_csv import tapurah_with_two_rows  # noqa: F401  (the `town` fixture)
+from tests.registry_csv import (
+    counts,
+    row,
+    tapurah_with_two_rows,  # noqa: F401  (the `town` fixture)
+    to_csv,
+)
 
 
 def test_a_registered_alvara_under_a_new_plate_is_refused_naming_its_vehicle(town):

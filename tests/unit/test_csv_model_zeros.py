@@ -4,7 +4,7 @@ them is explained by the import; any other example must not start with a zero to
 prefix 0101 would come back as 101, a different, valid prefix, with nothing to say so)."""
 from __future__ import annotations
 
-from inspector.services.csv_format import template_csv, zeros_hint
+from inspector.imports.csv_format import template_csv, zeros_hint
 
 
 def test_no_example_loses_a_zero_without_the_import_saying_so():
@@ -16,7 +16,7 @@ def test_no_example_loses_a_zero_without_the_import_saying_so():
 
 
 def test_the_upload_page_tells_to_format_number_columns_as_text(app, client, make):
-    from .. import factories
+    from tests import factories
 
     admin = make(factories.user, "admin", "tapurah")
     client.login(admin.username)

@@ -4,12 +4,15 @@ must not hand it over silently, with every licence issued under it."""
 from __future__ import annotations
 
 from inspector.extensions import db
+from inspector.identifiers import make_cnpj
+from inspector.imports.csv_import import import_registry
 from inspector.models import Permit
-from inspector.services.csv_import import import_registry
-from inspector.services.documents import make_cnpj
-
-from ..registry_csv import counts, row, to_csv
-from ..registry_csv import tapurah_with_two_rows  # noqa: F401  (the `town` fixture)
+from tests.registry_csv import (
+    counts,
+    row,
+    tapurah_with_two_rows,  # noqa: F401  (the `town` fixture)
+    to_csv,
+)
 
 
 def test_a_registered_permit_under_another_holder_is_refused_naming_its_holder(town):

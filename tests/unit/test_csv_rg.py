@@ -4,12 +4,15 @@ a registered RG alone."""
 from __future__ import annotations
 
 from inspector.extensions import db
+from inspector.imports.csv_format import template_csv
+from inspector.imports.csv_import import import_registry
 from inspector.models import Driver
-from inspector.services.csv_format import template_csv
-from inspector.services.csv_import import import_registry
-
-from ..registry_csv import HEADER, row, to_csv
-from ..registry_csv import tapurah  # noqa: F401  (the `town` fixture)
+from tests.registry_csv import (
+    HEADER,
+    row,
+    tapurah,  # noqa: F401  (the `town` fixture)
+    to_csv,
+)
 
 OLD_HEADER = [h for h in HEADER if not h.startswith("condutor_rg")]
 

@@ -14,16 +14,13 @@ from datetime import date, datetime, time, timedelta
 import pytest
 from sqlalchemy import func, select
 
+from inspector import audit, enforcement
+from inspector.clock import LOCAL_TZ, utc
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import (AuditEntry, EnforcementEvent, Licence, Sanction, SanctionStatus,
-                              Status)
-from inspector.services import audit, enforcement
-from inspector.services.enforcement.common import utc
-from inspector.services.errors import ValidationFailed
-from inspector.services.field_rules import LOCAL_TZ
-
-from .. import factories
-from ..enforcement_helpers import decided_in_office, deliver, fleet, inspect, local
+from inspector.models import AuditEntry, EnforcementEvent, Licence, Sanction, SanctionStatus, Status
+from tests import factories
+from tests.enforcement_helpers import decided_in_office, deliver, fleet, inspect, local
 
 T0 = local(2026, 3, 2, 10)
 

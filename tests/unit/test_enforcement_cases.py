@@ -32,13 +32,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from inspector import enforcement
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Permit, Sanction, SanctionStatus
-from inspector.services import enforcement
-from inspector.services.errors import ValidationFailed
-
-from .. import factories
-from ..enforcement_helpers import deliver, fleet, inspect, local, set_values
+from tests import factories
+from tests.enforcement_helpers import deliver, fleet, inspect, local, set_values
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "enforcement_cases"
 CASE_KEYS = {"name", "article", "town", "service", "day", "prior", "prior_decision", "values",

@@ -9,13 +9,30 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
+from inspector import audit, enforcement
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Driver, EnforcementEvent, Fine, InspectionStatus,
-                              Notice, Permit, Sanction, SanctionStatus, Status, StatusChange)
-from inspector.services import audit, enforcement
-
-from .. import factories
-from ..enforcement_helpers import confirm_delivered, deliver, fleet, inspect, local, ticks_at_once
+from inspector.models import (
+    AuditEntry,
+    Driver,
+    EnforcementEvent,
+    Fine,
+    InspectionStatus,
+    Notice,
+    Permit,
+    Sanction,
+    SanctionStatus,
+    Status,
+    StatusChange,
+)
+from tests import factories
+from tests.enforcement_helpers import (
+    confirm_delivered,
+    deliver,
+    fleet,
+    inspect,
+    local,
+    ticks_at_once,
+)
 
 T0 = local(2026, 3, 2, 10)
 
@@ -56,7 +73,7 @@ def test_tick_twice_with_the_same_clock_changes_nothing_the_second_time(app):
 def test_two_ticks_at_once_change_nothing_twice(app):
     with app.app_context():
         _, _, _, act_id = _confirmed_notice()
-        for i in range(3):
+        for _i in range(3):
             factories.driver("nortelandia", "autonomo", registration_expiry=date(2026, 1, 1))
         db.session.commit()
         db.engine.dispose()  # fresh connections for the threads

@@ -15,11 +15,11 @@ from sqlalchemy import inspect, select, text
 
 from inspector import create_app
 from inspector.extensions import db
+from inspector.inspections import evidence_store
+from inspector.inspections import records as inspections
 from inspector.models import Photo
-from inspector.services import evidence_store, inspections
-
-from ..field_api_helpers import body, damage_evidence, jpeg, photos_of
-from ..web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
+from tests.field_api_helpers import body, damage_evidence, jpeg, photos_of
+from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 
 def sha(data: bytes) -> str:
@@ -245,8 +245,7 @@ def _an_inspection_with_a_failed_item():
     from datetime import UTC, date, datetime
 
     from inspector.models import Inspection, InspectionItem, InspectionStatus, ItemResult
-
-    from .. import factories
+    from tests import factories
 
     v, agent_ = factories.vehicle(), factories.user("agent")
     db.session.flush()

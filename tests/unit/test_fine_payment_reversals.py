@@ -14,15 +14,14 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
+from inspector import audit, enforcement
+from inspector.enforcement import payments
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, FinePayment, Sanction
-from inspector.services import audit, enforcement
-from inspector.services.enforcement import payments
-from inspector.services.errors import ValidationFailed
-
-from .. import factories
-from ..enforcement_helpers import local
-from .test_fine_payments import _fine
+from tests import factories
+from tests.enforcement_helpers import local
+from tests.unit.test_fine_payments import _fine
 
 
 def _count(model, *where) -> int:
@@ -180,7 +179,7 @@ def test_refusals_are_in_portuguese_and_change_nothing(app):
 
 def test_reversing_a_payment_of_a_daily_fine_keeps_it_running(app):
     """The payment's reversal changes what is paid, never the accrual (Tapurah Art. 29 § ú)."""
-    from .test_fine_payments import T0, _daily_fine
+    from tests.unit.test_fine_payments import T0, _daily_fine
     with app.app_context():
         _, _, sup, daily = _daily_fine()
         p = payments.record_payment(daily, sup, T0 + timedelta(hours=74), paid_on="2026-03-05",

@@ -11,14 +11,13 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
+from inspector import audit, enforcement
+from inspector.enforcement import payments
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, FinePayment, Sanction
-from inspector.services import audit, enforcement
-from inspector.services.enforcement import payments
-from inspector.services.errors import ValidationFailed
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, set_values
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local, set_values
 
 T0 = local(2026, 3, 2, 10)
 

@@ -7,14 +7,16 @@ from datetime import UTC, date, datetime
 
 import pytest
 
+from inspector import clock
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.services import compliance, field_rules, registry_limits
-from inspector.services.csv_import import import_registry
-from inspector.services.errors import ValidationFailed
-from inspector.services.registry import save_vehicle
-
-from .. import factories
-from ..registry_csv import row, to_csv
+from inspector.imports.csv_import import import_registry
+from inspector.laws import compliance
+from inspector.laws import in_force as field_rules
+from inspector.registry import limits as registry_limits
+from inspector.registry.records import save_vehicle
+from tests import factories
+from tests.registry_csv import row, to_csv
 
 # 02:30 UTC on 1 January 2031 is 22:30 on 31 December 2030 in Mato Grosso.
 NIGHT = datetime(2031, 1, 1, 2, 30, tzinfo=UTC)
@@ -30,8 +32,8 @@ class _Clock(datetime):
 @pytest.fixture
 def night(app, monkeypatch):
     """An app context, Tapurah's id, and the clock at NIGHT."""
-    monkeypatch.setattr(field_rules, "datetime", _Clock)
-    assert field_rules.local_day() == LOCAL
+    monkeypatch.setattr(clock, "datetime", _Clock)
+    assert clock.local_day() == LOCAL
     with app.app_context():
         t = factories.town("tapurah")
         db.session.commit()

@@ -9,9 +9,8 @@ from sqlalchemy import insert, select, text
 from inspector import create_app
 from inspector.extensions import db
 from inspector.models import Driver, Holder, fold_name
-from inspector.services import registry
-
-from .. import factories
+from inspector.registry import records as registry
+from tests import factories
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
-from inspector.services import photos
-from inspector.services.errors import ValidationFailed
+from inspector.errors import ValidationFailed
+from inspector.registry import photos
 
 
 def _image(fmt: str, size=(1000, 1500), mode="RGB", **save) -> bytes:

@@ -7,15 +7,13 @@ from datetime import date
 
 import pytest
 
+from inspector.audit import verify
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Driver, Holder, Status, StatusChange, Vehicle,
-                              VehicleKind)
-from inspector.services import registry as reg
-from inspector.services.audit import verify
-from inspector.services.documents import make_cnpj, make_cpf
-from inspector.services.errors import ValidationFailed
-
-from .. import factories
+from inspector.identifiers import make_cnpj, make_cpf
+from inspector.models import AuditEntry, Driver, Holder, Status, StatusChange, Vehicle, VehicleKind
+from inspector.registry import records as reg
+from tests import factories
 
 CPF = make_cpf("111444777")
 CNPJ = make_cnpj("112223330001")

@@ -7,12 +7,11 @@ from datetime import timedelta
 
 import pytest
 
+from inspector import enforcement
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.services import enforcement
-from inspector.services.errors import ValidationFailed
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local
 
 
 def _first_act(town: str, item: str):

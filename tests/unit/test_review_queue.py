@@ -8,12 +8,11 @@ from datetime import date, timedelta
 
 from sqlalchemy import update
 
+from inspector import enforcement
 from inspector.extensions import db
 from inspector.models import Inspection, InspectionStatus
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local
 
 
 def _queue(town_id, **kw):

@@ -7,8 +7,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from inspector import rules as R
-from inspector.rules.sanctions import brl, money
 from inspector.rules.model import Amount
+from inspector.rules.sanctions import brl, money
 
 DAY = date(2026, 3, 1)
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from inspector import enforcement
+from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.services import enforcement
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import deliver, fleet, inspect, local, set_values
+from tests import factories
+from tests.enforcement_helpers import deliver, fleet, inspect, local, set_values
 
 
 def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(app):

@@ -11,18 +11,31 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from inspector import rules
+from inspector import audit, enforcement, rules
+from inspector.enforcement import suspensions
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import (AuditEntry, EnforcementEvent, Licence, Permit, Sanction,
-                              SanctionStatus, Status, StatusChange)
+from inspector.models import (
+    AuditEntry,
+    EnforcementEvent,
+    Licence,
+    Permit,
+    Sanction,
+    SanctionStatus,
+    Status,
+    StatusChange,
+)
+from inspector.registry import records as registry
 from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_pack
-from inspector.services import audit, enforcement, registry
-from inspector.services.enforcement import suspensions
-from inspector.services.errors import ValidationFailed
-
-from .. import factories
-from ..enforcement_helpers import (confirm_delivered, deliver, fleet, inspect, local,
-                                  ticks_at_once)
+from tests import factories
+from tests.enforcement_helpers import (
+    confirm_delivered,
+    deliver,
+    fleet,
+    inspect,
+    local,
+    ticks_at_once,
+)
 
 T0 = local(2026, 3, 2, 10)      # the inspection; the supervisor decides an hour later
 
@@ -304,9 +317,8 @@ def test_two_ticks_at_once_lift_each_suspension_once(app):
 
 def test_a_subscribed_holder_is_told_when_the_suspension_ends(app):
     from inspector.models import Holder, Notification, PushDelivery
-    from inspector.services import push_subscriptions
-
-    from ..push_helpers import Subscriber
+    from inspector.notifications import subscriptions as push_subscriptions
+    from tests.push_helpers import Subscriber
 
     app.config.update(PUSH_ALLOW_HTTP_LOOPBACK=True)
     with app.app_context():

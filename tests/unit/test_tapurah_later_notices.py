@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from inspector import enforcement
 from inspector.extensions import db
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local
 
 
 def test_a_fourth_notice_is_not_printed_as_the_third(app):

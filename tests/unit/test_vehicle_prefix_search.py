@@ -3,9 +3,8 @@
 (TMT01, AMS03: what the demo towns use and the list shows in its PREFIXO column)."""
 from __future__ import annotations
 
-from inspector.services import registry as reg
-
-from .test_registry_services import holder, moto, towns  # noqa: F401
+from inspector.registry import records as reg
+from tests.unit.test_registry_services import holder, moto, towns  # noqa: F401
 
 
 def test_a_letter_prefix_shaped_like_a_plate_start_is_found(towns):  # noqa: F811

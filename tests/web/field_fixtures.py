@@ -5,9 +5,8 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector.extensions import db
-
-from .. import factories
-from ..field_api_helpers import Api
+from tests import factories
+from tests.field_api_helpers import Api
 
 
 @pytest.fixture

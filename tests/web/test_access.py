@@ -12,10 +12,9 @@ from flask import url_for
 
 from inspector.extensions import db
 from inspector.models import Role
-
-from .. import factories
-from ..field_api_helpers import sha
-from ..town_rows import build, fingerprint
+from tests import factories
+from tests.field_api_helpers import sha
+from tests.town_rows import build, fingerprint
 
 SKIP_ENDPOINTS = {"static"}
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -79,7 +78,7 @@ def test_every_route_declares_its_access(app):
 
 def test_anonymous_requests_are_refused_on_every_private_route(app, client, other_town_rows):
     checked = 0
-    for rule, view, method, url in _routes(app):
+    for _rule, view, method, url in _routes(app):
         token = client.csrf_token("/entrar")  # fresh: /sair clears the session
         r = _request(client, method, url, token)
         assert r.status_code < 500, f"{method} {url} -> {r.status_code}"
@@ -99,7 +98,7 @@ def test_wrong_role_is_refused(app, make, other_town_rows, role):
     client = app.test_client()
     assert client.login(user.username).status_code == 302
     token = client.csrf_token("/inicio")
-    for rule, view, method, url in _routes(app):
+    for _rule, view, method, url in _routes(app):
         access = getattr(view, "access", None)
         if not isinstance(access, tuple) or role in access:
             continue
@@ -238,7 +237,7 @@ def test_another_towns_real_rows_answer_404_while_ours_answer(app, two_towns, ro
         tried.append((method, rule.rule))
     assert fingerprint(app, other) == before, f"{role}: another town's rows changed"
     # the same routes on our own rows: none is "not found"
-    for rule, view, method, url in _row_routes(app, own):
+    for rule, _view, method, url in _row_routes(app, own):
         if (method, rule.rule) not in tried:
             continue
         r = _send(client, method, rule, url, own, token)

@@ -10,12 +10,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
+from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, Licence, Sanction, Status
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import decided_in_office
+from tests import factories
+from tests.enforcement_helpers import decided_in_office
 
 HX = {"HX-Request": "true"}
 WAITS = "Prazo começa a contar da entrega"

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
-from inspector.services.field_rules import LOCAL_TZ
-
-from ..enforcement_helpers import decided_in_office
+from tests.enforcement_helpers import decided_in_office
 
 HX = {"HX-Request": "true"}
 
@@ -69,8 +68,8 @@ def test_the_date_picker_offers_only_the_days_a_delivery_can_have(app):
     """From the decision's day to today (Mato Grosso), on the act's page and the inspection's:
     the picker offered any day, and a future one came back 'A data da entrega não pode ser
     futura.' only after the whole form was sent."""
+    from inspector.clock import local_day
     from inspector.models import Sanction
-    from inspector.services.field_rules import local_day
 
     act, username, decided = _decided(app, hours_ago=30)
     with app.app_context():

@@ -12,13 +12,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import event, text
 
+from inspector import enforcement
 from inspector.blueprints.registry import details
 from inspector.blueprints.registry.queries import sanctions
 from inspector.extensions import db
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, set_values
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local, set_values
 
 TOWN = "nova-santa-helena"
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+from inspector import enforcement
+from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.services import enforcement
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import chosen_permit_suspension, fleet, inspect, nsh_failed_seat_belts
+from tests import factories
+from tests.enforcement_helpers import (
+    chosen_permit_suspension,
+    fleet,
+    inspect,
+    nsh_failed_seat_belts,
+)
 
 GRAVE = "Reincidência grave apurada pela supervisão."
 

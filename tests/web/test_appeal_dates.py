@@ -8,14 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
+from inspector import enforcement
+from inspector.clock import local_day
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Appeal, AuditEntry, EnforcementEvent, Sanction, SanctionStatus
-from inspector.services import enforcement
-from inspector.services.errors import ValidationFailed
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import confirm_delivered, fleet, inspect, set_values
+from tests import factories
+from tests.enforcement_helpers import confirm_delivered, fleet, inspect, set_values
 
 HX = {"HX-Request": "true"}
 

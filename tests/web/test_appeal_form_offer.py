@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from inspector import enforcement
+from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import Appeal, Sanction
-from inspector.services import enforcement
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect
 
 OFFER = "<summary>Registrar recurso</summary>"
 

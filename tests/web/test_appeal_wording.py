@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from .test_review_ui import _ids, _login, _send, jpeg, town  # noqa: F401  (fixture)
+from tests.web.test_review_ui import _ids, _login, _send, jpeg, town  # noqa: F401  (fixture)
 
 
 def _text(r) -> str:

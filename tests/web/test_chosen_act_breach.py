@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from inspector import enforcement
+from inspector.documents.content import build_sheet
 from inspector.extensions import db
 from inspector.models import Notice, Sanction
-from inspector.services import enforcement
-from inspector.services.notice_content import build_sheet
-
-from .. import factories
-from ..enforcement_helpers import chosen_permit_suspension, fleet, inspect
+from tests import factories
+from tests.enforcement_helpers import chosen_permit_suspension, fleet, inspect
 
 REASON = "Extintor vencido e cintos soltos, terceira vez neste mês."
 

@@ -7,12 +7,11 @@ import re
 from datetime import timedelta
 from html import unescape
 
+from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import Status
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import fleet
+from tests import factories
+from tests.enforcement_helpers import fleet
 
 
 def _rows(html: str) -> list[str]:

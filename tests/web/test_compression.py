@@ -7,7 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 
-from .. import factories
+from tests import factories
 
 GZIP = {"Accept-Encoding": "gzip"}
 PLAIN = {"Accept-Encoding": "identity"}

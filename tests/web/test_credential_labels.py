@@ -5,11 +5,9 @@ from __future__ import annotations
 import re
 from html import unescape
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
-from inspector.models import Credential
-from inspector.services import credentials
-
-from .. import factories
+from tests import factories
 
 
 def test_a_credential_is_named_in_the_singular_and_its_sheet_in_the_plural(app):

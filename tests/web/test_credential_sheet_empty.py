@@ -5,8 +5,7 @@ from __future__ import annotations
 from html import unescape
 
 from inspector.extensions import db
-
-from .. import factories
+from tests import factories
 
 
 def test_an_empty_sheet_sends_back_to_the_list_with_a_message(app, client, make):

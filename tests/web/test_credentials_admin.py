@@ -10,13 +10,12 @@ import pytest
 import zxingcpp
 from PIL import Image
 
+from inspector.credentials import issuing as credentials
+from inspector.credentials.tokens import PublicKey, b64d, verify
 from inspector.extensions import db
 from inspector.models import AuditEntry, Credential
-from inspector.services import credentials
-from inspector.services.credential_tokens import PublicKey, b64d, verify
-
-from .. import factories
-from ..credentials_data import regular_mototaxi
+from tests import factories
+from tests.credentials_data import regular_mototaxi
 
 
 def _fleet(app, town="nortelandia", n=3):

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from inspector.extensions import db
-
-from .. import factories
+from tests import factories
 
 
 def test_a_missing_folder_is_said_in_portuguese(app, runner, tmp_path):

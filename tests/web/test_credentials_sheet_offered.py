@@ -7,8 +7,7 @@ from html import unescape
 
 from inspector.extensions import db
 from inspector.models import Credential
-
-from .. import factories
+from tests import factories
 
 NO_CARD = ("Tapurah não emite carteiras de motorista de táxi: não há lei municipal de táxi em "
            "Tapurah")

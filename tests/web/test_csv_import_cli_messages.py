@@ -4,8 +4,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.extensions import db
-
-from .. import factories
+from tests import factories
 
 
 @pytest.fixture

@@ -15,11 +15,10 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import Licence, Vehicle
-from inspector.services import registry_limits
-
-from .. import factories
-from ..registry_csv import counts, taxi_row, to_csv
-from .test_registry_limits import fine_for, licensed_taxis
+from inspector.registry import limits as registry_limits
+from tests import factories
+from tests.registry_csv import counts, taxi_row, to_csv
+from tests.web.test_registry_limits import fine_for, licensed_taxis
 
 TOWN = "nortelandia"
 FLEET = "7 veículos licenciados: o limite da lei é 6 (número máximo de veículos)."

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from inspector import enforcement
+from inspector.documents.content import build_sheet
+from inspector.documents.pdf import Rows
 from inspector.extensions import db
 from inspector.models import Notice, Sanction
-from inspector.services import enforcement
-from inspector.services.notice_content import build_sheet
-from inspector.services.notice_pdf import Rows
-
-from ..enforcement_helpers import chosen_permit_suspension, nsh_failed_seat_belts
+from tests.enforcement_helpers import chosen_permit_suspension, nsh_failed_seat_belts
 
 REASON = "Terceira recusa do condutor em trocar o cinto, apurada pela supervisão."
 

@@ -6,8 +6,7 @@ from html import unescape
 
 from inspector.extensions import db
 from inspector.models import DecreeValue
-
-from .test_laws_pages import _decree_form, signed_in, text
+from tests.web.test_laws_pages import _decree_form, signed_in, text
 
 
 def test_an_amount_with_too_many_digits_is_called_too_large(app, make):

@@ -15,10 +15,9 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import AuditEntry, DecreeValue, Fine, Notice, Sanction, SanctionStatus
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, set_values
-from .test_documents import pdf_text
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local, set_values
+from tests.web.test_documents import pdf_text
 
 TOWN = "nova-santa-helena"
 WHEN = local(2026, 3, 2, 10, 0)
@@ -177,7 +176,7 @@ def test_a_supervisor_decided_decree_fine_is_refused_on_confirm_too(app):
 
 
 def _act_options(app, ident: int) -> list[str]:
-    from inspector.services import enforcement
+    from inspector import enforcement
     with app.app_context():
         return [o.key for o in enforcement.amend_options(db.session.get(Sanction, ident))]
 

@@ -10,17 +10,15 @@ from decimal import Decimal
 from html import unescape
 
 import pytest
-
 from sqlalchemy import select
 
 from inspector.extensions import db
+from inspector.laws import compliance
 from inspector.models import AuditEntry, DecreeValue
 from inspector.rules.model import Amount
 from inspector.rules.sanctions import money
-from inspector.services import compliance
-
-from .. import factories
-from ..enforcement_helpers import set_values
+from tests import factories
+from tests.enforcement_helpers import set_values
 
 TOWN = "nova-santa-helena"
 

@@ -7,19 +7,33 @@ purpose, and every row it wrote is in an intact audit log.
 from __future__ import annotations
 
 import json
-
 from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 from sqlalchemy import func, select
 
-from inspector.demo_data import DEMO_PASSWORD, ROLES, TOWNS
+from inspector.demo.data import DEMO_PASSWORD, ROLES, TOWNS
 from inspector.extensions import db, limiter
-from inspector.services.documents import format_plate
-from inspector.models import (AuditEntry, DatedValue, Driver, DriverCategory, Holder,
-                              HolderKind, InsurancePolicy, Licence, Municipality, Service, Stand,
-                              Status, StatusChange, User, Vehicle, vehicle_drivers)
+from inspector.identifiers import format_plate
+from inspector.models import (
+    AuditEntry,
+    DatedValue,
+    Driver,
+    DriverCategory,
+    Holder,
+    HolderKind,
+    InsurancePolicy,
+    Licence,
+    Municipality,
+    Service,
+    Stand,
+    Status,
+    StatusChange,
+    User,
+    Vehicle,
+    vehicle_drivers,
+)
 
 TABLES = (Municipality, DatedValue, User, Stand, Holder, Driver, Vehicle, Licence,
           InsurancePolicy, StatusChange, AuditEntry)
@@ -63,7 +77,7 @@ def test_seeding_twice_changes_nothing(app, runner):
 def test_every_demo_login_works(app, runner, client):
     _seed(runner)
     for facts in TOWNS:
-        for role, word in ROLES:
+        for _role, word in ROLES:
             with app.app_context():
                 limiter.reset()  # twelve logins in a row would trip the login rate limit
             r = client.login(f"{word}.{facts.slug}", DEMO_PASSWORD)

@@ -16,17 +16,25 @@ import zxingcpp
 from PIL import Image
 from sqlalchemy import delete, select
 
-from inspector import rules
+from inspector import audit, enforcement, rules
+from inspector.clock import LOCAL_TZ
+from inspector.documents import issuing as notice_documents
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Inspection, InspectionItem, InspectionStatus, ItemResult,
-                              Notice, NoticeDocument, Sanction, User)
+from inspector.models import (
+    AuditEntry,
+    Inspection,
+    InspectionItem,
+    InspectionStatus,
+    ItemResult,
+    Notice,
+    NoticeDocument,
+    Sanction,
+    User,
+)
 from inspector.rules import law_text
-from inspector.services import audit, enforcement, notice_documents
-from inspector.services.field_rules import LOCAL_TZ
-
-from .. import factories
-from ..enforcement_helpers import enforcement_worker
-from ..field_api_helpers import Api, body, jpeg, png_signature, sha
+from tests import factories
+from tests.enforcement_helpers import enforcement_worker
+from tests.field_api_helpers import Api, body, jpeg, png_signature, sha
 
 RIDER = "Carlos Alberto Motoqueiro"
 BASE = "https://fiscaliza.tapurah.example.gov.br"
@@ -78,7 +86,7 @@ def stored(app, notice_id: int) -> NoticeDocument:
     with app.app_context():
         doc = db.session.scalar(select(NoticeDocument).where(NoticeDocument.notice_id == notice_id)
                                 .order_by(NoticeDocument.version.desc()))
-        doc.pdf  # load the deferred bytes before leaving the session
+        _ = doc.pdf  # load the deferred bytes before leaving the session
         db.session.expunge(doc)
         return doc
 

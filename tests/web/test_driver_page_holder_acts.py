@@ -11,11 +11,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from inspector import enforcement
 from inspector.extensions import db
 from inspector.models import Sanction
-from inspector.services import enforcement
-
-from ..enforcement_helpers import chosen_permit_suspension, nsh_failed_seat_belts
+from tests.enforcement_helpers import chosen_permit_suspension, nsh_failed_seat_belts
 
 
 def _card(html: str, sid: str) -> str | None:

@@ -8,14 +8,13 @@ import re
 
 import pytest
 
+from inspector.credentials import issuing as credentials
+from inspector.credentials.sheets import card_rows, render_pdf
 from inspector.extensions import db
+from inspector.identifiers import make_cpf
 from inspector.models import AuditEntry, Driver
-from inspector.services import credentials
-from inspector.services.credential_sheets import card_rows, render_pdf
-from inspector.services.documents import make_cpf
-
-from .. import factories
-from ..credentials_data import regular_mototaxi
+from tests import factories
+from tests.credentials_data import regular_mototaxi
 
 RG, ISSUER = "12.345.678-9", "SSP/MT"
 

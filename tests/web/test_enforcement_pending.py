@@ -7,12 +7,11 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
+from inspector import enforcement
 from inspector.extensions import db
 from inspector.models import Inspection, Notification, Sanction, User
-from inspector.services import enforcement
-
-from ..field_api_helpers import Api, body, jpeg
-from .test_review_ui import town  # noqa: F401  (fixture)
+from tests.field_api_helpers import Api, body, jpeg
+from tests.web.test_review_ui import town  # noqa: F401  (fixture)
 
 
 def _sync_only(app, username: str, vehicle_id: int) -> str:

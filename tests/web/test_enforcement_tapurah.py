@@ -14,14 +14,21 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
+from inspector import clock, enforcement
 from inspector.extensions import db
-from inspector.models import (AppealStatus, AuditEntry, EnforcementEvent, Fine, Inspection,
-                              Notice, Sanction, SanctionStatus)
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import enforcement_worker, fleet, local, set_values
-from ..field_api_helpers import Api, body, jpeg
+from inspector.models import (
+    AppealStatus,
+    AuditEntry,
+    EnforcementEvent,
+    Fine,
+    Inspection,
+    Notice,
+    Sanction,
+    SanctionStatus,
+)
+from tests import factories
+from tests.enforcement_helpers import enforcement_worker, fleet, local, set_values
+from tests.field_api_helpers import Api, body, jpeg
 
 T0 = local(2025, 12, 29, 10, 0)          # the driver signs the "ciente" on the street
 DEADLINE = T0 + timedelta(hours=72)      # 01/01/2026 10:00 local: a new minimum wage is in force
@@ -86,7 +93,7 @@ def test_failed_safety_item_is_proposed_as_a_72_hour_notice_to_the_rider(app, wo
         assert '"article":"Art. 15"' in act.breach_citation         # the mirrors
         assert act.deadline_hours == 72 and '"Art. 29, parágrafo único"' in act.deadline_citation
         # handed over and signed on the street: the 72 hours run from the signature
-        assert enforcement.common.utc(act.deadline_at) == DEADLINE
+        assert clock.utc(act.deadline_at) == DEADLINE
         assert act.appeal_days == 8 and act.appeal_until == date(2026, 1, 6)
         assert act.appeal_to == "supervisor" and act.appeal_suspensive is None
         assert "60% do salário mínimo por dia" in act.on_missed

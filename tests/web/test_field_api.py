@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
 import re
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import func, select, update
 
+from inspector import audit
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Inspection, InspectionItem, InspectionStatus, Licence,
-                              Photo, Status)
-from inspector.services import audit, inspections
-
-from .. import factories
-from ..field_api_helpers import Api, body, jpeg, photos_of, sha
-from .field_fixtures import agent, api, count, moto  # noqa: F401  (fixtures)
-
+from inspector.inspections import records as inspections
+from inspector.models import (
+    AuditEntry,
+    Inspection,
+    InspectionItem,
+    InspectionStatus,
+    Licence,
+    Photo,
+    Status,
+)
+from tests import factories
+from tests.field_api_helpers import Api, body, jpeg, photos_of, sha
+from tests.web.field_fixtures import agent, api, count, moto  # noqa: F401  (fixtures)
 
 
 # ------------------------------------------------------------------ session
@@ -203,9 +209,11 @@ def test_photo_refusals(app, api, moto):
 
 @pytest.mark.parametrize("kind", ["junk", "png-as-jpeg", "bomb"])
 def test_images_outside_the_allow_list_or_too_big_are_422(app, api, moto, kind):
-    from ..field_api_helpers import photo_decl
-    from PIL import Image
     from io import BytesIO
+
+    from PIL import Image
+
+    from tests.field_api_helpers import photo_decl
 
     if kind == "junk":
         data = b"GIF89a" + bytes(200)
@@ -232,7 +240,7 @@ def test_png_webp_and_iphone_heic_are_kept_as_sent(app, api, moto, fmt, mime):
 
     from PIL import ExifTags, Image
 
-    from ..field_api_helpers import photo_decl
+    from tests.field_api_helpers import photo_decl
 
     exif = Image.Exif()
     exif[ExifTags.IFD.Exif] = {0x9003: "2026:11:30 09:05:00"}
@@ -361,7 +369,7 @@ def test_a_licence_revoked_after_the_snapshot_is_accepted_and_flagged(app, api, 
     v = moto()
     version = api.get("/api/field/snapshot").json["version"]
     with app.app_context():
-        from inspector.services.registry import change_status
+        from inspector.registry.records import change_status
 
         lic = db.session.scalar(select(Licence).filter_by(vehicle_id=v.id))
         change_status(lic, Status.REVOKED, "Cassado por falta de vistoria", actor=None)

@@ -9,7 +9,7 @@ import gzip
 import json
 import re
 
-from inspector.services import law_pages
+from inspector.laws import pages as law_pages
 
 SLUGS = ["nortelandia-lei-030-1998-mototaxi", "nortelandia-lei-127-2009-taxi",
          "nova-santa-helena-lei-535-2013-taxi", "sapezal-lei-060-1998-taxi",
@@ -35,7 +35,7 @@ def test_the_worker_precaches_every_law_page_and_what_it_loads(client):
 
 
 def test_law_pages_are_sent_compressed_and_the_same_for_everyone(client, make):
-    from .. import factories
+    from tests import factories
 
     anonymous = client.get("/leis/sapezal-lei-060-1998-taxi", headers={"Accept-Encoding": "gzip"})
     assert anonymous.headers["Content-Encoding"] == "gzip"

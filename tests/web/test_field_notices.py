@@ -9,11 +9,10 @@ from sqlalchemy import select
 
 from inspector.extensions import db
 from inspector.models import Sanction, User
-
-from .. import factories
-from ..enforcement_helpers import acts, fleet, inspect
-from ..field_api_helpers import Api
-from .field_fixtures import agent, api  # noqa: F401  (fixtures)
+from tests import factories
+from tests.enforcement_helpers import acts, fleet, inspect
+from tests.field_api_helpers import Api
+from tests.web.field_fixtures import agent, api  # noqa: F401  (fixtures)
 
 KEYS = {"id", "number", "kind", "kind_label", "label", "what", "required_action", "citation",
         "deadline_at", "status", "status_label", "suspended", "awaiting_delivery", "issued_at",
@@ -39,7 +38,7 @@ def _inspected(app, results=MIRRORS, hours_ago: float = 1) -> dict:
 
 
 def _decide(app, act_id: int, how: str = "confirm") -> None:
-    from inspector.services import enforcement
+    from inspector import enforcement
 
     with app.app_context():
         act = db.session.get(Sanction, act_id)

@@ -7,14 +7,15 @@ from datetime import UTC, datetime
 
 from sqlalchemy import event, select
 
+from inspector import enforcement
 from inspector.extensions import db
+from inspector.field import reviews as field_reviews
 from inspector.models import Inspection
-from inspector.services import enforcement, field_reviews
+from tests import factories
+from tests.field_api_helpers import Api, jpeg
 
-from .. import factories
-from ..field_api_helpers import Api, jpeg
 # _send syncs an inspection as the agent and runs the enforcement worker (the proposals)
-from .test_review_ui import _login, _send, town  # noqa: F401  (fixture)
+from tests.web.test_review_ui import _login, _send, town  # noqa: F401  (fixture)
 
 REASON = "A foto mostra o colete com o nome da empresa."
 

@@ -6,8 +6,7 @@ import re
 import shutil
 
 from inspector.blueprints.field import routes
-
-from .. import factories
+from tests import factories
 
 
 def test_the_shell_is_the_same_for_everyone_and_names_nobody(client, make):

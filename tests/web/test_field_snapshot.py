@@ -9,13 +9,12 @@ import uuid
 
 from sqlalchemy import select
 
+from inspector import audit
 from inspector.extensions import db
 from inspector.models import Licence, Status
-from inspector.services import audit
-
-from .. import factories
-from ..field_api_helpers import body, jpeg
-from .field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
+from tests import factories
+from tests.field_api_helpers import body, jpeg
+from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 CPF_SHAPED = re.compile(r"(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)")
 
@@ -34,7 +33,7 @@ def _strings(node, key=None):
 
 
 def _town_with_fleet(make):
-    from inspector.services import credentials
+    from inspector.credentials import issuing as credentials
 
     def build():
         out = []
@@ -105,7 +104,7 @@ def test_delta_returns_only_what_changed_and_what_was_deleted(app, api, make):
     assert same["vehicles"] == same["drivers"] == same["standing"] == []
     with app.app_context():
         from inspector.models import Stand, Vehicle
-        from inspector.services.registry import save_vehicle
+        from inspector.registry.records import save_vehicle
 
         row = db.session.get(Vehicle, v.id)
         save_vehicle(row.municipality_id, {"colour": "Azul"}, actor=None, vehicle=row)
@@ -153,7 +152,7 @@ def test_standing_follows_a_revoked_licence_in_full_and_delta_snapshots(app, api
     full = api.get("/api/field/snapshot").json
     assert {x["vehicle_id"]: x["status"] for x in full["standing"]}[v.id] == "regular"
     with app.app_context():
-        from inspector.services.registry import change_status
+        from inspector.registry.records import change_status
 
         lic = db.session.scalar(select(Licence).filter_by(vehicle_id=v.id))
         change_status(lic, Status.REVOKED, "Cassado em processo administrativo", actor=None)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from inspector.services.field_snapshot import FORMAT
-
-from .field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
+from inspector.field.snapshot import FORMAT
+from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 SYNC_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "field" / "sync.js"
 

@@ -4,7 +4,7 @@ day. Full and delta snapshots alike (checklists are replaced by every delta). Ru
 PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
-from .field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
+from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 
 def _tapurah(checklists: list[dict]) -> dict:
@@ -46,7 +46,7 @@ def test_a_requirement_the_law_does_not_make_is_null(app):
     from datetime import date
 
     from inspector import rules
-    from inspector.services.field_snapshot import requirements_of
+    from inspector.field.snapshot import requirements_of
 
     req = requirements_of(rules.resolve("nortelandia", "taxi", date.today()))
     assert req["insurance"] is None and req["vistoria"] is None and req["cnh_category"] is None
@@ -63,7 +63,7 @@ def test_an_alvara_finding_cites_what_the_engine_cites(app):
     from datetime import date
 
     from inspector import rules
-    from inspector.services.field_snapshot import requirements_of
+    from inspector.field.snapshot import requirements_of
 
     lic = requirements_of(rules.resolve("sapezal", "taxi", date.today()))["licence"]
     assert lic["citation"]["article"] == "Art. 1"
@@ -79,7 +79,7 @@ def test_a_permit_sanction_cites_what_the_engine_cites(app):
     from datetime import date
 
     from inspector import rules
-    from inspector.services.field_snapshot import requirements_of
+    from inspector.field.snapshot import requirements_of
 
     def permit(town, service):
         return requirements_of(rules.resolve(town, service, date.today()))["permit"]

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from inspector import audit
+from inspector.enforcement import suspensions
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Status, Vehicle
-from inspector.services import audit
-from inspector.services.enforcement import suspensions
-
-from .. import factories
-from .field_fixtures import agent, api  # noqa: F401  (fixtures)
+from tests import factories
+from tests.web.field_fixtures import agent, api  # noqa: F401  (fixtures)
 
 END = date.today() + timedelta(days=20)
 LATER = date.today() + timedelta(days=45)

@@ -18,16 +18,20 @@ from dataclasses import dataclass, field
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, precondition, rule,
-                                 run_state_machine_as_test)
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 from sqlalchemy import func, select
 
 from inspector.extensions import db
+from inspector.inspections import records as inspections
 from inspector.models import AuditEntry, Inspection, Photo
-from inspector.services import inspections
-
-from .. import factories
-from ..field_api_helpers import Api, jpeg, photo_decl, sha
+from tests import factories
+from tests.field_api_helpers import Api, jpeg, photo_decl, sha
 
 RUNS = int(os.environ.get("FIELD_SYNC_RUNS", "1000"))
 FAULTS = ("ok", "ok", "drop", "lost", "app_500", "replay", "concurrent")
@@ -234,7 +238,7 @@ def test_each_fault_alone(app, make, monkeypatch, fault):
     iid = str(uuid.uuid4())
     faults.send(apis, fault, lambda a: a.put_inspection(iid, b))
     for decl, data in zip(b["items"][0]["photos"], POOL[:2]):
-        faults.send(apis, fault, lambda a: a.put_photo(iid, decl["id"], data))
+        faults.send(apis, fault, lambda a, decl=decl, data=data: a.put_photo(iid, decl["id"], data))
     r = apis[0].put_inspection(iid, b)
     for pid in r.json["missing_photos"]:
         data = POOL[[p["id"] for p in b["items"][0]["photos"]].index(pid)]

@@ -10,8 +10,8 @@ import shutil
 import pytest
 
 from inspector.blueprints.field import routes
+from inspector.laws import pages as law_pages
 from inspector.rules import texts
-from inspector.services import law_pages
 
 VERSION = re.compile(r'const VERSION = "([0-9a-f]{16})";')
 TAPURAH = "tapurah-lei-406-2001-mototaxi"

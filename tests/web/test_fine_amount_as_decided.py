@@ -7,12 +7,11 @@ import re
 from datetime import UTC, datetime, timedelta
 from html import unescape
 
+from inspector import enforcement
 from inspector.extensions import db
-from inspector.services import enforcement
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, set_values
-from .test_documents import pdf_text, stored
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, set_values
+from tests.web.test_documents import pdf_text, stored
 
 
 def _holder_amount(client, path: str, code: str) -> str | None:

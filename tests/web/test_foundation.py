@@ -1,11 +1,10 @@
 """Accounts, sessions, CSRF, security headers, health and error pages."""
 from __future__ import annotations
 
+from inspector.accounts import set_active
 from inspector.extensions import db
 from inspector.models import UserSession
-from inspector.services.accounts import set_active
-
-from .. import factories
+from tests import factories
 
 
 def test_healthz_answers_json_once_database_answers(client):

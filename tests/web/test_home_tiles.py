@@ -9,8 +9,7 @@ from html import unescape
 import pytest
 
 from inspector.extensions import db
-
-from .. import factories
+from tests import factories
 
 
 def _tiles(app, role: str) -> dict[str, str]:

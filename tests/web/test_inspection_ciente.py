@@ -10,15 +10,14 @@ from datetime import UTC, datetime
 
 from sqlalchemy import select
 
+from inspector import enforcement
+from inspector.documents.content import build_sheet
+from inspector.documents.pdf import Rows, Signature, Text
 from inspector.extensions import db
 from inspector.models import Inspection, Notice, Sanction, User
-from inspector.services import enforcement
-from inspector.services.notice_content import build_sheet
-from inspector.services.notice_pdf import Rows, Signature, Text
-
-from .. import factories
-from ..enforcement_helpers import enforcement_worker
-from ..field_api_helpers import Api, body, jpeg, png_signature
+from tests import factories
+from tests.enforcement_helpers import enforcement_worker
+from tests.field_api_helpers import Api, body, jpeg, png_signature
 
 FIRST, SECOND = "Ana Primeira Mototaxista", "Bruno Segundo Mototaxista"
 SIG_IMG = re.compile(r'<img class="signature"[^>]*>')

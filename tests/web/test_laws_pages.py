@@ -13,12 +13,11 @@ from flask import render_template_string
 
 from inspector import rules
 from inspector.extensions import db
+from inspector.laws import pages as law_pages
 from inspector.models import AuditEntry, DecreeValue
 from inspector.rules import Citation
 from inspector.rules.lawtext import parse_law
-from inspector.services import law_pages
-
-from .. import factories
+from tests import factories
 
 TAPURAH = "tapurah-lei-406-2001-mototaxi"
 NSH = "nova-santa-helena-lei-535-2013-taxi"

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from inspector import enforcement
+from inspector.clock import LOCAL_TZ
+from inspector.documents import issuing as notice_documents
+from inspector.documents.pdf import Rows
 from inspector.extensions import db
-from inspector.services import enforcement, notice_documents
-from inspector.services.field_rules import LOCAL_TZ
-from inspector.services.notice_pdf import Rows
-
-from .. import factories
-from ..enforcement_helpers import deliver, fleet, inspect
+from tests import factories
+from tests.enforcement_helpers import deliver, fleet, inspect
 
 
 def _appeal_rows(notice) -> dict:

@@ -13,16 +13,18 @@ import pytest
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select
 
+from inspector import enforcement
+from inspector.clock import local_day
+from inspector.documents import copies as notice_copies
 from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, Notice, NoticeDocument, Sanction, User
 from inspector.models.enforcement import NoticeCompanyCopy
-from inspector.services import enforcement, notice_copies, push, push_subscriptions
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, set_values
-from ..push_helpers import FakePushService, Subscriber
-from .test_documents import pdf_text
+from inspector.notifications import push
+from inspector.notifications import subscriptions as push_subscriptions
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, set_values
+from tests.push_helpers import FakePushService, Subscriber
+from tests.web.test_documents import pdf_text
 
 COMPANY = "Moto Rápida Ltda"
 RIDER = "Carlos Alberto Motoqueiro"

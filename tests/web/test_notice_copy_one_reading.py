@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from inspector.documents import content as notice_content
+from inspector.documents import copies as notice_copies
+from inspector.documents import issuing as notice_documents
 from inspector.extensions import db
 from inspector.models import AuditEntry, Notice, NoticeDocument
 from inspector.models.enforcement import NoticeCompanyCopy
-from inspector.services import notice_content, notice_copies, notice_documents
-
-from .test_notice_company_copy import COMPANY, _issue
+from tests.web.test_notice_company_copy import COMPANY, _issue
 
 
 def _entry(action: str, notice_id: int) -> AuditEntry:

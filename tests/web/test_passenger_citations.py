@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Status
-from inspector.services import credentials
-
-from .. import factories
+from tests import factories
 
 
 def _sapezal_taxi_page(app, client, **licence):

@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Status
-from inspector.services import credentials
-
-from .. import factories
-from ..credentials_data import banner, regular_mototaxi
+from tests import factories
+from tests.credentials_data import banner, regular_mototaxi
 
 
 def _fmt(day: date) -> str:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import PassengerReport
-from inspector.services import credentials
-
-from .. import factories
-from ..credentials_data import banner, regular_mototaxi
+from tests import factories
+from tests.credentials_data import banner, regular_mototaxi
 
 
 def _expired_token(app) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
-from inspector.services import credentials
-
-from ..credentials_data import banner, regular_mototaxi
+from tests.credentials_data import banner, regular_mototaxi
 
 
 def test_an_expired_credential_is_called_vencida_not_cancelada(app, client):

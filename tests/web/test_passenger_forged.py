@@ -9,12 +9,11 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import select
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Municipality, PassengerReport, ReportCategory
-from inspector.services import credentials
-
-from .. import factories
-from ..credentials_data import banner
+from tests import factories
+from tests.credentials_data import banner
 
 
 @pytest.fixture

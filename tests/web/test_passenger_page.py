@@ -4,12 +4,11 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Licence, Status, Vehicle
-from inspector.services import credentials
-
-from .. import factories
-from ..credentials_data import CPF_SHAPED, banner, regular_mototaxi
+from tests import factories
+from tests.credentials_data import CPF_SHAPED, banner, regular_mototaxi
 
 
 def _issue(app, build=regular_mototaxi, **kw):

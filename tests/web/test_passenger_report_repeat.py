@@ -8,11 +8,10 @@ import re
 
 import pytest
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import AuditEntry, PassengerReport
-from inspector.services import credentials
-
-from ..credentials_data import jpeg, regular_mototaxi
+from tests.credentials_data import jpeg, regular_mototaxi
 
 
 @pytest.fixture

@@ -7,12 +7,12 @@ import re
 import pytest
 from PIL import Image
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import AuditEntry, PassengerReport
-from inspector.services import credentials
+from tests import factories
+from tests.credentials_data import jpeg, regular_mototaxi
 
-from .. import factories
-from ..credentials_data import jpeg, regular_mototaxi
 
 def _exif_with_gps() -> bytes:
     ex = Image.Exif()

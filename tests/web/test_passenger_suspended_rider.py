@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Status
-from inspector.services import credentials
-
-from ..credentials_data import regular_mototaxi
+from tests.credentials_data import regular_mototaxi
 
 
 def _page(app, client, build) -> str:

@@ -10,11 +10,10 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
+from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, FinePayment
-from inspector.services.field_rules import local_day
-
-from .test_suspension_and_payment_pages import HX, _login, _pay, fine  # noqa: F401 (fixture)
+from tests.web.test_suspension_and_payment_pages import HX, _login, _pay, fine  # noqa: F401 (fixture)
 
 
 def _today() -> str:

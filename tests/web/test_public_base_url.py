@@ -10,10 +10,9 @@ import pytest
 
 from inspector import config as config_module
 from inspector import create_app
-from inspector.services import credentials
-
-from ..conftest import _test_config
-from .test_rate_limit_storage import start_logs  # noqa: F401  (fixture)
+from inspector.credentials import issuing as credentials
+from tests.conftest import _test_config
+from tests.web.test_rate_limit_storage import start_logs  # noqa: F401  (fixture)
 
 WARNING = "PUBLIC_BASE_URL não definido"
 

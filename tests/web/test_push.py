@@ -6,18 +6,24 @@ from __future__ import annotations
 import threading
 import time
 from datetime import UTC, datetime, timedelta
-from urllib.parse import urlsplit
 
 import pytest
 from sqlalchemy import func, select
 
 from inspector.extensions import db
-from inspector.models import (DeliveryStatus, Holder, Notification, PushDelivery,
-                              PushSubscription, User, VapidKey)
-from inspector.services import push, push_subscriptions
-
-from .. import factories
-from ..push_helpers import FakePushService, Subscriber, b64url, unb64url, vapid_claims
+from inspector.models import (
+    DeliveryStatus,
+    Holder,
+    Notification,
+    PushDelivery,
+    PushSubscription,
+    User,
+    VapidKey,
+)
+from inspector.notifications import push
+from inspector.notifications import subscriptions as push_subscriptions
+from tests import factories
+from tests.push_helpers import FakePushService, Subscriber, b64url, unb64url, vapid_claims
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

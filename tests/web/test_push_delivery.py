@@ -9,14 +9,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
+from inspector import enforcement
+from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import Holder, Notification
-from inspector.services import enforcement, push_subscriptions
-from inspector.services.field_rules import LOCAL_TZ
-
-from .. import factories
-from ..enforcement_helpers import deliver, fleet, inspect
-from ..push_helpers import FakePushService, Subscriber
+from inspector.notifications import subscriptions as push_subscriptions
+from tests import factories
+from tests.enforcement_helpers import deliver, fleet, inspect
+from tests.push_helpers import FakePushService, Subscriber
 
 
 @pytest.fixture

@@ -13,13 +13,14 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import select
 
+from inspector import clock, enforcement
 from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
-from inspector.services import enforcement, push, push_subscriptions
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, set_values
-from ..push_helpers import FakePushService, Subscriber
+from inspector.notifications import push
+from inspector.notifications import subscriptions as push_subscriptions
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local, set_values
+from tests.push_helpers import FakePushService, Subscriber
 
 T0 = local(2025, 12, 29, 10, 0)
 
@@ -88,7 +89,7 @@ def test_the_push_part_of_the_tapurah_story(app, service, runner):
     soon = phones["holder"].decrypt(service.to("holder")[1].body)
     assert soon["title"] == "Prazo vence em 2 dias"
     assert soon["body"].startswith(f"O prazo do documento nº {number} termina em 01/01/2026 10:00")
-    assert soon["data"]["deadline_at"] == enforcement.common.utc(deadline).isoformat()
+    assert soon["data"]["deadline_at"] == clock.utc(deadline).isoformat()
 
     again = runner.invoke(args=["enforcement", "tick", "--now", now, "--json"])
     assert json.loads(again.output.strip().splitlines()[-1])["push"]["attempted"] == 0

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import func, select
 
 from inspector.extensions import db
-from inspector.models import Holder, Inspection, Notice, Notification, PushSubscription, User
-from inspector.services import push, push_subscriptions, push_triggers
-
-from .. import factories
-from ..push_helpers import FakePushService, Subscriber, inspection_row, notice_row
+from inspector.models import Holder, Notice, Notification, PushSubscription, User
+from inspector.notifications import push
+from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import triggers as push_triggers
+from tests import factories
+from tests.push_helpers import FakePushService, Subscriber, inspection_row, notice_row
 
 CODE = "K7M2P-QRS9T"
 
@@ -220,7 +221,7 @@ def test_the_agent_hears_that_the_inspection_was_reviewed(papp, make):
 
 
 def test_the_triggers_listen_to_the_enforcement_services(papp, notice, service):
-    enforcement = pytest.importorskip("inspector.services.enforcement")
+    enforcement = pytest.importorskip("inspector.enforcement")
     browser = _holder_subscribed(papp, notice["holder_id"], service)
     with papp.app_context():
         n = db.session.get(Notice, notice["id"])

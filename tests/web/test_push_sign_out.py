@@ -8,11 +8,11 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import Holder, Notification, PushDelivery, PushSubscription, User
-from inspector.services import push, push_subscriptions
-
-from .. import factories
-from ..push_helpers import Subscriber
-from .test_push import papp, service  # noqa: F401  (fixtures)
+from inspector.notifications import push
+from inspector.notifications import subscriptions as push_subscriptions
+from tests import factories
+from tests.push_helpers import Subscriber
+from tests.web.test_push import papp, service  # noqa: F401  (fixtures)
 
 
 def _save(sub: Subscriber, **owner) -> None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from inspector.extensions import db
 from inspector.models import InspectionStatus, User
-from inspector.services import push_triggers
-
-from .. import factories
-from ..push_helpers import inspection_row
+from inspector.notifications import triggers as push_triggers
+from tests import factories
+from tests.push_helpers import inspection_row
 
 
 def test_the_supervisor_is_told_counts_that_agree(app):
@@ -35,12 +34,12 @@ def test_an_inspection_reviewed_without_acts_says_so(app):
 
 
 def test_the_list_counts_browsers_in_agreeing_words(app, client):
-    from ..push_helpers import Subscriber
+    from tests.push_helpers import Subscriber
 
     app.config["PUSH_ALLOW_HTTP_LOOPBACK"] = True
     with app.app_context():
         agent = factories.user("agent", "tapurah")
-        from inspector.services import push_subscriptions
+        from inspector.notifications import subscriptions as push_subscriptions
         push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/a").as_json(), user=agent)
         db.session.commit()
         username, agent_id = agent.username, agent.id

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.errors import wait_text
-
-from .. import factories
+from tests import factories
 
 ENGLISH = ("per 1 minute", "per minute", "per 1 hour", "Too Many Requests")
 

@@ -8,8 +8,7 @@ import pytest
 
 from inspector import config as config_module
 from inspector import create_app, logs
-
-from ..conftest import _test_config
+from tests.conftest import _test_config
 
 WARNING = "RATELIMIT_STORAGE_URI=memory://"
 

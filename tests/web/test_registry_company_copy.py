@@ -11,14 +11,14 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from sqlalchemy import event, select
 
+from inspector import enforcement
+from inspector.clock import local_day
+from inspector.documents import copies as notice_copies
 from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
 from inspector.models.enforcement import NoticeCompanyCopy
-from inspector.services import enforcement, notice_copies
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, set_values
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, set_values
 
 
 def _section(html: str) -> str:

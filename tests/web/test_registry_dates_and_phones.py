@@ -9,16 +9,15 @@ from datetime import timedelta
 
 import pytest
 
+from inspector.clock import local_day
 from inspector.extensions import db
+from inspector.identifiers import format_phone, make_cpf, normalise_phone
 from inspector.models import Holder, Vehicle
-from inspector.services import registry
-from inspector.services.documents import format_phone, make_cpf, normalise_phone
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..registry_csv import counts, row, to_csv
-from .test_csv_import import upload
-from .test_registry_ui import field_error, moto_form, text
+from inspector.registry import records as registry
+from tests import factories
+from tests.registry_csv import counts, row, to_csv
+from tests.web.test_csv_import import upload
+from tests.web.test_registry_ui import field_error, moto_form, text
 
 HX = {"HX-Request": "true"}
 

@@ -13,11 +13,17 @@ from decimal import Decimal
 from sqlalchemy import func, select
 
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Fine, FinePayment, Licence, Sanction, SanctionStatus,
-                              Vehicle)
-from inspector.services.documents import make_cpf
-
-from .. import factories
+from inspector.identifiers import make_cpf
+from inspector.models import (
+    AuditEntry,
+    Fine,
+    FinePayment,
+    Licence,
+    Sanction,
+    SanctionStatus,
+    Vehicle,
+)
+from tests import factories
 
 TODAY = date.today()
 

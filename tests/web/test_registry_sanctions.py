@@ -11,13 +11,12 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import event
 
+from inspector import enforcement
+from inspector.enforcement import payments
 from inspector.extensions import db
 from inspector.models import Sanction
-from inspector.services import enforcement
-from inspector.services.enforcement import payments
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local, set_values
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local, set_values
 
 TOWN = "nova-santa-helena"
 

@@ -11,10 +11,9 @@ import pytest
 from PIL import Image
 
 from inspector.extensions import db
+from inspector.identifiers import make_cpf
 from inspector.models import AuditEntry, Driver, Licence, Status, StatusChange, Vehicle
-from inspector.services.documents import make_cpf
-
-from .. import factories
+from tests import factories
 
 HX = {"HX-Request": "true"}
 

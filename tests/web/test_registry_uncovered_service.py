@@ -10,9 +10,8 @@ import pytest
 
 from inspector.extensions import db
 from inspector.models import Driver, Permit, Vehicle
-
-from .. import factories
-from ..registry_csv import counts, row, to_csv
+from tests import factories
+from tests.registry_csv import counts, row, to_csv
 
 NO_MOTO = "Sapezal não regulamenta moto-táxi: não há lei municipal para esse serviço"
 NO_TAXI = "Tapurah não regulamenta táxi: não há lei municipal para esse serviço"

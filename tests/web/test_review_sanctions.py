@@ -13,12 +13,21 @@ import pytest
 from sqlalchemy import select
 
 from inspector.extensions import db
-from inspector.models import (AuditEntry, Driver, Notice, Permit, Sanction, SanctionStatus,
-                              Status, StatusChange, User, Vehicle)
+from inspector.models import (
+    AuditEntry,
+    Driver,
+    Notice,
+    Permit,
+    Sanction,
+    SanctionStatus,
+    Status,
+    StatusChange,
+    User,
+    Vehicle,
+)
 from inspector.models.registry import Licence
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect, local
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect, local
 
 WHEN = local(2026, 3, 2, 10, 0)
 FIRST_ITEM = {"tapurah": "tank-sign", "sapezal": "roof-light", "nova-santa-helena": "roof-light"}
@@ -277,7 +286,7 @@ def _deliver(client, act_id: int):
     """Record that the decided act was handed over today (its time runs from there)."""
     from datetime import UTC, datetime
 
-    from inspector.services.field_rules import local_day
+    from inspector.clock import local_day
 
     return client.post_form(f"/revisao/atos/{act_id}/entrega",
                             {"delivered_on": local_day(datetime.now(UTC)).isoformat(),

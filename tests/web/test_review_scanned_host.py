@@ -9,9 +9,8 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import Inspection
-
-from ..field_api_helpers import Api, body
-from .test_review_ui import _login, town  # noqa: F401  (fixture)
+from tests.field_api_helpers import Api, body
+from tests.web.test_review_ui import _login, town  # noqa: F401  (fixture)
 
 HOST = "pix-mototaxi-tapurah.example.net"
 

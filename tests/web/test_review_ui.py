@@ -9,14 +9,13 @@ from io import BytesIO
 
 import pytest
 from PIL import Image
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from inspector.extensions import db
 from inspector.models import Inspection, Photo, Sanction, SanctionStatus
-
-from .. import factories
-from ..enforcement_helpers import enforcement_worker, fleet
-from ..field_api_helpers import Api, body, damage_evidence, jpeg, sha
+from tests import factories
+from tests.enforcement_helpers import enforcement_worker, fleet
+from tests.field_api_helpers import Api, body, damage_evidence, jpeg, sha
 
 BIG = jpeg(7, size=(2000, 1500))
 
@@ -213,11 +212,11 @@ def test_prazos_lists_the_notice_and_its_deadline(app, town, one):
 
 def test_a_failing_proposal_never_refuses_the_evidence_and_can_be_made_again(app, town,
                                                                             monkeypatch):
-    from inspector.services.enforcement import propose
+    from inspector.enforcement import propose
 
     def broken(insp, now):
         raise RuntimeError("bug")
-    monkeypatch.setattr("inspector.services.enforcement.propose_for_inspection", broken)
+    monkeypatch.setattr("inspector.enforcement.propose_for_inspection", broken)
     iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})  # + worker
     monkeypatch.undo()
     insp_id, acts, photos = _ids(app, iid)

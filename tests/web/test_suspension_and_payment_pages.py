@@ -11,15 +11,16 @@ from datetime import UTC, datetime, time, timedelta
 import pytest
 from sqlalchemy import func, select
 
+from inspector import enforcement
+from inspector.clock import LOCAL_TZ, local_day
+from inspector.credentials import issuing as credentials
+from inspector.documents import issuing as notice_documents
 from inspector.extensions import db
 from inspector.models import FinePayment, Licence, Notice, Sanction, Status
-from inspector.services import credentials, enforcement, notice_documents
-from inspector.services.field_rules import LOCAL_TZ, local_day
-
-from .. import factories
-from ..credentials_data import banner
-from ..enforcement_helpers import deliver, fleet, inspect, running_daily_fine, set_values
-from .test_documents import pdf_text
+from tests import factories
+from tests.credentials_data import banner
+from tests.enforcement_helpers import deliver, fleet, inspect, running_daily_fine, set_values
+from tests.web.test_documents import pdf_text
 
 HX = {"HX-Request": "true"}
 

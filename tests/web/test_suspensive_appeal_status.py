@@ -12,14 +12,14 @@ from html import unescape
 
 import pytest
 
+from inspector import enforcement
+from inspector.clock import local_day
+from inspector.documents import issuing as notice_documents
+from inspector.enforcement.acts import schedule
 from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
-from inspector.services import enforcement, notice_documents
-from inspector.services.enforcement.acts import schedule
-from inspector.services.field_rules import local_day
-
-from .. import factories
-from ..enforcement_helpers import fleet, inspect
+from tests import factories
+from tests.enforcement_helpers import fleet, inspect
 
 
 @pytest.fixture

@@ -10,11 +10,10 @@ import re
 import pytest
 from sqlalchemy import delete, update
 
+from inspector import audit
 from inspector.extensions import db
 from inspector.models import AuditEntry
-from inspector.services import audit
-
-from .. import factories
+from tests import factories
 
 
 def _entries(app, n: int, start: int = 0) -> None:

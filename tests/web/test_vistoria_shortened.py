@@ -13,14 +13,15 @@ import flask_migrate
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select
 
+from inspector.credentials import issuing as credentials
 from inspector.extensions import db
+from inspector.laws import compliance
 from inspector.models import AuditEntry, Vehicle
+from inspector.registry import records as registry
 from inspector.rules.engine import add_months
-from inspector.services import compliance, credentials, registry
-
-from .. import factories
-from ..credentials_data import banner
-from ..field_api_helpers import Api
+from tests import factories
+from tests.credentials_data import banner
+from tests.field_api_helpers import Api
 
 TODAY = date.today()
 ART_32_P3 = "Art. 32, § 3º"

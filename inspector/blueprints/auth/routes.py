@@ -1,14 +1,20 @@
 """Login, logout and password change."""
 from __future__ import annotations
 
-from flask import (Blueprint, current_app, flash, g, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 
-from ...extensions import db, limiter
-from ...models import User
-from ...security import (end_session, hash_password, login_required, public, start_session,
-                         verify_password)
-from ...services import audit, push_subscriptions
+from inspector import audit
+from inspector.extensions import db, limiter
+from inspector.models import User
+from inspector.notifications import subscriptions as push_subscriptions
+from inspector.security import (
+    end_session,
+    hash_password,
+    login_required,
+    public,
+    start_session,
+    verify_password,
+)
 
 bp = Blueprint("auth", __name__)
 
@@ -80,7 +86,7 @@ def change_password():
         if not errors:
             user = g.user
             user.password_hash = hash_password(new)
-            from ...models import UserSession
+            from inspector.models import UserSession
             UserSession.query.filter_by(user_id=user.id).delete()
             audit.record("password_changed", "user", user.id, actor=user,
                          municipality_id=user.municipality_id)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ...extensions import csrf
-from ...security import public
+from inspector.extensions import csrf
+from inspector.security import public
 
 bp = Blueprint("bench", __name__, url_prefix="/_bench")
 csrf.exempt(bp)

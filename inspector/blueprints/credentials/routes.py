@@ -2,15 +2,28 @@
 queue of passenger reports. Admins change; supervisors look; other towns get 404."""
 from __future__ import annotations
 
-from flask import (Blueprint, Response, abort, flash, g, jsonify, redirect, render_template,
-                   request, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
-from ...extensions import db
-from ...models import Credential, Driver, PassengerReport, ReportStatus, Role, Vehicle
-from ...security import get_in_town, login_required, roles_required, town_id
-from ...services import credential_keys, credential_sheets, credentials, passenger_reports
-from ...services.errors import ValidationFailed
-from ...services.field_rules import local_day
+from inspector.clock import local_day
+from inspector.credentials import issuing as credentials
+from inspector.credentials import keys as credential_keys
+from inspector.credentials import sheets as credential_sheets
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.models import Credential, Driver, PassengerReport, ReportStatus, Role, Vehicle
+from inspector.passenger import reports as passenger_reports
+from inspector.security import get_in_town, login_required, roles_required, town_id
 
 bp = Blueprint("credentials", __name__)
 
@@ -25,7 +38,7 @@ STATUS_LABELS = {"active": "Ativa", "revoked": "Cancelada", "expired": "Vencida"
 @bp.app_template_filter("seen_banner")
 def seen_banner(state: str | None) -> str:
     """What the passenger's page said when they reported ("NÃO RECONHECIDA"), in its words."""
-    from ...services.passenger_view import TITLES
+    from inspector.passenger.view import TITLES
     return TITLES.get(state or "", state or "") or "—"
 
 

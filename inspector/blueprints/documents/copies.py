@@ -8,13 +8,12 @@ from datetime import UTC, datetime
 
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
 
-from ...errors import wants_json
-from ...extensions import db
-from ...models import Role, Sanction
-from ...security import get_in_town, roles_required, town_id
-from ...services import notice_copies
-from ...services.errors import ValidationFailed
-from .routes import bp
+from inspector.blueprints.documents.routes import bp
+from inspector.documents import copies as notice_copies
+from inspector.errors import ValidationFailed, wants_json
+from inspector.extensions import db
+from inspector.models import Role, Sanction
+from inspector.security import get_in_town, roles_required, town_id
 
 VIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 
@@ -57,7 +56,7 @@ def _refused(act: Sanction, errors: dict, status: int):
     message = " ".join(errors.values())
     if wants_json():
         return {"error": message, "fields": errors, "status": status}, status
-    from ..review.actions import act_context
+    from inspector.blueprints.review.actions import act_context
     act = db.session.get(Sanction, act.id)
     return render_template("review/act.html", **act_context(act), copy_errors=errors), status
 

@@ -7,17 +7,14 @@ town's slug in the URL. The PDFs are made by the enforcement listener (services/
 """
 from __future__ import annotations
 
-from flask import (Blueprint, Response, abort, g, make_response, render_template,
-                   request)
+from flask import Blueprint, Response, abort, g, make_response, render_template, request
 
-from ...extensions import db, limiter
-from ...models import Inspection, Role
-from ...security import config_limit, no_store, public, roles_required, town_id
-from ...services import notice_documents
+from inspector.documents import issuing as notice_documents
+from inspector.extensions import db, limiter
+from inspector.models import Inspection, Role
+from inspector.security import config_limit, no_store, public, roles_required, town_id
 
 bp = Blueprint("documents", __name__)
-# The PDF is made when the enforcement services issue a notice, in the same transaction.
-bp.record_once(lambda _state: notice_documents.install())
 
 CHECK_RESULTS = {
     "current": ("b-regular", "O arquivo é este documento, na versão em vigor."),
@@ -100,4 +97,4 @@ def download(town: str, number: str):
     resp.headers["Cache-Control"] = "private, no-store"
     resp.headers["X-Content-SHA256"] = doc.sha256
     return resp
-from . import copies  # noqa: E402,F401  (the company copy of a notice: same blueprint)
+from inspector.blueprints.documents import copies  # noqa: E402,F401  (the company copy of a notice: same blueprint)

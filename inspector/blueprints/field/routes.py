@@ -26,10 +26,10 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
-from ...rules.loader import LAWS_DIR, PACKS_DIR
-from ...security import public
-from ...services import law_pages
-from ..laws.routes import render_law
+from inspector.blueprints.laws.routes import render_law
+from inspector.laws import pages as law_pages
+from inspector.rules.loader import LAWS_DIR, PACKS_DIR
+from inspector.security import public
 
 bp = Blueprint("field", __name__)
 

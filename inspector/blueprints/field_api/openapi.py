@@ -1,11 +1,13 @@
 """The OpenAPI 3.1 document of every JSON endpoint, kept in this one place.
 
-Another blueprint with a JSON endpoint adds its path to PATHS (and its schemas to
-SCHEMAS); tests/web/test_field_api.py fails when a /api/ route is missing here.
+The notifications' endpoints are described beside them (`notifications/api_doc.py`) and
+merged here; tests/web/test_field_api.py fails when a /api/ route is missing.
 """
 from __future__ import annotations
 
 import copy
+
+from inspector.blueprints.notifications.api_doc import PATHS as NOTIFICATION_PATHS
 
 ERR = {"$ref": "#/components/responses/Error"}
 SESSION = [{"session": []}]
@@ -280,7 +282,7 @@ def document() -> dict:
         "info": {"title": "Inspector API", "version": "1",
                  "description": "JSON endpoints of Inspector. The field sync protocol is "
                                 "described in docs/sync.md. Errors: {error, status, fields?}."},
-        "paths": copy.deepcopy(PATHS),
+        "paths": copy.deepcopy(PATHS | NOTIFICATION_PATHS),
         "components": {
             "schemas": copy.deepcopy(SCHEMAS),
             "responses": {"Error": _ok(_ref("Error"), "Error (pt-BR message).")},

@@ -1,5 +1,6 @@
 """JSON endpoints of the field sync protocol (docs/sync.md): session, snapshot, inspections,
-photos, the review of the agent's own inspections. Views parse, call a service, answer JSON; errors are JSON with a pt-BR message."""
+photos, the review of the agent's own inspections. Views parse, call a service, answer JSON;
+errors are JSON with a pt-BR message."""
 from __future__ import annotations
 
 import json
@@ -7,11 +8,14 @@ import json
 from flask import Blueprint, Response, g, jsonify, request
 from flask_wtf.csrf import generate_csrf
 
-from ...models import Role
-from ...security import public, roles_required, town_id
-from ...services import enforcement, field_reviews, field_snapshot, inspections
-from ...services.errors import ValidationFailed
-from .openapi import document
+from inspector import enforcement
+from inspector.blueprints.field_api.openapi import document
+from inspector.errors import ValidationFailed
+from inspector.field import reviews as field_reviews
+from inspector.field import snapshot as field_snapshot
+from inspector.inspections import records as inspections
+from inspector.models import Role
+from inspector.security import public, roles_required, town_id
 
 bp = Blueprint("field_api", __name__, url_prefix="/api")
 

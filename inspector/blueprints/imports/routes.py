@@ -13,23 +13,39 @@ import json
 import re
 import secrets
 import time
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
-from flask import (Blueprint, Response, current_app, flash, g, redirect, render_template,
-                   request, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
-from ...extensions import db
-from ...models import Role
-from ...security import roles_required, town_id
-from ...services.csv_format import (COLUMNS, MAX_BYTES, MAX_ROWS, FileRefused, examples,
-                                    template_csv)
-from ...services.csv_import import ImportReport, import_registry
+from inspector.clock import local_day
+from inspector.extensions import db
+from inspector.imports.csv_format import (
+    COLUMNS,
+    MAX_BYTES,
+    MAX_ROWS,
+    FileRefused,
+    examples,
+    template_csv,
+)
+from inspector.imports.csv_import import ImportReport, import_registry
+from inspector.models import Role
+from inspector.security import roles_required, town_id
+
 
 def local_today() -> date:
     """Today in Mato Grosso, where every town served is."""
-    return datetime.now(ZoneInfo("America/Cuiaba")).date()
+    return local_day()
 
 
 bp = Blueprint("imports", __name__, url_prefix="/cadastro/importar")

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
-from ...extensions import db
-from ...models import Municipality, Role
-from ...security import roles_required, town_id
-from ...services import compliance_page, decree_values
-from ...services.errors import ValidationFailed
-from ...services.law_pages import fmt_date
-from ...services.values import parse_date
-from .routes import bp, today
+from inspector.blueprints.laws.routes import bp, today
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.laws import compliance_page
+from inspector.laws.pages import fmt_date
+from inspector.models import Municipality, Role
+from inspector.registry import decree_values
+from inspector.registry.values import parse_date
+from inspector.security import roles_required, town_id
 
 READ = roles_required(Role.SUPERVISOR, Role.ADMIN)
 WRITE = roles_required(Role.ADMIN)

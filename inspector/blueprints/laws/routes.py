@@ -8,19 +8,17 @@ browsers and the field app with a long max-age and revalidated with an ETag.
 from __future__ import annotations
 
 from datetime import date, datetime
-from zoneinfo import ZoneInfo
 
-from flask import (Blueprint, Response, abort, make_response, render_template, request,
-                   session)
+from flask import Blueprint, Response, abort, make_response, render_template, request, session
 
-from ...security import public
-from ...services import law_pages
-from ...services.values import parse_date
-from .citations import citation_text, citation_url
+from inspector.blueprints.laws.citations import citation_text, citation_url
+from inspector.clock import LOCAL_TZ
+from inspector.laws import pages as law_pages
+from inspector.registry.values import parse_date
+from inspector.security import public
 
 bp = Blueprint("laws", __name__)
 
-TOWN_TZ = ZoneInfo("America/Cuiaba")  # every town served is in Mato Grosso
 LAW_MAX_AGE = 7 * 24 * 3600   # law texts and packs change only with a new release
 TODAY_MAX_AGE = 3600          # "today's checklist" turns over at midnight
 
@@ -30,7 +28,7 @@ bp.add_app_template_global(citation_text, "citation_text")
 
 def today() -> date:
     """The calendar day in Mato Grosso."""
-    return datetime.now(TOWN_TZ).date()
+    return datetime.now(LOCAL_TZ).date()
 
 
 def cacheable(html: str, max_age: int) -> Response:
@@ -97,4 +95,4 @@ def checklist(law_slug: str):
     return cacheable(html, LAW_MAX_AGE if raw else TODAY_MAX_AGE)
 
 
-from . import compliance_views  # noqa: E402,F401  (/conformidade routes on this blueprint)
+from inspector.blueprints.laws import compliance_views  # noqa: E402,F401  (/conformidade routes on this blueprint)

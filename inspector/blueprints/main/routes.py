@@ -1,12 +1,20 @@
 """Home, health check, favicon."""
 from __future__ import annotations
 
-from flask import (Blueprint, current_app, g, jsonify, redirect, render_template,
-                   send_from_directory, url_for)
+from flask import (
+    Blueprint,
+    current_app,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    send_from_directory,
+    url_for,
+)
 from sqlalchemy import text
 
-from ...extensions import db
-from ...security import login_required, public
+from inspector.extensions import db
+from inspector.security import login_required, public
 
 bp = Blueprint("main", __name__)
 

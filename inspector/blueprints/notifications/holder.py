@@ -13,19 +13,29 @@ import time
 from datetime import UTC, date, datetime
 
 from argon2 import PasswordHasher
-from flask import (Response, current_app, jsonify, make_response, redirect, render_template,
-                   request, session, url_for)
+from flask import (
+    Response,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from ...extensions import db, limiter
-from ...models import Municipality, Notice
-from ...rules.sanctions import UNDEFINED, Money
-from ...security import config_limit, no_store, public
-from ...services import push_subscriptions, push_triggers
-from ...services.errors import ValidationFailed
-from ...services.field_rules import LOCAL_TZ
-from .routes import bp
+from inspector.blueprints.notifications.routes import bp
+from inspector.clock import LOCAL_TZ
+from inspector.errors import ValidationFailed
+from inspector.extensions import db, limiter
+from inspector.models import Municipality, Notice
+from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import triggers as push_triggers
+from inspector.rules.sanctions import UNDEFINED, Money
+from inspector.security import config_limit, no_store, public
 
 ACCESS_KEY = "notice_access"
 ACCESS_SECONDS = 2 * 3600
@@ -107,7 +117,7 @@ def _grant(notice: Notice) -> None:
 def _match(path: str, code: str) -> Notice | None:
     """The notice at this path with this code (without a town, the code tells same-numbered
     notices apart). An unknown number still costs one Argon2 verification."""
-    from ...services.enforcement import check_access_code
+    from inspector.enforcement import check_access_code
 
     found = db.session.scalars(_notices(path)).all() if path else []
     match = None
@@ -175,7 +185,7 @@ def holder_view(notice: Notice) -> dict:
     if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=UTC)
     appeal: date | None = act.appeal_until
-    from ...services.notice_documents import appeal_window_note
+    from inspector.documents.issuing import appeal_window_note
     note = appeal_window_note(act)   # a suspensive appeal can still be filed: not in force yet
     return {
         "number": notice.number, "path": page_path(notice), "town": town.name if town else "",
@@ -215,7 +225,7 @@ def _appeal_outcome(act) -> str | None:
 
 def _suspension_and_fine(act) -> dict:
     """The suspension's period and the fine's payment state, when the act has them."""
-    from ...services.enforcement import payments, suspensions
+    from inspector.enforcement import payments, suspensions
 
     balance = payments.balance_of(act)
     return {"suspension": suspensions.situation_text(act),

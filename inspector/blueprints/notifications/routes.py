@@ -9,25 +9,16 @@ from flask import Blueprint, Response, g, jsonify, redirect, render_template, re
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ...errors import error_response
-from ...extensions import db
-from ...models import Notification
-from ...security import login_required, public
-from ...services import push, push_subscriptions, push_triggers
-from ...services.errors import ValidationFailed
-from ...services.field_rules import LOCAL_TZ
-from ..field_api import openapi
-from .api_doc import PATHS
+from inspector.clock import LOCAL_TZ
+from inspector.errors import ValidationFailed, error_response
+from inspector.extensions import db
+from inspector.models import Notification
+from inspector.notifications import push
+from inspector.notifications import subscriptions as push_subscriptions
+from inspector.security import login_required, public
 
 bp = Blueprint("notifications", __name__)
 PAGE = 50
-
-
-@bp.record_once
-def _setup(state) -> None:
-    """Hook the triggers to the enforcement services; document the JSON endpoints."""
-    push_triggers.register()
-    openapi.PATHS.update(PATHS)
 
 
 def unread_count() -> int:
@@ -146,9 +137,9 @@ def mark_read():
 
 def holder_lookup_form():
     """Imported late: the holder's views live in holder.py."""
-    from .holder import lookup_form
+    from inspector.blueprints.notifications.holder import lookup_form
 
     return lookup_form()
 
 
-from . import holder  # noqa: E402,F401  (the holders' routes, on this blueprint)
+from inspector.blueprints.notifications import holder  # noqa: E402,F401  (the holders' routes, on this blueprint)

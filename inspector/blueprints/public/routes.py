@@ -5,21 +5,22 @@ Tiny on purpose: one small stylesheet, no JavaScript, no fonts, nothing from els
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 
-from flask import (Blueprint, Response, abort, current_app, make_response, render_template,
-                   request)
+from flask import Blueprint, Response, abort, current_app, make_response, render_template, request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from ...extensions import db, limiter
-from ...models import ReportCategory
-from ...security import config_limit, no_store, public
-from ...services import credentials, passenger_page, passenger_reports, passenger_view
-from ...services.errors import ValidationFailed
+from inspector.clock import LOCAL_TZ
+from inspector.credentials import issuing as credentials
+from inspector.errors import ValidationFailed
+from inspector.extensions import db, limiter
+from inspector.models import ReportCategory
+from inspector.passenger import page as passenger_page
+from inspector.passenger import reports as passenger_reports
+from inspector.passenger import view as passenger_view
+from inspector.security import config_limit, no_store, public
 
 bp = Blueprint("public", __name__)
 
-TOWN_TZ = ZoneInfo("America/Cuiaba")  # every town served is in Mato Grosso
 FORM_MAX_AGE = 2 * 3600  # a report form older than this asks to be reloaded
 
 
@@ -31,7 +32,7 @@ _report_limit = config_limit("REPORT_RATE_LIMIT", "5 per 10 minutes;20 per day")
 
 def _today():
     """Today in the towns' time zone (a licence ends at midnight in Mato Grosso)."""
-    return datetime.now(TOWN_TZ).date()
+    return datetime.now(LOCAL_TZ).date()
 
 
 def _lookup(token: str):
@@ -57,7 +58,7 @@ def verify(token: str):
     p = passenger_page.page(token, _today())
     current_app.logger.info("credential checked", extra={"fields": {
         "outcome": p.outcome, "reason": p.reason, "credential_id": p.credential_id}})
-    now_text = datetime.now(TOWN_TZ).strftime("%d/%m/%Y %H:%M")
+    now_text = datetime.now(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
     body = passenger_page.html(p, now_text, lambda: render_template(
         "public/verify.html", view=p.view, token=token, now_text=now_text))
     return no_store(make_response(body, 200 if p.outcome != "unknown" else 404))
@@ -71,7 +72,7 @@ def driver_photo(token: str, driver_id: int):
     found, view = _lookup(token)
     if view.state in ("unknown", "revoked", "expired") or driver_id not in {p.id for p in view.drivers}:
         abort(404)
-    from ...models import Driver
+    from inspector.models import Driver
 
     d = db.session.get(Driver, driver_id)
     if not d.photo:

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import hashlib
 
-from ...extensions import db
-from ...models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
-from ...services import vistoria_validity
-from ...services.field_rules import local_day
-from .kinds import Kind
-from .queries import allowed, history, sanctions
+from inspector.blueprints.registry.kinds import Kind
+from inspector.blueprints.registry.queries import allowed, history, sanctions
+from inspector.clock import local_day
+from inspector.extensions import db
+from inspector.models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
+from inspector.registry import vistoria_validity
 
 
 def photo_etag(photo: bytes) -> str:

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
-from ...services import photos
-from ...services.errors import ValidationFailed
-from .kinds import Kind
+from inspector.blueprints.registry.kinds import Kind
+from inspector.errors import ValidationFailed
+from inspector.registry import photos
 
 
 def read(kind: Kind, form: MultiDict) -> dict[str, str]:

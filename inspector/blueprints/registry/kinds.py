@@ -5,15 +5,28 @@ labels, the service that saves it) is declared here once.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
-from ...extensions import db
-from ...models import (Driver, DriverCategory, Holder, HolderKind, InsurancePolicy, Licence,
-                       LicenceKind, Permit, PermitKind, Service, Stand, Vehicle)
-from ...services.field_rules import local_day
-from .labels import choices
+from inspector.blueprints.registry.labels import choices
+from inspector.clock import local_day
+from inspector.extensions import db
+from inspector.models import (
+    Driver,
+    DriverCategory,
+    Holder,
+    HolderKind,
+    InsurancePolicy,
+    Licence,
+    LicenceKind,
+    Permit,
+    PermitKind,
+    Service,
+    Stand,
+    Vehicle,
+)
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,7 @@ def _offered(enum_cls: type[Enum], service_of: Callable[[Any], Service]):
     """A select's options limited to what the town's laws regulate (no moto-taxi in Sapezal,
     no taxi in Tapurah: the registry refuses them), plus the record's current value."""
     def options(town: int, current: str = "") -> list[tuple[str, str]]:
-        from ...services.registry_base import town_services
+        from inspector.registry.base import town_services
 
         covered = town_services(town)
         return [("", "Escolha…")] + [(v, text) for v, text in choices(enum_cls)
@@ -106,7 +119,7 @@ def _stands(town: int, current: str = "") -> list[tuple[str, str]]:
 
 
 def _vistoria_shortening(town: int) -> bool:
-    from ...services import vistoria_validity
+    from inspector.registry import vistoria_validity
 
     return vistoria_validity.town_allows(town)
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime
 from enum import Enum
 
-from ...models import Status
-from ...services.documents import format_cnpj, format_cpf, format_phone, format_plate
-from ...services.field_rules import local_day
-from ...services.values import label as _service_label
+from inspector.clock import LOCAL_TZ, local_day
+from inspector.identifiers import format_cnpj, format_cpf, format_phone, format_plate
+from inspector.models import Status
+from inspector.registry.values import label as _service_label
 
 # The verb a button shows for a move to each status.
 STATUS_ACTIONS = {Status.SUSPENDED: "Suspender", Status.REVOKED: "Cassar (revogar)",
@@ -59,7 +59,6 @@ def choices(enum_cls: type[Enum]) -> list[tuple[str, str]]:
 
 
 # Mato Grosso keeps UTC-4 all year (no daylight saving since 2019).
-LOCAL_TIME = timezone(timedelta(hours=-4), "MT")
 
 
 def fmt_date(value) -> str:
@@ -68,7 +67,7 @@ def fmt_date(value) -> str:
         return "—"
     if isinstance(value, datetime):
         aware = value if value.tzinfo else value.replace(tzinfo=UTC)
-        return aware.astimezone(LOCAL_TIME).strftime("%d/%m/%Y %H:%M")
+        return aware.astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
     if isinstance(value, date):
         return value.strftime("%d/%m/%Y")
     return str(value)

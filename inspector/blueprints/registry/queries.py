@@ -8,12 +8,21 @@ from typing import Any
 from sqlalchemy import Integer, and_, bindparam, or_, select, union_all
 from sqlalchemy.orm import aliased
 
-from ...extensions import db
-from ...models import (AuditEntry, Fine, Holder, Notice, Sanction, SanctionStatus,
-                       StatusChange, User, Vehicle)
-from ...models.enforcement import COPY_MEANS, KIND_LABELS, NoticeCompanyCopy
-from ...services.documents import format_plate
-from .kinds import Kind
+from inspector.blueprints.registry.kinds import Kind
+from inspector.extensions import db
+from inspector.identifiers import format_plate
+from inspector.models import (
+    AuditEntry,
+    Fine,
+    Holder,
+    Notice,
+    Sanction,
+    SanctionStatus,
+    StatusChange,
+    User,
+    Vehicle,
+)
+from inspector.models.enforcement import COPY_MEANS, KIND_LABELS, NoticeCompanyCopy
 
 PER_PAGE = 25
 
@@ -59,7 +68,7 @@ def history(town: int, subjects: list[tuple[str, int]], limit: int = 100) -> lis
 
     Status changes carry the reason; audit entries carry the fields changed.
     """
-    from .labels import changed_fields
+    from inspector.blueprints.registry.labels import changed_fields
 
     if not subjects:
         return []
@@ -226,8 +235,8 @@ def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None 
     vehicle, newest first, with what each falls on and the company's copy of each notice: one
     query, walking the sanctions' holder_id / driver_id / vehicle_id index (the copy by its
     unique notice_id)."""
-    from ...services.enforcement.common import loads
-    from ...services.enforcement.payments import paid_so_far
+    from inspector.enforcement.common import loads
+    from inspector.enforcement.payments import paid_so_far
 
     given = [(col, v) for col, v in ((Sanction.holder_id, holder_id),
                                      (Sanction.driver_id, driver_id),
@@ -292,7 +301,7 @@ def _fine_state(r) -> str | None:
     a void one: proposed, rejected or annulled on appeal)."""
     from decimal import Decimal
 
-    from ...services.enforcement.payments import VOID, due_of, payment_state
+    from inspector.enforcement.payments import VOID, due_of, payment_state
 
     if r.fine_id is None or _status_value(r.status) in {s.value for s in VOID}:
         return None

@@ -6,17 +6,27 @@ write; supervisors read; agents are refused; another town's rows are 404.
 """
 from __future__ import annotations
 
-from flask import (Blueprint, Response, abort, flash, g, make_response, redirect,
-                   render_template, request, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
-from ...extensions import db, htmx
-from ...models import Role
-from ...security import get_in_town, roles_required, town_id
-from ...services import registry_limits
-from ...services.errors import ValidationFailed
-from . import details, forms, queries
-from .kinds import KINDS, LISTED, Kind
-from .labels import OTHER_FIELDS, label, template_helpers
+from inspector.blueprints.registry import details, forms, queries
+from inspector.blueprints.registry.kinds import KINDS, LISTED, Kind
+from inspector.blueprints.registry.labels import OTHER_FIELDS, label, template_helpers
+from inspector.errors import ValidationFailed
+from inspector.extensions import db, htmx
+from inspector.models import Role
+from inspector.registry import limits as registry_limits
+from inspector.security import get_in_town, roles_required, town_id
 
 bp = Blueprint("registry", __name__, url_prefix="/cadastro")
 
@@ -49,7 +59,7 @@ def field_names(entity: str, names: list[str]) -> str:
 
 def service():
     """The registry services module (imported late: it is written alongside this UI)."""
-    from ...services import registry
+    from inspector.registry import records as registry
 
     return registry
 
@@ -85,7 +95,7 @@ def detail_url(kind: Kind, obj) -> str:
 
 def label_error(e: ValidationFailed) -> str:
     """All of a failure's reasons as one sentence for a flash message."""
-    from .labels import sentence
+    from inspector.blueprints.registry.labels import sentence
 
     return " ".join(sentence(reason) for reason in e.errors.values())
 
@@ -161,7 +171,7 @@ def form_view(kind: Kind, editing: bool):
 
 def limit_text(w) -> str:
     """A limit of the law as one pt-BR line with its article, for a flash message."""
-    from ..laws.citations import citation_text
+    from inspector.blueprints.laws.citations import citation_text
 
     where = citation_text(w.citation)
     return f"Atenção: {w.message}" + (f" ({where})" if where else "")
@@ -238,7 +248,7 @@ def status_view(kind: Kind):
 @WRITE
 def driver_unlink(ident: int, vehicle_id: int):
     """Stop registering a driver on one vehicle (the form can only add vehicles)."""
-    from ...models import Driver, Vehicle
+    from inspector.models import Driver, Vehicle
 
     driver = get_in_town(Driver, ident)
     vehicle = get_in_town(Vehicle, vehicle_id)
@@ -257,7 +267,7 @@ def driver_unlink(ident: int, vehicle_id: int):
 @READ
 def driver_photo(ident: int):
     """A driver's photo, to staff of the driver's own town."""
-    from ...models import Driver
+    from inspector.models import Driver
 
     driver = get_in_town(Driver, ident)
     if not driver.photo:

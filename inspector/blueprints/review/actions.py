@@ -11,25 +11,26 @@ from datetime import date
 
 from flask import flash, g, make_response, render_template, request, url_for
 
-from ...extensions import db
-from ...models import Appeal, Inspection, Role, Sanction, SanctionStatus
-from ...security import get_in_town, roles_required
-from ...services import enforcement
-from ...services.enforcement.common import loads, local_day
-from ...services.errors import ValidationFailed
-from .blueprint import VIEWERS, bp, go, now, wants_fragment
+from inspector import enforcement
+from inspector.blueprints.review.blueprint import VIEWERS, bp, go, now, wants_fragment
+from inspector.enforcement.common import loads, local_day
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.models import Appeal, Inspection, Role, Sanction, SanctionStatus
+from inspector.security import get_in_town, roles_required
 
 
 def act_context(act: Sanction, errors: dict | None = None, code: str | None = None,
                 message: str | None = None) -> dict:
     """What `review/_act.html` needs for one act."""
-    from .routes import FILER_LABELS, SUSPENSIVE
-    from ...models import AppealStatus
+    from inspector.blueprints.review.routes import FILER_LABELS, SUSPENSIVE
+    from inspector.models import AppealStatus
 
     return {"act": act, "act_errors": errors or {}, "access_code": code, "message": message,
             "act_options": enforcement.amend_options(act)
             if act.status == SanctionStatus.PROPOSED else [],
-            "loads": loads, "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS, "suspensive": SUSPENSIVE,
+            "loads": loads, "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS,
+            "suspensive": SUSPENSIVE,
             # the delivery's date picker offers the days the service accepts (decision..today)
             "today": local_day(now()),
             "AppealStatus": AppealStatus, "SanctionStatus": SanctionStatus}
@@ -60,7 +61,7 @@ def _refused(act: Sanction, e: ValidationFailed):
         return make_response(render_template("review/_act.html",
                                              **act_context(act, errors=e.errors)), status)
     if act.inspection_id:
-        from .routes import inspection_context
+        from inspector.blueprints.review.routes import inspection_context
         return make_response(render_template(
             "review/inspection.html", **inspection_context(act.inspection, e.errors, act.id)),
             status)
@@ -193,7 +194,7 @@ def comment(ident: int):
         enforcement.comment_inspection(insp, g.user, now(), _form("comment"))
     except ValidationFailed as e:
         db.session.rollback()
-        from .routes import inspection_context
+        from inspector.blueprints.review.routes import inspection_context
         return make_response(render_template("review/inspection.html",
                                               **inspection_context(insp, e.errors)), 422)
     db.session.commit()
@@ -210,7 +211,7 @@ def reviewed(ident: int):
         enforcement.mark_reviewed(insp, g.user, now())
     except ValidationFailed as e:
         db.session.rollback()
-        from .routes import inspection_context
+        from inspector.blueprints.review.routes import inspection_context
         return make_response(render_template("review/inspection.html",
                                               **inspection_context(insp, e.errors)), 422)
     db.session.commit()
@@ -243,7 +244,7 @@ def choose(ident: int):
                                   reason=_form("reason"))
     except ValidationFailed as e:
         db.session.rollback()
-        from .routes import inspection_context
+        from inspector.blueprints.review.routes import inspection_context
         status = 403 if isinstance(e, enforcement.NotAllowed) else 422
         return make_response(render_template("review/inspection.html",
                                               **inspection_context(insp, e.errors)), status)

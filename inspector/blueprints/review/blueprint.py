@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, current_app, g, make_response, redirect, render_template
 from sqlalchemy.exc import OperationalError
 
-from ...extensions import db, htmx
-from ...models import Role
-from ...services import audit, enforcement
+from inspector import audit, enforcement
+from inspector.extensions import db, htmx
+from inspector.models import Role
 
 bp = Blueprint("review", __name__, url_prefix="/revisao")
 VIEWERS = (Role.SUPERVISOR, Role.ADMIN)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from flask import abort, g, request
 
-from ...extensions import db
-from ...models import FinePayment, Sanction
-from ...security import get_in_town, roles_required, town_id
-from ...services.enforcement import appeals, payments, suspensions
-from ...services.errors import ValidationFailed
-from .actions import _done, _form, _refused
-from .blueprint import VIEWERS, bp, now, page_or_fragment
+from inspector.blueprints.review.actions import _done, _form, _refused
+from inspector.blueprints.review.blueprint import VIEWERS, bp, now, page_or_fragment
+from inspector.enforcement import appeals, payments, suspensions
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.models import FinePayment, Sanction
+from inspector.security import get_in_town, roles_required, town_id
 
 
 @bp.app_template_global("act_balance")

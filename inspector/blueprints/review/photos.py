@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from flask import Response, abort, make_response, render_template, request
 
-from ...extensions import db
-from ...models import Photo
-from ...security import roles_required, town_id
-from ...services import renditions
-from ...services.inspections import evidence_state, photo_bytes
-from .blueprint import VIEWERS, bp
+from inspector.blueprints.review.blueprint import VIEWERS, bp
+from inspector.extensions import db
+from inspector.inspections import renditions
+from inspector.inspections.records import evidence_state, photo_bytes
+from inspector.models import Photo
+from inspector.security import roles_required, town_id
 
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp",
               "image/heic": "heic", "image/heif": "heif"}

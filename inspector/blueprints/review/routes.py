@@ -8,18 +8,25 @@ from datetime import date, datetime
 from flask import Response, abort, g, make_response, render_template, request, url_for
 from markupsafe import Markup
 
-from ... import render_cache
-from ...extensions import db
-from ...models import (AppealStatus, Driver, Holder, Inspection, InspectionStatus, Sanction,
-                       SanctionStatus)
-from ...models.enforcement import KIND_LABELS, STATUS_LABELS
-from ...security import get_in_town, roles_required, town_id
-from ...services import audit, enforcement
-from ...services.enforcement.common import LOCAL_TZ, aware, loads
-from ...services.inspections import evidence_state
-from ...rules.sanctions import brl
-from .blueprint import VIEWERS, bp, now, page_or_fragment, wants_fragment
-from . import actions, fines, photos  # noqa: F401  (register their routes on bp)
+from inspector import audit, clock, enforcement, render_cache
+from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (register their routes on bp)
+from inspector.blueprints.review.blueprint import VIEWERS, bp, now, page_or_fragment, wants_fragment
+from inspector.clock import aware
+from inspector.enforcement.common import LOCAL_TZ, loads
+from inspector.extensions import db
+from inspector.inspections.records import evidence_state
+from inspector.models import (
+    AppealStatus,
+    Driver,
+    Holder,
+    Inspection,
+    InspectionStatus,
+    Sanction,
+    SanctionStatus,
+)
+from inspector.models.enforcement import KIND_LABELS, STATUS_LABELS
+from inspector.rules.sanctions import brl
+from inspector.security import get_in_town, roles_required, town_id
 
 QUEUE_STATUSES = {"awaiting_review": "Aguardando revisão", "reviewed": "Revisadas",
                   "incomplete": "Aguardando fotos"}
@@ -63,8 +70,8 @@ _CHANGE_PAGES = {"vehicle": "registry.vehicle", "holder": "registry.holder",
 @bp.app_template_global("registry_change")
 def registry_change(entry: dict) -> dict:
     """{when, what, url} of one change: local time, "Veículo: cadastro", its page or None."""
-    from ..registry.kinds import KINDS
-    from ..registry.labels import audit_action
+    from inspector.blueprints.registry.kinds import KINDS
+    from inspector.blueprints.registry.labels import audit_action
 
     action, entity = entry.get("action", ""), entry.get("entity", "")
     kind = next((k for k in KINDS.values() if k.key == entity), None)
@@ -188,7 +195,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
             "changes": loads(insp.registry_changes) or [], "errors": errors or {},
             "error_act": error_act, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,
             "delivery_means": enforcement.OFFICE_MEANS,
-            "today": enforcement.common.local_day(now()), "AppealStatus": AppealStatus,
+            "today": clock.local_day(now()), "AppealStatus": AppealStatus,
             "InspectionStatus": InspectionStatus, "SanctionStatus": SanctionStatus}
 
 

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from flask import Blueprint, jsonify, make_response, render_template, request
 
-from ...extensions import limiter
-from ...security import config_limit, no_store, public
-from ...services import audit
+from inspector import audit
+from inspector.clock import LOCAL_TZ
+from inspector.extensions import limiter
+from inspector.security import config_limit, no_store, public
 
 bp = Blueprint("transparency", __name__, url_prefix="/transparencia")
 
-TOWN_TZ = ZoneInfo("America/Cuiaba")
 _limit = config_limit("TRANSPARENCY_RATE_LIMIT", "30 per minute;300 per hour")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _SEQ_PREFIX = re.compile(r"^(?:n\s*[º°o.]?|#|entrada)\s*")  # "nº 12", "#12" as printed
@@ -67,7 +66,7 @@ def _check(seq: int, digest: str, head: tuple[int, str] | None) -> dict:
 
 
 def _now_text() -> str:
-    return datetime.now(TOWN_TZ).strftime("%d/%m/%Y %H:%M")
+    return datetime.now(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
 
 
 @bp.errorhandler(429)
@@ -110,7 +109,7 @@ def head_json():
     except BadAnchor as e:
         return no_store(make_response(jsonify(error=str(e)), 400))
     body = {"seq": head[0] if head else 0, "sha256": head[1] if head else None,
-            "consulted_at": datetime.now(TOWN_TZ).isoformat(timespec="seconds")}
+            "consulted_at": datetime.now(LOCAL_TZ).isoformat(timespec="seconds")}
     if asked is not None:
         body["check"] = {"seq": asked[0], "sha256": asked[1], **_check(*asked, head)}
     return no_store(make_response(jsonify(body), 200))

@@ -6,7 +6,6 @@ Create Date: 2026-12-01 00:30:00
 
 """
 from alembic import op
-import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.

@@ -1,5 +1,5 @@
 """Evidence photos' original bytes move from inspection_photos.data to files named by their
-SHA-256 under EVIDENCE_DIR (inspector/services/evidence_store.py)
+SHA-256 under EVIDENCE_DIR (inspector/inspections/evidence_store.py)
 
 Upgrade writes every stored photo to its file (fsynced, checked against the row's SHA-256
 first: a row whose bytes do not match stops the migration, nothing dropped), then drops the
@@ -15,7 +15,7 @@ import hashlib
 import sqlalchemy as sa
 from alembic import op
 
-from inspector.services import evidence_store
+from inspector.inspections import evidence_store
 
 # revision identifiers, used by Alembic.
 revision = '0015'

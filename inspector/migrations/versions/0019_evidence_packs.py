@@ -1,5 +1,5 @@
 """inspection_photos.pack, .pack_offset: where a received photo's bytes are in the evidence
-packs (inspector/services/evidence_store.py).
+packs (inspector/inspections/evidence_store.py).
 
 Photos received from now on are appended to append-only pack files; their row says which
 pack and where. Existing photos keep their loose files (named by their SHA-256) and get
@@ -19,7 +19,7 @@ import hashlib
 import sqlalchemy as sa
 from alembic import op
 
-from inspector.services import evidence_store
+from inspector.inspections import evidence_store
 
 # revision identifiers, used by Alembic.
 revision = '0019'

@@ -1,0 +1,23 @@
+"""Command-line interface: `flask --app inspector <group> <command>`, one group a module.
+
+Errors go to stderr as one line and exit with status 2 (`common.fail`).
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register_cli(app: Flask) -> None:
+    """Attach every command group to the app."""
+    from inspector.cli.credentials import credentials_cli
+    from inspector.cli.demo import demo_cli
+    from inspector.cli.docs import docs_cli
+    from inspector.cli.enforcement import enforcement_cli
+    from inspector.cli.imports import registry_cli
+    from inspector.cli.notifications import notifications_cli
+    from inspector.cli.records import audit_cli, evidence_cli, users_cli
+    from inspector.cli.rules import rules_cli
+
+    for group in (audit_cli, users_cli, evidence_cli, rules_cli, registry_cli, demo_cli,
+                  credentials_cli, notifications_cli, enforcement_cli, docs_cli):
+        app.cli.add_command(group)

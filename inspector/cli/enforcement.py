@@ -1,0 +1,61 @@
+"""`flask --app inspector enforcement tick [--now ISO] [--json]`: apply what time brings.
+
+Idempotent and safe to run every minute (and two at once): see
+`inspector/enforcement/tick.py`. Without `--now` the real clock is used; a time
+without an offset is read as local time in Mato Grosso (America/Cuiaba).
+"""
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import click
+from flask.cli import AppGroup
+
+enforcement_cli = AppGroup("enforcement", help="Legal acts: deadlines, daily fines, appeals.")
+
+
+def parse_now(value: str | None) -> datetime:
+    """The tick's clock: now, or an ISO 8601 datetime (local time when it has no offset)."""
+    from inspector.clock import LOCAL_TZ
+
+    if value is None:
+        return datetime.now(UTC)
+    moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=LOCAL_TZ)
+    return moment.astimezone(UTC)
+
+
+@enforcement_cli.command("tick")
+@click.option("--now", "now_text", metavar="ISO", help="Clock to use, e.g. 2026-03-05T10:00-04:00.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def tick_command(now_text: str | None, as_json: bool) -> None:
+    """Turn missed notices into daily fines, accrue them, close appeal windows, apply the
+    automatic measures of the law (cancelled registrations, revoked permits)."""
+    from inspector import enforcement
+    from inspector.cli.common import fail
+
+    try:
+        now = parse_now(now_text)
+    except ValueError:
+        fail(f"--now inválido: '{now_text}' (use ISO 8601, ex. 2026-03-05T10:00:00-04:00)")
+    report = enforcement.tick(now)
+    from inspector.cli.notifications import deliver_after_tick
+    pushed = deliver_after_tick(now)  # the pushes this tick (and earlier requests) queued
+    if as_json:
+        click.echo(json.dumps(report.as_dict() | {"push": pushed}, ensure_ascii=False))
+        return
+    click.echo(f"push: {pushed['error']}" if "error" in pushed else
+               f"push: {len(pushed['sent'])} enviada(s), {len(pushed['retry'])} a repetir, "
+               f"{len(pushed['failed'])} falha(s), {len(pushed['dropped'])} descartada(s)")
+    d = report.as_dict()
+    click.echo(f"tick {d['now']}: {d['changes']} alteração(ões) — "
+               f"{len(d['proposed'])} vistoria(s) com atos propostos, "
+               f"{len(d['converted'])} multa(s) diária(s) nova(s), "
+               f"{len(d['accrued'])} multa(s) diária(s) atualizada(s), "
+               f"{len(d['reminders'])} aviso(s) de prazo, "
+               f"{len(d['windows_closed'])} prazo(s) de recurso encerrado(s), "
+               f"{len(d['lifted'])} suspensão(ões) terminada(s), "
+               f"{len(d['closed'])} ato(s) encerrado(s), "
+               f"{len(d['automatic'])} ato(s) automático(s) da lei")

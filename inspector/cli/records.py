@@ -1,0 +1,136 @@
+"""`audit`, `evidence` and `users`: the log, the photos' files and the accounts."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from flask.cli import AppGroup
+
+from inspector.cli.common import fail
+from inspector.extensions import db
+
+audit_cli = AppGroup("audit", help="The hash-chained audit log.")
+users_cli = AppGroup("users", help="Accounts of agents, supervisors and admins.")
+evidence_cli = AppGroup("evidence", help="The files of evidence photos (EVIDENCE_DIR).")
+
+
+def _anchor(value: str) -> tuple[int, str]:
+    """SEQ:HASH as printed on an issued document."""
+    seq, _, digest = value.partition(":")
+    digest = digest.strip().lower()
+    if not seq.strip().isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef"
+                                                              for c in digest):
+        fail(f"--expect {value!r}: use NÚMERO:SHA256 (64 algarismos hexadecimais), como "
+             "impresso no documento")
+    return int(seq), digest
+
+
+@audit_cli.command("verify")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--expect", "anchors", multiple=True, metavar="SEQ:HASH",
+              help="An entry a document printed (repeatable): the log must still hold it.")
+def audit_verify(as_json: bool, anchors: tuple[str, ...]) -> None:
+    """Walk the chain; report the first broken link (exit 1) or that it holds. With
+    --expect, also that every entry printed on a document is still there (a truncated tail
+    leaves a chain that holds, but not the documents' entries)."""
+    from inspector.audit import missing_anchors, verify
+
+    expected = [_anchor(a) for a in anchors]
+    count, broken = verify()
+    problems = missing_anchors(expected)
+    if as_json:
+        click.echo(json.dumps({"ok": broken is None and not problems, "verified": count,
+                               "broken": None if broken is None else broken.__dict__,
+                               "anchors": len(expected), "anchor_problems": problems}))
+    else:
+        if broken is None:
+            click.echo(f"ok: {count} entries, chain intact")
+        else:
+            click.echo(f"BROKEN at entry #{broken.seq} (id {broken.entry_id}): "
+                       f"{broken.reason}; {count} entries before it hold")
+        for problem in problems:
+            click.echo(f"DOCUMENT: {problem}")
+        if expected and not problems:
+            click.echo(f"ok: the {len(expected)} entries printed on documents are there")
+    if broken is not None or problems:
+        sys.exit(1)
+
+
+@audit_cli.command("head")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def audit_head(as_json: bool) -> None:
+    """Print the log's last entry as NÚMERO:SHA256, to publish (the town's official
+    gazette, its site) and check later with `audit verify --expect`; /transparencia/registro
+    shows the same to anyone."""
+    from inspector.audit import latest
+
+    head = latest()
+    if as_json:
+        click.echo(json.dumps({"seq": head[0], "sha256": head[1]} if head else
+                              {"seq": 0, "sha256": None}))
+    elif head is None:
+        click.echo("o registro está vazio")
+    else:
+        click.echo(f"{head[0]}:{head[1]}")
+
+
+@evidence_cli.command("verify")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def evidence_verify(as_json: bool) -> None:
+    """Hash the bytes of every received photo; list those missing or altered (exit 1)."""
+    from sqlalchemy import select
+
+    from inspector.inspections import evidence_store
+    from inspector.models import Photo
+
+    rows = db.session.execute(select(Photo.sha256, Photo.pack, Photo.pack_offset, Photo.size)
+                              .where(Photo.received_at.is_not(None))
+                              .order_by(Photo.pack, Photo.pack_offset, Photo.sha256)).all()
+    problems = list(evidence_store.check(iter(rows)))
+    if as_json:
+        click.echo(json.dumps({"ok": not problems, "verified": len(rows),
+                               "problems": [{"sha256": h, "problem": p} for h, p in problems],
+                               "directory": str(evidence_store.root())}))
+    else:
+        for sha, problem in problems:
+            click.echo(f"{sha}: {problem}")
+        click.echo(f"{'ok' if not problems else 'PROBLEMS'}: {len(rows)} photos checked in "
+                   f"{evidence_store.root()}, {len(problems)} missing or altered")
+    if problems:
+        sys.exit(1)
+
+
+@users_cli.command("create")
+@click.option("--town", required=True, help="Town slug.")
+@click.option("--username", required=True)
+@click.option("--name", required=True)
+@click.option("--role", type=click.Choice(["agent", "supervisor", "admin"]), required=True)
+@click.password_option()
+def users_create(town: str, username: str, name: str, role: str, password: str) -> None:
+    """Create an account."""
+    from inspector.accounts import create_user
+    from inspector.errors import ValidationFailed
+
+    try:
+        user = create_user(town_slug=town, username=username, name=name, role=role,
+                           password=password)
+    except ValidationFailed as e:
+        fail(str(e))
+    db.session.commit()
+    click.echo(f"created {user.username} ({user.role.value}, {town})")
+
+
+@users_cli.command("disable")
+@click.argument("username")
+def users_disable(username: str) -> None:
+    """Disable an account; its sessions end at once."""
+    from inspector.accounts import set_active
+    from inspector.errors import ValidationFailed
+
+    try:
+        set_active(username, False)
+    except ValidationFailed as e:
+        fail(str(e))
+    db.session.commit()
+    click.echo(f"disabled {username}")

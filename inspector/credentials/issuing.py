@@ -1,0 +1,297 @@
+"""Issue, reissue, revoke and look up QR credentials; every change is in the audit log."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from flask import current_app
+from sqlalchemy import lambda_stmt, select
+from sqlalchemy.orm import joinedload
+
+from inspector import audit
+from inspector.clock import local_day
+from inspector.credentials import keys as credential_keys
+from inspector.credentials.tokens import (
+    Claims,
+    TokenRejected,
+    burn_verification,
+    encode,
+    parse,
+    verify_parsed,
+)
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.models import (
+    Credential,
+    CredentialKind,
+    Driver,
+    DriverCategory,
+    Holder,
+    Licence,
+    Municipality,
+    Service,
+    Vehicle,
+)
+
+DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+DEFAULT_VALIDITY_DAYS = 730
+MAX_TOKEN_CHARS = 200
+MIN_REASON = 5
+# Which drivers get which printed credential (sheet kinds of `credentials sheet --kind`).
+RIDER_CATEGORIES = (DriverCategory.MOTOTAXISTA,)
+TAXI_DRIVER_CATEGORIES = (DriverCategory.AUTONOMO, DriverCategory.AUXILIAR)
+# The service whose law asks for each sheet (vehicle stickers: every service), and its name.
+SHEET_SERVICE = {"vehicle": None, "rider": Service.MOTOTAXI, "card": Service.TAXI}
+SHEET_NAMES = {"vehicle": "adesivos de veículos", "rider": "crachás de colete de moto-táxi",
+               "card": "carteiras de motorista de táxi"}
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 (hex) of a token: the only form the database is searched by."""
+    return hashlib.sha256(token[:MAX_TOKEN_CHARS].encode("utf-8", "replace")).hexdigest()
+
+
+def public_url(token: str) -> str:
+    """The absolute URL a QR code encodes: PUBLIC_BASE_URL + /v/<token>."""
+    base = current_app.config.get("PUBLIC_BASE_URL") or DEFAULT_BASE_URL
+    return f"{base.rstrip('/')}/v/{token}"
+
+
+def validity_days() -> int:
+    """How long a new credential is valid (config CREDENTIAL_VALIDITY_DAYS, default 2 years)."""
+    return int(current_app.config.get("CREDENTIAL_VALIDITY_DAYS", DEFAULT_VALIDITY_DAYS))
+
+
+def _snapshot(c: Credential) -> dict:
+    return audit.snapshot(c, exclude=("token",))
+
+
+def subject_of(c: Credential) -> Vehicle | Driver:
+    """The vehicle or driver a credential names."""
+    return c.vehicle if c.kind == CredentialKind.VEHICLE else c.driver
+
+
+def active_for(subject: Vehicle | Driver) -> Credential | None:
+    """The subject's credential that is not revoked (there is at most one)."""
+    column = Credential.vehicle_id if isinstance(subject, Vehicle) else Credential.driver_id
+    return db.session.scalar(select(Credential).where(column == subject.id,
+                                                      Credential.revoked_at.is_(None))
+                             .order_by(Credential.id.desc()).limit(1))
+
+
+def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None = None,
+          today: date | None = None) -> Credential:
+    """Sign and record a new credential for a vehicle or a driver."""
+    today = today or local_day()
+    current = active_for(subject)
+    if current is not None and current is not replaces:
+        raise ValidationFailed({"credencial": "já existe uma credencial ativa; use reemitir"})
+    town = db.session.get(Municipality, subject.municipality_id)
+    kind = CredentialKind.VEHICLE if isinstance(subject, Vehicle) else CredentialKind.DRIVER
+    key = credential_keys.ensure_active_key(actor)
+    expires = today + timedelta(days=validity_days())
+    token = encode(credential_keys.private_key(key), key.kid, kind.value, town.ibge_code,
+                   subject.id, expires)
+    cred = Credential(municipality_id=town.id, kind=kind,
+                      vehicle_id=subject.id if kind == CredentialKind.VEHICLE else None,
+                      driver_id=subject.id if kind == CredentialKind.DRIVER else None,
+                      token=token, token_hash=token_hash(token), kid=key.kid,
+                      issued_at=datetime.now(UTC), expires_on=expires,
+                      issued_by_id=getattr(actor, "id", None),
+                      replaces_id=replaces.id if replaces else None)
+    db.session.add(cred)
+    db.session.flush()
+    audit.record("credential_reissued" if replaces else "credential_issued", "credential",
+                 cred.id, after=_snapshot(cred), actor=actor, municipality_id=town.id)
+    return cred
+
+
+def revoke(cred: Credential, reason: str, actor=None) -> Credential:
+    """Cancel a credential at once: its QR answers CREDENCIAL CANCELADA from now on."""
+    reason = (reason or "").strip()
+    if len(reason) < MIN_REASON:
+        raise ValidationFailed({"motivo": f"diga o motivo (pelo menos {MIN_REASON} letras)"})
+    if cred.revoked_at is not None:
+        raise ValidationFailed({"credencial": "esta credencial já está cancelada"})
+    before = _snapshot(cred)
+    cred.revoked_at = datetime.now(UTC)
+    cred.revoked_reason = reason[:500]
+    cred.revoked_by_id = getattr(actor, "id", None)
+    db.session.flush()
+    audit.record("credential_revoked", "credential", cred.id, before=before,
+                 after=_snapshot(cred), actor=actor, municipality_id=cred.municipality_id)
+    return cred
+
+
+def reissue(cred: Credential, reason: str, actor=None) -> Credential:
+    """Replace a credential (lost vest, damaged sticker): the old QR is cancelled."""
+    revoke(cred, reason, actor)
+    return issue(subject_of(cred), actor, replaces=cred)
+
+
+def eligible_subjects(town_id: int, sheet: str) -> list[Vehicle | Driver]:
+    """Vehicles ('vehicle'), moto-taxi riders ('rider') or taxi drivers ('card') of a town."""
+    if sheet == "vehicle":
+        return list(db.session.scalars(select(Vehicle).where(Vehicle.municipality_id == town_id)
+                                       .order_by(Vehicle.service, Vehicle.prefix, Vehicle.plate)))
+    cats = RIDER_CATEGORIES if sheet == "rider" else TAXI_DRIVER_CATEGORIES
+    return list(db.session.scalars(select(Driver).where(Driver.municipality_id == town_id,
+                                                        Driver.category.in_(cats))
+                                   .order_by(Driver.name)))
+
+
+def missing_subjects(town_id: int, sheet: str) -> list[Vehicle | Driver]:
+    """Subjects of a sheet's kind that have no credential in force (none, or only revoked)."""
+    rows = db.session.execute(select(Credential.vehicle_id, Credential.driver_id).where(
+        Credential.municipality_id == town_id, Credential.revoked_at.is_(None))).all()
+    vehicles = {r.vehicle_id for r in rows if r.vehicle_id}
+    drivers = {r.driver_id for r in rows if r.driver_id}
+    return [s for s in eligible_subjects(town_id, sheet)
+            if s.id not in (vehicles if isinstance(s, Vehicle) else drivers)]
+
+
+def offered_sheets(town_id: int) -> tuple[str, ...]:
+    """The sheets a town prints: a moto-taxi rider's vest badge only where the town's laws
+    cover moto-taxis, a taxi driver's card only where they cover taxis."""
+    from inspector import rules
+
+    town = db.session.get(Municipality, town_id)
+    services = {p.service for p in rules.packs_for_town(town.slug)} if town else set()
+    return tuple(s for s, service in SHEET_SERVICE.items()
+                 if not services or service is None or service.value in services)
+
+
+def check_sheet(town_id: int, sheet: str) -> None:
+    """Refuse (ValidationFailed on `folha`) a sheet unknown or not offered by the town."""
+    if sheet not in SHEET_SERVICE:
+        raise ValidationFailed({"folha": f"folha desconhecida: {sheet!r} (use "
+                                         f"{', '.join(SHEET_SERVICE)})"})
+    if sheet not in offered_sheets(town_id):
+        town = db.session.get(Municipality, town_id)
+        name = "moto-táxi" if SHEET_SERVICE[sheet] == Service.MOTOTAXI else "táxi"
+        raise ValidationFailed({"folha": f"{town.name} não emite {SHEET_NAMES[sheet]}: não há "
+                                         f"lei municipal de {name} em {town.name}"})
+
+
+def issue_missing(town_id: int, sheet: str, actor=None) -> list[Credential]:
+    """Issue a credential to every subject of the sheet's kind that has none in force;
+    refused (nothing issued) for a sheet the town does not offer (`check_sheet`)."""
+    check_sheet(town_id, sheet)
+    return [issue(s, actor) for s in missing_subjects(town_id, sheet)]
+
+
+def for_town(town_id: int, sheet: str | None = None, include_revoked: bool = True
+             ) -> list[Credential]:
+    """A town's credentials, newest first, optionally of one sheet kind."""
+    q = select(Credential).where(Credential.municipality_id == town_id)
+    if not include_revoked:
+        q = q.where(Credential.revoked_at.is_(None))
+    rows = list(db.session.scalars(q.order_by(Credential.id.desc())))
+    if sheet is None:
+        return rows
+    return [c for c in rows if sheet_of(c) == sheet]
+
+
+def sheet_of(c: Credential) -> str:
+    """Which printed sheet a credential goes on: 'vehicle', 'rider' or 'card'."""
+    if c.kind == CredentialKind.VEHICLE:
+        return "vehicle"
+    return "rider" if c.driver.category in RIDER_CATEGORIES else "card"
+
+
+def service_of(c: Credential) -> Service:
+    """Taxi or moto-taxi, from the vehicle or the driver's category."""
+    if c.kind == CredentialKind.VEHICLE:
+        return c.vehicle.service
+    return Service.MOTOTAXI if c.driver.category in RIDER_CATEGORIES else Service.TAXI
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What a scanned token turned out to be."""
+
+    outcome: str                 # active | revoked | expired | unknown
+    credential: Credential | None
+    claims: Claims | None
+    reason: str | None           # why a token was refused, for logs (never shown raw)
+
+
+def check_signature(token: str, today: date) -> tuple[Claims | None, str | None]:
+    """The token's claims if its signature holds and it has not expired, else why not
+    ('expired' tokens still come back with reason 'expired' and no claims). Always costs
+    one Ed25519 verification, whatever the input."""
+    try:
+        parsed = parse(token)
+        return verify_parsed(parsed, credential_keys.refresh_if_unknown(parsed[0].kid),
+                             today), None
+    except TokenRejected as e:
+        if e.reason in ("malformed", "unknown_key"):
+            burn_verification()
+        return None, e.reason
+
+
+def decide(row, digest: str, claims: Claims | None, reason: str | None,
+           today: date) -> tuple[str, str | None]:
+    """Outcome of a token given its signature check and the row found by its hash (or None):
+    active | revoked | expired | unknown, and why. `row` is an ORM Credential or a Core row."""
+    found = row is not None and hmac.compare_digest(row.token_hash, digest)
+    expired = reason == "expired"
+    if not found or (claims is None and not expired):
+        return "unknown", reason or "not_found"
+    if claims is not None and not _matches(row, claims):
+        return "unknown", "mismatch"
+    if row.revoked_at is not None:
+        return "revoked", "revoked"
+    if expired or today > row.expires_on:
+        return "expired", "expired"
+    return "active", None
+
+
+def lookup(token: str, today: date | None = None) -> Lookup:
+    """Check a token's signature and find its credential, doing the same work for any input:
+    one signature check and one indexed query by hash, compared in constant time."""
+    today = today or local_day()
+    digest = token_hash(token)
+    claims, reason = check_signature(token, today)
+    row = db.session.scalars(_lookup_statement(digest)).unique().first()
+    outcome, why = decide(row, digest, claims, reason, today)
+    if outcome == "unknown":
+        return Lookup("unknown", None, None, why)
+    return Lookup(outcome, row, claims, why)
+
+
+def load_for_page(credential_id: int) -> Credential:
+    """A credential with everything its passenger page reads, in one query."""
+    return db.session.scalars(select(Credential).options(*_PAGE_LOAD)
+                              .where(Credential.id == credential_id)).unique().one()
+
+
+def _vehicle_rows(path):
+    """Everything the passenger page and the standing read from a vehicle."""
+    return (path.joinedload(Vehicle.licences).joinedload(Licence.permit),
+            path.joinedload(Vehicle.holder).joinedload(Holder.permits),
+            path.joinedload(Vehicle.insurance_policies),
+            path.joinedload(Vehicle.drivers))
+
+
+# One query answers the page for a vehicle credential (drivers' credentials load their
+# vehicles in a second one); unknown tokens run the same query and find nothing.
+_PAGE_LOAD = (joinedload(Credential.municipality),
+              *_vehicle_rows(joinedload(Credential.vehicle)),
+              *_vehicle_rows(joinedload(Credential.driver).selectinload(Driver.vehicles)))
+
+
+def _lookup_statement(digest: str):
+    """The page's one query, as a lambda statement: its cache key is its code location, so
+    SQLAlchemy skips rebuilding a ten-join key on every request."""
+    return lambda_stmt(lambda: select(Credential).options(*_PAGE_LOAD)
+                       .where(Credential.token_hash == digest))
+
+
+def _matches(row, claims: Claims) -> bool:
+    kind = getattr(row.kind, "value", row.kind)
+    subject = row.vehicle_id if kind == CredentialKind.VEHICLE.value else row.driver_id
+    return (claims.kind == kind and claims.subject_id == subject
+            and claims.expires_on == row.expires_on and claims.kid == row.kid)

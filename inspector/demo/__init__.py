@@ -1,0 +1,1 @@
+"""Demonstration data for the four towns (make run)."""

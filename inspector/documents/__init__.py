@@ -1,0 +1,2 @@
+"""Legal documents: what a notice says, its PDF, its stored versions and the company's
+copy."""

@@ -1,0 +1,124 @@
+"""From finding to legal act (issue 6): proposals, supervisor review, appeals, deadlines.
+
+No Flask here: every function takes the user and the clock (`now`, an aware datetime)
+explicitly and works in the caller's transaction (the caller commits), except `tick`,
+which is its own transaction. See docs/enforcement.md.
+
+Entry points
+- `propose_pending(now, town_id)`: the field sync leaves completed inspections unproposed;
+  this (run by `tick` and before every review page) calls `on_inspection_complete` on each.
+- `on_inspection_complete(insp, now)`: proposes an inspection's acts, closes notices a
+  re-inspection finds complied with, announces `inspection_to_review`.
+- Review: `confirm`, `amend`, `reject`, `record_mayor_decision`, `comment_inspection`,
+  `mark_reviewed`, `amend_options`; `choices` / `choose`: sanctions of the law no checklist
+  item proposes (chosen by a supervisor on the review, then decided like any proposal).
+- Delivery: `record_delivery` (an office decision starts no time until its document is
+  delivered: delivery.py).
+- Appeals: `file_appeal`, `decide_appeal`.
+- Time: `tick(now)`.
+- Read: `review_queue`, `acts_of`, `events_of`, `deadlines`, `deadline_soon`,
+  `review_for_agent`, `acts_list`, `notice_for_holder`, `notices_for_holder`.
+- Documents: `check_access_code`, `reset_access_code`.
+- Listeners: `subscribe(kind, fn)`; kinds `inspection_to_review(inspection)`,
+  `act_decided(act, notice)`, `notice_issued(notice, act, access_code)`,
+  `forwarded_to_mayor(act)`, `inspection_reviewed(inspection)`,
+  `inspection_commented(inspection, text)`, `deadline_soon(act, deadline_at)`,
+  `daily_fine_started(act, parent)`, `act_complied(act)`, `appeal_filed(appeal, act)`,
+  `appeal_decided(appeal, act)`, `act_delivered(act)`. They run inside the transaction of the change.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from inspector.clock import utc
+from inspector.enforcement.acts import (
+    check_access_code,
+    new_access_code,
+    normalise_code,
+    reset_access_code,
+)
+from inspector.enforcement.appeals import FILERS, decide_appeal, file_appeal
+from inspector.enforcement.choose import Choice, choices, choose
+from inspector.enforcement.common import NotAllowed, event, notify, subscribe, unsubscribe
+from inspector.enforcement.delivery import OFFICE_MEANS, needs_delivery, record_delivery
+from inspector.enforcement.pending import propose_pending
+from inspector.enforcement.propose import (
+    comply_from_reinspection,
+    history,
+    offenders,
+    propose_for_inspection,
+)
+from inspector.enforcement.queries import (
+    Deadlines,
+    QueuePage,
+    QueueRow,
+    acts_list,
+    acts_of,
+    agents,
+    citation,
+    deadline_soon,
+    deadlines,
+    events_of,
+    money_of,
+    notice_for_holder,
+    notices_for_holder,
+    review_for_agent,
+    review_queue,
+)
+from inspector.enforcement.review import (
+    AmendOption,
+    Decision,
+    amend,
+    amend_options,
+    comment_inspection,
+    confirm,
+    mark_reviewed,
+    record_mayor_decision,
+    reject,
+)
+from inspector.enforcement.tick import TickReport, tick
+from inspector.extensions import db
+from inspector.models import Inspection
+
+log = logging.getLogger(__name__)
+
+
+def on_inspection_complete(insp: Inspection, now: datetime) -> list:
+    """An inspection became complete: propose its acts, close what it finds complied with.
+
+    Runs inside the field sync's transaction, in a savepoint: if anything here fails, the
+    evidence is still stored (the phone must never be refused because of a proposal) and
+    a `no_proposal` event says so; `propose_for_inspection` can be run again later.
+    """
+    if insp.proposed_at is None:
+        insp.proposed_at = utc(now)
+    try:
+        with db.session.begin_nested():
+            acts = propose_for_inspection(insp, now)
+            comply_from_reinspection(insp, now)
+            event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
+                  inspection_id=insp.id,
+                  message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
+                  dedupe_key=f"to_review:{insp.id}")
+            notify("inspection_to_review", inspection=insp, acts=acts)
+    except Exception:  # noqa: BLE001 - the evidence matters more than the proposal
+        log.exception("enforcement: proposals for inspection %s failed", insp.uuid)
+        event("no_proposal", town_id=insp.municipality_id, now=now, actor=None,
+              inspection_id=insp.id, message="Propostas não geradas (erro interno); "
+              "gere-as de novo pela revisão.")
+        return []
+    return acts
+
+
+__all__ = [
+    "OFFICE_MEANS", "needs_delivery", "record_delivery",
+    "AmendOption", "Choice", "Deadlines", "Decision", "FILERS", "NotAllowed", "QueuePage", "QueueRow",
+    "TickReport", "acts_list", "acts_of", "agents", "amend", "amend_options",
+    "check_access_code", "choices", "choose", "citation", "comment_inspection", "comply_from_reinspection",
+    "confirm", "deadline_soon", "deadlines", "decide_appeal", "events_of", "file_appeal",
+    "history", "mark_reviewed", "money_of", "new_access_code", "normalise_code", "notice_for_holder",
+    "notices_for_holder", "offenders", "on_inspection_complete", "propose_for_inspection", "propose_pending",
+    "record_mayor_decision", "reject", "reset_access_code", "review_for_agent", "review_queue",
+    "subscribe", "tick", "unsubscribe",
+]

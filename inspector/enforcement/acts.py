@@ -1,0 +1,368 @@
+"""What happens to a decided act: its deadline and appeal window, its document (notice
+number and access code), its fine, its effect on the registry, and the daily fine a missed
+deadline turns into. Every amount comes from the rule pack the act was proposed under."""
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from inspector import audit, rules
+from inspector.clock import aware, utc
+from inspector.enforcement.common import (
+    LOCAL_TZ,
+    act_state,
+    as_json,
+    end_of_local_day,
+    event,
+    loads,
+    local_day,
+    notify,
+    record,
+)
+from inspector.extensions import db
+from inspector.laws import compliance
+from inspector.models import (
+    Driver,
+    Fine,
+    Inspection,
+    Licence,
+    Municipality,
+    Notice,
+    Permit,
+    Sanction,
+    SanctionStatus,
+    Status,
+    StatusChange,
+)
+from inspector.rules.sanctions import decree_label, money
+
+# Which document carries an act to the offender (oral warnings and requests to other
+# authorities have none).
+DOCUMENTS = {"notice": "notice", "written_warning": "warning", "fine": "infraction_record",
+             "daily_fine": "infraction_record", "suspension": "decision",
+             "revocation": "decision", "suspension_or_revocation": "decision", "ban": "decision"}
+PREFIXES = {"notice": "NOT", "warning": "ADV", "infraction_record": "AI", "decision": "DEC"}
+# What a decided act does to the registry row it targets. A ban ("impedimento para prestação
+# futura do serviço", Nova Santa Helena Lei 535/2013 Art. 25 V) ends the driver's registration
+# and keeps it ended: registry.change_status refuses to reactivate it (registry_limits.ban_of).
+EFFECTS = {"suspension": Status.SUSPENDED, "revocation": Status.REVOKED, "ban": Status.REVOKED}
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud over the phone
+_hasher = PasswordHasher()
+
+
+# --- deadline and appeal window -----------------------------------------------------------------
+def schedule(act: Sanction) -> None:
+    """Set the deadline and the last day to appeal from the moment the act was notified."""
+    if act.notified_at is None:
+        return
+    notified = utc(act.notified_at)
+    day = local_day(notified)
+    if act.deadline_hours is not None:
+        act.deadline_at = notified + timedelta(hours=act.deadline_hours)
+    elif act.deadline_days is not None:
+        act.deadline_at = end_of_local_day(day + timedelta(days=act.deadline_days))
+    if act.appeal_days is not None:
+        act.appeal_until = day + timedelta(days=act.appeal_days)
+
+
+# --- the document ---------------------------------------------------------------------------------
+def new_access_code() -> str:
+    """A random code for the holder's page, printed on the notice: XXXXX-XXXXX."""
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(10))
+    return f"{raw[:5]}-{raw[5:]}"
+
+
+def normalise_code(code: str) -> str:
+    """The code as typed (any case, spaces, dash or not) in its printed form."""
+    raw = "".join(c for c in (code or "").upper() if c.isalnum())
+    return f"{raw[:5]}-{raw[5:]}" if len(raw) == 10 else raw
+
+
+def check_access_code(notice: Notice, code: str) -> bool:
+    """Whether a typed code is the one printed on this notice."""
+    try:
+        return _hasher.verify(notice.access_code_hash, normalise_code(code))
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def reset_access_code(notice: Notice, *, actor) -> str:
+    """A new code for a reprint (the old one stops working); returns the code to print."""
+    code = new_access_code()
+    notice.access_code_hash = _hasher.hash(code)
+    audit.record("notice_access_code_reset", "notice", notice.id, actor=actor,
+                 municipality_id=notice.municipality_id, after={"number": notice.number})
+    return code
+
+
+def issue_notice(act: Sanction, now: datetime, *, actor=None) -> tuple[Notice | None, str | None]:
+    """The written document of a decided act (numbered per town and year), and its code.
+
+    The code is returned (and given to `notice_issued` listeners) once: only its hash is kept.
+    """
+    kind = DOCUMENTS.get(act.kind)
+    if kind is None:
+        return None, None
+    existing = db.session.scalar(select(Notice).where(Notice.sanction_id == act.id))
+    if existing is not None:
+        return existing, None
+    insp = db.session.get(Inspection, act.inspection_id) if act.inspection_id else None
+    code = new_access_code()
+    year = local_day(now).year
+    notice = None
+    for _ in range(8):  # two decisions at once may reach for the same number
+        seq = 1 + (db.session.scalar(select(func.max(Notice.seq)).where(
+            Notice.municipality_id == act.municipality_id, Notice.year == year)) or 0)
+        notice = Notice(
+            municipality_id=act.municipality_id, sanction_id=act.id, year=year, seq=seq,
+            number=f"{PREFIXES[kind]}-{year}/{seq:06d}", document_kind=kind,
+            issued_at=utc(now), deadline_at=aware(act.deadline_at),
+            access_code_hash=_hasher.hash(code),
+            inspection_id=insp.id if insp else None, ack_name=insp.ack_name if insp else None,
+            ack_at=aware(insp.finished_at) if insp and insp.ack_name else None,
+            ack_signature_sha256=_signature_sha(insp))
+        try:
+            with db.session.begin_nested():
+                db.session.add(notice)
+                db.session.flush()
+            break
+        except IntegrityError:
+            notice = None
+    if notice is None:
+        raise RuntimeError("could not number the notice")
+    audit.record("notice_issued", "notice", notice.id, actor=actor or "enforcement-tick",
+                 municipality_id=act.municipality_id,
+                 after={"number": notice.number, "sanction_id": act.id,
+                        "document_kind": kind, "deadline_at": notice.deadline_at})
+    event("notice_issued", town_id=act.municipality_id, now=now, actor=actor, act=act,
+          message=f"Documento {notice.number} emitido.", data={"number": notice.number})
+    notify("notice_issued", notice=notice, act=act, access_code=code)
+    return notice, code
+
+
+def _signature_sha(insp: Inspection | None) -> str | None:
+    if insp is None:
+        return None
+    sig = db.session.scalar(select(Inspection.ack_signature).where(Inspection.id == insp.id))
+    return hashlib.sha256(sig).hexdigest() if sig else None
+
+
+# --- the fine -------------------------------------------------------------------------------------
+def open_fine(act: Sanction, now: datetime) -> Fine | None:
+    """The Fine row of a decided fine or daily fine (amounts as decided, BRL on the day)."""
+    if act.kind not in ("fine", "daily_fine"):
+        return None
+    found = db.session.scalar(select(Fine).where(Fine.sanction_id == act.id))
+    if found is not None:
+        return found
+    fine = Fine(municipality_id=act.municipality_id, sanction_id=act.id, unit=act.amount_unit,
+                amount=act.amount, amount_max=act.amount_max, per=act.amount_per,
+                amount_brl=act.amount_brl, brl_basis=act.amount_basis,
+                value_on=act.amount_on or local_day(now))
+    if act.amount_per == "day":
+        parent = db.session.get(Sanction, act.parent_id) if act.parent_id else None
+        # a daily fine decided in the office runs from its delivery (delivery.py)
+        fine.daily_start_at = aware(parent.deadline_at) if parent and parent.deadline_at \
+            else aware(act.notified_at)
+    db.session.add(fine)
+    db.session.flush()
+    accrue(fine, now)
+    return fine
+
+
+def accrue(fine: Fine, now: datetime) -> bool:
+    """Bring a daily fine's days and total up to `now` (or to when it stopped); True if changed.
+
+    Day n starts n-1 days after the deadline expired: a second after it, one day is due.
+    """
+    if fine.per != "day" or fine.daily_start_at is None:
+        return False
+    until = utc(now)
+    if fine.stopped_at is not None:
+        until = min(until, utc(fine.stopped_at))
+    elapsed = (until - utc(fine.daily_start_at)).total_seconds()
+    days = max(0, math.ceil(elapsed / 86400))
+    total = None if fine.amount_brl is None else fine.amount_brl * days
+    if days == fine.accrued_days and total == fine.accrued_brl:
+        return False
+    fine.accrued_days, fine.accrued_brl, fine.accrued_at = days, total, utc(now)
+    return True
+
+
+# --- effect on the registry -----------------------------------------------------------------------
+def effect_subject(act: Sanction):
+    """The registry row a suspension or revocation acts on (driver, permit, licence)."""
+    if act.target in ("registration", "driver") and act.driver_id:
+        return db.session.get(Driver, act.driver_id)
+    if act.target == "permit" and act.permit_id:
+        return db.session.get(Permit, act.permit_id)
+    if act.target == "licence" and act.licence_id:
+        return db.session.get(Licence, act.licence_id)
+    return None
+
+
+def _set_status(subject, to: Status, reason: str, actor, until=None) -> StatusChange:
+    kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
+    before = audit.snapshot(subject)
+    change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
+                          subject_id=subject.id, from_status=subject.status, to_status=to,
+                          reason=reason[:2000], user_id=getattr(actor, "id", None))
+    subject.status = to
+    subject.suspended_until = until if to == Status.SUSPENDED else None
+    db.session.add(change)
+    db.session.flush()
+    audit.record("status_changed", kind, subject.id, before=before,
+                 after=audit.snapshot(subject) | {"reason": reason[:2000]},
+                 actor=actor or "enforcement-tick", municipality_id=subject.municipality_id)
+    return change
+
+
+def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
+    """Suspend or revoke the driver's registration, the permit or the licence; True if done.
+
+    A suspension runs for its period (`suspensions`): the row keeps its last day."""
+    from inspector.enforcement import suspensions
+
+    to = EFFECTS.get(act.kind)
+    subject = effect_subject(act)
+    if to is None or subject is None or act.effect_applied_at is not None:
+        return False
+    act.effect_applied_at = utc(now)
+    suspensions.ensure_period(act, now)
+    period = suspensions.period_text(act)
+    if subject.status != to and subject.status != Status.REVOKED:
+        cite = (_cite(act) or {}).get("article", "")
+        change = _set_status(subject, to, f"{act.kind_label} ({act.law}, {cite}): {act.label}. "
+                             + (f"{period[0].upper()}{period[1:]}. " if period else "")
+                             + f"Ato nº {act.id}.", actor, until=act.suspension_end)
+        act.effect_change_id = change.id
+    elif act.kind == "suspension":   # already suspended: by another act (extended) or by hand
+        suspensions.refresh_until(subject, actor=actor, act=act)
+    event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
+          message=f"Cadastro atualizado: {act.kind_label.lower()} ({act.target}).",
+          data={"target": act.target, "status": to.value, "subject_id": subject.id})
+    return True
+
+
+def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> bool:
+    """Undo a suspension or revocation this act made (its appeal was upheld)."""
+    if act.kind == "suspension":
+        return _end_suspension(act, now, reason, actor)
+    subject = effect_subject(act)
+    if act.effect_applied_at is None or subject is None or \
+            subject.status != EFFECTS.get(act.kind):
+        return False
+    kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
+    made_by_this_act = db.session.scalar(select(StatusChange.id).where(
+        StatusChange.subject_type == kind, StatusChange.subject_id == subject.id,
+        StatusChange.to_status == subject.status,
+        StatusChange.reason.like(f"%Ato nº {act.id}.%")))
+    if made_by_this_act is None:  # it was already so before this act: not ours to undo
+        return False
+    _set_status(subject, Status.ACTIVE, reason, actor)
+    event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
+          message="Cadastro restabelecido: recurso provido.",
+          data={"target": act.target, "status": "active", "subject_id": subject.id})
+    return True
+
+
+def _end_suspension(act: Sanction, now: datetime, reason: str, actor) -> bool:
+    from inspector.enforcement import suspensions
+
+    if act.effect_applied_at is None or act.effect_lifted_at is not None:
+        return False
+    restored, what = suspensions.end_period(act, now, reason[:1500], actor=actor)
+    event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
+          message=f"Suspensão desfeita: {what}.",
+          data={"target": act.target, "restored": restored})
+    return restored
+
+
+def _cite(act: Sanction) -> dict | None:
+    return loads(act.citation)
+
+
+# --- missed deadline -> daily fine ----------------------------------------------------------------
+def pack_of(act: Sanction) -> rules.RulePack:
+    """The rule pack the act was proposed under."""
+    return next(p for p in rules.load_all() if p.id == act.pack_id)
+
+
+def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | None:
+    """Turn a notice whose deadline passed into the daily fine its ladder step names.
+
+    Idempotent: the daily fine's `origin_key` is unique; None when there is nothing to do.
+    """
+    key = f"daily:{act.id}"
+    if act.deadline_at is None or act.step_id is None or \
+            db.session.scalar(select(Sanction.id).where(Sanction.origin_key == key)):
+        return None
+    pack = pack_of(act)
+    step = next((s for s in pack.ladder if s.id == act.step_id), None)
+    if step is None or step.on_missed_deadline is None:
+        return None
+    m = step.on_missed_deadline
+    town = db.session.get(Municipality, act.municipality_id)
+    start = utc(act.deadline_at)
+    day = local_day(start)                       # the minimum wage in force when it starts
+    cash = money(m.fine, compliance.town_facts(town), day,
+                 decree_label(pack, m.fine.decree)) if m.fine else None
+    appeal = m.appeal or pack.appeal
+    # No delivery awaited (delivery.py): the notice "converter-se-á em multa diária" by the law
+    # itself (Tapurah Lei 406/2001 Art. 29 § único), and the notice it comes from could only
+    # miss its deadline after it was delivered (its deadline ran from that delivery).
+    child = Sanction(
+        municipality_id=act.municipality_id, origin_key=key, inspection_id=act.inspection_id,
+        inspection_item_id=act.inspection_item_id, parent_id=act.id, pack_id=act.pack_id,
+        law=act.law, rule_id=act.rule_id, step_id=act.step_id, offence_id=None,
+        occurrence=act.occurrence, measure_index=act.measure_index, kind=m.kind,
+        target=m.target, label=m.label, offender=act.offender, holder_id=act.holder_id,
+        driver_id=act.driver_id, vehicle_id=act.vehicle_id, permit_id=act.permit_id,
+        licence_id=act.licence_id, breach_citation=act.breach_citation,
+        citation=as_json(m.citation.as_dict()), required_action=act.required_action,
+        decided_by=m.decided_by, automatic=True, status=SanctionStatus.CONFIRMED,
+        notified_at=utc(now), proposed_at=utc(now), decided_at=utc(now),
+        appeal_days=appeal.days if appeal else None, appeal_to=appeal.to if appeal else None,
+        appeal_suspensive=appeal.suspensive if appeal else None,
+        appeal_citation=as_json(appeal.citation.as_dict()) if appeal else None,
+        updated_at=utc(now))
+    if cash is not None:
+        child.amount_unit, child.amount, child.amount_max = cash.unit, cash.amount, cash.max
+        child.amount_per, child.amount_decree_key = cash.per, cash.decree_key
+        child.amount_brl, child.amount_basis, child.amount_on = cash.brl, cash.basis, day
+    try:
+        with db.session.begin_nested():
+            db.session.add(child)
+            db.session.flush()
+    except IntegrityError:  # a concurrent tick converted it first
+        return None
+    schedule(child)
+    before = act_state(act)
+    if act.status in (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED,
+                      SanctionStatus.APPEAL_REFUSED):
+        act.status = SanctionStatus.CONVERTED_TO_DAILY_FINE
+    act.updated_at = utc(now)
+    record("sanction_converted", act, actor=actor, before=before,
+           after=act_state(act) | {"daily_fine_id": child.id})
+    record("sanction_applied", child, actor=actor, after=act_state(child) | {
+        "parent_id": act.id, "daily_start_at": start})
+    event("converted", town_id=act.municipality_id, now=now, actor=actor, act=act,
+          message=f"Prazo vencido em {fmt_moment(start)}: {m.label} ({cash.text if cash else ''}"
+                  f"{', ' + cash.brl_text if cash else ''}).",
+          data={"daily_fine_id": child.id})
+    open_fine(child, now)
+    issue_notice(child, now, actor=actor)
+    notify("daily_fine_started", act=child, parent=act)
+    return child
+
+
+def fmt_moment(moment: datetime) -> str:
+    """dd/mm/aaaa hh:mm in local time."""
+    return utc(moment).astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")

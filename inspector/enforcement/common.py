@@ -1,0 +1,190 @@
+"""Shared pieces of the enforcement services: clock, JSON, the event log and its listeners.
+
+Times are stored in UTC (SQLite keeps no offset: a naive value read back is UTC); legal
+days are the local days of Mato Grosso (America/Cuiaba).
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from inspector import audit, rules
+from inspector.clock import LOCAL_TZ, aware, local_day, utc
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.models import EnforcementEvent, Holder, Role, Sanction
+from inspector.rules.model import Measure
+
+log = logging.getLogger(__name__)
+
+TICK_ACTOR = "enforcement-tick"
+REMIND_BEFORE = timedelta(days=2)   # product setting (issue 6): "a deadline two days away"
+MAX_TEXT = 4000
+
+__all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "TICK_ACTOR", "as_json", "aware",
+           "end_of_local_day", "event", "holder_of", "local_day", "loads", "notify", "pack_measure",
+           "subscribe",
+           "text", "utc"]
+
+
+class NotAllowed(ValidationFailed):
+    """The user's role may not take this decision (the law names another authority)."""
+
+
+# --- clock -------------------------------------------------------------------------------------
+
+
+def end_of_local_day(day: date) -> datetime:
+    """The last instant of a local day, in UTC: a deadline "in N days" ends there."""
+    return (datetime.combine(day + timedelta(days=1), time(0), LOCAL_TZ)
+            - timedelta(microseconds=1)).astimezone(UTC)
+
+
+# --- JSON --------------------------------------------------------------------------------------
+def as_json(value: Any) -> str | None:
+    """Canonical JSON for a Text column (None stays None)."""
+    return None if value is None else audit.canonical(value)
+
+
+def loads(value: str | None) -> Any:
+    """A JSON Text column back to Python (None stays None)."""
+    return None if not value else json.loads(value)
+
+
+def text(value: Any, field: str, *, required: bool = True, minimum: int = 5,
+         maximum: int = MAX_TEXT, what: str = "o motivo") -> str:
+    """Clean free text from a form; ValidationFailed naming the field when it will not do."""
+    value = str(value or "").strip()
+    if not value:
+        if required:
+            raise ValidationFailed({field: f"Informe {what}."})
+        return ""
+    if len(value) < minimum:
+        raise ValidationFailed({field: f"Texto curto demais: diga {what} com clareza."})
+    if len(value) > maximum:
+        raise ValidationFailed({field: f"Texto longo demais (máximo {maximum} caracteres)."})
+    return value
+
+
+# --- who may decide ---------------------------------------------------------------------------
+def role_of(user) -> Role | None:
+    """The role of a user (None for the system)."""
+    return getattr(user, "role", None)
+
+
+def require_role(user, *roles: Role, message: str) -> None:
+    """NotAllowed unless the user holds one of the roles."""
+    if role_of(user) not in roles:
+        raise NotAllowed({"role": message})
+
+
+def holder_of(act: Sanction) -> Holder | None:
+    """The permit holder an act concerns (its own, or its vehicle's or driver's holder)."""
+    if act.holder_id is not None:
+        return db.session.get(Holder, act.holder_id)
+    for row in (act.vehicle, act.driver):
+        holder_id = getattr(row, "holder_id", None)
+        if holder_id is not None:
+            return db.session.get(Holder, holder_id)
+    return None
+
+
+# --- events and listeners ------------------------------------------------------------------------
+_listeners: dict[str, list[Callable[..., None]]] = defaultdict(list)
+
+
+def subscribe(kind: str, fn: Callable[..., None]) -> Callable[..., None]:
+    """Call `fn(**payload)` in the same transaction whenever `kind` happens (see docs)."""
+    if fn not in _listeners[kind]:
+        _listeners[kind].append(fn)
+    return fn
+
+
+def unsubscribe(kind: str, fn: Callable[..., None]) -> None:
+    """Stop calling `fn` for `kind`."""
+    if fn in _listeners.get(kind, []):
+        _listeners[kind].remove(fn)
+
+
+def notify(kind: str, **payload) -> None:
+    """Tell every listener of `kind`; a listener that raises aborts the transaction."""
+    for fn in list(_listeners.get(kind, ())):
+        fn(**payload)
+
+
+def event(kind: str, *, town_id: int, now: datetime, actor=None, act: Sanction | None = None,
+          inspection_id: int | None = None, message: str = "", data: dict | None = None,
+          dedupe_key: str | None = None) -> EnforcementEvent | None:
+    """Append one event to the enforcement history; None when `dedupe_key` was already used."""
+    if dedupe_key is not None:
+        exists = db.session.scalar(select(EnforcementEvent.id).where(
+            EnforcementEvent.dedupe_key == dedupe_key))
+        if exists is not None:
+            return None
+    row = EnforcementEvent(
+        municipality_id=town_id, sanction_id=act.id if act is not None else None,
+        inspection_id=inspection_id if inspection_id is not None
+        else (act.inspection_id if act is not None else None),
+        kind=kind, at=utc(now), recorded_at=datetime.now(UTC),
+        actor_id=getattr(actor, "id", None),
+        actor=getattr(actor, "username", None) or (actor if isinstance(actor, str) else
+                                                   TICK_ACTOR),
+        text=message, data=as_json(data), dedupe_key=dedupe_key)
+    if dedupe_key is None:
+        db.session.add(row)
+        db.session.flush()
+        return row
+    try:
+        with db.session.begin_nested():
+            db.session.add(row)
+            db.session.flush()
+    except IntegrityError:  # a concurrent writer recorded it first
+        return None
+    return row
+
+
+def record(action: str, act: Sanction, *, actor, before: dict | None = None,
+           after: dict | None = None) -> None:
+    """An audit-log entry about an act, in the caller's transaction."""
+    audit.record(action, "sanction", act.id, before=before, after=after,
+                 actor=actor if actor is not None else TICK_ACTOR,
+                 municipality_id=act.municipality_id)
+
+
+def pack_measure(act: Sanction) -> Measure | None:
+    """The act's measure in its rule pack (its rung or offence, its place), or None when the
+    pack, the group or the place is gone, or the act was amended into another kind."""
+    pack = next((p for p in rules.load_all() if p.id == act.pack_id), None)
+    if pack is None:
+        return None
+    if act.step_id is not None:
+        group = next((s for s in pack.ladder if s.id == act.step_id), None)
+    elif act.offence_id is not None:
+        group = next((o for o in pack.offences if o.id == act.offence_id), None)
+    else:
+        group = None
+    if group is None or not 0 <= act.measure_index < len(group.measures):
+        return None
+    measure = group.measures[act.measure_index]
+    return measure if measure.kind == act.kind else None
+
+
+def act_state(act: Sanction) -> dict:
+    """The fields of an act that decisions change, as the audit log records them."""
+    out = {"status": act.status.value, "kind": act.kind, "amount": act.amount,
+           "amount_unit": act.amount_unit, "amount_brl": act.amount_brl,
+           "decided_by": act.decided_by, "awaiting_mayor": act.awaiting_mayor,
+           "suspended": act.suspended, "deadline_at": aware(act.deadline_at),
+           "appeal_until": act.appeal_until, "reason": act.reason or None,
+           "decision_ref": act.decision_ref or None}
+    if act.kind == "suspension":
+        out |= {"suspension_days": act.suspension_days, "suspension_start": act.suspension_start,
+                "suspension_end": act.suspension_end}
+    return out

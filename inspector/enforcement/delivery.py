@@ -1,0 +1,163 @@
+"""Delivery of a decided act: time runs from the moment the offender receives it.
+
+The laws count from delivery, not from the decision:
+- Nova Santa Helena Lei 535/2013 Art. 27 § único and Art. 28 § único: "Após o recebimento,
+  pelo infrator e pelo permissionário, da notificação ... terão prazo de 10 (dez) dias".
+- Nortelândia Lei 030/1998 Art. 16 § 2º: appeal "no prazo de 10 (dez) dias, contados a partir
+  da intimação".
+- Tapurah Lei 406/2001: the notice is handed over and signed on the street ("com o respectivo
+  ciente", Art. 27 I), so `propose` sets `notified_at` from the inspection for the acts the
+  street signer receives; Art. 30 (8 days to appeal) and Art. 29 § único (72 hours to comply)
+  do not say from when: a period cannot run against someone who has not received the act
+  (Nortelândia 030 Art. 16 § 2º refers to the Código de Processo Civil, whose periods run from
+  the intimação), so an office decision waits for delivery there too.
+- Sapezal Lei 060/1998 and Nortelândia Lei 127/2009 fix no period; the same rule is applied.
+
+So a decision made in the office issues the act's document but starts nothing: no deadline,
+no appeal window, no daily fine, no suspension, no effect on the registry ("Aguardando
+entrega"). A supervisor (or an admin) records the delivery: the local day (not in the future,
+not before the decision), the means and a reference; an optional time of day. The moment
+recorded is `notified_at`, the moment time starts:
+- with a time: that exact moment (a hand delivery whose hour is known);
+- without one: the start of that local day (appeal windows, deadlines in days and suspensions
+  count whole local days, so only the day matters), or, when the decision was later that same
+  day, the decision itself; for a deadline in hours (Tapurah's 72 h) the hour matters, so
+  without a time it counts from the end of that day (or from the recording, when that is
+  earlier): the offender never loses hours to a time nobody wrote down.
+Then everything the decision used to start is started from there (`schedule`, the suspension's
+period, the registry effect unless a suspensive appeal window holds it, a daily fine's start).
+
+Acts without a document (an oral warning, requests to other authorities, record entries) are
+notified with the decision, as before: there is nothing to deliver. Acts the law applies by
+itself are handled in tick.py (see the comment there).
+"""
+from __future__ import annotations
+
+from datetime import date, datetime, time
+
+from inspector.clock import aware, utc
+from inspector.enforcement.common import (
+    LOCAL_TZ,
+    act_state,
+    end_of_local_day,
+    event,
+    local_day,
+    notify,
+    record,
+    require_role,
+    text,
+)
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.models import Role, Sanction
+from inspector.models.enforcement import DELIVERY_MEANS
+from inspector.rules.engine import fmt_date
+
+# The means a supervisor may record ("street" is the phone's signature, set by the sync).
+OFFICE_MEANS = {k: v for k, v in DELIVERY_MEANS.items() if k != "street"}
+
+
+def needs_delivery(act: Sanction) -> bool:
+    """Whether a decision of this act waits for its delivery before time runs: it carries a
+    document and was not already notified on the street."""
+    from inspector.enforcement.acts import DOCUMENTS
+
+    return act.notified_at is None and act.kind in DOCUMENTS
+
+
+def _moment(act: Sanction, day: date, at: time | None, now: datetime) -> datetime:
+    if at is not None:
+        return utc(datetime.combine(day, at, LOCAL_TZ))
+    decided = utc(act.decided_at)
+    if act.deadline_hours is not None:
+        return min(end_of_local_day(day), utc(now))
+    return max(utc(datetime.combine(day, time(0), LOCAL_TZ)), decided)
+
+
+def _parse(act: Sanction, day, at, via: str, ref: str, now: datetime):
+    errors: dict[str, str] = {}
+    if not act.awaiting_delivery:
+        errors["status"] = ("Este ato não aguarda entrega: " + (
+            f"já foi entregue em {fmt_date(local_day(utc(act.notified_at)))}."
+            if act.notified_at is not None else f"está “{act.status_label.lower()}”."))
+        raise ValidationFailed(errors)
+    decided_day = local_day(utc(act.decided_at))
+    if isinstance(day, str):
+        try:
+            day = date.fromisoformat(day.strip())
+        except ValueError:
+            day = None
+    if isinstance(at, str):
+        raw = at.strip()
+        try:
+            at = time.fromisoformat(raw) if raw else None
+        except ValueError:
+            errors["delivered_time"] = "Hora da entrega inválida: use hh:mm."
+            at = None
+    if not isinstance(day, date):
+        errors["delivered_on"] = "Informe a data da entrega."
+    elif day > local_day(utc(now)):
+        errors["delivered_on"] = "A data da entrega não pode ser futura."
+    elif day < decided_day:
+        errors["delivered_on"] = (f"A data da entrega não pode ser anterior à decisão "
+                                  f"({fmt_date(decided_day)}).")
+    elif at is not None:
+        moment = datetime.combine(day, at, LOCAL_TZ)
+        if moment > utc(now):
+            errors["delivered_time"] = "A hora da entrega não pode ser futura."
+        elif moment < utc(act.decided_at):
+            errors["delivered_time"] = ("A hora da entrega não pode ser anterior à decisão "
+                                        f"({utc(act.decided_at).astimezone(LOCAL_TZ):%H:%M}).")
+    if via not in OFFICE_MEANS:
+        errors["delivered_via"] = ("Escolha como o documento foi entregue: em mãos, correio "
+                                   "com AR, e-mail ou edital.")
+    try:
+        ref = text(ref, "delivery_ref", minimum=3, maximum=200,
+                   what="a referência da entrega (nº do AR, quem recebeu, e-mail ou edital)")
+    except ValidationFailed as e:
+        errors |= e.errors
+    if errors:
+        raise ValidationFailed(errors)
+    return day, at, ref
+
+
+def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: str,
+                    at=None) -> Sanction:
+    """Record that a decided act reached the offender (supervisor or admin): from that moment
+    its deadline, appeal window, suspension and registry effect run, as the decision used to
+    start them. ValidationFailed naming each field that will not do; nothing written."""
+    from inspector.enforcement import suspensions
+    from inspector.enforcement.acts import accrue, apply_effect, schedule
+
+    require_role(user, Role.SUPERVISOR, Role.ADMIN,
+                 message="Só a supervisão ou a administração registram a entrega de um ato.")
+    day, at, ref = _parse(act, day, at, (via or "").strip(), ref, now)
+    before = act_state(act)
+    act.notified_at = _moment(act, day, at, now)
+    act.delivered_via, act.delivery_ref = via.strip(), ref
+    act.delivery_recorded_by_id, act.delivery_recorded_at = user.id, utc(now)
+    act.updated_at = utc(now)
+    schedule(act)
+    suspensions.plan_on_decision(act)
+    if act.notice is not None:
+        act.notice.deadline_at = aware(act.deadline_at)
+    fine = act.fine
+    if fine is not None and fine.per == "day" and fine.daily_start_at is None:
+        fine.daily_start_at = utc(act.notified_at)
+        accrue(fine, now)
+    record("sanction_delivered", act, actor=user, before=before, after=act_state(act) | {
+        "notified_at": utc(act.notified_at), "delivered_via": act.delivered_via,
+        "delivery_ref": ref})
+    label = OFFICE_MEANS[act.delivered_via]
+    event("delivered", town_id=act.municipality_id, now=now, actor=user, act=act,
+          message=f"Entrega registrada: {label} em {fmt_date(day)} ({ref}). Os prazos contam "
+                  f"a partir daí.",
+          data={"via": act.delivered_via, "ref": ref, "notified_at": utc(act.notified_at)})
+    if act.appeal_suspensive is not True:  # a suspensive appeal window holds the effect
+        apply_effect(act, now, actor=user)
+    notify("act_delivered", act=act)
+    db.session.flush()
+    return act
+
+
+__all__ = ["OFFICE_MEANS", "needs_delivery", "record_delivery"]

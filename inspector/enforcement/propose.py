@@ -1,0 +1,336 @@
+"""Proposals: when an inspection is complete, the acts the law gives each failed item, and
+the notices a later inspection finds complied with.
+
+The offender whose history climbs the ladder is the one the law's first rung is about
+(Tapurah and Nova Santa Helena: the driver; Nortelândia 030: the company; Nortelândia 127:
+the licence, i.e. the vehicle). History = earlier occasions (inspections) with an act in
+effect against that offender; several failed items of one inspection are one occasion.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, or_, select
+
+from inspector import rules
+from inspector.clock import aware, utc
+from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
+from inspector.enforcement.common import act_state, as_json, event, loads, notify, record
+from inspector.extensions import db
+from inspector.inspections.input import driver_told
+from inspector.laws import compliance
+from inspector.models import (
+    Credential,
+    Driver,
+    DriverCategory,
+    Holder,
+    Inspection,
+    InspectionItem,
+    ItemResult,
+    Municipality,
+    Permit,
+    Sanction,
+    SanctionStatus,
+    Service,
+    Status,
+    Vehicle,
+)
+from inspector.models.enforcement import EFFECTIVE
+from inspector.rules import NoSanction, PriorSanction, RulesError
+
+SUBJECT_OF_TARGET = {"driver": "driver", "registration": "driver", "holder": "holder",
+                     "company": "holder", "permit": "holder", "licence": "vehicle",
+                     "vehicle": "vehicle"}
+DEADLINE_KINDS = ("notice", "written_warning", "oral_warning")
+# Whom the driver's "ciente" on the street notifies: the driver alone. An act addressed to
+# the company or the permit holder reaches it with the document, not through its rider's
+# signature (Nortelândia 030 Art. 16 § 2º: the company's appeal counts "a partir da
+# intimação" of the company; Tapurah 406 Art. 27 I: the rider signs, the company gets a copy).
+SIGNER_TARGETS = ("driver", "registration")
+NARROWED = {"suspension": "Suspensão", "revocation": "Cassação"}
+OPEN_NOTICE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
+               SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE)
+
+
+@dataclass(frozen=True)
+class Offenders:
+    """Who an inspection's findings are about."""
+
+    vehicle: Vehicle
+    holder: Holder | None
+    driver: Driver | None
+
+    def subject(self, kind: str) -> str:
+        """"driver:3", "holder:4" or "vehicle:5" (the vehicle when the driver is unknown)."""
+        if kind == "driver" and self.driver is not None:
+            return f"driver:{self.driver.id}"
+        if kind == "holder" and self.holder is not None:
+            return f"holder:{self.holder.id}"
+        return f"vehicle:{self.vehicle.id}"
+
+
+def offenders(insp: Inspection) -> Offenders:
+    """The vehicle, its holder, and the driver: the one the agent chose on the phone, else the
+    scanned rider badge, else the vehicle's only driver of its service; None when that cannot
+    be told (also when the agent said "outro / não cadastrado")."""
+    vehicle = insp.vehicle
+    told = driver_told(insp)
+    if told is not None:
+        return Offenders(vehicle, vehicle.holder, told.driver)
+    driver = None
+    if insp.credential_id:
+        cred = db.session.get(Credential, insp.credential_id)
+        if cred is not None and cred.driver_id:
+            driver = db.session.get(Driver, cred.driver_id)
+    if driver is None:
+        own = [d for d in vehicle.drivers   # a revoked rider still riding is still the one
+               if (d.category == DriverCategory.MOTOTAXISTA) == (vehicle.service == Service.MOTOTAXI)]
+        if len(own) == 1:
+            driver = own[0]
+    return Offenders(vehicle, vehicle.holder, driver)
+
+
+def ladder_subject(pack: rules.RulePack, on, off: Offenders) -> str:
+    """The offender whose history counts: the target of the first rung in force."""
+    steps = [s for s in pack.ladder if s.span.covers(on)]
+    target = steps[0].measures[0].target if steps else "vehicle"
+    return off.subject(SUBJECT_OF_TARGET.get(target, "vehicle"))
+
+
+def history(town_id: int, offender: str, *, exclude_inspection: int | None = None
+            ) -> list[PriorSanction]:
+    """One PriorSanction per earlier occasion with an act in effect against this offender."""
+    rows = db.session.execute(
+        select(Sanction.inspection_id, Sanction.origin_key, Sanction.amount_on,
+               Sanction.proposed_at, Sanction.rule_id, Sanction.kind)
+        .where(Sanction.municipality_id == town_id, Sanction.offender == offender,
+               Sanction.status.in_(EFFECTIVE), Sanction.automatic.is_(False))
+        .order_by(Sanction.id)).all()
+    seen: dict[object, PriorSanction] = {}
+    for r in rows:
+        occasion = r.inspection_id if r.inspection_id is not None else r.origin_key
+        if occasion == exclude_inspection or occasion in seen:
+            continue
+        seen[occasion] = PriorSanction(on=r.amount_on or utc(r.proposed_at).date(),
+                                       rule_id=r.rule_id, kind=r.kind)
+    return list(seen.values())
+
+
+def _permit_of(holder: Holder | None, service: Service) -> Permit | None:
+    if holder is None:
+        return None
+    mine = [p for p in holder.permits if p.service == service]
+    return max(mine, key=lambda p: (p.status == Status.ACTIVE, p.valid_from)) if mine else None
+
+
+def _checklist_item(pack: rules.RulePack, rule_id: str):
+    base = rule_id.split(":", 1)[0]
+    return next((i for i in pack.checklist if i.id == base), None)
+
+
+def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
+    """One proposed act per measure the law gives each failed item (idempotent)."""
+    town = db.session.get(Municipality, insp.municipality_id)
+    failed = [i for i in insp.items if i.result == ItemResult.FAIL]
+    if not failed:
+        return []
+    service, day = insp.service.value, insp.rules_day
+    try:
+        pack = rules.find_pack(town.slug, service, day)
+    except RulesError as e:
+        event("no_proposal", town_id=town.id, now=now, inspection_id=insp.id,
+              message=f"Nenhuma sanção proposta: {e}.")
+        return []
+    off = offenders(insp)
+    subject = ladder_subject(pack, day, off)
+    prior = history(town.id, subject, exclude_inspection=insp.id)
+    acts: list[Sanction] = []
+    for item in failed:
+        try:
+            proposal = compliance.propose_sanction(town, service, item.item_id, prior, day)
+        except (NoSanction, RulesError) as e:
+            event("no_proposal", town_id=town.id, now=now, inspection_id=insp.id,
+                  message=f"Item {item.item_id}: {e}.", data={"item_id": item.item_id})
+            continue
+        acts.extend(_acts(insp, item, proposal, pack, off, subject, now))
+    return acts
+
+
+def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offenders,
+          subject: str, now: datetime, version: int = 0, *, key_base: str = "",
+          breach: dict | None = None, action: str = "", reason: str | None = None,
+          narrow: str | None = None, actor=None) -> list[Sanction]:
+    """The proposed acts of one proposal: of a failed item, or (item None) of a sanction a
+    supervisor chose on the review (`key_base`, `breach`, `action`, `reason` given; `narrow`
+    picks "suspension" or "revocation" of a `suspension_or_revocation` measure)."""
+    if item is not None:
+        rule = _checklist_item(pack, item.item_id)
+        breach = loads(item.citation) or (rule.citation.as_dict() if rule else None)
+        action = rule.help if rule else ""
+        if item.note:
+            action = f"{action} Observação do agente: {item.note}".strip()
+        key_base = f"item:{item.id}"
+    principal = next((i for i, m in enumerate(p.measures) if m.kind in DEADLINE_KINDS), 0)
+    street = bool(insp.ack_name)  # the driver signed the "ciente" on the street
+    permit = _permit_of(off.holder, insp.service)
+    licence = off.vehicle.current_licence
+    out = []
+    for i, m in enumerate(p.measures):
+        key = f"{key_base}:{i}" + (f":v{version}" if version else "")
+        kind, label = m.kind, m.label
+        if narrow and kind == "suspension_or_revocation":
+            kind, label = narrow, f"{NARROWED[narrow]} — {m.label}"
+        if db.session.scalar(select(Sanction.id).where(Sanction.origin_key == key)):
+            continue
+        act = Sanction(
+            municipality_id=insp.municipality_id, origin_key=key, inspection_id=insp.id,
+            inspection_item_id=item.id if item else None, pack_id=p.pack_id, law=p.law, rule_id=p.rule_id,
+            step_id=p.step_id, offence_id=p.offence_id, occurrence=p.occurrence,
+            measure_index=i, kind=kind, target=m.target, label=label, offender=subject,
+            holder_id=off.holder.id if off.holder else None,
+            driver_id=off.driver.id if off.driver else None, vehicle_id=off.vehicle.id,
+            permit_id=permit.id if permit and m.target == "permit" else None,
+            licence_id=licence.id if licence and m.target == "licence" else None,
+            breach_citation=as_json(breach), citation=as_json(m.citation.as_dict()),
+            required_action=action, decided_by=m.decided_by, automatic=False,
+            status=SanctionStatus.PROPOSED, proposed_at=utc(now), updated_at=utc(now),
+            amount_on=p.on, reason=reason)
+        if m.money is not None:
+            act.amount_unit, act.amount, act.amount_max = m.money.unit, m.money.amount, m.money.max
+            act.amount_per, act.amount_decree_key = m.money.per, m.money.decree_key
+            act.amount_brl, act.amount_basis = m.money.brl, m.money.basis
+        if m.appeal is not None:
+            act.appeal_days, act.appeal_to = m.appeal.days, m.appeal.to
+            act.appeal_suspensive = m.appeal.suspensive
+            act.appeal_citation = as_json(m.appeal.citation.as_dict())
+        if i == principal and p.deadline is not None:
+            act.deadline_hours, act.deadline_days = p.deadline.hours, p.deadline.days
+            act.deadline_text = p.deadline.text
+            act.deadline_citation = as_json(p.deadline.citation.as_dict())
+            if p.on_missed_deadline is not None:
+                act.on_missed = as_json(p.on_missed_deadline.as_dict())
+        if m.decided_by == "agent" and street and m.target in SIGNER_TARGETS:
+            act.notified_at = utc(insp.finished_at)  # handed over and signed on the street
+            schedule(act)
+        db.session.add(act)
+        db.session.flush()
+        record("sanction_proposed", act, actor=actor, after=act_state(act) | {
+            "rule_id": act.rule_id, "inspection": insp.uuid, "offender": subject,
+            "occurrence": act.occurrence})
+        event("proposed", town_id=act.municipality_id, now=now, actor=actor, act=act,
+              message=f"Proposto: {label} ({p.law}, {m.citation.article})."
+              + (f" Motivo: {reason}" if reason else ""),
+              data={"item_id": item.item_id if item else None, "occurrence": p.occurrence,
+                    "rule_id": p.rule_id})
+        out.append(act)
+    return out
+
+
+def repropose_later(decided: Sanction, now: datetime, *, actor=None) -> list[Sanction]:
+    """A decision changed the offender's history: proposals of the offender's later
+    inspections still waiting for the supervisor are made again where the ladder now gives
+    another rung (the old ones are rejected, saying why). Reviews days after the street
+    would otherwise never reach the second or third rung."""
+    if decided.inspection_id is None or decided.automatic:
+        return []
+    base = db.session.get(Inspection, decided.inspection_id)
+    pending = db.session.scalars(
+        select(Sanction).join(Inspection, Inspection.id == Sanction.inspection_id)
+        .where(Sanction.municipality_id == decided.municipality_id,
+               Sanction.offender == decided.offender, Sanction.automatic.is_(False),
+               Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(False),
+               Sanction.inspection_item_id.is_not(None),   # a chosen act keeps its measure
+               Inspection.finished_at > base.finished_at)
+        .order_by(Inspection.finished_at, Sanction.id)).all()
+    by_item: dict[int, list[Sanction]] = {}
+    for a in pending:
+        by_item.setdefault(a.inspection_item_id, []).append(a)
+    made: list[Sanction] = []
+    for item_id, old in by_item.items():
+        item = db.session.get(InspectionItem, item_id)
+        insp = item.inspection
+        town = db.session.get(Municipality, insp.municipality_id)
+        prior = history(town.id, decided.offender, exclude_inspection=insp.id)
+        try:
+            p = compliance.propose_sanction(town, insp.service.value, item.item_id, prior,
+                                            insp.rules_day)
+        except (NoSanction, RulesError):
+            continue
+        if (p.step_id, p.offence_id) == (old[0].step_id, old[0].offence_id):
+            if p.occurrence != old[0].occurrence:   # the same measures: only the count moves
+                for a in old:
+                    a.occurrence, a.updated_at = p.occurrence, utc(now)
+                event("occurrence_updated", town_id=old[0].municipality_id, now=now,
+                      actor=actor, act=old[0], message=f"Agora {p.occurrence}ª ocorrência do "
+                      f"infrator (decisão sobre uma vistoria anterior).")
+            continue
+        why = (f"Substituída: o histórico do infrator mudou ({p.occurrence}ª ocorrência); "
+               f"veja a nova proposta.")
+        for a in old:
+            before = act_state(a)
+            a.status, a.reason, a.updated_at = SanctionStatus.REJECTED, why, utc(now)
+            a.decided_at = utc(now)
+            record("sanction_superseded", a, actor=actor, before=before, after=act_state(a))
+            event("superseded", town_id=a.municipality_id, now=now, actor=actor, act=a,
+                  message=why)
+        pack = rules.find_pack(town.slug, insp.service.value, insp.rules_day)
+        version = db.session.scalar(select(func.count(Sanction.id)).where(
+            Sanction.inspection_item_id == item.id))
+        made.extend(_acts(insp, item, p, pack, offenders(insp), decided.offender, now,
+                          version=version))
+    return made
+
+
+def comply_from_reinspection(insp: Inspection, now: datetime) -> list[Sanction]:
+    """Notices of this vehicle whose item is now "ok" are complied with (daily fines stop)."""
+    ok = {i.item_id for i in insp.items if i.result == ItemResult.OK}
+    if not ok:
+        return []
+    moment = utc(insp.finished_at)
+    open_acts = db.session.scalars(
+        select(Sanction).join(Inspection, Inspection.id == Sanction.inspection_id)
+        .where(Sanction.municipality_id == insp.municipality_id,
+               Sanction.vehicle_id == insp.vehicle_id, Sanction.rule_id.in_(ok),
+               # a notice still waiting for its delivery (delivery.py) is complied with too
+               or_(Sanction.deadline_at.is_not(None), Sanction.deadline_hours.is_not(None),
+                   Sanction.deadline_days.is_not(None)), Sanction.status.in_(OPEN_NOTICE),
+               Sanction.parent_id.is_(None), Sanction.inspection_id != insp.id,
+               Inspection.finished_at < insp.finished_at)
+        .order_by(Sanction.id).with_for_update()).all()
+    done = []
+    for act in open_acts:
+        comply(act, moment, insp, now)
+        done.append(act)
+    return done
+
+
+def comply(act: Sanction, moment: datetime, insp: Inspection | None, now: datetime,
+           *, actor=None) -> None:
+    """Record that what the notice asked was done at `moment` (a daily fine stops there)."""
+    if aware(act.deadline_at) and moment > aware(act.deadline_at):
+        convert_missed(act, moment, actor=actor)  # the days before the fix are still due
+    before = act_state(act)
+    act.status = SanctionStatus.COMPLIED
+    act.updated_at = utc(now)
+    if act.notice is not None:
+        act.notice.complied_at = moment
+        act.notice.complied_inspection_id = insp.id if insp else None
+    child = db.session.scalar(select(Sanction).where(Sanction.origin_key == f"daily:{act.id}"))
+    if child is not None and child.fine is not None and child.fine.stopped_at is None:
+        child.fine.stopped_at = moment
+        accrue(child.fine, moment)
+        event("fine_stopped", town_id=act.municipality_id, now=now, actor=actor, act=child,
+              message=f"Multa diária encerrada: {child.fine.accrued_days} dia(s).",
+              data={"accrued_days": child.fine.accrued_days,
+                    "accrued_brl": child.fine.accrued_brl})
+    record("sanction_complied", act, actor=actor, before=before, after=act_state(act) | {
+        "complied_at": moment, "inspection": insp.uuid if insp else None})
+    event("complied", town_id=act.municipality_id, now=now, actor=actor, act=act,
+          message="Notificação cumprida" + (" (constatado em nova vistoria)." if insp else "."),
+          data={"inspection": insp.uuid if insp else None})
+    notify("act_complied", act=act)
+
+
+__all__ = ["Offenders", "comply", "comply_from_reinspection", "history", "ladder_subject",
+           "offenders", "pack_of", "propose_for_inspection", "repropose_later"]

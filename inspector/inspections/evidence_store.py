@@ -1,0 +1,327 @@
+"""The original bytes of evidence photos, outside the database: append-only pack files.
+
+Evidence is never re-encoded or edited. A photo that arrives is appended to its server
+process's pack, `<EVIDENCE_DIR>/packs/<started>-<pid>-<random>.pack`, and its row in
+`inspection_photos` records where (`pack`, `pack_offset`, `size`) in the same transaction
+that marks it received. Each record in a pack is a 44-byte header (b"IEV1", the photo's
+SHA-256, its length) and then the bytes, so the packs can be read, checked and rebuilt
+without the database. The database keeps what is known about each photo (who declared it,
+its hash, when it arrived, EXIF facts); this directory keeps the bytes. Backups take both
+(README, "Backups"); packs only grow, so a copy of yesterday's is a prefix of today's.
+
+- Why packs: creating a file costs this machine's ext4 0.3-0.7 ms of kernel time, an append
+  to an open file 0.08 ms (bench/field.py, README). A photo sync is dominated by such costs;
+  the design is Haystack's (Beaver et al., OSDI 2010), for the same reason.
+- One pack per process, written only by it: an offset is reserved under a lock, then the
+  record is written at it, so concurrent writer threads never interleave. A new process
+  (a restart, a forked worker) opens a new pack, so a record cut short by a crash is never
+  followed by another one; nothing points to it (its row was not committed).
+- Durable as the row that points to it: the record is written, and fsynced wherever the
+  database's commit survives a power cut (durable()), before that row commits.
+- A record whose row did not commit (a concurrent twin of the same photo won, the database
+  refused) stays in the pack unreferenced: the cost of never rewriting a pack.
+- Checked where a person relies on it: the review shows "confere" only after hashing what it
+  read (inspections.evidence_state), and `flask evidence verify` hashes every photo.
+
+Photos received before packs existed (migration 0019) are loose files named by their SHA-256,
+`<EVIDENCE_DIR>/ab/abcdef…` (put, get, path_of); they are read as before.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import secrets
+import struct
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import NamedTuple
+
+from flask import current_app
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_PACK_NAME = re.compile(r"[0-9TZ]{16}-[0-9]{1,10}-[0-9a-f]{8}\.pack")
+MAGIC = b"IEV1"
+HEADER = struct.Struct(">4s32sQ")     # magic, SHA-256 (raw), length of the bytes that follow
+PACK_LIMIT = 1 << 30                  # a pack that reached 1 GiB is closed; the next one opens
+
+
+def root() -> Path:
+    """The evidence directory of this app (EVIDENCE_DIR; instance/evidence by default)."""
+    return Path(current_app.config["EVIDENCE_DIR"])
+
+
+def path_of(sha256: str, base: Path | None = None) -> Path:
+    """Where the bytes with this SHA-256 (lower-case hex) are kept."""
+    if not _SHA256.fullmatch(sha256):
+        raise ValueError(f"not a SHA-256 in lower-case hex: {sha256!r}")
+    return (base or root()) / sha256[:2] / sha256
+
+
+def put(sha256: str, data: bytes, base: Path | None = None, sync: bool = True) -> Path:
+    """Keep `data`, whose SHA-256 the caller has computed, as a loose file under its name (the
+    layout before packs: migrations, fixtures of benches); return the path. Nothing is written
+    when a file of that name and size is already there. `sync`: fsync
+    before the rename (see durable())."""
+    target = path_of(sha256, base)
+    try:
+        if target.stat().st_size == len(data):
+            return target
+    except FileNotFoundError:
+        pass
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+    except FileNotFoundError:  # the first file of its 256 folders
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            if sync:
+                out.flush()
+                os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+class Location(NamedTuple):
+    """Where a photo's bytes are: the pack's file name and the offset of the bytes in it."""
+    pack: str
+    offset: int
+
+
+class _Pack:
+    """This process's open pack: a file descriptor, the next free offset, a lock."""
+
+    def __init__(self, folder: Path):
+        folder.mkdir(parents=True, exist_ok=True)
+        self.pid = os.getpid()
+        self.folder = folder
+        self.name = (f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{self.pid}-"
+                     f"{secrets.token_hex(4)}.pack")
+        self.fd = os.open(folder / self.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        for made in (folder, folder.parent):  # the new names survive a power cut too (once
+            _fsync_dir(made)                   # per pack: records fsync only the pack)
+        self.end = 0
+        self.lock = threading.Lock()
+        self.writing = 0          # records reserved and not written yet
+        self.retired = False      # replaced by a new pack: closed once nothing is writing
+
+    def reserve(self, length: int) -> int | None:
+        """The offset where a record of `length` bytes (with its header) goes; None when the
+        pack was replaced meanwhile (the caller takes the new one)."""
+        with self.lock:
+            if self.retired:
+                return None
+            at, self.end = self.end, self.end + HEADER.size + length
+            self.writing += 1
+            return at
+
+    def done(self, failed: bool) -> None:
+        """A record was written (or failed: no record goes after a hole)."""
+        with self.lock:
+            self.writing -= 1
+            if failed:
+                self.end = PACK_LIMIT + 1
+            self._close_if_retired()
+
+    def retire(self) -> None:
+        """No new records here; the file closes when the last one being written is done."""
+        with self.lock:
+            self.retired = True
+            self._close_if_retired()
+
+    def _close_if_retired(self) -> None:
+        if self.retired and not self.writing and self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+_pack: _Pack | None = None
+_pack_lock = threading.Lock()
+
+
+def _current_pack(base: Path) -> _Pack:
+    """This process's pack in `base`, opened on first use, after a fork, or when full."""
+    global _pack
+    pack = _pack
+    if (pack is None or pack.pid != os.getpid() or pack.folder != base or pack.retired
+            or pack.end > PACK_LIMIT):
+        with _pack_lock:
+            if _pack is pack:
+                _pack = _Pack(base)
+                if pack is not None and pack.pid == os.getpid():
+                    pack.retire()
+            pack = _pack
+    return pack
+
+
+def pack_path(pack: str, base: Path | None = None) -> Path:
+    """The file of a pack named in a photo's row."""
+    if not _PACK_NAME.fullmatch(pack):
+        raise ValueError(f"not a pack name: {pack!r}")
+    return (base or root()) / "packs" / pack
+
+
+def _write(pack: _Pack, at: int, sha256: str, data: bytes, sync: bool) -> None:
+    """Write one record at its reserved offset. On failure (disk full, I/O error) the pack is
+    closed to new records: a hole in the middle would hide the records after it from
+    records(), so the next append opens a new pack."""
+    header = HEADER.pack(MAGIC, bytes.fromhex(sha256), len(data))
+    failed = True
+    try:
+        written = os.pwritev(pack.fd, [header, data], at)
+        if written != HEADER.size + len(data):
+            raise OSError(f"{pack.name}: wrote {written} of {HEADER.size + len(data)} bytes")
+        if sync:
+            os.fdatasync(pack.fd)
+        failed = False
+    finally:
+        pack.done(failed)
+
+
+def append(sha256: str, data: bytes, base: Path | None = None, sync: bool = True
+           ) -> tuple[Location, Future]:
+    """Append `data`, whose SHA-256 the caller has computed, to this process's pack: where it
+    goes (known at once) and a future done when it is written (and fsynced when `sync`), which
+    the caller waits for before it commits the row that points to it. A durable write runs
+    on a writer thread of this process, so that the disk's fsync overlaps the caller's
+    database work; one without fsync is a copy to the page cache, done at once."""
+    if not _SHA256.fullmatch(sha256):
+        raise ValueError(f"not a SHA-256 in lower-case hex: {sha256!r}")
+    at = None
+    while at is None:
+        pack = _current_pack((base or root()) / "packs")
+        at = pack.reserve(len(data))
+    where = Location(pack.name, at + HEADER.size)
+    if sync:
+        return where, _writer().submit(_write, pack, at, sha256, data, True)
+    done: Future = Future()
+    try:
+        _write(pack, at, sha256, data, False)
+        done.set_result(None)
+    except Exception as e:  # handed over like the thread's: raised by result()
+        done.set_exception(e)
+    return where, done
+
+
+_writers: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _writer() -> ThreadPoolExecutor:
+    global _writers
+    if _writers is None or _writers[0] != os.getpid():  # a forked worker starts its own
+        _writers = (os.getpid(), ThreadPoolExecutor(max_workers=4,
+                                                    thread_name_prefix="evidence"))
+    return _writers[1]
+
+
+def writing(sha256: str, data: bytes) -> tuple[Location, Future]:
+    """`append` to this app's evidence directory, fsynced as durable() says."""
+    return append(sha256, data, root(), durable())
+
+
+def read(where: Location, size: int, base: Path | None = None) -> bytes | None:
+    """The `size` bytes recorded at `where`, or None when the pack is gone, cut short, or holds
+    no record of that size there (its header is checked; the bytes are the caller's to hash)."""
+    try:
+        with open(pack_path(where.pack, base), "rb") as f:
+            f.seek(where.offset - HEADER.size)
+            chunk = f.read(HEADER.size + size)
+    except (FileNotFoundError, ValueError, OSError):
+        return None
+    if len(chunk) != HEADER.size + size:
+        return None
+    magic, _digest, length = HEADER.unpack_from(chunk)
+    if magic != MAGIC or length != size:
+        return None
+    return chunk[HEADER.size:]
+
+
+def records(path: Path) -> Iterator[tuple[int, str, int]]:
+    """(offset of the bytes, SHA-256, length) of each whole record in a pack, in order; stops
+    at a record cut short or at anything that is not a record."""
+    with open(path, "rb") as f:
+        at = 0
+        while True:
+            head = f.read(HEADER.size)
+            if len(head) < HEADER.size:
+                return
+            magic, digest, length = HEADER.unpack(head)
+            if magic != MAGIC:
+                return
+            f.seek(length, os.SEEK_CUR)
+            if f.tell() > os.fstat(f.fileno()).st_size:
+                return
+            yield at + HEADER.size, digest.hex(), length
+            at += HEADER.size + length
+
+
+def durable() -> bool:
+    """Whether an evidence file is fsynced before the row that records it commits.
+
+    EVIDENCE_FSYNC when set; otherwise as durable as the database's own commit. On
+    PostgreSQL a commit survives a power cut, so the file it points to must too. SQLite runs
+    in WAL mode with synchronous=NORMAL (inspector/__init__.py): its commits survive a crash
+    of the app but a power cut may undo them, and a file written without fsync has exactly
+    that durability (it is in the page cache; the kernel writes it back). Set
+    EVIDENCE_FSYNC=1 to fsync anyway."""
+    forced = current_app.config.get("EVIDENCE_FSYNC")
+    if forced is not None:
+        return bool(forced)
+    from inspector.extensions import db
+    return db.engine.dialect.name != "sqlite"
+
+
+def get(sha256: str, base: Path | None = None) -> bytes | None:
+    """The bytes kept under this SHA-256, or None when there is no such file."""
+    try:
+        return path_of(sha256, base).read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def digest_of_file(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read in 1 MiB blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check(photos: Iterator[tuple[str, str | None, int | None, int]],
+          base: Path | None = None) -> Iterator[tuple[str, str]]:
+    """(sha256, problem) for every photo (sha256, pack, offset, size) whose bytes are missing
+    or are not the bytes of that SHA-256; a photo without a pack is a loose file."""
+    for sha, pack, offset, size in photos:
+        if pack is None:
+            p = path_of(sha, base)
+            if not p.exists():
+                yield sha, "arquivo ausente"
+            elif digest_of_file(p) != sha:
+                yield sha, ALTERED
+            continue
+        data = read(Location(pack, offset), size, base)
+        if data is None:
+            yield sha, f"ausente do pacote {pack} (posição {offset})"
+        elif hashlib.sha256(data).hexdigest() != sha:
+            yield sha, ALTERED
+
+
+ALTERED = "o conteúdo não confere com o SHA-256 (arquivo alterado ou corrompido)"

@@ -1,0 +1,60 @@
+"""The rules the field app needs: the checklist in force for a town, service and day.
+
+A thin adapter over `inspector.rules` (the law as data). Everything here answers
+`None` ("the rules engine cannot say") rather than failing when no rule packs are
+installed, so the sync keeps accepting inspections; callers then skip the checks.
+"""
+from __future__ import annotations
+
+from datetime import date
+
+SERVICES = ("taxi", "mototaxi")
+
+
+
+class NoLawInForce(Exception):
+    """No law of this town covers this service on that day."""
+
+
+def checklist(town, service: str, day: date) -> dict | None:
+    """The checklist in force: {"service", "law", "pack", "law_slug", "items": [...],
+    "driver_registration": the citation of "only a registered driver drives", or None}.
+
+    Items come from `inspector.rules` (the pack of this town and service in force on
+    `day`, items whose dates and population condition hold). None when the rules engine
+    is not installed; NoLawInForce when no law covers this service that day.
+    """
+    try:
+        from inspector import rules
+    except ImportError:  # pragma: no cover - the engine ships with the app
+        return None
+    try:
+        pack = rules.find_pack(town.slug, service, day)
+    except rules.RulesError as e:
+        raise NoLawInForce(str(e)) from None
+    items = rules.checklist_of(pack, day, town.population_seat)
+    return {"service": service, "law": pack.law, "pack": pack.id, "law_slug": pack.law_slug,
+            "items": [i.as_dict() for i in items],
+            "driver_registration": _driver_registration(rules.rules_on(pack, day))}
+
+
+def _driver_registration(on_day) -> dict | None:
+    """The article that lets only a registered driver drive (None when the law asks none)."""
+    if not on_day.value("requirements.driver_registration"):
+        return None
+    cite = on_day.cite("requirements.driver_registration")
+    return cite.as_dict() if cite else {}
+
+
+def checklists_in_force(town, day: date) -> list[dict]:
+    """Every service's checklist in force in a town on a day (services without a law are
+    left out); [] while the rules engine is not available."""
+    out = []
+    for service in SERVICES:
+        try:
+            found = checklist(town, service, day)
+        except NoLawInForce:
+            continue
+        if found is not None:
+            out.append(found)
+    return out

@@ -1,0 +1,2 @@
+"""The passenger's page behind a QR code (is this ride licensed right now?) and the reports
+passengers send."""

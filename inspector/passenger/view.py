@@ -1,0 +1,254 @@
+"""What the passenger's verification page shows: a live banner and only what a passenger
+needs to match the ride in front of them (photo, name, plate, model, colour, prefix,
+company, licence validity). Nothing else leaves the server: see README, "LGPD"."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from inspector.credentials.issuing import Lookup, service_of
+from inspector.identifiers import format_plate
+from inspector.laws.compliance import driver_standing, vehicle_standing
+from inspector.models import CredentialKind, Driver, HolderKind, Service, Vehicle
+from inspector.rules.engine import fmt_date
+
+TITLES = {
+    "regular": "REGULAR",
+    "irregular": "IRREGULAR",
+    "suspended": "SUSPENSO",
+    "revoked": "CREDENCIAL CANCELADA",
+    "expired": "CREDENCIAL VENCIDA",   # red like "revoked", no ride details, its own state
+    "unknown": "NÃO RECONHECIDA",
+}
+SUMMARIES = {
+    "regular": "Este transporte está licenciado pela prefeitura hoje. Confira se a foto, o "
+               "nome e a placa abaixo são os de quem está com você.",
+    "irregular": "Este transporte não está em dia com a lei municipal hoje.",
+    "suspended": "A licença deste transporte está suspensa pela prefeitura. Ele não pode "
+                 "levar passageiros agora.",
+    # a driver's badge whose own registration is the problem (the vehicle is in order)
+    "irregular_driver": "Este condutor não está em dia com a lei municipal hoje.",
+    "suspended_driver": "O registro deste condutor está suspenso pela prefeitura. Ele não pode "
+                        "levar passageiros agora.",
+    "revoked": "Este código foi cancelado pela prefeitura e não vale mais. Não embarque; se o "
+               "condutor insiste, denuncie.",
+    # an expired code cannot say whether the ride is licensed today: the passenger is told
+    # not to board, as on the other red pages
+    "expired": "Este código venceu e não vale mais. Não embarque: ele não confirma que este "
+               "transporte está licenciado hoje. O condutor deve pedir um novo à prefeitura.",
+    "unknown": "Este código não foi emitido pela prefeitura ou foi alterado. Não confie nele.",
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A plain-words reason and the article of law behind it."""
+
+    message: str
+    law: str = ""
+    article: str = ""
+    href: str = ""
+    until: date | None = None   # the last day of a suspension with a known end
+    rule_id: str = ""           # the engine's kind of finding ("driver.registration.cancelled")
+    day: date | None = None     # the finding's date (due_on): expiry, cancellation, end
+
+
+@dataclass(frozen=True)
+class Person:
+    """A driver as the passenger sees them: name and whether there is a photo."""
+
+    id: int
+    name: str
+    has_photo: bool
+
+
+@dataclass(frozen=True)
+class Car:
+    """A vehicle as the passenger sees it."""
+
+    plate: str
+    model: str
+    colour: str
+    prefix: str
+    service: str
+    licence_text: str = "sem alvará"   # what is true of the Alvará today: "válido até …"
+
+
+@dataclass
+class View:
+    """The page's content, nothing more."""
+
+    state: str
+    title: str
+    summary: str
+    reasons: list[Reason] = field(default_factory=list)
+    town: str = ""
+    drivers: list[Person] = field(default_factory=list)
+    vehicles: list[Car] = field(default_factory=list)
+    company: str = ""
+    registration_text: str = ""   # what is true of a rider's registration today
+    can_report: bool = False
+    no_driver: str = ""           # a vehicle nobody registered may drive today: what to do
+
+
+def _get(obj: Any, name: str, default: Any = "") -> Any:
+    """Read a field from an object or a dict (the compliance engine may return either)."""
+    if obj is None:
+        return default
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _reason(violation: Any) -> Reason:
+    cite = _get(violation, "citation", None)
+    slug, anchor = _get(cite, "law_slug"), _get(cite, "anchor")
+    href = f"/leis/{slug}#{anchor}" if slug else ""
+    until = _get(violation, "due_on", None) if _get(violation, "effect") == "suspended" else None
+    return Reason(message=str(_get(violation, "message")), law=str(_get(cite, "law")),
+                  article=str(_get(cite, "article")), href=href, until=until,
+                  rule_id=str(_get(violation, "rule_id")), day=_get(violation, "due_on", None))
+
+
+def licence_text(lic, on: date) -> str:
+    """The Alvará's line as true on `on`: "válido até …" only while it is valid, otherwise
+    "vencido em …", "suspenso até …" / "suspenso", "cassado" or "válido a partir de …"."""
+    if lic is None:
+        return "sem alvará"
+    status = str(getattr(lic.status, "value", lic.status))
+    if status == "revoked":
+        return "cassado"
+    if status == "suspended":
+        return f"suspenso até {fmt_date(lic.suspended_until)}" if lic.suspended_until else "suspenso"
+    if lic.valid_until < on:
+        return f"vencido em {fmt_date(lic.valid_until)}"
+    if lic.valid_from > on:
+        return f"válido a partir de {fmt_date(lic.valid_from)}"
+    return f"válido até {fmt_date(lic.valid_until)}"
+
+
+def registration_text(d: Driver, reasons: list[Reason], on: date) -> str:
+    """A driver's registration line as true on `on` (the engine's findings decide whether an
+    expired registration is already cancelled, where the law cancels it after a grace)."""
+    status = str(getattr(d.status, "value", d.status))
+    if status == "revoked":
+        return "Registro cassado"
+    if status == "suspended":
+        end = d.suspended_until
+        return f"Registro suspenso até {fmt_date(end)}" if end else "Registro suspenso"
+    expiry = d.registration_expiry
+    if expiry is None:
+        return ""
+    if expiry >= on:
+        return f"Registro válido até {fmt_date(expiry)}"
+    cancelled = next((r for r in reasons if r.rule_id == "driver.registration.cancelled"), None)
+    if cancelled is not None:
+        return f"Registro cancelado em {fmt_date(cancelled.day)}" if cancelled.day \
+            else "Registro cancelado"
+    return f"Registro vencido em {fmt_date(expiry)}"
+
+
+def _standing(obj: Vehicle | Driver, on: date) -> tuple[str, list[Reason]]:
+    """Status and reasons from the compliance engine (the law's rules, judged on `on`)."""
+    standing = vehicle_standing(obj, on) if isinstance(obj, Vehicle) else driver_standing(obj, on)
+    status = _get(standing, "status", "regular")
+    return str(getattr(status, "value", status)), [_reason(v) for v in
+                                                   _get(standing, "reasons", []) or []]
+
+
+def _combine(parts: list[tuple[str, list[Reason]]]) -> tuple[str, list[Reason]]:
+    """Suspended beats irregular beats regular; every reason is kept, once."""
+    states = {s for s, _ in parts}
+    state = next((s for s in ("suspended", "irregular") if s in states), "regular")
+    reasons: list[Reason] = []
+    for _, rs in parts:
+        reasons.extend(r for r in rs if r not in reasons)
+    return state, reasons
+
+
+def _car(v: Vehicle, on: date) -> Car:
+    lic = v.current_licence
+    return Car(plate=format_plate(v.plate), model=v.make_model, colour=v.colour,
+               prefix=v.prefix, service="Moto-táxi" if v.service == Service.MOTOTAXI else "Táxi",
+               licence_text=licence_text(lic, on))
+
+
+def _person(d: Driver) -> Person:
+    return Person(id=d.id, name=d.name, has_photo=bool(d.photo_mime))
+
+
+def _company(vehicles: list[Vehicle]) -> str:
+    for v in vehicles:
+        if v.service == Service.MOTOTAXI and v.holder.kind == HolderKind.COMPANY:
+            return v.holder.name
+    return ""
+
+
+def closed(outcome: str, town: str) -> View:
+    """The page of a revoked or expired credential: no ride details, only the warning. Each
+    keeps its own state ("revoked" / "expired"), which a report from it stores as what the
+    passenger saw (VENCIDA is not CANCELADA on the supervisors' page)."""
+    return View(outcome, TITLES[outcome], SUMMARIES[outcome], town=town, can_report=True)
+
+
+def unknown(claimed_town: str = "") -> View:
+    """The page of a code we did not issue (forged, altered, truncated, made up). It names
+    the town the code claims, when that is one of ours, so the passenger can report the code
+    there; it shows nothing of any vehicle or driver (the code proves nothing)."""
+    if not claimed_town:
+        return View("unknown", TITLES["unknown"], SUMMARIES["unknown"])
+    summary = (f"Este código diz ser da Prefeitura de {claimed_town}, mas não foi emitido por ela "
+               "ou foi alterado. Não confie nele.")
+    return View("unknown", TITLES["unknown"], summary, town=claimed_town, can_report=True)
+
+
+# A sticker cannot tell who is driving, so drivers never change the vehicle's banner; but when
+# none of the vehicle's registered drivers may drive today (or it has none), whoever is at the
+# wheel is not one the town allowed, and the passenger is told so under the banner.
+NO_DRIVER = {
+    True: "Nenhum dos condutores cadastrados neste veículo pode dirigir hoje: quem está "
+          "dirigindo não foi autorizado pela prefeitura. Não embarque e, se puder, denuncie.",
+    False: "Nenhum condutor está cadastrado neste veículo: só quem a prefeitura autorizou pode "
+           "dirigi-lo. Peça o crachá do condutor; se não houver, não embarque.",
+}
+
+
+def build(found: Lookup, on: date) -> View:
+    """The page for a looked-up token, status computed now."""
+    if found.outcome == "unknown":
+        return View("unknown", TITLES["unknown"], SUMMARIES["unknown"])
+    cred = found.credential
+    if found.outcome in ("revoked", "expired"):
+        return closed(found.outcome, _town_name(cred))
+    if cred.kind == CredentialKind.VEHICLE:
+        vehicles = [cred.vehicle]
+        # Only drivers allowed to drive today are shown: a suspended or lapsed auxiliary
+        # must not find his face on a REGULAR page.
+        drivers = [d for d in cred.vehicle.drivers if _standing(d, on)[0] == "regular"]
+        parts = [_standing(cred.vehicle, on)]
+        registration = ""
+        no_driver = "" if drivers else NO_DRIVER[bool(cred.vehicle.drivers)]
+    else:
+        drivers, no_driver = [cred.driver], ""
+        vehicles = list(cred.driver.vehicles)
+        parts = [_standing(cred.driver, on)] + [_standing(v, on) for v in vehicles]
+        registration = registration_text(cred.driver, parts[0][1], on)
+    state, reasons = _combine(parts)
+    title, summary = TITLES[state], SUMMARIES[state]
+    if state in ("suspended", "irregular") and cred.kind == CredentialKind.DRIVER \
+            and all(p[0] == "regular" for p in parts[1:]):
+        summary = SUMMARIES[f"{state}_driver"]      # the driver is, not the vehicle
+    if state == "suspended" and reasons and all(r.until for r in reasons):
+        last = max(r.until for r in reasons).strftime("%d/%m/%Y")   # every suspension ends
+        title = f"{title} até {last}"
+        summary = summary.replace("pela prefeitura.", f"pela prefeitura até {last}.", 1)
+    return View(state, title, summary, reasons=reasons, town=_town_name(cred),
+                drivers=[_person(d) for d in drivers], vehicles=[_car(v, on) for v in vehicles],
+                company=_company(vehicles) if service_of(cred) == Service.MOTOTAXI else "",
+                registration_text=registration,
+                can_report=True, no_driver=no_driver if state != "suspended" else "")
+
+
+def _town_name(cred) -> str:
+    return cred.municipality.name

@@ -1,1 +1,0 @@
-"""Business operations: plain functions that take data and raise typed errors."""

@@ -1,0 +1,129 @@
+"""The dependency rule of the package, as README.md ("How it is built") writes it.
+
+The README's `layers` block lists the areas of `inspector/` from the top (entry points) to
+the bottom (the law as data). An area may import an area on a lower line, never one on its
+own line or above; nothing may import a `_private` name of another area. Imports inside
+functions count too: a lazy import is still a dependency.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "inspector"
+
+
+def layers() -> list[list[str]]:
+    """The README's layers block, top first."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```layers\n(.*?)```", text, re.S)
+    assert block, "README.md has no ```layers block"
+    rows = []
+    for line in block.group(1).splitlines():
+        names = line.split("#")[0].split()
+        if names:
+            rows.append(names)
+    return rows
+
+
+def area_of(module: str) -> str | None:
+    """`inspector.registry.search` -> `registry`; `inspector` itself -> `inspector`."""
+    parts = module.split(".")
+    if parts[0] != "inspector":
+        return None
+    return parts[1] if len(parts) > 1 else "inspector"
+
+
+def modules():
+    """(module name, its area, its parsed tree) for every module of the package."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        name = ".".join(rel.parts).removesuffix(".__init__")
+        yield name, area_of(name), ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def imports(tree: ast.AST):
+    """(imported module, imported names, line) for every import of inspector modules."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "inspector":  # `from inspector import audit`: each is a module
+                for alias in node.names:
+                    yield f"inspector.{alias.name}", [], node.lineno
+            elif node.module.startswith("inspector."):
+                yield node.module, [a.name for a in node.names], node.lineno
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("inspector."):
+                    yield alias.name, [], node.lineno
+
+
+def rank() -> dict[str, int]:
+    """Each area's line in the layers block (0 = top)."""
+    return {name: i for i, row in enumerate(layers()) for name in row}
+
+
+def test_every_area_of_the_package_is_in_the_layers_block():
+    """A new package or top-level module must take its place in the rule."""
+    known = rank()
+    found = {area for _, area, _ in modules()}
+    assert sorted(found - set(known)) == []
+    assert sorted(set(known) - found) == [], "the README names areas that do not exist"
+
+
+def test_areas_import_only_areas_below_them():
+    """No import circle between areas and no upward dependency: a lower line never imports
+    a higher one, and two areas on one line are independent of each other."""
+    known = rank()
+    wrong = []
+    for module, area, tree in modules():
+        for target, _, line in imports(tree):
+            other = area_of(target)
+            if other is None or other == area or area == "inspector":
+                continue
+            if known[other] <= known[area]:
+                wrong.append(f"{module}:{line} imports {target} ({area} -> {other})")
+    assert wrong == []
+
+
+def test_no_private_name_crosses_an_area():
+    """`_private` names stay in their area: neither imported nor reached as `module._name`."""
+    wrong = []
+    for module, area, tree in modules():
+        bound: dict[str, str] = {}  # local name -> module it is, for modules of other areas
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("inspector"):
+                for alias in node.names:
+                    target = (f"inspector.{alias.name}" if node.module == "inspector"
+                              else node.module)
+                    if area_of(target) == area:
+                        continue
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        wrong.append(f"{module}:{node.lineno} imports {node.module}.{alias.name}")
+                    bound[alias.asname or alias.name] = target
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in bound and node.attr.startswith("_")
+                    and not node.attr.startswith("__")):
+                wrong.append(f"{module}:{node.lineno} reads {node.value.id}.{node.attr}")
+    assert wrong == []
+
+
+def test_the_rules_package_stays_pure():
+    """`inspector.rules` is the law as data: it imports no Flask, no database, nothing of the
+    rest of the package, so a lawyer's check (`flask rules ...`, the legal cases) needs none."""
+    wrong = []
+    for module, area, tree in modules():
+        if area != "rules":
+            continue
+        for node in ast.walk(tree):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            for name in names:
+                top = name.split(".")[0]
+                if top in {"flask", "flask_sqlalchemy", "sqlalchemy"} or (
+                        name.startswith("inspector") and area_of(name) not in {"rules", None}
+                        and name != "inspector"):
+                    wrong.append(f"{module}:{node.lineno} imports {name}")
+    assert wrong == []
