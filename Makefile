@@ -81,5 +81,10 @@ bench: setup wrk chromium
 	$(BIN)/python bench/audit_lookups.py
 	$(BIN)/python bench/sw_version.py
 
+# ruff (rules in pyproject.toml) on the Python, ESLint (eslint.config.js) on the PWA's JavaScript.
+lint: setup
+	$(BIN)/ruff check .
+	npx --no-install eslint .
+
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3 instance/evidence
