@@ -127,3 +127,31 @@ def test_the_rules_package_stays_pure():
                         and name != "inspector"):
                     wrong.append(f"{module}:{node.lineno} imports {name}")
     assert wrong == []
+
+
+# Who ends a transaction: the request (a view) or the command (a CLI group). A service
+# operation adds and flushes; a refusal it raises is rolled back by the view that caught it.
+# The modules below are their own unit of work, each for the reason given.
+OWN_TRANSACTIONS = {
+    "inspector.enforcement.tick": "the tick runs outside any request: each run commits what it applied",
+    "inspector.notifications.push": "delivery runs after the act's commit, one message at a time",
+    "inspector.inspections.records": "the sync commits before answering the phone and retries a lost race",
+    "inspector.imports.csv_import": "a dry run or a refused file rolls back everything it wrote",
+    "inspector.security": "the sign-in session is written before the view runs",
+}
+
+
+def test_only_requests_commands_and_named_units_of_work_end_a_transaction():
+    """`db.session.commit()` / `rollback()` appear only in views (blueprints), commands (cli)
+    and the modules of OWN_TRANSACTIONS: a service called from a view never commits half of
+    what the view asked for."""
+    wrong = []
+    for module, area, tree in modules():
+        if area in {"blueprints", "cli", "demo", "migrations"} or module in OWN_TRANSACTIONS:
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in {"commit", "rollback"}
+                    and ast.unparse(node.func.value) == "db.session"):
+                wrong.append(f"{module}:{node.lineno} {node.func.attr}()")
+    assert wrong == []
