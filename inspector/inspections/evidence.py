@@ -1,21 +1,41 @@
-"""Photo evidence from the field: check the format, refuse bombs, read EXIF, keep the bytes.
+"""Photo evidence from the field: decode it whole, refuse what is not one photo, read EXIF,
+keep the bytes.
 
-Unlike driver photos (services/photos.py), evidence is never re-encoded: the stored
-bytes are the ones the phone hashed when the photo was taken, so the SHA-256 printed
-on a notice can be checked against the file years later. Only the header is parsed
-(no full decode), which is enough to know the format and the pixel count.
+Unlike driver photos (registry/photos.py), evidence is never re-encoded: the stored bytes are
+the ones the phone hashed when the photo was taken, so the SHA-256 printed on a notice can be
+checked against the file years later. Before it becomes evidence a photo is checked whole
+(docs/sync.md §3, "Photos"):
+
+- the format's own structure is walked to the image's end (inspections/containers.py): a file
+  cut short or broken is refused, and so is anything after the end (another file appended: a
+  ZIP, an HTML page, a motion photo's video). Allowed after a JPEG's end: the images its MPF
+  index declares (a phone's gain map or depth map), each a whole JPEG exactly where declared,
+  and padding — one byte value, 0x00 or 0xFF, repeated, PADDING_LIMIT bytes at most (camera
+  buffers rounded up; a run of one value carries nothing). After a PNG's IEND, a WebP's RIFF
+  chunk or a HEIF's last box: nothing;
+- every image in the file is decoded, pixel by pixel (Pillow `load()`, never `draft()`, which
+  skips data), with ImageFile.LOAD_TRUNCATED_IMAGES off and Pillow's bomb warning an error;
+- more than one frame (an animated GIF/WebP/PNG, a HEIF with several images) is refused:
+  one photo is expected;
+- more than MAX_PIXELS is refused before a pixel is decoded.
+
+Each refusal is a `PhotoRefused`: the same bytes would be refused forever, so the phone stops
+sending them and shows the agent what to do (retake).
 """
 from __future__ import annotations
 
 import base64
 import binascii
+import struct
+import threading
 import warnings
 from dataclasses import dataclass
 from io import BytesIO
 
-from PIL import ExifTags, Image, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageFile, UnidentifiedImageError
 
 from inspector.errors import ValidationFailed
+from inspector.inspections import containers
 
 try:  # iPhone photos; the wheel bundles libheif
     import pillow_heif
@@ -29,11 +49,55 @@ except ImportError:  # pragma: no cover - pinned in pyproject
 MIME_FORMATS = {"image/jpeg": "JPEG", "image/png": "PNG", "image/webp": "WEBP"}
 if HEIF:
     MIME_FORMATS |= {"image/heic": "HEIF", "image/heif": "HEIF"}
+# A JPEG with an MPF index of several images (a phone's gain map) is opened by Pillow as MPO.
+SAME_FORMAT = {"MPO": "JPEG"}
 MAX_PHOTO_BYTES = 15 * 1024 * 1024
 MAX_PIXELS = 64_000_000          # a 64-megapixel phone photo; larger ones are refused undecoded
+PADDING_LIMIT = 64 * 1024        # 0x00 or 0xFF repeated after a JPEG's end
 MAX_SIGNATURE_BYTES = 300 * 1024
 MAX_SIGNATURE_PIXELS = 4_000_000
 _PNG_DATA_URI = "data:image/png;base64,"
+# Decoding is CPU work (more at once than the machine has cores gains nothing) and holds the
+# whole image in memory (64 MP: 192 MB in RGB): at most this many at once in a process.
+DECODE_SLOTS = threading.BoundedSemaphore(2)
+# Exceptions Pillow and its plugins raise for bytes they cannot decode.
+_UNDECODABLE = (OSError, ValueError, SyntaxError, EOFError, struct.error, IndexError, KeyError,
+                TypeError, ZeroDivisionError, RuntimeError)
+
+RETAKE = "Tire a foto de novo."
+# problem -> what the agent reads (the answer's "error"); the detail goes in "fields".
+ACTIONS = {
+    "damaged": f"A foto está danificada ou incompleta. {RETAKE}",
+    "extra_data": "O arquivo da foto traz outros dados depois da imagem (por exemplo, uma foto "
+                  f"com movimento). {RETAKE}",
+    "frames": "O arquivo tem mais de uma imagem (animação ou sequência), e a prova é uma foto "
+              f"só. {RETAKE}",
+    "pixels": f"A foto tem pixels demais (mais de 64 megapixels). {RETAKE}",
+    "format": f"O arquivo não é uma foto JPEG, PNG, WebP ou HEIC do tipo declarado. {RETAKE}",
+    "size": f"A foto passa de 15 MB. {RETAKE}",
+    "empty": f"O arquivo da foto está vazio. {RETAKE}",
+}
+
+
+class PhotoRefused(ValidationFailed):
+    """The photo's bytes can never be evidence: the same bytes are refused every time, so the
+    sync marks the refusal permanent (docs/sync.md §3) and the phone stops sending them."""
+
+    permanent = True
+
+    def __init__(self, problem: str, detail: str):
+        super().__init__({"foto": detail})
+        self.problem = problem
+
+    @property
+    def action(self) -> str:
+        """What the agent reads and can do."""
+        return ACTIONS[self.problem]
+
+    def answer(self) -> dict:
+        """The JSON of the 422 answer."""
+        return {"error": self.action, "status": 422, "fields": dict(self.errors),
+                "reason": "photo_refused", "problem": self.problem, "permanent": True}
 
 
 @dataclass(frozen=True)
@@ -58,7 +122,7 @@ def _open(data: bytes, formats: list[str], max_pixels: int, field: str) -> Image
             img = Image.open(BytesIO(data), formats=formats)
         except (Image.DecompressionBombWarning, Image.DecompressionBombError):
             raise ValidationFailed({field: "A imagem tem pixels demais."}) from None
-        except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        except (UnidentifiedImageError, *_UNDECODABLE):
             raise ValidationFailed({field: "Formato de imagem não aceito ou arquivo "
                                            "corrompido."}) from None
     if img.width * img.height > max_pixels or img.width < 1 or img.height < 1:
@@ -67,22 +131,128 @@ def _open(data: bytes, formats: list[str], max_pixels: int, field: str) -> Image
     return img
 
 
-def check_photo(data: bytes, declared_mime: str) -> ImageFacts:
-    """Facts about an evidence photo; ValidationFailed unless it is the declared format."""
+def decode_photo(data: bytes) -> ImageFacts:
+    """Facts about a photo checked whole (module docstring), in any accepted format;
+    PhotoRefused when it cannot be evidence. Which format was declared is `expect_format`'s."""
+    if not data:
+        raise PhotoRefused("empty", "O arquivo está vazio.")
+    if len(data) > MAX_PHOTO_BYTES:
+        raise PhotoRefused("size", "A foto passa de 15 MB.")
+    try:
+        img = _open(data, sorted(set(MIME_FORMATS.values())), MAX_PIXELS, "foto")
+    except ValidationFailed as e:
+        detail = e.errors["foto"]
+        raise PhotoRefused("pixels" if "pixels" in detail else "format", detail) from None
+    with img:
+        fmt = SAME_FORMAT.get(img.format, img.format)
+        taken, lat, lon = _exif(img)
+        facts = ImageFacts(fmt, img.width, img.height, taken, lat, lon)
+        _check_structure(data, img)
+        frames = getattr(img, "n_frames", 1)
+        if img.format != "MPO" and (frames > 1 or getattr(img, "is_animated", False)):
+            raise PhotoRefused("frames", f"O arquivo tem {frames} imagens; a prova é uma só.")
+        _decode_all(img, frames)
+    return facts
+
+
+def expect_format(facts: ImageFacts, declared_mime: str) -> None:
+    """PhotoRefused unless the photo is the format the inspection declared for it."""
     expected = MIME_FORMATS.get(declared_mime)
     if expected is None:
         raise ValidationFailed({"mime": f"Tipo de arquivo não aceito: {declared_mime}."})
-    if not data:
-        raise ValidationFailed({"foto": "O arquivo está vazio."})
-    if len(data) > MAX_PHOTO_BYTES:
-        raise ValidationFailed({"foto": "A foto passa de 15 MB."})
-    img = _open(data, sorted(set(MIME_FORMATS.values())), MAX_PIXELS, "foto")
-    with img:
-        if img.format != expected:
-            raise ValidationFailed({"foto": f"O arquivo é {img.format}, mas foi declarado "
-                                            f"como {declared_mime}."})
-        taken, lat, lon = _exif(img)
-        return ImageFacts(img.format, img.width, img.height, taken, lat, lon)
+    if facts.format != expected:
+        raise PhotoRefused("format", f"O arquivo é {facts.format}, mas foi declarado como "
+                                     f"{declared_mime}.")
+
+
+def check_photo(data: bytes, declared_mime: str) -> ImageFacts:
+    """Facts about an evidence photo checked whole; PhotoRefused unless it is one whole image
+    of the declared format (ValidationFailed for a MIME type not accepted at all)."""
+    if declared_mime not in MIME_FORMATS:
+        raise ValidationFailed({"mime": f"Tipo de arquivo não aceito: {declared_mime}."})
+    facts = decode_photo(data)
+    expect_format(facts, declared_mime)
+    return facts
+
+
+_ENDS = {"JPEG": containers.jpeg_end, "MPO": containers.jpeg_end, "PNG": containers.png_end,
+         "WEBP": containers.webp_end, "HEIF": containers.heif_end}
+
+
+def image_end(data: bytes, fmt: str) -> int:
+    """Where the (first) image of a file of this Pillow format ends; containers.Damaged when
+    its structure is cut short or broken."""
+    return _ENDS[fmt](data)
+
+
+def _check_structure(data: bytes, img: Image.Image) -> None:
+    """PhotoRefused unless the file is whole and nothing but padding and, for a JPEG, the
+    images its MPF index declares follow the image's end."""
+    try:
+        end = image_end(data, img.format)
+        if img.format not in ("JPEG", "MPO"):
+            if end != len(data):
+                raise PhotoRefused("extra_data", f"{len(data) - end} bytes depois do fim da "
+                                                 f"imagem {img.format}.")
+            return
+        pos, padding = end, 0
+        for start, size in _mpf_images(img):
+            if start < pos or start + size > len(data):
+                raise containers.Damaged("índice MPF aponta para fora da ordem ou do arquivo")
+            padding += _padding(data, pos, start)
+            end = containers.jpeg_end(data, start)
+            if end > start + size:
+                raise containers.Damaged("imagem do índice MPF maior que o declarado")
+            padding += _padding(data, end, start + size)
+            pos = start + size
+        padding += _padding(data, pos, len(data))
+    except containers.Damaged as e:
+        raise PhotoRefused("damaged", str(e)) from None
+    if padding > PADDING_LIMIT:
+        raise PhotoRefused("extra_data", f"{padding} bytes de preenchimento depois da imagem "
+                                         f"(até {PADDING_LIMIT} são aceitos).")
+
+
+def _mpf_images(img: Image.Image) -> list[tuple[int, int]]:
+    """(offset, size) of the images after the first that a JPEG's MPF index declares."""
+    if img.format != "MPO":
+        return []
+    base = img.info["mpoffset"]
+    entries = img.mpinfo[0xB002]
+    return sorted((base + e["DataOffset"], e["Size"]) for e in entries[1:])
+
+
+def _padding(data: bytes, start: int, end: int) -> int:
+    """How many bytes lie between `start` and `end`, all one value, 0x00 or 0xFF;
+    PhotoRefused when they are anything else."""
+    if end <= start:
+        return 0
+    fill = data[start]
+    if fill not in (0x00, 0xFF) or data.count(fill, start, end) != end - start:
+        raise PhotoRefused("extra_data", f"{end - start} bytes de outros dados depois do fim "
+                                         "da imagem.")
+    return end - start
+
+
+def _decode_all(img: Image.Image, frames: int) -> None:
+    """Decode every image of the file (an MPO's declared ones too); PhotoRefused when one
+    cannot be decoded whole."""
+    if ImageFile.LOAD_TRUNCATED_IMAGES:  # someone turned Pillow's guard off: refuse to judge
+        raise RuntimeError("PIL.ImageFile.LOAD_TRUNCATED_IMAGES is on")
+    with DECODE_SLOTS, warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        for frame in range(frames):
+            try:
+                if frame:
+                    img.seek(frame)
+                    if img.width * img.height > MAX_PIXELS:
+                        raise PhotoRefused("pixels", "Uma das imagens do arquivo tem pixels "
+                                                     "demais.")
+                img.load()
+            except (Image.DecompressionBombWarning, Image.DecompressionBombError):
+                raise PhotoRefused("pixels", "A imagem tem pixels demais.") from None
+            except _UNDECODABLE as e:
+                raise PhotoRefused("damaged", f"A imagem não pôde ser decodificada ({e}).") from None
 
 
 def _exif(img: Image.Image) -> tuple[str | None, float | None, float | None]:

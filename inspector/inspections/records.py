@@ -71,11 +71,14 @@ def canonical_body(raw: bytes) -> tuple[dict, str, str]:
     """Parse a request body; return it with its canonical JSON and that JSON's SHA-256."""
     try:
         payload = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        if not isinstance(payload, dict):
+            raise ValidationFailed({"body": "O corpo do pedido deve ser um objeto JSON."})
+        text = audit.canonical(payload)
     except (UnicodeDecodeError, ValueError):
         raise ValidationFailed({"body": "O corpo do pedido não é um JSON válido."}) from None
-    if not isinstance(payload, dict):
-        raise ValidationFailed({"body": "O corpo do pedido deve ser um objeto JSON."})
-    text = audit.canonical(payload)
+    except RecursionError:  # nested deeper than Python's json will go: never an inspection
+        raise ValidationFailed({"body": "O corpo do pedido tem níveis demais "
+                                        "(listas ou objetos um dentro do outro)."}) from None
     return payload, text, hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -137,7 +140,7 @@ def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
         return existing
     town = user.municipality  # loaded with the user (security.load_user)
     try:
-        parsed = parse_inspection(payload, town)
+        parsed = parse_inspection(raw, town)
     except ValidationFailed:
         again = _replay(uuid, digest, user)  # a concurrent twin committed meanwhile
         if again is not None:
@@ -332,6 +335,13 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
         if declared_sha != digest:
             raise ValidationFailed({"X-Content-SHA256": "O arquivo chegou diferente do que foi "
                                     "enviado (SHA-256 não confere). Envie de novo."})
+    # Decoded whole before the transaction (milliseconds no lock should wait for, and once,
+    # not per retry); its refusal counts only for a photo not already stored (a resend of
+    # bytes stored before this check still answers 200).
+    try:
+        facts, refused = evidence.decode_photo(data), None
+    except evidence.PhotoRefused as e:
+        facts, refused = None, e
 
     def write(_retry: bool) -> Received:
         row, others = _photo_row(uuid, photo_uuid, user.municipality_id)
@@ -339,7 +349,9 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
             return _photo_replay(row, photo_uuid, digest)
         if row.sha256 != digest:
             raise ValidationFailed({"photo": "O SHA-256 da foto não é o declarado na vistoria."})
-        facts = evidence.check_photo(data, row.mime)
+        if refused is not None:
+            raise refused
+        evidence.expect_format(facts, row.mime)
         now = datetime.now(UTC)
         # the bytes are appended (and fsynced) beside the statements below, and waited for
         # before the commit: a photo recorded as received always has its bytes on disk

@@ -14,6 +14,7 @@ from inspector.errors import ValidationFailed
 from inspector.field import reviews as field_reviews
 from inspector.field import snapshot as field_snapshot
 from inspector.inspections import records as inspections
+from inspector.inspections.evidence import PhotoRefused
 from inspector.models import Role
 from inspector.security import public, roles_required, town_id
 
@@ -126,6 +127,8 @@ def put_photo(inspection_id, photo_id):
                                         request.headers.get("X-Content-SHA256"), user=g.user)
     except inspections.NotFound:
         return _error(404, "Vistoria não encontrada: envie a vistoria antes das fotos.")
+    except PhotoRefused as e:  # these bytes never: the phone stops sending them (docs/sync.md)
+        return jsonify(e.answer()), 422
     except ValidationFailed as e:
         return _refused(e, "A foto")
     except inspections.Conflict as e:
