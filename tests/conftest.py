@@ -17,11 +17,8 @@ from werkzeug.serving import make_server
 from inspector import create_app
 from inspector.extensions import db
 from tests import factories
+from tests.support.config import CHROMIUM, CHROMIUM_ARGS, app_config
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-quic"]
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 
@@ -55,11 +52,6 @@ class Client(FlaskClient):
         return self.post(path, data=data, **kw)
 
 
-def _test_config(url: str) -> dict:
-    return {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
-            "LOG_LEVEL": "WARNING"}
-
-
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory):
     """A database of this run's own: a fresh SQLite file, or, when DATABASE_URL names a
@@ -88,7 +80,7 @@ def schema(database_url) -> str:
     """Build the schema from empty with the migrations, once per run."""
     import flask_migrate
 
-    app = create_app(_test_config(database_url))
+    app = create_app(app_config(database_url))
     with app.app_context():
         drop_everything()
         flask_migrate.upgrade()
@@ -127,7 +119,7 @@ def evidence_dir(tmp_path_factory):
 def app(schema, tmp_path):
     """A fresh app on the migrated database and its own evidence directory; every row is
     deleted afterwards."""
-    app = create_app(_test_config(schema) | {"EVIDENCE_DIR": str(tmp_path / "evidence")})
+    app = create_app(app_config(schema) | {"EVIDENCE_DIR": str(tmp_path / "evidence")})
     app.test_client_class = Client
     yield app
     with app.app_context():

@@ -9,7 +9,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.support.config import CHROMIUM, CHROMIUM_ARGS
 
 
 class OriginGuard:
@@ -66,7 +66,7 @@ def world(app):
     """Tapurah: an agent, a regular moto-taxi with a rider and its printed QR credential."""
     from inspector.credentials import issuing as credentials
     from inspector.extensions import db
-    from tests.credentials_data import regular_mototaxi
+    from tests.support.credentials import regular_mototaxi
 
     with app.app_context():
         vehicle = regular_mototaxi("tapurah", plate="QBA1D23")

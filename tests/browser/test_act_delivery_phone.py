@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.field_helpers import sign_in
-from tests.enforcement_helpers import decided_in_office
+from tests.support.enforcement import decided_in_office
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}

@@ -14,7 +14,7 @@ __all__ = ["world"]  # the fixture, imported for pytest
 def _last_inspection(app, world, failed: int) -> None:
     from inspector.extensions import db
     from inspector.models import User, Vehicle
-    from tests.push_helpers import inspection_row
+    from tests.support.push import inspection_row
 
     with app.app_context():
         agent = db.session.scalar(db.select(User).filter_by(username=world["agent"]))

@@ -23,7 +23,7 @@ def _notices(app, world) -> dict:
     from inspector import enforcement
     from inspector.extensions import db
     from inspector.models import Sanction, User, Vehicle
-    from tests.enforcement_helpers import acts, inspect
+    from tests.support.enforcement import acts, inspect
 
     now = datetime.now(UTC)
     with app.app_context():
@@ -94,7 +94,7 @@ def test_a_notice_waiting_for_delivery_says_its_time_has_not_started(browser, li
     from inspector import enforcement
     from inspector.extensions import db
     from inspector.models import User, Vehicle
-    from tests.enforcement_helpers import acts, inspect
+    from tests.support.enforcement import acts, inspect
 
     now = datetime.now(UTC)
     with app.app_context():

@@ -29,7 +29,7 @@ SECOND = "Bruno Segundo Mototaxista"
 def two_riders(app):
     """Tapurah: an agent, a supervisor, QBX6R89 with two linked riders (photos on the card)."""
     from inspector.extensions import db
-    from tests.credentials_data import jpeg, regular_mototaxi
+    from tests.support.credentials import jpeg, regular_mototaxi
 
     with app.app_context():
         vehicle = regular_mototaxi("tapurah", plate="QBX6R89")

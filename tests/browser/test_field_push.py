@@ -23,7 +23,7 @@ from tests.browser.test_push_browser import (  # noqa: F401  (context, service: 
     context,
     service,
 )
-from tests.push_helpers import Subscriber
+from tests.support.push import Subscriber
 
 pytestmark = pytest.mark.browser
 

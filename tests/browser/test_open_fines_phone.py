@@ -12,7 +12,7 @@ from inspector import enforcement
 from inspector.extensions import db
 from tests import factories
 from tests.browser.field_helpers import sign_in
-from tests.enforcement_helpers import fleet, inspect, running_daily_fine
+from tests.support.enforcement import fleet, inspect, running_daily_fine
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}

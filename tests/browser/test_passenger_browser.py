@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from inspector.extensions import db
 from tests import factories
-from tests.credentials_data import regular_mototaxi
+from tests.support.credentials import regular_mototaxi
 
 pytestmark = pytest.mark.browser
 

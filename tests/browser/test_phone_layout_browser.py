@@ -11,9 +11,9 @@ from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from tests import factories
 from tests.browser.field_helpers import sign_in
-from tests.credentials_data import regular_mototaxi
-from tests.enforcement_helpers import enforcement_worker
-from tests.field_api_helpers import Api, body, jpeg
+from tests.support.credentials import regular_mototaxi
+from tests.support.enforcement import enforcement_worker
+from tests.support.field_api import Api, body, jpeg
 from tests.web.test_review_ui import _ids, town  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser

@@ -16,7 +16,7 @@ from inspector.models import PushSubscription, User
 from inspector.notifications import push
 from tests import factories
 from tests.browser.field_helpers import sign_in
-from tests.push_helpers import FakePushService, Subscriber, unb64url
+from tests.support.push import FakePushService, Subscriber, unb64url
 
 pytestmark = pytest.mark.browser
 

@@ -18,7 +18,7 @@ from tests.browser.field_helpers import (
     sync_until_empty,
     world,
 )
-from tests.field_api_helpers import Api, jpeg
+from tests.support.field_api import Api, jpeg
 from tests.web.test_review_ui import BIG, _ids, _send, town  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser

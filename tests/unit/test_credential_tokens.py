@@ -24,7 +24,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Credential, SigningKey, Vehicle
 from tests import factories
-from tests.credentials_data import regular_mototaxi
+from tests.support.credentials import regular_mototaxi
 
 TODAY = date(2026, 6, 1)
 

@@ -6,7 +6,7 @@ import pytest
 
 from inspector.imports.csv_format import FileRefused
 from inspector.imports.csv_import import import_registry
-from tests.registry_csv import (
+from tests.support.registry_csv import (
     counts,
     row,
     tapurah,  # noqa: F401  (the `town` fixture)
@@ -59,7 +59,7 @@ def test_a_row_missing_only_trailing_optional_cells_still_imports(town):
     columns at the end of a taxi row may simply be missing. (Sapezal: Tapurah's law has
     no taxi service.)"""
     from tests import factories
-    from tests.registry_csv import taxi_row
+    from tests.support.registry_csv import taxi_row
 
     sapezal = factories.town("sapezal").id
     data = to_csv([taxi_row(0)])

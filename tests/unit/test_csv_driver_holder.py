@@ -8,7 +8,7 @@ from inspector.extensions import db
 from inspector.identifiers import format_cpf
 from inspector.imports.csv_import import import_registry
 from inspector.models import Driver
-from tests.registry_csv import (
+from tests.support.registry_csv import (
     counts,
     row,
     tapurah_with_two_rows,  # noqa: F401  (the `town` fixture)

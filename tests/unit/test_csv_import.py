@@ -12,7 +12,7 @@ from inspector.imports.csv_format import MAX_ROWS, FileRefused
 from inspector.imports.csv_import import import_registry
 from inspector.models import Driver, Licence, Status, StatusChange, Vehicle
 from tests import factories
-from tests.registry_csv import HEADER, counts, row, sheet, to_csv
+from tests.support.registry_csv import HEADER, counts, row, sheet, to_csv
 
 
 @pytest.fixture

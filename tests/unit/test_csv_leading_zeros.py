@@ -3,7 +3,7 @@ import says so instead of only 'são 11 algarismos', which the clerk typed."""
 from __future__ import annotations
 
 from inspector.imports.csv_import import import_registry
-from tests.registry_csv import (
+from tests.support.registry_csv import (
     row,
     tapurah,  # noqa: F401  (the `town` fixture)
     to_csv,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from inspector.extensions import db
 from inspector.imports.csv_import import import_registry
 from inspector.models import Licence
-from tests.registry_csv import (
+from tests.support.registry_csv import (
     counts,
     row,
     tapurah_with_two_rows,  # noqa: F401  (the `town` fixture)

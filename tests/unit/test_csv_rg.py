@@ -7,7 +7,7 @@ from inspector.extensions import db
 from inspector.imports.csv_format import template_csv
 from inspector.imports.csv_import import import_registry
 from inspector.models import Driver
-from tests.registry_csv import (
+from tests.support.registry_csv import (
     HEADER,
     row,
     tapurah,  # noqa: F401  (the `town` fixture)

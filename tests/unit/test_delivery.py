@@ -20,7 +20,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, Licence, Sanction, SanctionStatus, Status
 from tests import factories
-from tests.enforcement_helpers import decided_in_office, deliver, fleet, inspect, local
+from tests.support.enforcement import decided_in_office, deliver, fleet, inspect, local
 
 T0 = local(2026, 3, 2, 10)
 

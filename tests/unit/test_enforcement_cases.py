@@ -37,7 +37,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Permit, Sanction, SanctionStatus
 from tests import factories
-from tests.enforcement_helpers import deliver, fleet, inspect, local, set_values
+from tests.support.enforcement import deliver, fleet, inspect, local, set_values
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "enforcement_cases"
 CASE_KEYS = {"name", "article", "town", "service", "day", "prior", "prior_decision", "values",

@@ -25,7 +25,7 @@ from inspector.models import (
     StatusChange,
 )
 from tests import factories
-from tests.enforcement_helpers import (
+from tests.support.enforcement import (
     confirm_delivered,
     deliver,
     fleet,

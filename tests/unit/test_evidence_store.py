@@ -18,7 +18,7 @@ from inspector.extensions import db
 from inspector.inspections import evidence_store
 from inspector.inspections import records as inspections
 from inspector.models import Photo
-from tests.field_api_helpers import body, damage_evidence, jpeg, photos_of
+from tests.support.field_api import body, damage_evidence, jpeg, photos_of
 from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 

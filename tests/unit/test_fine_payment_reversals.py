@@ -20,7 +20,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, FinePayment, Sanction
 from tests import factories
-from tests.enforcement_helpers import local
+from tests.support.enforcement import local
 from tests.unit.test_fine_payments import _fine
 
 

@@ -17,7 +17,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, FinePayment, Sanction
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local, set_values
+from tests.support.enforcement import fleet, inspect, local, set_values
 
 T0 = local(2026, 3, 2, 10)
 

@@ -16,7 +16,7 @@ from inspector.laws import in_force as field_rules
 from inspector.registry import limits as registry_limits
 from inspector.registry.records import save_vehicle
 from tests import factories
-from tests.registry_csv import row, to_csv
+from tests.support.registry_csv import row, to_csv
 
 # 02:30 UTC on 1 January 2031 is 22:30 on 31 December 2030 in Mato Grosso.
 NIGHT = datetime(2031, 1, 1, 2, 30, tzinfo=UTC)

@@ -11,7 +11,7 @@ from inspector import enforcement
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local
+from tests.support.enforcement import fleet, inspect, local
 
 
 def _first_act(town: str, item: str):

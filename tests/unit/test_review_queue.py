@@ -12,7 +12,7 @@ from inspector import enforcement
 from inspector.extensions import db
 from inspector.models import Inspection, InspectionStatus
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local
+from tests.support.enforcement import fleet, inspect, local
 
 
 def _queue(town_id, **kw):

@@ -10,7 +10,7 @@ from inspector import enforcement
 from inspector.clock import local_day
 from inspector.extensions import db
 from tests import factories
-from tests.enforcement_helpers import deliver, fleet, inspect, local, set_values
+from tests.support.enforcement import deliver, fleet, inspect, local, set_values
 
 
 def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(app):

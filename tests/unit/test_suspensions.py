@@ -28,7 +28,7 @@ from inspector.models import (
 from inspector.registry import records as registry
 from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_pack
 from tests import factories
-from tests.enforcement_helpers import (
+from tests.support.enforcement import (
     confirm_delivered,
     deliver,
     fleet,
@@ -318,7 +318,7 @@ def test_two_ticks_at_once_lift_each_suspension_once(app):
 def test_a_subscribed_holder_is_told_when_the_suspension_ends(app):
     from inspector.models import Holder, Notification, PushDelivery
     from inspector.notifications import subscriptions as push_subscriptions
-    from tests.push_helpers import Subscriber
+    from tests.support.push import Subscriber
 
     app.config.update(PUSH_ALLOW_HTTP_LOOPBACK=True)
     with app.app_context():

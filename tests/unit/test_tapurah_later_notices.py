@@ -9,7 +9,7 @@ from datetime import timedelta
 from inspector import enforcement
 from inspector.extensions import db
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local
+from tests.support.enforcement import fleet, inspect, local
 
 
 def test_a_fourth_notice_is_not_printed_as_the_third(app):

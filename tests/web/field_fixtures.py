@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from tests import factories
-from tests.field_api_helpers import Api
+from tests.support.field_api import Api
 
 
 @pytest.fixture

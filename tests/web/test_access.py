@@ -13,8 +13,8 @@ from flask import url_for
 from inspector.extensions import db
 from inspector.models import Role
 from tests import factories
-from tests.field_api_helpers import sha
-from tests.town_rows import build, fingerprint
+from tests.support.field_api import sha
+from tests.support.town_rows import build, fingerprint
 
 SKIP_ENDPOINTS = {"static"}
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")

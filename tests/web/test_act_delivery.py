@@ -14,7 +14,7 @@ from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, Licence, Sanction, Status
 from tests import factories
-from tests.enforcement_helpers import decided_in_office
+from tests.support.enforcement import decided_in_office
 
 HX = {"HX-Request": "true"}
 WAITS = "Prazo começa a contar da entrega"

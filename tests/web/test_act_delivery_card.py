@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
-from tests.enforcement_helpers import decided_in_office
+from tests.support.enforcement import decided_in_office
 
 HX = {"HX-Request": "true"}
 

@@ -17,7 +17,7 @@ from inspector.blueprints.registry import details
 from inspector.blueprints.registry.queries import sanctions
 from inspector.extensions import db
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local, set_values
+from tests.support.enforcement import fleet, inspect, local, set_values
 
 TOWN = "nova-santa-helena"
 

@@ -9,7 +9,7 @@ from inspector import enforcement
 from inspector.clock import local_day
 from inspector.extensions import db
 from tests import factories
-from tests.enforcement_helpers import (
+from tests.support.enforcement import (
     chosen_permit_suspension,
     fleet,
     inspect,

@@ -14,7 +14,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Appeal, AuditEntry, EnforcementEvent, Sanction, SanctionStatus
 from tests import factories
-from tests.enforcement_helpers import confirm_delivered, fleet, inspect, set_values
+from tests.support.enforcement import confirm_delivered, fleet, inspect, set_values
 
 HX = {"HX-Request": "true"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.enforcement_helpers import running_daily_fine
+from tests.support.enforcement import running_daily_fine
 
 
 def test_a_daily_fine_from_a_missed_notice_is_decided_by_the_law(app):

@@ -12,7 +12,7 @@ from inspector.documents.content import build_sheet
 from inspector.extensions import db
 from inspector.models import Notice, Sanction
 from tests import factories
-from tests.enforcement_helpers import chosen_permit_suspension, fleet, inspect
+from tests.support.enforcement import chosen_permit_suspension, fleet, inspect
 
 REASON = "Extintor vencido e cintos soltos, terceira vez neste mês."
 

@@ -11,7 +11,7 @@ from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import Status
 from tests import factories
-from tests.enforcement_helpers import fleet
+from tests.support.enforcement import fleet
 
 
 def _rows(html: str) -> list[str]:

@@ -15,7 +15,7 @@ from inspector.credentials.tokens import PublicKey, b64d, verify
 from inspector.extensions import db
 from inspector.models import AuditEntry, Credential
 from tests import factories
-from tests.credentials_data import regular_mototaxi
+from tests.support.credentials import regular_mototaxi
 
 
 def _fleet(app, town="nortelandia", n=3):

@@ -13,7 +13,7 @@ from inspector.extensions import db
 from inspector.models import AuditEntry, Vehicle
 from inspector.registry import vistoria_validity
 from tests import factories
-from tests.registry_csv import HEADER, counts, row, sheet, taxi_row, to_csv
+from tests.support.registry_csv import HEADER, counts, row, sheet, taxi_row, to_csv
 
 BAD_500 = {"line_251": {"alvara_fim": "01/02/2025"}}  # the licence ends before it starts
 BAD_MESSAGE = "linha 251, campo alvara_fim: deve ser depois do início da validade"

@@ -10,7 +10,7 @@ from inspector.documents.content import build_sheet
 from inspector.documents.pdf import Rows
 from inspector.extensions import db
 from inspector.models import Notice, Sanction
-from tests.enforcement_helpers import chosen_permit_suspension, nsh_failed_seat_belts
+from tests.support.enforcement import chosen_permit_suspension, nsh_failed_seat_belts
 
 REASON = "Terceira recusa do condutor em trocar o cinto, apurada pela supervisão."
 

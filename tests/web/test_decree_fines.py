@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from inspector.extensions import db
 from inspector.models import AuditEntry, DecreeValue, Fine, Notice, Sanction, SanctionStatus
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local, set_values
+from tests.support.enforcement import fleet, inspect, local, set_values
 from tests.web.test_documents import pdf_text
 
 TOWN = "nova-santa-helena"

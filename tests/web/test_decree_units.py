@@ -18,7 +18,7 @@ from inspector.models import AuditEntry, DecreeValue
 from inspector.rules.model import Amount
 from inspector.rules.sanctions import money
 from tests import factories
-from tests.enforcement_helpers import set_values
+from tests.support.enforcement import set_values
 
 TOWN = "nova-santa-helena"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.credentials_data import banner
+from tests.support.credentials import banner
 
 
 def _pages(app, client, output: str, town: str) -> dict[str, str]:

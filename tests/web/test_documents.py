@@ -33,8 +33,8 @@ from inspector.models import (
 )
 from inspector.rules import law_text
 from tests import factories
-from tests.enforcement_helpers import enforcement_worker
-from tests.field_api_helpers import Api, body, jpeg, png_signature, sha
+from tests.support.enforcement import enforcement_worker
+from tests.support.field_api import Api, body, jpeg, png_signature, sha
 
 RIDER = "Carlos Alberto Motoqueiro"
 BASE = "https://fiscaliza.tapurah.example.gov.br"

@@ -14,7 +14,7 @@ import pytest
 from inspector import enforcement
 from inspector.extensions import db
 from inspector.models import Sanction
-from tests.enforcement_helpers import chosen_permit_suspension, nsh_failed_seat_belts
+from tests.support.enforcement import chosen_permit_suspension, nsh_failed_seat_belts
 
 
 def _card(html: str, sid: str) -> str | None:

@@ -14,7 +14,7 @@ from inspector.extensions import db
 from inspector.identifiers import make_cpf
 from inspector.models import AuditEntry, Driver
 from tests import factories
-from tests.credentials_data import regular_mototaxi
+from tests.support.credentials import regular_mototaxi
 
 RG, ISSUER = "12.345.678-9", "SSP/MT"
 

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from inspector import enforcement
 from inspector.extensions import db
 from inspector.models import Inspection, Notification, Sanction, User
-from tests.field_api_helpers import Api, body, jpeg
+from tests.support.field_api import Api, body, jpeg
 from tests.web.test_review_ui import town  # noqa: F401  (fixture)
 
 

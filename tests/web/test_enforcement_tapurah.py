@@ -27,8 +27,8 @@ from inspector.models import (
     SanctionStatus,
 )
 from tests import factories
-from tests.enforcement_helpers import enforcement_worker, fleet, local, set_values
-from tests.field_api_helpers import Api, body, jpeg
+from tests.support.enforcement import enforcement_worker, fleet, local, set_values
+from tests.support.field_api import Api, body, jpeg
 
 T0 = local(2025, 12, 29, 10, 0)          # the driver signs the "ciente" on the street
 DEADLINE = T0 + timedelta(hours=72)      # 01/01/2026 10:00 local: a new minimum wage is in force

@@ -24,7 +24,7 @@ from inspector.models import (
     Status,
 )
 from tests import factories
-from tests.field_api_helpers import Api, body, jpeg, photos_of, sha
+from tests.support.field_api import Api, body, jpeg, photos_of, sha
 from tests.web.field_fixtures import agent, api, count, moto  # noqa: F401  (fixtures)
 
 
@@ -213,7 +213,7 @@ def test_images_outside_the_allow_list_or_too_big_are_422(app, api, moto, kind):
 
     from PIL import Image
 
-    from tests.field_api_helpers import photo_decl
+    from tests.support.field_api import photo_decl
 
     if kind == "junk":
         data = b"GIF89a" + bytes(200)
@@ -240,7 +240,7 @@ def test_png_webp_and_iphone_heic_are_kept_as_sent(app, api, moto, fmt, mime):
 
     from PIL import ExifTags, Image
 
-    from tests.field_api_helpers import photo_decl
+    from tests.support.field_api import photo_decl
 
     exif = Image.Exif()
     exif[ExifTags.IFD.Exif] = {0x9003: "2026:11:30 09:05:00"}

@@ -13,7 +13,7 @@ from inspector.extensions import db
 from inspector.inspections import records as inspections
 from inspector.models import AuditEntry, Inspection, InspectionStatus, Photo
 from tests import factories
-from tests.field_api_helpers import body, jpeg, photos_of
+from tests.support.field_api import body, jpeg, photos_of
 from tests.web.field_fixtures import count, moto  # noqa: F401  (fixtures)
 
 
@@ -49,7 +49,7 @@ def _live_setup(make, moto):
 def test_lost_acknowledgement_on_a_real_server(app, live_server, make, moto):
     import http.client
 
-    from tests.field_api_helpers import LiveClient
+    from tests.support.field_api import LiveClient
 
     agent, v = _live_setup(make, moto)
     p1 = jpeg(5)
@@ -74,7 +74,7 @@ def test_lost_acknowledgement_on_a_real_server(app, live_server, make, moto):
 def test_concurrent_identical_puts_make_one_row(app, live_server, make, moto):
     import threading
 
-    from tests.field_api_helpers import LiveClient
+    from tests.support.field_api import LiveClient
 
     agent, v = _live_setup(make, moto)
     p1 = jpeg(6)
@@ -113,7 +113,7 @@ def test_photos_arriving_at_once_complete_the_inspection_exactly_once(app, live_
                                                                       moto):
     import threading
 
-    from tests.field_api_helpers import LiveClient
+    from tests.support.field_api import LiveClient
 
     agent, v = _live_setup(make, moto)
     data = [jpeg(20 + i) for i in range(4)]

@@ -10,8 +10,8 @@ from sqlalchemy import select
 from inspector.extensions import db
 from inspector.models import Sanction, User
 from tests import factories
-from tests.enforcement_helpers import acts, fleet, inspect
-from tests.field_api_helpers import Api
+from tests.support.enforcement import acts, fleet, inspect
+from tests.support.field_api import Api
 from tests.web.field_fixtures import agent, api  # noqa: F401  (fixtures)
 
 KEYS = {"id", "number", "kind", "kind_label", "label", "what", "required_action", "citation",

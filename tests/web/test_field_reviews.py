@@ -12,7 +12,7 @@ from inspector.extensions import db
 from inspector.field import reviews as field_reviews
 from inspector.models import Inspection
 from tests import factories
-from tests.field_api_helpers import Api, jpeg
+from tests.support.field_api import Api, jpeg
 
 # _send syncs an inspection as the agent and runs the enforcement worker (the proposals)
 from tests.web.test_review_ui import _login, _send, town  # noqa: F401  (fixture)

@@ -31,7 +31,7 @@ from inspector.extensions import db
 from inspector.inspections import records as inspections
 from inspector.models import AuditEntry, Inspection, Photo
 from tests import factories
-from tests.field_api_helpers import Api, jpeg, photo_decl, sha
+from tests.support.field_api import Api, jpeg, photo_decl, sha
 
 RUNS = int(os.environ.get("FIELD_SYNC_RUNS", "1000"))
 FAULTS = ("ok", "ok", "drop", "lost", "app_500", "replay", "concurrent")

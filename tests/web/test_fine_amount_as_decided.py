@@ -10,7 +10,7 @@ from html import unescape
 from inspector import enforcement
 from inspector.extensions import db
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, set_values
+from tests.support.enforcement import fleet, inspect, set_values
 from tests.web.test_documents import pdf_text, stored
 
 

@@ -12,7 +12,7 @@ from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import Appeal, Sanction
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect
+from tests.support.enforcement import fleet, inspect
 
 GROUNDS = "A foto da vistoria mostra um só retrovisor."
 

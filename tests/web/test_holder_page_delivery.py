@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from tests.enforcement_helpers import decided_in_office
+from tests.support.enforcement import decided_in_office
 
 
 def test_the_holder_reads_that_time_runs_from_when_they_received_it(app):

@@ -16,8 +16,8 @@ from inspector.documents.pdf import Rows, Signature, Text
 from inspector.extensions import db
 from inspector.models import Inspection, Notice, Sanction, User
 from tests import factories
-from tests.enforcement_helpers import enforcement_worker
-from tests.field_api_helpers import Api, body, jpeg, png_signature
+from tests.support.enforcement import enforcement_worker
+from tests.support.field_api import Api, body, jpeg, png_signature
 
 FIRST, SECOND = "Ana Primeira Mototaxista", "Bruno Segundo Mototaxista"
 SIG_IMG = re.compile(r'<img class="signature"[^>]*>')

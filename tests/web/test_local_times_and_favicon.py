@@ -8,7 +8,7 @@ from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import PassengerReport, ReportCategory
 from tests import factories
-from tests.credentials_data import regular_mototaxi
+from tests.support.credentials import regular_mototaxi
 
 MOMENT = datetime(2026, 12, 1, 8, 13, tzinfo=UTC)      # 04:13 in Mato Grosso
 LATE = datetime(2026, 12, 2, 2, 30, tzinfo=UTC)         # still 1 December in Mato Grosso

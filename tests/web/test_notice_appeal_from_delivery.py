@@ -11,7 +11,7 @@ from inspector.documents import issuing as notice_documents
 from inspector.documents.pdf import Rows
 from inspector.extensions import db
 from tests import factories
-from tests.enforcement_helpers import deliver, fleet, inspect
+from tests.support.enforcement import deliver, fleet, inspect
 
 
 def _appeal_rows(notice) -> dict:

@@ -22,8 +22,8 @@ from inspector.models.enforcement import NoticeCompanyCopy
 from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, set_values
-from tests.push_helpers import FakePushService, Subscriber
+from tests.support.enforcement import fleet, inspect, set_values
+from tests.support.push import FakePushService, Subscriber
 from tests.web.test_documents import pdf_text
 
 COMPANY = "Moto Rápida Ltda"

@@ -10,7 +10,7 @@ from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Status
 from tests import factories
-from tests.credentials_data import banner, regular_mototaxi
+from tests.support.credentials import banner, regular_mototaxi
 
 
 def _fmt(day: date) -> str:

@@ -11,7 +11,7 @@ from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import PassengerReport
 from tests import factories
-from tests.credentials_data import banner, regular_mototaxi
+from tests.support.credentials import banner, regular_mototaxi
 
 
 def _expired_token(app) -> str:

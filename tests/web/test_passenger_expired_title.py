@@ -7,7 +7,7 @@ from datetime import date
 
 from inspector.credentials import issuing as credentials
 from inspector.extensions import db
-from tests.credentials_data import banner, regular_mototaxi
+from tests.support.credentials import banner, regular_mototaxi
 
 
 def test_an_expired_credential_is_called_vencida_not_cancelada(app, client):

@@ -13,7 +13,7 @@ from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Municipality, PassengerReport, ReportCategory
 from tests import factories
-from tests.credentials_data import banner
+from tests.support.credentials import banner
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Licence, Status, Vehicle
 from tests import factories
-from tests.credentials_data import CPF_SHAPED, banner, regular_mototaxi
+from tests.support.credentials import CPF_SHAPED, banner, regular_mototaxi
 
 
 def _issue(app, build=regular_mototaxi, **kw):

@@ -11,7 +11,7 @@ import pytest
 from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import AuditEntry, PassengerReport
-from tests.credentials_data import jpeg, regular_mototaxi
+from tests.support.credentials import jpeg, regular_mototaxi
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import AuditEntry, PassengerReport
 from tests import factories
-from tests.credentials_data import jpeg, regular_mototaxi
+from tests.support.credentials import jpeg, regular_mototaxi
 
 
 def _exif_with_gps() -> bytes:

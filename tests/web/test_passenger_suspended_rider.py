@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.models import Status
-from tests.credentials_data import regular_mototaxi
+from tests.support.credentials import regular_mototaxi
 
 
 def _page(app, client, build) -> str:

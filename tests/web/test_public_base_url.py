@@ -11,7 +11,7 @@ import pytest
 from inspector import config as config_module
 from inspector import create_app
 from inspector.credentials import issuing as credentials
-from tests.conftest import _test_config
+from tests.support.config import app_config
 from tests.web.test_rate_limit_storage import start_logs  # noqa: F401  (fixture)
 
 WARNING = "PUBLIC_BASE_URL não definido"
@@ -19,7 +19,7 @@ WARNING = "PUBLIC_BASE_URL não definido"
 
 def test_the_environment_sets_the_address_in_the_qr(schema, monkeypatch):
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://fiscaliza.tapurah.mt.gov.br/")
-    app = create_app(_test_config(schema))
+    app = create_app(app_config(schema))
     with app.app_context():
         assert credentials.public_url("abc") == "https://fiscaliza.tapurah.mt.gov.br/v/abc"
 
@@ -29,13 +29,13 @@ def test_the_environment_sets_the_address_in_the_qr(schema, monkeypatch):
 def test_a_typo_stops_the_start_naming_the_setting(schema, monkeypatch, value):
     monkeypatch.setenv("PUBLIC_BASE_URL", value)
     with pytest.raises(SystemExit) as e:
-        create_app(_test_config(schema))
+        create_app(app_config(schema))
     assert "PUBLIC_BASE_URL" in str(e.value) and "não é um endereço válido" in str(e.value)
 
 
 def test_unset_outside_tests_warns_at_start(schema, monkeypatch, start_logs):  # noqa: F811
     monkeypatch.delenv("PUBLIC_BASE_URL", raising=False)
-    create_app(_test_config(schema) | {"TESTING": False, "DEBUG": False})
+    create_app(app_config(schema) | {"TESTING": False, "DEBUG": False})
     found = [r.getMessage() for r in start_logs.records
              if r.levelno == logging.WARNING and WARNING in r.getMessage()]
     assert len(found) == 1 and "127.0.0.1:5000" in found[0]

@@ -1,4 +1,4 @@
-"""Web Push against a local push service (tests/push_helpers.py): encryption, VAPID, TTL,
+"""Web Push against a local push service (tests/support/push.py): encryption, VAPID, TTL,
 410 drops the subscription, 5xx is retried after the backoff, nothing is sent twice; the
 subscription API, the in-app list and the triggers."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ from inspector.models import (
 from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
-from tests.push_helpers import FakePushService, Subscriber, b64url, unb64url, vapid_claims
+from tests.support.push import FakePushService, Subscriber, b64url, unb64url, vapid_claims
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

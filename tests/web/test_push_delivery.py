@@ -15,8 +15,8 @@ from inspector.extensions import db
 from inspector.models import Holder, Notification
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
-from tests.enforcement_helpers import deliver, fleet, inspect
-from tests.push_helpers import FakePushService, Subscriber
+from tests.support.enforcement import deliver, fleet, inspect
+from tests.support.push import FakePushService, Subscriber
 
 
 @pytest.fixture

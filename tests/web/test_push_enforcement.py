@@ -19,8 +19,8 @@ from inspector.models import Notice, Sanction, User
 from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local, set_values
-from tests.push_helpers import FakePushService, Subscriber
+from tests.support.enforcement import fleet, inspect, local, set_values
+from tests.support.push import FakePushService, Subscriber
 
 T0 = local(2025, 12, 29, 10, 0)
 

@@ -15,7 +15,7 @@ from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from inspector.notifications import triggers as push_triggers
 from tests import factories
-from tests.push_helpers import FakePushService, Subscriber, inspection_row, notice_row
+from tests.support.push import FakePushService, Subscriber, inspection_row, notice_row
 
 CODE = "K7M2P-QRS9T"
 

@@ -11,7 +11,7 @@ from inspector.models import Holder, Notification, PushDelivery, PushSubscriptio
 from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
-from tests.push_helpers import Subscriber
+from tests.support.push import Subscriber
 from tests.web.test_push import papp, service  # noqa: F401  (fixtures)
 
 

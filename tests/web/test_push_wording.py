@@ -6,7 +6,7 @@ from inspector.extensions import db
 from inspector.models import InspectionStatus, User
 from inspector.notifications import triggers as push_triggers
 from tests import factories
-from tests.push_helpers import inspection_row
+from tests.support.push import inspection_row
 
 
 def test_the_supervisor_is_told_counts_that_agree(app):
@@ -34,7 +34,7 @@ def test_an_inspection_reviewed_without_acts_says_so(app):
 
 
 def test_the_list_counts_browsers_in_agreeing_words(app, client):
-    from tests.push_helpers import Subscriber
+    from tests.support.push import Subscriber
 
     app.config["PUSH_ALLOW_HTTP_LOOPBACK"] = True
     with app.app_context():

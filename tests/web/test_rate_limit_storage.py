@@ -8,7 +8,7 @@ import pytest
 
 from inspector import config as config_module
 from inspector import create_app, logs
-from tests.conftest import _test_config
+from tests.support.config import app_config
 
 WARNING = "RATELIMIT_STORAGE_URI=memory://"
 
@@ -37,7 +37,7 @@ def _warnings(caplog) -> list[str]:
 
 
 def test_memory_storage_outside_tests_warns_once_at_start(schema, start_logs):
-    create_app(_test_config(schema) | {"TESTING": False, "DEBUG": False,
+    create_app(app_config(schema) | {"TESTING": False, "DEBUG": False,
                                        "RATELIMIT_STORAGE_URI": "memory://"})
     found = _warnings(start_logs)
     assert len(found) == 1
@@ -45,8 +45,8 @@ def test_memory_storage_outside_tests_warns_once_at_start(schema, start_logs):
 
 
 def test_no_warning_in_tests_or_debug(schema, start_logs):
-    create_app(_test_config(schema) | {"RATELIMIT_STORAGE_URI": "memory://"})
-    create_app(_test_config(schema) | {"TESTING": False, "DEBUG": True,
+    create_app(app_config(schema) | {"RATELIMIT_STORAGE_URI": "memory://"})
+    create_app(app_config(schema) | {"TESTING": False, "DEBUG": True,
                                        "RATELIMIT_STORAGE_URI": "memory://"})
     assert _warnings(start_logs) == []
 

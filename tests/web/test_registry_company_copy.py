@@ -18,7 +18,7 @@ from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
 from inspector.models.enforcement import NoticeCompanyCopy
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, set_values
+from tests.support.enforcement import fleet, inspect, set_values
 
 
 def _section(html: str) -> str:

@@ -16,7 +16,7 @@ from inspector.enforcement import payments
 from inspector.extensions import db
 from inspector.models import Sanction
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local, set_values
+from tests.support.enforcement import fleet, inspect, local, set_values
 
 TOWN = "nova-santa-helena"
 

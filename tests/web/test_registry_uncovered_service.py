@@ -11,7 +11,7 @@ import pytest
 from inspector.extensions import db
 from inspector.models import Driver, Permit, Vehicle
 from tests import factories
-from tests.registry_csv import counts, row, to_csv
+from tests.support.registry_csv import counts, row, to_csv
 
 NO_MOTO = "Sapezal não regulamenta moto-táxi: não há lei municipal para esse serviço"
 NO_TAXI = "Tapurah não regulamenta táxi: não há lei municipal para esse serviço"

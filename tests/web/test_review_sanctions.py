@@ -27,7 +27,7 @@ from inspector.models import (
 )
 from inspector.models.registry import Licence
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect, local
+from tests.support.enforcement import fleet, inspect, local
 
 WHEN = local(2026, 3, 2, 10, 0)
 FIRST_ITEM = {"tapurah": "tank-sign", "sapezal": "roof-light", "nova-santa-helena": "roof-light"}

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import Inspection
-from tests.field_api_helpers import Api, body
+from tests.support.field_api import Api, body
 from tests.web.test_review_ui import _login, town  # noqa: F401  (fixture)
 
 HOST = "pix-mototaxi-tapurah.example.net"

@@ -14,8 +14,8 @@ from sqlalchemy import select
 from inspector.extensions import db
 from inspector.models import Inspection, Photo, Sanction, SanctionStatus
 from tests import factories
-from tests.enforcement_helpers import enforcement_worker, fleet
-from tests.field_api_helpers import Api, body, damage_evidence, jpeg, sha
+from tests.support.enforcement import enforcement_worker, fleet
+from tests.support.field_api import Api, body, damage_evidence, jpeg, sha
 
 BIG = jpeg(7, size=(2000, 1500))
 

@@ -18,8 +18,8 @@ from inspector.documents import issuing as notice_documents
 from inspector.extensions import db
 from inspector.models import FinePayment, Licence, Notice, Sanction, Status
 from tests import factories
-from tests.credentials_data import banner
-from tests.enforcement_helpers import deliver, fleet, inspect, running_daily_fine, set_values
+from tests.support.credentials import banner
+from tests.support.enforcement import deliver, fleet, inspect, running_daily_fine, set_values
 from tests.web.test_documents import pdf_text
 
 HX = {"HX-Request": "true"}

@@ -19,7 +19,7 @@ from inspector.enforcement.acts import schedule
 from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
 from tests import factories
-from tests.enforcement_helpers import fleet, inspect
+from tests.support.enforcement import fleet, inspect
 
 
 @pytest.fixture

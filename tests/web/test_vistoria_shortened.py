@@ -20,8 +20,8 @@ from inspector.models import AuditEntry, Vehicle
 from inspector.registry import records as registry
 from inspector.rules.engine import add_months
 from tests import factories
-from tests.credentials_data import banner
-from tests.field_api_helpers import Api
+from tests.support.credentials import banner
+from tests.support.field_api import Api
 
 TODAY = date.today()
 ART_32_P3 = "Art. 32, § 3º"
