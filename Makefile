@@ -8,11 +8,22 @@ STAMP     := $(VENV)/.installed
 VENDOR    := static/vendor
 CHROMIUM  := /usr/bin/chromium
 
-.PHONY: run test setup vendor chromium poppler fonts wrk db clean bench lint
+.PHONY: run serve test setup vendor chromium poppler fonts wrk db clean bench lint
 
 run: setup db
 	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
 	$(BIN)/python -m inspector.devserver --port $(PORT)
+
+# A real town (README, "Production"): no demo data, never; the schema is brought up to date,
+# then gunicorn refuses to start (one line per reason, exit 2) on the demo password, a weak
+# SECRET_KEY or a PUBLIC_BASE_URL that is not https. The tick runs from systemd (deploy/).
+BIND    ?= 127.0.0.1:8000
+WORKERS ?= 2
+serve: setup
+	mkdir -p instance
+	INSPECTOR_ENV=production $(FLASK) db upgrade
+	INSPECTOR_ENV=production $(BIN)/gunicorn --preload --workers $(WORKERS) --bind $(BIND) \
+	  --forwarded-allow-ips 127.0.0.1 --access-logfile - 'inspector:create_app()'
 
 # Two workers (the machine has two cores); a file's tests stay on one worker.
 PYTEST_ARGS ?= -n 2 --dist loadfile

@@ -52,6 +52,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_blueprints(app)
     register_cli(app)
     install_listeners()
+    if app.config["INSPECTOR_ENV"] == "production":  # one pt-BR line per reason, exit 2
+        from inspector.operations.production import refuse_unsafe_start
+
+        refuse_unsafe_start(app)
     app.jinja_env.undefined = StrictUndefined  # a typo in a template is an error, not ""
     app.jinja_env.globals["app_name"] = "Inspector"
     app.context_processor(lambda: {"current_user": g.get("user")})

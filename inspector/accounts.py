@@ -49,3 +49,19 @@ def set_active(username: str, active: bool, actor=None) -> User:
     audit.record("user_enabled" if active else "user_disabled", "user", user.id, actor=actor,
                  municipality_id=user.municipality_id, before=before, after={"active": active})
     return user
+
+
+def set_password(username: str, password: str, actor=None) -> User:
+    """Give an account a new password (the caller commits); its sessions end at once. The
+    audit entry says that it changed, never the password or its hash."""
+    user = db.session.scalar(db.select(User).filter_by(username=username.strip().lower()))
+    if user is None:
+        raise ValidationFailed({"username": f"usuário desconhecido: {username!r}"})
+    if len(password) < MIN_PASSWORD:
+        raise ValidationFailed({"password": f"a senha precisa de pelo menos {MIN_PASSWORD} "
+                                            "caracteres"})
+    user.password_hash = hash_password(password)
+    end_all_sessions(user)
+    audit.record("user_password_changed", "user", user.id, actor=actor,
+                 municipality_id=user.municipality_id, after={"username": user.username})
+    return user

@@ -7,17 +7,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _secret_key(instance_path: Path) -> str:
+def _secret_key(instance_path: Path) -> str | None:
     """Read the instance's secret key, creating it on first start (never a literal)."""
     env = os.environ.get("SECRET_KEY")
     if env:
         return env
     path = instance_path / "secret_key"
     if not path.exists():
+        if _environment() == "production":  # never made up for a real town: the start refuses
+            return None
         instance_path.mkdir(parents=True, exist_ok=True)
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def _environment() -> str:
+    """INSPECTOR_ENV: "production" for a real town (README, "Production"), else "demo"."""
+    value = (os.environ.get("INSPECTOR_ENV") or "demo").strip().lower()
+    if value not in ("demo", "production"):
+        raise SystemExit(f"erro: INSPECTOR_ENV={value!r} não é válido: use production ou demo")
+    return value
 
 
 def _flag(name: str) -> bool | None:
@@ -70,6 +80,10 @@ def rate_limit_warning(config) -> str | None:
 def defaults(instance_path: Path) -> dict:
     """The settings every deployment starts from."""
     return {
+        # "production": no demo data, and the web server refuses to start on the demo
+        # password, a weak SECRET_KEY or a PUBLIC_BASE_URL that is not https
+        # (inspector/operations/production.py)
+        "INSPECTOR_ENV": _environment(),
         "SECRET_KEY": _secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": os.environ.get(
             "DATABASE_URL", f"sqlite:///{instance_path / 'inspector.sqlite3'}"

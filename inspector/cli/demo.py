@@ -6,6 +6,7 @@ import sys
 import click
 from flask.cli import AppGroup
 
+from inspector.cli.common import fail
 from inspector.demo.seed import DEMO_PASSWORD, seed
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -16,6 +17,10 @@ demo_cli = AppGroup("demo", help="Demonstration data for the four towns.")
 @demo_cli.command("seed")
 def seed_command() -> None:
     """Create the demo towns, fleet and logins (running it again changes nothing)."""
+    from flask import current_app
+
+    if current_app.config.get("INSPECTOR_ENV") == "production":
+        fail("INSPECTOR_ENV=production: dados de demonstração nunca são criados em produção")
     try:
         created, irregular = seed()
         db.session.commit()

@@ -134,3 +134,24 @@ def users_disable(username: str) -> None:
         fail(str(e))
     db.session.commit()
     click.echo(f"disabled {username}")
+
+
+@users_cli.command("password")
+@click.argument("username")
+@click.option("--generate", is_flag=True, help="Make a random password and print it once.")
+def users_password(username: str, generate: bool) -> None:
+    """Set an account's password (typed twice, or --generate); its sessions end at once."""
+    import secrets
+
+    from inspector.accounts import set_password
+    from inspector.errors import ValidationFailed
+
+    password = (secrets.token_urlsafe(12) if generate else
+                click.prompt("Nova senha", hide_input=True, confirmation_prompt=True))
+    try:
+        set_password(username, password, actor="cli")
+    except ValidationFailed as e:
+        fail(str(e))
+    db.session.commit()
+    click.echo(f"senha de {username} trocada" + (f": {password}  (anote: não será mostrada "
+                                                 "de novo)" if generate else ""))

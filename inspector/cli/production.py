@@ -1,0 +1,25 @@
+"""`production check`: would the web server start for a real town? (INSPECTOR_ENV=production)"""
+from __future__ import annotations
+
+import sys
+
+import click
+from flask import current_app
+from flask.cli import AppGroup
+
+production_cli = AppGroup("production", help="Running for a real town (INSPECTOR_ENV=production).")
+
+
+@production_cli.command("check")
+def production_check() -> None:
+    """Every reason the production web server would refuse to start (exit 2), or ok. Checks
+    the settings as if INSPECTOR_ENV=production, whatever it is now."""
+    from inspector.operations.production import problems
+
+    found = problems(current_app)
+    for line in found:
+        click.echo(f"erro: {line}", err=True)
+    if found:
+        sys.exit(2)
+    click.echo("ok: pode servir em produção (sem senha de demonstração, SECRET_KEY forte, "
+               f"PUBLIC_BASE_URL={current_app.config['PUBLIC_BASE_URL']})")
