@@ -21,11 +21,15 @@ UNDEFINED = "não definido"
 UNIT_NAMES = {"UFM": "UFM", "UFIM": "UFIM", "minimum_wage": "salário(s) mínimo(s)", "BRL": "R$"}
 
 
+def number_text(value: Decimal) -> str:
+    """1.234,56: two decimals, as Brazilian documents write an amount."""
+    q = value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return f"{q:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
+
+
 def brl(value: Decimal) -> str:
     """R$ 1.234,56."""
-    q = value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    s = f"{q:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
-    return f"R$ {s}"
+    return f"R$ {number_text(value)}"
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from inspector.laws.pages import fmt_date
 from inspector.models import Municipality, Role
 from inspector.registry import decree_values
 from inspector.registry.values import parse_date
+from inspector.rules.sanctions import number_text
 from inspector.security import roles_required, town_id
 
 READ = roles_required(Role.SUPERVISOR, Role.ADMIN)
@@ -55,7 +56,6 @@ def set_decree_value():
         db.session.rollback()
         return _render(town, today(), e.errors, request.form, 422)
     db.session.commit()
-    amount = f"{row.amount:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
-    flash(f"Valor do decreto registrado: {amount} {decree_values.UNIT_LABELS[row.unit]} a "
+    flash(f"Valor do decreto registrado: {number_text(row.amount)} {decree_values.UNIT_LABELS[row.unit]} a "
           f"partir de {fmt_date(row.valid_from)} ({row.source}).", "success")
     return redirect(url_for("laws.compliance", _anchor="decretos"))

@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 
+from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.registry import details, forms, queries
 from inspector.blueprints.registry.kinds import KINDS, LISTED, Kind
 from inspector.blueprints.registry.labels import OTHER_FIELDS, label, template_helpers
@@ -62,19 +63,6 @@ def service():
     from inspector.registry import records as registry
 
     return registry
-
-
-def wants_fragment() -> bool:
-    """An htmx request that swaps part of a page (not a boosted or history-restore load)."""
-    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
-
-
-def page_or_fragment(page: str, fragment: str, status: int = 200, **context) -> Response:
-    """Render the partial for htmx, the full page otherwise; caches must key on HX-Request."""
-    template = fragment if wants_fragment() else page
-    response = make_response(render_template(template, **context), status)
-    response.vary.add("HX-Request")
-    return response
 
 
 def go(url: str) -> Response:

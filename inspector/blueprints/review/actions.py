@@ -12,7 +12,8 @@ from datetime import date
 from flask import flash, g, make_response, render_template, request, url_for
 
 from inspector import enforcement
-from inspector.blueprints.review.blueprint import VIEWERS, bp, go, now, wants_fragment
+from inspector.blueprints.fragments import wants_fragment
+from inspector.blueprints.review.blueprint import VIEWERS, bp, go, now
 from inspector.enforcement.common import loads, local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db

@@ -4,11 +4,11 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, current_app, g, make_response, redirect, render_template
+from flask import Blueprint, Response, current_app, g, redirect
 from sqlalchemy.exc import OperationalError
 
 from inspector import audit, enforcement
-from inspector.extensions import db, htmx
+from inspector.extensions import db
 from inspector.models import Role
 
 bp = Blueprint("review", __name__, url_prefix="/revisao")
@@ -44,20 +44,6 @@ def propose_what_the_sync_left() -> None:
             return
         checked[town] = version
     g.town_version = version
-
-
-def wants_fragment() -> bool:
-    """An htmx request that swaps part of a page (not a boosted or history-restore load)."""
-    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
-
-
-def page_or_fragment(page_template: str, fragment_template: str, status: int = 200,
-                     **context) -> Response:
-    """The partial for htmx, the full page otherwise; caches must key on HX-Request."""
-    template = fragment_template if wants_fragment() else page_template
-    response = make_response(render_template(template, **context), status)
-    response.vary.add("HX-Request")
-    return response
 
 
 def go(url: str) -> Response:

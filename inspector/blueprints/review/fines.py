@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from flask import abort, g, request
 
+from inspector.blueprints.fragments import page_or_fragment
 from inspector.blueprints.review.actions import _done, _form, _refused
-from inspector.blueprints.review.blueprint import VIEWERS, bp, now, page_or_fragment
+from inspector.blueprints.review.blueprint import VIEWERS, bp, now
 from inspector.enforcement import appeals, payments, suspensions
 from inspector.errors import ValidationFailed
 from inspector.extensions import db

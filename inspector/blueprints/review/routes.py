@@ -9,8 +9,9 @@ from flask import Response, abort, g, make_response, render_template, request, u
 from markupsafe import Markup
 
 from inspector import audit, clock, enforcement, render_cache
+from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (register their routes on bp)
-from inspector.blueprints.review.blueprint import VIEWERS, bp, now, page_or_fragment, wants_fragment
+from inspector.blueprints.review.blueprint import VIEWERS, bp, now
 from inspector.clock import aware
 from inspector.enforcement.common import LOCAL_TZ, loads
 from inspector.extensions import db
