@@ -14,7 +14,8 @@ function that does each one for the length of a round:
 - csrf: the CSRF check of the PUTs (Flask-WTF's signed token);
 - audit: the photo's audit entry (its hash, the chain's tail, the INSERT);
 - file: appending the photo to this process's evidence pack;
-- image: opening the image header and reading its EXIF;
+- image: checking the image whole (its structure walked, every pixel decoded) and
+  reading its EXIF;
 - registry: comparing the registry with the phone's snapshot (the inspection's query);
 - all five together.
 
@@ -65,7 +66,8 @@ def switches() -> dict[str, list[tuple[object, str, object]]]:
         "audit": [(inspections.audit, "record", record)],
         "file": [(evidence_store, "writing",
                   lambda sha, data: (evidence_store.Location("", 0), _done()))],
-        "image": [(evidence, "check_photo", lambda data, mime: facts)],
+        "image": [(evidence, "decode_photo", lambda data: facts),
+                  (evidence, "expect_format", lambda facts, mime: None)],
         "registry": [(inspections, "registry_changes", lambda vehicle, since: [])],
     }
 

@@ -57,6 +57,7 @@ PADDING_LIMIT = 64 * 1024        # 0x00 or 0xFF repeated after a JPEG's end
 MAX_SIGNATURE_BYTES = 300 * 1024
 MAX_SIGNATURE_PIXELS = 4_000_000
 _PNG_DATA_URI = "data:image/png;base64,"
+_MAGIC = (b"\xff\xd8", b"\x89PNG", b"RIFF")  # JPEG, PNG, WebP; HEIF: "ftyp" at offset 4
 # Decoding is CPU work (more at once than the machine has cores gains nothing) and holds the
 # whole image in memory (64 MP: 192 MB in RGB): at most this many at once in a process.
 DECODE_SLOTS = threading.BoundedSemaphore(2)
@@ -142,17 +143,23 @@ def decode_photo(data: bytes) -> ImageFacts:
         img = _open(data, sorted(set(MIME_FORMATS.values())), MAX_PIXELS, "foto")
     except ValidationFailed as e:
         detail = e.errors["foto"]
-        raise PhotoRefused("pixels" if "pixels" in detail else "format", detail) from None
+        if "pixels" in detail:
+            raise PhotoRefused("pixels", detail) from None
+        if data.startswith(_MAGIC) or data[4:8] == b"ftyp":  # ours, but it does not open
+            raise PhotoRefused("damaged", "O arquivo não abre: cortado ou corrompido.") from None
+        raise PhotoRefused("format", detail) from None
     with img:
-        fmt = SAME_FORMAT.get(img.format, img.format)
-        taken, lat, lon = _exif(img)
-        facts = ImageFacts(fmt, img.width, img.height, taken, lat, lon)
         _check_structure(data, img)
         frames = getattr(img, "n_frames", 1)
         if img.format != "MPO" and (frames > 1 or getattr(img, "is_animated", False)):
             raise PhotoRefused("frames", f"O arquivo tem {frames} imagens; a prova é uma só.")
         _decode_all(img, frames)
-    return facts
+        if frames > 1:
+            img.seek(0)
+        # after the decode: reading a PNG's EXIF loads the image, and _exif forgives errors
+        taken, lat, lon = _exif(img)
+        return ImageFacts(SAME_FORMAT.get(img.format, img.format), img.width, img.height,
+                          taken, lat, lon)
 
 
 def expect_format(facts: ImageFacts, declared_mime: str) -> None:
@@ -196,7 +203,7 @@ def _check_structure(data: bytes, img: Image.Image) -> None:
                                                  f"imagem {img.format}.")
             return
         pos, padding = end, 0
-        for start, size in _mpf_images(img):
+        for start, size in _mpf_images(data, img):
             if start < pos or start + size > len(data):
                 raise containers.Damaged("índice MPF aponta para fora da ordem ou do arquivo")
             padding += _padding(data, pos, start)
@@ -213,11 +220,13 @@ def _check_structure(data: bytes, img: Image.Image) -> None:
                                          f"(até {PADDING_LIMIT} são aceitos).")
 
 
-def _mpf_images(img: Image.Image) -> list[tuple[int, int]]:
+def _mpf_images(data: bytes, img: Image.Image) -> list[tuple[int, int]]:
     """(offset, size) of the images after the first that a JPEG's MPF index declares."""
     if img.format != "MPO":
         return []
-    base = img.info["mpoffset"]
+    base = containers.jpeg_mpf_offset(data)
+    if base is None:
+        raise containers.Damaged("JPEG com várias imagens sem índice MPF")
     entries = img.mpinfo[0xB002]
     return sorted((base + e["DataOffset"], e["Size"]) for e in entries[1:])
 
