@@ -13,12 +13,11 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from inspector import audit, rules
 from inspector.clock import LOCAL_TZ, aware, local_day, utc
 from inspector.errors import ValidationFailed
-from inspector.extensions import db
+from inspector.extensions import db, insert_once
 from inspector.models import EnforcementEvent, Holder, Role, Sanction
 from inspector.rules.model import Measure
 
@@ -141,13 +140,7 @@ def event(kind: str, *, town_id: int, now: datetime, actor=None, act: Sanction |
         db.session.add(row)
         db.session.flush()
         return row
-    try:
-        with db.session.begin_nested():
-            db.session.add(row)
-            db.session.flush()
-    except IntegrityError:  # a concurrent writer recorded it first
-        return None
-    return row
+    return row if insert_once(row) else None  # False: a concurrent writer recorded it first
 
 
 def record(action: str, act: Sanction, *, actor, before: dict | None = None,

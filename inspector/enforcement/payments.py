@@ -17,7 +17,6 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
 from sqlalchemy import and_, case, func, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from inspector import audit
@@ -25,7 +24,7 @@ from inspector.clock import utc
 from inspector.enforcement.common import NotAllowed, event, local_day, require_role
 from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
-from inspector.extensions import db
+from inspector.extensions import db, insert_once
 from inspector.models import Fine, FinePayment, Role, Sanction, SanctionStatus
 from inspector.rules.engine import fmt_date
 from inspector.rules.sanctions import brl
@@ -253,11 +252,7 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
     payment = FinePayment(municipality_id=act.municipality_id, fine_id=fine.id, paid_on=day,
                           amount_brl=value, receipt=number, recorded_at=utc(now),
                           recorded_by_id=user.id)
-    try:
-        with db.session.begin_nested():
-            db.session.add(payment)
-            db.session.flush()
-    except IntegrityError:   # the same DAM recorded at the same moment by someone else
+    if not insert_once(payment):  # the same DAM recorded at the same moment by someone else
         raise ValidationFailed({"receipt": f"O DAM/recibo {number} já foi registrado."}) from None
     db.session.expire(fine, ["payments"])
     after = balance(fine)

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import exists, func, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
 from inspector import rules
@@ -46,7 +45,7 @@ from inspector.enforcement.common import (
 )
 from inspector.enforcement.pending import propose_pending
 from inspector.enforcement.suspensions import lift_due
-from inspector.extensions import db
+from inspector.extensions import db, insert_once
 from inspector.laws import compliance
 from inspector.models import (
     Appeal,
@@ -102,12 +101,7 @@ class TickReport:
 def _lock(now: datetime) -> None:
     """Take the tick lock: update the one TickState row (created on first use)."""
     if db.session.get(TickState, 1) is None:
-        try:
-            with db.session.begin_nested():
-                db.session.add(TickState(id=1, runs=0, last_changes=0))
-                db.session.flush()
-        except IntegrityError:
-            pass
+        insert_once(TickState(id=1, runs=0, last_changes=0))  # or another tick did
         db.session.commit()
     db.session.execute(update(TickState).where(TickState.id == 1).values(
         runs=TickState.runs + 1, last_now=utc(now), last_started_at=datetime.now(UTC)))
@@ -329,11 +323,7 @@ def _apply_automatic(town, pack, offence, m, violation, row, vehicle, now: datet
         appeal_days=appeal.days if appeal else None, appeal_to=appeal.to if appeal else None,
         appeal_suspensive=appeal.suspensive if appeal else None,
         appeal_citation=as_json(appeal.citation.as_dict()) if appeal else None)
-    try:
-        with db.session.begin_nested():
-            db.session.add(act)
-            db.session.flush()
-    except IntegrityError:
+    if not insert_once(act):
         return None
     schedule(act)
     record("sanction_applied", act, actor=None, after=act_state(act) | {

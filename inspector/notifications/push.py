@@ -28,7 +28,7 @@ from pywebpush import WebPushException, webpush
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from inspector.extensions import db
+from inspector.extensions import db, insert_once
 from inspector.models import (
     DeliveryStatus,
     Holder,
@@ -87,15 +87,9 @@ def vapid_key() -> Vapid:
     if row is None:
         fresh = Vapid()
         fresh.generate_keys()
-        try:
-            with db.session.begin_nested():
-                db.session.add(VapidKey(id=1, private_pem=fresh.private_pem().decode(),
-                                        public_key=_public_b64(fresh),
-                                        created_at=datetime.now(UTC)))
-                db.session.flush()
+        if insert_once(VapidKey(id=1, private_pem=fresh.private_pem().decode(),
+                                public_key=_public_b64(fresh), created_at=datetime.now(UTC))):
             log.info("VAPID key pair created")
-        except IntegrityError:
-            pass
         db.session.commit()
         row = db.session.get(VapidKey, 1)
     return Vapid.from_pem(row.private_pem.encode())
