@@ -17,6 +17,7 @@ def register_blueprints(app: Flask) -> None:
     from inspector.blueprints.public.routes import bp as public_bp
     from inspector.blueprints.registry.routes import bp as registry_bp
     from inspector.blueprints.review.routes import bp as review_bp
+    from inspector.blueprints.towns.routes import bp as towns_bp
     from inspector.blueprints.transparency.routes import bp as transparency_bp
 
     app.register_blueprint(main_bp)
@@ -32,5 +33,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(notifications_bp)
     app.register_blueprint(documents_bp)
     app.register_blueprint(transparency_bp)
+    app.register_blueprint(towns_bp)
     if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production
         app.register_blueprint(bench_bp)

@@ -20,7 +20,8 @@ from flask.cli import AppGroup
 docs_cli = AppGroup("docs", help="Documents generated from the code.")
 
 DOMAIN = ("accounts", "audit", "credentials", "documents", "enforcement", "field", "identifiers",
-          "imports", "inspections", "laws", "notifications", "passenger", "registry", "rules")
+          "imports", "inspections", "laws", "notifications", "passenger", "registry", "rules",
+          "towns")
 
 
 def _area(module: str) -> str | None:
