@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -15,11 +15,11 @@ from sqlalchemy.exc import IntegrityError
 
 from inspector import audit, rules
 from inspector.clock import aware, utc
+from inspector.enforcement import deadlines
 from inspector.enforcement.common import (
     LOCAL_TZ,
     act_state,
     as_json,
-    end_of_local_day,
     event,
     loads,
     local_day,
@@ -59,17 +59,9 @@ _hasher = PasswordHasher()
 
 # --- deadline and appeal window -----------------------------------------------------------------
 def schedule(act: Sanction) -> None:
-    """Set the deadline and the last day to appeal from the moment the act was notified."""
-    if act.notified_at is None:
-        return
-    notified = utc(act.notified_at)
-    day = local_day(notified)
-    if act.deadline_hours is not None:
-        act.deadline_at = notified + timedelta(hours=act.deadline_hours)
-    elif act.deadline_days is not None:
-        act.deadline_at = end_of_local_day(day + timedelta(days=act.deadline_days))
-    if act.appeal_days is not None:
-        act.appeal_until = day + timedelta(days=act.appeal_days)
+    """Set the deadline and the last day to appeal from the moment the act was notified,
+    counted by the legal calendar of the act's law and town (`deadlines.schedule`)."""
+    deadlines.schedule(act)
 
 
 # --- the document ---------------------------------------------------------------------------------

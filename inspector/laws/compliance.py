@@ -13,6 +13,7 @@ page rely on it):
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections import Counter
@@ -24,6 +25,7 @@ from sqlalchemy.orm import selectinload
 
 from inspector import audit, render_cache, rules
 from inspector.extensions import db
+from inspector.laws.town_calendar import calendar_for
 from inspector.models import (
     DecreeValue,
     Driver,
@@ -369,9 +371,10 @@ def person_permit_findings(municipality: Municipality, report: TownReport) -> li
 def propose_sanction(municipality: Municipality, service: str, rule_id: str,
                      history: list[PriorSanction], on: date,
                      affects_safety: bool | None = None) -> rules.Proposal:
-    """The law's proposed sanction for a finding, with amounts from the town's values."""
-    return rules.propose_sanction(town_facts(municipality), service,
-                                  Finding(rule_id, affects_safety), history, on)
+    """The law's proposed sanction for a finding, with amounts from the town's values and
+    its appeal window and deadline counted over the town's calendar."""
+    facts = dataclasses.replace(town_facts(municipality), calendar=calendar_for(municipality.id))
+    return rules.propose_sanction(facts, service, Finding(rule_id, affects_safety), history, on)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The data model: towns, the regulated fleet, accounts and the audit log."""
 from inspector.models.accounts import Role, User, UserSession
 from inspector.models.audit import AuditEntry
+from inspector.models.calendar import CLOSURE_KINDS, TownCalendarYear, TownClosure
 from inspector.models.credentials import (
     Credential,
     CredentialKind,
@@ -72,3 +73,4 @@ __all__ += ["Appeal", "AppealStatus", "EnforcementEvent", "Fine", "FinePayment",
 __all__ += ["DeliveryStatus", "Notification", "PushDelivery", "PushSubscription", "VapidKey"]
 __all__ += ["NoticeDocument"]
 __all__ += ["fold_name"]
+__all__ += ["CLOSURE_KINDS", "TownCalendarYear", "TownClosure"]

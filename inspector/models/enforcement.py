@@ -140,12 +140,16 @@ class Sanction(TownScoped, db.Model):
     deadline_citation: Mapped[str | None] = mapped_column(Text)
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     on_missed: Mapped[str | None] = mapped_column(Text)  # JSON: the measure a missed deadline brings
+    # how the deadline was counted, as issued (rules.calendar explain(): rule, span, days
+    # skipped and why); kept with the date, which a later calendar change does not move
+    deadline_explain: Mapped[str | None] = mapped_column(Text)
     # appeal
     appeal_days: Mapped[int | None] = mapped_column(Integer)
     appeal_to: Mapped[str | None] = mapped_column(String(20))
     appeal_suspensive: Mapped[bool | None] = mapped_column(Boolean)  # None: the law does not say
     appeal_citation: Mapped[str | None] = mapped_column(Text)
     appeal_until: Mapped[date | None] = mapped_column(Date)   # last day (local) to file
+    appeal_explain: Mapped[str | None] = mapped_column(Text)  # how appeal_until was counted
     appeal_closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # decision
     decided_by: Mapped[str] = mapped_column(String(20))       # agent | supervisor | mayor | law

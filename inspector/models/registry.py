@@ -271,6 +271,10 @@ class Vehicle(TownScoped, db.Model):
     plate: Mapped[str] = mapped_column(String(7))  # ABC1234 or ABC1D23, no dash
     make_model: Mapped[str] = mapped_column(String(120))
     year_of_manufacture: Mapped[int]
+    # the exact days, when the admin knows them (CRLV): ages "completarem N anos de
+    # fabricação" count from the manufacture date, "anos de uso" from the first licensing
+    manufactured_on: Mapped[date | None] = mapped_column(Date)
+    first_licensed_on: Mapped[date | None] = mapped_column(Date)
     engine_cc: Mapped[int | None]
     colour: Mapped[str] = mapped_column(String(40))
     doors: Mapped[int | None]

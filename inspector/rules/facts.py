@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
+from inspector.rules.calendar import TownCalendar
+
 
 @dataclass(frozen=True)
 class DatedAmount:
@@ -41,6 +43,9 @@ class TownFacts:
     minimum_wage_brl: tuple[DatedAmount, ...] = ()
     decree_values: dict[str, tuple[DatedAmount, ...]] = field(default_factory=dict)
     fiscal_unit: str | None = None    # the town's own unit (UFM | UFIM); None: not checked
+    # the town's own closures and the years it entered (None: none known, every year flagged
+    # as without a town calendar where a deadline is counted)
+    calendar: TownCalendar | None = None
 
     def decree_on(self, key: str, day: date) -> DatedAmount | None:
         """The decree value configured for `key` on `day`, or None ("não definido")."""

@@ -17,9 +17,11 @@ import yaml
 
 from inspector.rules.model import (
     AUTHORITIES,
+    DEFAULT_COUNTING,
     Amount,
     Appeal,
     ChecklistItem,
+    Counting,
     Deadline,
     DecreeKey,
     Measure,
@@ -58,6 +60,7 @@ MEASURE_KINDS = ("oral_warning", "written_warning", "notice", "fine", "daily_fin
                  "seizure_request", "ban", "record_entry")
 TARGETS = ("driver", "holder", "permit", "licence", "registration", "vehicle", "company")
 CONDITIONS = ("not_affecting_safety",)
+COUNTING_RULES = ("continuous", "business")
 # Rule ids the engine reports (or a supervisor records) that an offence may name.
 RULE_IDS = ("vehicle.age", "vehicle.cc.min", "vehicle.cc.max", "vehicle.trail", "vehicle.doors",
             "licence.missing", "licence.revoked", "licence.suspended", "licence.expired",
@@ -340,7 +343,23 @@ def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):
 # --- the pack -------------------------------------------------------------------------------------
 
 _TOP = ("format", "id", "town", "town_name", "service", "law", "in_force", "fiscal_unit",
-        "checklist", "limits", "periodicity", "requirements", "sanctions", "decree", "notes")
+        "counting", "checklist", "limits", "periodicity", "requirements", "sanctions", "decree",
+        "notes")
+
+
+def _counting(ctx, raw) -> Counting:
+    """`counting: {rule, citation, note}`: absent = Lei 9.784/1999 Art. 66 (continuous days).
+    A pack that names a rule cites the words of its own law that set it; `continuous` is the
+    default and needs no entry (none of the five laws sets it in words)."""
+    if raw is None:
+        return DEFAULT_COUNTING
+    data = _mapping(ctx, raw, "counting", required=("rule", "citation"), optional=("note",))
+    rule = _choice(ctx, data["rule"], "counting.rule", COUNTING_RULES)
+    if rule == "continuous":
+        ctx.fail("counting.rule", "continuous days are the default (Lei 9.784/1999 Art. 66): "
+                                  "leave 'counting' out")
+    return Counting(rule, _citation(ctx, data["citation"], "counting.citation"),
+                    _str(ctx, data["note"], "counting.note") if data.get("note") else None)
 
 
 def _checklist(ctx, raw, pack_span) -> tuple[ChecklistItem, ...]:
@@ -435,7 +454,7 @@ def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> Ru
         in_force_citation=_citation(ctx, inf["citation"], "in_force.citation"),
         fiscal_unit=fiscal_unit, checklist=checklist, parameters=_parameters(ctx, raw),
         ladder=ladder, offences=offences, appeal=appeal, decree=decree, path=str(path),
-        suspension=suspension)
+        suspension=suspension, counting=_counting(ctx, raw.get("counting")))
 
 
 def load_dir(directory: Path, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> tuple[RulePack, ...]:

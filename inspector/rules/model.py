@@ -187,6 +187,39 @@ class DecreeKey:
     citation: Citation
 
 
+# The counting every pack gets unless its law sets its own (../shared/DOMAIN.md, "Counting
+# days"): Lei 9.784/1999 Art. 66, applied to municipalities without a procedure law of their own
+# (STJ Súmula 633). Not a citation of the pack's law (none of the five sets a rule): a basis.
+DEFAULT_COUNTING_BASIS = ("Lei 9.784/1999, art. 66 (aplicada aos municípios sem lei própria de "
+                          "processo administrativo, STJ Súmula 633)")
+
+
+@dataclass(frozen=True)
+class Counting:
+    """How the law counts its deadlines in days: `continuous` (Lei 9.784/1999 Art. 66, the
+    default) or `business` (CPC Arts. 219 and 224, where the law refers to the CPC)."""
+
+    rule: str = "continuous"
+    citation: Citation | None = None   # the pack law's own words, when it sets a rule
+    note: str | None = None
+
+    @property
+    def basis(self) -> str:
+        """pt-BR: where the counting comes from ("Lei 030/1998, Art. 16, § 2º (CPC, art. 219)")."""
+        if self.citation is None:
+            return DEFAULT_COUNTING_BASIS
+        cpc = " (CPC, arts. 219 e 224)" if self.rule == "business" else ""
+        return f"{self.citation.law}, {self.citation.article}{cpc}"
+
+    def as_dict(self) -> dict:
+        """JSON-ready form."""
+        return {"rule": self.rule, "basis": self.basis,
+                "citation": self.citation.as_dict() if self.citation else None}
+
+
+DEFAULT_COUNTING = Counting()
+
+
 @dataclass(frozen=True)
 class RulePack:
     """One law of one town for one service, as data."""
@@ -210,6 +243,7 @@ class RulePack:
     decree: tuple[DecreeKey, ...]
     path: str                # where the pack was loaded from
     suspension: SuspensionBounds | None = None   # length of a suspension (pack data, not law)
+    counting: Counting = DEFAULT_COUNTING        # how its deadlines in days are counted
 
     def param(self, path: str) -> Parameter | None:
         """A parameter by dotted path ("limits.vehicle.max_age_years"), or None."""

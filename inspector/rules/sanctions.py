@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
+from inspector.rules.calendar import deadline_days
 from inspector.rules.engine import find_pack, fmt_date
 from inspector.rules.facts import Finding, PriorSanction, TownFacts, amount_on
 from inspector.rules.model import AUTHORITIES, Amount, Appeal, Measure, RulePack, Step
@@ -102,12 +103,13 @@ class AppealInfo:
     suspensive: bool | None
     citation: Citation
     until: date | None
+    explain: str | None = None    # how `until` was counted (rules.calendar), from the day `on`
 
     def as_dict(self) -> dict:
         """JSON-ready form."""
         return {"days": self.days, "to": self.to, "suspensive": self.suspensive,
                 "until": self.until.isoformat() if self.until else None,
-                "citation": self.citation.as_dict()}
+                "explain": self.explain, "citation": self.citation.as_dict()}
 
 
 @dataclass(frozen=True)
@@ -119,11 +121,12 @@ class DeadlineInfo:
     due: date
     text: str
     citation: Citation
+    explain: str | None = None    # how `due` was counted (days: rules.calendar; hours: none)
 
     def as_dict(self) -> dict:
         """JSON-ready form."""
         return {"hours": self.hours, "days": self.days, "due": self.due.isoformat(),
-                "text": self.text, "citation": self.citation.as_dict()}
+                "text": self.text, "explain": self.explain, "citation": self.citation.as_dict()}
 
 
 @dataclass(frozen=True)
@@ -234,21 +237,30 @@ def money(amount: Amount, town: TownFacts, on: date, label: str = "") -> Money:
     return Money(unit, fixed, top, amount.per, amount.decree, total, basis)
 
 
-def _appeal(a: Appeal | None, on: date) -> AppealInfo | None:
+def count_days(pack: RulePack, town: TownFacts, start: date, days: int):
+    """`days` after the notice day `start`, counted as the pack's law counts them
+    (`RulePack.counting`) over the town's calendar: a `rules.calendar.Deadline`."""
+    return deadline_days(start, days, pack.counting.rule, town.calendar)
+
+
+def _appeal(a: Appeal | None, on: date, pack: RulePack, town: TownFacts) -> AppealInfo | None:
     if a is None:
         return None
-    return AppealInfo(a.days, a.to, a.suspensive, a.citation,
-                      None if a.days is None else on + timedelta(days=a.days))
+    if a.days is None:
+        return AppealInfo(a.days, a.to, a.suspensive, a.citation, None)
+    d = count_days(pack, town, on, a.days)
+    return AppealInfo(a.days, a.to, a.suspensive, a.citation, d.last_day, d.explain())
 
 
 def _measure(m: Measure, pack: RulePack, town: TownFacts, on: date) -> ProposedMeasure:
     return ProposedMeasure(m.kind, m.target, m.label, m.decided_by, m.citation,
                            money(m.fine, town, on, decree_label(pack, m.fine.decree))
                            if m.fine else None,
-                           _appeal(m.appeal or pack.appeal, on), m.automatic)
+                           _appeal(m.appeal or pack.appeal, on, pack, town), m.automatic)
 
 
-def _deadline(step: Step, safety: bool, on: date) -> DeadlineInfo | None:
+def _deadline(step: Step, safety: bool, on: date, pack: RulePack, town: TownFacts
+              ) -> DeadlineInfo | None:
     general = [d for d in step.deadlines if d.only_if is None]
     relaxed = [d for d in step.deadlines if d.only_if == "not_affecting_safety"]
     chosen = relaxed[0] if (relaxed and not safety) else (general[0] if general else None)
@@ -258,8 +270,9 @@ def _deadline(step: Step, safety: bool, on: date) -> DeadlineInfo | None:
         return DeadlineInfo(chosen.hours, None, on + timedelta(days=math.ceil(chosen.hours / 24)),
                             f"{chosen.hours} horas", chosen.citation)
     prefix = "até " if chosen.only_if else ""
-    return DeadlineInfo(None, chosen.days, on + timedelta(days=chosen.days),
-                        f"{prefix}{chosen.days} dias", chosen.citation)
+    d = count_days(pack, town, on, chosen.days)
+    return DeadlineInfo(None, chosen.days, d.last_day, f"{prefix}{chosen.days} dias",
+                        chosen.citation, d.explain())
 
 
 def _affects_safety(pack: RulePack, finding: Finding) -> bool:
@@ -291,7 +304,7 @@ def propose_sanction(town: TownFacts, service: str, finding: Finding,
     missed = _measure(step.on_missed_deadline, pack, town, on) if step.on_missed_deadline \
         else None
     return _proposal(pack, finding, on, occurrence, in_force.index(step) + 1, step.id, None, ms,
-                     _deadline(step, _affects_safety(pack, finding), on), missed,
+                     _deadline(step, _affects_safety(pack, finding), on, pack, town), missed,
                      (step.note,) if step.note else ())
 
 

@@ -202,10 +202,11 @@ def test_a_suspensive_appeal_window_holds_the_suspension_until_it_closes(app):
                           option="step:repeat-fine:1:suspension", reason="Terceira falta.")
         deliver(susp, sup, T0 + timedelta(hours=1))   # "contados a partir da intimação"
         db.session.commit()
-        assert susp.appeal_until == date(2026, 3, 12)
-        enforcement.tick(local(2026, 3, 12, 23))
+        # 10 business days from Mon 02/03 (Art. 16 § 2º "na forma prevista no CPC", CPC 219)
+        assert susp.appeal_until == date(2026, 3, 16)
+        enforcement.tick(local(2026, 3, 16, 23))
         assert db.session.get(Permit, f["permit"].id).status == Status.ACTIVE
-        report = enforcement.tick(local(2026, 3, 13, 0, 1))
+        report = enforcement.tick(local(2026, 3, 17, 0, 1))
         assert susp.id in report.windows_closed and susp.id in report.effects
         assert db.session.get(Permit, f["permit"].id).status == Status.SUSPENDED
 
@@ -268,8 +269,9 @@ def test_warnings_close_when_the_appeal_window_is_over(app):
         [warning] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))
         confirm_delivered(warning, sup, T0)
         db.session.commit()
-        assert enforcement.tick(local(2026, 3, 12, 23)).closed == []
-        assert enforcement.tick(local(2026, 3, 13, 1)).closed == [warning.id]
+        # 10 business days from Mon 02/03 end Mon 16/03 (Lei 030/1998 Art. 16 § 2º, CPC 219)
+        assert enforcement.tick(local(2026, 3, 16, 23)).closed == []
+        assert enforcement.tick(local(2026, 3, 17, 1)).closed == [warning.id]
         assert db.session.get(Sanction, warning.id).status == SanctionStatus.CLOSED
 
 

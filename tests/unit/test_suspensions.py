@@ -234,16 +234,17 @@ def _nortelandia_030_suspension():
 def test_without_an_appeal_the_period_starts_the_day_after_the_window_closes(app):
     with app.app_context():
         f, _, _, susp = _nortelandia_030_suspension()
-        assert susp.appeal_until == date(2026, 3, 12)
+        # 10 business days from Mon 02/03 (Lei 030/1998 Art. 16 § 2º, CPC Art. 219)
+        assert susp.appeal_until == date(2026, 3, 16)
         assert suspensions.situation_text(susp) == \
-            "suspenso de 13/03/2026 a 27/03/2026 (15 dias), se não houver recurso no prazo"
-        assert (susp.suspension_start, susp.suspension_end) == (date(2026, 3, 13),
-                                                                date(2026, 3, 27))
+            "suspenso de 17/03/2026 a 31/03/2026 (15 dias), se não houver recurso no prazo"
+        assert (susp.suspension_start, susp.suspension_end) == (date(2026, 3, 17),
+                                                                date(2026, 3, 31))
         assert db.session.get(Permit, f["permit"].id).suspended_until is None
-        enforcement.tick(local(2026, 3, 13, 0, 1))
+        enforcement.tick(local(2026, 3, 17, 0, 1))
         permit = db.session.get(Permit, f["permit"].id)
-        assert permit.status == Status.SUSPENDED and permit.suspended_until == date(2026, 3, 27)
-        assert enforcement.tick(local(2026, 3, 28, 0, 1)).lifted == [susp.id]
+        assert permit.status == Status.SUSPENDED and permit.suspended_until == date(2026, 3, 31)
+        assert enforcement.tick(local(2026, 4, 1, 0, 1)).lifted == [susp.id]
         assert db.session.get(Permit, f["permit"].id).status == Status.ACTIVE
 
 

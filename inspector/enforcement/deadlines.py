@@ -1,0 +1,126 @@
+"""Deadlines of an act counted by the legal calendar, and moved when a town closure is entered.
+
+One calendar for every act (`inspector.rules.calendar`): days are counted by the rule of the
+act's law (`RulePack.counting`: Lei 9.784/1999 Art. 66 continuous days by default, CPC Arts.
+219/224 business days for Nortelândia Lei 030/1998 Art. 16 § 2º) over the town's calendar
+(weekends, national and Mato Grosso holidays, the town's own closures). Hours (Tapurah Lei
+406/2001 Art. 29 § único, 72 h) run minute to minute and never move.
+
+A deadline keeps the date it was issued with: a later change of the calendar does not
+recount it (`schedule` runs when the act is notified), with one exception the product owner
+settled (issue 15): a closure entered before a deadline falls due moves the deadlines it
+reaches that are not yet past (`move_for_closure`, audited `sanction_deadline_moved`). A
+removed closure moves nothing back. The counting is kept with the date (`appeal_explain`,
+`deadline_explain`: the rule, the span, the days skipped and why).
+"""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import or_, select
+
+from inspector import rules
+from inspector.clock import LOCAL_TZ, local_day, utc
+from inspector.enforcement.common import act_state, end_of_local_day, event, record
+from inspector.extensions import db
+from inspector.laws.town_calendar import calendar_for
+from inspector.models import Sanction, SanctionStatus
+from inspector.rules.calendar import TownCalendar, deadline_days, deadline_hours
+from inspector.rules.model import DEFAULT_COUNTING, Counting
+
+# acts whose deadlines may still be running (not voided, not finished)
+_LIVE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
+         SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE,
+         SanctionStatus.COMPLIED, SanctionStatus.CLOSED)
+
+
+def counting_of(act: Sanction) -> Counting:
+    """How the act's law counts days (the pack it was proposed under; default Art. 66)."""
+    pack = next((p for p in rules.load_all() if p.id == act.pack_id), None)
+    return pack.counting if pack is not None else DEFAULT_COUNTING
+
+
+def _count(act: Sanction, start: date, days: int, calendar: TownCalendar):
+    return deadline_days(start, days, counting_of(act).rule, calendar)
+
+
+def schedule(act: Sanction, calendar: TownCalendar | None = None) -> None:
+    """Set the deadline and the last day to appeal from the moment the act was notified,
+    by the legal calendar, each with its explanation."""
+    if act.notified_at is None:
+        return
+    notified = utc(act.notified_at)
+    day = local_day(notified)
+    cal = calendar if calendar is not None else calendar_for(act.municipality_id)
+    if act.deadline_hours is not None:
+        act.deadline_at = notified + timedelta(hours=act.deadline_hours)
+        act.deadline_explain = deadline_hours(notified.astimezone(LOCAL_TZ),
+                                              act.deadline_hours, cal).explain()
+    elif act.deadline_days is not None:
+        d = _count(act, day, act.deadline_days, cal)
+        act.deadline_at = end_of_local_day(d.last_day)
+        act.deadline_explain = d.explain()
+    if act.appeal_days is not None:
+        d = _count(act, day, act.appeal_days, cal)
+        act.appeal_until, act.appeal_explain = d.last_day, d.explain()
+
+
+def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=None
+                     ) -> list[Sanction]:
+    """A closure was entered: the deadlines in days of the town's acts that are not yet past
+    and that the closure reaches are counted again with it, and move to the later day the
+    count gives (never earlier). Hours do not move. One audit entry and one event per act."""
+    from inspector.enforcement import suspensions
+
+    today = local_day(now)
+    acts = db.session.scalars(
+        select(Sanction).where(
+            Sanction.municipality_id == town_id, Sanction.notified_at.is_not(None),
+            Sanction.status.in_(_LIVE),
+            or_(Sanction.appeal_until >= today,
+                (Sanction.deadline_days.is_not(None)) & (Sanction.deadline_at > utc(now))))
+        .order_by(Sanction.id).with_for_update()).all()
+    if not acts:
+        return []
+    cal = calendar_for(town_id)
+    moved = []
+    for act in acts:
+        start = local_day(utc(act.notified_at))
+        before = act_state(act)
+        changes = []
+        if act.appeal_days is not None and act.appeal_until is not None \
+                and act.appeal_until >= today and act.appeal_closed_at is None:
+            d = _count(act, start, act.appeal_days, cal)
+            if d.last_day > act.appeal_until:
+                changes.append(f"recurso até {act.appeal_until:%d/%m/%Y} → {d.last_day:%d/%m/%Y}")
+                act.appeal_until, act.appeal_explain = d.last_day, d.explain()
+        if act.deadline_days is not None and act.deadline_hours is None \
+                and act.deadline_at is not None and utc(act.deadline_at) > utc(now) \
+                and act.status not in (SanctionStatus.COMPLIED, SanctionStatus.CLOSED):
+            d = _count(act, start, act.deadline_days, cal)
+            new_at = end_of_local_day(d.last_day)
+            if new_at > utc(act.deadline_at):
+                old = local_day(utc(act.deadline_at))
+                changes.append(f"prazo para cumprir até {old:%d/%m/%Y} → {d.last_day:%d/%m/%Y}")
+                act.deadline_at, act.deadline_explain = new_at, d.explain()
+                if act.notice is not None:
+                    act.notice.deadline_at = new_at
+        if not changes:
+            continue
+        if act.kind == "suspension" and act.effect_applied_at is None \
+                and act.appeal_suspensive is True and act.suspension_start is not None:
+            suspensions.plan_on_decision(act)   # it starts the day after the (moved) window
+        act.updated_at = utc(now)
+        record("sanction_deadline_moved", act, actor=actor, before=before,
+               after=act_state(act) | {"closure_day": closure_day,
+                                       "appeal_explain": act.appeal_explain,
+                                       "deadline_explain": act.deadline_explain})
+        event("deadline_moved", town_id=town_id, now=now, actor=actor, act=act,
+              message=f"Prazo prorrogado por dia sem expediente registrado depois da "
+                      f"notificação ({closure_day:%d/%m/%Y}): " + "; ".join(changes) + ".",
+              data={"closure_day": closure_day.isoformat()})
+        moved.append(act)
+    return moved
+
+
+__all__ = ["counting_of", "move_for_closure", "schedule"]
