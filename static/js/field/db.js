@@ -276,7 +276,9 @@ export async function pendingCounts(userId = null) {
   const unknown = { inspections: 0, photos: 0 };
   const others = new Map();
   for (const entry of entries) {
-    const photos = photosOfEntry.get(entry.id) || 0;
+    // a photo the server refused for good stays on the phone but waits for nothing
+    const refused = Object.keys(entry.refusedPhotos || {}).length;
+    const photos = Math.max(0, (photosOfEntry.get(entry.id) || 0) - refused);
     let group;
     if (entry.agentId === null || entry.agentId === undefined) group = unknown;
     else if (userId !== null && userId !== undefined && entry.agentId === userId) group = mine;

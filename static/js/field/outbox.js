@@ -73,16 +73,52 @@ export async function renderOutboxList(list, currentUser, changed) {
     await sync.syncOutbox({ manual: true, onlyId: entry.id });
     await changed();
   };
+  const labels = await itemLabels();
   const rows = await Promise.all(entries.map(async (e) => {
-    const photos = (await store.photosOf(e.id)).length;
+    const local = await store.photosOf(e.id);
+    const photos = local.length;
     const mine = Boolean(user) && e.agentId === user.id;
     return el("li", { class: `outbox-entry state-${e.state}`, dataset: { id: e.id, state: e.state, mine: mine ? "1" : "0" } },
       el("p", {}, el("strong", {}, e.label || e.id), ` · salva em ${formatDateTime(e.createdAt)}`),
       authorLine(e, user, claim),
       el("p", {}, `${plural(photos, "foto", "fotos")} no aparelho · ${plural(e.attempts || 0, "tentativa", "tentativas")}`),
       e.state === "attention" ? el("p", { class: "form-error" }, "Precisa de atenção: ", e.message) : (e.message ? el("p", {}, e.message) : null),
+      refusedList(e, local, labels),
       e.state === "attention" && mine ? el("button", { type: "button", class: "btn small",
         onclick: () => sync.retryEntry(e.id).then(changed) }, "Tentar de novo") : null);
   }));
   list.replaceChildren(...(rows.length ? rows : [el("li", { class: "empty" }, "Nada aguardando envio.")]));
+}
+
+/** Checklist item id -> its label, from the checklists on the phone. */
+async function itemLabels() {
+  const labels = new Map();
+  for (const checklist of await store.allRows("checklists")) {
+    for (const item of checklist.items || []) labels.set(item.id, item.label);
+  }
+  return labels;
+}
+
+/**
+ * The photos of an outbox inspection that the server refused for good (docs/sync.md §3):
+ * which item, when taken, and the server's words (retake). They are never sent again.
+ */
+function refusedList(entry, local, labels) {
+  const refused = entry.refusedPhotos || {};
+  const ids = Object.keys(refused);
+  if (!ids.length) return null;
+  const itemOf = new Map();
+  for (const item of (entry.body && entry.body.items) || []) {
+    for (const p of item.photos || []) itemOf.set(p.id, item.item_id);
+  }
+  return el("ul", { class: "outbox-refused" }, ids.map((id) => {
+    const photo = local.find((p) => p.id === id);
+    const item = itemOf.get(id);
+    return el("li", { class: "form-error", dataset: { photo: id } },
+      el("strong", {}, "Foto recusada pelo servidor"),
+      ` — ${labels.get(item) || item || "item"}`,
+      photo && photo.takenAt ? `, tirada em ${formatDateTime(photo.takenAt)}` : "",
+      `: ${refused[id].message} `,
+      "Ela não será enviada de novo; a vistoria já está no servidor e as outras fotos seguem.");
+  }));
 }

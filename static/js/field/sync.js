@@ -2,7 +2,10 @@
 // An inspection goes first, then only the photos the server says are missing. A copy on
 // the phone is deleted only after the server confirmed it (and the inspection only after
 // `complete: true`). Network errors and 5xx: kept, retried with backoff. 409/422: kept,
-// shown to the agent, not retried automatically. Nothing expires. A 401 (session expired)
+// shown to the agent, not retried automatically. A photo refused for good (422 with
+// `permanent: true`: its bytes can never be evidence) is never sent again, not even by
+// "Tentar de novo"; the inspection's other photos still go, and the entry keeps the refusal
+// (`refusedPhotos`) for the queue screen. Nothing expires. A 401 (session expired)
 // stops the run and leaves every entry exactly as it was.
 // Only the signed-in agent's own inspections are sent (each keeps its author): another
 // agent's stay in the outbox untouched until that agent signs in on the phone.
@@ -239,7 +242,10 @@ async function sendMissingPhotos(entry, status) {
     if (!missing.has(photo.id)) await store.deletePhoto(photo.id);
   }
   let outcome = "retry";
+  const refused = { ...(entry.refusedPhotos || {}) };
+  const sent = new Set();
   for (const photoId of missing) {
+    if (refused[photoId]) continue; // the server refused these bytes for good: never again
     const photo = local.find((p) => p.id === photoId);
     if (!photo) {
       return needsAttention(entry, { message: "a foto não está mais no aparelho", status: 0 },
@@ -250,12 +256,21 @@ async function sendMissingPhotos(entry, status) {
       headers: { "Content-Type": photo.mime, "X-Content-SHA256": photo.sha256 },
     });
     if (result.ok) {
+      sent.add(photo.id);
       await store.deletePhoto(photo.id);
       emit("changed");
       if (result.data && result.data.complete) {
         await store.deleteInspection(entry.id);
         return "done";
       }
+      continue;
+    }
+    if (result.status === 422 && result.data && result.data.permanent) {
+      // Kept on the phone and shown on the queue screen; the other photos go on.
+      refused[photoId] = { message: result.message, problem: result.data.problem || "",
+        at: new Date().toISOString() };
+      await store.updateOutboxEntry(entry.id, { refusedPhotos: refused });
+      emit("changed");
       continue;
     }
     if (result.status === 404) {
@@ -269,6 +284,14 @@ async function sendMissingPhotos(entry, status) {
     await store.updateOutboxEntry(entry.id, { message: result.message });
     if (failure !== "retry") return failure;
     // a 5xx on this photo: keep it, go on with the others
+  }
+  const waiting = [...missing].filter((id) => !refused[id] && !sent.has(id));
+  if (waiting.length === 0 && Object.keys(refused).some((id) => missing.has(id))) {
+    // Everything else is on the server: only the refused photos are missing, and they will
+    // never go. The agent has to see it (and retake the photo in a new inspection).
+    const ids = [...missing].filter((id) => refused[id]);
+    return needsAttention(entry, { message: refused[ids[0]].message, status: 422 },
+      ids.length === 1 ? "Foto recusada" : `${ids.length} fotos recusadas`);
   }
   // Not complete yet: the next run asks the server again what is still missing.
   return outcome;
