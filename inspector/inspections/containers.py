@@ -64,6 +64,21 @@ def jpeg_end(data: bytes, start: int = 0) -> int:
             pos = found.start()
 
 
+def jpeg_mpf_offset(data: bytes) -> int | None:
+    """Where the MPF index's own header starts in a JPEG (the origin of the offsets it gives
+    for the file's other images), or None when the JPEG has no MPF segment (APP2 "MPF\\0")."""
+    pos, n = 2, len(data)
+    while pos + 4 <= n and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker in (_SOS, _EOI):
+            return None
+        length = int.from_bytes(data[pos + 2:pos + 4], "big")
+        if marker == 0xE2 and data[pos + 4:pos + 8] == b"MPF\x00":
+            return pos + 8
+        pos += 2 + length
+    return None
+
+
 # ------------------------------------------------------------------ PNG
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _CHUNK = struct.Struct(">I4s")

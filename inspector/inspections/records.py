@@ -20,7 +20,7 @@ from sqlalchemy.orm import load_only
 from inspector import audit
 from inspector.errors import InspectorError, ValidationFailed
 from inspector.extensions import db
-from inspector.inspections import evidence, evidence_store
+from inspector.inspections import evidence, evidence_store, renditions
 from inspector.inspections.input import Parsed, parse_inspection
 from inspector.models import (
     AuditEntry,
@@ -436,14 +436,20 @@ def photo_bytes(photo: Photo) -> bytes | None:
 
 def evidence_state(photo: Photo) -> str:
     """What the server holds of a photo, checked by hashing it: "waiting" (not sent yet),
-    "matches" (the file has the SHA-256 declared when it was taken), "altered" (it does not)
-    or "missing" (received, but its file is gone)."""
+    "matches" (the file has the SHA-256 declared when it was taken), "altered" (it does not),
+    "missing" (received, but its file is gone) or "damaged" (the file is the one declared,
+    but not an image that can be shown: cut short or broken, kept before the sync checked
+    photos whole; found by walking its structure, or by a rendering that failed)."""
     if photo.received_at is None:
         return "waiting"
     data = photo_bytes(photo)
     if data is None:
         return "missing"
-    return "matches" if hashlib.sha256(data).hexdigest() == photo.sha256 else "altered"
+    if hashlib.sha256(data).hexdigest() != photo.sha256:
+        return "altered"
+    if renditions.known_damaged(photo.sha256) or not evidence.is_whole(data, photo.mime):
+        return "damaged"
+    return "matches"
 
 
 def summary(insp: Inspection) -> dict:

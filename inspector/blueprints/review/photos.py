@@ -1,5 +1,8 @@
 """Evidence photos for the reviewer: a thumbnail, a larger rendition to zoom, the original
-bytes on demand (exactly as the phone sent them, with their SHA-256)."""
+bytes on demand (exactly as the phone sent them, with their SHA-256). A stored photo that
+cannot be drawn never breaks a page: its renditions are a placeholder saying "imagem
+danificada" with the start of its hash, its zoom says it with the whole hash and the link
+to the original bytes."""
 from __future__ import annotations
 
 from flask import Response, abort, make_response, render_template, request
@@ -22,6 +25,24 @@ def _photo(ident: int) -> Photo:
     return photo
 
 
+_PLACEHOLDER = """<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 320 240">
+<rect width="320" height="240" fill="#fde2e4" stroke="#a4000f" stroke-width="4"/>
+<text x="160" y="112" text-anchor="middle" font-family="sans-serif" font-size="26"
+ fill="#a4000f">imagem danificada</text>
+<text x="160" y="150" text-anchor="middle" font-family="monospace" font-size="15"
+ fill="#333">SHA-256 {sha}…</text></svg>"""
+
+
+def _damaged(photo: Photo, size: str) -> Response:
+    """What stands for a rendition of a photo that cannot be drawn (an SVG, 200 so that the
+    gallery's <img> shows it)."""
+    box = renditions.SIZES[size]
+    response = make_response(_PLACEHOLDER.format(w=box, h=box * 3 // 4, sha=photo.sha256[:16]))
+    response.headers["Content-Type"] = "image/svg+xml; charset=utf-8"
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 def _image(data: bytes, mime: str, etag: str) -> Response:
     response = make_response(data)
     response.headers["Content-Type"] = mime
@@ -35,7 +56,10 @@ def _image(data: bytes, mime: str, etag: str) -> Response:
 def photo_rendition(ident: int, size: str):
     """A JPEG rendition of an evidence photo (mini: gallery, zoom: the larger view)."""
     photo = _photo(ident)
-    data = renditions.cached(photo.sha256, size, lambda: photo_bytes(photo))
+    try:
+        data = renditions.cached(photo.sha256, size, lambda: photo_bytes(photo))
+    except renditions.Unrenderable:
+        return _damaged(photo, size)
     if data is None:
         abort(404)
     return _image(data, "image/jpeg", f"{photo.sha256}-{size}")
@@ -61,9 +85,15 @@ def photo_original(ident: int):
 def photo_zoom(ident: int):
     """The zoom panel: the larger rendition, the photo's facts and the link to the original."""
     photo = _photo(ident)
+    state = evidence_state(photo)
+    if state == "matches":  # whole, as far as its structure says: can it be drawn?
+        try:  # the thumbnail, usually cached by the gallery already
+            renditions.cached(photo.sha256, "mini", lambda: photo_bytes(photo))
+        except renditions.Unrenderable:
+            state = "damaged"
     response = make_response(render_template(
         "review/_zoom.html" if request.headers.get("HX-Request") else "review/zoom.html",
-        photo=photo, state=evidence_state(photo)))
+        photo=photo, state=state))
     response.vary.add("HX-Request")
     return response
 
