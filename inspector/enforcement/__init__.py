@@ -14,6 +14,8 @@ Entry points
   item proposes (chosen by a supervisor on the review, then decided like any proposal).
 - Delivery: `record_delivery` (an office decision starts no time until its document is
   delivered: delivery.py).
+- Calendar: `move_for_closure(town_id, day, now)` (a town closure entered before a deadline
+  falls due moves the deadlines it reaches: deadlines.py).
 - Appeals: `file_appeal`, `decide_appeal`.
 - Time: `tick(now)`.
 - Read: `review_queue`, `acts_of`, `events_of`, `deadlines`, `deadline_soon`,
@@ -41,6 +43,7 @@ from inspector.enforcement.acts import (
 from inspector.enforcement.appeals import FILERS, decide_appeal, file_appeal
 from inspector.enforcement.choose import Choice, choices, choose
 from inspector.enforcement.common import NotAllowed, event, notify, subscribe, unsubscribe
+from inspector.enforcement.deadlines import move_for_closure
 from inspector.enforcement.delivery import OFFICE_MEANS, needs_delivery, record_delivery
 from inspector.enforcement.pending import propose_pending
 from inspector.enforcement.propose import (
@@ -117,7 +120,8 @@ __all__ = [
     "TickReport", "acts_list", "acts_of", "agents", "amend", "amend_options",
     "check_access_code", "choices", "choose", "citation", "comment_inspection", "comply_from_reinspection",
     "confirm", "deadline_soon", "deadlines", "decide_appeal", "events_of", "file_appeal",
-    "history", "mark_reviewed", "money_of", "new_access_code", "normalise_code", "notice_for_holder",
+    "history", "mark_reviewed", "money_of", "move_for_closure", "new_access_code", "normalise_code",
+    "notice_for_holder",
     "notices_for_holder", "offenders", "on_inspection_complete", "propose_for_inspection", "propose_pending",
     "record_mayor_decision", "reject", "reset_access_code", "review_for_agent", "review_queue",
     "subscribe", "tick", "unsubscribe",

@@ -28,8 +28,9 @@ from inspector.models import Sanction, SanctionStatus
 from inspector.rules.calendar import TownCalendar, deadline_days, deadline_hours
 from inspector.rules.model import DEFAULT_COUNTING, Counting
 
-# acts whose deadlines may still be running (not voided, not finished)
-_LIVE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
+# acts whose deadlines may still be running (not voided, not rejected): a street notice is
+# notified, its time running, while the supervisor has still to confirm it
+_LIVE = (SanctionStatus.PROPOSED, SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
          SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE,
          SanctionStatus.COMPLIED, SanctionStatus.CLOSED)
 

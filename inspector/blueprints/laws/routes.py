@@ -95,4 +95,5 @@ def checklist(law_slug: str):
     return cacheable(html, LAW_MAX_AGE if raw else TODAY_MAX_AGE)
 
 
-from inspector.blueprints.laws import compliance_views  # noqa: E402,F401  (/conformidade routes on this blueprint)
+# /conformidade and /conformidade/calendario routes on this blueprint
+from inspector.blueprints.laws import calendar_views, compliance_views  # noqa: E402,F401

@@ -1,0 +1,104 @@
+"""/conformidade/calendario: a town's own days without office (holidays and closures set by
+its law or decree) and the years it has entered; supervisors and admins read, admins change.
+
+Each change is audited (laws.town_calendar). A closure entered before a deadline falls due
+moves the deadlines it reaches that are not yet past (enforcement.move_for_closure, audited
+per act); a removed closure moves nothing back (a deadline keeps the date it was issued with).
+"""
+from __future__ import annotations
+
+from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
+
+from inspector import enforcement
+from inspector.blueprints.laws.routes import bp, today
+from inspector.clock import now as clock_now
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.laws import town_calendar
+from inspector.laws.pages import fmt_date
+from inspector.models import CLOSURE_KINDS, Municipality, Role, TownClosure
+from inspector.security import get_in_town, roles_required, town_id
+
+READ = roles_required(Role.SUPERVISOR, Role.ADMIN)
+WRITE = roles_required(Role.ADMIN)
+
+
+def _year_arg() -> int:
+    raw = (request.values.get("ano") or "").strip()
+    if not raw:
+        return today().year
+    if not raw.isdigit() or not town_calendar.FIRST_YEAR <= int(raw) <= town_calendar.LAST_YEAR:
+        abort(400, f"Ano inválido: {raw!r}.")
+    return int(raw)
+
+
+def _render(town: Municipality, year: int, errors: dict | None = None, values=None,
+            status: int = 200):
+    html = render_template("laws/calendar.html", town=town, view=town_calendar.year_view(
+        town.id, year), entered=town_calendar.entered_years(town.id), kinds=CLOSURE_KINDS,
+        errors=errors or {}, values=values or {}, fmt_date=fmt_date, act_text=town_calendar.act_text,
+        weekday=_weekday)
+    return make_response(html, status)
+
+
+def _weekday(day) -> str:
+    return ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")[day.weekday()]
+
+
+@bp.get("/conformidade/calendario")
+@READ
+def calendar():
+    """The town's own closures of a year, the official holidays, and whether the year is entered."""
+    town = db.session.get(Municipality, town_id())
+    return _render(town, _year_arg())
+
+
+@bp.post("/conformidade/calendario")
+@WRITE
+def add_closure():
+    """Record a day without office with its act; deadlines not yet past that it reaches move."""
+    town = db.session.get(Municipality, town_id())
+    try:
+        row = town_calendar.add_closure(town, request.form, g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        day = (request.form.get("day") or "")[:4]
+        year = int(day) if day.isdigit() else today().year
+        return _render(town, year, e.errors, request.form, 422)
+    moved = enforcement.move_for_closure(town.id, row.day, clock_now(), actor=g.user)
+    db.session.commit()
+    flash(f"Dia sem expediente registrado: {fmt_date(row.day)} — {row.reason} "
+          f"({town_calendar.act_text(row)})."
+          + (f" {len(moved)} prazo(s) ainda em curso foram prorrogados." if moved else ""),
+          "success")
+    return redirect(url_for("laws.calendar", ano=row.day.year))
+
+
+@bp.post("/conformidade/calendario/<int:ident>/remover")
+@WRITE
+def remove_closure(ident: int):
+    """Remove a closure entered by mistake (deadlines already issued keep their dates)."""
+    row = get_in_town(TownClosure, ident)
+    year, text = row.day.year, f"{fmt_date(row.day)} — {row.reason}"
+    town_calendar.remove_closure(row, g.user)
+    db.session.commit()
+    flash(f"Dia removido do calendário: {text}. Prazos já emitidos mantêm suas datas.", "success")
+    return redirect(url_for("laws.calendar", ano=year))
+
+
+@bp.post("/conformidade/calendario/ano")
+@WRITE
+def set_year():
+    """Say the year's own closures are all entered (or reopen it)."""
+    town = db.session.get(Municipality, town_id())
+    entered = request.form.get("entered") == "1"
+    try:
+        year = town_calendar.set_year_entered(town, request.form.get("year"), entered, g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _render(town, today().year, e.errors, request.form, 422)
+    db.session.commit()
+    flash(f"Calendário municipal de {year} marcado como completo." if entered else
+          f"Calendário municipal de {year} reaberto: os prazos dirão que ele não foi informado.",
+          "success")
+    return redirect(url_for("laws.calendar", ano=year))
