@@ -52,8 +52,10 @@ def normalise(data: bytes) -> bytes:
             raise
         except (Image.DecompressionBombWarning, Image.DecompressionBombError):
             raise _refuse("A imagem tem pixels demais. Envie uma foto menor.") from None
-        except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        except UnidentifiedImageError:
             raise _refuse("Formato não aceito: envie uma foto JPEG, PNG ou WebP.") from None
+        except (OSError, ValueError, SyntaxError):  # ours, but cut short or broken
+            raise _refuse("A foto está corrompida ou incompleta. Envie a foto de novo.") from None
     return out.getvalue()
 
 
