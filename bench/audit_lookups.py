@@ -18,7 +18,7 @@ schema before 0016), then, with the index created again, the new statements inte
 with the baselines (what the index alone does for the old statements):
 
     history, vehicle page   the newest 100 entries about the vehicle, its licences and its
-                            insurance (blueprints/registry/queries.py `audit_query`)
+                            insurance (registry/history.py `audit_query`)
     history, driver page    the same for one driver
     registry changes        services/inspections.py `_REGISTRY_CHANGES`: entries about the
                             vehicle and its records after the phone's snapshot version, one
@@ -185,10 +185,10 @@ def measure(app, town: int, args) -> None:
     """Time the new statements against the old ones on one vehicle and one driver."""
     from sqlalchemy import func, select
 
-    from inspector.blueprints.registry.queries import _audit_entries, audit_query
     from inspector.extensions import db
     from inspector.inspections import records as inspections
     from inspector.models import AuditEntry, Vehicle, vehicle_drivers
+    from inspector.registry.history import audit_entries, audit_query
 
     with app.app_context():
         v = db.session.get(Vehicle, VEHICLES // 2)
@@ -207,7 +207,7 @@ def measure(app, town: int, args) -> None:
             return db.session.execute(statement, params or {}).all()
 
         def page(records: list) -> tuple:
-            return (lambda: [e.id for e in _audit_entries(town, records, 100)],
+            return (lambda: [e.id for e in audit_entries(town, records, 100)],
                     lambda: [e.id for e in db.session.scalars(old_history(town, records))])
 
         cases = {

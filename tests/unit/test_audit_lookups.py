@@ -10,11 +10,11 @@ import re
 from sqlalchemy import select, text
 
 from inspector import audit
-from inspector.blueprints.registry.queries import _audit_entries, audit_query
 from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.inspections import records as inspections
 from inspector.models import AuditEntry, Credential
+from inspector.registry.history import audit_entries, audit_query
 from tests import factories
 
 INDEX = "ix_audit_entries_entity_entity_id_seq"
@@ -90,14 +90,14 @@ def test_history_is_the_newest_entries_of_the_records_in_the_town(app):
         everything = _expected(tapurah, set(mine))[::-1]
         assert 8 < len(everything) < 100
         for limit in (100, len(everything), 5, 1):
-            got = [e.seq for e in _audit_entries(tapurah, subjects, limit)]
+            got = [e.seq for e in audit_entries(tapurah, subjects, limit)]
             assert got == everything[:limit], limit
         # one record; a record named twice counts once
         one = _expected(tapurah, {mine[0]})[::-1]
-        assert [e.seq for e in _audit_entries(tapurah, subjects[:1], 100)] == one
-        assert [e.seq for e in _audit_entries(tapurah, subjects[:1] * 2, 100)] == one
+        assert [e.seq for e in audit_entries(tapurah, subjects[:1], 100)] == one
+        assert [e.seq for e in audit_entries(tapurah, subjects[:1] * 2, 100)] == one
         # the same records seen from the other town: only that town's entries
-        assert ([e.seq for e in _audit_entries(sapezal, subjects, 100)]
+        assert ([e.seq for e in audit_entries(sapezal, subjects, 100)]
                 == _expected(sapezal, set(mine))[::-1])
 
 

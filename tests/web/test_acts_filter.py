@@ -14,8 +14,8 @@ from sqlalchemy import event, text
 
 from inspector import enforcement
 from inspector.blueprints.registry import details
-from inspector.blueprints.registry.queries import sanctions
 from inspector.extensions import db
+from inspector.registry.history import sanctions
 from tests import factories
 from tests.support.enforcement import fleet, inspect, local, set_values
 

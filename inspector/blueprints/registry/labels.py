@@ -1,13 +1,13 @@
 """Portuguese labels and display helpers for the registry screens."""
 from __future__ import annotations
 
-import json
 from datetime import UTC, date, datetime
 from enum import Enum
 
 from inspector.clock import LOCAL_TZ, local_day
 from inspector.identifiers import format_cnpj, format_cpf, format_phone, format_plate
 from inspector.models import Status
+from inspector.registry.history import changed_fields
 from inspector.registry.values import label as _service_label
 
 # The verb a button shows for a move to each status.
@@ -108,18 +108,6 @@ OTHER_FIELDS = {"holder_id": "Permissionário", "stand_id": "Ponto", "vehicle_id
                 "permit_id": "Permissão", "kind": "Tipo", "status": "Situação",
                 "vehicle_plates": "Veículos", "photo_sha256": "Foto", "photo_mime": "Foto",
                 "reason": "Motivo"}
-INTERNAL_FIELDS = {"id", "municipality_id"}
-
-
-def changed_fields(before: str | None, after: str | None) -> list[str]:
-    """Names of the fields an update changed (none for a creation: everything is new)."""
-    if not before or not after:
-        return []
-    old, new = json.loads(before), json.loads(after)
-    if not isinstance(old, dict) or not isinstance(new, dict):
-        return []
-    return sorted(k for k in set(old) | set(new)
-                  if k not in INTERNAL_FIELDS and old.get(k) != new.get(k))
 
 
 def template_helpers() -> dict:
