@@ -46,6 +46,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     compression.init_app(app)  # registered last, runs first: the request log times it too
 
     from inspector import models  # noqa: F401  (register tables on the metadata)
+
+    use_rules_dirs(app.config.get("RULES_EXTRA_DIR"))
     from inspector.blueprints import register_blueprints
     from inspector.cli import register_cli
 
@@ -61,6 +63,34 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.context_processor(lambda: {"current_user": g.get("user")})
     app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
     return app
+
+
+def use_rules_dirs(value) -> None:
+    """Read rule packs and law texts also from RULES_EXTRA_DIR (folders separated by ':',
+    each with `packs/` and `laws/`: docs/adding-a-town.md), and load them all now: a bad
+    folder or pack stops the start with its file and key (exit status 2)."""
+    import os
+    import sys
+
+    from inspector import laws
+    from inspector.rules import RulePackError, load_all, loader, texts
+
+    dirs = [Path(d) for d in (value if isinstance(value, (list, tuple))
+                              else str(value or "").split(os.pathsep)) if str(d).strip()]
+    for d in dirs:
+        if not (d / "packs").is_dir() and not (d / "laws").is_dir():
+            print(f"erro: RULES_EXTRA_DIR={d}: a pasta não tem packs/ nem laws/ "
+                  "(docs/adding-a-town.md)", file=sys.stderr)
+            raise SystemExit(2)
+    if loader.set_extra_dirs(dirs):
+        texts.law_texts.cache_clear()
+        laws.forget_rules()
+    try:
+        load_all()
+        texts.law_texts()
+    except RulePackError as e:
+        print(f"erro: pacote de regras recusado: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def install_listeners() -> None:

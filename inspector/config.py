@@ -85,6 +85,9 @@ def defaults(instance_path: Path) -> dict:
         # (inspector/operations/production.py)
         "INSPECTOR_ENV": _environment(),
         "SECRET_KEY": _secret_key(instance_path),
+        # folders of town law outside the package (each with packs/ and laws/), separated
+        # by ':': docs/adding-a-town.md
+        "RULES_EXTRA_DIR": os.environ.get("RULES_EXTRA_DIR", ""),
         "SQLALCHEMY_DATABASE_URI": os.environ.get(
             "DATABASE_URL", f"sqlite:///{instance_path / 'inspector.sqlite3'}"
         ),

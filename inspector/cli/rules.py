@@ -5,6 +5,7 @@ Errors (unknown town or service, no law in force, a bad date): one line on stder
 from __future__ import annotations
 
 import json
+import sys
 from datetime import date
 
 import click
@@ -112,3 +113,22 @@ def rules_check_vehicle(town: str, service: str, year: int, cc: int | None, trai
         click.echo("ok: nenhuma violação")
     for v in found:
         click.echo(f"{v.rule_id}: {v.message} ({v.citation.law}, {v.citation.article})")
+
+
+@rules_cli.command("validate")
+@click.argument("path", type=click.Path(exists=True))
+def rules_validate(path: str) -> None:
+    """Check a new pack (a file, or a folder laid out like RULES_EXTRA_DIR) against its law
+    text with the same strict loader: every problem with its file and line (exit 2)."""
+    from inspector.rules.validate import validate_path
+
+    files, problems = validate_path(path)
+    if not files:
+        fail(f"nenhum pacote (*.yaml) em {path} nem em {path}/packs")
+    for p in problems:
+        click.echo(str(p), err=True)
+    if problems:
+        click.echo(f"erro: {len(problems)} problema(s) em {len(files)} pacote(s)", err=True)
+        sys.exit(2)
+    for f in files:
+        click.echo(f"ok: {f}")

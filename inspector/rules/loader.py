@@ -407,13 +407,15 @@ def _decree(ctx, raw) -> tuple[DecreeKey, ...]:
     return tuple(out)
 
 
-def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> RulePack:
-    """Read and check one pack file; raise RulePackError naming the file and key."""
+def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,),
+              data: Any = None) -> RulePack:
+    """Read and check one pack file; raise RulePackError naming the file and key. `data`:
+    the file's YAML already read (`rules validate` reads it once to find every problem)."""
     path = Path(path)
     ctx = _Ctx(path, tuple(laws_dirs))
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8") if data is None else ""
     try:
-        raw = _parse(ctx, text)
+        raw = _parse(ctx, text) if data is None else data
     except yaml.YAMLError as e:
         ctx.fail("(yaml)", str(e).replace("\n", " "))
     _mapping(ctx, raw, "", required=("format", "id", "town", "town_name", "service", "law",
@@ -459,7 +461,13 @@ def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> Ru
 
 def load_dir(directory: Path, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> tuple[RulePack, ...]:
     """Every `*.yaml` pack in a folder, checked, and checked against each other."""
-    packs = tuple(load_pack(p, laws_dirs) for p in sorted(Path(directory).glob("*.yaml")))
+    return check_together(tuple(load_pack(p, laws_dirs)
+                                for p in sorted(Path(directory).glob("*.yaml"))))
+
+
+def check_together(packs: tuple[RulePack, ...]) -> tuple[RulePack, ...]:
+    """Refuse two packs with one id, or two laws of one town and service in force on the
+    same day (RulePackError naming the file)."""
     seen: dict[str, RulePack] = {}
     for p in packs:
         if p.id in seen:
@@ -479,7 +487,41 @@ def _overlap(p: RulePack, q: RulePack) -> bool:
     return p.span.start <= q_last and q.span.start <= p_last
 
 
+# Folders of town law outside the package (RULES_EXTRA_DIR, docs/adding-a-town.md): each
+# holds `packs/*.yaml` and `laws/*.txt` laid out as inspector/rules/ holds the built-in ones.
+_extra_dirs: tuple[Path, ...] = ()
+
+
+def set_extra_dirs(dirs) -> bool:
+    """Read packs and law texts also from these folders (create_app sets RULES_EXTRA_DIR);
+    True when that changed, and then the cached packs are read again."""
+    global _extra_dirs
+    new = tuple(Path(d).resolve() for d in dirs)
+    if new == _extra_dirs:
+        return False
+    _extra_dirs = new
+    load_all.cache_clear()
+    return True
+
+
+def extra_dirs() -> tuple[Path, ...]:
+    """The folders of town law outside the package, in the order given."""
+    return _extra_dirs
+
+
+def laws_dirs() -> tuple[Path, ...]:
+    """Where law texts are looked up: the package's, then each extra folder's `laws/`."""
+    return (LAWS_DIR, *(d / "laws" for d in _extra_dirs))
+
+
+def pack_files() -> list[Path]:
+    """Every pack file in use: the package's, then each extra folder's `packs/`."""
+    return [p for d in (PACKS_DIR, *(d / "packs" for d in _extra_dirs))
+            for p in sorted(d.glob("*.yaml"))]
+
+
 @functools.lru_cache(maxsize=1)
 def load_all() -> tuple[RulePack, ...]:
-    """Every pack shipped in `inspector/rules/packs/`, loaded once and cached."""
-    return load_dir(PACKS_DIR)
+    """Every pack shipped in `inspector/rules/packs/` and in the extra folders
+    (`set_extra_dirs`), checked together, loaded once and cached."""
+    return check_together(tuple(load_pack(p, laws_dirs()) for p in pack_files()))
