@@ -71,11 +71,14 @@ def canonical_body(raw: bytes) -> tuple[dict, str, str]:
     """Parse a request body; return it with its canonical JSON and that JSON's SHA-256."""
     try:
         payload = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        if not isinstance(payload, dict):
+            raise ValidationFailed({"body": "O corpo do pedido deve ser um objeto JSON."})
+        text = audit.canonical(payload)
     except (UnicodeDecodeError, ValueError):
         raise ValidationFailed({"body": "O corpo do pedido não é um JSON válido."}) from None
-    if not isinstance(payload, dict):
-        raise ValidationFailed({"body": "O corpo do pedido deve ser um objeto JSON."})
-    text = audit.canonical(payload)
+    except RecursionError:  # nested deeper than Python's json will go: never an inspection
+        raise ValidationFailed({"body": "O corpo do pedido tem níveis demais "
+                                        "(listas ou objetos um dentro do outro)."}) from None
     return payload, text, hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -137,7 +140,7 @@ def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
         return existing
     town = user.municipality  # loaded with the user (security.load_user)
     try:
-        parsed = parse_inspection(payload, town)
+        parsed = parse_inspection(raw, town)
     except ValidationFailed:
         again = _replay(uuid, digest, user)  # a concurrent twin committed meanwhile
         if again is not None:

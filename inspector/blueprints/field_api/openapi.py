@@ -1,13 +1,19 @@
-"""The OpenAPI 3.1 document of every JSON endpoint, kept in this one place.
+"""The OpenAPI 3.1 document of every JSON endpoint.
 
-The notifications' endpoints are described beside them (`notifications/api_doc.py`) and
-merged here; tests/web/test_field_api.py fails when a /api/ route is missing.
+Request bodies' schemas are generated from the pydantic models that validate them
+(`inspections/schemas.py`, `notifications/schemas.py`, through `bodies.openapi_schemas`), never
+written beside them; responses are described here. The notifications' paths are described
+beside them (`notifications/api_doc.py`) and merged here; tests/web/test_field_api.py fails
+when a /api/ route is missing.
 """
 from __future__ import annotations
 
 import copy
+from functools import cache
 
-from inspector.blueprints.notifications.api_doc import PATHS as NOTIFICATION_PATHS
+from inspector import bodies
+from inspector.blueprints.notifications import api_doc as notifications_doc
+from inspector.inspections.schemas import InspectionBody
 
 ERR = {"$ref": "#/components/responses/Error"}
 SESSION = [{"session": []}]
@@ -151,51 +157,6 @@ SCHEMAS: dict = {
             "finished_at": {"type": "string", "format": "date-time"},
             "failed_items": {"type": "integer"}, "registry_changed": {"type": "boolean"},
             "review": _ref("Review")}}}}},
-    "PhotoDeclaration": {"type": "object", "required": ["id", "sha256", "mime", "size"],
-                         "properties": {
-        "id": {"type": "string", "format": "uuid"},
-        "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-        "mime": {"enum": ["image/jpeg", "image/png", "image/webp", "image/heic", "image/heif"]},
-        "size": {"type": "integer", "minimum": 1},
-        "taken_at": {"type": ["string", "null"], "format": "date-time"}}},
-    "Inspection": {"type": "object",
-                   "required": ["vehicle_id", "started_at", "finished_at", "items"],
-                   "properties": {
-        "vehicle_id": {"type": "integer"},
-        "agent_id": {"type": ["integer", "null"], "description": "The agent who made it, as "
-                     "the phone knew them; another agent's session is answered 403"},
-        "credential_token": _NULL_STR,
-        "started_at": {"type": "string", "format": "date-time"},
-        "finished_at": {"type": "string", "format": "date-time"},
-        "snapshot_version": {"type": ["integer", "null"]},
-        "location": {"type": ["object", "null"], "properties": {
-            "lat": {"type": "number"}, "lon": {"type": "number"},
-            "accuracy_m": {"type": "number"}}},
-        "items": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "required": ["item_id", "result"], "properties": {
-                "item_id": {"type": "string"}, "result": {"enum": ["ok", "fail", "na"]},
-                "note": {"type": "string"},
-                "photos": {"type": "array", "items": _ref("PhotoDeclaration")}}}},
-        "acknowledgement": {"type": ["object", "null"], "properties": {
-            "name": {"type": "string",
-                     "description": "Who signed. The app requires it with a signature; bodies "
-                                    "of older apps with a signature and no name are still "
-                                    "accepted (shown as 'nome não informado')."},
-            "signature_png": {"type": "string", "description": "data:image/png;base64,..."}}},
-        "driver": {"type": ["object", "null"],
-                   "description": "Optional: who was driving, as the agent chose it. Absent "
-                                  "in older apps' bodies (the server then guesses as before).",
-                   "properties": {
-            "id": {"type": ["integer", "null"],
-                   "description": "A driver of the town (the vehicle's linked drivers on the "
-                                  "phone); null: 'outro / não cadastrado'."},
-            "name": {"type": "string", "description": "The name the phone showed or the "
-                                                      "agent typed (required when id is null)."}}},
-        "scanned_host": {"type": ["string", "null"],
-                         "description": "Optional: the web address (host[:port]) of the scanned "
-                                        "QR when it is not the town's official one (a genuine "
-                                        "code on a swapped sticker: possible fraud). The review "
-                                        "shows it."}}},
     "Progress": {"type": "object", "required": ["id", "complete", "missing_photos"],
                  "properties": {
         "id": {"type": "string", "format": "uuid"},
@@ -246,7 +207,7 @@ PATHS: dict = {
             "summary": "Send an inspection (idempotent by UUID and body SHA-256).",
             "security": UNSAFE,
             "requestBody": {"required": True, "content": {
-                "application/json": {"schema": _ref("Inspection")}}},
+                "application/json": {"schema": "<Inspection>"}}},
             "responses": {"201": _ok(_ref("Progress"), "Stored."),
                           "200": _ok(_ref("Progress"), "Identical replay."),
                           "409": ERR, "422": ERR, "400": ERR, "401": ERR, "403": ERR}},
@@ -275,19 +236,48 @@ PATHS: dict = {
 }
 
 
-def document() -> dict:
-    """The whole OpenAPI 3.1 document."""
+BODIES = {"Inspection": InspectionBody}
+
+
+def _with_bodies(node, refs: dict):
+    """Replace the "<Name>" placeholders of PATHS with the bodies' generated schemas."""
+    if isinstance(node, dict):
+        return {k: _with_bodies(v, refs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_with_bodies(v, refs) for v in node]
+    if isinstance(node, str) and node.startswith("<") and node.endswith(">"):
+        return refs[node[1:-1]]
+    return node
+
+
+@cache
+def _document() -> dict:
+    refs, generated = bodies.openapi_schemas(BODIES | notifications_doc.BODIES)
+    clash = set(generated) & set(SCHEMAS)
+    assert not clash, f"component names taken twice: {clash}"
     return {
         "openapi": "3.1.0",
         "info": {"title": "Inspector API", "version": "1",
                  "description": "JSON endpoints of Inspector. The field sync protocol is "
-                                "described in docs/sync.md. Errors: {error, status, fields?}."},
-        "paths": copy.deepcopy(PATHS | NOTIFICATION_PATHS),
+                                "described in docs/sync.md. Errors: {error, status, fields?}. "
+                                "Request bodies are refused (422, nothing stored) when they "
+                                "carry an unknown field or a value out of the bounds stated "
+                                "here; moments must lie between 5 years before and 24 hours "
+                                "after the server's clock."},
+        "paths": _with_bodies(PATHS, refs) | notifications_doc.paths(refs),
         "components": {
-            "schemas": copy.deepcopy(SCHEMAS),
+            "schemas": SCHEMAS | generated,
             "responses": {"Error": _ok(_ref("Error"), "Error (pt-BR message).")},
             "securitySchemes": {
-                "session": {"type": "apiKey", "in": "cookie", "name": "inspector_session"},
-                "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRFToken"}}},
+                "session": {"type": "apiKey", "in": "cookie", "name": "inspector_session",
+                            "description": "The session cookie /entrar sets."},
+                "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRFToken",
+                         "description": "csrf_token of GET /api/field/session (or the page's "
+                                        "csrf-token meta), on every unsafe method."}}},
         "security": SESSION,
     }
+
+
+def document() -> dict:
+    """The whole OpenAPI 3.1 document (a copy: callers may change it)."""
+    return copy.deepcopy(_document())

@@ -27,11 +27,13 @@ from flask import (
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from inspector import bodies
 from inspector.blueprints.notifications.routes import bp
 from inspector.clock import LOCAL_TZ
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
 from inspector.models import Municipality, Notice
+from inspector.notifications import schemas as push_schemas
 from inspector.notifications import subscriptions as push_subscriptions
 from inspector.notifications import triggers as push_triggers
 from inspector.rules.sanctions import UNDEFINED, Money
@@ -198,6 +200,10 @@ def holder_view(notice: Notice) -> dict:
         "amount": _amount(act),
         "law": cite.get("law"), "article": cite.get("article"),
         "appeal_until": appeal.strftime("%d/%m/%Y") if appeal else None,
+        # how each date was counted (rule, span, days without office skipped and why): the
+        # legal calendar's line kept with the date when it was issued (enforcement.deadlines)
+        "appeal_explain": act.appeal_explain if appeal else None,
+        "deadline_explain": act.deadline_explain if deadline is not None else None,
         # decided in the office, not yet delivered: no date runs yet (services/enforcement/
         # delivery.py; Nova Santa Helena Art. 27 § único "Após o recebimento")
         "awaiting_delivery": act.awaiting_delivery and bool(
@@ -269,10 +275,15 @@ def lookup_form():
 
 
 # --- the holder's push subscription ------------------------------------------------------------------
-def _holder_request():
-    body = request.get_json(silent=True)
-    body = body if isinstance(body, dict) else {}
-    notice = _granted(str(body.get("notice") or ""))
+def _holder_request(schema):
+    """The body checked against `schema`, the notice opened with its code and its holder; or
+    the error answer (422 malformed, 403 code not given in this session, 422 no holder)."""
+    try:
+        body = bodies.parse(schema, request.get_data(cache=False))
+    except ValidationFailed as e:
+        return None, None, (jsonify({"error": "Pedido recusado: " + "; ".join(e.errors.values()),
+                                     "status": 422, "fields": e.errors}), 422)
+    notice = _granted(body.notice)
     if notice is None:
         return body, None, (jsonify({"error": "Digite de novo o código de acesso impresso no "
                                               "documento.", "status": 403}), 403)
@@ -288,13 +299,13 @@ def _holder_request():
 @limiter.limit(_page_limit)
 def holder_subscribe():
     """Subscribe this phone to pushes about the holder of a notice opened with its code."""
-    body, found, error = _holder_request()
+    body, found, error = _holder_request(push_schemas.NoticeSubscribe)
     if error:
         return error
     notice, holder = found
-    sub = body.get("subscription") if isinstance(body.get("subscription"), dict) else None
     try:
-        row, created = push_subscriptions.save(sub, holder=holder, notice=notice,
+        row, created = push_subscriptions.save(body.subscription.model_dump(), holder=holder,
+                                               notice=notice,
                                                user_agent=request.user_agent.string or "")
         db.session.commit()
     except ValidationFailed as e:
@@ -312,11 +323,10 @@ def holder_subscribe():
 @limiter.limit(_page_limit)
 def holder_unsubscribe():
     """Stop pushes to this phone about the holder of the notice."""
-    body, found, error = _holder_request()
+    body, found, error = _holder_request(push_schemas.NoticeUnsubscribe)
     if error:
         return error
-    sub = body.get("subscription") if isinstance(body.get("subscription"), dict) else {}
-    if not push_subscriptions.remove(sub.get("endpoint", ""), holder_ids=[found[1].id]):
+    if not push_subscriptions.remove(body.subscription.endpoint, holder_ids=[found[1].id]):
         return jsonify({"error": "Este celular não está inscrito.", "status": 404}), 404
     db.session.commit()
     return Response(status=204)

@@ -9,13 +9,15 @@ from flask import Blueprint, Response, g, jsonify, redirect, render_template, re
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from inspector import bodies
 from inspector.clock import LOCAL_TZ
 from inspector.errors import ValidationFailed, error_response
 from inspector.extensions import db
 from inspector.models import Notification
 from inspector.notifications import push
+from inspector.notifications import schemas as push_schemas
 from inspector.notifications import subscriptions as push_subscriptions
-from inspector.security import login_required, public
+from inspector.security import login_required, public, safe_redirect_target
 
 bp = Blueprint("notifications", __name__)
 PAGE = 50
@@ -51,13 +53,6 @@ def _json_error(status: int, message: str, fields: dict | None = None) -> Respon
     return jsonify(body), status
 
 
-def _subscription_body() -> dict | None:
-    data = request.get_json(silent=True)
-    if isinstance(data, dict) and isinstance(data.get("subscription"), dict):
-        return data["subscription"]
-    return data if isinstance(data, dict) else None
-
-
 @bp.get("/api/push/public-key")
 @public
 def public_key():
@@ -72,8 +67,10 @@ def public_key():
 def subscribe():
     """Save this browser's push subscription for the signed-in user."""
     try:
-        row, created = push_subscriptions.save(_subscription_body(), user=g.user,
-                                               user_agent=request.user_agent.string or "")
+        body = bodies.parse(push_schemas.UserSubscribe, request.get_data(cache=False))
+        row, created = push_subscriptions.save(
+            push_schemas.subscription_of(body).model_dump(), user=g.user,
+            user_agent=request.user_agent.string or "")
         db.session.commit()
     except ValidationFailed as e:
         db.session.rollback()
@@ -89,8 +86,11 @@ def subscribe():
 @login_required
 def unsubscribe():
     """Stop pushes to this browser (the endpoint must be one of the user's)."""
-    body = _subscription_body() or {}
-    if not push_subscriptions.remove(body.get("endpoint", ""), user=g.user):
+    try:
+        body = bodies.parse(push_schemas.UserUnsubscribe, request.get_data(cache=False))
+    except ValidationFailed as e:
+        return _json_error(422, "Pedido recusado: " + "; ".join(e.errors.values()), e.errors)
+    if not push_subscriptions.remove(push_schemas.subscription_of(body).endpoint, user=g.user):
         return _json_error(404, "Este navegador não está inscrito para receber notificações.")
     db.session.commit()
     return Response(status=204)
@@ -129,9 +129,8 @@ def mark_read():
     db.session.commit()
     if ident is not None and request.form.get("abrir"):
         note = db.session.get(Notification, ident)
-        if note is not None and note.user_id == g.user.id and note.url.startswith("/") \
-                and not note.url.startswith("//"):
-            return redirect(note.url, 303)
+        if note is not None and note.user_id == g.user.id:
+            return redirect(safe_redirect_target(note.url, url_for("notifications.index")), 303)
     return redirect(url_for("notifications.index"), 303)
 
 

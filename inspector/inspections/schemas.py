@@ -1,0 +1,116 @@
+"""The body of `PUT /api/field/inspections/<uuid>` (docs/sync.md §2) as one pydantic model:
+what the field app sends, bounded; the source of its validation and of its OpenAPI schema.
+
+Shapes and bounds live here; what needs the database or the law (the vehicle is the town's,
+the item is in the checklist of that day, a failed item has its photo, a photo is not used
+twice, the signature is a PNG) is checked by `inspections.input`.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal
+from uuid import UUID
+
+from pydantic import Field
+
+from inspector.bodies import MAX_ID, Body, Moment, Refusal
+from inspector.inspections import evidence
+
+MAX_ITEMS = 200
+MAX_PHOTOS = 60          # per inspection (checked across items by inspections.input)
+MAX_NOTE = 2000
+MAX_NAME = 200
+MAX_TOKEN = 200
+MAX_ITEM_ID = 120        # inspection_items.item_id is VARCHAR(120)
+MAX_HOST = 259           # a DNS name (253) and a port
+EARTH_HALF_CIRCUMFERENCE_M = 20_004_000  # no position is wrong by more than this
+_SIGNATURE_PREFIX = "data:image/png;base64,"
+MAX_SIGNATURE_CHARS = len(_SIGNATURE_PREFIX) + evidence.MAX_SIGNATURE_BYTES * 4 // 3 + 4
+HOST_PATTERN = r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?(?::[0-9]{1,5})?$"
+MIMES = tuple(sorted(evidence.MIME_FORMATS))
+
+
+class Location(Body):
+    """Where the inspection was made, as the phone's GPS said."""
+
+    lat: float = Field(ge=-90, le=90, title="latitude")
+    lon: float = Field(ge=-180, le=180, title="longitude")
+    accuracy_m: float | None = Field(None, ge=0, le=EARTH_HALF_CIRCUMFERENCE_M,
+                                     title="precisão da posição (metros)")
+
+
+class PhotoDeclaration(Body):
+    """A photo of a failed item, declared here; its bytes arrive later, one PUT each."""
+
+    id: Annotated[UUID, Refusal("identificador da foto inválido (UUID)")] = Field(
+        title="identificador da foto")
+    sha256: Annotated[str, Refusal("SHA-256 inválido (64 algarismos hexadecimais minúsculos)")] \
+        = Field(pattern=r"^[0-9a-f]{64}$", min_length=64, max_length=64, title="SHA-256")
+    mime: Literal[MIMES] = Field(title="tipo da imagem")  # type: ignore[valid-type]
+    size: int = Field(ge=1, le=evidence.MAX_PHOTO_BYTES, title="tamanho da foto (bytes)")
+    taken_at: Moment | None = Field(None, title="momento da foto")
+
+
+class Item(Body):
+    """One checklist answer."""
+
+    item_id: str = Field(min_length=1, max_length=MAX_ITEM_ID, title="item do checklist")
+    result: Annotated[Literal["ok", "fail", "na"], Refusal("resultado deve ser ok, fail ou na")] \
+        = Field(title="resultado")
+    note: str | None = Field("", max_length=MAX_NOTE, title="observação")
+    photos: list[PhotoDeclaration] | None = Field(None, max_length=MAX_PHOTOS, title="fotos")
+
+
+class Acknowledgement(Body):
+    """The driver's "ciente": a name and an on-screen signature (both optional)."""
+
+    name: str | None = Field(None, max_length=MAX_NAME, title="nome de quem assinou o ciente")
+    signature_png: str | None = Field(None, max_length=MAX_SIGNATURE_CHARS,
+                                      title="assinatura do ciente",
+                                      description="data:image/png;base64,...")
+
+
+class DriverTold(Body):
+    """Who was driving, as the agent chose it: a registered driver, or a typed name."""
+
+    id: Annotated[int | None, Refusal("identificação do condutor inválida")] = Field(
+        None, ge=1, le=MAX_ID, title="condutor",
+        description="A driver of the town (the vehicle's linked drivers on the phone); "
+                    "null: 'outro / não cadastrado'.")
+    name: str | None = Field(None, max_length=MAX_NAME, title="nome do condutor",
+                             description="The name the phone showed or the agent typed "
+                                         "(required when id is null).")
+
+
+class InspectionBody(Body):
+    """An inspection as the field app sends it (docs/sync.md §2)."""
+
+    vehicle_id: int = Field(ge=1, le=MAX_ID, title="veículo")
+    agent_id: Annotated[int | None, Refusal("identificação do agente inválida")] = Field(
+        None, ge=1, le=MAX_ID, title="agente",
+        description="The agent who made it, as the phone knew them; another agent's session "
+                    "is answered 403")
+    credential_token: Annotated[str | None, Refusal("código de credencial inválido")] = Field(
+        None, min_length=1, max_length=MAX_TOKEN, title="código da credencial")
+    started_at: Moment = Field(title="início da vistoria")
+    finished_at: Moment = Field(title="fim da vistoria")
+    snapshot_version: Annotated[int | None, Refusal("versão do cadastro inválida")] = Field(
+        None, ge=0, le=MAX_ID, title="versão do cadastro")
+    location: Location | None = Field(None, title="posição")
+    items: list[Item] = Field(min_length=1, max_length=MAX_ITEMS, title="itens da vistoria")
+    acknowledgement: Acknowledgement | None = Field(
+        None, title="ciente",
+        description="Who signed. The app requires a name with a signature; bodies of older "
+                    "apps with a signature and no name are still accepted.")
+    driver: DriverTold | None = Field(
+        None, title="quem conduzia",
+        description="Optional: who was driving, as the agent chose it. Absent in older apps' "
+                    "bodies (the server then guesses as before).")
+    scanned_host: Annotated[str | None, Refusal("endereço do QR inválido")] = Field(
+        None, max_length=MAX_HOST, pattern=HOST_PATTERN, title="endereço do QR",
+        description="Optional: the web address (host[:port]) of the scanned QR when it is not "
+                    "the town's official one (a genuine code on a swapped sticker: possible "
+                    "fraud). The review shows it.")
+
+
+__all__ = ["MAX_ITEMS", "MAX_NAME", "MAX_NOTE", "MAX_PHOTOS", "MIMES", "Acknowledgement",
+           "DriverTold", "InspectionBody", "Item", "Location", "PhotoDeclaration"]
