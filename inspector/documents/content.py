@@ -19,6 +19,7 @@ from sqlalchemy import select
 from inspector import rules
 from inspector.clock import LOCAL_TZ
 from inspector.documents.pdf import PhotoEntry, Quote, Rows, Section, Sheet, Signature, Text
+from inspector.enforcement.deadlines import counting_of
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf, format_plate
 from inspector.inspections import evidence  # noqa: F401  (registers the HEIF opener for iPhone photos)
@@ -255,15 +256,20 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
     if act.required_action:
         blocks.append(Text(f"Providências necessárias: {act.required_action}", "strong"))
     if act.deadline_at is not None:
-        span = f"{act.deadline_hours} horas" if act.deadline_hours else \
-            f"{act.deadline_days} dias" if act.deadline_days else (act.deadline_text or "")
-        blocks.append(Rows((("Prazo para cumprir", f"{span} a contar da ciência "
-                                                   f"({moment(act.notified_at)})"),
-                            ("Vence em", f"{moment(act.deadline_at)} (horário de Mato Grosso)"))))
+        tail = f"a contar da ciência ({moment(act.notified_at)})"
+        span = f"{act.deadline_hours} horas {tail}" if act.deadline_hours else \
+            _days_words(act, act.deadline_days, tail) if act.deadline_days else \
+            f"{act.deadline_text or ''} {tail}"
+        rows = [("Prazo para cumprir", span),
+                ("Vence em", f"{moment(act.deadline_at)} (horário de Mato Grosso)")]
+        if act.deadline_explain:   # the legal calendar's count, as issued
+            rows.append(("Contagem", act.deadline_explain))
+        blocks.append(Rows(tuple(rows)))
     elif act.deadline_hours or act.deadline_days:  # decided in the office: runs from delivery
-        span = f"{act.deadline_hours} horas" if act.deadline_hours else f"{act.deadline_days} dias"
-        blocks.append(Rows((("Prazo para cumprir", f"{span} a contar do recebimento deste "
-                                                   "documento"),)))
+        tail = "a contar do recebimento deste documento"
+        span = f"{act.deadline_hours} horas {tail}, contadas minuto a minuto" \
+            if act.deadline_hours else _days_words(act, act.deadline_days, tail)
+        blocks.append(Rows((("Prazo para cumprir", span),)))
     dq = loads(act.deadline_citation)
     if dq:
         blocks.append(quote(dq, pack))
@@ -309,6 +315,24 @@ def _amount_section(act: Sanction) -> Section | None:
     return Section("Valor", (Rows(tuple(rows)),))
 
 
+def _days_words(act: Sanction, n: int, tail: str) -> str:
+    """"10 dias a contar da ciência (Lei 9.784/1999, art. 66)" or "10 dias úteis ... (CPC,
+    art. 219; Lei 030/1998, Art. 16, § 2º)": a period in days as the act's law counts it."""
+    c = counting_of(act)
+    if c.rule == "business":
+        cite = c.citation
+        return f"{n} dias úteis {tail} (CPC, art. 219; {cite.law}, {cite.article})"
+    return f"{n} dias {tail} (Lei 9.784/1999, art. 66)"
+
+
+def _last_day_words(act: Sanction, n: int) -> str:
+    """The last day of a period not yet started (the document's delivery starts it)."""
+    if counting_of(act).rule == "business":
+        return f"o {n}º dia útil após o recebimento deste documento"
+    return (f"o {n}º dia após o recebimento deste documento; se nele a Prefeitura não abrir, o "
+            f"primeiro dia seguinte em que abrir (Lei 9.784/1999, art. 66, § 1º)")
+
+
 def _appeal_section(act: Sanction, town, pack) -> Section:
     if act.appeal_days is None and act.appeal_citation is None:
         return Section("Recurso", (Text("A lei não prevê prazo de recurso para este ato. "
@@ -320,17 +344,19 @@ def _appeal_section(act: Sanction, town, pack) -> Section:
     else:
         effect = "a lei não diz; a penalidade vale enquanto o recurso não for decidido"
     if act.appeal_days and act.appeal_until is None:  # decided in the office: from delivery
-        # (appeal_until is the delivery's day + N: the Nth day after it)
-        span = (f"{act.appeal_days} dias a contar do recebimento deste documento",
-                f"o {act.appeal_days}º dia após o recebimento deste documento")
+        # counted from the delivery's day by the act's law (enforcement.deadlines)
+        span = (_days_words(act, act.appeal_days, "a contar do recebimento deste documento"),
+                _last_day_words(act, act.appeal_days))
     else:
-        span = (f"{act.appeal_days} dias a contar da ciência" if act.appeal_days
+        span = (_days_words(act, act.appeal_days, "a contar da ciência") if act.appeal_days
                 else "a lei não fixa prazo", day(act.appeal_until))
-    rows = [("Prazo", span[0]), ("Último dia", span[1]),
-            ("Dirigido a", APPEAL_TO.get(act.appeal_to or "", act.appeal_to or "—")),
-            ("Efeito suspensivo", effect),
-            ("Como recorrer", f"por escrito, protocolado na Prefeitura Municipal de {town.name}, "
-                              "com o número deste documento e as razões do recurso")]
+    rows = [("Prazo", span[0]), ("Último dia", span[1])]
+    if act.appeal_until is not None and act.appeal_explain:   # the count, as issued
+        rows.append(("Contagem", act.appeal_explain))
+    rows += [("Dirigido a", APPEAL_TO.get(act.appeal_to or "", act.appeal_to or "—")),
+             ("Efeito suspensivo", effect),
+             ("Como recorrer", f"por escrito, protocolado na Prefeitura Municipal de {town.name}, "
+                               "com o número deste documento e as razões do recurso")]
     blocks: list = [Rows(tuple(rows))]
     q = quote(loads(act.appeal_citation), pack)
     if q:

@@ -153,7 +153,7 @@ def notify_notice_issued(notice: Notice, act: Sanction, now: datetime | None = N
         rider = act.driver.name if act.driver is not None else "condutor"
         body = f"Cópia à empresa ({cite['law']}, {cite['article']}), condutor {rider}: {body}"
     if notice.deadline_at is not None:
-        body += f", prazo até {_local(notice.deadline_at)} (horário de MT)"
+        body += f", prazo até {_local(notice.deadline_at)} (horário de MT)" + _why(act.deadline_explain)
     elif _waits_for_delivery(act):  # decided in the office: nothing runs before delivery
         body += ", o prazo começa a contar da entrega do documento"
     body += ". Use o código impresso no documento para ver os detalhes."
@@ -161,6 +161,12 @@ def notify_notice_issued(notice: Notice, act: Sanction, now: datetime | None = N
                   holder_page(notice), {"notice": notice.number},
                   now=_moment(now, notice.issued_at),
                   dedupe_key=f"notice_issued:{notice.id}:h{holder.id}")
+
+
+def _why(explain: str | None) -> str:
+    """How a date named in a push was counted (the legal calendar's line kept with the act:
+    rule, span, days without office skipped), in brackets; "" for acts counted before it."""
+    return f" [{explain}]" if explain else ""
 
 
 def _waits_for_delivery(act: Sanction) -> bool:
@@ -178,9 +184,10 @@ def notify_act_delivered(act: Sanction, now: datetime | None = None):
     body = (f"{act.kind_label} nº {notice.number}: entrega registrada em "
             f"{_local(act.notified_at)[:10]}")
     if act.deadline_at is not None:
-        body += f"; prazo para cumprir até {_local(act.deadline_at)} (horário de MT)"
+        body += (f"; prazo para cumprir até {_local(act.deadline_at)} (horário de MT)"
+                 + _why(act.deadline_explain))
     if act.appeal_until is not None:
-        body += f"; recurso até {act.appeal_until:%d/%m/%Y}"
+        body += f"; recurso até {act.appeal_until:%d/%m/%Y}" + _why(act.appeal_explain)
     body += ". Use o código impresso no documento para ver os detalhes."
     return notify(holder, "act_delivered", "Documento entregue: o prazo começou", body,
                   holder_page(notice), {"notice": notice.number},
@@ -196,7 +203,8 @@ def notify_deadline_soon(act: Sanction, deadline_at: datetime, now: datetime | N
         return None
     deadline = _moment(deadline_at)
     body = (f"O prazo do documento nº {notice.number} termina em "
-            f"{_local(deadline)} (horário de MT): {act.required_action or 'veja o documento'}")
+            f"{_local(deadline)} (horário de MT){_why(act.deadline_explain)}: "
+            f"{act.required_action or 'veja o documento'}")
     return notify(holder, "deadline_soon", "Prazo vence em 2 dias", body[:600],
                   holder_page(notice), {"notice": notice.number,
                                         "deadline_at": deadline.isoformat()},

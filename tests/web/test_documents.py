@@ -363,8 +363,9 @@ def _failed(town: str, service: str, item_id: str, agent, moment: datetime) -> I
     ("nortelandia", "mototaxi", "tank-sign",
      {"warning": ["ADVERTÊNCIA ESCRITA", "Lei 030/1998, Art. 1, parágrafo único “",
                   "Lei 030/1998, Art. 16, § 1º “", "Providências necessárias:",
-                  "10 dias a contar do recebimento deste documento",
-                  "o 10º dia após o recebimento deste documento", "Prefeito(a) Municipal",
+                  "10 dias úteis a contar do recebimento deste documento (CPC, art. 219; Lei "
+                  "030/1998, Art. 16, § 2º)",
+                  "o 10º dia útil após o recebimento deste documento", "Prefeito(a) Municipal",
                   "sim: a penalidade fica suspensa", "Lei 030/1998, Art. 16, § 2º “"]}),
     # Nova Santa Helena Art. 19: a drunk driver's registration is revoked at once, by the mayor
     ("nova-santa-helena", "taxi", "sober",

@@ -10,6 +10,7 @@ from inspector.clock import LOCAL_TZ
 from inspector.documents import issuing as notice_documents
 from inspector.documents.pdf import Rows
 from inspector.extensions import db
+from inspector.rules import calendar as legal
 from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect
 
@@ -34,12 +35,19 @@ def test_the_appeal_rows_count_from_the_receipt_of_the_document(app):
         assert act.awaiting_delivery and act.appeal_days == 10
         rows = _appeal_rows(act.notice)
         # it printed "10 dias a contar da ciência" and, as the last day,
-        # "conta-se do recebimento deste documento" (not a day, and another word for it)
-        assert rows["Prazo"] == "10 dias a contar do recebimento deste documento"
-        assert rows["Último dia"] == "o 10º dia após o recebimento deste documento"
+        # "conta-se do recebimento deste documento" (not a day, and another word for it);
+        # the days are business days: "na forma prevista no Código de Processo Civil" (Art. 16
+        # § 2º; CPC Art. 219)
+        assert rows["Prazo"] == ("10 dias úteis a contar do recebimento deste documento "
+                                 "(CPC, art. 219; Lei 030/1998, Art. 16, § 2º)")
+        assert rows["Último dia"] == "o 10º dia útil após o recebimento deste documento"
+        assert "Contagem" not in rows   # nothing counted yet
         handed = now - timedelta(hours=1)
         deliver(act, sup, handed, recorded=now)
         db.session.flush()
         rows = _appeal_rows(act.notice)   # a copy made after delivery has the date
         assert rows["Último dia"] == f"{act.appeal_until:%d/%m/%Y}"
-        assert act.appeal_until == handed.astimezone(LOCAL_TZ).date() + timedelta(days=10)
+        assert act.appeal_until == legal.deadline_days(handed.astimezone(LOCAL_TZ).date(), 10,
+                                                       "business").last_day
+        assert rows["Contagem"] == act.appeal_explain
+        assert rows["Contagem"].startswith("10 dias úteis (CPC, art. 219): ")

@@ -18,6 +18,7 @@ from inspector.documents import issuing as notice_documents
 from inspector.enforcement.acts import schedule
 from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
+from inspector.rules import calendar as legal
 from tests import factories
 from tests.support.enforcement import fleet, inspect
 
@@ -39,7 +40,9 @@ def warned(app):
         schedule(act)
         db.session.commit()
         assert act.appeal_suspensive is True and act.appeal_days == 10
-        assert act.appeal_until == local_day(act.notified_at) + timedelta(days=10)
+        # 10 business days: "na forma prevista no Código de Processo Civil" (CPC Art. 219)
+        assert act.appeal_until == legal.deadline_days(local_day(act.notified_at), 10,
+                                                       "business").last_day
         return {"act": act.id, "notice": decision.notice.id, "number": decision.notice.number,
                 "code": decision.access_code, "until": act.appeal_until.strftime("%d/%m/%Y"),
                 "last_day": act.appeal_until, "sup": sup.id}

@@ -200,6 +200,10 @@ def holder_view(notice: Notice) -> dict:
         "amount": _amount(act),
         "law": cite.get("law"), "article": cite.get("article"),
         "appeal_until": appeal.strftime("%d/%m/%Y") if appeal else None,
+        # how each date was counted (rule, span, days without office skipped and why): the
+        # legal calendar's line kept with the date when it was issued (enforcement.deadlines)
+        "appeal_explain": act.appeal_explain if appeal else None,
+        "deadline_explain": act.deadline_explain if deadline is not None else None,
         # decided in the office, not yet delivered: no date runs yet (services/enforcement/
         # delivery.py; Nova Santa Helena Art. 27 § único "Após o recebimento")
         "awaiting_delivery": act.awaiting_delivery and bool(
