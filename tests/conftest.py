@@ -1,5 +1,8 @@
-"""Fixtures: an app on a migrated database (SQLite, or PostgreSQL via DATABASE_URL),
-a test client that can sign in, a live server on loopback and Debian's Chromium."""
+"""Fixtures for every test: an app on a migrated database (SQLite, or PostgreSQL via
+DATABASE_URL), a test client that can sign in, a live server on loopback and Debian's
+Chromium; and the worlds several areas share (a town under review, a licensed moto-taxi
+with an agent signed in to the field API, a local Web Push service). An area's own
+fixtures are in its folder's conftest.py."""
 from __future__ import annotations
 
 import os
@@ -18,6 +21,9 @@ from inspector import create_app
 from inspector.extensions import db
 from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS, app_config
+from tests.support.enforcement import fleet
+from tests.support.field_api import Api
+from tests.support.push import FakePushService
 
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
@@ -217,3 +223,52 @@ def page(browser, live_server):
     pg.set_default_timeout(10_000)
     yield pg
     context.close()
+
+
+# Worlds several areas share ------------------------------------------------------------
+
+@pytest.fixture
+def town(app):
+    """Tapurah with a rider and his moto-taxi, an agent, a supervisor, an admin; Sapezal's
+    supervisor next door (the review's, the field reviews' and the review browser tests')."""
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        users = {r: factories.user(r, "tapurah").username for r in ("agent", "supervisor", "admin")}
+        users["other_agent"] = factories.user("agent", "tapurah", name="Outra Agente").username
+        users["sapezal"] = factories.user("supervisor", "sapezal").username
+        db.session.commit()
+        return {"vehicle_id": f["vehicle"].id, **users}
+
+
+@pytest.fixture
+def moto(make):
+    """A licensed Tapurah moto-taxi with a driver: `moto()`, or `moto("sapezal")`."""
+    def build(town="tapurah"):
+        v = factories.vehicle(town, "mototaxi")
+        d = factories.driver(town, "mototaxista", holder=v.holder)
+        d.vehicles.append(v)
+        factories.licence(v)
+        factories.insurance(v)
+        return v
+    return lambda town="tapurah": make(build, town)
+
+
+@pytest.fixture
+def agent(make):
+    """Tapurah's agent AG-07."""
+    return make(factories.user, "agent", "tapurah", badge_number="AG-07")
+
+
+@pytest.fixture
+def api(client, agent) -> Api:
+    """The field API's JSON client, signed in as `agent`."""
+    assert client.login(agent.username).status_code == 302
+    return Api(client)
+
+
+@pytest.fixture
+def service():
+    """A local Web Push service on loopback (tests/support/push.py)."""
+    s = FakePushService()
+    yield s
+    s.close()

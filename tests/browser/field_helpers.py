@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from PIL import Image
 from playwright.sync_api import expect
 
@@ -60,23 +59,6 @@ def open_app(page) -> None:
 
 
 # ---------- a town with a licensed moto-taxi, its QR credential and an agent ----------
-
-@pytest.fixture
-def world(app):
-    """Tapurah: an agent, a regular moto-taxi with a rider and its printed QR credential."""
-    from inspector.credentials import issuing as credentials
-    from inspector.extensions import db
-    from tests.support.credentials import regular_mototaxi
-
-    with app.app_context():
-        vehicle = regular_mototaxi("tapurah", plate="QBA1D23")
-        credential = credentials.issue(vehicle)
-        agent = factories.user("agent", "tapurah", name="Ana Fiscal")
-        db.session.commit()
-        return {"agent": agent.username, "vehicle_id": vehicle.id, "plate": vehicle.plate,
-                "url": credentials.public_url(credential.token),
-                "credential_id": credential.id}
-
 
 def jpeg_file(path, seed: int) -> bytes:
     """A camera-like JPEG (noise, so no two are alike) written to `path`; its bytes."""
@@ -228,3 +210,32 @@ def expect_banner(card, situation: str, title: str, lines: list[str] | None = No
     if lines is not None:
         expect(banner.locator(".situation-lines li")).to_have_text(lines)
     return banner
+
+
+def open_card(page, plate):
+    page.fill("#search-q", plate)
+    page.get_by_role("button", name="Buscar").click()
+    card = page.locator("#result")
+    expect(card.locator(".plate")).to_contain_text(plate)
+    return card
+
+
+def suspend_licence_and_rider(app, world, licence_until, rider_until):
+    """Suspend the moto-taxi's licence and its rider, as enforcement leaves the rows."""
+    from inspector import audit
+    from inspector.extensions import db
+    from inspector.models import Licence, Status, Vehicle
+
+    with app.app_context():
+        vehicle = db.session.get(Vehicle, world["vehicle_id"])
+        lic = db.session.scalar(db.select(Licence).filter_by(vehicle_id=vehicle.id))
+        rider = vehicle.drivers[0]
+        for row, kind, until in ((lic, "licence", licence_until), (rider, "driver", rider_until)):
+            before = audit.snapshot(row)
+            row.status, row.suspended_until = Status.SUSPENDED, until
+            audit.record("status_changed", kind, row.id, before=before,
+                         after=audit.snapshot(row), municipality_id=row.municipality_id)
+        db.session.commit()
+        number = lic.number
+        db.session.remove()
+        return number

@@ -28,11 +28,9 @@ from tests.browser.field_helpers import (
     start_online,
     sync_until_empty,
     wait_controlled,
-    world,
 )
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 # ---------- 1. installable, controlled, opens offline ----------
 

@@ -14,10 +14,9 @@ from datetime import date, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import expect_banner, start_online, world
+from tests.browser.field_helpers import expect_banner, start_online
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 LATER = 10  # days the phone stays offline after the refresh
 

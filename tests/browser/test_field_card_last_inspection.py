@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import start_online, world
+from tests.browser.field_helpers import start_online
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 
 def _last_inspection(app, world, failed: int) -> None:

@@ -11,10 +11,9 @@ from playwright.sync_api import expect
 from sqlalchemy import update
 
 from tests import factories
-from tests.browser.field_helpers import start_online, world
+from tests.browser.field_helpers import start_online
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 
 def _notices(app, world) -> dict:

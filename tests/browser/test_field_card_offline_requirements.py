@@ -17,10 +17,9 @@ from datetime import date, datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import expect_banner, launch_with_camera, start_online, world
+from tests.browser.field_helpers import expect_banner, launch_with_camera, start_online
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 RIDER = "João Batista da Silva"
 SINCE = "depois da última atualização dos dados do aparelho"

@@ -10,10 +10,9 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import launch_with_camera, start_online, world
+from tests.browser.field_helpers import launch_with_camera, start_online
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 RIDER = "João Batista da Silva"
 

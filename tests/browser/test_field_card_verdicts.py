@@ -12,10 +12,9 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import expect_banner, start_online, world
+from tests.browser.field_helpers import expect_banner, start_online
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 RIDER = "João Batista da Silva"
 GREEN = ".standing-ok, .verdict-ok, .situation-ok"

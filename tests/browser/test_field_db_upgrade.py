@@ -17,11 +17,9 @@ from tests.browser.field_helpers import (
     sign_in,
     table_counts,
     wait_controlled,
-    world,
 )
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 # The schema of version 1 exactly as db.js created it, with one inspection in the outbox.
 VERSION_1 = """async ([vehicleId, itemId, user]) => {

@@ -15,11 +15,9 @@ from tests.browser.field_helpers import (
     sign_on_canvas,
     start_online,
     wait_controlled,
-    world,
 )
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 PHONE = {"width": 360, "height": 740}
 SIGNATURE_INK = """() => {
     const c = document.querySelector('#signature');

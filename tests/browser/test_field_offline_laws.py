@@ -9,10 +9,9 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import start_online, world
+from tests.browser.field_helpers import open_card, start_online, suspend_licence_and_rider
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 SLUG = "tapurah-lei-406-2001-mototaxi"
 
@@ -29,18 +28,10 @@ def _target_state(page) -> dict | None:
     }""")
 
 
-def _open_card(page, plate):
-    page.fill("#search-q", plate)
-    page.get_by_role("button", name="Buscar").click()
-    card = page.locator("#result")
-    expect(card.locator(".plate")).to_contain_text(plate)
-    return card
-
-
 def test_offline_a_checklist_citation_opens_its_article_highlighted(browser, live_server, world):
     context, guard, page = start_online(browser, live_server, world["agent"])  # never on /leis
     context.set_offline(True)
-    _open_card(page, world["plate"])
+    open_card(page, world["plate"])
     page.get_by_role("button", name="Iniciar vistoria").click()
     item = page.locator("#checklist > li[data-item-id='helmet-band']")
     item.locator(".item-cite summary").click()
@@ -71,27 +62,6 @@ def test_offline_a_checklist_citation_opens_its_article_highlighted(browser, liv
     context.close()
 
 
-def _suspend(app, world, licence_until, rider_until):
-    """Suspend the moto-taxi's licence and its rider, as enforcement leaves the rows."""
-    from inspector import audit
-    from inspector.extensions import db
-    from inspector.models import Licence, Status, Vehicle
-
-    with app.app_context():
-        vehicle = db.session.get(Vehicle, world["vehicle_id"])
-        lic = db.session.scalar(db.select(Licence).filter_by(vehicle_id=vehicle.id))
-        rider = vehicle.drivers[0]
-        for row, kind, until in ((lic, "licence", licence_until), (rider, "driver", rider_until)):
-            before = audit.snapshot(row)
-            row.status, row.suspended_until = Status.SUSPENDED, until
-            audit.record("status_changed", kind, row.id, before=before,
-                         after=audit.snapshot(row), municipality_id=row.municipality_id)
-        db.session.commit()
-        number = lic.number
-        db.session.remove()
-        return number
-
-
 def _move_end(app, world, until):
     """The licence's suspension now ends on another day (suspension_period_changed)."""
     from inspector import audit
@@ -112,10 +82,10 @@ def _move_end(app, world, until):
 def test_the_card_says_until_when_a_suspension_holds(browser, live_server, app, world):
     end, rider_end, moved = (date.today() + timedelta(days=d) for d in (20, 40, 60))
     fmt = lambda d: d.strftime("%d/%m/%Y")  # noqa: E731
-    number = _suspend(app, world, end, rider_end)
+    number = suspend_licence_and_rider(app, world, end, rider_end)
     context, guard, page = start_online(browser, live_server, world["agent"])
     context.set_offline(True)                                   # the card reads the phone
-    card = _open_card(page, world["plate"])
+    card = open_card(page, world["plate"])
     expect(card.locator(".standing-title")).to_have_text(f"SUSPENSO até {fmt(end)}")
     licence = card.locator(".expiries li.suspended-until")
     expect(licence).to_contain_text(f"Alvará {number}")
@@ -131,7 +101,7 @@ def test_the_card_says_until_when_a_suspension_holds(browser, live_server, app, 
     context.set_offline(True)
     for _ in range(20):  # the delta is stored in IndexedDB right after its answer arrives
         page.locator("#screen-result [data-go=home]").click()
-        card = _open_card(page, world["plate"])
+        card = open_card(page, world["plate"])
         if card.locator(".standing-title").inner_text() != f"SUSPENSO até {fmt(end)}":
             break
         page.wait_for_timeout(250)

@@ -10,17 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.field_helpers import (
-    inspect_by_plate,
-    jpeg_file,
-    sign_in,
-    start_online,
-    wait_controlled,
-    world,
-)
+from tests.browser.field_helpers import inspect_by_plate, jpeg_file, sign_in, start_online, wait_controlled
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 OUTBOX = """async () => {
     const store = window.fieldApp.store;

@@ -16,13 +16,7 @@ from inspector.models import PushSubscription, User
 from inspector.notifications import push
 from tests import factories
 from tests.browser.field_helpers import open_app, sign_in
-from tests.browser.test_push_browser import (  # noqa: F401  (context, service: fixtures)
-    NOTIFICATIONS,
-    _push_until_shown,
-    _worker,
-    context,
-    service,
-)
+from tests.browser.push_helpers import NOTIFICATIONS, activated_worker, push_until_shown
 from tests.support.push import Subscriber
 
 pytestmark = pytest.mark.browser
@@ -73,8 +67,8 @@ def test_the_agent_turns_notifications_on_and_a_review_push_shows(context, live_
     message = phone.decrypt(service.received[0].body)
 
     origin = live_server.url
-    cdp, reg = _worker(context, page, origin)
-    shown = _push_until_shown(cdp, origin, reg, page, message)
+    cdp, reg = activated_worker(context, page, origin)
+    shown = push_until_shown(cdp, origin, reg, page, message)
     assert len(page.evaluate(NOTIFICATIONS)) == 1
     assert shown["title"] == "Sua vistoria foi revisada"
     assert "veja o motivo no aplicativo" in shown["body"]

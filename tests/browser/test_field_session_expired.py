@@ -11,10 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import factories
-from tests.browser.field_helpers import saved_offline, server_inspections, table_counts, world
+from tests.browser.field_helpers import saved_offline, server_inspections, table_counts
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 OUTBOX = """async () => {
     const store = window.fieldApp.store;

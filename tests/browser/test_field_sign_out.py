@@ -18,11 +18,9 @@ from tests.browser.field_helpers import (
     sign_in,
     start_online,
     wait_controlled,
-    world,
 )
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 PHONE = {"width": 360, "height": 740}
 TAP = 44
 PUT_INSPECTION = re.compile(r".*/api/field/inspections/[0-9a-f-]{36}$")

@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import find_by_plate, start_online, world
+from tests.browser.field_helpers import find_by_plate, start_online
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 PHONE = {"width": 360, "height": 740}
 
 

@@ -10,11 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from inspector.field.snapshot import FORMAT
-from tests.browser.field_helpers import start_online, wait_controlled, world
-from tests.browser.test_field_offline_laws import _open_card, _suspend
+from tests.browser.field_helpers import open_card, start_online, suspend_licence_and_rider, wait_controlled
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 # What a phone of an older app version holds: rows without `suspended_until` and a format
 # marker older than the app's (absent on phones older still). Plus another agent's inspection
@@ -51,13 +49,13 @@ ROWS = """async () => {
 def test_a_phone_holding_an_older_format_refreshes_its_rows_with_a_full_snapshot(
         browser, live_server, app, world, older):
     end = date.today() + timedelta(days=20)
-    _suspend(app, world, end, end + timedelta(days=10))
+    suspend_licence_and_rider(app, world, end, end + timedelta(days=10))
     context, guard, page = start_online(browser, live_server, world["agent"])
     assert page.evaluate(ROWS)["format"] == FORMAT
     version = page.evaluate(OLD_PHONE, [world["vehicle_id"], older])
     before = page.evaluate(ROWS)
     assert all("suspended_until" not in r for r in before["licences"] + before["drivers"])
-    card = _open_card(page, world["plate"])         # what the agent saw on the old phone
+    card = open_card(page, world["plate"])         # what the agent saw on the old phone
     expect(card.locator(".expiries li.suspended-until")).to_contain_text("Suspenso")
     expect(card.locator(".expiries li.suspended-until")).not_to_contain_text("até")
 
@@ -78,7 +76,7 @@ def test_a_phone_holding_an_older_format_refreshes_its_rows_with_a_full_snapshot
     assert after["outbox"] == before["outbox"]      # the outbox untouched (and not sent)
 
     context.set_offline(True)
-    card = _open_card(page, world["plate"])
+    card = open_card(page, world["plate"])
     expect(card.locator(".expiries li.suspended-until")).to_contain_text(
         f"Suspenso até {end.strftime('%d/%m/%Y')}")
 

@@ -16,11 +16,9 @@ from tests.browser.field_helpers import (
     start_online,
     sync_by_hand_until_empty,
     table_counts,
-    world,
 )
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 # ---------- 3. lost acknowledgements ----------
 

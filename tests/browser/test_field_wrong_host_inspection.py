@@ -8,16 +8,9 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import (
-    fill_checklist,
-    find_by_plate,
-    start_online,
-    sync_until_empty,
-    world,
-)
+from tests.browser.field_helpers import fill_checklist, find_by_plate, start_online, sync_until_empty
 
 pytestmark = pytest.mark.browser
-__all__ = ["world"]  # the fixture, imported for pytest
 
 HOST = "pix-mototaxi-tapurah.example.net"
 

@@ -14,10 +14,9 @@ from tests.browser.field_helpers import sign_in
 from tests.support.credentials import regular_mototaxi
 from tests.support.enforcement import enforcement_worker
 from tests.support.field_api import Api, body, jpeg
-from tests.web.test_review_ui import _ids, town  # noqa: F401  (fixture)
+from tests.support.review import inspection_ids
 
 pytestmark = pytest.mark.browser
-__all__ = ["town"]
 PHONE = {"width": 360, "height": 740}
 LONG = "https://fiscaliza.tapurah.mt.gov.br/evidencias/retrovisor-esquerdo-quebrado-e-solto"
 WIDTH = "document.scrollingElement.scrollWidth"
@@ -54,7 +53,7 @@ def test_proposed_act_with_long_words_fits_the_phone_and_the_subnav_is_tappable(
     photo = next(p for it in b["items"] for p in it["photos"])
     assert api.put_photo(iid, photo["id"], jpeg(5)).status_code == 201
     enforcement_worker(app)
-    insp_id, acts, _ = _ids(app, iid)
+    insp_id, acts, _ = inspection_ids(app, iid)
     assert acts
 
     page.set_viewport_size(PHONE)

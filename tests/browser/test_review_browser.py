@@ -10,25 +10,17 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from tests import factories
-from tests.browser.field_helpers import (
-    inspect_by_plate,
-    jpeg_file,
-    sign_in,
-    start_online,
-    sync_until_empty,
-    world,
-)
+from tests.browser.field_helpers import inspect_by_plate, jpeg_file, sign_in, start_online, sync_until_empty
 from tests.support.field_api import Api, jpeg
-from tests.web.test_review_ui import BIG, _ids, _send, town  # noqa: F401  (fixture)
+from tests.support.review import BIG, inspection_ids, send_inspection
 
 pytestmark = pytest.mark.browser
-__all__ = ["town", "world"]  # fixtures, imported for pytest
 REASON = "O retrovisor aparece inteiro na segunda foto."
 
 
 def test_supervisor_zooms_rejects_one_act_and_confirms_the_other(app, town, page):
-    iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [BIG], "uniform": [jpeg(3)]})
-    insp_id, (mirrors, uniform), _ = _ids(app, iid)
+    iid = send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [BIG], "uniform": [jpeg(3)]})
+    insp_id, (mirrors, uniform), _ = inspection_ids(app, iid)
     page.goto("/entrar")
     page.fill("input[name=username]", town["supervisor"])
     page.fill("input[name=password]", factories.PASSWORD)

@@ -13,7 +13,9 @@ from io import BytesIO
 from urllib.parse import urlencode, urlsplit
 
 from PIL import ExifTags, Image
+from sqlalchemy import func, select
 
+from inspector.extensions import db
 from tests import factories
 
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
@@ -164,3 +166,9 @@ def damage_evidence(photo, data: bytes | None) -> None:
         else:
             f.seek(photo.pack_offset)
             f.write(data)
+
+
+def count(app, model, **where) -> int:
+    """How many rows of `model` match `where`."""
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(model).filter_by(**where))

@@ -127,3 +127,9 @@ def tapurah_with_two_rows(app):
         db.session.commit()
         yield t.id
         db.session.rollback()
+
+
+def upload(client, data: bytes, name: str = "frota.csv"):
+    token = client.csrf_token("/cadastro/importar")
+    return client.post("/cadastro/importar", content_type="multipart/form-data",
+                       data={"csrf_token": token, "arquivo": (io.BytesIO(data), name)})

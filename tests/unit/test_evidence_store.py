@@ -19,7 +19,6 @@ from inspector.inspections import evidence_store
 from inspector.inspections import records as inspections
 from inspector.models import Photo
 from tests.support.field_api import body, damage_evidence, jpeg, photos_of
-from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 
 def sha(data: bytes) -> str:

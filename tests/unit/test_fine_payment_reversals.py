@@ -21,7 +21,7 @@ from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, FinePayment, Sanction
 from tests import factories
 from tests.support.enforcement import local
-from tests.unit.test_fine_payments import _fine
+from tests.support.fines import T0, confirmed_fine, daily_fine
 
 
 def _count(model, *where) -> int:
@@ -41,7 +41,7 @@ def _paid_in_full(act, sup):
 
 def test_a_reversed_payment_stays_in_the_history_and_the_paid_fine_is_open_again(app):
     with app.app_context():
-        _, sup, act = _fine()
+        _, sup, act = confirmed_fine()
         town = act.municipality_id
         first, second = _paid_in_full(act, sup)
         assert payments.open_fines(town) == ([], False)
@@ -90,7 +90,7 @@ def test_a_reversed_payment_stays_in_the_history_and_the_paid_fine_is_open_again
 
 def test_a_reversed_dam_may_be_recorded_again_but_a_live_one_only_once(app):
     with app.app_context():
-        _, sup, act = _fine()
+        _, sup, act = confirmed_fine()
         _, second = _paid_in_full(act, sup)
         with pytest.raises(ValidationFailed) as info:            # paid: no more payments
             payments.record_payment(act, sup, local(2026, 3, 9), paid_on="2026-03-06",
@@ -132,7 +132,7 @@ def test_a_reversed_dam_may_be_recorded_again_but_a_live_one_only_once(app):
 
 def test_refusals_are_in_portuguese_and_change_nothing(app):
     with app.app_context():
-        _, sup, act = _fine()
+        _, sup, act = confirmed_fine()
         _, second = _paid_in_full(act, sup)
         agent = factories.user("agent", "tapurah")
         other = factories.user("supervisor", "sapezal")
@@ -179,9 +179,8 @@ def test_refusals_are_in_portuguese_and_change_nothing(app):
 
 def test_reversing_a_payment_of_a_daily_fine_keeps_it_running(app):
     """The payment's reversal changes what is paid, never the accrual (Tapurah Art. 29 § ú)."""
-    from tests.unit.test_fine_payments import T0, _daily_fine
     with app.app_context():
-        _, _, sup, daily = _daily_fine()
+        _, _, sup, daily = daily_fine()
         p = payments.record_payment(daily, sup, T0 + timedelta(hours=74), paid_on="2026-03-05",
                                     amount="972,60", receipt="DAM-77")
         db.session.commit()
@@ -198,7 +197,7 @@ def test_two_reversals_at_once_let_one_through(app):
     is told it was already reversed."""
     import threading
     with app.app_context():
-        _, sup, act = _fine()
+        _, sup, act = confirmed_fine()
         other = factories.user("supervisor", "tapurah")
         _, second = _paid_in_full(act, sup)
         users = [sup.id, other.id]

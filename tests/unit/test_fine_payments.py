@@ -17,24 +17,8 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, FinePayment, Sanction
 from tests import factories
-from tests.support.enforcement import fleet, inspect, local, set_values
-
-T0 = local(2026, 3, 2, 10)
-
-
-def _fine(town="tapurah", values=True):
-    """Tapurah Art. 14 § ú: a second passenger, the holder fined 100 UFIM (R$ 525,00 with
-    the UFIM at R$ 5,25), confirmed on 02/03/2026."""
-    f = fleet(town, "mototaxi")
-    if values:
-        set_values(town, fiscal_unit=5.25)
-    agent, sup = factories.user("agent", town), factories.user("supervisor", town)
-    db.session.commit()
-    _, fine = enforcement.acts_of(inspect(f["vehicle"], agent, {"one-passenger": "fail"}, T0))
-    enforcement.confirm(fine, sup, T0 + timedelta(hours=1))
-    db.session.commit()
-    assert fine.fine.amount_brl == Decimal("525.00")
-    return f, sup, fine
+from tests.support.enforcement import inspect, local
+from tests.support.fines import T0, confirmed_fine, daily_fine
 
 
 def _count(model) -> int:
@@ -43,7 +27,7 @@ def _count(model) -> int:
 
 def test_bad_payments_are_refused_field_by_field_in_portuguese_and_nothing_is_written(app):
     with app.app_context():
-        _, sup, act = _fine()
+        _, sup, act = confirmed_fine()
         entries = _count(AuditEntry)
         now = local(2026, 3, 10, 15)
         cases = [
@@ -82,7 +66,7 @@ def test_bad_payments_are_refused_field_by_field_in_portuguese_and_nothing_is_wr
 
 def test_open_then_partly_paid_then_paid_and_each_payment_audited(app):
     with app.app_context():
-        _, sup, act = _fine()
+        _, sup, act = confirmed_fine()
         act = db.session.get(Sanction, act.id)
         assert payments.balance_of(act).label == "em aberto"
         payments.record_payment(act, sup, local(2026, 3, 5, 9), paid_on="05/03/2026",
@@ -116,23 +100,9 @@ def test_open_then_partly_paid_then_paid_and_each_payment_audited(app):
         assert audit.verify()[1] is None
 
 
-def _daily_fine():
-    """Tapurah: a notice signed on the street at T0, confirmed; its 72 hours run out."""
-    f = fleet("tapurah", "mototaxi")
-    agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-    db.session.commit()
-    insp = inspect(f["vehicle"], agent, {"mirrors": "fail"}, T0)
-    [notice] = enforcement.acts_of(insp)
-    enforcement.confirm(notice, sup, T0 + timedelta(hours=1))
-    db.session.commit()
-    enforcement.tick(T0 + timedelta(hours=73))
-    daily = db.session.scalar(select(Sanction).where(Sanction.parent_id == notice.id))
-    return f, agent, sup, daily
-
-
 def test_a_daily_fine_keeps_accruing_after_a_payment_until_the_fix(app):
     with app.app_context():
-        f, agent, sup, daily = _daily_fine()
+        f, agent, sup, daily = daily_fine()
         b = payments.balance_of(daily)
         assert b.running and b.due == Decimal("972.60") and b.state == "open"  # 1 day
         payments.record_payment(daily, sup, T0 + timedelta(hours=74), paid_on="2026-03-05",
@@ -152,7 +122,7 @@ def test_a_daily_fine_keeps_accruing_after_a_payment_until_the_fix(app):
 
 def test_a_fine_voided_by_an_upheld_appeal_is_not_paid(app):
     with app.app_context():
-        _, sup, act = _fine()
+        _, sup, act = confirmed_fine()
         ap = enforcement.file_appeal(act, filed_on=date(2026, 3, 4), filed_by="Titular",
                                      filed_by_role="holder", text_="Era a filha de 8 anos.",
                                      user=sup, now=local(2026, 3, 4, 9))
@@ -169,7 +139,7 @@ def test_a_fine_voided_by_an_upheld_appeal_is_not_paid(app):
 
 def test_the_open_fines_list_is_the_towns_unpaid_fines_a_page_at_a_time(app):
     with app.app_context():
-        fines = [_fine(values=n == 0)[2] for n in range(3)]
+        fines = [confirmed_fine(values=n == 0)[2] for n in range(3)]
         sup = factories.user("supervisor", "tapurah")
         payments.record_payment(fines[0], sup, local(2026, 3, 5), paid_on="2026-03-05",
                                 amount="525", receipt="DAM-A")

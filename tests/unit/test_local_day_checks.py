@@ -12,7 +12,6 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.imports.csv_import import import_registry
 from inspector.laws import compliance
-from inspector.laws import in_force as field_rules
 from inspector.registry import limits as registry_limits
 from inspector.registry.records import save_vehicle
 from tests import factories

@@ -10,15 +10,13 @@ import pytest
 from inspector.audit import verify
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.identifiers import make_cnpj, make_cpf
+from inspector.identifiers import make_cpf
 from inspector.models import AuditEntry, Driver, Holder, Status, StatusChange, Vehicle, VehicleKind
 from inspector.registry import records as reg
 from tests import factories
+from tests.support.registry import CNPJ, moto_fields, saved_holder
 
 CPF = make_cpf("111444777")
-CNPJ = make_cnpj("112223330001")
-
-
 @pytest.fixture
 def towns(app):
     """An app context with two towns; yields (nortelandia_id, tapurah_id). Nortelândia's laws
@@ -38,17 +36,6 @@ def errors_of(call, *args, **kw) -> dict[str, str]:
 
 def audit_count() -> int:
     return db.session.scalar(db.select(db.func.count()).select_from(AuditEntry))
-
-
-def holder(town: int, tax_id: str = CNPJ, **kw) -> Holder:
-    return reg.save_holder(town, {"name": "Moto Rápida Ltda", "tax_id": tax_id, **kw},
-                           actor="teste")
-
-
-def moto(town: int, plate: str = "QBA1D23", **kw) -> dict:
-    return {"service": "mototaxi", "plate": plate, "make_model": "Honda CG 160",
-            "year_of_manufacture": "2023", "engine_cc": "160", "colour": "Vermelha",
-            "holder_tax_id": CNPJ, **kw}
 
 
 def rider(**kw) -> dict:
@@ -98,35 +85,35 @@ def test_a_vehicle_with_every_field_wrong_reports_every_field(towns):
 
 def test_a_taxi_needs_doors_and_cannot_be_a_trail_bike(towns):
     t, _ = towns
-    holder(t)
-    errors = errors_of(reg.save_vehicle, t, moto(t, service="taxi", engine_cc="", is_trail="sim"),
+    saved_holder(t)
+    errors = errors_of(reg.save_vehicle, t, moto_fields(t, service="taxi", engine_cc="", is_trail="sim"),
                        actor="teste")
     assert errors == {"doors": "obrigatório", "is_trail": "só motocicletas podem ser de trilha"}
 
 
 def test_plate_is_normalised_and_kind_follows_the_service(towns):
     t, _ = towns
-    holder(t)
-    v = reg.save_vehicle(t, moto(t, plate=" qba-1d23 "), actor="teste")
+    saved_holder(t)
+    v = reg.save_vehicle(t, moto_fields(t, plate=" qba-1d23 "), actor="teste")
     assert (v.plate, v.kind) == ("QBA1D23", VehicleKind.MOTORCYCLE)
-    old = reg.save_vehicle(t, moto(t, plate="abc 1234", service="táxi", engine_cc="",
+    old = reg.save_vehicle(t, moto_fields(t, plate="abc 1234", service="táxi", engine_cc="",
                                    doors="4"), actor="teste")
     assert (old.plate, old.kind) == ("ABC1234", VehicleKind.CAR)
-    assert errors_of(reg.save_vehicle, t, moto(t, plate="QBB1D23", kind="car"),
+    assert errors_of(reg.save_vehicle, t, moto_fields(t, plate="QBB1D23", kind="car"),
                      actor="teste") == {"kind": "Moto-táxi é motocicleta, não automóvel"}
 
 
 def test_dates_are_read_in_brazilian_and_iso_forms(towns):
     t, _ = towns
-    holder(t)
-    reg.save_vehicle(t, moto(t), actor="teste")
+    saved_holder(t)
+    reg.save_vehicle(t, moto_fields(t), actor="teste")
     d = reg.save_driver(t, rider(), actor="teste")
     assert (d.cnh_expiry, d.registration_expiry) == (date(2030, 12, 31), date(2027, 6, 30))
 
 
 def test_driver_licence_category_must_fit_the_service(towns):
     t, _ = towns
-    holder(t)
+    saved_holder(t)
     assert errors_of(reg.save_driver, t, rider(cnh_category="B"), actor="teste") == {
         "cnh_category": "moto-táxi exige CNH categoria A"}
     assert errors_of(reg.save_driver, t, rider(category="autonomo", cnh_category="A"),
@@ -152,23 +139,23 @@ def test_driver_errors_are_all_reported(towns):
 
 def test_a_driver_is_linked_to_vehicles_of_the_right_service_and_holder(towns):
     t, _ = towns
-    holder(t)
-    reg.save_vehicle(t, moto(t), actor="teste")
+    saved_holder(t)
+    reg.save_vehicle(t, moto_fields(t), actor="teste")
     d = reg.save_driver(t, rider(vehicle_plate="qba1d23"), actor="teste")
     assert [v.plate for v in d.vehicles] == ["QBA1D23"]
     reg.save_holder(t, {"name": "Outro", "tax_id": CPF}, actor="teste")
-    reg.save_vehicle(t, moto(t, plate="QBC1D23", holder_tax_id=CPF), actor="teste")
+    reg.save_vehicle(t, moto_fields(t, plate="QBC1D23", holder_tax_id=CPF), actor="teste")
     assert errors_of(reg.save_driver, t, {"vehicle_plate": "QBC1D23"}, actor="teste",
                      driver=d) == {"vehicle_plate": "o veículo QBC1D23 é de outro permissionário"}
-    taxi = reg.save_vehicle(t, moto(t, plate="ABC1234", service="taxi", doors="4"), actor="teste")
+    taxi = reg.save_vehicle(t, moto_fields(t, plate="ABC1234", service="taxi", doors="4"), actor="teste")
     assert "não conduz táxi" in errors_of(reg.save_driver, t, {"vehicle_plate": taxi.plate},
                                           actor="teste", driver=d)["vehicle_plate"]
 
 
 def test_licence_validity_must_end_after_it_starts_and_permit_must_match(towns):
     t, _ = towns
-    holder(t)
-    reg.save_vehicle(t, moto(t), actor="teste")
+    saved_holder(t)
+    reg.save_vehicle(t, moto_fields(t), actor="teste")
     reg.save_holder(t, {"name": "Outro", "tax_id": CPF}, actor="teste")
     reg.save_permit(t, {"service": "mototaxi", "number": "AU-9", "holder_tax_id": CPF,
                         "valid_from": "2024-01-01"}, actor="teste")
@@ -181,8 +168,8 @@ def test_licence_validity_must_end_after_it_starts_and_permit_must_match(towns):
 
 def test_insurance_is_only_for_motorcycles(towns):
     t, _ = towns
-    holder(t)
-    reg.save_vehicle(t, moto(t, plate="ABC1234", service="taxi", engine_cc="", doors="4"),
+    saved_holder(t)
+    reg.save_vehicle(t, moto_fields(t, plate="ABC1234", service="taxi", engine_cc="", doors="4"),
                      actor="teste")
     errors = errors_of(reg.save_insurance, t, {"vehicle_plate": "ABC1234", "insurer": "X",
                                                "policy_number": "1", "valid_from": "2025-01-01",
@@ -193,12 +180,12 @@ def test_insurance_is_only_for_motorcycles(towns):
 # ------------------------------------------------------------ uniqueness, towns
 def test_natural_keys_are_unique_within_a_town_but_not_across_towns(towns):
     t, other = towns
-    holder(t)
-    holder(other)  # same CNPJ in another town: a different registry
-    reg.save_vehicle(t, moto(t), actor="teste")
-    reg.save_vehicle(other, moto(other), actor="teste")
-    assert errors_of(holder, t, name="Outra") == {"tax_id": "CPF/CNPJ já cadastrado neste município"}
-    assert errors_of(reg.save_vehicle, t, moto(t, plate="QBA-1D23"), actor="teste") == {
+    saved_holder(t)
+    saved_holder(other)  # same CNPJ in another town: a different registry
+    reg.save_vehicle(t, moto_fields(t), actor="teste")
+    reg.save_vehicle(other, moto_fields(other), actor="teste")
+    assert errors_of(saved_holder, t, name="Outra") == {"tax_id": "CPF/CNPJ já cadastrado neste município"}
+    assert errors_of(reg.save_vehicle, t, moto_fields(t, plate="QBA-1D23"), actor="teste") == {
         "plate": "placa já cadastrada neste município"}
     reg.save_driver(t, rider(), actor="teste")
     assert errors_of(reg.save_driver, t, rider(name="Outro"), actor="teste") == {
@@ -208,11 +195,11 @@ def test_natural_keys_are_unique_within_a_town_but_not_across_towns(towns):
 
 def test_another_towns_rows_are_not_found(towns):
     t, other = towns
-    holder(other)
-    reg.save_vehicle(other, moto(other), actor="teste")
+    saved_holder(other)
+    reg.save_vehicle(other, moto_fields(other), actor="teste")
     reg.save_stand(other, {"code": "P1", "place": "Praça", "capacity": "4",
                            "service": "mototaxi"}, actor="teste")
-    errors = errors_of(reg.save_vehicle, t, moto(t, stand_code="P1"), actor="teste")
+    errors = errors_of(reg.save_vehicle, t, moto_fields(t, stand_code="P1"), actor="teste")
     assert errors == {"holder_tax_id": f"permissionário com CPF/CNPJ '{CNPJ}' não encontrado "
                                        "neste município",
                       "stand_code": "ponto 'P1' não encontrado neste município"}
@@ -228,8 +215,8 @@ def test_another_towns_rows_are_not_found(towns):
 def test_every_change_writes_one_audit_entry_with_before_and_after(app, towns):
     t, _ = towns
     user = factories.user("admin", "nortelandia")
-    h = holder(t)
-    v = reg.save_vehicle(t, moto(t), actor=user)
+    h = saved_holder(t)
+    v = reg.save_vehicle(t, moto_fields(t), actor=user)
     db.session.commit()
     entries = db.session.scalars(db.select(AuditEntry).order_by(AuditEntry.seq)).all()
     assert [(e.action, e.entity) for e in entries][-2:] == [("holder_created", "holder"),
@@ -265,8 +252,8 @@ def test_a_refused_save_writes_nothing(towns):
 def test_status_change_needs_a_reason_and_a_real_change(towns):
     t, _ = towns
     user = factories.user("admin", "nortelandia")
-    holder(t)
-    reg.save_vehicle(t, moto(t), actor="teste")
+    saved_holder(t)
+    reg.save_vehicle(t, moto_fields(t), actor="teste")
     lic = reg.save_licence(t, {"vehicle_plate": "QBA1D23", "number": "AL-1",
                                "valid_from": "2025-01-01", "valid_until": "2026-01-01"},
                            actor="teste")
@@ -291,8 +278,8 @@ def test_status_change_needs_a_reason_and_a_real_change(towns):
 
 def test_status_is_not_changed_by_an_ordinary_edit(towns):
     t, _ = towns
-    holder(t)
-    reg.save_vehicle(t, moto(t), actor="teste")
+    saved_holder(t)
+    reg.save_vehicle(t, moto_fields(t), actor="teste")
     d = reg.save_driver(t, rider(), actor="teste")
     assert "informe o motivo" in errors_of(reg.save_driver, t, {"status": "revoked"},
                                            actor="teste", driver=d)["status"]
@@ -303,13 +290,13 @@ def test_status_is_not_changed_by_an_ordinary_edit(towns):
 # -------------------------------------------------------------------- search
 def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns):
     t, other = towns
-    holder(t)
+    saved_holder(t)
     reg.save_holder(t, {"name": "José Pereira", "tax_id": CPF}, actor="teste")
     for plate, prefix, tax in [("QBA1D23", "0101", CNPJ), ("QBA2E34", "0102", CNPJ),
                                ("XQB1A11", "0203", CNPJ), ("ABC1234", "0301", CPF)]:
-        reg.save_vehicle(t, moto(t, plate=plate, prefix=prefix, holder_tax_id=tax), actor="teste")
-    holder(other)
-    reg.save_vehicle(other, moto(other, plate="QBA9Z99"), actor="teste")
+        reg.save_vehicle(t, moto_fields(t, plate=plate, prefix=prefix, holder_tax_id=tax), actor="teste")
+    saved_holder(other)
+    reg.save_vehicle(other, moto_fields(other, plate="QBA9Z99"), actor="teste")
     plates = lambda q, **kw: [v.plate for v in reg.search_vehicles(t, q, **kw)]  # noqa: E731
     assert plates("qba") == ["QBA1D23", "QBA2E34"]
     assert plates("QB") == ["QBA1D23", "QBA2E34"]  # the start of a plate, as it is typed
@@ -320,16 +307,16 @@ def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns
     assert plates("pereira") == ["ABC1234"]  # the holder's name
     assert plates("") == ["ABC1234", "QBA1D23", "QBA2E34", "XQB1A11"]
     assert plates("01") == ["QBA1D23", "QBA2E34"]  # prefixes 0101 and 0102
-    reg.save_vehicle(t, moto(t, plate="QBA5C01", prefix="9999"), actor="teste")
+    reg.save_vehicle(t, moto_fields(t, plate="QBA5C01", prefix="9999"), actor="teste")
     # Plate-prefix matches first, then the others, and pages do not overlap.
     assert plates("01") == ["QBA1D23", "QBA2E34", "QBA5C01"]
-    reg.save_vehicle(t, moto(t, plate="AAA0100", prefix="7777"), actor="teste")
+    reg.save_vehicle(t, moto_fields(t, plate="AAA0100", prefix="7777"), actor="teste")
     assert plates("a") == ["AAA0100", "ABC1234"]
     # Prefix matches (0101, 0102) by prefix, then a plate that contains the digits.
     assert plates("010") == ["QBA1D23", "QBA2E34", "AAA0100"]
     assert [plates("010", limit=1, offset=i) for i in range(4)] == [
         ["QBA1D23"], ["QBA2E34"], ["AAA0100"], []]
-    reg.save_vehicle(t, moto(t, plate="ZZZ9999", prefix="QB9"), actor="teste")
+    reg.save_vehicle(t, moto_fields(t, plate="ZZZ9999", prefix="QB9"), actor="teste")
     assert plates("QB", limit=2) + plates("QB", limit=2, offset=2) == [
         "QBA1D23", "QBA2E34", "QBA5C01", "ZZZ9999"]
     assert [plates("QB", limit=1, offset=i) for i in range(5)] == [
@@ -340,8 +327,8 @@ def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns
 
 def test_other_searches(towns):
     t, _ = towns
-    holder(t)
-    reg.save_vehicle(t, moto(t), actor="teste")
+    saved_holder(t)
+    reg.save_vehicle(t, moto_fields(t), actor="teste")
     reg.save_driver(t, rider(), actor="teste")
     reg.save_permit(t, {"service": "mototaxi", "number": "AU-7", "holder_tax_id": CNPJ,
                         "valid_from": "2024-01-01"}, actor="teste")

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from tests.web.test_review_ui import _ids, _login, _send, jpeg, town  # noqa: F401  (fixture)
+from tests.support.field_api import jpeg
+from tests.support.review import inspection_ids, send_inspection
+from tests.support.web import login
 
 
 def _text(r) -> str:
@@ -21,8 +23,8 @@ def test_the_law_page_says_to_whom_one_appeals_with_the_contraction(client):
 
 
 def test_the_reviewed_act_says_the_appeal_goes_to_the_secretaria(app, town):  # noqa: F811
-    iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(1)]})
-    insp_id, _, _ = _ids(app, iid)
-    page = _text(_login(app, town["supervisor"]).get(f"/revisao/vistorias/{insp_id}"))
+    iid = send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(1)]})
+    insp_id, _, _ = inspection_ids(app, iid)
+    page = _text(login(app, town["supervisor"]).get(f"/revisao/vistorias/{insp_id}"))
     assert re.search(r"Recurso 8 dias, até \d\d/\d\d/\d{4}, à Secretaria \(supervisão\);", page)
     assert ", a Secretaria" not in page

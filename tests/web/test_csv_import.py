@@ -13,7 +13,7 @@ from inspector.extensions import db
 from inspector.models import AuditEntry, Vehicle
 from inspector.registry import vistoria_validity
 from tests import factories
-from tests.support.registry_csv import HEADER, counts, row, sheet, taxi_row, to_csv
+from tests.support.registry_csv import HEADER, counts, row, sheet, taxi_row, to_csv, upload
 
 BAD_500 = {"line_251": {"alvara_fim": "01/02/2025"}}  # the licence ends before it starts
 BAD_MESSAGE = "linha 251, campo alvara_fim: deve ser depois do início da validade"
@@ -91,12 +91,6 @@ def test_cli_wrong_header_is_refused_naming_the_columns(app, runner, towns, tmp_
 
 
 # ------------------------------------------------------------------ web page
-def upload(client, data: bytes, name: str = "frota.csv"):
-    token = client.csrf_token("/cadastro/importar")
-    return client.post("/cadastro/importar", content_type="multipart/form-data",
-                       data={"csrf_token": token, "arquivo": (io.BytesIO(data), name)})
-
-
 @pytest.fixture
 def admin(client, make, towns):
     user = make(factories.user, "admin", "tapurah")

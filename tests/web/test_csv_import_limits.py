@@ -17,8 +17,8 @@ from inspector.extensions import db
 from inspector.models import Licence, Vehicle
 from inspector.registry import limits as registry_limits
 from tests import factories
+from tests.support.registry import fine_for, licensed_taxis
 from tests.support.registry_csv import counts, taxi_row, to_csv
-from tests.web.test_registry_limits import fine_for, licensed_taxis
 
 TOWN = "nortelandia"
 FLEET = "7 veículos licenciados: o limite da lei é 6 (número máximo de veículos)."

@@ -6,12 +6,13 @@ from html import unescape
 
 from inspector.extensions import db
 from inspector.models import DecreeValue
-from tests.web.test_laws_pages import _decree_form, signed_in, text
+from tests.support.laws import decree_form
+from tests.support.web import signed_in, text
 
 
 def test_an_amount_with_too_many_digits_is_called_too_large(app, make):
     client, _ = signed_in(app, make, "admin", "nova-santa-helena")
-    r = client.post_form("/conformidade/decretos", _decree_form(amount="1250500000000"),
+    r = client.post_form("/conformidade/decretos", decree_form(amount="1250500000000"),
                          token_from="/conformidade")
     assert r.status_code == 422
     error = re.search(r'<p class="field-error" id="d-amount-error">([^<]+)</p>', text(r))

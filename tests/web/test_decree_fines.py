@@ -16,8 +16,8 @@ from sqlalchemy import func, select
 from inspector.extensions import db
 from inspector.models import AuditEntry, DecreeValue, Fine, Notice, Sanction, SanctionStatus
 from tests import factories
+from tests.support.documents import pdf_text
 from tests.support.enforcement import fleet, inspect, local, set_values
-from tests.web.test_documents import pdf_text
 
 TOWN = "nova-santa-helena"
 WHEN = local(2026, 3, 2, 10, 0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 import subprocess
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -33,6 +32,7 @@ from inspector.models import (
 )
 from inspector.rules import law_text
 from tests import factories
+from tests.support.documents import pdf_text, stored_document
 from tests.support.enforcement import enforcement_worker
 from tests.support.field_api import Api, body, jpeg, png_signature, sha
 
@@ -82,26 +82,6 @@ def issue(app, make, town: str = "tapurah") -> dict:
                 "hashes": [sha(p) for p in photos], "town": town}
 
 
-def stored(app, notice_id: int) -> NoticeDocument:
-    with app.app_context():
-        doc = db.session.scalar(select(NoticeDocument).where(NoticeDocument.notice_id == notice_id)
-                                .order_by(NoticeDocument.version.desc()))
-        _ = doc.pdf  # load the deferred bytes before leaving the session
-        db.session.expunge(doc)
-        return doc
-
-
-def pdf_text(pdf: bytes, tmp_path: Path) -> str:
-    """The PDF's text as pdftotext reads it, on one line (wrapping undone)."""
-    if not shutil.which("pdftotext"):
-        pytest.fail("pdftotext is missing: `make test` installs poppler-utils")
-    path = tmp_path / "doc.pdf"
-    path.write_bytes(pdf)
-    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], check=True,
-                         capture_output=True, text=True).stdout
-    return " ".join(out.split())
-
-
 def one_line(text: str) -> str:
     return " ".join(text.replace("\ufffe", "-").split())
 
@@ -127,7 +107,7 @@ def qr_urls(pdf: bytes, tmp_path: Path) -> list[str]:
 # --------------------------------------------------------------------------- the PDF
 def test_tapurah_notice_pdf_cites_the_law_and_carries_the_evidence(app, make, tmp_path):
     out = issue(app, make)
-    doc = stored(app, out["notice_id"])
+    doc = stored_document(app, out["notice_id"])
     assert doc.version == 1 and doc.sha256 == hashlib.sha256(doc.pdf).hexdigest()
     assert doc.pdf.startswith(b"%PDF")
     text = pdf_text(doc.pdf, tmp_path)
@@ -184,7 +164,7 @@ def test_the_document_is_made_once_and_rendering_is_reproducible(app, make):
 def test_the_issued_document_prints_the_audit_log_tail_and_witnesses_a_truncation(
         app, make, runner, tmp_path):
     out = issue(app, make)
-    doc = stored(app, out["notice_id"])
+    doc = stored_document(app, out["notice_id"])
     text = pdf_text(doc.pdf, tmp_path)
     with app.app_context():
         own = db.session.scalar(select(AuditEntry).where(
@@ -210,7 +190,7 @@ def test_the_issued_document_prints_the_audit_log_tail_and_witnesses_a_truncatio
 # --------------------------------------------------------------------------- public page
 def test_authenticity_page_shows_the_hash_and_status_and_nothing_personal(app, make, client):
     out = issue(app, make)
-    doc = stored(app, out["notice_id"])
+    doc = stored_document(app, out["notice_id"])
     r = client.get(f"/documentos/tapurah/{out['number']}")
     assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
     page = r.get_data(as_text=True)
@@ -239,7 +219,7 @@ def test_authenticity_page_shows_the_hash_and_status_and_nothing_personal(app, m
 
 def test_a_copy_is_checked_against_the_stored_hash(app, make, client):
     out = issue(app, make)
-    doc = stored(app, out["notice_id"])
+    doc = stored_document(app, out["notice_id"])
     path = f"/documentos/tapurah/{out['number']}"
     token = _HIDDEN_TOKEN.search(client.get(path).get_data(as_text=True)).group(1)
 
@@ -260,7 +240,7 @@ def test_a_copy_is_checked_against_the_stored_hash(app, make, client):
 
 def test_a_reprint_with_a_new_code_supersedes_the_first_paper(app, make, client, tmp_path):
     out = issue(app, make)
-    first = stored(app, out["notice_id"])
+    first = stored_document(app, out["notice_id"])
     with app.app_context():
         notice = db.session.get(Notice, out["notice_id"])
         doc, code = notice_documents.reissue_document(
@@ -269,7 +249,7 @@ def test_a_reprint_with_a_new_code_supersedes_the_first_paper(app, make, client,
         assert doc.version == 2 and code != out["code"]
         assert not enforcement.check_access_code(notice, out["code"])
         assert notice_documents.check_copy(notice, first.pdf) == "superseded"
-    second = stored(app, out["notice_id"])
+    second = stored_document(app, out["notice_id"])
     assert code in pdf_text(second.pdf, tmp_path)
     page = client.get(f"/documentos/tapurah/{out['number']}").get_data(as_text=True)
     assert second.sha256 in page and "Versão 1 (substituída)" in page and first.sha256 in page
@@ -278,7 +258,7 @@ def test_a_reprint_with_a_new_code_supersedes_the_first_paper(app, make, client,
 # --------------------------------------------------------------------------- download
 def test_download_needs_the_role_the_town_and_for_agents_their_own_inspection(app, make):
     out = issue(app, make)
-    doc = stored(app, out["notice_id"])
+    doc = stored_document(app, out["notice_id"])
     path = f"/documentos/tapurah/{out['number']}/pdf"
 
     def get_as(user):
@@ -310,7 +290,7 @@ def test_a_missed_deadline_issues_an_infraction_record_with_the_daily_fine(app, 
         record = daily.notice
         assert record is not None and record.document_kind == "infraction_record"
         number, notice_id = record.number, record.id
-    text = pdf_text(stored(app, notice_id).pdf, tmp_path)
+    text = pdf_text(stored_document(app, notice_id).pdf, tmp_path)
     assert f"AUTO DE INFRAÇÃO Nº {number}" in text
     assert f"Decorre da notificação nº {out['number']}, não cumprida no prazo" in text
     assert f"venceu em {local(deadline)}" in text
@@ -390,7 +370,7 @@ def test_each_law_gets_its_own_document(app, tmp_path, town, service, item_id, e
             select(Notice).where(Notice.inspection_id == insp.id))}
     assert set(notices) == set(expected)
     for kind, phrases in expected.items():
-        text = pdf_text(stored(app, notices[kind]).pdf, tmp_path)
+        text = pdf_text(stored_document(app, notices[kind]).pdf, tmp_path)
         for phrase in phrases:
             assert phrase in text, (kind, phrase)
 

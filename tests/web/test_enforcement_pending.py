@@ -11,7 +11,6 @@ from inspector import enforcement
 from inspector.extensions import db
 from inspector.models import Inspection, Notification, Sanction, User
 from tests.support.field_api import Api, body, jpeg
-from tests.web.test_review_ui import town  # noqa: F401  (fixture)
 
 
 def _sync_only(app, username: str, vehicle_id: int) -> str:

@@ -24,8 +24,7 @@ from inspector.models import (
     Status,
 )
 from tests import factories
-from tests.support.field_api import Api, body, jpeg, photos_of, sha
-from tests.web.field_fixtures import agent, api, count, moto  # noqa: F401  (fixtures)
+from tests.support.field_api import Api, body, count, jpeg, photos_of, sha
 
 
 # ------------------------------------------------------------------ session

@@ -13,8 +13,7 @@ from inspector.extensions import db
 from inspector.inspections import records as inspections
 from inspector.models import AuditEntry, Inspection, InspectionStatus, Photo
 from tests import factories
-from tests.support.field_api import body, jpeg, photos_of
-from tests.web.field_fixtures import count, moto  # noqa: F401  (fixtures)
+from tests.support.field_api import body, count, jpeg, photos_of
 
 
 class DropAfterCommit:

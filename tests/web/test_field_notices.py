@@ -12,7 +12,6 @@ from inspector.models import Sanction, User
 from tests import factories
 from tests.support.enforcement import acts, fleet, inspect
 from tests.support.field_api import Api
-from tests.web.field_fixtures import agent, api  # noqa: F401  (fixtures)
 
 KEYS = {"id", "number", "kind", "kind_label", "label", "what", "required_action", "citation",
         "deadline_at", "status", "status_label", "suspended", "awaiting_delivery", "issued_at",

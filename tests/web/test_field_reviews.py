@@ -15,13 +15,14 @@ from tests import factories
 from tests.support.field_api import Api, jpeg
 
 # _send syncs an inspection as the agent and runs the enforcement worker (the proposals)
-from tests.web.test_review_ui import _login, _send, town  # noqa: F401  (fixture)
+from tests.support.review import send_inspection
+from tests.support.web import login
 
 REASON = "A foto mostra o colete com o nome da empresa."
 
 
 def _reviews(app, username: str, since: int | None = None):
-    c = _login(app, username)
+    c = login(app, username)
     return c.get("/api/field/reviews" + (f"?since={since}" if since is not None else ""))
 
 
@@ -31,10 +32,10 @@ def _by_id(answer) -> dict:
 
 def _two(app, town):
     """Two inspections of the agent (two acts each) and one of the other agent."""
-    first = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(1)],
+    first = send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(1)],
                                                            "uniform": [jpeg(2)]})
-    second = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(3)]})
-    other = _send(app, town["other_agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})
+    second = send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(3)]})
+    other = send_inspection(app, town["other_agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})
     return first, second, other
 
 
@@ -63,16 +64,16 @@ def test_roles_and_towns(app, town, make):
     anonymous = app.test_client().get("/api/field/reviews")
     assert anonymous.status_code == 401 and anonymous.json["error"]
     for since in ("-1", "abc"):
-        bad = _login(app, town["agent"]).get(f"/api/field/reviews?since={since}")
+        bad = login(app, town["agent"]).get(f"/api/field/reviews?since={since}")
         assert bad.status_code == 422 and "since" in bad.json["fields"]
 
 
 def test_another_agents_inspection_shows_no_review_on_the_get(app, town):
     first, _, other = _two(app, town)
-    colleague = Api(_login(app, town["other_agent"]))
+    colleague = Api(login(app, town["other_agent"]))
     assert colleague.get(f"/api/field/inspections/{first}").json["review"] is None
     assert colleague.get(f"/api/field/inspections/{other}").json["review"]["acts"]
-    boss = Api(_login(app, town["supervisor"]))
+    boss = Api(login(app, town["supervisor"]))
     assert boss.get(f"/api/field/inspections/{first}").json["review"]["acts"]
 
 
@@ -122,7 +123,7 @@ def test_since_answers_only_the_inspections_whose_answers_changed(app, town):
 
 def test_a_newly_synced_inspection_is_in_the_next_delta(app, town):
     full = _reviews(app, town["agent"]).json
-    iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(5)]})
+    iid = send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(5)]})
     delta = _reviews(app, town["agent"], full["version"]).json
     assert [x["id"] for x in delta["inspections"]] == [iid]
     assert delta["inspections"][0]["review"]["status"] == "awaiting_review"
@@ -142,7 +143,7 @@ def test_the_batched_review_is_the_one_the_inspection_endpoint_gives(app, town):
     first, second, _ = _two(app, town)
     _decide(app, town, first, reject_item="uniform", confirm_item="mirrors",
             comment="Bom trabalho.")
-    agent = Api(_login(app, town["agent"]))
+    agent = Api(login(app, town["agent"]))
     listed = _by_id(agent.get("/api/field/reviews").json)
     for iid in (first, second):
         assert listed[iid]["review"] == agent.get(f"/api/field/inspections/{iid}").json["review"]
@@ -151,7 +152,7 @@ def test_the_batched_review_is_the_one_the_inspection_endpoint_gives(app, town):
 
 def test_queries_do_not_grow_with_the_number_of_inspections(app, town):
     def queries() -> int:
-        c = _login(app, town["agent"])
+        c = login(app, town["agent"])
         seen = []
         with app.app_context():
             listener = lambda *a: seen.append(1)  # noqa: E731
@@ -162,9 +163,9 @@ def test_queries_do_not_grow_with_the_number_of_inspections(app, town):
                 event.remove(db.engine, "before_cursor_execute", listener)
         return len(seen)
 
-    _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(6)], "uniform": [jpeg(7)]})
+    send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(6)], "uniform": [jpeg(7)]})
     few = queries()
     for i in range(4):
-        _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(8 + i)],
+        send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(8 + i)],
                                                        "uniform": [jpeg(20 + i)]})
     assert queries() == few

@@ -14,7 +14,6 @@ from inspector.extensions import db
 from inspector.models import Licence, Status
 from tests import factories
 from tests.support.field_api import body, jpeg
-from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 CPF_SHAPED = re.compile(r"(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)")
 

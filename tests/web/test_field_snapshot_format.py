@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 from inspector.field.snapshot import FORMAT
-from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
 
 SYNC_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "field" / "sync.js"
 

@@ -4,8 +4,6 @@ day. Full and delta snapshots alike (checklists are replaced by every delta). Ru
 PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
-from tests.web.field_fixtures import agent, api, moto  # noqa: F401  (fixtures)
-
 
 def _tapurah(checklists: list[dict]) -> dict:
     [found] = [c for c in checklists if c["service"] == "mototaxi"]

@@ -11,7 +11,6 @@ from inspector.enforcement import suspensions
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Status, Vehicle
 from tests import factories
-from tests.web.field_fixtures import agent, api  # noqa: F401  (fixtures)
 
 END = date.today() + timedelta(days=20)
 LATER = date.today() + timedelta(days=45)

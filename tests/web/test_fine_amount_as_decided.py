@@ -10,8 +10,8 @@ from html import unescape
 from inspector import enforcement
 from inspector.extensions import db
 from tests import factories
+from tests.support.documents import pdf_text, stored_document
 from tests.support.enforcement import fleet, inspect, set_values
-from tests.web.test_documents import pdf_text, stored
 
 
 def _holder_amount(client, path: str, code: str) -> str | None:
@@ -43,7 +43,7 @@ def test_a_fine_fixed_within_the_bound_is_that_amount_not_up_to_it(app, client, 
         db.session.commit()
         path, code, notice_id = f"nortelandia/{d.notice.number}", d.access_code, d.notice.id
         day = d.act.amount_on.strftime("%d/%m/%Y")
-    text = pdf_text(stored(app, notice_id).pdf, tmp_path)
+    text = pdf_text(stored_document(app, notice_id).pdf, tmp_path)
     assert "Valor na unidade da lei 7,5 UFM" in text, text
     assert "até 7,5" not in text and "até R$ 30,00" not in text
     assert "R$ 30,00" in text

@@ -18,6 +18,8 @@ from inspector.models import AuditEntry, DecreeValue
 from inspector.rules import Citation
 from inspector.rules.lawtext import parse_law
 from tests import factories
+from tests.support.laws import decree_form
+from tests.support.web import signed_in
 
 TAPURAH = "tapurah-lei-406-2001-mototaxi"
 NSH = "nova-santa-helena-lei-535-2013-taxi"
@@ -48,13 +50,6 @@ def citations_in(obj, seen=None) -> list[Citation]:
     if isinstance(obj, (list, tuple)):
         return [c for v in obj for c in citations_in(v, seen)]
     return []
-
-
-def signed_in(app, make, role: str, town: str):
-    user = make(factories.user, role, town)
-    c = app.test_client()
-    assert c.login(user.username).status_code == 302
-    return c, user
 
 
 # --------------------------------------------------------------------------- law pages
@@ -300,17 +295,12 @@ def test_compliance_page_is_for_supervisors_and_admins(app, client, make):
 
 # --------------------------------------------------------------------------- decree values
 
-def _decree_form(**kw) -> dict:
-    return {"key": "fine.amount", "amount": "1.250,50", "unit": "BRL",
-            "valid_from": "2024-03-10", "source": "Decreto nº 12/2024, de 10/03/2024", **kw}
-
-
 def test_admin_sets_a_decree_value_with_an_audit_entry(app, make):
     client, admin = signed_in(app, make, "admin", "nova-santa-helena")
     before = text(client.get("/conformidade"))
     decrees = before[before.index('id="decretos"'):]
     assert "Valor da multa" in decrees and UNDEFINED in decrees
-    r = client.post_form("/conformidade/decretos", _decree_form(), token_from="/conformidade")
+    r = client.post_form("/conformidade/decretos", decree_form(), token_from="/conformidade")
     assert r.status_code == 302 and r.headers["Location"].endswith("/conformidade#decretos")
     with app.app_context():
         row = db.session.scalar(db.select(DecreeValue))
@@ -326,7 +316,7 @@ def test_admin_sets_a_decree_value_with_an_audit_entry(app, make):
     assert UNDEFINED not in decrees
     assert "Decreto nº 12/2024" in decrees
     # the same key and date again corrects the value, and says what it was
-    r = client.post_form("/conformidade/decretos", _decree_form(amount="1300"),
+    r = client.post_form("/conformidade/decretos", decree_form(amount="1300"),
                          token_from="/conformidade")
     assert r.status_code == 302
     with app.app_context():
@@ -338,7 +328,7 @@ def test_admin_sets_a_decree_value_with_an_audit_entry(app, make):
 
 def test_supervisor_cannot_set_a_decree_value(app, make):
     client, _ = signed_in(app, make, "supervisor", "nova-santa-helena")
-    r = client.post_form("/conformidade/decretos", _decree_form(), token_from="/conformidade")
+    r = client.post_form("/conformidade/decretos", decree_form(), token_from="/conformidade")
     assert r.status_code == 403
     with app.app_context():
         assert db.session.scalar(db.select(DecreeValue)) is None
@@ -356,7 +346,7 @@ def test_supervisor_cannot_set_a_decree_value(app, make):
 ])
 def test_bad_decree_value_is_refused_with_a_message(app, make, field, value, message):
     client, _ = signed_in(app, make, "admin", "nova-santa-helena")
-    r = client.post_form("/conformidade/decretos", _decree_form(**{field: value}),
+    r = client.post_form("/conformidade/decretos", decree_form(**{field: value}),
                          token_from="/conformidade")
     assert r.status_code == 422
     html = text(r)
@@ -370,7 +360,7 @@ def test_bad_decree_value_is_refused_with_a_message(app, make, field, value, mes
 
 def test_decree_form_needs_its_csrf_token(app, make):
     client, _ = signed_in(app, make, "admin", "nova-santa-helena")
-    r = client.post("/conformidade/decretos", data=_decree_form())
+    r = client.post("/conformidade/decretos", data=decree_form())
     assert r.status_code == 400
     with app.app_context():
         assert db.session.scalar(db.select(DecreeValue)) is None
@@ -378,7 +368,7 @@ def test_decree_form_needs_its_csrf_token(app, make):
 
 def test_the_fiscal_unit_value_is_in_reais(app, make):
     client, _ = signed_in(app, make, "admin", "tapurah")
-    form = _decree_form(key="fiscal_unit.brl", amount="4,50", unit="UFIM", valid_from="2026-01-01")
+    form = decree_form(key="fiscal_unit.brl", amount="4,50", unit="UFIM", valid_from="2026-01-01")
     r = client.post_form("/conformidade/decretos", form, token_from="/conformidade")
     assert r.status_code == 422 and "em reais" in text(r)
     r = client.post_form("/conformidade/decretos", {**form, "unit": "BRL"},

@@ -6,52 +6,22 @@ subscription. A town whose law asks for no copy shows nothing. SQLite and Postgr
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 
 import flask_migrate
 import pytest
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select
 
-from inspector import enforcement
 from inspector.clock import local_day
 from inspector.documents import copies as notice_copies
 from inspector.extensions import db
-from inspector.models import AuditEntry, EnforcementEvent, Notice, NoticeDocument, Sanction, User
+from inspector.models import AuditEntry, EnforcementEvent, Notice, NoticeDocument
 from inspector.models.enforcement import NoticeCompanyCopy
 from inspector.notifications import push
-from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
-from tests.support.enforcement import fleet, inspect, set_values
+from tests.support.documents import COMPANY, RIDER, company_notice, pdf_text
 from tests.support.push import FakePushService, Subscriber
-from tests.web.test_documents import pdf_text
-
-COMPANY = "Moto Rápida Ltda"
-RIDER = "Carlos Alberto Motoqueiro"
-
-
-def _issue(app, town: str = "tapurah", item: str = "mirrors", *, subscribe=None) -> dict:
-    """A moto-taxi of a company, one failed item, the supervisor confirms the proposal."""
-    with app.app_context():
-        f = fleet(town, "mototaxi")
-        f["holder"].name = COMPANY
-        f["driver"].name = RIDER
-        set_values(town, minimum_wage=1518, fiscal_unit=5, since=date(2020, 1, 1))
-        agent = factories.user("agent", town)
-        sup = factories.user("supervisor", town, name="Sueli Supervisora")
-        if subscribe is not None:
-            push_subscriptions.save(subscribe.as_json(), holder=f["holder"])
-        db.session.commit()
-        now = datetime.now(UTC) - timedelta(minutes=5)
-        insp = inspect(f["vehicle"], agent, {item: "fail"}, now - timedelta(hours=1))
-        act = db.session.scalar(select(Sanction).where(Sanction.inspection_id == insp.id)
-                                .order_by(Sanction.id))
-        decision = enforcement.confirm(act, db.session.get(User, sup.id), now)
-        db.session.commit()
-        return {"act_id": act.id, "notice_id": decision.notice.id,
-                "number": decision.notice.number, "code": decision.access_code,
-                "agent": agent.username, "sup": sup.username, "holder_id": f["holder"].id,
-                "kind": act.kind}
 
 
 def _copy(app, notice_id: int) -> NoticeCompanyCopy | None:
@@ -73,7 +43,7 @@ def _br(day: str) -> str:
 
 
 def test_tapurah_notice_has_a_pending_company_copy_marked_on_its_pdf(app, client, tmp_path):
-    out = _issue(app)
+    out = company_notice(app)
     row = _copy(app, out["notice_id"])
     assert row is not None and row.remitted_on is None and row.company_name == COMPANY
     client.login(out["sup"])
@@ -100,7 +70,7 @@ def test_tapurah_notice_has_a_pending_company_copy_marked_on_its_pdf(app, client
 
 
 def test_supervisor_records_the_remittance_once(app, client):
-    out = _issue(app)
+    out = company_notice(app)
     client.login(out["sup"])
     path = f"/revisao/atos/{out['act_id']}/copia-empresa"
     day = _today()
@@ -135,7 +105,7 @@ def test_supervisor_records_the_remittance_once(app, client):
 ])
 def test_bad_input_is_refused_in_portuguese_and_nothing_is_written(app, client, form,
                                                                    field_text):
-    out = _issue(app)
+    out = company_notice(app)
     client.login(out["sup"])
     form = {k: (_today() if v == "TODAY" else v) for k, v in form.items()}
     r = client.post_form(f"/revisao/atos/{out['act_id']}/copia-empresa", form)
@@ -148,7 +118,7 @@ def test_bad_input_is_refused_in_portuguese_and_nothing_is_written(app, client, 
 
 
 def test_only_the_towns_supervisors_and_admins_with_a_csrf_token(app, client):
-    out = _issue(app)
+    out = company_notice(app)
     path = f"/revisao/atos/{out['act_id']}/copia-empresa"
     form = {"data": _today(), "meio": "hand"}
     client.login(out["agent"])
@@ -171,7 +141,7 @@ def test_only_the_towns_supervisors_and_admins_with_a_csrf_token(app, client):
 
 
 def test_a_town_whose_law_asks_for_no_copy_shows_nothing(app, client):
-    out = _issue(app, "nortelandia", "tank-sign")  # Lei 030/1998: a written warning
+    out = company_notice(app, "nortelandia", "tank-sign")  # Lei 030/1998: a written warning
     assert out["kind"] == "written_warning"
     assert _copy(app, out["notice_id"]) is None
     client.login(out["sup"])
@@ -189,7 +159,7 @@ def test_a_subscribed_company_is_pushed_the_copy_and_it_is_recorded_remitted(app
     try:
         app.config["PUSH_ALLOW_HTTP_LOOPBACK"] = True
         phone = Subscriber(service.endpoint("company"))
-        out = _issue(app, subscribe=phone)
+        out = company_notice(app, subscribe=phone)
         row = _copy(app, out["notice_id"])
         assert row.remitted_via == "app" and row.notification_id is not None
         with app.app_context():
@@ -215,7 +185,7 @@ def test_a_subscribed_company_is_pushed_the_copy_and_it_is_recorded_remitted(app
 
 
 def test_migration_0017_down_and_up_with_copies_present(app):
-    out = _issue(app)
+    out = company_notice(app)
     with app.app_context():
         db.session.remove()
         flask_migrate.downgrade(revision="0016")
@@ -233,7 +203,7 @@ def test_migration_0017_down_and_up_with_copies_present(app):
 
 
 def test_the_public_page_recognises_the_company_copy(app, client):
-    out = _issue(app)
+    out = company_notice(app)
     row = _copy(app, out["notice_id"])
     path = f"/documentos/tapurah/{out['number']}"
     page = client.get(path).get_data(as_text=True)
@@ -248,7 +218,7 @@ def test_the_public_page_recognises_the_company_copy(app, client):
 
 
 def test_a_refused_remittance_keeps_what_was_typed(app, client):
-    out = _issue(app)
+    out = company_notice(app)
     client.login(out["sup"])
     html = client.post_form(f"/revisao/atos/{out['act_id']}/copia-empresa", {
         "data": _today(), "meio": "", "referencia": "AR BR123456789"}).get_data(as_text=True)

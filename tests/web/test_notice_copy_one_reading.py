@@ -12,7 +12,7 @@ from inspector.documents import issuing as notice_documents
 from inspector.extensions import db
 from inspector.models import AuditEntry, Notice, NoticeDocument
 from inspector.models.enforcement import NoticeCompanyCopy
-from tests.web.test_notice_company_copy import COMPANY, _issue
+from tests.support.documents import COMPANY, company_notice
 
 
 def _entry(action: str, notice_id: int) -> AuditEntry:
@@ -37,7 +37,7 @@ def test_a_tapurah_notice_and_its_copy_read_the_database_once(app, monkeypatch):
         return real(*a, **kw)
 
     monkeypatch.setattr(notice_documents, "build_sheet", counted)
-    out = _issue(app)
+    out = company_notice(app)
     assert calls == [out["number"]]  # two PDFs, one reading
     with app.app_context():
         assert db.session.scalar(select(NoticeCompanyCopy.notice_id)) == out["notice_id"]
@@ -45,7 +45,7 @@ def test_a_tapurah_notice_and_its_copy_read_the_database_once(app, monkeypatch):
 
 
 def test_both_pdfs_are_what_a_fresh_reading_gives_each_with_its_own_anchor(app):
-    out = _issue(app)
+    out = company_notice(app)
     with app.app_context():
         notice = db.session.get(Notice, out["notice_id"])
         original = db.session.scalar(select(NoticeDocument).where(

@@ -13,7 +13,9 @@ from sqlalchemy import func, select
 from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, FinePayment
-from tests.web.test_suspension_and_payment_pages import HX, _login, _pay, fine  # noqa: F401 (fixture)
+from tests.support.fines import pay
+from tests.support.web import HX, login
+from tests.web.test_suspension_and_payment_pages import fine  # noqa: F401 (fixture)
 
 
 def _today() -> str:
@@ -22,7 +24,7 @@ def _today() -> str:
 
 def _paid(app, c, act) -> int:
     """The fine paid in full with one DAM through the form; the payment's id."""
-    ok = _pay(c, act, paid_on=_today(), amount_paid="525,00", receipt="DAM 2026/90")
+    ok = pay(c, act, paid_on=_today(), amount_paid="525,00", receipt="DAM 2026/90")
     assert ok.status_code == 200 and "quitada (R$ 525,00 de R$ 525,00)" in ok.get_data(
         as_text=True)
     with app.app_context():
@@ -42,7 +44,7 @@ def _state(app) -> tuple:
 
 def test_the_supervisor_reverses_a_payment_and_the_fine_is_open_again_everywhere(
         app, client, fine):
-    c = _login(app, fine["supervisor"])
+    c = login(app, fine["supervisor"])
     act = fine["act"]
     payment = _paid(app, c, act)
     card = c.get(f"/revisao/atos/{act}").get_data(as_text=True)
@@ -72,13 +74,13 @@ def test_the_supervisor_reverses_a_payment_and_the_fine_is_open_again_everywhere
     path = f"tapurah/{fine['number']}"
     assert "Multa em aberto: R$ 525,00" in client.holder_page(path, fine["code"])
     # the same DAM, now with the right amount, is accepted again
-    again = _pay(c, act, paid_on=_today(), amount_paid="500", receipt="DAM 2026/90")
+    again = pay(c, act, paid_on=_today(), amount_paid="500", receipt="DAM 2026/90")
     assert again.status_code == 200
     assert "paga parcialmente: R$ 500,00 de R$ 525,00" in again.get_data(as_text=True)
 
 
 def test_without_htmx_the_reversal_redirects_back_with_a_message(app, fine):
-    c = _login(app, fine["supervisor"])
+    c = login(app, fine["supervisor"])
     payment = _paid(app, c, fine["act"])
     done = _reverse(c, payment, "DAM de outra multa.")
     assert done.status_code == 303
@@ -88,7 +90,7 @@ def test_without_htmx_the_reversal_redirects_back_with_a_message(app, fine):
 
 
 def test_refusals_answer_4xx_in_portuguese_and_change_nothing(app, fine):
-    sup = _login(app, fine["supervisor"])
+    sup = login(app, fine["supervisor"])
     payment = _paid(app, sup, fine["act"])
     before = _state(app)
     empty = _reverse(sup, payment, "   ", headers=HX)
@@ -99,10 +101,10 @@ def test_refusals_answer_4xx_in_portuguese_and_change_nothing(app, fine):
     full = _reverse(sup, payment, "")
     assert full.status_code == 422 and "Informe o motivo do estorno." in full.get_data(
         as_text=True)
-    agent = _reverse(_login(app, fine["agent"]), payment, "Engano de digitação.")
+    agent = _reverse(login(app, fine["agent"]), payment, "Engano de digitação.")
     assert agent.status_code == 403
     assert "Seu perfil não tem acesso a esta página." in agent.get_data(as_text=True)
-    other = _reverse(_login(app, fine["other"]), payment, "Engano de digitação.")
+    other = _reverse(login(app, fine["other"]), payment, "Engano de digitação.")
     assert other.status_code == 404 and "Pagamento não encontrado." in other.get_data(
         as_text=True)
     assert _reverse(sup, 999999, "Engano de digitação.").status_code == 404

@@ -29,13 +29,6 @@ T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def service():
-    s = FakePushService()
-    yield s
-    s.close()
-
-
-@pytest.fixture
 def papp(app):
     app.config.update(PUSH_ALLOW_HTTP_LOOPBACK=True, VAPID_SUBJECT="mailto:fiscal@tapurah.example.org")
     return app

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from sqlalchemy import select
 
 from inspector import enforcement
@@ -16,14 +15,7 @@ from inspector.models import Holder, Notification
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect
-from tests.support.push import FakePushService, Subscriber
-
-
-@pytest.fixture
-def service():
-    s = FakePushService()
-    yield s
-    s.close()
+from tests.support.push import Subscriber
 
 
 def test_the_holder_hears_the_deadline_starts_at_delivery_and_then_its_dates(app, service):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from datetime import date, timedelta
 
-import pytest
 from sqlalchemy import select
 
 from inspector import clock, enforcement
@@ -20,16 +19,9 @@ from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
 from tests.support.enforcement import fleet, inspect, local, set_values
-from tests.support.push import FakePushService, Subscriber
+from tests.support.push import Subscriber
 
 T0 = local(2025, 12, 29, 10, 0)
-
-
-@pytest.fixture
-def service():
-    s = FakePushService()
-    yield s
-    s.close()
 
 
 def test_the_push_part_of_the_tapurah_story(app, service, runner):

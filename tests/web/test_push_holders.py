@@ -15,16 +15,9 @@ from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from inspector.notifications import triggers as push_triggers
 from tests import factories
-from tests.support.push import FakePushService, Subscriber, inspection_row, notice_row
+from tests.support.push import Subscriber, inspection_row, notice_row
 
 CODE = "K7M2P-QRS9T"
-
-
-@pytest.fixture
-def service():
-    s = FakePushService()
-    yield s
-    s.close()
 
 
 @pytest.fixture

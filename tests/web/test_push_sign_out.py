@@ -12,7 +12,7 @@ from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
 from tests.support.push import Subscriber
-from tests.web.test_push import papp, service  # noqa: F401  (fixtures)
+from tests.web.test_push import papp  # noqa: F401  (fixtures)
 
 
 def _save(sub: Subscriber, **owner) -> None:

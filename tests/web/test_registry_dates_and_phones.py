@@ -15,9 +15,9 @@ from inspector.identifiers import format_phone, make_cpf, normalise_phone
 from inspector.models import Holder, Vehicle
 from inspector.registry import records as registry
 from tests import factories
-from tests.support.registry_csv import counts, row, to_csv
-from tests.web.test_csv_import import upload
-from tests.web.test_registry_ui import field_error, moto_form, text
+from tests.support.registry import moto_form
+from tests.support.registry_csv import counts, row, to_csv, upload
+from tests.support.web import field_error, text
 
 HX = {"HX-Request": "true"}
 

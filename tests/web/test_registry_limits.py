@@ -19,11 +19,11 @@ from inspector.models import (
     Fine,
     FinePayment,
     Licence,
-    Sanction,
     SanctionStatus,
     Vehicle,
 )
 from tests import factories
+from tests.support.registry import fine_for, licensed_taxis
 
 TODAY = date.today()
 
@@ -53,18 +53,6 @@ def save(client, path: str, data: dict):
     r = client.post_form(path, data)
     assert r.status_code == 303, text(r)[:2000]
     return text(client.get(r.headers["Location"]))
-
-
-def licensed_taxis(app, town: str, n: int, **kw) -> list[str]:
-    """n taxis, each of its own self-employed holder, each with an alvará in force."""
-    with app.app_context():
-        plates = []
-        for _ in range(n):
-            v = factories.vehicle(town, "taxi", **kw)
-            factories.licence(v)
-            plates.append(v.plate)
-        db.session.commit()
-        return plates
 
 
 def new_taxi(app, town: str, **kw) -> tuple[str, str]:
@@ -231,28 +219,6 @@ def test_a_stand_within_its_capacity_is_not_on_the_compliance_page(app, client, 
 
 
 # ------------------------------------------------- unpaid fines (Nortelândia 127 Arts. 23 and 34)
-def fine_for(app, town: str, holder_cpf: str, amount: str = "300.00",
-             status: SanctionStatus = SanctionStatus.CONFIRMED) -> int:
-    """A decided fine against a holder; its id."""
-    now = datetime.now(UTC)
-    with app.app_context():
-        t = factories.town(town)
-        holder = db.session.scalar(select(factories.Holder).filter_by(
-            municipality_id=t.id, tax_id=holder_cpf))
-        act = Sanction(municipality_id=t.id, origin_key=f"test:{factories.n()}",
-                       pack_id="test", law="Lei de teste", rule_id="test", kind="fine",
-                       target="holder", label="Multa", offender=f"holder:{holder.id}",
-                       holder_id=holder.id, citation="{}", decided_by="supervisor",
-                       status=status, proposed_at=now, decided_at=now, updated_at=now)
-        db.session.add(act)
-        db.session.flush()
-        fine = Fine(municipality_id=t.id, sanction_id=act.id, unit="BRL",
-                    amount=Decimal(amount), amount_brl=Decimal(amount), value_on=TODAY)
-        db.session.add(fine)
-        db.session.commit()
-        return fine.id
-
-
 def pay(app, fine_id: int, amount: str, reversed_: bool = False) -> None:
     now = datetime.now(UTC)
     with app.app_context():

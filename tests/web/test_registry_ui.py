@@ -14,6 +14,8 @@ from inspector.extensions import db
 from inspector.identifiers import make_cpf
 from inspector.models import AuditEntry, Driver, Licence, Status, StatusChange, Vehicle
 from tests import factories
+from tests.support.registry import moto_form
+from tests.support.web import field_error, text
 
 HX = {"HX-Request": "true"}
 
@@ -33,27 +35,9 @@ def signed_in(app, make, role: str, town: str = "tapurah"):
     return c
 
 
-def text(response) -> str:
-    return response.get_data(as_text=True)
-
-
-def field_error(html: str, name: str) -> str | None:
-    """The error shown next to a field, or None (and the field must say it is invalid)."""
-    m = re.search(rf'<p class="field-error" id="f-{name}-error">([^<]+)</p>', html)
-    if m:
-        assert re.search(rf'id="f-{name}"[^>]*aria-invalid="true"', html), name
-    return m.group(1) if m else None
-
-
 def history_of(html: str) -> str:
     """The history section of a record's page."""
     return html[html.index('id="history-title"'):]
-
-
-def moto_form(holder_tax_id: str, **kw) -> dict:
-    return {"service": "mototaxi", "plate": "QBC1D23", "make_model": "Honda CG 160",
-            "year_of_manufacture": "2024", "engine_cc": "160", "colour": "Vermelha",
-            "holder_tax_id": holder_tax_id, **kw}
 
 
 # ------------------------------------------------------------------------- lists

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from inspector.extensions import db
 from inspector.models import Inspection
 from tests.support.field_api import Api, body
-from tests.web.test_review_ui import _login, town  # noqa: F401  (fixture)
+from tests.support.web import login
 
 HOST = "pix-mototaxi-tapurah.example.net"
 
@@ -40,7 +40,7 @@ def test_the_review_warns_of_the_foreign_address_the_agent_scanned(app, town):
     assert r.status_code == 201
     with app.app_context():
         ids = {i.uuid: i.id for i in db.session.scalars(select(Inspection))}
-    c = _login(app, town["supervisor"])
+    c = login(app, town["supervisor"])
     html = c.get(f"/revisao/vistorias/{ids[iid]}").get_data(as_text=True)
     assert f"Possível fraude: o QR lido tinha endereço não oficial ({HOST}:8443)" in html
     html = c.get(f"/revisao/vistorias/{ids[plain]}").get_data(as_text=True)

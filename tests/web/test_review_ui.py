@@ -3,7 +3,6 @@ the photo gallery (renditions, original bytes, hash check), decisions over htmx,
 rejection reaching the agent's app through GET /api/field/inspections/<uuid>."""
 from __future__ import annotations
 
-import uuid
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
 
@@ -13,72 +12,28 @@ from sqlalchemy import select
 
 from inspector.extensions import db
 from inspector.models import Inspection, Photo, Sanction, SanctionStatus
-from tests import factories
-from tests.support.enforcement import enforcement_worker, fleet
-from tests.support.field_api import Api, body, damage_evidence, jpeg, sha
-
-BIG = jpeg(7, size=(2000, 1500))
-
-
-@pytest.fixture
-def town(app):
-    """Tapurah with a rider and his moto-taxi, an agent, a supervisor, an admin; Sapezal's
-    supervisor next door."""
-    with app.app_context():
-        f = fleet("tapurah", "mototaxi")
-        users = {r: factories.user(r, "tapurah").username for r in ("agent", "supervisor", "admin")}
-        users["other_agent"] = factories.user("agent", "tapurah", name="Outra Agente").username
-        users["sapezal"] = factories.user("supervisor", "sapezal").username
-        db.session.commit()
-        return {"vehicle_id": f["vehicle"].id, **users}
-
-
-def _send(app, username: str, vehicle_id: int, fail: dict, started=None) -> str:
-    c = app.test_client()
-    assert c.login(username).status_code == 302
-    api = Api(c)
-    iid = str(uuid.uuid4())
-    b = body(vehicle_id, fail=fail, ok=("general-condition",), started=started)
-    assert api.put_inspection(iid, b).status_code == 201
-    for item in b["items"]:
-        for ph, data in zip(item["photos"], fail.get(item["item_id"], [])):
-            assert api.put_photo(iid, ph["id"], data).status_code == 201
-    enforcement_worker(app)  # the tick after the sync (or the next review page) proposes
-    return iid
-
-
-def _ids(app, iid: str) -> tuple[int, list[int], list[int]]:
-    with app.app_context():
-        insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
-        acts = db.session.scalars(select(Sanction.id).where(Sanction.inspection_id == insp.id)
-                                  .order_by(Sanction.id)).all()
-        photos = db.session.scalars(select(Photo.id).where(Photo.inspection_id == insp.id)
-                                    .order_by(Photo.position)).all()
-        return insp.id, list(acts), list(photos)
+from tests.support.enforcement import enforcement_worker
+from tests.support.field_api import Api, damage_evidence, jpeg, sha
+from tests.support.review import BIG, inspection_ids, send_inspection
+from tests.support.web import login
 
 
 @pytest.fixture
 def one(app, town):
-    iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [BIG], "uniform": [jpeg(3)]})
-    insp_id, acts, photos = _ids(app, iid)
+    iid = send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [BIG], "uniform": [jpeg(3)]})
+    insp_id, acts, photos = inspection_ids(app, iid)
     return {"iid": iid, "id": insp_id, "acts": acts, "photos": photos}
-
-
-def _login(app, username):
-    c = app.test_client()
-    assert c.login(username).status_code == 302
-    return c
 
 
 def test_only_supervisors_and_admins_of_the_town_see_the_review(app, client, town, one):
     pages = ["/revisao", "/revisao/prazos", "/revisao/atos", f"/revisao/vistorias/{one['id']}",
              f"/revisao/atos/{one['acts'][0]}", f"/revisao/fotos/{one['photos'][0]}/mini.jpg"]
-    agent = _login(app, town["agent"])
+    agent = login(app, town["agent"])
     for p in pages:
         assert agent.get(p).status_code == 403, p
     assert "Revisão" not in agent.get("/inicio").get_data(as_text=True)
     for role in ("supervisor", "admin"):
-        c = _login(app, town[role])
+        c = login(app, town[role])
         for p in pages:
             assert c.get(p).status_code == 200, (role, p)
         assert 'href="/revisao"' in c.get("/inicio").get_data(as_text=True)
@@ -87,7 +42,7 @@ def test_only_supervisors_and_admins_of_the_town_see_the_review(app, client, tow
 
 
 def test_another_towns_inspections_acts_and_photos_are_404(app, town, one):
-    c = _login(app, town["sapezal"])
+    c = login(app, town["sapezal"])
     for p in (f"/revisao/vistorias/{one['id']}", f"/revisao/atos/{one['acts'][0]}",
               f"/revisao/fotos/{one['photos'][0]}/mini.jpg",
               f"/revisao/fotos/{one['photos'][0]}/original",
@@ -103,8 +58,8 @@ def test_another_towns_inspections_acts_and_photos_are_404(app, town, one):
 
 def test_queue_filters_by_agent_status_and_day_and_answers_a_fragment_to_htmx(app, town, one):
     old = datetime.now(UTC) - timedelta(days=40)
-    other = _send(app, town["other_agent"], town["vehicle_id"], {"mirrors": [jpeg(9)]}, old)
-    c = _login(app, town["supervisor"])
+    other = send_inspection(app, town["other_agent"], town["vehicle_id"], {"mirrors": [jpeg(9)]}, old)
+    c = login(app, town["supervisor"])
     page = c.get("/revisao").get_data(as_text=True)        # default: awaiting review
     assert page.count("/revisao/vistorias/") == 2 and "<html" in page
     with app.app_context():
@@ -121,7 +76,7 @@ def test_queue_filters_by_agent_status_and_day_and_answers_a_fragment_to_htmx(ap
 
 
 def test_gallery_shows_each_photos_time_gps_hash_and_whether_it_matches(app, town, one):
-    c = _login(app, town["supervisor"])
+    c = login(app, town["supervisor"])
     html = c.get(f"/revisao/vistorias/{one['id']}").get_data(as_text=True)
     assert sha(BIG)[:16] in html and "-12.70833" in html           # hash and EXIF GPS
     assert "EXIF 30/11/2026 09:05:00 (UTC-04:00)" in html  # as the camera wrote it
@@ -141,7 +96,7 @@ def test_gallery_shows_each_photos_time_gps_hash_and_whether_it_matches(app, tow
 
 
 def test_thumbnail_zoom_and_original(app, town, one):
-    c = _login(app, town["supervisor"])
+    c = login(app, town["supervisor"])
     pid = one["photos"][0]
     mini = c.get(f"/revisao/fotos/{pid}/mini.jpg")
     assert mini.status_code == 200 and mini.headers["Content-Type"] == "image/jpeg"
@@ -159,7 +114,7 @@ def test_thumbnail_zoom_and_original(app, town, one):
 
 
 def test_reject_with_a_reason_reaches_the_agents_app_confirm_the_other(app, town, one):
-    c = _login(app, town["supervisor"])
+    c = login(app, town["supervisor"])
     mirrors, uniform = one["acts"]
     empty = c.post_form(f"/revisao/atos/{uniform}/rejeitar", {"reason": ""},
                         headers={"HX-Request": "true"})
@@ -173,7 +128,7 @@ def test_reject_with_a_reason_reaches_the_agents_app_confirm_the_other(app, town
                        {"comment": "Bem documentado."}).status_code == 303
     assert c.post_form(f"/revisao/vistorias/{one['id']}/comentar",
                        {"comment": "Confira o número do prefixo na próxima."}).status_code == 303
-    agent = Api(_login(app, town["agent"]))
+    agent = Api(login(app, town["agent"]))
     review = agent.get(f"/api/field/inspections/{one['iid']}").json["review"]
     assert review["status"] == "reviewed"
     by_item = {a["item_id"]: a for a in review["acts"]}
@@ -186,7 +141,7 @@ def test_reject_with_a_reason_reaches_the_agents_app_confirm_the_other(app, town
 
 
 def test_the_mayors_decision_is_an_admins_form_and_amendments_stay_in_the_law(app, town, one):
-    c = _login(app, town["supervisor"])
+    c = login(app, town["supervisor"])
     act = one["acts"][0]
     r = c.post_form(f"/revisao/atos/{act}/prefeito", {"decision": "confirm", "ref": "X 1/2026"})
     assert r.status_code == 403
@@ -203,7 +158,7 @@ def test_the_mayors_decision_is_an_admins_form_and_amendments_stay_in_the_law(ap
 
 
 def test_prazos_lists_the_notice_and_its_deadline(app, town, one):
-    c = _login(app, town["supervisor"])
+    c = login(app, town["supervisor"])
     c.post_form(f"/revisao/atos/{one['acts'][0]}/confirmar", {})
     html = c.get("/revisao/prazos").get_data(as_text=True)
     assert "Notificações a cumprir" in html and "NOT-" in html
@@ -217,16 +172,16 @@ def test_a_failing_proposal_never_refuses_the_evidence_and_can_be_made_again(app
     def broken(insp, now):
         raise RuntimeError("bug")
     monkeypatch.setattr("inspector.enforcement.propose_for_inspection", broken)
-    iid = _send(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})  # + worker
+    iid = send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})  # + worker
     monkeypatch.undo()
-    insp_id, acts, photos = _ids(app, iid)
+    insp_id, acts, photos = inspection_ids(app, iid)
     assert acts == [] and len(photos) == 1
     assert enforcement_worker(app) == []  # tried once: not again on every page
-    c = _login(app, town["supervisor"])
+    c = login(app, town["supervisor"])
     page = c.get(f"/revisao/vistorias/{insp_id}").get_data(as_text=True)
     assert "Propostas não geradas" in page and "Gerar propostas" in page
     assert c.post_form(f"/revisao/vistorias/{insp_id}/propor", {}).status_code == 303
-    assert len(_ids(app, iid)[1]) == 1
+    assert len(inspection_ids(app, iid)[1]) == 1
     assert propose.propose_for_inspection  # the real one is back
 
 

@@ -19,16 +19,10 @@ from inspector.extensions import db
 from inspector.models import FinePayment, Licence, Notice, Sanction, Status
 from tests import factories
 from tests.support.credentials import banner
+from tests.support.documents import pdf_text
 from tests.support.enforcement import deliver, fleet, inspect, running_daily_fine, set_values
-from tests.web.test_documents import pdf_text
-
-HX = {"HX-Request": "true"}
-
-
-def _login(app, username):
-    c = app.test_client()
-    assert c.login(username).status_code == 302
-    return c
+from tests.support.fines import pay
+from tests.support.web import HX, login
 
 
 def _dmy(day) -> str:
@@ -55,7 +49,7 @@ def nortelandia(app):
 
 def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
         app, nortelandia, tmp_path):
-    c = _login(app, nortelandia["supervisor"])
+    c = login(app, nortelandia["supervisor"])
     act = nortelandia["act"]
     page = c.get(f"/revisao/atos/{act}").get_data(as_text=True)
     assert "Duração proposta" in page and "30 dias (de 1 a 90" in page
@@ -153,17 +147,13 @@ def fine(app):
                 "supervisor": sup.username, "agent": agent.username, "other": other.username}
 
 
-def _pay(c, act, **data):
-    return c.post_form(f"/revisao/atos/{act}/pagamento", data, headers=HX)
-
-
 def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine):
-    c = _login(app, fine["supervisor"])
+    c = login(app, fine["supervisor"])
     act = fine["act"]
     card = c.get(f"/revisao/atos/{act}").get_data(as_text=True)
     assert "Pagamento da multa" in card and "em aberto: R$ 525,00" in card
     tomorrow = (local_day(datetime.now(UTC)) + timedelta(days=1)).isoformat()
-    bad = _pay(c, act, paid_on=tomorrow, amount_paid="-10", receipt="")
+    bad = pay(c, act, paid_on=tomorrow, amount_paid="-10", receipt="")
     html = bad.get_data(as_text=True)
     assert bad.status_code == 422
     for message in ("A data do pagamento não pode ser futura.",
@@ -176,7 +166,7 @@ def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine
     assert f'name="paid_on" required value="{tomorrow}"' in html
     assert 'name="amount_paid" inputmode="decimal" required value="-10"' in html
     today = local_day(datetime.now(UTC)).isoformat()
-    ok = _pay(c, act, paid_on=today, amount_paid="200,00", receipt="DAM 2026/77")
+    ok = pay(c, act, paid_on=today, amount_paid="200,00", receipt="DAM 2026/77")
     assert ok.status_code == 200
     assert "paga parcialmente: R$ 200,00 de R$ 525,00, faltam R$ 325,00" in ok.get_data(
         as_text=True)
@@ -190,7 +180,7 @@ def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine
     # the supervisors' list, then paid in full
     listed = c.get("/revisao/multas").get_data(as_text=True)
     assert fine["number"] in listed and "paga parcialmente" in listed and "R$ 325,00" in listed
-    assert _pay(c, act, paid_on=today, amount_paid="325", receipt="DAM 2026/78").status_code \
+    assert pay(c, act, paid_on=today, amount_paid="325", receipt="DAM 2026/78").status_code \
         == 200
     assert "Nenhuma multa em aberto" in c.get("/revisao/multas").get_data(as_text=True)
     public = app.test_client().get(f"/documentos/{path}").get_data(as_text=True)
@@ -198,15 +188,15 @@ def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine
 
 
 def test_only_the_towns_supervisors_and_admins_record_payments_and_see_the_list(app, fine):
-    agent = _login(app, fine["agent"])
+    agent = login(app, fine["agent"])
     assert agent.get("/revisao/multas").status_code == 403
-    assert _pay(agent, fine["act"], paid_on="2026-01-01", amount_paid="1",
+    assert pay(agent, fine["act"], paid_on="2026-01-01", amount_paid="1",
                 receipt="DAM-1").status_code == 403
-    other = _login(app, fine["other"])
-    assert _pay(other, fine["act"], paid_on="2026-01-01", amount_paid="1",
+    other = login(app, fine["other"])
+    assert pay(other, fine["act"], paid_on="2026-01-01", amount_paid="1",
                 receipt="DAM-1").status_code == 404
     assert fine["number"] not in other.get("/revisao/multas").get_data(as_text=True)
-    no_csrf = _login(app, fine["supervisor"]).post(f"/revisao/atos/{fine['act']}/pagamento",
+    no_csrf = login(app, fine["supervisor"]).post(f"/revisao/atos/{fine['act']}/pagamento",
                                                    data={"paid_on": "2026-01-01"})
     assert no_csrf.status_code in (400, 403)
     with app.app_context():
@@ -218,7 +208,7 @@ def test_a_running_daily_fine_says_that_paying_does_not_stop_it(app):
     with app.app_context():
         _notice, daily, sup = running_daily_fine()
         username, daily_id = sup.username, daily.id
-    c = _login(app, username)
+    c = login(app, username)
     card = c.get(f"/revisao/atos/{daily_id}").get_data(as_text=True)
     assert "em aberto: R$ 1.945,20 (até agora)" in card     # 2 days of R$ 972,60
     assert "registrar um pagamento não interrompe a contagem" in card

@@ -1,0 +1,67 @@
+"""Reading the documents the app prints (pdftotext) and a company's rider's notice decided
+by the supervisor (Tapurah Lei 406/2001 Art. 27 I: the company's copy)."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from inspector import enforcement
+from inspector.extensions import db
+from inspector.models import NoticeDocument, Sanction, User
+from inspector.notifications import subscriptions as push_subscriptions
+from tests import factories
+from tests.support.enforcement import fleet, inspect, set_values
+
+RIDER = "Carlos Alberto Motoqueiro"
+
+
+def stored_document(app, notice_id: int) -> NoticeDocument:
+    with app.app_context():
+        doc = db.session.scalar(select(NoticeDocument).where(NoticeDocument.notice_id == notice_id)
+                                .order_by(NoticeDocument.version.desc()))
+        _ = doc.pdf  # load the deferred bytes before leaving the session
+        db.session.expunge(doc)
+        return doc
+
+
+def pdf_text(pdf: bytes, tmp_path: Path) -> str:
+    """The PDF's text as pdftotext reads it, on one line (wrapping undone)."""
+    if not shutil.which("pdftotext"):
+        pytest.fail("pdftotext is missing: `make test` installs poppler-utils")
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    out = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], check=True,
+                         capture_output=True, text=True).stdout
+    return " ".join(out.split())
+
+
+COMPANY = "Moto Rápida Ltda"
+
+
+def company_notice(app, town: str = "tapurah", item: str = "mirrors", *, subscribe=None) -> dict:
+    """A moto-taxi of a company, one failed item, the supervisor confirms the proposal."""
+    with app.app_context():
+        f = fleet(town, "mototaxi")
+        f["holder"].name = COMPANY
+        f["driver"].name = RIDER
+        set_values(town, minimum_wage=1518, fiscal_unit=5, since=date(2020, 1, 1))
+        agent = factories.user("agent", town)
+        sup = factories.user("supervisor", town, name="Sueli Supervisora")
+        if subscribe is not None:
+            push_subscriptions.save(subscribe.as_json(), holder=f["holder"])
+        db.session.commit()
+        now = datetime.now(UTC) - timedelta(minutes=5)
+        insp = inspect(f["vehicle"], agent, {item: "fail"}, now - timedelta(hours=1))
+        act = db.session.scalar(select(Sanction).where(Sanction.inspection_id == insp.id)
+                                .order_by(Sanction.id))
+        decision = enforcement.confirm(act, db.session.get(User, sup.id), now)
+        db.session.commit()
+        return {"act_id": act.id, "notice_id": decision.notice.id,
+                "number": decision.notice.number, "code": decision.access_code,
+                "agent": agent.username, "sup": sup.username, "holder_id": f["holder"].id,
+                "kind": act.kind}
