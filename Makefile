@@ -8,7 +8,7 @@ STAMP     := $(VENV)/.installed
 VENDOR    := static/vendor
 CHROMIUM  := /usr/bin/chromium
 
-.PHONY: run serve test setup vendor chromium poppler fonts wrk db clean bench lint
+.PHONY: run serve test setup vendor chromium poppler fonts wrk db clean bench lint screenshots
 
 run: setup db
 	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
@@ -96,6 +96,10 @@ bench: setup wrk chromium
 lint: setup
 	$(BIN)/ruff check .
 	npx --no-install eslint .
+
+# Each person's main screens at 360 and 1280 px, from a fresh demo (bench/screenshots.py).
+screenshots: setup chromium
+	$(BIN)/python bench/screenshots.py --out screenshots
 
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3 instance/evidence
