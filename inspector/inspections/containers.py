@@ -22,8 +22,10 @@ class Damaged(ValueError):
 _SOI, _EOI, _SOS = 0xD8, 0xD9, 0xDA
 _STANDALONE = {0x01, *range(0xD0, 0xD8)}   # TEM, RST0-7: markers without a length
 # After a scan's header, the entropy-coded data runs to the next marker: a 0xFF that is not
-# byte stuffing (FF 00), a restart marker (FF D0-D7) or a fill byte (FF FF).
-_NEXT_MARKER = re.compile(rb"\xff+[^\x00\xd0-\xd7\xff]")
+# byte stuffing (FF 00) or a restart marker (FF D0-D7); fill bytes (FF FF) before it are
+# skipped by jpeg_end. (Written as `\xff+[^...\xff]` the pattern loses re's fast scan for
+# its first byte: 44 ms instead of 0.6 for a 2 MB photo.)
+_NEXT_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7]")
 
 
 def jpeg_end(data: bytes, start: int = 0) -> int:
