@@ -4,31 +4,11 @@ from __future__ import annotations
 
 import logging
 
-import pytest
-
 from inspector import config as config_module
-from inspector import create_app, logs
+from inspector import create_app
 from tests.support.config import app_config
 
 WARNING = "RATELIMIT_STORAGE_URI=memory://"
-
-
-@pytest.fixture
-def start_logs(monkeypatch, caplog):
-    """The app's records at start (its logger does not propagate: caplog listens on it)."""
-    original = logs.init_app
-    apps = []
-
-    def init_app(app):
-        original(app)
-        app.logger.addHandler(caplog.handler)
-        apps.append(app)
-
-    monkeypatch.setattr(logs, "init_app", init_app)
-    caplog.set_level(logging.WARNING)
-    yield caplog
-    for app in apps:
-        app.logger.removeHandler(caplog.handler)
 
 
 def _warnings(caplog) -> list[str]:

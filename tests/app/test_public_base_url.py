@@ -12,7 +12,6 @@ from inspector import config as config_module
 from inspector import create_app
 from inspector.credentials import issuing as credentials
 from tests.support.config import app_config
-from tests.web.test_rate_limit_storage import start_logs  # noqa: F401  (fixture)
 
 WARNING = "PUBLIC_BASE_URL não definido"
 
