@@ -39,6 +39,7 @@ function show(name) {
   if (name === "reviews") renderReviews($("reviews-list"), $("reviews-note")).then(renderCount);
   if (name === "home") {
     renderFreshness();
+    renderLastSend();
     renderCount();
   }
 }
@@ -127,8 +128,19 @@ async function renderFreshness() {
     return;
   }
   const old = Date.now() - Date.parse(refreshed) > STALE_MS;
-  node.textContent = `Dados atualizados em ${formatDateTime(refreshed)}` + (old ? " — mais de 24 h: atualize quando houver internet." : ".");
+  const [vehicles, drivers] = await Promise.all([store.countRows("vehicles"), store.countRows("drivers")]);
+  const held = `${plural(vehicles, "veículo", "veículos")} e ${plural(drivers, "condutor", "condutores")} no aparelho`;
+  node.textContent = `Dados atualizados em ${formatDateTime(refreshed)}: ${held}` +
+    (old ? " — mais de 24 h: atualize quando houver internet." : ".");
   node.classList.toggle("stale", old);
+}
+
+/** When this phone last delivered inspections to the server (kept across reloads). */
+async function renderLastSend() {
+  const last = await store.getMeta("lastSent");
+  $("last-send").textContent = last
+    ? `Último envio: ${formatDateTime(last.at)} (${plural(last.sent, "vistoria", "vistorias")}).`
+    : "Nenhuma vistoria enviada deste aparelho ainda.";
 }
 
 function renderNetwork() {
@@ -430,6 +442,7 @@ function wire() {
     $("sync-status").dataset.state = e.detail.state;
   });
   sync.events.addEventListener("snapshot", renderFreshness);
+  sync.events.addEventListener("sent", renderLastSend);
 }
 
 async function start() {

@@ -156,7 +156,11 @@ function finish(summary, manual) {
   } else if (summary.kept > 0) {
     failures += 1;
     const delay = scheduleRetry();
-    const why = summary.offline ? "Sem conexão" : "O servidor não respondeu";
+    // Offline only when the phone says so: a request that died while the phone is online
+    // (a lost answer) may have reached the server, and the resend will not duplicate it.
+    const why = !summary.offline ? "O servidor não respondeu"
+      : navigator.onLine ? "A conexão caiu antes da resposta do servidor (o que já chegou não será duplicado)"
+        : "Sem conexão";
     emit("status", { state: "waiting",
       message: `${why}: ${plural(summary.kept, "vistoria fica", "vistorias ficam")} no aparelho. Nova tentativa em ${Math.round(delay / 1000)} s.` });
   } else {
@@ -166,7 +170,11 @@ function finish(summary, manual) {
     if (summary.attention) parts.push(plural(summary.attention, "precisa de atenção", "precisam de atenção"));
     emit("status", { state: summary.attention ? "attention" : "done", message: parts.join("; ") });
   }
-  store.setMeta("lastSync", { at: new Date().toISOString(), ...summary, manual });
+  const at = new Date().toISOString();
+  store.setMeta("lastSync", { at, ...summary, manual });
+  if (summary.sent > 0) {
+    store.setMeta("lastSent", { at, sent: summary.sent }).then(() => emit("sent"));
+  }
   return summary;
 }
 
