@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from inspector.registry import records as reg
 from tests.support.registry import moto_fields, saved_holder
-from tests.unit.test_registry_services import towns  # noqa: F401 (fixture)
 
 
 def test_a_letter_prefix_shaped_like_a_plate_start_is_found(towns):  # noqa: F811

@@ -17,17 +17,6 @@ from tests import factories
 from tests.support.registry import CNPJ, moto_fields, saved_holder
 
 CPF = make_cpf("111444777")
-@pytest.fixture
-def towns(app):
-    """An app context with two towns; yields (nortelandia_id, tapurah_id). Nortelândia's laws
-    cover taxi and moto-taxi (Leis 127/2009 and 030/1998), Tapurah's moto-taxi only."""
-    with app.app_context():
-        a, b = factories.town("nortelandia"), factories.town("tapurah")
-        db.session.commit()
-        yield a.id, b.id
-        db.session.rollback()
-
-
 def errors_of(call, *args, **kw) -> dict[str, str]:
     with pytest.raises(ValidationFailed) as e:
         call(*args, **kw)
