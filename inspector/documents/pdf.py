@@ -197,6 +197,7 @@ def _image(data: bytes | None, max_w: float, max_h: float) -> Image | None:
     try:
         with PILImage.open(io.BytesIO(data)) as im:
             w, h = im.size
+            im.load()  # one cut short would only fail when the page is drawn: a 500
     except Exception:  # noqa: BLE001 - a picture that will not open is simply not shown
         return None
     scale = min(max_w / w, max_h / h)

@@ -324,5 +324,13 @@ def decode_signature(value: str) -> bytes:
         data = base64.b64decode(encoded, validate=True)
     except (binascii.Error, ValueError):
         raise ValidationFailed({field: "A assinatura não pôde ser lida."}) from None
-    _open(data, ["PNG"], MAX_SIGNATURE_PIXELS, field).close()
+    with _open(data, ["PNG"], MAX_SIGNATURE_PIXELS, field) as img:
+        # whole, like a photo: a canvas never draws anything else, and a notice prints it
+        try:
+            if containers.png_end(data) != len(data):
+                raise containers.Damaged("dados depois do fim da imagem")
+            img.load()
+        except (containers.Damaged, *_UNDECODABLE):
+            raise ValidationFailed({field: "A imagem da assinatura está danificada ou "
+                                           "incompleta."}) from None
     return data
