@@ -9,6 +9,7 @@ from flask import Flask
 
 def register_cli(app: Flask) -> None:
     """Attach every command group to the app."""
+    from inspector.cli.backup import backup_cli
     from inspector.cli.credentials import credentials_cli
     from inspector.cli.demo import demo_cli
     from inspector.cli.docs import docs_cli
@@ -22,5 +23,5 @@ def register_cli(app: Flask) -> None:
 
     for group in (audit_cli, users_cli, evidence_cli, rules_cli, registry_cli, demo_cli,
                   credentials_cli, notifications_cli, enforcement_cli, docs_cli, production_cli,
-                  towns_cli):
+                  towns_cli, backup_cli):
         app.cli.add_command(group)
