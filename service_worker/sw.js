@@ -13,6 +13,7 @@ const PRECACHE_URLS = /*@PRECACHE*/[];
 const CACHE_PREFIX = "campo-shell-";
 const CACHE_NAME = CACHE_PREFIX + VERSION;
 const SHELL_URL = "/campo";
+const OFFLINE_URL = "/campo/sem-internet"; // the app's own page for a site page out of reach
 
 self.addEventListener("install", (event) => {
   event.waitUntil(precacheShell());
@@ -126,7 +127,19 @@ function answerFromShell(request) {
   if (url.search === "" && PRECACHE_URLS.includes(url.pathname)) {
     return cacheFirst(url.pathname, request);
   }
+  if (request.mode === "navigate") return networkOrOffline(request);
   return null;
+}
+
+/** The network's answer to a page load; when there is no network, the app's offline page
+ * (never the browser's error page). */
+async function networkOrOffline(request) {
+  try {
+    return await fetch(request);
+  } catch {
+    const cached = await (await caches.open(CACHE_NAME)).match(OFFLINE_URL, { ignoreVary: true });
+    return cached || Response.error();
+  }
 }
 
 /** The cached copy of `key`, or the network when it is missing from the cache. */

@@ -83,7 +83,7 @@ def test_public_pages_have_no_accessibility_violation(browser, live_server, plac
     try:
         assert _violations(context, [
             "/entrar", place["regular"], place["irregular"], "/v/nao-e-um-codigo",
-            place["regular"] + "/denunciar", "/leis", "/leis/tapurah-406-2001",
+            place["regular"] + "/denunciar", "/leis", "/leis/tapurah-lei-406-2001-mototaxi",
             "/transparencia/registro"]) == []
     finally:
         context.close()

@@ -42,7 +42,7 @@ ICONS = ("icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable
 SW_SOURCE = Path(__file__).resolve().parents[3] / "service_worker" / "sw.js"
 _VERSION_MARK = '/*@VERSION*/"dev"'
 _PRECACHE_MARK = "/*@PRECACHE*/[]"
-_TEMPLATES = ("field/app.html", "laws/law.html", "laws/_layout.html")
+_TEMPLATES = ("field/app.html", "field/offline.html", "laws/law.html", "laws/_layout.html")
 
 
 def _static_dir() -> Path:
@@ -63,7 +63,7 @@ def _law_slugs() -> list[str]:
 
 def precache_urls() -> list[str]:
     """The URLs the service worker stores at install: the whole app shell and the law pages."""
-    return (["/campo", url_for("field.manifest")]
+    return (["/campo", url_for("field.offline"), url_for("field.manifest")]
             + [url_for("laws.law", law_slug=slug) for slug in _law_slugs()]
             + [url_for("static", filename=name) for name in _static_files()])
 
@@ -72,6 +72,7 @@ def shell_version() -> str:
     """A short hash of every precached byte: any change of an asset makes a new worker."""
     h = hashlib.sha256()
     h.update(_shell_html().encode())
+    h.update(_offline_html().encode())
     h.update(_manifest_json().encode())
     h.update(SW_SOURCE.read_bytes())
     h.update(_static_digest().encode())
@@ -122,6 +123,10 @@ def _shell_html() -> str:
     return render_template("field/app.html", theme=THEME)
 
 
+def _offline_html() -> str:
+    return render_template("field/offline.html", theme=THEME)
+
+
 def _manifest_json() -> str:
     icons = []
     for size in (192, 512):
@@ -152,6 +157,15 @@ def _manifest_json() -> str:
 def shell():
     """The field app shell: static HTML, the same for everyone, opened offline from cache."""
     response = Response(_shell_html(), mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/campo/sem-internet")
+@public
+def offline():
+    """What the service worker shows for a page of the site it cannot reach offline."""
+    response = Response(_offline_html(), mimetype="text/html")
     response.headers["Cache-Control"] = "no-cache"
     return response
 
