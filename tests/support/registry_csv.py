@@ -4,7 +4,6 @@ from __future__ import annotations
 import csv
 import io
 
-import pytest
 from sqlalchemy import func, select
 
 from inspector.extensions import db
@@ -98,35 +97,6 @@ def counts() -> dict[str, int]:
            for name, m in tables.items()}
     out["links"] = db.session.scalar(select(func.count()).select_from(vehicle_drivers))
     return out
-
-
-@pytest.fixture(name="town")
-def tapurah(app):
-    """An app context and Tapurah's id (the `town` fixture of the import tests)."""
-    from tests import factories
-
-    with app.app_context():
-        t = factories.town("tapurah")
-        db.session.commit()
-        yield t.id
-        db.session.rollback()
-
-
-@pytest.fixture(name="town")
-def tapurah_with_two_rows(app):
-    """An app context and Tapurah's id, with rows 0 and 1 of the test sheet (company 0)
-    imported and committed."""
-    from inspector.imports.csv_import import import_registry
-    from tests import factories
-
-    with app.app_context():
-        t = factories.town("tapurah")
-        db.session.commit()
-        report = import_registry(t.id, to_csv([row(0), row(1)]), actor="teste")
-        assert report.ok, report.errors
-        db.session.commit()
-        yield t.id
-        db.session.rollback()
 
 
 def upload(client, data: bytes, name: str = "frota.csv"):

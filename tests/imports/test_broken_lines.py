@@ -9,7 +9,6 @@ from inspector.imports.csv_import import import_registry
 from tests.support.registry_csv import (
     counts,
     row,
-    tapurah,  # noqa: F401  (the `town` fixture)
     to_csv,
 )
 

@@ -10,7 +10,6 @@ from inspector.models import Driver
 from tests.support.registry_csv import (
     HEADER,
     row,
-    tapurah,  # noqa: F401  (the `town` fixture)
     to_csv,
 )
 

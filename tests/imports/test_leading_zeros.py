@@ -5,7 +5,6 @@ from __future__ import annotations
 from inspector.imports.csv_import import import_registry
 from tests.support.registry_csv import (
     row,
-    tapurah,  # noqa: F401  (the `town` fixture)
     to_csv,
 )
 
