@@ -7,6 +7,7 @@ def register_blueprints(app: Flask) -> None:
     from inspector.blueprints.auth.routes import bp as auth_bp
     from inspector.blueprints.bench.routes import bp as bench_bp
     from inspector.blueprints.credentials.routes import bp as credentials_bp
+    from inspector.blueprints.dashboard.routes import bp as dashboard_bp
     from inspector.blueprints.documents.routes import bp as documents_bp
     from inspector.blueprints.field.routes import bp as field_bp
     from inspector.blueprints.field_api.routes import bp as field_api_bp
@@ -34,5 +35,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(documents_bp)
     app.register_blueprint(transparency_bp)
     app.register_blueprint(towns_bp)
+    app.register_blueprint(dashboard_bp)
     if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production
         app.register_blueprint(bench_bp)

@@ -19,13 +19,16 @@ from inspector.models import (
     EnforcementEvent,
     Fine,
     Inspection,
+    InspectionItem,
     InspectionStatus,
+    ItemResult,
     Notice,
     Sanction,
     SanctionStatus,
     User,
     Vehicle,
 )
+from inspector.models.enforcement import EFFECTIVE
 from inspector.rules.sanctions import Money
 
 OPEN_DEADLINE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
@@ -33,6 +36,16 @@ OPEN_DEADLINE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatu
 DECIDED = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
            SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,
            SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)
+
+# Groups of statuses the acts list filters by (the dashboard's columns): key -> label, statuses
+LIST_GROUPS = {
+    "decided": ("Decididos (confirmados ou alterados)",
+                (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)),
+    "effective": ("Em vigor ou cumpridos (não anulados)", EFFECTIVE),
+    "other": ("Rejeitados, encerrados ou com recurso decidido",
+              (SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED,
+               SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)),
+}
 
 
 @dataclass
@@ -59,9 +72,9 @@ class QueuePage:
 
 def review_queue(town_id: int, *, agent_id: int | None = None, status: str | None = None,
                  day_from: date | None = None, day_to: date | None = None,
-                 page: int = 1, per_page: int = 50) -> QueuePage:
-    """Inspections of a town, newest first, filtered by agent, status and the local day
-    they finished (the date the queue shows)."""
+                 page: int = 1, per_page: int = 50, item: str | None = None) -> QueuePage:
+    """Inspections of a town, newest first, filtered by agent, status, the local day
+    they finished (the date the queue shows) and a checklist item they found failed."""
     # The page's ids come from the queue's indexes (models/inspections.py), which hold every
     # filter and the order; only those rows are then read. A town's inspections are never
     # read whole, and their wide columns (the body, the signature) never slow the walk.
@@ -75,6 +88,10 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
         q = q.where(Inspection.finished_at > end_of_local_day(day_from - timedelta(days=1)))
     if day_to:
         q = q.where(Inspection.finished_at <= end_of_local_day(day_to))
+    if item:   # the dashboard's "most failed items" (index ix_inspection_items_result)
+        q = q.where(Inspection.failed_items > 0, select(InspectionItem.id).where(
+            InspectionItem.inspection_id == Inspection.id, InspectionItem.result == ItemResult.FAIL,
+            InspectionItem.item_id == item).exists())
     page = max(1, page)
     newest_first = (Inspection.finished_at.desc(), Inspection.id.desc())
     ids = q.order_by(*newest_first).limit(per_page + 1).offset((page - 1) * per_page)
@@ -207,10 +224,12 @@ def deadline_soon(town_id: int | None, now: datetime, within: timedelta) -> list
 
 def acts_list(town_id: int, *, status: str | None = None, kind: str | None = None,
               holder_id: int | None = None, driver_id: int | None = None,
-              page: int = 1, per_page: int = 50) -> tuple[list[Sanction], bool]:
-    """The town's acts, newest first, filtered by status, kind, holder and driver (the
-    holder's and the driver's registry pages list the same acts: Sanction.holder_id /
-    driver_id, each indexed)."""
+              page: int = 1, per_page: int = 50, day_from: date | None = None,
+              day_to: date | None = None) -> tuple[list[Sanction], bool]:
+    """The town's acts, newest first, filtered by status (or a group of them: LIST_GROUPS),
+    kind, holder and driver (the holder's and the driver's registry pages list the same
+    acts: Sanction.holder_id / driver_id, each indexed) and the local day they were proposed
+    (the dashboard's period)."""
     town = Sanction.municipality_id == town_id
     if holder_id is not None or driver_id is not None:
         # "+ 0": one person's few acts are read by their holder_id / driver_id index; SQLite
@@ -225,10 +244,16 @@ def acts_list(town_id: int, *, status: str | None = None, kind: str | None = Non
         q = q.where(Sanction.awaiting_delivery)
     elif status == "awaiting_mayor":
         q = q.where(Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(True))
+    elif status in LIST_GROUPS:
+        q = q.where(Sanction.status.in_(LIST_GROUPS[status][1]))
     elif status in {s.value for s in SanctionStatus}:
         q = q.where(Sanction.status == SanctionStatus(status))
     if kind:
         q = q.where(Sanction.kind == kind)
+    if day_from:
+        q = q.where(Sanction.proposed_at > end_of_local_day(day_from - timedelta(days=1)))
+    if day_to:
+        q = q.where(Sanction.proposed_at <= end_of_local_day(day_to))
     rows = list(db.session.scalars(q.options(selectinload(Sanction.notice),
                                              selectinload(Sanction.vehicle))
                                    .order_by(Sanction.id.desc())

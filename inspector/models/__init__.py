@@ -58,6 +58,7 @@ from inspector.models.registry import (
     fold_name,
     vehicle_drivers,
 )
+from inspector.models.stats import FleetStandingDay
 
 __all__ = [
     "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder", "HolderKind",
@@ -74,3 +75,4 @@ __all__ += ["DeliveryStatus", "Notification", "PushDelivery", "PushSubscription"
 __all__ += ["NoticeDocument"]
 __all__ += ["fold_name"]
 __all__ += ["CLOSURE_KINDS", "TownCalendarYear", "TownClosure"]
+__all__ += ["FleetStandingDay"]

@@ -153,11 +153,20 @@ def _store(municipality_id: int, credential: Credential | None, seen_status: str
     return report
 
 
-def queue(town_id: int, status: ReportStatus | None = None) -> list[PassengerReport]:
-    """A town's reports, newest first."""
+def queue(town_id: int, status: ReportStatus | None = None, *,
+          category: ReportCategory | None = None, received_after: datetime | None = None,
+          received_until: datetime | None = None) -> list[PassengerReport]:
+    """A town's reports, newest first; of one status or category, received within
+    (received_after, received_until] (the dashboard's period)."""
     q = select(PassengerReport).where(PassengerReport.municipality_id == town_id)
     if status is not None:
         q = q.where(PassengerReport.status == status)
+    if category is not None:
+        q = q.where(PassengerReport.category == category)
+    if received_after is not None:
+        q = q.where(PassengerReport.created_at > received_after)
+    if received_until is not None:
+        q = q.where(PassengerReport.created_at <= received_until)
     return list(db.session.scalars(q.order_by(PassengerReport.created_at.desc(),
                                               PassengerReport.id.desc())))
 

@@ -1,0 +1,147 @@
+"""The town's dashboard (/painel, supervisors and admins): what its inspections, acts, fines
+and passengers' reports add up to over a period, as SVG charts drawn here with their numbers
+in a table beside each, every number a link to the list behind it. The period form is a
+plain GET (htmx swaps only the figures). The figures of a town, period and audit version
+are rendered once and reused until anything of the town changes (render_cache.py)."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, make_response, render_template, request
+from markupsafe import Markup
+
+from inspector import audit, render_cache
+from inspector.blueprints.dashboard import charts
+from inspector.blueprints.fragments import page_or_fragment, wants_fragment
+from inspector.clock import local_day
+from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.models import Fine, FinePayment, Role, Sanction
+from inspector.rules.sanctions import brl
+from inspector.security import roles_required, town_id
+from inspector.stats import dashboard, fleet
+from inspector.stats import period as periods
+
+bp = Blueprint("dashboard", __name__, url_prefix="/painel")
+EXPORT_LABELS = {"vistorias": "Vistorias (uma linha por item do checklist, com o artigo)",
+                 "atos": "Atos", "multas": "Multas", "pagamentos": "Pagamentos de multas",
+                 "cadastro": "Cadastro (veículos com titular, alvará e condutores)",
+                 "credenciais": "Credenciais QR"}
+VIEWERS = roles_required(Role.SUPERVISOR, Role.ADMIN)
+
+
+def _period() -> periods.Period | tuple[dict, periods.Period]:
+    """The period asked for; on a bad one, its errors and the default period."""
+    try:
+        return periods.from_args(request.args)
+    except ValidationFailed as e:
+        return e.errors, periods.preset("12s")
+
+
+@bp.get("")
+@VIEWERS
+def index():
+    """The dashboard of the signed-in user's town over a period (default: the last 12 weeks)."""
+    asked = _period()
+    errors, period = asked if isinstance(asked, tuple) else ({}, asked)
+    town, fragment, today = town_id(), wants_fragment(), local_day()
+    key = (town, period.first, period.last, fragment, audit.town_version(town), today)
+    html = render_cache.reuse("dashboard", key, lambda: _content(town, period, today),
+                              size=128, seconds=300)
+    if fragment and not errors:
+        body = html
+    else:
+        body = render_template("dashboard/index.html", content=Markup(html), period=period,
+                               presets=periods.PRESETS, errors=errors, asked=request.args)
+    response = make_response(body, 422 if errors else 200)
+    response.vary.add("HX-Request")
+    return response
+
+
+def _content(town: int, period: periods.Period, today) -> str:
+    """The figures and their charts, rendered (the fleet's count of the day is recorded)."""
+    buckets = period.buckets()
+    insp = dashboard.inspections(town, period)
+    items = dashboard.failed_items(town, period)
+    acts = dashboard.acts(town, period)
+    fines = dashboard.fines(town, period)
+    reports = dashboard.reports(town, period)
+    fleet_today = fleet.today(town, today)
+    trend = fleet.trend(town, period)
+    db.session.commit()   # the day's fleet counts, when first computed
+    states = list(dashboard.STATES)
+    parts = [s for s in states if s != "awaiting_delivery"]
+    names = [dashboard.STATES[s][0] for s in parts]
+    services = [f.service for f in fleet_today] or sorted({s for _, d in trend for s in d})
+    pictures = {
+        "weeks": charts.columns(
+            f"Vistorias por {'semana' if period.weekly else 'mês'}, {period.text()}",
+            [b.label for b in buckets], insp.buckets),
+        "agents": charts.bars("Vistorias por agente", [a[1] for a in insp.agents],
+                              [a[2] for a in insp.agents]),
+        "fleet": charts.stacked("Frota hoje por situação", [f.label for f in fleet_today],
+                                [[f.regular, f.irregular, f.suspended] for f in fleet_today],
+                                list(fleet.STANDING_LABELS.values())),
+        "trend": charts.lines(
+            "Parte da frota regular, por dia registrado",
+            [f"{d:%d/%m}" for d, _ in trend],
+            {fleet.SERVICE_LABELS.get(s, s): [(by[s].share if s in by else None)
+                                              for _, by in trend] for s in services}),
+        "failed": charts.bars("Itens mais reprovados", [i.label for i in items],
+                             [i.count for i in items]),
+        "acts": charts.stacked("Atos por tipo e situação", [k.label for k in acts],
+                               [[k.states[s] - (k.states["awaiting_delivery"] if s == "decided"
+                                                else 0) for s in parts]
+                                for k in acts], names),
+        "reports": charts.bars("Denúncias por tipo", [r[1] for r in reports.by_category],
+                               [r[2] for r in reports.by_category]),
+    }
+    issued = [(k, dashboard.FINE_LABELS[k], fines.issued.get(k, (0, dashboard.ZERO, 0)))
+              for k in dashboard.FINE_KINDS]
+    pictures["fines"] = charts.bars(
+        "Multas em reais", ["Emitidas no período", "Pagas no período", "Em aberto hoje"],
+        [float(fines.issued_brl), float(fines.paid_brl), float(fines.open_brl)],
+        [brl(fines.issued_brl), brl(fines.paid_brl), brl(fines.open_brl)])
+    return render_template(
+        "dashboard/_content.html", period=period, buckets=buckets, insp=insp, items=items,
+        acts=acts, states=states, state_labels={k: v[0] for k, v in dashboard.STATES.items()},
+        fines=fines, issued=issued, reports=reports, fleet_today=fleet_today, trend=trend,
+        services=services, service_labels=fleet.SERVICE_LABELS, charts=pictures, brl=brl,
+        pct=_pct, today=today, args=period.args(), exports=EXPORT_LABELS)
+
+
+def _pct(share: float | None) -> str:
+    """0.8734 -> 87,3 %."""
+    return "—" if share is None else f"{share * 100:.1f} %".replace(".", ",")
+
+
+@bp.get("/frota")
+@VIEWERS
+def fleet_list():
+    """The vehicles of one service in one standing today (the dashboard's fleet figures)."""
+    service = request.args.get("servico", "")
+    standing = request.args.get("situacao", "")
+    if service not in fleet.SERVICE_LABELS or standing not in fleet.STANDING_LABELS:
+        abort(400, "Filtro inválido: use servico=taxi ou mototaxi e situacao=regular, "
+                   "irregular ou suspended.")
+    rows = fleet.vehicles_in(town_id(), service, standing)
+    return render_template("dashboard/fleet.html", rows=rows, today=local_day(),
+                           service_label=fleet.SERVICE_LABELS[service],
+                           standing_label=fleet.STANDING_LABELS[standing])
+
+
+@bp.get("/pagamentos")
+@VIEWERS
+def payments():
+    """Payments of fines recorded for days of a period, not reversed (the dashboard's
+    "pagas no período"), newest first."""
+    asked = _period()
+    if isinstance(asked, tuple):
+        abort(400, " ".join(asked[0].values()))
+    rows = db.session.execute(
+        db.select(FinePayment, Sanction).join(Fine, Fine.id == FinePayment.fine_id)
+        .join(Sanction, Sanction.id == Fine.sanction_id)
+        .where(FinePayment.municipality_id == town_id(), FinePayment.reversed_at.is_(None),
+               FinePayment.paid_on >= asked.first, FinePayment.paid_on <= asked.last)
+        .order_by(FinePayment.paid_on.desc(), FinePayment.id.desc())).all()
+    return page_or_fragment("dashboard/payments.html", "dashboard/payments.html", rows=rows,
+                            period=asked, brl=brl,
+                            total=sum((p.amount_brl for p, _ in rows), 0))
