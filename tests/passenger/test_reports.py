@@ -1,8 +1,14 @@
-"""'Denunciar': a passenger's report reaches the town's supervisors; bots and bursts don't."""
+"""'Denunciar': a passenger's report reaches the town's supervisors; bots and bursts don't.
+The "Denúncia recebida" page answers the form's POST, so reloading it (or a double tap on a
+slow network) sends the same report again: it is kept once, and the passenger is thanked
+again; a different report of the same ride, or the same words about another code, is a new
+one. A report filed from an expired sticker's page is kept as 'expired' and the supervisors
+read CREDENCIAL VENCIDA (not CANCELADA, what the town did to a revoked one)."""
 from __future__ import annotations
 
 import io
 import re
+from datetime import date
 
 import pytest
 from PIL import Image
@@ -162,3 +168,117 @@ def test_short_text_and_bad_category_are_explained(client, token):
 
 def test_no_report_for_an_unrecognised_code(client, token):
     assert client.get(f"/v/{'A' * 126}/denunciar").status_code == 404
+
+
+@pytest.fixture
+def tokens(app):
+    app.config["REPORT_MIN_FILL_SECONDS"] = 0
+    with app.app_context():
+        one = credentials.issue(regular_mototaxi(plate="QBA1D23"), actor="test")
+        two = credentials.issue(regular_mototaxi(plate="QBA1D24"), actor="test")
+        db.session.commit()
+        return one.token, two.token
+
+
+def _filled_form(client, token, text, photo: bytes | None = None):
+    html = client.get(f"/v/{token}/denunciar").get_data(as_text=True)
+    data = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1),
+            "t": re.search(r'name="t" value="([^"]+)"', html).group(1),
+            "categoria": "driving", "texto": text, "contato": "65 99999-1234", "website": ""}
+    if photo is not None:
+        data["foto"] = (io.BytesIO(photo), "foto.jpg")
+    return data
+
+
+def _post_again(client, token, data):
+    data = {k: (io.BytesIO(v[0].getvalue()), v[1]) if isinstance(v, tuple) else v
+            for k, v in data.items()}
+    return client.post(f"/v/{token}/denunciar", data=data, content_type="multipart/form-data")
+
+
+def _reports(app) -> list[tuple[int | None, str]]:
+    with app.app_context():
+        return [(r.credential_id, r.text) for r in
+                db.session.scalars(db.select(PassengerReport).order_by(PassengerReport.id))]
+
+
+def test_the_same_report_posted_again_is_kept_once(app, client, tokens):
+    first, second = tokens
+    form = _filled_form(client, first, "Levou dois passageiros na garupa na Av. Brasil.", jpeg((64, 48)))
+    for _ in range(3):                     # sent, then the thanks page reloaded twice
+        resp = _post_again(client, first, form)
+        assert resp.status_code == 201 and "Denúncia recebida" in resp.get_data(as_text=True)
+    assert len(_reports(app)) == 1
+    with app.app_context():
+        received = [e for e in db.session.scalars(db.select(AuditEntry))
+                    if e.action == "passenger_report_received"]
+        assert len(received) == 1
+
+    # Other words, or the same words about another code: new reports.
+    other_words = _filled_form(client, first, "Cobrou o dobro da tarifa ontem à noite.")
+    assert _post_again(client, first, other_words).status_code == 201
+    other_code = _filled_form(client, second, "Levou dois passageiros na garupa na Av. Brasil.",
+                              jpeg((64, 48)))
+    assert _post_again(client, second, other_code).status_code == 201
+    assert len(_reports(app)) == 3
+
+
+def test_a_refused_form_says_at_the_top_that_nothing_was_sent(app, client, tokens):
+    first, _ = tokens
+    form = _filled_form(client, first, "O condutor era outra pessoa, não a da foto.")
+    form["foto"] = (io.BytesIO(b"not an image at all"), "foto.jpg")
+    resp = _post_again(client, first, form)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 422
+    alert = html.index("A denúncia ainda não foi enviada: veja abaixo o que corrigir e escolha "
+                       "a foto de novo.")
+    assert alert < html.index('<form method="post"')              # above the form, seen first
+    assert "O condutor era outra pessoa" in html                  # the words are kept
+    assert _reports(app) == []
+    form = _filled_form(client, first, "curto")
+    html = _post_again(client, first, form).get_data(as_text=True)
+    assert "A denúncia ainda não foi enviada: veja abaixo o que corrigir." in html
+
+
+def _expired_token(app) -> str:
+    with app.app_context():
+        cred = credentials.issue(regular_mototaxi(), actor="test", today=date(2022, 1, 10))
+        db.session.commit()
+        return cred.token
+
+
+def _revoked_token(app) -> str:
+    with app.app_context():
+        cred = credentials.issue(regular_mototaxi(plate="QBB2E34"), actor="test")
+        credentials.revoke(cred, "adesivo roubado", actor="test")
+        db.session.commit()
+        return cred.token
+
+
+def _report(client, token: str, text: str):
+    html = client.get(f"/v/{token}/denunciar").get_data(as_text=True)
+    data = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1),
+            "t": re.search(r'name="t" value="([^"]+)"', html).group(1),
+            "categoria": "driving", "texto": text, "contato": "", "website": ""}
+    return client.post(f"/v/{token}/denunciar", data=data,
+                       content_type="multipart/form-data")
+
+
+def test_a_report_from_an_expired_sticker_reads_vencida_for_the_supervisors(app, client, make):
+    app.config["REPORT_MIN_FILL_SECONDS"] = 0
+    expired, revoked = _expired_token(app), _revoked_token(app)
+    assert _report(client, expired, "Mostrou um adesivo vencido na rodoviária.").status_code == 201
+    assert _report(client, revoked, "Mostrou um adesivo cancelado no centro.").status_code == 201
+    with app.app_context():
+        rows = {r.text: (r.id, r.seen_status) for r in db.session.scalars(
+            db.select(PassengerReport))}
+    expired_id, expired_seen = rows["Mostrou um adesivo vencido na rodoviária."]
+    revoked_id, revoked_seen = rows["Mostrou um adesivo cancelado no centro."]
+    assert (expired_seen, revoked_seen) == ("expired", "revoked")
+
+    client.login(make(factories.user, "supervisor", "tapurah").username)
+    seen = re.compile(r"<dt>O passageiro viu</dt><dd>([^<]*)</dd>")
+    detail = client.get(f"/denuncias/{expired_id}").get_data(as_text=True)
+    assert seen.search(detail).group(1) == "CREDENCIAL VENCIDA"
+    detail = client.get(f"/denuncias/{revoked_id}").get_data(as_text=True)
+    assert seen.search(detail).group(1) == "CREDENCIAL CANCELADA"

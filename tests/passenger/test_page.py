@@ -100,15 +100,6 @@ def test_expired_licence_is_irregular_with_the_reason(app, client):
     assert "QBE2E22" in html and "lvará" in html
 
 
-def test_suspended_licence_says_suspenso(app, client):
-    def suspended():
-        v = regular_mototaxi(plate="QBS3S33")
-        v.current_licence.status = Status.SUSPENDED
-        return v
-    token, _ = _issue(app, suspended)
-    assert banner(_page(client, token)[1]) == "SUSPENSO"
-
-
 def test_revoked_credential_says_cancelada_and_shows_no_ride_details(app, client):
     with app.app_context():
         v = regular_mototaxi()

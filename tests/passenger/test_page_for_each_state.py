@@ -1,6 +1,11 @@
-"""Every date line on the passenger page says what is true today, never "válido até" under a
-banner that says otherwise (an expired, suspended or revoked Alvará, a lapsed or cancelled
-registration)."""
+"""What the passenger page says in each state of the sticker or badge: every date line says
+what is true today, never "válido até" under a banner that says otherwise (an expired,
+suspended or revoked Alvará, a lapsed or cancelled registration); a badge whose own
+registration is the problem names the rider, not the vehicle; an expired sticker is VENCIDA
+(not CANCELADA, what the town did to a revoked one), red, and tells the passenger not to
+board; the article next to a reason about the Alvará is the one that sets its validity or
+provides its suspension (Sapezal Lei 060/1998 Arts. 10 and 20, IV), not the one that only
+requires it."""
 from __future__ import annotations
 
 import re
@@ -62,6 +67,8 @@ def test_a_suspended_alvara_says_suspenso_not_its_old_validity(app, client):
     assert banner(html) == "SUSPENSO"
     assert _licence_line(html) == "suspenso"
     assert "válido até" not in html
+    assert "A licença deste transporte está suspensa pela prefeitura." in html
+    assert "registro deste condutor" not in html
 
 
 def test_a_suspension_with_an_end_says_until_when(app, client):
@@ -119,7 +126,7 @@ def test_a_lapsed_registration_in_its_grace_says_vencido(app, client):
     assert "Registro válido até" not in html
 
 
-def test_a_suspended_riders_badge_says_registro_suspenso(app, client):
+def test_a_suspended_riders_badge_says_registro_suspenso_and_names_the_rider(app, client):
     end = date.today() + timedelta(days=5)
 
     def build():
@@ -129,3 +136,69 @@ def test_a_suspended_riders_badge_says_registro_suspenso(app, client):
     html = _page(app, client, build)
     assert f"<small>Registro suspenso até {_fmt(end)}</small>" in html
     assert "Registro válido até" not in html
+    assert ("O registro deste condutor está suspenso pela prefeitura até "
+            f"{end.strftime('%d/%m/%Y')}. Ele não pode levar passageiros agora.") in html
+    assert "A licença deste transporte" not in html
+
+
+def test_a_lapsed_drivers_badge_says_the_driver_is_not_in_order(app, client):
+    def rider():
+        r = regular_mototaxi().drivers[0]
+        r.registration_expiry = date.today() - timedelta(days=10)
+        return r
+    html = _page(app, client, rider)
+    assert "Este condutor não está em dia com a lei municipal hoje." in html
+    assert "Este transporte não está em dia" not in html
+
+
+def test_an_expired_credential_is_called_vencida_and_says_do_not_board(app, client):
+    with app.app_context():
+        cred = credentials.issue(regular_mototaxi(), actor="test", today=date(2022, 1, 10))
+        db.session.commit()
+        token = cred.token
+    resp = client.get(f"/v/{token}")
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 200
+    assert banner(html) == "CREDENCIAL VENCIDA"
+    assert "Este código venceu e não vale mais." in html
+    assert "CANCELADA" not in html and "cancelad" not in html
+    assert 'class="banner b-expired"' in html                      # the red page (its own state)
+    assert "QBA1D23" not in html and "João" not in html
+    assert "Denunciar" in html
+    summary = re.search(r"<h1>[^<]+</h1>\s*<p>([^<]+)</p>", html).group(1)
+    assert "Não embarque: ele não confirma que este transporte está licenciado hoje." in summary
+    assert "O condutor deve pedir um novo à prefeitura." in summary
+
+
+def test_the_expired_banner_is_as_red_as_the_revoked_one(client):
+    css = client.get("/static/css/verify.css").get_data(as_text=True)
+    rule = re.search(r"([^}]*\.b-expired[^{]*)\{([^}]*)\}", css)
+    assert rule and ".b-revoked" in rule.group(1) and "#3b0a0a" in rule.group(2)
+
+
+def _sapezal_taxi_page(app, client, **licence):
+    with app.app_context():
+        holder = factories.holder("sapezal", name="Taxista Sapezal")
+        factories.permit(holder, "taxi")
+        taxi = factories.vehicle("sapezal", "taxi", holder=holder, plate="QBX5Z06",
+                                 year_of_manufacture=date.today().year - 1,
+                                 last_vistoria_on=date.today() - timedelta(days=20))
+        lic = factories.licence(taxi, number="AL-0009", **licence)
+        taxi.licences = [lic]
+        token = credentials.issue(taxi, actor="test").token
+        db.session.commit()
+    html = client.get(f"/v/{token}").get_data(as_text=True)
+    return [re.sub(r"<[^>]+>", "", li) for li in re.findall(r"<li>(.*?)</li>", html)], html
+
+
+def test_a_suspended_alvara_cites_art_20_iv(app, client):
+    reasons, html = _sapezal_taxi_page(app, client, status=Status.SUSPENDED)
+    assert "Alvará AL-0009 suspenso. (Lei 060/1998, Art. 20, IV)" in reasons
+    assert 'href="/leis/sapezal-lei-060-1998-taxi#art-20-iv"' in html
+
+
+def test_an_expired_alvara_cites_art_10(app, client):
+    past = date.today() - timedelta(days=35)
+    reasons, _ = _sapezal_taxi_page(app, client, valid_from=past - timedelta(365),
+                                    valid_until=past)
+    assert f"Alvará AL-0009 vencido em {past:%d/%m/%Y}. (Lei 060/1998, Art. 10)" in reasons
