@@ -66,6 +66,27 @@ def run_migrations_offline():
         context.run_migrations()
 
 
+def refuse_newer_database(connectable):
+    """A database migrated by a newer version of the program (a revision these migrations do
+    not know) is never touched: one line on stderr, exit status 2 (README, "Upgrades")."""
+    import sys
+
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(config)
+    known = {s.revision for s in script.walk_revisions()}
+    with connectable.connect() as probe:   # its own connection: no transaction left open
+        current = MigrationContext.configure(probe).get_current_heads()
+    unknown = [r for r in current if r not in known]
+    if unknown:
+        print(f"erro: o banco de dados está no esquema {', '.join(unknown)}, mais novo que "
+              f"este programa (o último que ele conhece é {script.get_current_head()}): "
+              "instale a versão do programa que o criou ou uma mais nova; nada foi alterado",
+              file=sys.stderr)
+        sys.exit(2)
+
+
 def run_migrations_online():
     """Run migrations in 'online' mode.
 
@@ -90,6 +111,7 @@ def run_migrations_online():
 
     connectable = get_engine()
 
+    refuse_newer_database(connectable)
     with connectable.connect() as connection:
         context.configure(
             connection=connection,

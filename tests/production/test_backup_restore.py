@@ -13,121 +13,17 @@ import json
 import os
 import threading
 import time
-import uuid
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 
-import pytest
-from sqlalchemy import create_engine, func, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import func, select
 
-from inspector import create_app, enforcement
 from inspector.credentials import tokens
 from inspector.extensions import db
-from inspector.models import Inspection, NoticeDocument, Photo, Sanction, User
+from inspector.models import Inspection, Photo
 from tests import factories
-from tests.support.enforcement import enforcement_worker
-from tests.support.field_api import Api, body, jpeg, png_signature
-
-KEY = "test-secret"
-
-
-def config(url: str, root: Path) -> dict:
-    return {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": KEY,
-            "LOG_LEVEL": "ERROR", "EVIDENCE_DIR": str(root / "evidence"),
-            "BACKUP_INSTANCE_DIR": str(root / "instance"),
-            "PUBLIC_BASE_URL": "https://fiscaliza.tapurah.example.gov.br"}
-
-
-@pytest.fixture
-def origin(app, tmp_path):
-    """The running server's app: the suite's database, its own evidence and instance."""
-    app.config.update(config(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path / "origin"))
-    return app
-
-
-@pytest.fixture
-def empty_instance(schema, tmp_path):
-    """A new server after a loss: an empty database (a new SQLite file, or a new PostgreSQL
-    database beside the suite's), an empty evidence folder, an empty instance folder."""
-    base = make_url(schema)
-    if base.get_backend_name() == "sqlite":
-        url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
-        admin = None
-    else:
-        name = f"{base.database}_restore_{uuid.uuid4().hex[:6]}"
-        admin = create_engine(base, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        url = base.set(database=name).render_as_string(hide_password=False)
-    app = create_app(config(url, tmp_path / "restored"))
-    from tests.conftest import Client
-    app.test_client_class = Client
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
-    if admin is not None:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
-        admin.dispose()
-
-
-def _moto():
-    h = factories.holder("tapurah", company=True, name="Moto Rápida Ltda")
-    factories.permit(h)
-    v = factories.vehicle("tapurah", "mototaxi", holder=h)
-    d = factories.driver("tapurah", "mototaxista", holder=h, name="Carlos Motoqueiro")
-    d.vehicles.append(v)
-    factories.licence(v)
-    factories.insurance(v)
-    return v
-
-
-def sync(api: Api, vehicle_id: int, seed: int, iid: str | None = None) -> tuple[str, dict, list]:
-    """One inspection with a failed mirror and two photos, as the phone's outbox sends it."""
-    photos = [jpeg(seed, size=(320, 240)), jpeg(seed + 1, size=(240, 320))]
-    iid = iid or str(uuid.uuid4())
-    b = body(vehicle_id, ok=("general-condition", "tank-sign"), fail={"mirrors": photos},
-             acknowledgement={"name": "Carlos Motoqueiro", "signature_png": png_signature()})
-    return iid, b, photos
-
-
-def send(api: Api, iid: str, b: dict, photos: list) -> list[int]:
-    codes = [api.put_inspection(iid, b).status_code]
-    for decl, data in zip(b["items"][-1]["photos"], photos):
-        codes.append(api.put_photo(iid, decl["id"], data).status_code)
-    return codes
-
-
-def make_town(origin) -> dict:
-    """Through the services: a fleet, an agent and a supervisor, credentials, an inspection
-    synced with photos, its act confirmed (a notice and its PDF)."""
-    with origin.app_context():
-        agent = factories.user("agent", "tapurah", username="agente.t", badge_number="AG-1")
-        sup = factories.user("supervisor", "tapurah", username="sup.t")
-        v = _moto()
-        db.session.commit()
-        ids = {"agent": agent.id, "sup": sup.id, "vehicle": v.id}
-    runner = origin.test_cli_runner()
-    assert runner.invoke(args=["credentials", "issue", "--town", "tapurah"]).exit_code == 0
-    listed = json.loads(runner.invoke(args=["credentials", "list", "--town", "tapurah",
-                                            "--json"]).output)["credentials"]
-    client = origin.test_client()
-    assert client.login("agente.t").status_code == 302
-    api = Api(client)
-    iid, b, photos = sync(api, ids["vehicle"], 1)
-    assert send(api, iid, b, photos) == [201, 201, 201]
-    enforcement_worker(origin)
-    with origin.app_context():
-        act = db.session.scalar(select(Sanction).where(Sanction.kind == "notice"))
-        decision = enforcement.confirm(act, db.session.get(User, ids["sup"]), datetime.now(UTC))
-        db.session.commit()
-        document = db.session.scalar(select(NoticeDocument).where(
-            NoticeDocument.notice_id == decision.notice.id))
-        ids.update(number=decision.notice.number, doc_sha=document.sha256)
-    ids.update(token=listed[0]["url"].rsplit("/v/", 1)[1], first=(iid, b, photos), api=api)
-    return ids
+from tests.production.drill import make_town, send, sync
+from tests.support.field_api import Api
 
 
 def phones_syncing(origin, vehicle_id: int, stop: threading.Event):

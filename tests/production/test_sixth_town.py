@@ -34,12 +34,12 @@ def law_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def sixth_town_app(schema, tmp_path, folder):
+def sixth_town_app(schema, tmp_path, folder, client_class=None):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": schema, "LOG_LEVEL": "ERROR",
                       "SECRET_KEY": "test-secret", "EVIDENCE_DIR": str(tmp_path / "evidence"),
                       "RULES_EXTRA_DIR": str(folder), "PUBLIC_BASE_URL": BASE})
-    from tests.conftest import Client
-    app.test_client_class = Client
+    if client_class is not None:
+        app.test_client_class = client_class   # the suite's client (it signs in)
     return app
 
 
@@ -65,7 +65,7 @@ def fleet_csv(today: date) -> bytes:
 
 def test_a_sixth_town_from_a_folder_runs_the_whole_flow(app, schema, tmp_path):
     folder = law_folder(tmp_path)
-    town_app = sixth_town_app(schema, tmp_path, folder)
+    town_app = sixth_town_app(schema, tmp_path, folder, app.test_client_class)
     runner = town_app.test_cli_runner()
     assert "santa-aurora-101-2020" in {p.id for p in load_all()}
 

@@ -1,0 +1,55 @@
+"""Fixtures of the production tests: the running server's app with its own evidence and
+instance folders, and an empty instance (a new server after a loss)."""
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from inspector import create_app
+from inspector.extensions import db
+
+KEY = "test-secret"
+
+
+def config(url: str, root: Path) -> dict:
+    return {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": KEY,
+            "LOG_LEVEL": "ERROR", "EVIDENCE_DIR": str(root / "evidence"),
+            "BACKUP_INSTANCE_DIR": str(root / "instance"),
+            "PUBLIC_BASE_URL": "https://fiscaliza.tapurah.example.gov.br"}
+
+
+@pytest.fixture
+def origin(app, tmp_path):
+    """The running server's app: the suite's database, its own evidence and instance."""
+    app.config.update(config(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path / "origin"))
+    return app
+
+
+@pytest.fixture
+def empty_instance(app, schema, tmp_path):
+    """A new server after a loss: an empty database (a new SQLite file, or a new PostgreSQL
+    database beside the suite's), an empty evidence folder, an empty instance folder."""
+    base = make_url(schema)
+    if base.get_backend_name() == "sqlite":
+        url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+        admin = None
+    else:
+        name = f"{base.database}_restore_{uuid.uuid4().hex[:6]}"
+        admin = create_engine(base, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        url = base.set(database=name).render_as_string(hide_password=False)
+    new = create_app(config(url, tmp_path / "restored"))
+    new.test_client_class = app.test_client_class   # the suite's client (it signs in)
+    yield new
+    with new.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    if admin is not None:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+        admin.dispose()
