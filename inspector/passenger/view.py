@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
 from inspector.credentials.issuing import Lookup, service_of
 from inspector.identifiers import format_plate
-from inspector.laws.compliance import driver_standing, vehicle_standing
+from inspector.laws import verdict
+from inspector.laws.verdict import Reason
 from inspector.models import CredentialKind, Driver, HolderKind, Service, Vehicle
 from inspector.rules.engine import fmt_date
 
@@ -39,19 +39,6 @@ SUMMARIES = {
                "transporte está licenciado hoje. O condutor deve pedir um novo à prefeitura.",
     "unknown": "Este código não foi emitido pela prefeitura ou foi alterado. Não confie nele.",
 }
-
-
-@dataclass(frozen=True)
-class Reason:
-    """A plain-words reason and the article of law behind it."""
-
-    message: str
-    law: str = ""
-    article: str = ""
-    href: str = ""
-    until: date | None = None   # the last day of a suspension with a known end
-    rule_id: str = ""           # the engine's kind of finding ("driver.registration.cancelled")
-    day: date | None = None     # the finding's date (due_on): expiry, cancellation, end
 
 
 @dataclass(frozen=True)
@@ -92,25 +79,6 @@ class View:
     no_driver: str = ""           # a vehicle nobody registered may drive today: what to do
 
 
-def _get(obj: Any, name: str, default: Any = "") -> Any:
-    """Read a field from an object or a dict (the compliance engine may return either)."""
-    if obj is None:
-        return default
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
-
-
-def _reason(violation: Any) -> Reason:
-    cite = _get(violation, "citation", None)
-    slug, anchor = _get(cite, "law_slug"), _get(cite, "anchor")
-    href = f"/leis/{slug}#{anchor}" if slug else ""
-    until = _get(violation, "due_on", None) if _get(violation, "effect") == "suspended" else None
-    return Reason(message=str(_get(violation, "message")), law=str(_get(cite, "law")),
-                  article=str(_get(cite, "article")), href=href, until=until,
-                  rule_id=str(_get(violation, "rule_id")), day=_get(violation, "due_on", None))
-
-
 def licence_text(lic, on: date) -> str:
     """The Alvará's line as true on `on`: "válido até …" only while it is valid, otherwise
     "vencido em …", "suspenso até …" / "suspenso", "cassado" or "válido a partir de …"."""
@@ -147,24 +115,6 @@ def registration_text(d: Driver, reasons: list[Reason], on: date) -> str:
         return f"Registro cancelado em {fmt_date(cancelled.day)}" if cancelled.day \
             else "Registro cancelado"
     return f"Registro vencido em {fmt_date(expiry)}"
-
-
-def _standing(obj: Vehicle | Driver, on: date) -> tuple[str, list[Reason]]:
-    """Status and reasons from the compliance engine (the law's rules, judged on `on`)."""
-    standing = vehicle_standing(obj, on) if isinstance(obj, Vehicle) else driver_standing(obj, on)
-    status = _get(standing, "status", "regular")
-    return str(getattr(status, "value", status)), [_reason(v) for v in
-                                                   _get(standing, "reasons", []) or []]
-
-
-def _combine(parts: list[tuple[str, list[Reason]]]) -> tuple[str, list[Reason]]:
-    """Suspended beats irregular beats regular; every reason is kept, once."""
-    states = {s for s, _ in parts}
-    state = next((s for s in ("suspended", "irregular") if s in states), "regular")
-    reasons: list[Reason] = []
-    for _, rs in parts:
-        reasons.extend(r for r in rs if r not in reasons)
-    return state, reasons
 
 
 def _car(v: Vehicle, on: date) -> Car:
@@ -225,19 +175,20 @@ def build(found: Lookup, on: date) -> View:
         vehicles = [cred.vehicle]
         # Only drivers allowed to drive today are shown: a suspended or lapsed auxiliary
         # must not find his face on a REGULAR page.
-        drivers = [d for d in cred.vehicle.drivers if _standing(d, on)[0] == "regular"]
-        parts = [_standing(cred.vehicle, on)]
+        drivers = [d for d in cred.vehicle.drivers if verdict.of(d, on).state == "regular"]
+        parts = [verdict.of(cred.vehicle, on)]
         registration = ""
         no_driver = "" if drivers else NO_DRIVER[bool(cred.vehicle.drivers)]
     else:
         drivers, no_driver = [cred.driver], ""
         vehicles = list(cred.driver.vehicles)
-        parts = [_standing(cred.driver, on)] + [_standing(v, on) for v in vehicles]
-        registration = registration_text(cred.driver, parts[0][1], on)
-    state, reasons = _combine(parts)
+        parts = [verdict.of(cred.driver, on)] + [verdict.of(v, on) for v in vehicles]
+        registration = registration_text(cred.driver, parts[0].reasons, on)
+    judged = verdict.combine(parts)
+    state, reasons = judged.state, judged.reasons
     title, summary = TITLES[state], SUMMARIES[state]
     if state in ("suspended", "irregular") and cred.kind == CredentialKind.DRIVER \
-            and all(p[0] == "regular" for p in parts[1:]):
+            and all(p.state == "regular" for p in parts[1:]):
         summary = SUMMARIES[f"{state}_driver"]      # the driver is, not the vehicle
     if state == "suspended" and reasons and all(r.until for r in reasons):
         last = max(r.until for r in reasons).strftime("%d/%m/%Y")   # every suspension ends

@@ -8,6 +8,7 @@ from inspector.blueprints.registry.queries import allowed
 from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
+from inspector.laws import verdict
 from inspector.registry import vistoria_validity
 from inspector.registry.history import history, sanctions
 
@@ -25,6 +26,7 @@ def _vehicle(v: Vehicle, town: int) -> dict:
     insurance_in_force = any(p.valid_from <= today <= p.valid_until
                              for p in v.insurance_policies)
     return {"history": history(town, subjects), "today": today,
+            "verdict": verdict.of(v, today),
             "needs_insurance": v.service == Service.MOTOTAXI,
             "insurance_in_force": insurance_in_force,
             "vistoria": vistoria_validity.of(v, today),
@@ -34,6 +36,7 @@ def _vehicle(v: Vehicle, town: int) -> dict:
 
 def _driver(d: Driver, town: int) -> dict:
     return {"history": history(town, [("driver", d.id)]), "today": local_day(),
+            "verdict": verdict.of(d, local_day()),
             "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act"),
             "acts_args": {"condutor": d.id}}
 
@@ -67,3 +70,17 @@ def context(kind: Kind, obj, town: int) -> dict:
     """The extra template values of a record's page."""
     return _CONTEXTS[kind.key](obj, town)
 
+
+
+def vehicle_verdicts(rows: list[Vehicle], town: int) -> dict[int, verdict.Verdict]:
+    """Today's verdict of each listed vehicle, from the town's standing kept for the field
+    snapshot (the same engine, computed once per town and day and brought up to date by the
+    audit log), so a search stays as fast as before."""
+    from inspector import audit
+    from inspector.field.standing import town_standing
+
+    if not rows:
+        return {}
+    kept = town_standing(town, local_day(), audit.town_version(town))
+    return {v.id: verdict.of_standing(kept[v.id]) if v.id in kept else verdict.of(v, local_day())
+            for v in rows}

@@ -114,8 +114,10 @@ def list_view(kind: Kind):
     def view():
         q = request.args.get("q", "").strip()[:MAX_QUERY]
         results = queries.search(kind, service(), town_id(), q, _page_number())
+        verdicts = (details.vehicle_verdicts(results.rows, town_id())
+                    if kind.key == "vehicle" else {})
         return page_or_fragment("registry/list.html", kind.results_template, kind=kind,
-                                q=q, results=results, section=kind.plural)
+                                q=q, results=results, section=kind.plural, verdicts=verdicts)
     view.__doc__ = f"List and search {kind.plural}."
     return view
 
