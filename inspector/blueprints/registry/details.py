@@ -7,8 +7,8 @@ from inspector.blueprints.registry.kinds import Kind
 from inspector.blueprints.registry.queries import allowed
 from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
 from inspector.laws import verdict
+from inspector.models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
 from inspector.registry import vistoria_validity
 from inspector.registry.history import history, sanctions
 
