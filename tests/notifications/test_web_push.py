@@ -28,12 +28,6 @@ from tests.support.push import FakePushService, Subscriber, b64url, unb64url, va
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def papp(app):
-    app.config.update(PUSH_ALLOW_HTTP_LOOPBACK=True, VAPID_SUBJECT="mailto:fiscal@tapurah.example.org")
-    return app
-
-
 def subscribe(app, owner, sub: Subscriber) -> int:
     with app.app_context():
         kw = {"user": db.session.get(User, owner.id)} if isinstance(owner, User) else \

@@ -15,7 +15,6 @@ from inspector.extensions import db
 from inspector.models import AuditEntry, FinePayment
 from tests.support.fines import pay
 from tests.support.web import HX, login
-from tests.web.test_suspension_and_payment_pages import fine  # noqa: F401 (fixture)
 
 
 def _today() -> str:

@@ -12,7 +12,6 @@ from inspector.notifications import push
 from inspector.notifications import subscriptions as push_subscriptions
 from tests import factories
 from tests.support.push import Subscriber
-from tests.web.test_push import papp  # noqa: F401  (fixtures)
 
 
 def _save(sub: Subscriber, **owner) -> None:
@@ -32,8 +31,8 @@ def test_sign_out_drops_this_browsers_subscription_only(papp, make, client, serv
     with papp.app_context():
         _save(phone, user=db.session.get(User, agent.id))
         _save(tablet, user=db.session.get(User, agent.id))
-        push.notify(db.session.get(User, agent.id), "inspection_reviewed", "Sua vistoria foi revisada", "Placa QBA1D23",
-                    "/campo")
+        push.notify(db.session.get(User, agent.id), "inspection_reviewed",
+                    "Sua vistoria foi revisada", "Placa QBA1D23", "/campo")
         db.session.commit()
 
     client.login(agent.username)

@@ -20,7 +20,7 @@ from inspector.models import FinePayment, Licence, Notice, Sanction, Status
 from tests import factories
 from tests.support.credentials import banner
 from tests.support.documents import pdf_text
-from tests.support.enforcement import deliver, fleet, inspect, running_daily_fine, set_values
+from tests.support.enforcement import deliver, fleet, inspect, running_daily_fine
 from tests.support.fines import pay
 from tests.support.web import HX, login
 
@@ -128,25 +128,6 @@ def test_the_passenger_page_says_until_when_and_is_regular_again_after_the_tick(
 
 
 # --- payments -------------------------------------------------------------------------------
-@pytest.fixture
-def fine(app):
-    """Tapurah Art. 14 § ú: the holder fined 100 UFIM = R$ 525,00, confirmed an hour ago;
-    the access code printed on the infraction record."""
-    app.config.update(HOLDER_CODE_MIN_SECONDS=0.01, HOLDER_CODE_RATE_LIMIT="1000 per minute")
-    with app.app_context():
-        f = fleet("tapurah", "mototaxi")
-        set_values("tapurah", fiscal_unit=5.25)
-        agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-        other = factories.user("supervisor", "sapezal")
-        db.session.commit()
-        _, act = enforcement.acts_of(inspect(f["vehicle"], agent, {"one-passenger": "fail"},
-                                             datetime.now(UTC) - timedelta(hours=2)))
-        d = enforcement.confirm(act, sup, datetime.now(UTC) - timedelta(hours=1))
-        db.session.commit()
-        return {"act": act.id, "number": d.notice.number, "code": d.access_code,
-                "supervisor": sup.username, "agent": agent.username, "other": other.username}
-
-
 def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine):
     c = login(app, fine["supervisor"])
     act = fine["act"]

@@ -1,7 +1,7 @@
 """The review queue's read side (`enforcement.review_queue`, `enforcement.agents`): pages of a
 town's inspections newest first, every filter combined, the page after the last one, a day
 being the local day the queue shows an inspection finished, and the agents offered by the
-filter. The page around it is tested in tests/web/test_review_ui.py."""
+filter. The page around it is tested in tests/enforcement/test_review_pages.py."""
 from __future__ import annotations
 
 from datetime import date, timedelta
