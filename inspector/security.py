@@ -2,15 +2,20 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Callable
-from datetime import UTC, datetime
-from functools import wraps
+from datetime import UTC, date, datetime
+from functools import partial, wraps
+from urllib.parse import unquote, urlsplit
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
 from sqlalchemy.orm import joinedload
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter
+from werkzeug.urls import iri_to_uri
 
 from inspector.extensions import db
 from inspector.models import Role, User, UserSession
@@ -42,6 +47,70 @@ SECURITY_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+
+
+# Ids in URLs: the id columns are PostgreSQL `integer` (SQLite holds the same values); a
+# larger or smaller number names no row and answers 404 before any query is made.
+ID_MAX = 2**31 - 1
+MAX_REDIRECT = 2048
+# Control characters (a browser drops tabs and newlines: "/\t/evil" is "//evil" to it) and
+# the backslash (read as "/" by browsers: "/\evil" is "//evil"); raw spaces too.
+_NOT_IN_TARGET = re.compile(r"[\x00-\x1f\x7f\\]")
+_NOT_RAW = re.compile(r"[\x00-\x20\x7f\\]")
+
+
+def whole_number(raw: object, default: int | None = None, *, lo: int = 1,
+                 hi: int = ID_MAX) -> int | None:
+    """A whole number typed in a query or a form (a page, an id): ASCII digits only (int()
+    also reads "١٢" and str.isdigit() passes "²"), between `lo` and `hi`; else `default`."""
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not text or not text.isascii() or not text.isdigit() or len(text) > len(str(hi)):
+        return default
+    number = int(text)
+    return number if lo <= number <= hi else default
+
+
+# A day typed in a filter: a year no register holds is refused before any arithmetic on it
+# (9999-12-31 plus one day does not exist).
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)
+
+
+def day_in_range(raw: object) -> date | None:
+    """A day written AAAA-MM-DD between FIRST_DAY and LAST_DAY, or None."""
+    text = raw.strip() if isinstance(raw, str) else ""
+    if len(text) != 10 or not text.isascii():
+        return None
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        return None
+    return day if FIRST_DAY <= day <= LAST_DAY else None
+
+
+def safe_redirect_target(value: object, default: str) -> str:
+    """Where to send the browser after a form when the place comes from input (a `next`
+    argument, a stored link): a path of this site, or `default`. Refused: anything that is not
+    a path starting with one "/" (schemes such as https:, javascript:, data:; another host
+    after "//" or a slash and a backslash; userinfo), control characters, backslashes,
+    whatever percent-decoding turns into one of those (/%2F/evil, /%09/evil), values over
+    2 KB, text that cannot be a URL (lone surrogates). The result is what the Location
+    header carries (non-ASCII letters percent-encoded, so a lookalike of "/" is only a path)."""
+    if not isinstance(value, str) or not value or len(value) > MAX_REDIRECT:
+        return default
+    if _NOT_RAW.search(value):
+        return default
+    decoded = unquote(value)
+    if not decoded.startswith("/") or decoded.startswith("//") or _NOT_IN_TARGET.search(decoded):
+        return default
+    try:
+        target = iri_to_uri(value)
+    except (UnicodeError, ValueError):
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.isascii() or not target.isprintable() \
+            or _NOT_RAW.search(target) or not target.startswith("/") or target.startswith("//"):
+        return default
+    return target
 
 
 def hash_password(password: str) -> str:
@@ -176,15 +245,33 @@ def town_id() -> int:
 
 
 def get_in_town(model, ident: int):
-    """A row of the user's own town, or 404 (never 403: don't confirm it exists)."""
+    """A row of the user's own town, or 404 (never 403: don't confirm it exists; an id no
+    column can hold names no row)."""
+    if not isinstance(ident, int) or not 1 <= ident <= ID_MAX:
+        abort(404)
     row = db.session.get(model, ident)
     if row is None or row.municipality_id != town_id():
         abort(404)
     return row
 
 
+def trust_proxies(app: Flask) -> None:
+    """Behind `TRUSTED_PROXIES` reverse proxies (config or environment, default 0), take the
+    client's address from the X-Forwarded-For entry each of them added (werkzeug's ProxyFix),
+    so rate limits count clients, not the proxy. With 0 the header is never read: anyone can
+    send it, and a limit keyed on it would be dodged by changing it."""
+    count = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if count < 0:
+        raise SystemExit(f"erro: TRUSTED_PROXIES={count} não é válido: use 0 ou mais")
+    if count:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=0)
+
+
 def init_app(app: Flask) -> None:
-    """Load the user before each request; add security headers to every response."""
+    """Load the user before each request; add security headers to every response; bound
+    every `<int:...>` in a URL to the id columns' range (1..ID_MAX; outside it: 404)."""
+    app.url_map.converters["int"] = partial(IntegerConverter, min=1, max=ID_MAX)
+    trust_proxies(app)
     app.before_request(load_user)
 
     @app.after_request

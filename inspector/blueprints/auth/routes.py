@@ -2,16 +2,19 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
+from flask_limiter.util import get_remote_address
 
 from inspector import audit
 from inspector.extensions import db, limiter
 from inspector.models import User
 from inspector.notifications import subscriptions as push_subscriptions
 from inspector.security import (
+    config_limit,
     end_session,
     hash_password,
     login_required,
     public,
+    safe_redirect_target,
     start_session,
     verify_password,
 )
@@ -21,13 +24,6 @@ bp = Blueprint("auth", __name__)
 # A hash to verify against when the username is unknown, so both answers take as long.
 _DUMMY_HASH = hash_password("not-a-real-password")
 MIN_PASSWORD = 10
-
-
-def _safe_next(target: str | None) -> str:
-    """Only same-site paths are followed after login (no open redirect)."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("main.home")
 
 
 @bp.route("/entrar", methods=["GET", "POST"])
@@ -44,7 +40,8 @@ def login():
         if user and ok and user.active:
             start_session(user)
             current_app.logger.info("login", extra={"fields": {"user_id": user.id}})
-            return redirect(_safe_next(request.args.get("next")))
+            return redirect(safe_redirect_target(request.args.get("next"),
+                                                 url_for("main.home")))
         error = ("Esta conta está desativada. Fale com o administrador."
                  if user and ok else "Usuário ou senha incorretos.")
         current_app.logger.info("login failed", extra={"fields": {"username": username[:80]}})
@@ -68,8 +65,16 @@ def logout():
     return redirect(url_for("auth.login"))
 
 
+def _own_account() -> str:
+    """The password form is limited per account (a stolen session from many addresses counts
+    once) and per address."""
+    return f"user:{g.user.id}" if g.get("user") is not None else get_remote_address()
+
+
 @bp.route("/senha", methods=["GET", "POST"])
 @login_required
+@limiter.limit(config_limit("PASSWORD_RATE_LIMIT", "10 per minute;50 per hour"),
+               methods=["POST"], key_func=_own_account)
 def change_password():
     """Change one's own password; other sessions of the account end."""
     errors: dict[str, str] = {}

@@ -2,8 +2,6 @@
 queue of passenger reports. Admins change; supervisors look; other towns get 404."""
 from __future__ import annotations
 
-from datetime import date, timedelta
-
 from flask import (
     Blueprint,
     Response,
@@ -21,20 +19,17 @@ from inspector.clock import local_day
 from inspector.credentials import issuing as credentials
 from inspector.credentials import keys as credential_keys
 from inspector.credentials import sheets as credential_sheets
-from inspector.enforcement.common import end_of_local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import (
-    Credential,
-    Driver,
-    PassengerReport,
-    ReportCategory,
-    ReportStatus,
-    Role,
-    Vehicle,
-)
+from inspector.models import Credential, Driver, PassengerReport, ReportStatus, Role, Vehicle
 from inspector.passenger import reports as passenger_reports
-from inspector.security import get_in_town, login_required, roles_required, town_id
+from inspector.security import (
+    get_in_town,
+    login_required,
+    roles_required,
+    town_id,
+    whole_number,
+)
 
 bp = Blueprint("credentials", __name__)
 
@@ -93,11 +88,13 @@ def issue():
         if "folha" in request.form:  # refused (422) when the town does not print that sheet
             made = credentials.issue_missing(town_id(), request.form["folha"], g.user)
             flash(f"{len(made)} credenciais emitidas.", "success")
-        elif request.form.get("vehicle_id", "").isdigit():
-            credentials.issue(get_in_town(Vehicle, int(request.form["vehicle_id"])), g.user)
+        elif whole_number(request.form.get("vehicle_id")):
+            credentials.issue(get_in_town(Vehicle, whole_number(request.form["vehicle_id"])),
+                              g.user)
             flash("Credencial emitida.", "success")
-        elif request.form.get("driver_id", "").isdigit():
-            credentials.issue(get_in_town(Driver, int(request.form["driver_id"])), g.user)
+        elif whole_number(request.form.get("driver_id")):
+            credentials.issue(get_in_town(Driver, whole_number(request.form["driver_id"])),
+                              g.user)
             flash("Credencial emitida.", "success")
         else:
             abort(400, "Diga para quem emitir a credencial.")
@@ -198,26 +195,10 @@ def keys():
 @bp.get("/denuncias")
 @roles_required(*VIEWERS)
 def reports():
-    """The supervisors' queue: passenger reports of the town, open ones first; of one
-    category (`tipo`) or state (`situacao`: new, done), received between two local days
-    (`de`, `ate`: the dashboard's links)."""
-    filters = {k: (request.args.get(k) or "")[:20] for k in ("tipo", "situacao", "de", "ate")}
-    days = {}
-    for k in ("de", "ate"):
-        try:
-            days[k] = date.fromisoformat(filters[k]) if filters[k] else None
-        except ValueError:
-            abort(400, f"Data inválida em “{k}”: use AAAA-MM-DD.")
-    category = filters["tipo"] if filters["tipo"] in {c.value for c in ReportCategory} else None
-    status = filters["situacao"] if filters["situacao"] in {s.value for s in ReportStatus} else None
-    rows = passenger_reports.queue(
-        town_id(), ReportStatus(status) if status else None,
-        category=ReportCategory(category) if category else None,
-        received_after=end_of_local_day(days["de"] - timedelta(days=1)) if days["de"] else None,
-        received_until=end_of_local_day(days["ate"]) if days["ate"] else None)
+    """The supervisors' queue: passenger reports of the town, open ones first."""
+    rows = passenger_reports.queue(town_id())
     rows.sort(key=lambda r: r.status != ReportStatus.NEW)
-    return render_template("credentials/reports.html", rows=rows, filters=filters,
-                           categories=ReportCategory, filtered=any(filters.values()))
+    return render_template("credentials/reports.html", rows=rows)
 
 
 @bp.get("/denuncias/<int:ident>")

@@ -71,7 +71,7 @@ def _since():
     since = request.args.get("since")
     if since is None:
         return None, None
-    if not since.isdigit() or len(since) > 12:
+    if not (since.isascii() and since.isdigit()) or len(since) > 12:
         return None, _error(422, "Versão inválida em ?since=.", {"since": "número inteiro"})
     return int(since), None
 

@@ -17,7 +17,7 @@ from inspector.models import Notification
 from inspector.notifications import push
 from inspector.notifications import schemas as push_schemas
 from inspector.notifications import subscriptions as push_subscriptions
-from inspector.security import login_required, public, safe_redirect_target
+from inspector.security import login_required, public, safe_redirect_target, whole_number
 
 bp = Blueprint("notifications", __name__)
 PAGE = 50
@@ -102,7 +102,7 @@ def index():
     """Signed in: the user's notifications (newest first). Anyone else: the holder's form."""
     if g.get("user") is None:
         return holder_lookup_form()
-    page = max(request.args.get("pagina", 1, type=int) or 1, 1)
+    page = whole_number(request.args.get("pagina"), 1, hi=100_000)
     rows = db.session.scalars(
         select(Notification).where(Notification.user_id == g.user.id)
         .order_by(Notification.created_at.desc(), Notification.id.desc())
@@ -120,7 +120,9 @@ def mark_read():
     now = datetime.now(UTC)
     q = update(Notification).where(Notification.user_id == g.user.id,
                                    Notification.read_at.is_(None))
-    ident = request.form.get("id", type=int)
+    ident = whole_number(request.form.get("id"))
+    if ident is None and request.form.get("id"):
+        return error_response(404, "Notificação não encontrada.")
     if ident is not None:
         q = q.where(Notification.id == ident)
     elif not request.form.get("todas"):

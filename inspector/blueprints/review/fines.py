@@ -13,7 +13,7 @@ from inspector.enforcement import appeals, payments, suspensions
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import FinePayment, Sanction
-from inspector.security import get_in_town, roles_required, town_id
+from inspector.security import get_in_town, roles_required, town_id, whole_number
 
 
 @bp.app_template_global("act_balance")
@@ -80,8 +80,7 @@ def reverse_payment(ident: int):
 @roles_required(*VIEWERS)
 def open_fines():
     """The town's fines not paid in full, oldest first."""
-    value = request.args.get("pagina", "")
-    page = int(value) if value.isdigit() and len(value) < 6 else 1
+    page = whole_number(request.args.get("pagina"), 1, hi=99_999)
     rows, has_next = payments.open_fines(town_id(), page=max(page, 1))
     return page_or_fragment("review/fines.html", "review/_fines_rows.html", rows=rows,
                             page=max(page, 1), has_next=has_next,

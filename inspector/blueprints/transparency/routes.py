@@ -39,7 +39,7 @@ def _anchor() -> tuple[int, str] | None:
     raw_hash = re.sub(r"\s+", "", request.args.get("codigo", "")).lower()
     if not raw_seq and not raw_hash:
         return None
-    if not raw_seq.isdigit() or not 0 < int(raw_seq) < MAX_SEQ:
+    if not (raw_seq.isascii() and raw_seq.isdigit()) or not 0 < int(raw_seq) < MAX_SEQ:
         raise BadAnchor("Informe o número da entrada (só algarismos, por exemplo 1234).")
     if not _HEX64.fullmatch(raw_hash):
         raise BadAnchor("O código SHA-256 tem 64 caracteres, de 0 a 9 e de a a f; confira a "
