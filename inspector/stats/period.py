@@ -91,7 +91,8 @@ def preset(name: str, today: date | None = None) -> Period:
     return Period(monday - timedelta(weeks=11), today)
 
 
-def _day(raw: str, name: str) -> date | None:
+def parse_day(raw: str, name: str) -> date | None:
+    """dd/mm/aaaa or AAAA-MM-DD (None when blank); ValidationFailed naming the field."""
     raw = (raw or "").strip()
     if not raw:
         return None
@@ -108,7 +109,7 @@ def from_args(args, today: date | None = None) -> Period:
     (a preset), else the last 12 weeks. ValidationFailed for a date that is not one, an end
     before the start or more than three years at once."""
     today = today or local_day()
-    first, last = _day(args.get("de", ""), "de"), _day(args.get("ate", ""), "ate")
+    first, last = parse_day(args.get("de", ""), "de"), parse_day(args.get("ate", ""), "ate")
     if first is None and last is None:
         return preset(args.get("periodo", "12s"), today)
     if last is None:

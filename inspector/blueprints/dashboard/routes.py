@@ -5,7 +5,18 @@ plain GET (htmx swaps only the figures). The figures of a town, period and audit
 are rendered once and reused until anything of the town changes (render_cache.py)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, render_template, request
+from datetime import date
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    g,
+    make_response,
+    render_template,
+    request,
+    stream_with_context,
+)
 from markupsafe import Markup
 
 from inspector import audit, render_cache
@@ -17,7 +28,7 @@ from inspector.extensions import db
 from inspector.models import Fine, FinePayment, Role, Sanction
 from inspector.rules.sanctions import brl
 from inspector.security import roles_required, town_id
-from inspector.stats import dashboard, fleet
+from inspector.stats import dashboard, exports, fleet, sheets
 from inspector.stats import period as periods
 
 bp = Blueprint("dashboard", __name__, url_prefix="/painel")
@@ -145,3 +156,60 @@ def payments():
     return page_or_fragment("dashboard/payments.html", "dashboard/payments.html", rows=rows,
                             period=asked, brl=brl,
                             total=sum((p.amount_brl for p, _ in rows), 0))
+
+
+EXPORT_FORMATS = {"csv": "text/csv; charset=utf-8",
+                  "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+
+
+def _export_period() -> periods.Period | None:
+    """The lists' days: none, either end or both (an open end is open, as on the lists)."""
+    if request.args.get("periodo"):
+        return periods.preset(request.args["periodo"])
+    try:
+        first = periods.parse_day(request.args.get("de", ""), "de")
+        last = periods.parse_day(request.args.get("ate", ""), "ate")
+    except ValidationFailed as e:
+        abort(400, " ".join(e.errors.values()))
+    if first is None and last is None:
+        return None
+    return periods.Period(first or date(1970, 1, 1), last or max(local_day(), first))
+
+
+def _id_arg(name: str) -> int | None:
+    value = request.args.get(name, "")
+    if value == "":
+        return None
+    if not (value.isascii() and value.isdigit() and len(value) < 10):
+        abort(400, f"Filtro inválido: “{name}” deve ser um número.")
+    return int(value)
+
+
+@bp.get("/exportar/<dataset>.<fmt>")
+@VIEWERS
+def export(dataset: str, fmt: str):
+    """A list of the town as a spreadsheet, streamed: the filters of its screen (`de`, `ate`,
+    `agente`, `situacao`, `tipo`, `item`), CSV (UTF-8 with BOM, ";") or XLSX."""
+    if dataset not in exports.DATASETS or fmt not in EXPORT_FORMATS:
+        abort(404)
+    period = _export_period()
+    today = local_day()
+    filters = exports.Filters(period=period, agent_id=_id_arg("agente"),
+                              holder_id=_id_arg("titular"), driver_id=_id_arg("condutor"),
+                              status=(request.args.get("situacao") or "")[:40],
+                              kind=(request.args.get("tipo") or "")[:40],
+                              item=(request.args.get("item") or "")[:120],
+                              extra={"today": today})
+    town = town_id()
+    if dataset == "cadastro":
+        filters.extra["standing"] = fleet.standing_today(town, today)[0]
+    data = exports.DATASETS[dataset](town, filters)
+    stream = (sheets.csv_stream(data.header, data.rows) if fmt == "csv"
+              else sheets.xlsx_stream(data.name, data.header, data.rows))
+    slug = g.user.municipality.slug
+    span = f"-{period.first.isoformat()}-a-{period.last.isoformat()}" if period else \
+        f"-{today.isoformat()}"
+    response = Response(stream_with_context(stream), mimetype=EXPORT_FORMATS[fmt])
+    response.headers["Content-Disposition"] = \
+        f'attachment; filename="{dataset}-{slug}{span}.{fmt}"'
+    return response
