@@ -2,6 +2,8 @@
 queue of passenger reports. Admins change; supervisors look; other towns get 404."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import (
     Blueprint,
     Response,
@@ -19,11 +21,21 @@ from inspector.clock import local_day
 from inspector.credentials import issuing as credentials
 from inspector.credentials import keys as credential_keys
 from inspector.credentials import sheets as credential_sheets
+from inspector.enforcement.common import end_of_local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Credential, Driver, PassengerReport, ReportStatus, Role, Vehicle
+from inspector.models import (
+    Credential,
+    Driver,
+    PassengerReport,
+    ReportCategory,
+    ReportStatus,
+    Role,
+    Vehicle,
+)
 from inspector.passenger import reports as passenger_reports
 from inspector.security import (
+    day_in_range,
     get_in_town,
     login_required,
     roles_required,
@@ -195,10 +207,25 @@ def keys():
 @bp.get("/denuncias")
 @roles_required(*VIEWERS)
 def reports():
-    """The supervisors' queue: passenger reports of the town, open ones first."""
-    rows = passenger_reports.queue(town_id())
+    """The supervisors' queue: passenger reports of the town, open ones first; of one
+    category (`tipo`) or state (`situacao`: new, done), received between two local days
+    (`de`, `ate`: the dashboard's links)."""
+    filters = {k: (request.args.get(k) or "")[:20] for k in ("tipo", "situacao", "de", "ate")}
+    days = {}
+    for k in ("de", "ate"):
+        days[k] = day_in_range(filters[k]) if filters[k] else None
+        if filters[k] and days[k] is None:
+            abort(400, f"Data inválida em “{k}”: use AAAA-MM-DD.")
+    category = filters["tipo"] if filters["tipo"] in {c.value for c in ReportCategory} else None
+    status = filters["situacao"] if filters["situacao"] in {s.value for s in ReportStatus} else None
+    rows = passenger_reports.queue(
+        town_id(), ReportStatus(status) if status else None,
+        category=ReportCategory(category) if category else None,
+        received_after=end_of_local_day(days["de"] - timedelta(days=1)) if days["de"] else None,
+        received_until=end_of_local_day(days["ate"]) if days["ate"] else None)
     rows.sort(key=lambda r: r.status != ReportStatus.NEW)
-    return render_template("credentials/reports.html", rows=rows)
+    return render_template("credentials/reports.html", rows=rows, filters=filters,
+                           categories=ReportCategory, filtered=any(filters.values()))
 
 
 @bp.get("/denuncias/<int:ident>")

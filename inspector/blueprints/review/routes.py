@@ -14,6 +14,7 @@ from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (r
 from inspector.blueprints.review.blueprint import VIEWERS, bp, now
 from inspector.clock import aware
 from inspector.enforcement.common import LOCAL_TZ, loads
+from inspector.enforcement.queries import LIST_GROUPS
 from inspector.extensions import db
 from inspector.inspections.records import evidence_state
 from inspector.models import (
@@ -151,7 +152,8 @@ def queue():
     filters, page and audit version, and reused until any change of the town is recorded
     (render_cache.py); only the layout around it is rendered per request."""
     filters = {"agente": _int_arg("agente"), "situacao": request.args.get("situacao") or "",
-               "de": _day_arg("de"), "ate": _day_arg("ate")}
+               "de": _day_arg("de"), "ate": _day_arg("ate"),
+               "item": (request.args.get("item") or "")[:120]}
     if filters["situacao"] not in QUEUE_STATUSES and filters["situacao"] != "todas":
         filters["situacao"] = "awaiting_review" if "situacao" not in request.args else ""
     town, page_no, fragment = town_id(), _int_arg("pagina", 1) or 1, wants_fragment()
@@ -160,7 +162,8 @@ def queue():
         page = enforcement.review_queue(
             town, agent_id=filters["agente"],
             status=filters["situacao"] if filters["situacao"] in QUEUE_STATUSES else None,
-            day_from=filters["de"], day_to=filters["ate"], page=page_no)
+            day_from=filters["de"], day_to=filters["ate"], page=page_no,
+            item=filters["item"] or None)
         if fragment:
             return render_template("review/_queue_rows.html", page=page, filters=filters)
         return render_template("review/_queue_content.html", page=page, filters=filters,
@@ -257,13 +260,16 @@ def acts():
         rows, has_next = enforcement.acts_list(town_id(), status=status or None,
                                                kind=kind if kind in KIND_LABELS else None,
                                                holder_id=ids.get("titular"),
-                                               driver_id=ids.get("condutor"), page=page)
+                                               driver_id=ids.get("condutor"), page=page,
+                                               day_from=_day_arg("de"), day_to=_day_arg("ate"))
     statuses = dict(STATUS_LABELS) | {"awaiting_mayor": "Aguarda decisão do prefeito",
-                                      "awaiting_delivery": "Aguardando entrega"}
+                                      "awaiting_delivery": "Aguardando entrega"} | {
+        k: label for k, (label, _) in LIST_GROUPS.items()}
+    days = {k: d.isoformat() for k in ("de", "ate") if (d := _day_arg(k))}
     return page_or_fragment("review/acts.html", "review/_acts_rows.html", rows=rows,
                             has_next=has_next, page=page, status_filter=status, kind=kind,
                             statuses=statuses, kinds=KIND_LABELS, subjects=subjects,
-                            list_args={"situacao": status, "tipo": kind} | ids)
+                            days=days, list_args={"situacao": status, "tipo": kind} | ids | days)
 
 
 @bp.get("/prazos")
