@@ -2,7 +2,7 @@
 only where Push works and this browser is not subscribed; the state is always said; a click
 sends the subscription for the signed-in agent, and the server's push about a reviewed
 inspection, decrypted as the browser would, shows a notification that opens /campo.
-Recipe as in test_push_browser.py (a local push service; CDP delivers the message)."""
+Recipe as in tests/browser/test_push_notifications.py (a local push service; CDP delivers the message)."""
 from __future__ import annotations
 
 import json

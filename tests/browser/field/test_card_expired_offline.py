@@ -62,7 +62,8 @@ def test_a_licence_expired_since_the_refresh_is_not_regular(browser, live_server
     banner = expect_banner(card, "irregular", "IRREGULAR", [
         f"Veículo {world['plate']} IRREGULAR: Alvará {number} vencido em {end}, depois da "
         "última atualização dos dados do aparelho (Lei 406/2001, Art. 4)"])
-    expect(banner.locator(".situation-lines a.cite")).to_have_attribute("href", "/leis/tapurah-lei-406-2001-mototaxi#art-4")
+    expect(banner.locator(".situation-lines a.cite")).to_have_attribute(
+        "href", "/leis/tapurah-lei-406-2001-mototaxi#art-4")
     # the card below agrees: its standing, the reason, the expiry line
     expect(card.locator(".standing")).to_have_attribute("data-standing", "irregular")
     expect(card.locator(".standing-title")).to_have_text("IRREGULAR")
@@ -134,11 +135,13 @@ JUDGE = """async () => {
         ended: judged(facts({ licence: { ...licence, status: 'suspended', suspended_until: '2026-12-09' } }),
             { vehicle_id: 1, status: 'suspended', suspended_until: '2026-12-09', warnings: [],
               reasons: [{ rule_id: 'licence.suspended', message: 'Alvará AL-9 suspenso até 09/12/2026.' }] }),
-        running: judged(facts({ licence: { ...licence, status: 'suspended', suspended_until: '2026-12-31' } })),
+        running: judged(facts({ licence: { ...licence, status: 'suspended',
+                                           suspended_until: '2026-12-31' } })),
         kept: judged(facts(), { ...regular, status: 'irregular',
             reasons: [{ rule_id: 'vehicle.cc.min', message: 'Motocicleta de 100 cc.' }] }),
         no_requirements: judged(facts({ requirements: null }), { ...regular, warnings: [
-            { rule_id: 'insurance.due', message: 'Seguro obrigatório vence em 04/12/2026.', due_on: '2026-12-04' }] }),
+            { rule_id: 'insurance.due', message: 'Seguro obrigatório vence em 04/12/2026.',
+              due_on: '2026-12-04' }] }),
         // the engine's citations: the validity article for an expired Alvará, the sanction's
         // for a suspended one, the requiring article for a missing one (Sapezal 060/1998)
         ...(() => {
@@ -146,10 +149,12 @@ JUDGE = """async () => {
                                              sanction_citation: cite('Art. 20, IV') } };
             const cited = (over) => judged(facts({ requirements: sap, ...over })).cited;
             return { sap_expired: cited({ licence: { ...licence, valid_until: '2026-12-01' } }),
-                     sap_suspended: cited({ licence: { ...licence, status: 'suspended', suspended_until: '2026-12-31' } }),
+                     sap_suspended: cited({ licence: { ...licence, status: 'suspended',
+                                                       suspended_until: '2026-12-31' } }),
                      sap_missing: cited({ licence: null }) };
         })(),
-        driver_ended: driverProblems({ status: 'suspended', suspended_until: '2026-12-09' }, req).map((p) => p.text),
+        driver_ended: driverProblems({ status: 'suspended', suspended_until: '2026-12-09' }, req)
+            .map((p) => p.text),
         driver_category: driverProblems({ status: 'active', cnh_category: 'B' }, req).map((p) => p.text),
         unknown_driver: driverProblems({ status: 'inactive' }).map((p) => p.text),
         revoked_driver: driverProblems({ status: 'revoked' }).map((p) => p.text),

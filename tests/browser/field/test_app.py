@@ -2,7 +2,7 @@
 
 What an agent on a roadside with no signal relies on: the app opens offline, a scanned
 code is verified with no network, a vehicle can be inspected and saved, and what was
-saved reaches the server. The sync's failure cases are in test_field_sync.py.
+saved reaches the server. The sync's failure cases are in test_sync_flaky_network.py.
 """
 from __future__ import annotations
 
