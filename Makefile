@@ -17,12 +17,15 @@ run: setup db
 # A real town (README, "Production"): no demo data, never; the schema is brought up to date,
 # then gunicorn refuses to start (one line per reason, exit 2) on the demo password, a weak
 # SECRET_KEY or a PUBLIC_BASE_URL that is not https. The tick runs from systemd (deploy/).
+# gunicorn's settings are make run's (inspector/gunicorn_conf.py): one worker process with
+# threads, so rate limits hold for the whole server; WORKERS=N needs RATELIMIT_STORAGE_URI.
 BIND    ?= 127.0.0.1:8000
-WORKERS ?= 2
+WORKERS ?= 1
 serve: setup
 	mkdir -p instance
 	INSPECTOR_ENV=production $(FLASK) db upgrade
-	INSPECTOR_ENV=production $(BIN)/gunicorn --preload --workers $(WORKERS) --bind $(BIND) \
+	INSPECTOR_ENV=production $(BIN)/gunicorn --config python:inspector.gunicorn_conf --preload \
+	  --workers $(WORKERS) --bind $(BIND) \
 	  --forwarded-allow-ips 127.0.0.1 --access-logfile - 'inspector:create_app()'
 
 # Two workers (the machine has two cores); a file's tests stay on one worker.

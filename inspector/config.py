@@ -55,6 +55,14 @@ def _origin(name: str) -> str | None:
     return value.rstrip("/")
 
 
+def _count(name: str) -> int:
+    """A whole number >= 0 from the environment (0 when unset)."""
+    value = (os.environ.get(name) or "0").strip()
+    if not value.isascii() or not value.isdigit() or len(value) > 2:
+        raise SystemExit(f"erro: {name}={value!r} não é válido: use um número inteiro (0, 1, 2...)")
+    return int(value)
+
+
 def public_base_url_warning(config) -> str | None:
     """The warning to log at start when the address printed in QR codes and documents is not
     set (they would point at 127.0.0.1:5000); None in tests and debug."""
@@ -103,6 +111,10 @@ def defaults(instance_path: Path) -> dict:
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         "RATELIMIT_HEADERS_ENABLED": True,
         "LOGIN_RATE_LIMIT": "10 per minute;50 per hour",
+        # how many reverse proxies in front of the app add X-Forwarded-For: the client's
+        # address (what rate limits count) is the entry the outermost one added; 0 = the
+        # header is never read (anyone can send it). README "Security".
+        "TRUSTED_PROXIES": _count("TRUSTED_PROXIES"),
         "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
         # the original bytes of evidence photos, one file per SHA-256
         # (inspector/inspections/evidence_store.py); back it up with the database

@@ -1,4 +1,6 @@
-"""`make run`: serve the app with gunicorn (a real WSGI server) on 127.0.0.1, and beside it a
+"""`make run`: serve the app with gunicorn (a real WSGI server) on 127.0.0.1, with the
+settings of inspector/gunicorn_conf.py (one worker process with threads, so rate limits count
+for the whole server; gunicorn's own refusals carry the security headers), and beside it a
 small loop that runs `flask enforcement tick` every 60 seconds (deadlines, daily fines,
 appeal windows: see README, "Deadlines and the enforcement tick")."""
 from __future__ import annotations
@@ -41,11 +43,23 @@ def child_env(port: int, environ) -> dict:
     return env
 
 
+def gunicorn_command(gunicorn: str, port: int, workers: int | None = None) -> list[str]:
+    """The gunicorn command line of `make run`: the settings of inspector/gunicorn_conf.py."""
+    cmd = [gunicorn, "--config", "python:inspector.gunicorn_conf", "--bind", f"127.0.0.1:{port}",
+           "--access-logfile", "-"]
+    if workers is not None:
+        cmd += ["--workers", str(workers)]
+    return cmd + ["inspector:create_app()"]
+
+
 def main() -> None:
-    """Parse --port; run gunicorn with two workers and the tick loop until either stops."""
+    """Parse --port; run gunicorn (inspector/gunicorn_conf.py) and the tick loop until either
+    stops."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 5000)))
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="worker processes (default 1: more need a shared rate-limit "
+                             "store, RATELIMIT_STORAGE_URI=redis://...)")
     parser.add_argument("--tick-every", type=float,
                         default=float(os.environ.get("TICK_EVERY", 60)),
                         help="seconds between enforcement ticks (0: no tick loop)")
@@ -56,9 +70,7 @@ def main() -> None:
         return
     gunicorn = os.path.join(BIN, "gunicorn")
     env = child_env(args.port, os.environ)
-    server = subprocess.Popen([gunicorn, "--workers", str(args.workers), "--bind",
-                               f"127.0.0.1:{args.port}", "--access-logfile", "-",
-                               "inspector:create_app()"], env=env)
+    server = subprocess.Popen(gunicorn_command(gunicorn, args.port, args.workers), env=env)
     ticker = None
     if args.tick_every > 0:
         ticker = subprocess.Popen([sys.executable, "-m", "inspector.devserver", "--tick-loop",

@@ -1,0 +1,195 @@
+"""The real server, started as `make run` starts it (inspector/devserver.py: gunicorn with
+inspector/gunicorn_conf.py), holds the limits as configured (issue 14 items 5 and 6).
+
+- N login tries per window are N for the whole server: the (N+1)th is refused (429), whatever
+  X-Forwarded-For the client writes (TRUSTED_PROXIES is 0: the header is never read). Under
+  two gunicorn workers, each counting alone, up to 2N got through.
+- What gunicorn answers itself (a request line over 4 KB, a header over 8 KB, 101 headers,
+  a request that is not HTTP) carries the same security headers as the application's pages.
+"""
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from tests import factories
+
+ROOT = Path(__file__).resolve().parents[2]
+_TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
+LOGIN_LIMIT = 10  # config.defaults: LOGIN_RATE_LIMIT "10 per minute;50 per hour"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def real_server(app, schema, tmp_path):
+    """`python -m inspector.devserver` (no tick loop) on a free port, on the test database;
+    stopped (its own process group) before the tables are emptied."""
+    port = _free_port()
+    env = dict(os.environ, DATABASE_URL=schema, SECRET_KEY="test-secret", LOG_LEVEL="WARNING",
+               EVIDENCE_DIR=str(tmp_path / "evidence"), TRUSTED_PROXIES="0",
+               PUBLIC_BASE_URL=f"http://127.0.0.1:{port}")
+    env.pop("RATELIMIT_STORAGE_URI", None)
+    log = open(tmp_path / "server.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "inspector.devserver", "--port", str(port),
+                             "--tick-every", "0"], cwd=ROOT, env=env, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 90
+    try:
+        while True:
+            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-2000:]
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/healthz")
+                if conn.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the server did not answer /healthz"
+            time.sleep(0.2)
+        yield port
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(5)
+        log.close()
+
+
+class Browser:
+    """A client that keeps the (Secure) session cookie over plain http, as a browser on
+    loopback would."""
+
+    def __init__(self, port: int):
+        self.port, self.cookies = port, {}
+
+    def send(self, method: str, path: str, body: dict | None = None,
+             headers: dict | None = None) -> http.client.HTTPResponse:
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        data = None
+        if body is not None:
+            data = urlencode(body)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn.request(method, path, body=data, headers=headers)
+        r = conn.getresponse()
+        r.text = r.read().decode("utf-8", "replace")
+        conn.close()
+        for value in r.headers.get_all("Set-Cookie") or []:
+            name, _, rest = value.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return r
+
+    def token(self) -> str:
+        return _TOKEN.search(self.send("GET", "/entrar").text).group(1)
+
+
+def test_n_login_tries_are_n_for_the_whole_server_whatever_x_forwarded_for_says(
+        real_server, make):
+    """Eleven wrong passwords, each claiming another address in X-Forwarded-For: ten are
+    checked (401), the eleventh is refused (429); so is the right password right after."""
+    user = make(factories.user, "agent", "tapurah")
+    browser = Browser(real_server)
+    token = browser.token()
+    statuses = []
+    for i in range(LOGIN_LIMIT + 1):
+        r = browser.send("POST", "/entrar",
+                         {"username": user.username, "password": "errada-000",
+                          "csrf_token": token},
+                         headers={"X-Forwarded-For": f"203.0.113.{i + 1}",
+                                  "X-Real-IP": f"198.51.100.{i + 1}"})
+        statuses.append(r.status)
+    assert statuses == [401] * LOGIN_LIMIT + [429], statuses
+    r = browser.send("POST", "/entrar", {"username": user.username,
+                                         "password": factories.PASSWORD, "csrf_token": token})
+    assert r.status == 429
+    assert "Muitas tentativas" in r.text
+
+
+SECURITY = {"content-security-policy": "frame-ancestors 'none'",
+            "x-content-type-options": "nosniff", "referrer-policy": "same-origin",
+            "x-frame-options": "DENY"}
+
+
+def _raw(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send bytes as they are; the status, headers (lower-case) and body of the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as s:
+        s.sendall(data)
+        chunks = []
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            head, sep, body = b"".join(chunks).partition(b"\r\n\r\n")
+            length = re.search(rb"(?im)^content-length:\s*(\d+)", head)
+            if sep and length and len(body) >= int(length.group(1)):
+                break
+    answer = b"".join(chunks)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0].startswith("HTTP/1."), answer[:200]
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers, body
+
+
+HOSTILE_REQUESTS = {
+    "request line over 4 KB": b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    "header over 8 KB": b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n",
+    "101 headers": b"GET / HTTP/1.1\r\nHost: x\r\n"
+                   + b"".join(b"X-H%d: v\r\n" % i for i in range(101)) + b"\r\n",
+    "not HTTP": b"HELLO THERE\r\n\r\n",
+    "bad method": b"G(T / HTTP/1.1\r\nHost: x\r\n\r\n",
+    "bad version": b"GET / HTTP/9.9\r\nHost: x\r\n\r\n",
+    "header without a colon": b"GET / HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n",
+    "NUL in the path": b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n",
+    "bad header name": b"GET / HTTP/1.1\r\nHost: x\r\nX(Y): z\r\n\r\n",
+    "two Content-Length": b"POST /entrar HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n"
+                          b"Content-Length: 2\r\n\r\nab",
+    "unknown transfer coding": b"POST /entrar HTTP/1.1\r\nHost: x\r\n"
+                               b"Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+    # these reach the application
+    "a long URL under the limit": b"GET /" + b"a" * 4000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    "percent-encoded NUL": b"GET /v/%00 HTTP/1.1\r\nHost: x\r\n\r\n",
+    "invalid UTF-8 in the path": b"GET /v/%ff%fe HTTP/1.1\r\nHost: x\r\n\r\n",
+}
+
+
+def test_every_answer_of_the_real_server_carries_the_security_headers(real_server):
+    """Whether gunicorn refused the request itself or the application answered it: a 4xx
+    (never a 5xx), CSP with frame-ancestors 'none', nosniff, Referrer-Policy, X-Frame-Options."""
+    seen = {}
+    for name, data in HOSTILE_REQUESTS.items():
+        status, headers, body = _raw(real_server, data)
+        seen[name] = status
+        assert 400 <= status < 500 or (status == 501 and "coding" in name), (name, status)
+        for header, value in SECURITY.items():
+            assert value in headers.get(header, ""), (name, status, header, headers)
+        if status == 400 and "gunicorn" not in headers.get("server", "x"):
+            assert "O pedido não pôde ser entendido." in body.decode("utf-8", "replace")
+    assert seen["request line over 4 KB"] == 400 and seen["header over 8 KB"] == 431
