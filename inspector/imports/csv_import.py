@@ -22,6 +22,7 @@ from inspector.extensions import db
 from inspector.identifiers import digits, format_cpf, normalise_plate
 from inspector.imports.csv_format import COLUMNS, FileRefused, column_for, read_rows, zeros_hint  # noqa: F401
 from inspector.imports.csv_report import GROUP_LABELS, ImportReport, RowError, count  # noqa: F401
+from inspector.imports.workbook import read_any
 from inspector.laws import compliance
 from inspector.models import (
     Driver,
@@ -65,9 +66,10 @@ def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
     row is bad, or on a dry run, the session is rolled back before returning; otherwise
     the rows are flushed and the caller commits.
     """
-    _, rows, problems = read_rows(data)
-    report = ImportReport(rows=len(rows) + len(problems), dry_run=dry_run)
-    report.errors += [RowError(line, "(linha)", reason) for line, reason in problems]
+    _, rows, problems = read_any(data)   # CSV, or .xlsx / .ods / .xls (workbook.py)
+    report = ImportReport(rows=len(rows) + len({p[0] for p in problems}), dry_run=dry_run)
+    report.errors += [RowError(p[0], p[1] if len(p) == 3 else "(linha)", p[-1])
+                      for p in problems]
     lookup = Lookup(town_id, batch=True)
     _prime(lookup, [cells for _, cells in rows])
     run = _Run(town_id, lookup, actor, report, source)

@@ -150,7 +150,7 @@ def check():
     """Dry run: validate every row, write nothing, show every bad row or what would change."""
     upload = request.files.get("arquivo")
     if upload is None or not upload.filename:
-        return _page(422, refused="Escolha o arquivo CSV da planilha.")
+        return _page(422, refused="Escolha o arquivo CSV, .xlsx ou .ods da planilha.")
     data = upload.read(MAX_BYTES + 1)
     filename = Path(upload.filename).name[:120]
     try:
