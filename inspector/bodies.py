@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+)
 from pydantic import ValidationError as PydanticError
 from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import PydanticCustomError
@@ -61,6 +69,23 @@ def _in_window(moment: datetime) -> datetime:
 
 
 Moment = Annotated[AwareDatetime, AfterValidator(_in_window)]
+
+
+def _integral(value: Any) -> Any:
+    """JSON Schema counts 12.0 as the integer 12 (a phone's JSON may write it so): take it as
+    one; 12.5, "12" and true stay refused."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
+def int_in(low: int, high: int) -> Any:
+    """An integer from `low` to `high` (the bounds before the validator: pydantic then states
+    them in the JSON Schema as minimum/maximum)."""
+    return Annotated[int, Field(ge=low, le=high), BeforeValidator(_integral)]
+
+
+Id = int_in(1, MAX_ID)  # a row's id: an INTEGER primary key
 
 
 # ------------------------------------------------------------------ refusals in Portuguese
@@ -266,5 +291,5 @@ def openapi_schemas(bodies: dict[str, Any]) -> tuple[dict[str, dict], dict[str, 
     return refs, defs
 
 
-__all__ = ["FUTURE", "MAX_ID", "PAST", "Body", "Moment", "Refusal", "openapi_schemas",
-           "parse", "path_text", "refusal"]
+__all__ = ["FUTURE", "MAX_ID", "PAST", "Body", "Id", "Moment", "Refusal", "openapi_schemas",
+           "int_in", "parse", "path_text", "refusal"]

@@ -12,7 +12,7 @@ from uuid import UUID
 
 from pydantic import Field
 
-from inspector.bodies import MAX_ID, Body, Moment, Refusal
+from inspector.bodies import MAX_ID, Body, Id, Moment, Refusal, int_in
 from inspector.inspections import evidence
 
 MAX_ITEMS = 200
@@ -46,7 +46,7 @@ class PhotoDeclaration(Body):
     sha256: Annotated[str, Refusal("SHA-256 inválido (64 algarismos hexadecimais minúsculos)")] \
         = Field(pattern=r"^[0-9a-f]{64}$", min_length=64, max_length=64, title="SHA-256")
     mime: Literal[MIMES] = Field(title="tipo da imagem")  # type: ignore[valid-type]
-    size: int = Field(ge=1, le=evidence.MAX_PHOTO_BYTES, title="tamanho da foto (bytes)")
+    size: int_in(1, evidence.MAX_PHOTO_BYTES) = Field(title="tamanho da foto (bytes)")
     taken_at: Moment | None = Field(None, title="momento da foto")
 
 
@@ -72,8 +72,8 @@ class Acknowledgement(Body):
 class DriverTold(Body):
     """Who was driving, as the agent chose it: a registered driver, or a typed name."""
 
-    id: Annotated[int | None, Refusal("identificação do condutor inválida")] = Field(
-        None, ge=1, le=MAX_ID, title="condutor",
+    id: Annotated[Id | None, Refusal("identificação do condutor inválida")] = Field(
+        None, title="condutor",
         description="A driver of the town (the vehicle's linked drivers on the phone); "
                     "null: 'outro / não cadastrado'.")
     name: str | None = Field(None, max_length=MAX_NAME, title="nome do condutor",
@@ -84,17 +84,18 @@ class DriverTold(Body):
 class InspectionBody(Body):
     """An inspection as the field app sends it (docs/sync.md §2)."""
 
-    vehicle_id: int = Field(ge=1, le=MAX_ID, title="veículo")
-    agent_id: Annotated[int | None, Refusal("identificação do agente inválida")] = Field(
-        None, ge=1, le=MAX_ID, title="agente",
+    vehicle_id: Id = Field(title="veículo")
+    agent_id: Annotated[Id | None, Refusal("identificação do agente inválida")] = Field(
+        None, title="agente",
         description="The agent who made it, as the phone knew them; another agent's session "
                     "is answered 403")
     credential_token: Annotated[str | None, Refusal("código de credencial inválido")] = Field(
         None, min_length=1, max_length=MAX_TOKEN, title="código da credencial")
     started_at: Moment = Field(title="início da vistoria")
     finished_at: Moment = Field(title="fim da vistoria")
-    snapshot_version: Annotated[int | None, Refusal("versão do cadastro inválida")] = Field(
-        None, ge=0, le=MAX_ID, title="versão do cadastro")
+    snapshot_version: Annotated[int_in(0, MAX_ID) | None,
+                                Refusal("versão do cadastro inválida")] = Field(
+        None, title="versão do cadastro")
     location: Location | None = Field(None, title="posição")
     items: list[Item] = Field(min_length=1, max_length=MAX_ITEMS, title="itens da vistoria")
     acknowledgement: Acknowledgement | None = Field(

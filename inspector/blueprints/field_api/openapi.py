@@ -28,6 +28,11 @@ def _ok(schema: dict, description: str = "OK") -> dict:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+def _described(response: dict, why: str) -> dict:
+    """A shared response with this operation's own description of when it happens."""
+    return {**response, "description": why}
+
+
 def _uuid_param(name: str, what: str) -> dict:
     return {"name": name, "in": "path", "required": True, "description": what,
             "schema": {"type": "string", "format": "uuid"}}
@@ -210,7 +215,9 @@ PATHS: dict = {
                 "application/json": {"schema": "<Inspection>"}}},
             "responses": {"201": _ok(_ref("Progress"), "Stored."),
                           "200": _ok(_ref("Progress"), "Identical replay."),
-                          "409": ERR, "422": ERR, "400": ERR, "401": ERR, "403": ERR}},
+                          "409": ERR, "422": ERR, "400": ERR, "401": ERR, "403": ERR,
+                          "404": _described(ERR, "The path's id is not a UUID."),
+                          "413": _described(ERR, "The body is larger than 16 MB.")}},
         "get": {
             "summary": "What the server holds of an inspection, and its review (`review`: "
                        "each act's decision, reason and comment; the supervisor's comments; "
@@ -232,7 +239,7 @@ PATHS: dict = {
             "responses": {"201": _ok(_ref("Progress"), "Stored."),
                           "200": _ok(_ref("Progress"), "The same bytes again."),
                           "404": ERR, "409": ERR, "422": ERR, "400": ERR, "401": ERR,
-                          "403": ERR}}},
+                          "403": ERR, "413": _described(ERR, "The body is larger than 16 MB.")}}},
 }
 
 
@@ -270,7 +277,9 @@ def _document() -> dict:
             "responses": {"Error": _ok(_ref("Error"), "Error (pt-BR message).")},
             "securitySchemes": {
                 "session": {"type": "apiKey", "in": "cookie", "name": "inspector_session",
-                            "description": "The session cookie /entrar sets."},
+                            "description": "The session cookie: /entrar sets it for users; "
+                                           "a holder's notice page sets it when the access "
+                                           "code is given."},
                 "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRFToken",
                          "description": "csrf_token of GET /api/field/session (or the page's "
                                         "csrf-token meta), on every unsafe method."}}},

@@ -47,10 +47,10 @@ def paths(refs: dict[str, dict]) -> dict:
         "/api/push/notice-subscriptions": {
             "post": {"summary": "Holders: subscribe this phone to pushes about their notices, "
                                 "after opening a notice with its access code (session).",
-                     "security": [{"csrf": []}], "requestBody": _body(refs["NoticeSubscribe"]),
+                     "security": UNSAFE, "requestBody": _body(refs["NoticeSubscribe"]),
                      "responses": {"201": _SAVED, "200": _SAVED, "403": ERR, "409": ERR,
                                    "422": ERR, "400": ERR, "429": ERR}},
-            "delete": {"summary": "Holders: unsubscribe this phone.", "security": [{"csrf": []}],
+            "delete": {"summary": "Holders: unsubscribe this phone.", "security": UNSAFE,
                        "requestBody": _body(refs["NoticeUnsubscribe"]),
                        "responses": {"204": _REMOVED, "403": ERR, "404": ERR, "422": ERR,
                                      "400": ERR, "429": ERR}}},
