@@ -15,6 +15,7 @@ def register_blueprints(app: Flask) -> None:
     from inspector.blueprints.laws.routes import bp as laws_bp
     from inspector.blueprints.main.routes import bp as main_bp
     from inspector.blueprints.notifications.routes import bp as notifications_bp
+    from inspector.blueprints.opendata.routes import bp as opendata_bp
     from inspector.blueprints.public.routes import bp as public_bp
     from inspector.blueprints.registry.routes import bp as registry_bp
     from inspector.blueprints.review.routes import bp as review_bp
@@ -36,5 +37,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(transparency_bp)
     app.register_blueprint(towns_bp)
     app.register_blueprint(dashboard_bp)
+    app.register_blueprint(opendata_bp)
     if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production
         app.register_blueprint(bench_bp)
