@@ -77,9 +77,9 @@ def bars(title: str, labels: Sequence[str], values: Sequence[float],
 
 
 def stacked(title: str, labels: Sequence[str], parts: Sequence[Sequence[float]],
-            names: Sequence[str]) -> Markup:
+            names: Sequence[str], prefix: str = "part") -> Markup:
     """Horizontal bars cut in parts (states of acts, standing of a fleet), with a legend;
-    part k takes the class `part-k`."""
+    part k takes the class `<prefix>-k`."""
     row, left = 34, 2
     legend_rows = (len(names) + 1) // 2
     height = max(len(parts), 1) * row + 8 + legend_rows * 18
@@ -94,7 +94,7 @@ def stacked(title: str, labels: Sequence[str], parts: Sequence[Sequence[float]],
             w = room * value / total_max
             if w <= 0:
                 continue
-            body.append(f'<rect class="part-{k}" x="{x:.1f}" y="{y + 15}" width="{w:.1f}" '
+            body.append(f'<rect class="{prefix}-{k}" x="{x:.1f}" y="{y + 15}" width="{w:.1f}" '
                         f'height="14"><title>{escape(label)}, {escape(names[k])}: '
                         f'{_num(value)}</title></rect>')
             x += w
@@ -102,7 +102,7 @@ def stacked(title: str, labels: Sequence[str], parts: Sequence[Sequence[float]],
     y0 = max(len(parts), 1) * row + 10
     for k, name in enumerate(names):
         x, y = (k % 2) * (WIDTH / 2), y0 + (k // 2) * 18
-        body.append(f'<rect class="part-{k}" x="{x + 2:.1f}" y="{y}" width="12" height="12"/>'
+        body.append(f'<rect class="{prefix}-{k}" x="{x + 2:.1f}" y="{y}" width="12" height="12"/>'
                     f'<text class="legend" x="{x + 18:.1f}" y="{y + 11}">{escape(_cut(name, 24))}</text>')
     return _svg(title, height, body)
 

@@ -79,8 +79,7 @@ def _content(town: int, period: periods.Period, today) -> str:
     trend = fleet.trend(town, period)
     db.session.commit()   # the day's fleet counts, when first computed
     states = list(dashboard.STATES)
-    parts = [s for s in states if s != "awaiting_delivery"]
-    names = [dashboard.STATES[s][0] for s in parts]
+    names = [{"decided": "Decididos, já entregues"}.get(s, dashboard.STATES[s][0]) for s in states]
     services = [f.service for f in fleet_today] or sorted({s for _, d in trend for s in d})
     pictures = {
         "weeks": charts.columns(
@@ -90,7 +89,7 @@ def _content(town: int, period: periods.Period, today) -> str:
                               [a[2] for a in insp.agents]),
         "fleet": charts.stacked("Frota hoje por situação", [f.label for f in fleet_today],
                                 [[f.regular, f.irregular, f.suspended] for f in fleet_today],
-                                list(fleet.STANDING_LABELS.values())),
+                                list(fleet.STANDING_LABELS.values()), prefix="standing"),
         "trend": charts.lines(
             "Parte da frota regular, por dia registrado",
             [f"{d:%d/%m}" for d, _ in trend],
@@ -100,7 +99,7 @@ def _content(town: int, period: periods.Period, today) -> str:
                              [i.count for i in items]),
         "acts": charts.stacked("Atos por tipo e situação", [k.label for k in acts],
                                [[k.states[s] - (k.states["awaiting_delivery"] if s == "decided"
-                                                else 0) for s in parts]
+                                                else 0) for s in states]   # parts add up
                                 for k in acts], names),
         "reports": charts.bars("Denúncias por tipo", [r[1] for r in reports.by_category],
                                [r[2] for r in reports.by_category]),
