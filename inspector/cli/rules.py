@@ -81,28 +81,52 @@ def rules_checklist(town: str, service: str, on: str | None, as_json: bool) -> N
         click.echo(f"  {i.id:<24} {i.label}{cond}  [{i.citation.article}]")
 
 
+def _opt_day(value: str | None, what: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        fail(f"{what} inválida: '{value}' (use AAAA-MM-DD)")
+
+
 @rules_cli.command("check-vehicle")
 @click.option("--town", required=True, help="Town slug, e.g. tapurah.")
 @click.option("--service", required=True, help="taxi or mototaxi.")
-@click.option("--year", required=True, type=int, help="Year of manufacture.")
+@click.option("--year", type=int, default=None,
+              help="Year of manufacture (may be left out when --manufactured is given).")
+@click.option("--manufactured", default=None,
+              help="Manufacture date (YYYY-MM-DD), when known: ages count from it.")
+@click.option("--first-licensed", "first_licensed", default=None,
+              help="First licensing date (YYYY-MM-DD): 'anos de uso' count from it.")
 @click.option("--cc", type=int, default=None, help="Engine size in cc.")
 @click.option("--trail", is_flag=True, help="The motorcycle is a trail bike.")
 @click.option("--on", "on", default=None, help="Day (YYYY-MM-DD); default today.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def rules_check_vehicle(town: str, service: str, year: int, cc: int | None, trail: bool,
+def rules_check_vehicle(town: str, service: str, year: int | None, manufactured: str | None,
+                        first_licensed: str | None, cc: int | None, trail: bool,
                         on: str | None, as_json: bool) -> None:
     """A vehicle's violations of the law in force on a day (age, engine size, trail)."""
     from inspector.rules import RulesError, VehicleFacts, vehicle_violations
 
     day = _day(on)
+    made = _opt_day(manufactured, "data de fabricação")
+    used = _opt_day(first_licensed, "data do primeiro licenciamento")
+    if year is None and made is None:
+        fail("informe --year ou --manufactured")
+    year = made.year if year is None else year
     if not 1900 <= year <= day.year + 1:
         fail(f"ano de fabricação inválido: {year}")
+    if made is not None and made.year != year:
+        fail(f"a data de fabricação ({made:%d/%m/%Y}) não é do ano informado ({year})")
+    if used is not None and made is not None and used < made:
+        fail("o primeiro licenciamento não pode ser anterior à fabricação")
     if cc is not None and cc <= 0:
         fail(f"cilindrada inválida: {cc}")
     try:
-        found = vehicle_violations(town, service, VehicleFacts(year_of_manufacture=year,
-                                                               engine_cc=cc, is_trail=trail),
-                                   day)
+        found = vehicle_violations(town, service, VehicleFacts(
+            year_of_manufacture=year, manufactured_on=made, first_licensed_on=used,
+            engine_cc=cc, is_trail=trail), day)
     except RulesError as e:
         fail(str(e))
     if as_json:
@@ -132,3 +156,135 @@ def rules_validate(path: str) -> None:
         sys.exit(2)
     for f in files:
         click.echo(f"ok: {f}")
+
+
+# --- deadlines (issue 15 item 9): a lawyer checks a reading without the web ------------------------
+KINDS = {"appeal": "recurso", "repair": "prazo para cumprir a notificação",
+         "grant": "prazo concedido a critério (defeito do veículo que não afeta a segurança)",
+         "days": "prazo de N dias (--days)"}
+_WEEKDAYS = ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")
+
+
+def _pack_by_id(pack_id: str, town: str):
+    pack = next((p for p in load_all() if p.id == pack_id), None)
+    if pack is None:
+        fail(f"lei desconhecida: '{pack_id}' (use o id que `rules list` mostra, por exemplo "
+             f"{load_all()[-1].id})")
+    if pack.town != town:
+        fail(f"a lei {pack.law} ({pack.id}) é de {pack.town}, não de {town}")
+    return pack
+
+
+def _moment(value: str, hours: bool):
+    """A day (AAAA-MM-DD), or for hours a local moment (AAAA-MM-DDTHH:MM)."""
+    from datetime import datetime
+
+    from inspector.clock import LOCAL_TZ
+
+    try:
+        if "T" in value or " " in value.strip():
+            moment = datetime.fromisoformat(value.strip())
+            return moment if moment.tzinfo else moment.replace(tzinfo=LOCAL_TZ)
+        day = date.fromisoformat(value.strip())
+    except ValueError:
+        fail(f"data inválida: '{value}' (use AAAA-MM-DD, ou AAAA-MM-DDTHH:MM para prazo em horas)")
+    if hours:
+        fail("prazo em horas conta minuto a minuto: informe data e hora da notificação "
+             "(AAAA-MM-DDTHH:MM)")
+    return day
+
+
+def _period(pack, kind: str, days: int | None):
+    """(days or None, hours or None, citation, what) of the period asked for."""
+    if kind == "days":
+        if days is None or days < 1:
+            fail("--kind days pede --days N (um número inteiro maior que zero)")
+        return days, None, None, f"{days} dias"
+    if days is not None:
+        fail("--days só vale com --kind days")
+    if kind == "appeal":
+        found = {}
+        for a in [pack.appeal] + [m.appeal for s in pack.ladder for m in s.measures] + \
+                [m.appeal for o in pack.offences for m in o.measures]:
+            if a is not None and a.days is not None:
+                found.setdefault(a.days, a)
+        if not found:
+            fail(f"a {pack.law} não fixa prazo de recurso")
+        if len(found) > 1:
+            fail(f"a {pack.law} fixa prazos de recurso diferentes por medida: "
+                 + ", ".join(f"{d} dias ({a.citation.article})" for d, a in sorted(found.items()))
+                 + "; use --kind days --days N")
+        a = next(iter(found.values()))
+        return a.days, None, a.citation, "recurso"
+    wanted = None if kind == "repair" else "not_affecting_safety"
+    for step in pack.ladder:
+        for d in step.deadlines:
+            if d.only_if == wanted:
+                return d.days, d.hours, d.citation, KINDS[kind]
+    fail(f"a {pack.law} não fixa {KINDS[kind]}")
+
+
+def _town_calendar(town: str):
+    """The town's own closures and entered years from the database (none: say so)."""
+    from sqlalchemy import select
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from inspector.extensions import db
+    from inspector.laws.town_calendar import calendar_for
+    from inspector.models import Municipality
+
+    try:   # the rules need no database: without one the town's own days are not known
+        row = db.session.scalar(select(Municipality).where(Municipality.slug == town))
+        return calendar_for(row.id) if row is not None else None
+    except SQLAlchemyError:
+        db.session.rollback()
+        return None
+
+
+@rules_cli.command("deadline")
+@click.option("--town", required=True, help="Town slug, e.g. tapurah.")
+@click.option("--law", "pack_id", required=True, help="Pack id as `rules list` prints it.")
+@click.option("--from", "start", required=True,
+              help="Day of the notice (AAAA-MM-DD); for hours, AAAA-MM-DDTHH:MM (local).")
+@click.option("--kind", required=True, type=click.Choice(sorted(KINDS)),
+              help="appeal, repair (the notice's deadline), grant (Tapurah Art. 19), days.")
+@click.option("--days", type=int, default=None, help="With --kind days: how many days.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def rules_deadline(town: str, pack_id: str, start: str, kind: str, days: int | None,
+                   as_json: bool) -> None:
+    """The last day of a deadline counted as the law counts it, and the days skipped."""
+    from inspector.rules.calendar import deadline_days, deadline_hours
+
+    pack = _pack_by_id(pack_id, town)
+    n_days, n_hours, citation, what = _period(pack, kind, days)
+    when = _moment(start, hours=n_hours is not None)
+    calendar = _town_calendar(town)
+    try:
+        if n_hours is not None:
+            result = deadline_hours(when, n_hours, calendar)
+        else:
+            result = deadline_days(when, n_days, pack.counting.rule, calendar)
+    except ValueError as e:
+        fail(str(e))
+    counting = pack.counting.as_dict() if n_hours is None else {
+        "rule": "hours", "basis": "contadas minuto a minuto, sem prorrogação", "citation": None}
+    if as_json:
+        _out({"town": town, "law": pack.law, "pack": pack.id, "kind": kind, "what": what,
+              "citation": _cite(citation) if citation else None, "counting": counting,
+              **result.to_json()})
+        return
+    head = f"{pack.law} ({pack.id}) — {what}"
+    click.echo(head + (f", {citation.article}" if citation else ""))
+    if n_hours is not None:
+        click.echo(f"Notificação: {result.start:%d/%m/%Y %H:%M}")
+        click.echo(f"Termina: {result.end:%d/%m/%Y %H:%M} ({_WEEKDAYS[result.end.weekday()]})"
+                   + (f" — dia sem expediente ({result.end_closed}), sem prorrogação"
+                      if result.end_closed else ""))
+    else:
+        click.echo(f"Contagem: {pack.counting.basis}")
+        click.echo(f"Notificação: {result.start:%d/%m/%Y} ({_WEEKDAYS[result.start.weekday()]})")
+        click.echo(f"Último dia: {result.last_day:%d/%m/%Y} "
+                   f"({_WEEKDAYS[result.last_day.weekday()]})")
+        click.echo("Dias sem expediente: " + ("; ".join(
+            f"{d:%d/%m} {r}" for d, r in result.skipped) if result.skipped else "nenhum"))
+    click.echo(result.explain())

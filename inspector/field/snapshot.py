@@ -350,13 +350,13 @@ def requirements_of(r) -> dict:
         "months": months, "citation": _cite(r, "periodicity.vistoria_months"),
         "shortened_citation": (_cite(r, "periodicity.vistoria_may_be_shortened")
                                if r.value("periodicity.vistoria_may_be_shortened") else None)}
-    ages = []  # the engine's vehicle.age: age > max_age_years, or age >= replace_at_age_years
-    limit = r.value("limits.vehicle.max_age_years")
-    if limit is not None:
-        ages.append((limit + 1, limit, "limits.vehicle.max_age_years"))
-    limit = r.value("limits.vehicle.replace_at_age_years")
-    if limit is not None:
-        ages.append((limit, limit, "limits.vehicle.replace_at_age_years"))
+    # the engine's vehicle.age with only the year of manufacture (rules.age_limit): out from
+    # 1 January of year + N + 1, once it has certainly completed N years, for both limits
+    ages = []
+    for path in ("limits.vehicle.max_age_years", "limits.vehicle.replace_at_age_years"):
+        limit = r.value(path)
+        if limit is not None:
+            ages.append((limit + 1, limit, path))
     if ages:
         at, limit, path = min(ages)
         out["vehicle_age"] = {"irregular_at_age": at, "limit_years": limit,

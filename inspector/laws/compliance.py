@@ -148,6 +148,7 @@ def vehicle_facts(vehicle: Vehicle) -> VehicleFacts:
     p = _permit_row(vehicle)
     return VehicleFacts(
         year_of_manufacture=vehicle.year_of_manufacture, id=vehicle.id, plate=vehicle.plate,
+        manufactured_on=vehicle.manufactured_on, first_licensed_on=vehicle.first_licensed_on,
         engine_cc=vehicle.engine_cc, is_trail=bool(vehicle.is_trail), doors=vehicle.doors,
         holder_id=vehicle.holder_id, last_vistoria_on=vehicle.last_vistoria_on,
         vistoria_valid_until=vehicle.vistoria_valid_until,

@@ -30,6 +30,8 @@ PARAMETER_LABELS: dict[str, tuple[str, str]] = {
     "limits.vehicle.min_cc": ("Cilindrada mínima", "{v} cc"),
     "limits.vehicle.max_cc": ("Cilindrada máxima", "{v} cc"),
     "limits.vehicle.trail_banned": ("Motocicleta trail", "{v}"),
+    "limits.vehicle.age_counts_use": ("Idade contada em anos de uso (desde o primeiro "
+                                      "licenciamento)", "{v}"),
     "limits.vehicle.allowed_doors": ("Número de portas", "{v}"),
     "limits.driver.max_auxiliaries_per_vehicle": ("Motoristas auxiliares por veículo",
                                                   "até {v}"),

