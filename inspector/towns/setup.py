@@ -8,8 +8,8 @@ Each step says whether it is done, what is missing in one sentence, and where it
 - decree values: every key the town's packs leave to a decree;
 - stands: where the town has a taxi law (taxi laws place each car at a stand: "alvará de
   estacionamento"); a moto-taxi law does not;
-- the town's own closures (holidays and "ponto facultativo" by decree) come from the town
-  calendar table (migration 0021) when it exists; the year must be entered;
+- the town's own closures (holidays and "ponto facultativo" by decree): this year must be
+  entered on the town calendar page (/conformidade/calendario, migration 0021);
 - credentials: every vehicle, rider and driver of an offered sheet has one in force;
 - accounts: at least one active agent and one supervisor (admins sign in here already).
 """
@@ -21,13 +21,22 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from inspector import audit, models, rules
+from inspector import audit, rules
 from inspector.clock import local_day
 from inspector.credentials import issuing as credentials
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.laws.compliance import fiscal_unit_of
-from inspector.models import DatedValue, DecreeValue, Municipality, Role, Stand, User, Vehicle
+from inspector.models import (
+    DatedValue,
+    DecreeValue,
+    Municipality,
+    Role,
+    Stand,
+    TownCalendarYear,
+    User,
+    Vehicle,
+)
 from inspector.registry.decree_values import FISCAL_UNIT_KEY, parse_amount
 from inspector.registry.values import Fields
 
@@ -149,19 +158,14 @@ def _stands_step(town, packs) -> Step:
 
 
 def _calendar_step(town, on) -> Step:
-    years = getattr(models, "TownCalendarYear", None)
     title = "Calendário de feriados e pontos facultativos do município"
-    if years is None:
-        return Step("calendar", title, False,
-                    "Ainda não há onde registrar os feriados municipais e os pontos facultativos "
-                    "por decreto (tabela do calendário do município, migração 0021, em "
-                    "preparação): até lá os prazos contam só os feriados nacionais e de MT.")
-    entered = db.session.scalar(select(func.count()).select_from(years).where(
-        years.municipality_id == town.id, years.year == on.year))
+    entered = db.session.scalar(select(func.count(TownCalendarYear.id)).where(
+        TownCalendarYear.municipality_id == town.id, TownCalendarYear.year == on.year))
     return Step("calendar", title, bool(entered),
                 f"O ano de {on.year} está registrado." if entered else
-                f"O ano de {on.year} não foi registrado: os prazos que caem em dia sem "
-                "expediente municipal não podem ser contados com certeza.")
+                f"O ano de {on.year} não foi registrado: sem os feriados municipais e os pontos "
+                "facultativos por decreto, um prazo que cai num deles não é contado com "
+                "certeza.", fix="laws.calendar")
 
 
 def _registry_step(town) -> Step:

@@ -22,7 +22,7 @@ from inspector.credentials import tokens
 from inspector.extensions import db
 from inspector.models import Inspection, Photo
 from tests import factories
-from tests.production.drill import make_town, send, sync
+from tests.support.drill import make_town, send, sync
 from tests.support.field_api import Api
 
 

@@ -3,6 +3,8 @@ with the demo password, a weak or missing secret key or a PUBLIC_BASE_URL that i
 https, one pt-BR line per reason and exit status 2; never creates demo data."""
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import secrets
 import subprocess
@@ -30,14 +32,17 @@ def production(schema, tmp_path, **config):
                        **GOOD, **config})
 
 
+_RANDOM = hashlib.sha256(b"a key made as secrets.token_bytes(32) would").digest()
+
+
 @pytest.mark.parametrize("key, weak", [
-    (secrets.token_hex(32), False),              # 64 hex digits: 256 bits
-    (secrets.token_urlsafe(32), False),          # 43 base64url characters: 258 bits
-    (secrets.token_hex(16), True),               # 128 bits
-    ("test-secret", True),                       # the tests' own key
-    ("ab" * 64, True),                           # long, but two characters
+    (_RANDOM.hex(), False),                                      # 64 hex digits: 256 bits
+    (base64.urlsafe_b64encode(_RANDOM).decode().rstrip("="), False),  # 43 base64url: 258 bits
+    (_RANDOM.hex()[:32], True),                                  # 128 bits
+    ("test-secret", True),                                       # the tests' own key
+    ("ab" * 64, True),                                           # long, but two characters
     ("correct horse battery staple", True),
-])
+], ids=["hex-256", "base64url-256", "hex-128", "known", "repeated", "words"])
 def test_a_key_is_weak_below_256_bits_or_when_known(key, weak):
     problems = config_problems({"SECRET_KEY": key, "PUBLIC_BASE_URL": "https://x.mt.gov.br"})
     assert bool(problems) is weak, (key, key_entropy_bits(key), problems)

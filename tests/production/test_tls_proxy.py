@@ -26,7 +26,7 @@ import pytest
 
 from inspector.extensions import db
 from tests import factories
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.support.config import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx.conf"

@@ -91,7 +91,8 @@ def test_the_setup_page_lists_what_is_missing_with_where_to_fix_it(app, runner, 
     assert 'href="/credenciais"' in _row(html, "credentials")
     accounts = _row(html, "accounts")
     assert "agente: 0" in accounts and "users create --town tapurah" in accounts
-    assert "pendente" in _row(html, "calendar")
+    calendar = _row(html, "calendar")
+    assert "pendente" in calendar and 'href="/conformidade/calendario"' in calendar
     assert "Lei 406/2001" in _row(html, "laws")
 
     bad = client.post_form("/municipio/valores", {"kind": "minimum_wage", "value": "abc",

@@ -12,7 +12,7 @@ from sqlalchemy import MetaData, select, text
 
 from inspector import MIGRATIONS
 from inspector.extensions import db
-from tests.production.drill import make_town, send, sync
+from tests.support.drill import make_town, send, sync
 
 
 def previous_revision() -> str:
