@@ -1,6 +1,7 @@
 """Load the passenger page `/v/<token>` under wrk and compare it with `/healthz`.
 
-Starts gunicorn (2 sync workers) on a free loopback port against a throwaway SQLite
+Starts gunicorn as `make run` does (inspector/gunicorn_conf.py: one worker process, 8 threads;
+`--sync-workers 2` for the former two sync workers) on a free loopback port against a throwaway SQLite
 database with the demo data and credentials for one town, rate limits off, then runs
 wrk for a bounded time against, in one run:
 
@@ -14,6 +15,7 @@ of /healthz's throughput;
 altered and revoked codes should cost about as much as valid ones.
 
     python bench/verify.py [--seconds 4] [--rounds 3] [--connections 16] [--no-reuse]
+                           [--sync-workers N]
 """
 from __future__ import annotations
 
@@ -109,6 +111,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3, help="times the whole plan is run")
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--town", default="tapurah")
+    ap.add_argument("--sync-workers", type=int, default=0,
+                    help="N sync worker processes instead of make run's settings (comparison)")
     ap.add_argument("--no-reuse", action="store_true",
                     help="VERIFY_CACHE_SIZE=0: build every page from the ORM and the engine")
     args = ap.parse_args()
@@ -121,8 +125,11 @@ def main() -> None:
     print(f"preparing a throwaway database in {tmp} (demo data, credentials of {args.town})")
     tokens, revoked = prepare(env, args.town)
 
-    server = Server(env, workers=2, config={"RATELIMIT_ENABLED": False,
-                                            "VERIFY_CACHE_SIZE": 0 if args.no_reuse else 4096})
+    how = (("--config", "python:inspector.gunicorn_conf") if not args.sync_workers
+           else ("--worker-class", "sync"))
+    server = Server(env, workers=args.sync_workers or 1, extra_args=how,
+                    config={"RATELIMIT_ENABLED": False,
+                            "VERIFY_CACHE_SIZE": 0 if args.no_reuse else 4096})
     base = server.base
     try:
         valid = next((t for t in tokens if banner(fetch(f"{base}/v/{t}")[1]) == "REGULAR"), None)
@@ -150,7 +157,9 @@ def main() -> None:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 
-    print(f"\ngunicorn 2 workers, wrk -t2 -c{args.connections} -d{args.seconds}s per run, "
+    served = (f"{args.sync_workers} sync workers" if args.sync_workers
+              else "make run's settings (1 worker, 8 threads)")
+    print(f"\ngunicorn {served}, wrk -t2 -c{args.connections} -d{args.seconds}s per run, "
           f"{args.rounds} rounds, loopback, SQLite, rate limits off, view reuse "
           f"{'off' if args.no_reuse else 'on'}; page {size} B + CSS {css} B")
     print("ratios: median over rounds of (route / /healthz of the same round)")

@@ -144,8 +144,11 @@ class Fields:
             if required:
                 self.fail(name, REQUIRED)
             return None
-        if not re.fullmatch(r"-?\d+", raw):
+        if not re.fullmatch(r"-?[0-9]+", raw):
             self.fail(name, f"{what} inválido: use só algarismos")
+            return None
+        if len(raw.lstrip("-0")) > 18:  # int() of thousands of digits raises; no field holds them
+            self.fail(name, f"{what} fora do intervalo ({lo} a {hi})")
             return None
         value = int(raw)
         if lo is not None and value < lo or hi is not None and value > hi:
@@ -162,9 +165,9 @@ class Fields:
             return None
         value = parse_date(raw)
         if value is None:
-            self.fail(name, f"data inválida: {raw!r} (use DD/MM/AAAA ou AAAA-MM-DD)")
+            self.fail(name, f"data inválida: {raw[:40]!r} (use DD/MM/AAAA ou AAAA-MM-DD)")
         elif not 1900 <= value.year <= 2200:
-            self.fail(name, f"data improvável: {raw!r}")
+            self.fail(name, f"data improvável: {raw[:40]!r}")
             return None
         return value
 
@@ -188,5 +191,5 @@ class Fields:
         value = parse_choice(cls, raw)
         if value is None:
             options = ", ".join(label(m) for m in cls)
-            self.fail(name, f"valor desconhecido: {raw!r} (use {options})")
+            self.fail(name, f"valor desconhecido: {raw[:40]!r} (use {options})")
         return value
