@@ -169,7 +169,7 @@ def qr_figures(base: str, codes: list[tuple[str, int]], warmup: int) -> None:
     """Sign in, let the app store the snapshot, go offline, time handleCode over the codes."""
     from playwright.sync_api import sync_playwright
 
-    from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+    from tests.support.config import CHROMIUM, CHROMIUM_ARGS
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
