@@ -4,6 +4,8 @@ sideways, the CSP blocks nothing (no inline style or script), and the period lin
 figures through htmx. Screenshots of both are kept in the test's temporary folder."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.browser.field_helpers import sign_in
@@ -54,3 +56,36 @@ def test_a_period_link_swaps_the_figures_without_a_page_load(page, town):
     assert page.evaluate("window.__same_page === true")                     # swapped, not loaded
     assert "Período:" in page.inner_text("#painel")
     assert "01/03/2026" not in page.inner_text("#painel .period-now")
+
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def test_no_accessibility_violation_on_the_dashboard_and_the_open_data(browser, live_server,
+                                                                       town):
+    """axe-core on /painel (phone), its drill-down lists and the public open-data pages."""
+    context = browser.new_context(base_url=live_server.url, locale="pt-BR",
+                                  viewport={"width": 360, "height": 740})
+    context.add_init_script(path=str(AXE))
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    found = []
+    for path in ("/transparencia", "/transparencia/dados"):
+        page.goto(path)
+        found += _axe(page, path)
+    sign_in(page, town["sup"], "/painel")
+    for path in (f"/painel?{PERIOD}", "/painel/frota?servico=mototaxi&situacao=regular",
+                 f"/painel/pagamentos?{PERIOD}"):
+        page.goto(path)
+        page.wait_for_load_state("load")
+        found += _axe(page, path)
+    context.close()
+    assert found == []
+
+
+def _axe(page, where: str) -> list[str]:
+    result = page.evaluate("async () => await axe.run(document)")
+    assert len(result["passes"]) > 10, f"{where}: axe did not run"
+    return [f"{where}: {v['id']} ({v['impact']}) at "
+            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:3])
+            for v in result["violations"]]
