@@ -3,7 +3,7 @@
 Request bodies' schemas are generated from the pydantic models that validate them
 (`inspections/schemas.py`, `notifications/schemas.py`, through `bodies.openapi_schemas`), never
 written beside them; responses are described here. The notifications' paths are described
-beside them (`notifications/api_doc.py`) and merged here; tests/web/test_field_api.py fails
+beside them (`notifications/api_doc.py`) and merged here; tests/field/test_sync_api.py fails
 when a /api/ route is missing.
 """
 from __future__ import annotations
