@@ -11,7 +11,7 @@ from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
-from inspector.extensions import limiter
+from inspector.extensions import db, limiter
 
 
 class InspectorError(Exception):
@@ -125,4 +125,5 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(Exception)
     def crash(e: Exception):
         app.logger.exception("unhandled error")
+        db.session.rollback()  # a failed flush would make the error page fail too
         return error_response(InternalServerError.code)

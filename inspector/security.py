@@ -17,6 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.urls import iri_to_uri
 
+from inspector.errors import error_response
 from inspector.extensions import db
 from inspector.models import Role, User, UserSession
 
@@ -255,6 +256,20 @@ def get_in_town(model, ident: int):
     return row
 
 
+def refuse_nul() -> None:
+    """A NUL character in the path, the query or a form field is refused (400) before any
+    view: no person types one, and PostgreSQL cannot store or compare it in text (it raised
+    DataError, a 500, on a rejection reason or a document number holding one)."""
+    values = [request.path, *request.args.values()]
+    if request.method in ("POST", "PUT", "PATCH", "DELETE") and request.mimetype in (
+            "application/x-www-form-urlencoded", "multipart/form-data"):
+        values += request.form.values()
+    if any("\x00" in value for value in values):
+        return error_response(400, "O pedido contém um caractere inválido (NUL). "
+                                   "Apague-o e tente de novo.")
+    return None
+
+
 def trust_proxies(app: Flask) -> None:
     """Behind `TRUSTED_PROXIES` reverse proxies (config or environment, default 0), take the
     client's address from the X-Forwarded-For entry each of them added (werkzeug's ProxyFix),
@@ -273,6 +288,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = partial(IntegerConverter, min=1, max=ID_MAX)
     trust_proxies(app)
     app.before_request(load_user)
+    app.before_request(refuse_nul)
 
     @app.after_request
     def headers(response):

@@ -141,7 +141,7 @@ def remove_closure(row: TownClosure, actor) -> None:
 
 def _year(raw, errors: dict) -> int | None:
     text = str(raw or "").strip()
-    if not text.isdigit() or not FIRST_YEAR <= int(text) <= LAST_YEAR:
+    if not (text.isascii() and text.isdigit()) or not FIRST_YEAR <= int(text) <= LAST_YEAR:
         errors["year"] = f"Ano inválido: informe um ano entre {FIRST_YEAR} e {LAST_YEAR}."
         return None
     return int(text)

@@ -97,11 +97,13 @@ def parse_day(raw: str, name: str) -> date | None:
     if not raw:
         return None
     try:
-        if "/" in raw:
-            return datetime.strptime(raw, "%d/%m/%Y").date()
-        return date.fromisoformat(raw)
+        day = (datetime.strptime(raw, "%d/%m/%Y").date() if "/" in raw
+               else date.fromisoformat(raw))
     except ValueError:
         raise ValidationFailed({name: f"Data inválida: “{raw[:20]}”. Use dd/mm/aaaa."}) from None
+    if not 1900 <= day.year <= 2999:  # 9999-12-31 has no week after it to draw
+        raise ValidationFailed({name: f"Data fora do alcance: “{raw[:20]}”."})
+    return day
 
 
 def from_args(args, today: date | None = None) -> Period:

@@ -8,7 +8,7 @@ whatever `next` says, the answer is a redirect to a path of this site, never a 5
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 
@@ -105,12 +105,15 @@ def test_through_the_real_login_every_next_lands_on_this_site(app, user):
                       "next=" + value.encode("utf-8", "surrogatepass").decode("latin-1")
                       .replace("&", "%26").replace("#", "%23")):
             r = _login(app, user.username, query)
+            tried += 1
+            if "\x00" in unquote(query):  # refused at the door, before the password is checked
+                assert r.status_code == 400 and "NUL" in r.get_data(as_text=True), query
+                continue
             assert r.status_code == 302, f"{query!r}: {r.status_code}"
             location = r.headers["Location"]
             assert _same_site(location), f"{query!r} -> {location!r}"
-            tried += 1
     # raw bytes no browser would send: invalid percent-encoding, a huge value
-    for query in ("next=/%E0%A4%A", "next=%", "next=/%ZZ", "next=/%ED%A0%80",
+    for query in ("next=/%E0%A4%A", "next=%", "next=/%ZZ", "next=/%ED%A0%80", "next=/%2500",
                   "next=/" + "%2F" * 20000, "next=" + "/" * 9000, "next=/ok&next=//evil"):
         r = _login(app, user.username, query)
         assert r.status_code == 302 and _same_site(r.headers["Location"]), query[:40]

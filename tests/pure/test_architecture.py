@@ -138,6 +138,8 @@ OWN_TRANSACTIONS = {
     "inspector.inspections.records": "the sync commits before answering the phone and retries a lost race",
     "inspector.imports.csv_import": "a dry run or a refused file rolls back everything it wrote",
     "inspector.security": "the sign-in session is written before the view runs",
+    "inspector.errors": "a crashed request's failed transaction is rolled back before the "
+                        "error page is drawn",
 }
 
 

@@ -27,7 +27,8 @@ def _year_arg() -> int:
     raw = (request.values.get("ano") or "").strip()
     if not raw:
         return today().year
-    if not raw.isdigit() or not town_calendar.FIRST_YEAR <= int(raw) <= town_calendar.LAST_YEAR:
+    if not (raw.isascii() and raw.isdigit()) \
+            or not town_calendar.FIRST_YEAR <= int(raw) <= town_calendar.LAST_YEAR:
         abort(400, f"Ano inválido: {raw!r}.")
     return int(raw)
 
@@ -63,7 +64,7 @@ def add_closure():
     except ValidationFailed as e:
         db.session.rollback()
         day = (request.form.get("day") or "")[:4]
-        year = int(day) if day.isdigit() else today().year
+        year = int(day) if day.isascii() and day.isdigit() else today().year
         return _render(town, year, e.errors, request.form, 422)
     moved = enforcement.move_for_closure(town.id, row.day, clock_now(), actor=g.user)
     db.session.commit()
