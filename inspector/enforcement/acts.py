@@ -352,7 +352,52 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     open_fine(child, now)
     issue_notice(child, now, actor=actor)
     notify("daily_fine_started", act=child, parent=act)
+    propose_removal(act, pack, start, now, actor=actor)
     return child
+
+
+REMOVAL_AFTER = 3   # Tapurah Lei 406/2001 Art. 27 III: "após a terceira notificação"
+
+
+def propose_removal(act: Sanction, pack: rules.RulePack, missed_at: datetime, now: datetime,
+                    *, actor=None) -> Sanction | None:
+    """A notice that is the rider's third or a later one passed its deadline without repair:
+    the rider, notified three times, is still not complying, so the request to remove the
+    rider is proposed (Tapurah Art. 27 III, as the product owner reads it; never together with
+    the third notice itself). Only where the pack has a removal request; idempotent."""
+    measure = next((m for s in pack.ladder for m in s.measures if m.kind == "removal_request"),
+                   None)
+    key = f"removal:{act.id}"
+    if measure is None or act.kind != "notice" or (act.occurrence or 1) < REMOVAL_AFTER or \
+            db.session.scalar(select(Sanction.id).where(Sanction.origin_key == key)):
+        return None
+    number = act.notice.number if act.notice is not None else f"ato {act.id}"
+    removal = Sanction(
+        municipality_id=act.municipality_id, origin_key=key, inspection_id=act.inspection_id,
+        parent_id=act.id, pack_id=act.pack_id, law=act.law, rule_id=act.rule_id,
+        step_id=act.step_id, offence_id=None, occurrence=act.occurrence, measure_index=0,
+        kind=measure.kind, target=measure.target, label=measure.label, offender=act.offender,
+        holder_id=act.holder_id, driver_id=act.driver_id, vehicle_id=act.vehicle_id,
+        breach_citation=act.breach_citation, citation=as_json(measure.citation.as_dict()),
+        required_action="", decided_by=measure.decided_by, automatic=False,
+        status=SanctionStatus.PROPOSED, proposed_at=utc(now), updated_at=utc(now),
+        amount_on=act.amount_on,
+        reason=f"A notificação {number}, {act.occurrence}ª do condutor, venceu em "
+               f"{fmt_moment(missed_at)} sem cumprimento: depois da terceira notificação, o "
+               f"condutor continua sem cumprir ({act.law}, {measure.citation.article}).")
+    try:
+        with db.session.begin_nested():
+            db.session.add(removal)
+            db.session.flush()
+    except IntegrityError:   # a concurrent tick proposed it first
+        return None
+    record("sanction_proposed", removal, actor=actor, after=act_state(removal) | {
+        "rule_id": removal.rule_id, "notice": act.id, "offender": act.offender,
+        "occurrence": act.occurrence})
+    event("proposed", town_id=act.municipality_id, now=now, actor=actor, act=removal,
+          message=f"Proposto: {measure.label} ({act.law}, {measure.citation.article}). "
+                  f"{removal.reason}", data={"notice": act.id, "occurrence": act.occurrence})
+    return removal
 
 
 def fmt_moment(moment: datetime) -> str:

@@ -58,6 +58,7 @@ class Choice:
     why: str                 # what makes it possible here, pt-BR
     breach: dict | None      # the rule broken, when the engine tells it
     narrow: str | None = None
+    step_id: str | None = None   # a rung the law grades by gravity (Nortelândia 127 Art. 26)
 
 
 def _failed(insp: Inspection) -> list:
@@ -139,6 +140,28 @@ def choices(insp: Inspection) -> list[Choice]:
                     for k in NARROWED]
         else:
             out.append(base)
+    if failed:
+        out += _gravity_choices(pack, insp.rules_day, failed)
+    return out
+
+
+GRAVITY_WHY = ("a lei gradua a penalidade “conforme a gravidade da falta”: escolha esta medida "
+               "em lugar da notificação e escreva no motivo por que a falta é grave")
+
+
+def _gravity_choices(pack, day, failed: list) -> list[Choice]:
+    """The rungs the law grades by gravity, open on any inspection with a failed item (the
+    supervisor judges the gravity and writes it; Nortelândia Lei 127/2009 Art. 26)."""
+    out = []
+    for s in pack.ladder:
+        if not s.gravity or not s.span.covers(day):
+            continue
+        ms = s.measures
+        out.append(Choice(f"gravity:{s.id}", "", "infraction.grave", ms[0].label,
+                          tuple(m.label for m in ms), tuple(m.citation.as_dict() for m in ms),
+                          max((m.decided_by for m in ms),
+                              key=("agent", "supervisor", "mayor").index),
+                          GRAVITY_WHY, _breach_of(failed), step_id=s.id))
     return out
 
 
@@ -167,6 +190,8 @@ def choose(insp: Inspection, user, now: datetime, *, key: str, reason: str) -> l
     town = db.session.get(Municipality, insp.municipality_id)
     pack = rules.find_pack(town.slug, insp.service.value, insp.rules_day)
     off = offenders(insp)
+    if choice.step_id is not None:
+        return _choose_gravity(insp, user, now, choice, reason, town, pack, off)
     offence = next(o for o in pack.offences if o.id == choice.offence_id)
     subject = _subject(off, choice.rule_id, offence.measures[0].target)
     prior = history(town.id, subject, exclude_inspection=insp.id)
@@ -192,6 +217,47 @@ def choose(insp: Inspection, user, now: datetime, *, key: str, reason: str) -> l
           inspection_id=insp.id, message=f"Supervisão propôs: {choice.label}. Motivo: {reason}",
           data={"offence_id": choice.offence_id, "rule_id": choice.rule_id,
                 "acts": [a.id for a in acts]})
+    return acts
+
+
+def _choose_gravity(insp: Inspection, user, now: datetime, choice: Choice, reason: str, town,
+                    pack, off) -> list[Sanction]:
+    """The gravity rung proposed instead of what the count proposed: the pending proposals of
+    the count's rungs on this inspection are rejected, saying which measure replaced them."""
+    from inspector.enforcement.review import reject
+
+    step = next(s for s in pack.ladder if s.id == choice.step_id)
+    subject = off.subject(SUBJECT_OF_TARGET.get(step.measures[0].target, "vehicle"))
+    key_base = f"chosen:{insp.id}:{step.id}"
+    open_ = db.session.scalar(select(func.count(Sanction.id)).where(
+        Sanction.inspection_id == insp.id, Sanction.step_id == step.id,
+        Sanction.inspection_item_id.is_(None), Sanction.status != SanctionStatus.REJECTED))
+    if open_:
+        raise ValidationFailed({"choice": "Esta sanção já foi proposta nesta vistoria."})
+    prior = history(town.id, subject, exclude_inspection=insp.id)
+    try:
+        p = compliance.propose_step(town, insp.service.value, step.id, choice.rule_id, prior,
+                                    insp.rules_day)
+    except (NoSanction, RulesError) as e:
+        raise ValidationFailed({"choice": f"{e}."}) from None
+    version = db.session.scalar(select(func.count(Sanction.id)).where(
+        Sanction.origin_key.like(f"{key_base}:%")))
+    acts = _acts(insp, None, p, pack, off, subject, now, version, key_base=key_base,
+                 breach=choice.breach, action="",
+                 reason=f"Proposta da supervisão pela gravidade da falta: {reason}", actor=user)
+    counted = {s.id for s in pack.ladder if not s.gravity}
+    replaced = db.session.scalars(select(Sanction).where(
+        Sanction.inspection_id == insp.id, Sanction.status == SanctionStatus.PROPOSED,
+        Sanction.awaiting_mayor.is_(False), Sanction.step_id.in_(counted))
+        .order_by(Sanction.id)).all()
+    for old in replaced:
+        reject(old, user, now, reason=f"Substituída pela medida escolhida pela gravidade da "
+                                      f"falta: {choice.label}.")
+    event("sanction_chosen", town_id=insp.municipality_id, now=now, actor=user,
+          inspection_id=insp.id, message=f"Supervisão propôs, pela gravidade da falta: "
+                                         f"{choice.label}. Motivo: {reason}",
+          data={"step_id": step.id, "rule_id": choice.rule_id, "acts": [a.id for a in acts],
+                "replaced": [a.id for a in replaced]})
     return acts
 
 

@@ -9,18 +9,20 @@ effect against that offender; several failed items of one inspection are one occ
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, or_, select
 
 from inspector import rules
-from inspector.clock import aware, utc
+from inspector.clock import aware, local_day, utc
 from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
 from inspector.enforcement.common import act_state, as_json, event, loads, notify, record
 from inspector.extensions import db
 from inspector.inspections.input import driver_told
 from inspector.laws import compliance
 from inspector.models import (
+    Appeal,
+    AppealStatus,
     Credential,
     Driver,
     DriverCategory,
@@ -100,21 +102,49 @@ def ladder_subject(pack: rules.RulePack, on, off: Offenders) -> str:
 
 def history(town_id: int, offender: str, *, exclude_inspection: int | None = None
             ) -> list[PriorSanction]:
-    """One PriorSanction per earlier occasion with an act in effect against this offender."""
+    """One PriorSanction per earlier occasion with an act in effect against this offender,
+    with the provision it punished and the day it became final (for a reincidência)."""
     rows = db.session.execute(
-        select(Sanction.inspection_id, Sanction.origin_key, Sanction.amount_on,
-               Sanction.proposed_at, Sanction.rule_id, Sanction.kind)
+        select(Sanction.id, Sanction.inspection_id, Sanction.origin_key, Sanction.amount_on,
+               Sanction.proposed_at, Sanction.rule_id, Sanction.kind, Sanction.breach_citation,
+               Sanction.status, Sanction.notified_at, Sanction.appeal_days,
+               Sanction.appeal_until, Sanction.decided_at)
         .where(Sanction.municipality_id == town_id, Sanction.offender == offender,
                Sanction.status.in_(EFFECTIVE), Sanction.automatic.is_(False))
         .order_by(Sanction.id)).all()
+    refused = dict(db.session.execute(
+        select(Appeal.sanction_id, func.max(Appeal.decided_at))
+        .where(Appeal.sanction_id.in_([r.id for r in rows]),
+               Appeal.status == AppealStatus.REFUSED)
+        .group_by(Appeal.sanction_id)).all()) if rows else {}
     seen: dict[object, PriorSanction] = {}
     for r in rows:
         occasion = r.inspection_id if r.inspection_id is not None else r.origin_key
         if occasion == exclude_inspection or occasion in seen:
             continue
+        breach = loads(r.breach_citation) or {}
+        provision = f"{breach['law_slug']}#{breach['anchor']}" \
+            if breach.get("law_slug") and breach.get("anchor") else ""
         seen[occasion] = PriorSanction(on=r.amount_on or utc(r.proposed_at).date(),
-                                       rule_id=r.rule_id, kind=r.kind)
+                                       rule_id=r.rule_id, kind=r.kind, provision=provision,
+                                       final_on=_final_on(r, refused.get(r.id)))
     return list(seen.values())
+
+
+def _final_on(r, refused_at) -> date | None:
+    """The local day a penalty became final: its appeal refused, or its appeal window over
+    with no appeal (the day after the last day to appeal); with no window, the day it was
+    notified. None while it can still be appealed, an appeal is pending, or it waits for
+    its delivery."""
+    if r.status == SanctionStatus.APPEALED or r.notified_at is None:
+        return None
+    if refused_at is not None:
+        return local_day(utc(refused_at))
+    if r.appeal_until is not None:
+        return r.appeal_until + timedelta(days=1)
+    if r.appeal_days is None:
+        return local_day(utc(r.notified_at))
+    return None
 
 
 def _permit_of(holder: Holder | None, service: Service) -> Permit | None:

@@ -88,12 +88,12 @@ def amend_options(act: Sanction) -> list[AmendOption]:
     """The measures of the act's pack in force on its day that may replace it: any rung
     (the laws grade by gravity), except a measure the law gives only on a repeat
     (`repeat_only`) before its rung's occurrence, e.g. the fine of up to 100 UFM of
-    Nortelândia 030 Art. 16 II ("em caso de reincidência") on a first offence."""
+    Nortelândia 030 Art. 16 II ("em caso de reincidência") on what is not a reincidência."""
     pack, on = pack_of(act), act.amount_on
     base = act.rule_id.split(":", 1)[0]
     reached = act.occurrence or 1
-    sources = [(f"step:{s.id}", tuple(None if m.repeat_only and s.occurrence > reached else m
-                                      for m in s.measures))
+    sources = [(f"step:{s.id}", tuple(None if m.repeat_only and not _repeat(act, s, reached)
+                                      else m for m in s.measures))
                for s in pack.ladder if s.span.covers(on)]
     sources += [(f"offence:{o.id}", o.measures) for o in pack.offences
                 if o.span.covers(on) and any(f.split(":", 1)[0] == base for f in o.findings)]
@@ -113,6 +113,15 @@ def amend_options(act: Sanction) -> list[AmendOption]:
                 out.append(AmendOption(key, kind, m.target, label, m.decided_by,
                                        m.citation.as_dict(), m.fine, m.appeal or pack.appeal))
     return out
+
+
+def _repeat(act: Sanction, step, reached: int) -> bool:
+    """Whether the act is the repeat a `repeat_only` measure of this rung needs: its rung's
+    occurrence reached, and, for a rung of reincidência, the proposal found one (the act was
+    proposed on that rung: Nortelândia 030 Art. 16 II, as the product owner reads it)."""
+    if step.reincidence is not None:
+        return act.step_id == step.id
+    return step.occurrence <= reached
 
 
 def _amount(raw, bound: Amount | None, *, required: bool) -> Decimal | None:

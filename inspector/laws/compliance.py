@@ -378,6 +378,13 @@ def propose_sanction(municipality: Municipality, service: str, rule_id: str,
     return rules.propose_sanction(facts, service, Finding(rule_id, affects_safety), history, on)
 
 
+def propose_step(municipality: Municipality, service: str, step_id: str, rule_id: str,
+                 history: list[PriorSanction], on: date) -> rules.Proposal:
+    """A rung the law grades by gravity, chosen by the supervisor (rules.propose_step)."""
+    facts = dataclasses.replace(town_facts(municipality), calendar=calendar_for(municipality.id))
+    return rules.propose_step(facts, service, step_id, Finding(rule_id), history, on)
+
+
 @dataclass(frozen=True)
 class DecreeStatus:
     """A value a law leaves to a decree, and what the town has set (None: não definido)."""

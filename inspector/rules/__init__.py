@@ -49,7 +49,7 @@ from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_all,
 from inspector.rules.model import ChecklistItem, RulePack
 from inspector.rules.registry import QuotaUse, ShareUse, TownReport, town_report
 from inspector.rules.results import Citation, Violation
-from inspector.rules.sanctions import Money, NoSanction, Proposal, propose_sanction
+from inspector.rules.sanctions import Money, NoSanction, Proposal, propose_sanction, propose_step
 from inspector.rules.texts import law_text, law_texts
 
 __all__ = [
@@ -65,4 +65,4 @@ __all__ = [
     "vehicle_document_violations", "vehicle_limit_violations", "vehicle_violations",
     "vistoria_end",
 ]
-__all__ += ["add_years", "age_limit", "age_limits"]
+__all__ += ["add_years", "age_limit", "age_limits", "propose_step"]

@@ -156,6 +156,7 @@ class Finding:
 
     rule_id: str
     affects_safety: bool | None = None   # None: take it from the checklist item
+    provision: str | None = None   # "<law slug>#<anchor>" broken; None: the checklist item's
 
 
 @dataclass(frozen=True)
@@ -165,3 +166,8 @@ class PriorSanction:
     on: date
     rule_id: str = ""
     kind: str = ""
+    # the provision it punished ("<law slug>#<anchor>" of the article broken) and the day the
+    # penalty became final (window closed with no appeal, or appeal refused); None: not final
+    # yet (window open, appeal pending, not delivered) or unknown - never a reincidência
+    provision: str = ""
+    final_on: date | None = None

@@ -27,6 +27,7 @@ from inspector.rules.model import (
     Measure,
     Offence,
     Parameter,
+    Reincidence,
     RulePack,
     Span,
     Step,
@@ -260,6 +261,15 @@ def _deadline(ctx, data, key) -> Deadline:
                     else _choice(ctx, only_if, f"{key}.only_if", CONDITIONS))
 
 
+def _reincidence(ctx, data, key) -> Reincidence:
+    _mapping(ctx, data, key, required=("within_months", "citation"), optional=("note",))
+    months = _int(ctx, data["within_months"], f"{key}.within_months")
+    if months < 1:
+        ctx.fail(f"{key}.within_months", "must be at least 1")
+    return Reincidence(months, _citation(ctx, data["citation"], f"{key}.citation"),
+                       _str(ctx, data["note"], f"{key}.note") if data.get("note") else None)
+
+
 def _finding(ctx, data, key, checklist_ids) -> str:
     f = _str(ctx, data, key)
     base = f.split(":", 1)[0]
@@ -293,7 +303,8 @@ def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):
     for i, s in enumerate(data.get("ladder") or []):
         key = f"sanctions.ladder[{i}]"
         _mapping(ctx, s, key, required=("id", "occurrence", "measures"),
-                 optional=("deadlines", "on_missed_deadline", "from", "to", "note"))
+                 optional=("deadlines", "on_missed_deadline", "from", "to", "note", "gravity",
+                           "reincidence"))
         sid = _str(ctx, s["id"], f"{key}.id")
         if sid in ids:
             ctx.fail(f"{key}.id", f"duplicate id '{sid}'")
@@ -308,7 +319,12 @@ def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):
             on_missed_deadline=_measure(ctx, missed, f"{key}.on_missed_deadline", decree_keys)
             if missed else None,
             span=_span(ctx, s, key, pack_span),
-            note=_str(ctx, s["note"], f"{key}.note") if s.get("note") else None))
+            note=_str(ctx, s["note"], f"{key}.note") if s.get("note") else None,
+            gravity=_bool(ctx, s["gravity"], f"{key}.gravity") if "gravity" in s else False,
+            reincidence=_reincidence(ctx, s["reincidence"], f"{key}.reincidence")
+            if "reincidence" in s else None))
+    if ladder and all(s.gravity for s in ladder):
+        ctx.fail("sanctions.ladder", "every rung is `gravity`: nothing would ever be proposed")
     offences = []
     for i, o in enumerate(data.get("offences") or []):
         key = f"sanctions.offences[{i}]"

@@ -153,6 +153,17 @@ class Deadline:
 
 
 @dataclass(frozen=True)
+class Reincidence:
+    """A rung that holds only on a reincidência (Nortelândia 030 Art. 16 II, as the product
+    owner reads it): the same provision broken again by the same offender within
+    `within_months` after an earlier penalty became final (no appeal pending)."""
+
+    within_months: int
+    citation: Citation
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class Step:
     """A rung of the ladder: what is proposed on the offender's n-th finding."""
 
@@ -163,6 +174,11 @@ class Step:
     on_missed_deadline: Measure | None
     span: Span
     note: str | None = None
+    # the law grades it by gravity, not by count (Nortelândia 127 Art. 26 "conforme a
+    # gravidade da falta"): never proposed from the offender's history; offered to the
+    # supervisor instead of the proposal, who writes the gravity in the decision's reason
+    gravity: bool = False
+    reincidence: Reincidence | None = None   # holds only on a reincidência
 
 
 @dataclass(frozen=True)

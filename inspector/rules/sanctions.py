@@ -294,12 +294,74 @@ def propose_sanction(town: TownFacts, service: str, finding: Finding,
             ms = tuple(_measure(m, pack, town, on) for m in off.measures)
             return _proposal(pack, finding, on, occurrence, None, None, off.id, ms, None, None,
                              (off.note,) if off.note else ())
-    steps = [s for s in pack.ladder if s.span.covers(on) and s.occurrence <= occurrence]
+    # a rung the law grades by gravity is the supervisor's choice, never reached by count; a
+    # rung of reincidência holds only when an earlier final penalty makes this one a repeat
+    provision = finding.provision or provision_of(pack, finding.rule_id)
+    earlier = {s.id: reincidence_of(s, history, provision, on) for s in pack.ladder
+               if s.reincidence is not None}
+    steps = [s for s in pack.ladder if s.span.covers(on) and s.occurrence <= occurrence
+             and not s.gravity and (s.reincidence is None or earlier[s.id] is not None)]
     if not steps:
         raise NoSanction(f"{pack.law} não prevê sanção para '{finding.rule_id}' em "
                          f"{fmt_date(on)}")
-    step = max(steps, key=lambda s: (s.occurrence, s.span.start))
+    step = max(steps, key=lambda s: (s.occurrence, s.reincidence is not None, s.span.start))
     in_force = [s for s in pack.ladder if s.span.covers(on)]
+    ms = tuple(_measure(m, pack, town, on) for m in step.measures)
+    missed = _measure(step.on_missed_deadline, pack, town, on) if step.on_missed_deadline \
+        else None
+    notes = [step.note] if step.note else []
+    if step.reincidence is not None:
+        prior = earlier[step.id]
+        notes.insert(0, f"Reincidência: o mesmo dispositivo foi violado de novo dentro de "
+                        f"{step.reincidence.within_months} meses depois que a penalidade de "
+                        f"{fmt_date(prior.on)} se tornou definitiva ({fmt_date(prior.final_on)}).")
+    return _proposal(pack, finding, on, occurrence, in_force.index(step) + 1, step.id, None, ms,
+                     _deadline(step, _affects_safety(pack, finding), on, pack, town), missed,
+                     tuple(notes))
+
+
+def provision_of(pack: RulePack, rule_id: str) -> str:
+    """"<law slug>#<anchor>" of the provision a checklist finding breaks ("" when unknown)."""
+    base = rule_id.split(":", 1)[0]
+    item = next((i for i in pack.checklist if i.id == base), None)
+    return f"{item.citation.law_slug}#{item.citation.anchor}" if item else ""
+
+
+def add_months(day: date, months: int) -> date:
+    """The same day `months` later; a day the month lacks ends on the 1st of the next month
+    (Lei 810/1949 Art. 3º)."""
+    y, m = divmod(day.month - 1 + months, 12)
+    year, month = day.year + y, m + 1
+    try:
+        return day.replace(year=year, month=month)
+    except ValueError:
+        return date(year + (month == 12), month % 12 + 1, 1)
+
+
+def reincidence_of(step: Step, history, provision: str, on: date) -> PriorSanction | None:
+    """The earlier penalty that makes a finding on `on` a reincidência for this rung: the same
+    provision, final (no appeal pending) on or before `on`, and `on` no later than
+    `within_months` after it became final. None: not a reincidência."""
+    r = step.reincidence
+    if r is None or not provision:
+        return None
+    hits = [h for h in history if h.provision == provision and h.final_on is not None
+            and h.final_on <= on <= add_months(h.final_on, r.within_months)]
+    return max(hits, key=lambda h: h.final_on) if hits else None
+
+
+def propose_step(town: TownFacts, service: str, step_id: str, finding: Finding,
+                 history: tuple[PriorSanction, ...] | list[PriorSanction], on: date,
+                 packs: tuple[RulePack, ...] | None = None) -> Proposal:
+    """The measures of one rung the law grades by gravity (`Step.gravity`), chosen by the
+    supervisor for this finding instead of the rung the offender's history reaches."""
+    pack = find_pack(town.slug, service, on, packs)
+    in_force = [s for s in pack.ladder if s.span.covers(on)]
+    step = next((s for s in in_force if s.id == step_id and s.gravity), None)
+    if step is None:
+        raise NoSanction(f"{pack.law} não prevê a medida '{step_id}' por gravidade em "
+                         f"{fmt_date(on)}")
+    occurrence = 1 + sum(1 for h in history if h.on <= on)
     ms = tuple(_measure(m, pack, town, on) for m in step.measures)
     missed = _measure(step.on_missed_deadline, pack, town, on) if step.on_missed_deadline \
         else None

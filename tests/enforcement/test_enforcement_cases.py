@@ -4,7 +4,9 @@ case in tests/enforcement_cases/ runs here (SQLite, or PostgreSQL with DATABASE_
 A case names the law and article it tests (`article`: it must be among the citations the
 acts carry), a town, a service and a day. `prior: N` first stores N earlier inspections
 of the same vehicle and rider, ten days apart, each with the first failed item, and
-decides their acts (`prior_decision: confirm` by default, or `reject`); `values` sets the
+decides their acts (`prior_decision: confirm` by default, or `reject`; `prior_delivered:
+true` also delivers each document at the decision, so its time runs and, once its appeal
+window is over, the penalty is final: a reincidência needs one); `values` sets the
 town's minimum wage, fiscal unit value and decree values (`{key: [amount, unit]}`). Then
 an inspection with `fail` items is completed on `day` at 10:00 and:
 
@@ -40,7 +42,8 @@ from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect, local, set_values
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "enforcement_cases"
-CASE_KEYS = {"name", "article", "town", "service", "day", "prior", "prior_decision", "values",
+CASE_KEYS = {"name", "article", "town", "service", "day", "prior", "prior_decision",
+             "prior_delivered", "values",
              "fail", "expect", "decide"}
 ACT_KEYS = {"kind", "target", "decided_by", "step", "offence", "occurrence", "deadline_hours",
             "deadline_days", "deadline_text", "missed", "appeal", "article", "breach_article",
@@ -197,6 +200,11 @@ def test_enforcement_case(app, case):
             earlier = inspect(f["vehicle"], users["agent"], {first: "fail"}, when)
             _decide_all(earlier, case.get("prior_decision", "confirm"), users["supervisor"],
                         users["admin"], when + timedelta(hours=1))
+            if case.get("prior_delivered"):
+                db.session.commit()
+                for a in enforcement.acts_of(earlier):
+                    if a.awaiting_delivery:
+                        deliver(a, users["supervisor"], when + timedelta(hours=1))
             db.session.commit()
         moment = local(day.year, day.month, day.day)
         insp = inspect(f["vehicle"], users["agent"], {i: "fail" for i in case["fail"]}, moment)
@@ -279,26 +287,30 @@ def test_automatic_measures_are_data_and_the_loader_checks_them(tmp_path):
 
 
 def test_a_late_review_still_climbs_the_ladder(app):
-    """Three street notices in three days, reviewed together on the fourth: as each earlier
-    one is confirmed the later proposals move up, and the third becomes the third notice
-    with the request to remove the rider (Tapurah Art. 27, III)."""
+    """Four street notices in four days, reviewed together on the fifth: as each earlier
+    one is confirmed the later proposals move up, and the fourth - a new finding once three
+    notices exist - gets the request to remove the rider (Tapurah Art. 27, III; not with the
+    third notice itself)."""
     with app.app_context():
         f = fleet("tapurah", "mototaxi")
         agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
         db.session.commit()
         insps = [inspect(f["vehicle"], agent, {"uniform": "fail"}, local(2026, 3, d))
-                 for d in (1, 2, 3)]
+                 for d in (1, 2, 3, 4)]
         db.session.commit()
-        assert [a.occurrence for i in insps for a in enforcement.acts_of(i)] == [1, 1, 1]
-        review_day = local(2026, 3, 4, 14)
+        assert [a.occurrence for i in insps for a in enforcement.acts_of(i)] == [1, 1, 1, 1]
+        review_day = local(2026, 3, 5, 14)
         [first] = enforcement.acts_of(insps[0])
         enforcement.confirm(first, sup, review_day)
         pending = [a for a in enforcement.acts_of(insps[1]) if a.status == SanctionStatus.PROPOSED]
         assert [(a.kind, a.occurrence) for a in pending] == [("notice", 2)]
         enforcement.confirm(pending[0], sup, review_day)
         third = [a for a in enforcement.acts_of(insps[2]) if a.status == SanctionStatus.PROPOSED]
-        assert [(a.kind, a.step_id, a.occurrence) for a in third] == \
-            [("notice", "third-notice", 3), ("removal_request", "third-notice", 3)]
-        old = [a for a in enforcement.acts_of(insps[2]) if a.status == SanctionStatus.REJECTED]
+        assert [(a.kind, a.step_id, a.occurrence) for a in third] == [("notice", "notice", 3)]
+        enforcement.confirm(third[0], sup, review_day)
+        fourth = [a for a in enforcement.acts_of(insps[3]) if a.status == SanctionStatus.PROPOSED]
+        assert [(a.kind, a.step_id, a.occurrence) for a in fourth] == \
+            [("notice", "third-notice", 4), ("removal_request", "third-notice", 4)]
+        old = [a for a in enforcement.acts_of(insps[3]) if a.status == SanctionStatus.REJECTED]
         assert len(old) == 1 and old[0].reason.startswith("Substituída")
         db.session.commit()

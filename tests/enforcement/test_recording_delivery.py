@@ -34,7 +34,8 @@ def decided(app):
     with app.app_context():
         now = datetime.now(UTC)
         o = decided_in_office("nortelandia", "taxi", {"clean": "fail"},
-                              now - timedelta(hours=2), ack="Condutor de Teste", days=10)
+                              now - timedelta(hours=2), ack="Condutor de Teste",
+                              gravity="suspension", days=10)
         return {"act": o.act.id, "licence": o.fleet["licence"].id,
                 "supervisor": o.supervisor.username, "agent": o.agent.username,
                 "code": o.decision.access_code, "path": f"nortelandia/{o.decision.notice.number}",

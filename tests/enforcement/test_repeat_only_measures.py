@@ -11,7 +11,7 @@ from inspector import enforcement
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from tests import factories
-from tests.support.enforcement import fleet, inspect, local
+from tests.support.enforcement import deliver, fleet, inspect, local
 
 
 def _first_act(town: str, item: str):
@@ -60,8 +60,11 @@ def test_tapurah_removal_request_only_after_the_third_notice(app):
 
 
 def test_a_third_occasion_still_offers_the_repeat_fine(app):
-    """Lei 030/1998 Art. 16, II: once the company is a repeat offender (its third occasion,
-    after a warning and a fine) the fine of up to 100 UFM is the proposal and an option."""
+    """Lei 030/1998 Art. 16, II: once the company is a repeat offender - the same provision
+    broken again within 12 months after an earlier penalty became final (product owner,
+    December 2026) - the fine of up to 100 UFM is the proposal and an option. The warning and
+    the fine are delivered at their decision; the warning's 10 business days to appeal are
+    over long before the third finding, so it is final."""
     with app.app_context():
         f = fleet("nortelandia", "mototaxi")
         agent = factories.user("agent", "nortelandia")
@@ -73,9 +76,11 @@ def test_a_third_occasion_still_offers_the_repeat_fine(app):
             for a in enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, when)):
                 enforcement.confirm(a, sup, when + timedelta(hours=1),
                                     amount="5" if a.kind == "fine" else None)
+                db.session.commit()
+                deliver(a, sup, when + timedelta(hours=1))
             db.session.commit()
         acts = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"},
-                                           start + timedelta(days=20)))
+                                           start + timedelta(days=30)))
         fine = next(a for a in acts if a.kind == "fine")
         assert (fine.step_id, fine.occurrence) == ("repeat-fine", 3)
         assert "step:repeat-fine:0" in {o.key for o in enforcement.amend_options(fine)}

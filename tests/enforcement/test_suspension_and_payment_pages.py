@@ -20,7 +20,7 @@ from inspector.models import FinePayment, Licence, Notice, Sanction, Status
 from tests import factories
 from tests.support.credentials import banner
 from tests.support.documents import pdf_text
-from tests.support.enforcement import deliver, fleet, inspect, running_daily_fine
+from tests.support.enforcement import GRAVE, deliver, fleet, inspect, running_daily_fine
 from tests.support.fines import pay
 from tests.support.web import HX, login
 
@@ -32,15 +32,18 @@ def _dmy(day) -> str:
 @pytest.fixture
 def nortelandia(app):
     """A Nortelândia taxi with its QR credential, and the suspension of its Alvará proposed
-    an hour ago for a dirty car (Lei 127/2009 Art. 26)."""
+    an hour ago for a dirty car: chosen by the supervisor for the gravity of the fault instead
+    of the notice the finding proposes (Lei 127/2009 Art. 26)."""
     app.config.update(HOLDER_CODE_MIN_SECONDS=0.01, HOLDER_CODE_RATE_LIMIT="1000 per minute")
     with app.app_context():
         f = fleet("nortelandia", "taxi")
         agent = factories.user("agent", "nortelandia")
         sup = factories.user("supervisor", "nortelandia")
         db.session.commit()
-        [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"clean": "fail"},
-                                            datetime.now(UTC) - timedelta(hours=1)))
+        insp = inspect(f["vehicle"], agent, {"clean": "fail"},
+                       datetime.now(UTC) - timedelta(hours=1))
+        [act] = enforcement.choose(insp, sup, datetime.now(UTC) - timedelta(minutes=50),
+                                   key="gravity:suspension", reason=GRAVE)
         cred = credentials.issue(f["vehicle"], actor="test")
         db.session.commit()
         return {"act": act.id, "licence": f["licence"].id, "token": cred.token,

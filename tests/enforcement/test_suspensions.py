@@ -29,7 +29,6 @@ from inspector.registry import records as registry
 from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_pack
 from tests import factories
 from tests.support.enforcement import (
-    confirm_delivered,
     deliver,
     fleet,
     inspect,
@@ -77,14 +76,28 @@ def test_bounds_out_of_order_are_refused(tmp_path):
 
 # --- deciding the length ----------------------------------------------------------------------------
 def _suspension(town="nortelandia", service="taxi", item="clean", when=T0):
-    """A Nortelândia taxi and the suspension of its Alvará proposed for a dirty car (Art. 26)."""
+    """A Nortelândia taxi and the written notice proposed for a dirty car: Art. 26 grades by
+    "a gravidade da falta", not by count, so the suspension of the Alvará is the supervisor's
+    choice instead of the notice (`_suspend`), with the gravity written in the decision."""
     f = fleet(town, service)
     agent, sup = factories.user("agent", town), factories.user("supervisor", town)
     db.session.commit()
     [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {item: "fail"}, when))
     db.session.commit()
-    assert act.kind == "suspension" and act.target == "licence"
+    assert act.kind == "notice" and act.target == "holder"
     return f, agent, sup, act
+
+
+GRAVE = "Falta grave: carro imundo no ponto, reclamações de passageiros."
+
+
+def _suspend(act, sup, now, *, days=None):
+    """The supervisor decides the suspension of the Alvará instead of the notice (Art. 26),
+    and its document is delivered at the same moment."""
+    d = enforcement.amend(act, sup, now, option="step:suspension:0", days=days, reason=GRAVE)
+    if act.awaiting_delivery:
+        deliver(act, sup, now)
+    return d
 
 
 def test_a_length_outside_the_bounds_is_refused_with_a_message_and_nothing_changes(app):
@@ -93,7 +106,8 @@ def test_a_length_outside_the_bounds_is_refused_with_a_message_and_nothing_chang
         messages = {}
         for bad in ("91", "0", "-3", "dez", "2.5"):
             with pytest.raises(ValidationFailed) as info:
-                enforcement.confirm(act, sup, T0 + timedelta(hours=1), days=bad)
+                enforcement.amend(act, sup, T0 + timedelta(hours=1), option="step:suspension:0",
+                                  days=bad, reason=GRAVE)
             db.session.rollback()
             assert set(info.value.errors) == {"days"}, bad
             messages[bad] = info.value.errors["days"]
@@ -109,7 +123,7 @@ def test_a_length_outside_the_bounds_is_refused_with_a_message_and_nothing_chang
 def test_the_decision_records_the_period_and_the_registry_its_last_day(app):
     with app.app_context():
         f, _, sup, act = _suspension()
-        d = confirm_delivered(act, sup, T0 + timedelta(hours=1), days="10")
+        d = _suspend(act, sup, T0 + timedelta(hours=1), days="10")
         db.session.commit()
         act = db.session.get(Sanction, act.id)
         assert (act.suspension_days, act.suspension_start, act.suspension_end) == \
@@ -134,7 +148,7 @@ def test_tick_lifts_the_suspension_exactly_when_its_last_day_ends_and_twice_chan
     try:
         with app.app_context():
             f, _, sup, act = _suspension()
-            confirm_delivered(act, sup, T0 + timedelta(hours=1), days=10)
+            _suspend(act, sup, T0 + timedelta(hours=1), days=10)
             db.session.commit()
             last_moment = local(2026, 3, 11, 23, 59) + timedelta(seconds=59, microseconds=999999)
             assert enforcement.tick(last_moment).lifted == []
@@ -163,7 +177,7 @@ def test_tick_lifts_the_suspension_exactly_when_its_last_day_ends_and_twice_chan
 def test_a_later_revocation_is_not_undone_when_the_suspension_ends(app):
     with app.app_context():
         f, _, sup, act = _suspension()
-        confirm_delivered(act, sup, T0 + timedelta(hours=1), days=5)
+        _suspend(act, sup, T0 + timedelta(hours=1), days=5)
         db.session.commit()
         lic = db.session.get(Licence, f["licence"].id)
         registry.change_status(lic, Status.REVOKED, "Cassado por decisão do prefeito.",
@@ -180,7 +194,7 @@ def test_a_later_revocation_is_not_undone_when_the_suspension_ends(app):
 def test_a_suspension_entered_by_hand_after_a_reactivation_is_kept(app):
     with app.app_context():
         f, _, sup, act = _suspension()
-        confirm_delivered(act, sup, T0 + timedelta(hours=1), days=5)
+        _suspend(act, sup, T0 + timedelta(hours=1), days=5)
         lic = db.session.get(Licence, f["licence"].id)
         registry.change_status(lic, Status.ACTIVE, "Reativado: decisão judicial.", actor=sup)
         registry.change_status(lic, Status.SUSPENDED, "Suspenso: vistoria reprovada.", actor=sup)
@@ -192,11 +206,11 @@ def test_a_suspension_entered_by_hand_after_a_reactivation_is_kept(app):
 def test_two_suspensions_of_one_licence_hold_it_until_the_later_one_ends(app):
     with app.app_context():
         f, agent, sup, first = _suspension()
-        confirm_delivered(first, sup, T0 + timedelta(hours=1), days=10)          # 02/03-11/03
+        _suspend(first, sup, T0 + timedelta(hours=1), days=10)          # 02/03-11/03
         db.session.commit()
         [second] = enforcement.acts_of(inspect(f["vehicle"], agent, {"clean": "fail"},
                                                local(2026, 3, 5)))
-        assert second.kind == "revocation"           # a repeat: the ladder's second rung
+        assert second.kind == "notice"   # a repeat is not graver by count (Art. 26)
         enforcement.amend(second, sup, local(2026, 3, 5, 11), option="step:suspension:0",
                           days=20, reason="Ainda não é caso de cassação.")      # 05/03-24/03
         deliver(second, sup, local(2026, 3, 5, 11))
@@ -212,7 +226,7 @@ def test_two_suspensions_of_one_licence_hold_it_until_the_later_one_ends(app):
 
 
 def _nortelandia_030_suspension():
-    """Nortelândia 030: warning, fine, then the repeat offence amended to a 15-day suspension
+    """Nortelândia 030: warning, fine, then a third finding amended to a 15-day suspension
     of the company's authorisation; the appeal to the mayor suspends it (Art. 16 § 2º)."""
     f = fleet("nortelandia", "mototaxi")
     agent = factories.user("agent", "nortelandia")
@@ -223,7 +237,10 @@ def _nortelandia_030_suspension():
         for a in enforcement.acts_of(earlier):
             enforcement.confirm(a, sup, T0 - timedelta(days=19 - k),
                                 amount=a.amount_max if a.amount is None else None)
-    susp = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))[1]
+    # the earlier penalties were never delivered, so none is final: no reincidência (Art. 16,
+    # II as the product owner reads it), the proposal is the fine of up to 10 UFM, decided as
+    # the suspension of Art. 16, III instead ("separadas ou cumulativamente")
+    [susp] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))
     enforcement.amend(susp, sup, T0 + timedelta(hours=1), option="step:repeat-fine:1:suspension",
                       days=15, reason="Terceira falta.")
     deliver(susp, sup, T0 + timedelta(hours=1))   # the intimação: the window counts from it
@@ -279,7 +296,7 @@ def test_an_upheld_appeal_ends_a_running_suspension_at_once(app):
     with app.app_context():
         f, _, sup, act = _suspension()
         admin = factories.user("admin", "nortelandia")
-        confirm_delivered(act, sup, T0 + timedelta(hours=1), days=30)
+        _suspend(act, sup, T0 + timedelta(hours=1), days=30)
         ap = enforcement.file_appeal(act, filed_on=date(2026, 3, 4), filed_by="Titular",
                                      filed_by_role="holder", text_="O carro estava limpo.",
                                      user=sup, now=local(2026, 3, 4, 9))
@@ -299,7 +316,7 @@ def test_two_ticks_at_once_lift_each_suspension_once(app):
         ids = []
         for _ in range(3):
             f, _, sup, act = _suspension()
-            confirm_delivered(act, sup, T0 + timedelta(hours=1), days=3)
+            _suspend(act, sup, T0 + timedelta(hours=1), days=3)
             ids.append(act.id)
         db.session.commit()
         db.engine.dispose()
@@ -324,7 +341,7 @@ def test_a_subscribed_holder_is_told_when_the_suspension_ends(app):
     app.config.update(PUSH_ALLOW_HTTP_LOOPBACK=True)
     with app.app_context():
         f, _, sup, act = _suspension()
-        confirm_delivered(act, sup, T0 + timedelta(hours=1), days=10)
+        _suspend(act, sup, T0 + timedelta(hours=1), days=10)
         push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/h").as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()

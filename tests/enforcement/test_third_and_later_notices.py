@@ -1,7 +1,7 @@
 """Tapurah Lei 406/2001 Art. 27, III: "solicitar o afastamento do condutor após a terceira
-notificação". The rung that adds the removal request serves the third notice and every later
-one, so its notice must not call a fourth or fifth notice "Terceira notificação". Runs on
-SQLite and PostgreSQL (DATABASE_URL)."""
+notificação". The rung that adds the removal request serves every notice after the third
+(not the third itself: product owner, December 2026), so its notice must not call a fourth or
+fifth notice "Terceira notificação". Runs on SQLite and PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -32,4 +32,4 @@ def test_a_fourth_notice_is_not_printed_as_the_third(app):
         assert (notice.step_id, notice.occurrence) == ("third-notice", 4)
         assert any(a.kind == "removal_request" for a in fourth)   # Art. 27, III
         assert not notice.label.lower().startswith("terceira"), notice.label
-        assert "terceira ou seguinte" in notice.label
+        assert "depois da terceira" in notice.label

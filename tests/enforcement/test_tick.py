@@ -191,13 +191,16 @@ def test_a_suspensive_appeal_window_holds_the_suspension_until_it_closes(app):
         f = fleet("nortelandia", "mototaxi")
         agent, sup = factories.user("agent", "nortelandia"), factories.user("supervisor", "nortelandia")
         db.session.commit()
-        for k in range(2):   # a warning, then a fine: the third finding is a repeat offence
+        for k in range(2):   # a warning, then a fine (never delivered: neither is final)
             earlier = inspect(f["vehicle"], agent, {"vest": "fail"}, T0 - timedelta(days=20 - k))
             for a in enforcement.acts_of(earlier):
                 enforcement.confirm(a, sup, T0 - timedelta(days=19 - k),
                                     amount=a.amount_max if a.amount is None else None)
         insp = inspect(f["vehicle"], agent, {"vest": "fail"}, T0)
-        susp = enforcement.acts_of(insp)[1]
+        # the earlier penalties were never delivered, so none is final: no reincidência (Art. 16,
+        # II as the product owner reads it), the proposal is the fine of up to 10 UFM, decided as
+        # the suspension of Art. 16, III instead ("separadas ou cumulativamente")
+        [susp] = enforcement.acts_of(insp)
         enforcement.amend(susp, sup, T0 + timedelta(hours=1),
                           option="step:repeat-fine:1:suspension", reason="Terceira falta.")
         deliver(susp, sup, T0 + timedelta(hours=1))   # "contados a partir da intimação"
@@ -222,7 +225,10 @@ def test_a_refused_suspensive_appeal_lets_the_suspension_apply(app):
             for a in enforcement.acts_of(earlier):
                 enforcement.confirm(a, sup, T0 - timedelta(days=19 - k),
                                     amount=a.amount_max if a.amount is None else None)
-        susp = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))[1]
+        # the earlier penalties were never delivered, so none is final: no reincidência (Art. 16,
+        # II as the product owner reads it), the proposal is the fine of up to 10 UFM, decided as
+        # the suspension of Art. 16, III instead ("separadas ou cumulativamente")
+        [susp] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))
         enforcement.amend(susp, sup, T0 + timedelta(hours=1),
                           option="step:repeat-fine:1:suspension", reason="Terceira falta.")
         deliver(susp, sup, T0 + timedelta(hours=1))

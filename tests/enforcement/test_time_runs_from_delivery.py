@@ -20,17 +20,19 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, Licence, Sanction, SanctionStatus, Status
 from tests import factories
-from tests.support.enforcement import decided_in_office, deliver, fleet, inspect, local
+from tests.support.enforcement import GRAVE, decided_in_office, deliver, fleet, inspect, local
 
 T0 = local(2026, 3, 2, 10)
 
 
 def _nortelandia_suspension():
-    """Nortelândia 127 (Art. 26): the suspension of a dirty taxi's Alvará, proposed at T0."""
+    """Nortelândia 127 (Art. 26): the suspension of a dirty taxi's Alvará, chosen at T0 by the
+    supervisor for the gravity of the fault instead of the notice the finding proposes."""
     f = fleet("nortelandia", "taxi")
     agent, sup = factories.user("agent", "nortelandia"), factories.user("supervisor", "nortelandia")
     db.session.commit()
-    [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"clean": "fail"}, T0))
+    insp = inspect(f["vehicle"], agent, {"clean": "fail"}, T0)
+    [act] = enforcement.choose(insp, sup, T0, key="gravity:suspension", reason=GRAVE)
     return f, sup, act
 
 

@@ -16,7 +16,8 @@ def test_the_holder_reads_that_time_runs_from_when_they_received_it(app):
     app.config.update(HOLDER_CODE_MIN_SECONDS=0.01, HOLDER_CODE_RATE_LIMIT="1000 per minute")
     with app.app_context():
         d = decided_in_office("nortelandia", "taxi", {"clean": "fail"},
-                              datetime.now(UTC) - timedelta(hours=2), days=10).decision
+                              datetime.now(UTC) - timedelta(hours=2), gravity="suspension",
+                              days=10).decision
         path, code = f"nortelandia/{d.notice.number}", d.access_code
     page = app.test_client().holder_page(path, code)
     row = re.search(r"<dt>Prazo</dt><dd data-awaiting-delivery>(.*?)</dd>", page).group(1)

@@ -133,18 +133,26 @@ class OfficeDecision:
     supervisor: object
 
 
+GRAVE = "Falta grave: a supervisão apurou a gravidade (fatos descritos no relatório)."
+
+
 def decided_in_office(town: str, service: str, results: dict[str, str], decided: datetime, *,
-                      ack: str | None = None, **confirm) -> OfficeDecision:
+                      ack: str | None = None, gravity: str | None = None,
+                      **confirm) -> OfficeDecision:
     """One failed item's act confirmed in the office at `decided` by the town's supervisor (the
     inspection an hour before, with no rider's ciente unless `ack`): its document issued, not
     delivered, so no time runs yet (Nortelândia Lei 030/1998 Art. 16 § 2º "a partir da
-    intimação"; Nova Santa Helena Lei 535/2013 Art. 27 § único "Após o recebimento")."""
+    intimação"; Nova Santa Helena Lei 535/2013 Art. 27 § único "Após o recebimento").
+    `gravity`: the rung the supervisor chooses by the gravity of the fault instead of the
+    proposal (Nortelândia Lei 127/2009 Art. 26: "suspension" or "revocation")."""
     f = fleet(town, service)
     agent = factories.user("agent", town)
     sup = factories.user("supervisor", town)
     db.session.commit()
-    [act] = enforcement.acts_of(inspect(f["vehicle"], agent, results,
-                                        decided - timedelta(hours=1), ack=ack))
+    insp = inspect(f["vehicle"], agent, results, decided - timedelta(hours=1), ack=ack)
+    [act] = enforcement.acts_of(insp)
+    if gravity is not None:
+        [act] = enforcement.choose(insp, sup, decided, key=f"gravity:{gravity}", reason=GRAVE)
     d = enforcement.confirm(act, sup, decided, **confirm)
     db.session.commit()
     return OfficeDecision(act, d, f, agent, sup)

@@ -11,6 +11,7 @@ they are final), `validity` (a document's validity against the limit its law set
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,43 @@ def run_vehicle_check(case, on):
     _cited(case, [v.citation for v in warnings])
 
 
-RUNNERS = {"vehicle": run_vehicle, "vehicle_check": run_vehicle_check}
+def _history(case: dict, pack) -> list[R.PriorSanction]:
+    out = []
+    for h in case["input"].get("history", []):
+        anchor = h.get("provision")
+        out.append(R.PriorSanction(on=_day(h["day"]), kind=h.get("kind", ""),
+                                   provision=f"{pack.law_slug}#{anchor}" if anchor else "",
+                                   final_on=_day(h.get("final"))))
+    out += [R.PriorSanction(on=date(2000, 1, 1))] * case["input"].get("prior", 0)
+    return out
+
+
+def run_sanction(case, on):
+    pack = R.find_pack(case["town"], case["service"], on)
+    inp, exp = case["input"], case["expect"]
+    town = R.TownFacts(slug=case["town"], fiscal_unit_brl=(
+        R.DatedAmount(date(2000, 1, 1), Decimal(str(inp["fiscal_unit"]))),)
+        if "fiscal_unit" in inp else ())
+    p = R.propose_sanction(town, case["service"], R.Finding(inp["finding"]),
+                           _history(case, pack), on)
+    for key in ("step_id", "offence_id", "occurrence", "decided_by"):
+        if key in exp:
+            assert getattr(p, key) == exp[key], (key, getattr(p, key))
+    if "measures" in exp:
+        assert [m.kind for m in p.measures] == exp["measures"]
+    if "targets" in exp:
+        assert [m.target for m in p.measures] == exp["targets"]
+    if "money" in exp:
+        got = [m.money.text for m in p.measures if m.money is not None]
+        assert got == exp["money"], got
+    for text in exp.get("notes_contain", []):
+        assert any(text in n for n in p.notes), (text, p.notes)
+    if exp.get("not_a_reincidence"):
+        assert not any(n.startswith("Reincidência") for n in p.notes), p.notes
+    _cited(case, [m.citation for m in p.measures])
+
+
+RUNNERS = {"vehicle": run_vehicle, "vehicle_check": run_vehicle_check, "sanction": run_sanction}
 
 
 def test_there_are_cases_for_each_reading():
