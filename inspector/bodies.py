@@ -234,6 +234,10 @@ _ADAPTERS: dict[Any, TypeAdapter] = {}
 def parse(tp: Any, raw: bytes | str):
     """Validate a raw JSON body against its type (a model, or an Annotated tagged union of
     models); ValidationFailed naming every bad field."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    if b"\\u0000" in data or b"\x00" in data:
+        # PostgreSQL text cannot hold NUL: refused at the door, as in forms and URLs
+        raise ValidationFailed({"body": "O pedido contém um caractere inválido (NUL)."})
     adapter = _ADAPTERS.get(tp)
     if adapter is None:
         adapter = _ADAPTERS[tp] = TypeAdapter(tp)

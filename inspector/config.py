@@ -81,8 +81,9 @@ def rate_limit_warning(config) -> str | None:
     if not uri.startswith("memory://") or config.get("TESTING") or config.get("DEBUG"):
         return None
     return ("RATELIMIT_STORAGE_URI=memory://: os limites de tentativas (login, página do "
-            "passageiro) são contados em cada worker e zerados a cada reinício; com mais de "
-            "um worker defina um armazenamento compartilhado (ex.: redis://127.0.0.1:6379)")
+            "passageiro) são contados na memória deste processo (um worker com threads, "
+            "inspector/gunicorn_conf.py) e zerados a cada reinício; com mais de um processo "
+            "ou servidor defina um armazenamento compartilhado (ex.: redis://127.0.0.1:6379)")
 
 
 def defaults(instance_path: Path) -> dict:

@@ -12,7 +12,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select, update
 
-from inspector import audit
+from inspector import audit, bodies
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, Inspection, PushSubscription
 from tests import factories
@@ -243,3 +244,23 @@ def test_the_document_states_every_bound_of_every_request_body(client):
     assert put["requestBody"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/InspectionBody"}
     assert set(doc["components"]["securitySchemes"]) == {"session", "csrf"}
+
+
+def test_a_nul_in_any_json_string_is_refused_before_the_database_sees_it():
+    """PostgreSQL text cannot hold NUL (a 500 there before): every JSON body is refused with
+    a 422 naming it, as forms and URLs are, whatever the body's model."""
+    for raw in (b'{"note": "a\\u0000b"}', '{"note": "a\\u0000b"}'):
+        with pytest.raises(ValidationFailed) as e:
+            bodies.parse(dict, raw)
+        assert e.value.errors == {"body": "O pedido contém um caractere inválido (NUL)."}
+
+
+def test_a_nul_in_an_inspection_note_is_a_422_and_nothing_is_stored(app, api, moto):
+    v = moto()
+    b = body(v.id, fail={"mirrors": [jpeg(3)]})
+    next(i for i in b["items"] if i["result"] == "fail")["note"] = "retrovisor\x00solto"
+    r = api.put_inspection(str(uuid.uuid4()), b)
+    assert r.status_code == 422
+    assert r.get_json()["fields"] == {"body": "O pedido contém um caractere inválido (NUL)."}
+    with app.app_context():
+        assert db.session.scalar(select(func.count(Inspection.id))) == 0
