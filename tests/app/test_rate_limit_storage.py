@@ -21,7 +21,7 @@ def test_memory_storage_outside_tests_warns_once_at_start(schema, start_logs):
                                        "RATELIMIT_STORAGE_URI": "memory://"})
     found = _warnings(start_logs)
     assert len(found) == 1
-    assert "cada worker" in found[0] and "redis://" in found[0]
+    assert "memória deste processo" in found[0] and "redis://" in found[0]
 
 
 def test_no_warning_in_tests_or_debug(schema, start_logs):

@@ -372,7 +372,9 @@ def test_vehicle_list_does_not_query_per_row(client, make, admin, app):
         finally:
             event.remove(db.engine, "before_cursor_execute", listener)
     assert r.status_code == 200 and text(r).count('data-label="Placa"') == 25
-    assert len(statements) <= 8, statements
+    # 8 for the page, and a constant few for today's verdict of the town's fleet (the
+    # "Hoje" column: computed once per town and day, eager-loaded in batches, then cached)
+    assert len(statements) <= 12, statements
 
 
 def test_admin_unlinks_a_driver_from_a_vehicle(client, make, admin, app):
