@@ -17,8 +17,8 @@ PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 TAP = 44
 WIDTH = "document.scrollingElement.scrollWidth"
-ADMIN_LINKS = ["Início", "Cadastro", "Credenciais", "Denúncias", "Conformidade", "Revisão",
-               "Prazos", "Notificações", "Senha"]
+ADMIN_LINKS = ["Início", "Cadastro", "Credenciais", "Denúncias", "Conformidade", "Município",
+               "Painel", "Revisão", "Prazos", "Notificações", "Senha"]
 
 
 def _user(app, role: str) -> str:
