@@ -99,12 +99,17 @@ def _opt_day(value: str | None, what: str) -> date | None:
               help="Manufacture date (YYYY-MM-DD), when known: ages count from it.")
 @click.option("--first-licensed", "first_licensed", default=None,
               help="First licensing date (YYYY-MM-DD): 'anos de uso' count from it.")
+@click.option("--licence-from", "licence_from", default=None,
+              help="The Alvará's first day (YYYY-MM-DD), with --licence-until.")
+@click.option("--licence-until", "licence_until", default=None,
+              help="The Alvará's last day: longer than its law allows is a violation.")
 @click.option("--cc", type=int, default=None, help="Engine size in cc.")
 @click.option("--trail", is_flag=True, help="The motorcycle is a trail bike.")
 @click.option("--on", "on", default=None, help="Day (YYYY-MM-DD); default today.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def rules_check_vehicle(town: str, service: str, year: int | None, manufactured: str | None,
-                        first_licensed: str | None, cc: int | None, trail: bool,
+                        first_licensed: str | None, licence_from: str | None,
+                        licence_until: str | None, cc: int | None, trail: bool,
                         on: str | None, as_json: bool) -> None:
     """A vehicle's violations of the law in force on a day (age, engine size, trail)."""
     from inspector.rules import RulesError, VehicleFacts, vehicle_violations
@@ -123,10 +128,22 @@ def rules_check_vehicle(town: str, service: str, year: int | None, manufactured:
         fail("o primeiro licenciamento não pode ser anterior à fabricação")
     if cc is not None and cc <= 0:
         fail(f"cilindrada inválida: {cc}")
+    lic_from = _opt_day(licence_from, "data de início do alvará")
+    lic_until = _opt_day(licence_until, "data de fim do alvará")
+    if (lic_from is None) != (lic_until is None):
+        fail("informe --licence-from e --licence-until juntos")
+    if lic_from is not None and lic_until < lic_from:
+        fail("o alvará não pode terminar antes de começar")
     try:
         found = vehicle_violations(town, service, VehicleFacts(
             year_of_manufacture=year, manufactured_on=made, first_licensed_on=used,
             engine_cc=cc, is_trail=trail), day)
+        if lic_from is not None:   # judged by the law in force on its first day
+            from inspector.rules import resolve, validity_violation
+
+            v = validity_violation(resolve(town, service, lic_from), "licence", lic_from,
+                                   lic_until, "vehicle", "Alvará")
+            found = found + ([v] if v else [])
     except RulesError as e:
         fail(str(e))
     if as_json:

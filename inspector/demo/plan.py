@@ -294,9 +294,21 @@ class _Planner:
         start = self.today - timedelta(days=self.days(15, 300))
         spec = LicenceSpec(vehicle.plate, permit.number if permit else None, rules.licence_kind,
                            f"{code}-{self.next('licence-' + code):04d}", start,
-                           start + timedelta(days=364))
+                           self.licence_end(rules.service, start, start + timedelta(days=364)))
         self.plan.licences.append(spec)
         return spec
+
+    def licence_end(self, service: str, start: date, wanted: date) -> date:
+        """`wanted`, or the last day the town's law lets an Alvará starting on `start` be
+        valid if that is earlier (Sapezal Lei 060/1998 Art. 10: the exercício)."""
+        from inspector import rules as law
+
+        try:
+            limit = law.validity_limit(law.resolve(self.facts.slug, service, start), "licence",
+                                       start)
+        except law.RulesError:
+            return wanted
+        return min(wanted, limit.last) if limit is not None else wanted
 
     def insurance(self, vehicle: VehicleSpec) -> InsuranceSpec:
         start = self.today - timedelta(days=self.days(10, 300))
@@ -378,7 +390,9 @@ def _break_rules(p: _Planner, fleets: dict[str, list[tuple[VehicleSpec, LicenceS
              "5 anos (Lei 535/2013 Art. 14)")
     elif slug == "sapezal":
         v, lic = fleets["taxi"][6]
-        lic.valid_from, lic.valid_until = t - timedelta(days=400), t - timedelta(days=35)
+        expired = t - timedelta(days=35)   # an Alvará of the exercício (Art. 10) run out
+        lic.valid_from, lic.valid_until = max(date(expired.year, 1, 1),
+                                              expired - timedelta(days=300)), expired
         note(f"táxi {v.plate}: alvará {lic.number} vencido há 35 dias (Lei 060/1998 Art. 10)")
         v, lic = fleets["taxi"][8]
         lic.status = "suspended"

@@ -41,8 +41,8 @@ from inspector.models import (
     Vehicle,
     VehicleKind,
 )
+from inspector.registry import document_validity, rg, vistoria_validity
 from inspector.registry import limits as registry_limits
-from inspector.registry import rg, vistoria_validity
 from inspector.registry.base import (
     NOT_FOUND,
     _check,
@@ -181,14 +181,33 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
     if stand is not None and service is not None and stand.service != service:
         f.fail("stand_code", f"o ponto {stand.code} é de {label(stand.service).lower()}")
     last_vistoria_on = _past_date(f, "last_vistoria_on", "a vistoria foi feita")
+    made, used = _vehicle_days(f, year)
     values = dict(service=service, kind=kind, plate=plate, make_model=f.text("make_model", max_len=120),
-                  year_of_manufacture=year, engine_cc=engine_cc, colour=f.text("colour", max_len=40),
+                  year_of_manufacture=year, manufactured_on=made, first_licensed_on=used,
+                  engine_cc=engine_cc, colour=f.text("colour", max_len=40),
                   doors=doors, prefix=prefix, is_trail=is_trail, last_vistoria_on=last_vistoria_on,
                   vistoria_valid_until=_vistoria_valid_until(f, town_id, service, last_vistoria_on,
                                                              vehicle, data))
     _check(f)
     values.update(holder=holder, stand=stand)
     return _write("vehicle", Vehicle, vehicle, values, town_id=town_id, actor=actor, lookup=lookup)
+
+
+def _vehicle_days(f: Fields, year: int | None) -> tuple[date | None, date | None]:
+    """The manufacture and first-licensing days, when the admin knows them (the CRLV): ages
+    count from them ("completarem N anos de fabricação", "anos de uso"; rules.age_limit)."""
+    made = _past_date(f, "manufactured_on", "o veículo foi fabricado")
+    used = _past_date(f, "first_licensed_on", "o veículo foi licenciado pela primeira vez")
+    if made is not None and year is not None and made.year != year:
+        f.fail("manufactured_on", f"a data de fabricação ({made:%d/%m/%Y}) não é do ano de "
+                                  f"fabricação informado ({year})")
+    if made is not None and used is not None and used < made:
+        f.fail("first_licensed_on", "o primeiro licenciamento não pode ser anterior à "
+                                    "fabricação")
+    elif used is not None and year is not None and used.year < year:
+        f.fail("first_licensed_on", f"o primeiro licenciamento não pode ser anterior ao ano "
+                                    f"de fabricação ({year})")
+    return made, used
 
 
 def _vistoria_valid_until(f: Fields, town_id: int, service: Service | None, last: date | None,
@@ -278,10 +297,16 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
             f.fail("vehicle_plate", f"o veículo {v.plate} é de outro permissionário")
         else:
             vehicles.append(v)
+    expiry = f.date("registration_expiry")
+    if driver is None or expiry != driver.registration_expiry:
+        # revalidated yearly (Nortelândia 127 Art. 8): from the day it is registered, today
+        why = document_validity.refusal(town_id, service, "registration", local_day(), expiry)
+        if why:
+            f.fail("registration_expiry", why)
     values = dict(category=category, name=f.text("name"), cpf=cpf, cnh_number=cnh_number,
                   cnh_category=cnh_category, cnh_expiry=f.date("cnh_expiry"),
                   registration_number=registration,
-                  registration_expiry=f.date("registration_expiry"),
+                  registration_expiry=expiry,
                   rg_number=rg_number, rg_issuer=rg_issuer,
                   status=_status_on_create(f, driver))
     _check(f)
@@ -325,6 +350,10 @@ def save_permit(town_id: int, data: Mapping[str, Any], *, actor, permit: Permit 
     valid_from = f.date("valid_from")
     valid_until = f.date("valid_until", required=False)
     _period(f, valid_from, valid_until, "valid_until")
+    if permit is None or (valid_from, valid_until) != (permit.valid_from, permit.valid_until):
+        why = document_validity.refusal(town_id, service, "permit", valid_from, valid_until)
+        if why:
+            f.fail("valid_until", why)
     values = dict(service=service, kind=kind, number=number, valid_from=valid_from,
                   valid_until=valid_until, status=_status_on_create(f, permit))
     _check(f)
@@ -360,6 +389,12 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
     valid_from = f.date("valid_from")
     valid_until = f.date("valid_until")
     _period(f, valid_from, valid_until, "valid_until")
+    if vehicle is not None and (licence is None or (valid_from, valid_until)
+                                != (licence.valid_from, licence.valid_until)):
+        why = document_validity.refusal(town_id, vehicle.service, "licence", valid_from,
+                                        valid_until)
+        if why:
+            f.fail("valid_until", why)
     values = dict(kind=kind, number=number, valid_from=valid_from, valid_until=valid_until,
                   status=_status_on_create(f, licence))
     if vehicle is not None and (licence is None or vehicle is not licence.vehicle):

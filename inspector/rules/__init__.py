@@ -11,6 +11,7 @@ from inspector.rules.engine import (
     DUE_SOON_DAYS,
     AgeLimit,
     Rules,
+    ValidityLimit,
     add_years,
     age_limit,
     age_limits,
@@ -19,10 +20,13 @@ from inspector.rules.engine import (
     driver_rule_violations,
     driver_violations,
     find_pack,
+    months_later,
     packs_for_town,
     resolve,
     rules_on,
     standing_status,
+    validity_limit,
+    validity_violation,
     vehicle_age,
     vehicle_check,
     vehicle_document_violations,
@@ -66,3 +70,4 @@ __all__ = [
     "vistoria_end",
 ]
 __all__ += ["add_years", "age_limit", "age_limits", "propose_step"]
+__all__ += ["ValidityLimit", "months_later", "validity_limit", "validity_violation"]

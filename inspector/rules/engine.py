@@ -139,6 +139,70 @@ def add_years(day: date, years: int) -> date:
         return date(day.year + years, 3, 1)
 
 
+def months_later(day: date, months: int) -> date:
+    """The same day `months` later; a day the month lacks ends on the 1st of the next month
+    (Lei 810/1949 Art. 3º). (`add_months`, used for the vistoria, keeps its clamping.)"""
+    y, m = divmod(day.month - 1 + months, 12)
+    year, month = day.year + y, m + 1
+    try:
+        return day.replace(year=year, month=month)
+    except ValueError:
+        return date(year + (month == 12), month % 12 + 1, 1)
+
+
+# --- validity a law sets for a document (issue 15 item 5) ------------------------------------------
+VALIDITY_PATHS = {"licence": "periodicity.licence_months", "permit": "periodicity.permit_months",
+                  "registration": "periodicity.registration_months"}
+DOCUMENT_WORDS = {"licence": "o Alvará", "permit": "a permissão (autorização)",
+                  "registration": "a inscrição do condutor"}
+
+
+@dataclass(frozen=True)
+class ValidityLimit:
+    """The last day a document starting on `start` may be valid by its law."""
+
+    document: str        # licence | permit | registration
+    start: date
+    last: date
+    citation: Citation | None
+    words: str           # pt-BR: "o Alvará vale durante o exercício (até 31/12/2026)"
+
+
+def validity_limit(r: Rules, document: str, start: date) -> ValidityLimit | None:
+    """What the law in `r` allows a document starting on `start`: the exercício (until 31
+    December of its year, Sapezal Art. 10) or N months (until the same day N months later,
+    Lei 810/1949); None where the law sets none."""
+    what = DOCUMENT_WORDS[document]
+    if document == "licence" and r.value("periodicity.licence_until_year_end"):
+        last = date(start.year, 12, 31)
+        return ValidityLimit(document, start, last, r.cite("periodicity.licence_until_year_end"),
+                             f"{what} vale durante o exercício (até {fmt_date(last)})")
+    path = VALIDITY_PATHS[document]
+    months = r.value(path)
+    if not months:
+        return None
+    # Lei 810/1949 Arts. 1º-2º: a year (a month) runs from the day it starts to the same day
+    # of the next year (month): a validity of 1 year from 01/03/2026 may end on 01/03/2027
+    last = months_later(start, months)
+    span = "1 ano" if months == 12 else f"{months} meses"
+    return ValidityLimit(document, start, last, r.cite(path),
+                         f"{what} vale no máximo {span} (de {fmt_date(start)} a {fmt_date(last)})")
+
+
+def validity_violation(r: Rules, document: str, start: date | None, until: date | None,
+                       subject: str | None, label: str) -> Violation | None:
+    """A document registered valid beyond what its law allows; None when within or unknown."""
+    if start is None or until is None:
+        return None
+    limit = validity_limit(r, document, start)
+    if limit is None or until <= limit.last:
+        return None
+    rule_id = {"licence": "licence.validity", "permit": "permit.validity",
+               "registration": "driver.registration.validity"}[document]
+    return Violation(rule_id, f"{label}: validade registrada até {fmt_date(until)}, mas "
+                     f"{limit.words}.", limit.citation, subject=subject)
+
+
 @dataclass(frozen=True)
 class AgeLimit:
     """When a vehicle passes an age limit of N years, and what it was counted from.

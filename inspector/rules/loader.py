@@ -95,6 +95,8 @@ PARAMETERS: dict[str, str] = {
     "periodicity.vistoria_months": "int",
     "periodicity.vistoria_may_be_shortened": "bool",
     "periodicity.licence_months": "int",
+    "periodicity.licence_until_year_end": "bool",
+    "periodicity.permit_months": "int",
     "periodicity.registration_months": "int",
     "periodicity.registration_grace_days": "int",
     "requirements.licence": "bool",

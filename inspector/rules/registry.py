@@ -7,7 +7,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from inspector.rules.engine import driver_rule_violations, find_pack, rules_on, vehicle_check
+from inspector.rules.engine import (
+    driver_rule_violations,
+    find_pack,
+    rules_on,
+    validity_violation,
+    vehicle_check,
+)
 from inspector.rules.facts import Registry, VehicleFacts
 from inspector.rules.model import RulePack
 from inspector.rules.results import Citation, Violation
@@ -144,6 +150,7 @@ def town_report(registry: Registry, on: date,
                     f"a lei permite {person_max}.", r.cite("limits.town.max_vehicles_per_person"),
                     subject=f"holder:{hid}"))
     aux_max = r.value("limits.driver.max_auxiliaries_per_vehicle")
+    permits_seen: set[str] = set()
     for v in registry.vehicles:
         if aux_max is not None and v.auxiliaries > aux_max:
             violations.append(Violation(
@@ -153,9 +160,25 @@ def town_report(registry: Registry, on: date,
         bad, due = vehicle_check(r, v)
         violations.extend(bad)
         warnings.extend(due)
+        # a document registered valid for longer than its law allows (issue 15 item 5)
+        if v.licence is not None:
+            violations.extend(x for x in [validity_violation(
+                r, "licence", v.licence.valid_from, v.licence.valid_until, v.subject,
+                f"Alvará nº {v.licence.number}")] if x)
+        if v.permit is not None and v.permit.number not in permits_seen:
+            permits_seen.add(v.permit.number)   # a company's permit covers many vehicles
+            violations.extend(x for x in [validity_violation(
+                r, "permit", v.permit.valid_from, v.permit.valid_until, v.subject,
+                f"Permissão nº {v.permit.number}")] if x)
     for d in registry.drivers:
         for x in driver_rule_violations(r, d):
             (violations if x.severity == "violation" else warnings).append(x)
+        # revalidated yearly: however recently granted (at the latest today), an expiry more
+        # than a year from today is longer than the law allows (Nortelândia 127 Art. 8)
+        x = validity_violation(r, "registration", on, d.registration_expiry, d.subject,
+                               f"Inscrição nº {d.registration_number or d.id}")
+        if x is not None:
+            violations.append(x)
     return TownReport(town=town.slug, service=registry.service, on=on, pack=pack, fleet=fleet,
                       quotas=quotas, company_shares=shares, violations=violations,
                       warnings=warnings)

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from inspector.rules.calendar import deadline_days
-from inspector.rules.engine import find_pack, fmt_date
+from inspector.rules.engine import find_pack, fmt_date, months_later
 from inspector.rules.facts import Finding, PriorSanction, TownFacts, amount_on
 from inspector.rules.model import AUTHORITIES, Amount, Appeal, Measure, RulePack, Step
 from inspector.rules.results import Citation
@@ -327,17 +327,6 @@ def provision_of(pack: RulePack, rule_id: str) -> str:
     return f"{item.citation.law_slug}#{item.citation.anchor}" if item else ""
 
 
-def add_months(day: date, months: int) -> date:
-    """The same day `months` later; a day the month lacks ends on the 1st of the next month
-    (Lei 810/1949 Art. 3º)."""
-    y, m = divmod(day.month - 1 + months, 12)
-    year, month = day.year + y, m + 1
-    try:
-        return day.replace(year=year, month=month)
-    except ValueError:
-        return date(year + (month == 12), month % 12 + 1, 1)
-
-
 def reincidence_of(step: Step, history, provision: str, on: date) -> PriorSanction | None:
     """The earlier penalty that makes a finding on `on` a reincidência for this rung: the same
     provision, final (no appeal pending) on or before `on`, and `on` no later than
@@ -346,7 +335,7 @@ def reincidence_of(step: Step, history, provision: str, on: date) -> PriorSancti
     if r is None or not provision:
         return None
     hits = [h for h in history if h.provision == provision and h.final_on is not None
-            and h.final_on <= on <= add_months(h.final_on, r.within_months)]
+            and h.final_on <= on <= months_later(h.final_on, r.within_months)]
     return max(hits, key=lambda h: h.final_on) if hits else None
 
 

@@ -157,7 +157,8 @@ def test_spreadsheet_habits_are_accepted(town):
             "Ano Fabricação": "2022", "Cor": "Branca", "Portas": "4",
             "Titular Documento": factories.make_cpf("123123123"), "Titular Nome": "Ana Lima",
             "Permissão Número": "TP-1", "Permissão Início": "2020-01-01",
-            "Alvará Número": "AE-1", "Alvará Início": "2025-01-01", "Alvará Fim": "2026-01-01",
+            # Sapezal Lei 060/1998 Art. 10: the Alvará lasts the exercício (until 31/12)
+            "Alvará Número": "AE-1", "Alvará Início": "2025-01-01", "Alvará Fim": "2025-12-31",
             "Condutor Nome": "Ana Lima", "Condutor CPF": factories.make_cpf("123123123"),
             "Condutor CNH": "12345678901", "Condutor CNH Categoria": "B",
             "Condutor CNH Validade": "2030-01-01", "Condutor Registro": "TX-1",

@@ -21,8 +21,8 @@ def typed(i: int) -> dict:
     """Row i as a spreadsheet types it: years and engine sizes as numbers, dates as dates, a
     CNH of 11 digits as a number (nothing lost), codes as text."""
     r = row(i)
-    return {**r, "ano_fabricacao": 2023, "cilindrada": 160, "alvara_fim": date(2027, 2, 28),
-            "alvara_inicio": date(2025, 3, 1), "condutor_cnh": int(r["condutor_cnh"])}
+    return {**r, "ano_fabricacao": 2023, "cilindrada": 160, "alvara_fim": date(2027, 3, 1),
+            "alvara_inicio": date(2026, 3, 1), "condutor_cnh": int(r["condutor_cnh"])}
 
 
 def report(town_id: int, data: bytes, dry_run: bool = True):

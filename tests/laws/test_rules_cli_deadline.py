@@ -151,3 +151,17 @@ def test_check_vehicle_refuses_dates_that_disagree(runner):
         "--manufactured", "2020-06-15", "--first-licensed", "2020-01-01"))
     assert "--year ou --manufactured" in _fails(_run(runner, "check-vehicle", "--town",
                                                      "tapurah", "--service", "mototaxi"))
+
+
+@pytest.mark.parametrize("town, until, violations", [
+    ("sapezal", "2026-12-31", []),                     # Lei 060/1998 Art. 10: the exercício
+    ("sapezal", "2027-01-01", ["licence.validity"]),
+    ("nortelandia", "2027-03-15", []),                 # Lei 030/1998 Art. 6: one year
+    ("nortelandia", "2027-03-16", ["licence.validity"]),
+])
+def test_check_vehicle_judges_the_alvara_validity(runner, town, until, violations):
+    service = "taxi" if town == "sapezal" else "mototaxi"
+    data = _json(runner, "check-vehicle", "--town", town, "--service", service, "--year", "2024",
+                 "--cc", "150", "--on", "2026-03-15", "--licence-from", "2026-03-15",
+                 "--licence-until", until)
+    assert [v["rule_id"] for v in data["violations"]] == violations

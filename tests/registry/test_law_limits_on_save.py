@@ -64,8 +64,11 @@ def new_taxi(app, town: str, **kw) -> tuple[str, str]:
 
 
 def licence_form(plate: str, number: str) -> dict:
-    return {"number": number, "vehicle_plate": plate, "valid_from": TODAY.isoformat(),
-            "valid_until": (TODAY + timedelta(days=300)).isoformat()}
+    """This year's Alvará: lawful in every town (Sapezal Lei 060/1998 Art. 10: the exercício;
+    Nova Santa Helena Lei 535/2013 Art. 4 § 2º and Nortelândia Lei 030/1998 Art. 6: a year)."""
+    return {"number": number, "vehicle_plate": plate,
+            "valid_from": date(TODAY.year, 1, 1).isoformat(),
+            "valid_until": date(TODAY.year, 12, 31).isoformat()}
 
 
 def taxi_form(plate: str, holder_tax_id: str, **kw) -> dict:

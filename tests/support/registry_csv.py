@@ -42,8 +42,10 @@ def row(i: int) -> dict[str, str]:
         "titular_email": "",
         "permissao_numero": f"AUT-{company:03d}", "permissao_tipo": "autorização",
         "permissao_inicio": "01/02/2024", "permissao_fim": "", "permissao_situacao": "ativa",
-        "alvara_numero": f"ALV-{i:04d}", "alvara_tipo": "", "alvara_inicio": "01/03/2025",
-        "alvara_fim": "28/02/2027", "alvara_situacao": "",
+        # one year at most where the law sets it (Nortelândia Lei 030/1998 Art. 6; Lei 810/1949:
+        # from a day to the same day of the next year)
+        "alvara_numero": f"ALV-{i:04d}", "alvara_tipo": "", "alvara_inicio": "01/03/2026",
+        "alvara_fim": "01/03/2027", "alvara_situacao": "",
         "condutor_nome": f"Condutor {i}", "condutor_cpf": make_cpf(f"{300000000 + i:09d}"),
         "condutor_categoria": "mototaxista", "condutor_cnh": f"{50000000000 + i:011d}",
         "condutor_cnh_categoria": "A", "condutor_cnh_validade": "31/12/2030",
@@ -62,7 +64,10 @@ def taxi_row(i: int) -> dict[str, str]:
          "portas": "4", "titular_documento": cpf, "titular_nome": f"Taxista {i}",
          "titular_tipo": "pessoa", "permissao_numero": f"TP-{i:03d}",
          "permissao_tipo": "permissão", "condutor_nome": f"Taxista {i}", "condutor_cpf": cpf,
-         "condutor_categoria": "autonomo", "condutor_cnh_categoria": "B"}
+         "condutor_categoria": "autonomo", "condutor_cnh_categoria": "B",
+         # a taxi's Alvará lasts the exercício in Sapezal (Lei 060/1998 Art. 10) and a year in
+         # Nova Santa Helena (Lei 535/2013 Art. 4 § 2º): longer is refused
+         "alvara_inicio": "01/01/2026", "alvara_fim": "31/12/2026"}
     r.update(dict.fromkeys(("seguro_seguradora", "seguro_apolice", "seguro_inicio",
                             "seguro_fim"), ""))
     return r

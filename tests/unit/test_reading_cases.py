@@ -116,7 +116,25 @@ def run_sanction(case, on):
     _cited(case, [m.citation for m in p.measures])
 
 
-RUNNERS = {"vehicle": run_vehicle, "vehicle_check": run_vehicle_check, "sanction": run_sanction}
+def run_validity(case, on):
+    inp, exp = case["input"], case["expect"]
+    r = R.resolve(case["town"], case["service"], on)
+    limit = R.validity_limit(r, inp["document"], _day(inp["from"]))
+    if exp.get("no_limit"):
+        assert limit is None, limit
+        return
+    assert limit.last == _day(exp["last"]), limit
+    v = R.validity_violation(r, inp["document"], _day(inp["from"]), _day(inp["until"]),
+                             "vehicle:1", inp.get("label", "Alvará nº 1"))
+    assert (v is None) == exp["ok"], v
+    if v is not None:
+        for text in exp.get("messages_contain", []):
+            assert text in v.message, (text, v.message)
+    _cited(case, [limit.citation])
+
+
+RUNNERS = {"vehicle": run_vehicle, "vehicle_check": run_vehicle_check, "sanction": run_sanction,
+           "validity": run_validity}
 
 
 def test_there_are_cases_for_each_reading():

@@ -178,6 +178,11 @@ VEHICLE = Kind(
             Field("make_model", "Marca e modelo", required=True),
             Field("year_of_manufacture", "Ano de fabricação", "number", True,
                   attrs={**NUMERIC, "min": "1950", "max": str(local_day().year + 1)}),
+            Field("manufactured_on", "Data de fabricação", "date",
+                  hint="Se conhecida (CRLV): a idade conta dela. Em branco, só o ano: o veículo "
+                  "sai do limite só quando o completou com certeza (1º de janeiro)."),
+            Field("first_licensed_on", "Primeiro licenciamento", "date",
+                  hint="Se conhecido: \"anos de uso\" contam dele (moto-táxi de Tapurah)."),
             Field("engine_cc", "Cilindrada (cc)", "number", attrs={**NUMERIC, "min": "50"}),
             Field("colour", "Cor", required=True),
             Field("doors", "Portas", "number", attrs={**NUMERIC, "min": "2", "max": "5"}),
