@@ -526,14 +526,19 @@ def _registration(r: Rules, d: DriverFacts, c: Citation) -> Violation | None:
         return Violation("driver.registration.expired", f"Inscrição do condutor vencida em "
                          f"{fmt_date(expiry)}.", c, subject=d.subject, due_on=expiry)
     cg = r.cite("periodicity.registration_grace_days")
-    cancel = expiry + timedelta(days=grace)
+    cancel = expiry + timedelta(days=grace)   # the last day it may still be revalidated
+    # a message names the day the thing happens: cancelled the day after that last day
+    # (issue 15 item 7); `due_on` stays the last day (the tick's act keys are built on it)
+    cancelled = cancel + timedelta(days=1)
     if on <= cancel:
         return Violation("driver.registration.expired", f"Inscrição do condutor vencida em "
                          f"{fmt_date(expiry)}; sem revalidação até {fmt_date(cancel)} será "
-                         f"cancelada.", cg, subject=d.subject, due_on=cancel)
+                         f"cancelada em {fmt_date(cancelled)}.", cg, subject=d.subject,
+                         due_on=cancel)
     return Violation("driver.registration.cancelled", f"Inscrição do condutor cancelada "
-                     f"automaticamente em {fmt_date(cancel)}: não foi revalidada em até "
-                     f"{grace} dias após o vencimento.", cg, subject=d.subject, due_on=cancel)
+                     f"automaticamente em {fmt_date(cancelled)}: não foi revalidada em até "
+                     f"{grace} dias após o vencimento ({fmt_date(expiry)}).", cg,
+                     subject=d.subject, due_on=cancel)
 
 
 # --- standing ------------------------------------------------------------------------------------

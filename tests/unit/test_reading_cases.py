@@ -133,8 +133,20 @@ def run_validity(case, on):
     _cited(case, [limit.citation])
 
 
+def run_driver(case, on):
+    inp = case["input"]
+    d = R.DriverFacts(category=inp.get("category", "autonomo"), cnh_category="B",
+                      registration_expiry=_day(inp["registration_expiry"]))
+    found = [v for v in R.driver_violations(case["town"], case["service"], d, on)
+             if v.rule_id.startswith("driver.registration")]
+    assert sorted(v.rule_id for v in found) == sorted(case["expect"]["violations"]), \
+        [v.message for v in found]
+    _messages(case, found)
+    _cited(case, [v.citation for v in found])
+
+
 RUNNERS = {"vehicle": run_vehicle, "vehicle_check": run_vehicle_check, "sanction": run_sanction,
-           "validity": run_validity}
+           "validity": run_validity, "driver": run_driver}
 
 
 def test_there_are_cases_for_each_reading():

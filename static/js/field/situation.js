@@ -53,10 +53,11 @@ function expiredRegistration(expiry, req) {
   const grace = req && req.registration_grace;
   const lapsed = `registro VENCIDO em ${formatDate(expiry)}`;
   if (!grace) return { state: "irregular", text: lapsed, citation: cite(req && req.driver_registration) };
-  const cancel = addDays(expiry, grace.days);
+  const cancel = addDays(expiry, grace.days); // the last day it may still be revalidated
+  const cancelled = addDays(cancel, 1); // the day it is cancelled: the day a message names
   const text = expired(cancel)
-    ? `registro CANCELADO automaticamente em ${formatDate(cancel)}: não revalidado em até ${grace.days} dias do vencimento`
-    : `${lapsed}; sem revalidação até ${formatDate(cancel)} será CANCELADO`;
+    ? `registro CANCELADO automaticamente em ${formatDate(cancelled)}: não revalidado em até ${grace.days} dias do vencimento`
+    : `${lapsed}; sem revalidação até ${formatDate(cancel)} será CANCELADO em ${formatDate(cancelled)}`;
   return { state: "irregular", text, citation: cite(grace) };
 }
 
