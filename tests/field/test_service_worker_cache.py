@@ -11,7 +11,7 @@ import pytest
 
 from inspector.blueprints.field import routes
 from inspector.laws import pages as law_pages
-from inspector.rules import texts
+from inspector.rules import loader, texts
 
 VERSION = re.compile(r'const VERSION = "([0-9a-f]{16})";')
 TAPURAH = "tapurah-lei-406-2001-mototaxi"
@@ -48,8 +48,8 @@ def _reload_laws() -> None:
 def law_dir(tmp_path, monkeypatch):
     """The shipped law texts, copied where a test may change them (the real ones again after)."""
     copy = tmp_path / "laws"
-    shutil.copytree(texts.LAWS_DIR, copy)
-    monkeypatch.setattr(texts, "LAWS_DIR", copy)
+    shutil.copytree(loader.LAWS_DIR, copy)
+    monkeypatch.setattr(loader, "LAWS_DIR", copy)   # laws_dirs() reads it at each call
     _reload_laws()
     yield copy
     monkeypatch.undo()
