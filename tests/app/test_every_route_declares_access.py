@@ -140,10 +140,12 @@ ROW_OF_PREFIX = [
     ("/revisao/recursos/", "appeal"), ("/revisao/fotos/", "photo"),
     ("/revisao/pagamentos/", "payment"), ("/revisao/vistorias/", "inspection"),
     ("/credenciais/", "credential"), ("/denuncias/", "report"),
+    ("/conformidade/calendario/", "closure"),
 ]
 # Routes with arguments that name no row: the printed sheet of one kind of credential is
-# always the signed-in user's own town's (its argument is "vehicle", "rider" or "card").
-NOT_MAPPED = ("/credenciais/folha/<sheet>.pdf",)
+# always the signed-in user's own town's (its argument is "vehicle", "rider" or "card"), and
+# so is an export (its arguments are a dataset's name and "csv" or "xlsx").
+NOT_MAPPED = ("/credenciais/folha/<sheet>.pdf", "/painel/exportar/<dataset>.<fmt>")
 # The field API answers a PUT of a UUID another town holds as it answers any UUID taken
 # with other content: 409, the stored inspection kept (field_api/openapi.py: "409").
 OTHER_TOWN_STATUS = {("PUT", "/api/field/inspections/<uuid:inspection_id>"): 409}

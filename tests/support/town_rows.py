@@ -29,6 +29,7 @@ from inspector.models import (
     Sanction,
     User,
 )
+from inspector.models.calendar import TownClosure
 from inspector.passenger import reports as passenger_reports
 from tests import factories
 from tests.support.credentials import jpeg as small_jpeg
@@ -116,6 +117,14 @@ def build(app, slug: str) -> TownRows:
             photo=small_jpeg())
         db.session.commit()
         out.ids["credential"], out.ids["report"] = cred.id, report.id
+        # 5a. a day the town hall does not open, entered by the admin with its act
+        closure = TownClosure(municipality_id=f["vehicle"].municipality_id,
+                              day=(when + timedelta(days=40)).date(), reason="Aniversário",
+                              act="Lei nº 1/1990", act_date=(when - timedelta(days=400)).date(),
+                              kind="feriado municipal")
+        db.session.add(closure)
+        db.session.commit()
+        out.ids["closure"] = closure.id
         agent_name = users["agent"].username
     # 5. an inspection synced by the agent's phone, with an evidence photo
     client = app.test_client()
