@@ -271,7 +271,7 @@ def _document() -> dict:
                                 "carry an unknown field or a value out of the bounds stated "
                                 "here; moments must lie between 5 years before and 24 hours "
                                 "after the server's clock."},
-        "paths": _with_bodies(PATHS, refs) | notifications_doc.paths(refs),
+        "paths": _any_request_refusal(_with_bodies(PATHS, refs) | notifications_doc.paths(refs)),
         "components": {
             "schemas": SCHEMAS | generated,
             "responses": {"Error": _ok(_ref("Error"), "Error (pt-BR message).")},
@@ -285,6 +285,16 @@ def _document() -> dict:
                                         "csrf-token meta), on every unsafe method."}}},
         "security": SESSION,
     }
+
+
+def _any_request_refusal(paths: dict) -> dict:
+    """Every operation may answer 400: a request the app refuses before routing it (a NUL in
+    the query, the path or a form: security.refuse_nul)."""
+    for item in paths.values():
+        for operation in item.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation["responses"].setdefault("400", ERR)
+    return paths
 
 
 def document() -> dict:
