@@ -150,6 +150,9 @@ class Photo(db.Model):
     exif_lon: Mapped[float | None] = mapped_column(Float)
     pack: Mapped[str | None] = mapped_column(String(64))
     pack_offset: Mapped[int | None] = mapped_column(BigInteger)
+    # The bytes arrived and will never be accepted (not a whole image): no longer awaited.
+    refused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    refused_reason: Mapped[str | None] = mapped_column(String(200))
 
     inspection: Mapped[Inspection] = relationship(back_populates="photos")
     item: Mapped[InspectionItem] = relationship(back_populates="photos")

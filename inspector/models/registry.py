@@ -100,6 +100,9 @@ class Municipality(db.Model):
     population_interior: Mapped[int]
     population_source: Mapped[str] = mapped_column(Text, default="")
     fiscal_unit_name: Mapped[str] = mapped_column(String(10), default="UFM")
+    # IANA name of the town's clock; its days are the days the law counts.
+    timezone: Mapped[str] = mapped_column(
+        String(40), default="America/Cuiaba", server_default="America/Cuiaba")
 
     dated_values: Mapped[list[DatedValue]] = relationship(
         back_populates="municipality", order_by="DatedValue.valid_from",

@@ -1,0 +1,39 @@
+"""a town's own time zone, and a photo the server refused for good
+
+- `municipalities.timezone`: the IANA name of the town's clock (issue 16). Every town in
+  Mato Grosso today is America/Cuiaba, the default; a town is created with its own.
+- `inspection_photos.refused_at`, `refused_reason`: the server decoded the bytes and will
+  never accept them (truncated, another file appended, a bomb; issue 14). The inspection
+  stops waiting for that photo and the review says why it is missing.
+
+Revision ID: 0023
+Revises: 0022
+Create Date: 2026-12-01 23:00:00
+
+"""
+from alembic import op
+import sqlalchemy as sa
+
+
+# revision identifiers, used by Alembic.
+revision = '0023'
+down_revision = '0022'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table('municipalities', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('timezone', sa.String(length=40), nullable=False,
+                                      server_default='America/Cuiaba'))
+    with op.batch_alter_table('inspection_photos', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('refused_at', sa.DateTime(timezone=True), nullable=True))
+        batch_op.add_column(sa.Column('refused_reason', sa.String(length=200), nullable=True))
+
+
+def downgrade():
+    with op.batch_alter_table('inspection_photos', schema=None) as batch_op:
+        batch_op.drop_column('refused_reason')
+        batch_op.drop_column('refused_at')
+    with op.batch_alter_table('municipalities', schema=None) as batch_op:
+        batch_op.drop_column('timezone')
