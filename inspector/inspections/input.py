@@ -164,6 +164,23 @@ def driver_told(insp: Inspection) -> DriverTold | None:
     return DriverTold(driver, (driver.name if driver is not None else name))
 
 
+def registry_answers(insp: Inspection) -> dict[str, dict]:
+    """The items the registry already knew failing, by item id, as sent: {"reason": the
+    card's words, "overruled": the agent answered otherwise (with a note)}. Empty for bodies
+    without them (older apps). The review reads it beside the agent's answer."""
+    try:
+        items = json.loads(insp.body).get("items")
+    except (TypeError, ValueError, AttributeError):
+        return {}
+    out = {}
+    for it in items if isinstance(items, list) else ():
+        known = it.get("registry") if isinstance(it, dict) else None
+        if isinstance(known, dict) and isinstance(it.get("item_id"), str):
+            out[it["item_id"]] = {"reason": str(known.get("reason") or ""),
+                                  "overruled": known.get("overruled") is True}
+    return out
+
+
 def _items(raw: list[schemas.Item], e: _Errors) -> list[ParsedItem]:
     out, seen = [], set()
     for i, it in enumerate(raw):
@@ -172,8 +189,15 @@ def _items(raw: list[schemas.Item], e: _Errors) -> list[ParsedItem]:
         seen.add(it.item_id)
         photos = [ParsedPhoto(str(ph.id), ph.sha256, ph.mime, ph.size, ph.taken_at)
                   for ph in it.photos or ()]
-        out.append(ParsedItem(it.item_id, RESULTS[it.result], (it.note or "").strip(),
-                              photos=photos))
+        note = (it.note or "").strip()
+        if it.registry is not None:
+            # the agent overrules what the registry knew only with a reason (issue 17 item 2)
+            if it.registry.overruled != (it.result != "fail"):
+                e.add(f"items[{i}].registry.overruled",
+                      "discordar do cadastro é responder conforme ou não se aplica")
+            elif it.registry.overruled and not note:
+                e.add(f"items[{i}].note", "explique por que discorda do cadastro")
+        out.append(ParsedItem(it.item_id, RESULTS[it.result], note, photos=photos))
     if sum(len(i.photos) for i in out) > MAX_PHOTOS:
         e.add("items", f"fotos demais (máximo {MAX_PHOTOS} por vistoria)")
     return out

@@ -50,6 +50,18 @@ class PhotoDeclaration(Body):
     taken_at: Moment | None = Field(None, title="momento da foto")
 
 
+class RegistryKnew(Body):
+    """What the registry on the phone already said about an item when the checklist opened
+    (an expired insurance, a revoked permit...): the item came pre-marked "não conforme"."""
+
+    reason: str = Field(min_length=1, max_length=MAX_NOTE, title="o que o cadastro apontava",
+                        description="The card's reason(s) with their article, as the agent "
+                                    "saw them.")
+    overruled: bool = Field(title="o agente discordou do cadastro",
+                            description="true when the agent answered other than 'fail'; "
+                                        "the item's note then says why (required).")
+
+
 class Item(Body):
     """One checklist answer."""
 
@@ -58,6 +70,10 @@ class Item(Body):
         = Field(title="resultado")
     note: str | None = Field("", max_length=MAX_NOTE, title="observação")
     photos: list[PhotoDeclaration] | None = Field(None, max_length=MAX_PHOTOS, title="fotos")
+    registry: RegistryKnew | None = Field(
+        None, title="o que o cadastro já apontava",
+        description="Optional: present when the registry already knew the item failing; "
+                    "absent in older apps' bodies. Kept in the stored body for the review.")
 
 
 class Acknowledgement(Body):
@@ -114,4 +130,5 @@ class InspectionBody(Body):
 
 
 __all__ = ["MAX_ITEMS", "MAX_NAME", "MAX_NOTE", "MAX_PHOTOS", "MIMES", "Acknowledgement",
-           "DriverTold", "InspectionBody", "Item", "Location", "PhotoDeclaration"]
+           "DriverTold", "InspectionBody", "Item", "Location", "PhotoDeclaration",
+           "RegistryKnew"]
