@@ -233,10 +233,9 @@ def _period(pack, kind: str, days: int | None):
                  + "; use --kind days --days N")
         a = next(iter(found.values()))
         return a.days, None, a.citation, "recurso"
-    wanted = None if kind == "repair" else "not_affecting_safety"
     for step in pack.ladder:
-        for d in step.deadlines:
-            if d.only_if == wanted:
+        for d in step.deadlines:   # repair: the law's own deadline; grant: the longest granted
+            if (d.grant is None) == (kind == "repair"):
                 return d.days, d.hours, d.citation, KINDS[kind]
     fail(f"a {pack.law} não fixa {KINDS[kind]}")
 

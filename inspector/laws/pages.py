@@ -282,9 +282,10 @@ def pack_entries(pack: RulePack) -> list[Cited]:
                 out.append(Cited("appeal", KIND_LABELS["appeal"], _appeal_text(m.appeal),
                                  m.appeal.citation, pack.id, when))
         for d in step.deadlines:
-            text = f"{d.hours} horas" if d.hours is not None else f"até {d.days} dias"
-            if d.only_if == "not_affecting_safety":
-                text += " para defeitos que não afetam a segurança"
+            text = f"{d.hours} horas" if d.hours is not None else f"{d.days} dias"
+            if d.grant == "vehicle_not_affecting_safety":
+                text = (f"até {d.days} dias, a critério do agente ou do supervisor, para defeitos "
+                        f"do veículo que não afetam a segurança")
             out.append(Cited("deadline", KIND_LABELS["deadline"], text, d.citation, pack.id,
                              when))
         if step.on_missed_deadline:

@@ -5,7 +5,8 @@ Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 - `load_all()` every shipped pack (cached); `law_text(slug)` a law split into anchored units.
 - `find_pack`, `checklist`, `vehicle_violations`, `driver_violations`: one town, service, day.
 - `town_report(registry, on)`: a town's registry against its law.
-- `propose_sanction(town, service, finding, history, on)`: step, amount, deadline, appeal.
+- `propose_sanction(town, service, finding, history, on, grant=None)`: step, amount, deadline,
+  appeal; `grant_option(pack, rule_id, on)`: the discretionary deadline a finding may get.
 """
 from inspector.rules.engine import (
     DUE_SOON_DAYS,
@@ -53,7 +54,17 @@ from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_all,
 from inspector.rules.model import ChecklistItem, RulePack
 from inspector.rules.registry import QuotaUse, ShareUse, TownReport, town_report
 from inspector.rules.results import Citation, Violation
-from inspector.rules.sanctions import Money, NoSanction, Proposal, propose_sanction, propose_step
+from inspector.rules.sanctions import (
+    Grant,
+    GrantOption,
+    GrantRefused,
+    Money,
+    NoSanction,
+    Proposal,
+    grant_option,
+    propose_sanction,
+    propose_step,
+)
 from inspector.rules.texts import law_text, law_texts
 
 __all__ = [
@@ -71,3 +82,4 @@ __all__ = [
 ]
 __all__ += ["add_years", "age_limit", "age_limits", "propose_step"]
 __all__ += ["ValidityLimit", "months_later", "validity_limit", "validity_violation"]
+__all__ += ["Grant", "GrantOption", "GrantRefused", "grant_option"]

@@ -60,7 +60,7 @@ MEASURE_KINDS = ("oral_warning", "written_warning", "notice", "fine", "daily_fin
                  "suspension", "revocation", "suspension_or_revocation", "removal_request",
                  "seizure_request", "ban", "record_entry")
 TARGETS = ("driver", "holder", "permit", "licence", "registration", "vehicle", "company")
-CONDITIONS = ("not_affecting_safety",)
+GRANTS = ("vehicle_not_affecting_safety",)  # who may get a discretionary deadline
 COUNTING_RULES = ("continuous", "business")
 # Rule ids the engine reports (or a supervisor records) that an offence may name.
 RULE_IDS = ("vehicle.age", "vehicle.cc.min", "vehicle.cc.max", "vehicle.trail", "vehicle.doors",
@@ -252,15 +252,17 @@ def _measures(ctx, data, key, decree_keys) -> tuple[Measure, ...]:
 
 
 def _deadline(ctx, data, key) -> Deadline:
-    _mapping(ctx, data, key, required=("citation",), optional=("hours", "days", "only_if"))
+    _mapping(ctx, data, key, required=("citation",), optional=("hours", "days", "grant"))
     if ("hours" in data) == ("days" in data):
         ctx.fail(key, "give exactly one of hours or days")
-    only_if = data.get("only_if")
+    grant = data.get("grant")
+    if grant is not None and "days" not in data:
+        ctx.fail(f"{key}.grant", "a granted deadline is a number of days")
     return Deadline(citation=_citation(ctx, data["citation"], f"{key}.citation"),
                     hours=_int(ctx, data["hours"], f"{key}.hours") if "hours" in data else None,
                     days=_int(ctx, data["days"], f"{key}.days") if "days" in data else None,
-                    only_if=None if only_if is None
-                    else _choice(ctx, only_if, f"{key}.only_if", CONDITIONS))
+                    grant=None if grant is None
+                    else _choice(ctx, grant, f"{key}.grant", GRANTS))
 
 
 def _reincidence(ctx, data, key) -> Reincidence:

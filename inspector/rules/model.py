@@ -144,12 +144,15 @@ class Measure:
 
 @dataclass(frozen=True)
 class Deadline:
-    """Time to fix what a notice names; `only_if` narrows it (e.g. not_affecting_safety)."""
+    """Time to fix what a notice names. With `grant` it is never applied by itself: it is the
+    longest time the authority MAY grant, on the findings the condition names (Tapurah 406
+    Art. 19 "A critério, poderá ser concedido prazo máximo de 10 dias": `grant:
+    vehicle_not_affecting_safety`, a defect of the vehicle the pack marks as not a safety matter)."""
 
     citation: Citation
     hours: int | None = None
     days: int | None = None
-    only_if: str | None = None
+    grant: str | None = None
 
 
 @dataclass(frozen=True)

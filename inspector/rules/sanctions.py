@@ -122,11 +122,14 @@ class DeadlineInfo:
     text: str
     citation: Citation
     explain: str | None = None    # how `due` was counted (days: rules.calendar; hours: none)
+    granted_by: str | None = None  # agent | supervisor: a discretionary grant (Grant)
+    grant_reason: str | None = None
 
     def as_dict(self) -> dict:
         """JSON-ready form."""
         return {"hours": self.hours, "days": self.days, "due": self.due.isoformat(),
-                "text": self.text, "explain": self.explain, "citation": self.citation.as_dict()}
+                "text": self.text, "explain": self.explain, "citation": self.citation.as_dict(),
+                "granted_by": self.granted_by, "grant_reason": self.grant_reason}
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,7 @@ class Proposal:
     appeal: AppealInfo | None         # None: the law provides no appeal
     decided_by: str                   # highest authority among the measures
     notes: tuple[str, ...] = ()
+    grant: GrantOption | None = None  # the discretionary deadline on offer (None: the law has none)
 
     def as_dict(self) -> dict:
         """JSON-ready form."""
@@ -180,7 +184,8 @@ class Proposal:
                 "on_missed_deadline": self.on_missed_deadline.as_dict()
                 if self.on_missed_deadline else None,
                 "appeal": self.appeal.as_dict() if self.appeal else None,
-                "decided_by": self.decided_by, "notes": list(self.notes)}
+                "decided_by": self.decided_by, "notes": list(self.notes),
+                "grant": self.grant.as_dict() if self.grant else None}
 
 
 class NoSanction(LookupError):
@@ -259,20 +264,118 @@ def _measure(m: Measure, pack: RulePack, town: TownFacts, on: date) -> ProposedM
                            _appeal(m.appeal or pack.appeal, on, pack, town), m.automatic)
 
 
-def _deadline(step: Step, safety: bool, on: date, pack: RulePack, town: TownFacts
+def _deadline(step: Step, on: date, pack: RulePack, town: TownFacts,
+              grant: Grant | None = None, option: GrantOption | None = None
               ) -> DeadlineInfo | None:
-    general = [d for d in step.deadlines if d.only_if is None]
-    relaxed = [d for d in step.deadlines if d.only_if == "not_affecting_safety"]
-    chosen = relaxed[0] if (relaxed and not safety) else (general[0] if general else None)
+    """The law's own deadline (a granted one is never chosen here), or the one granted."""
+    if grant is not None:
+        return _granted(grant, option, on, pack, town)
+    chosen = next((d for d in step.deadlines if d.grant is None), None)
     if chosen is None:
         return None
     if chosen.hours is not None:
         return DeadlineInfo(chosen.hours, None, on + timedelta(days=math.ceil(chosen.hours / 24)),
                             f"{chosen.hours} horas", chosen.citation)
-    prefix = "até " if chosen.only_if else ""
     d = count_days(pack, town, on, chosen.days)
-    return DeadlineInfo(None, chosen.days, d.last_day, f"{prefix}{chosen.days} dias",
+    return DeadlineInfo(None, chosen.days, d.last_day, f"{chosen.days} dias",
                         chosen.citation, d.explain())
+
+
+# --- a discretionary deadline (Tapurah 406 Art. 19, "A critério, poderá ser concedido") ---------
+GRANTERS = {"agent": "pelo agente", "supervisor": "pelo supervisor"}
+NOT_VEHICLE = "não é defeito do veículo"
+SAFETY_ITEM = "item de segurança"
+GRANT_REASON_MIN, GRANT_REASON_MAX = 3, 500
+
+
+@dataclass(frozen=True)
+class Grant:
+    """A deadline granted at the authority's discretion: how many days, by whom, why."""
+
+    days: int
+    reason: str
+    by: str = "agent"             # agent | supervisor
+
+
+@dataclass(frozen=True)
+class GrantOption:
+    """Whether a finding may get the law's discretionary deadline, and up to how long.
+    `refusal` says why not ("item de segurança", "não é defeito do veículo")."""
+
+    max_days: int
+    citation: Citation
+    eligible: bool
+    refusal: str | None = None
+
+    def as_dict(self) -> dict:
+        """JSON-ready form (the field app reads it offline from the checklist)."""
+        return {"max_days": self.max_days, "eligible": self.eligible, "refusal": self.refusal,
+                "citation": self.citation.as_dict()}
+
+
+class GrantRefused(ValueError):
+    """A grant the law does not allow (`field`: the part of it at fault)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field, self.message = field, message
+
+
+def _grant_deadline(pack: RulePack, on: date, step: Step | None = None):
+    steps = [step] if step is not None else [s for s in pack.ladder if s.span.covers(on)]
+    return next((d for s in steps for d in s.deadlines if d.grant is not None), None)
+
+
+def grant_option(pack: RulePack, rule_id: str, on: date, affects_safety: bool | None = None,
+                 step: Step | None = None) -> GrantOption | None:
+    """The discretionary deadline this finding may get on `on` (None: the law has none).
+    Only a defect of the vehicle (`checks: vehicle`) that the pack marks as not affecting
+    safety is eligible; rider, document, uniform and conduct items never are."""
+    d = _grant_deadline(pack, on, step)
+    if d is None:
+        return None
+    base = rule_id.split(":", 1)[0]
+    item = next((i for i in pack.checklist if i.id == base), None)
+    safety = affects_safety if affects_safety is not None else \
+        (True if item is None else item.affects_safety)
+    if item is None or item.checks != "vehicle":
+        return GrantOption(d.days, d.citation, False, NOT_VEHICLE)
+    if safety:
+        return GrantOption(d.days, d.citation, False, SAFETY_ITEM)
+    return GrantOption(d.days, d.citation, True)
+
+
+def check_grant(option: GrantOption | None, grant: Grant, law: str = "") -> None:
+    """GrantRefused unless the law allows this grant (field names: days, reason, grant)."""
+    if option is None:
+        raise GrantRefused("grant", f"a {law or 'lei'} não prevê prazo concedido a critério "
+                                    f"para esta medida")
+    if not option.eligible:
+        raise GrantRefused("grant", f"prazo do {option.citation.article} não pode ser "
+                                    f"concedido: {option.refusal}")
+    if grant.by not in GRANTERS:
+        raise GrantRefused("grant", "só o agente ou o supervisor concedem o prazo")
+    if not 1 <= grant.days <= option.max_days:
+        raise GrantRefused("days", f"o prazo concedido vai de 1 a {option.max_days} dias "
+                                   f"({option.citation.article})")
+    if not GRANT_REASON_MIN <= len(grant.reason.strip()) <= GRANT_REASON_MAX:
+        raise GrantRefused("reason", f"escreva o motivo da concessão ({GRANT_REASON_MIN} a "
+                                     f"{GRANT_REASON_MAX} caracteres)")
+
+
+def grant_text(days: int, by: str, article: str) -> str:
+    """"10 dias, concedidos pelo agente (Art. 19)": fits sanctions.deadline_text (60)."""
+    return f"{days} {'dia' if days == 1 else 'dias'}, " \
+           f"{'concedido' if days == 1 else 'concedidos'} {GRANTERS[by]} ({article})"
+
+
+def _granted(grant: Grant, option: GrantOption | None, on: date, pack: RulePack,
+             town: TownFacts) -> DeadlineInfo:
+    check_grant(option, grant, pack.law)
+    d = count_days(pack, town, on, grant.days)
+    return DeadlineInfo(None, grant.days, d.last_day,
+                        grant_text(grant.days, grant.by, option.citation.article),
+                        option.citation, d.explain(), grant.by, grant.reason.strip())
 
 
 def _affects_safety(pack: RulePack, finding: Finding) -> bool:
@@ -285,12 +388,17 @@ def _affects_safety(pack: RulePack, finding: Finding) -> bool:
 
 def propose_sanction(town: TownFacts, service: str, finding: Finding,
                      history: tuple[PriorSanction, ...] | list[PriorSanction], on: date,
-                     packs: tuple[RulePack, ...] | None = None) -> Proposal:
-    """The sanction the law in force on `on` proposes for this finding and offender."""
+                     packs: tuple[RulePack, ...] | None = None,
+                     grant: Grant | None = None) -> Proposal:
+    """The sanction the law in force on `on` proposes for this finding and offender. The
+    deadline is the law's own; a discretionary one only when `grant` asks for it and the law
+    allows it (GrantRefused otherwise); `Proposal.grant` says whether it may be asked."""
     pack = find_pack(town.slug, service, on, packs)
     occurrence = 1 + sum(1 for h in history if h.on <= on)
     for off in pack.offences:
         if off.span.covers(on) and finding.rule_id in off.findings:
+            if grant is not None:   # an offence's measures carry no deadline to extend
+                check_grant(None, grant, pack.law)
             ms = tuple(_measure(m, pack, town, on) for m in off.measures)
             return _proposal(pack, finding, on, occurrence, None, None, off.id, ms, None, None,
                              (off.note,) if off.note else ())
@@ -315,9 +423,10 @@ def propose_sanction(town: TownFacts, service: str, finding: Finding,
         notes.insert(0, f"Reincidência: o mesmo dispositivo foi violado de novo dentro de "
                         f"{step.reincidence.within_months} meses depois que a penalidade de "
                         f"{fmt_date(prior.on)} se tornou definitiva ({fmt_date(prior.final_on)}).")
+    option = grant_option(pack, finding.rule_id, on, _affects_safety(pack, finding), step)
     return _proposal(pack, finding, on, occurrence, in_force.index(step) + 1, step.id, None, ms,
-                     _deadline(step, _affects_safety(pack, finding), on, pack, town), missed,
-                     tuple(notes))
+                     _deadline(step, on, pack, town, grant, option), missed,
+                     tuple(notes), option)
 
 
 def provision_of(pack: RulePack, rule_id: str) -> str:
@@ -341,7 +450,8 @@ def reincidence_of(step: Step, history, provision: str, on: date) -> PriorSancti
 
 def propose_step(town: TownFacts, service: str, step_id: str, finding: Finding,
                  history: tuple[PriorSanction, ...] | list[PriorSanction], on: date,
-                 packs: tuple[RulePack, ...] | None = None) -> Proposal:
+                 packs: tuple[RulePack, ...] | None = None,
+                 grant: Grant | None = None) -> Proposal:
     """The measures of one rung the law grades by gravity (`Step.gravity`), chosen by the
     supervisor for this finding instead of the rung the offender's history reaches."""
     pack = find_pack(town.slug, service, on, packs)
@@ -354,14 +464,15 @@ def propose_step(town: TownFacts, service: str, step_id: str, finding: Finding,
     ms = tuple(_measure(m, pack, town, on) for m in step.measures)
     missed = _measure(step.on_missed_deadline, pack, town, on) if step.on_missed_deadline \
         else None
+    option = grant_option(pack, finding.rule_id, on, _affects_safety(pack, finding), step)
     return _proposal(pack, finding, on, occurrence, in_force.index(step) + 1, step.id, None, ms,
-                     _deadline(step, _affects_safety(pack, finding), on, pack, town), missed,
-                     (step.note,) if step.note else ())
+                     _deadline(step, on, pack, town, grant, option), missed,
+                     (step.note,) if step.note else (), option)
 
 
 def _proposal(pack, finding, on, occurrence, step_no, step_id, offence_id, ms, deadline, missed,
-              notes) -> Proposal:
+              notes, option: GrantOption | None = None) -> Proposal:
     appeal = next((m.appeal for m in ms if m.appeal is not None), None)
     decided_by = max((m.decided_by for m in ms), key=AUTHORITIES.index)
     return Proposal(pack.id, pack.law, finding.rule_id, on, occurrence, step_no, step_id,
-                    offence_id, ms, deadline, missed, appeal, decided_by, tuple(notes))
+                    offence_id, ms, deadline, missed, appeal, decided_by, tuple(notes), option)

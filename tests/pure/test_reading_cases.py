@@ -6,7 +6,8 @@ a service, a day, what is asked (`check`), the facts and what the law gives.
 Checks: `vehicle` (the engine's vehicle violations: ages with `made` / `first_licensed` dates),
 `vehicle_check` (violations and warnings, with `due_on`), `sanction` (the proposal for a finding
 given the offender's `history`: prior penalties with their day, provision, kind and whether
-they are final), `validity` (a document's validity against the limit its law sets).
+they are final), `validity` (a document's validity against the limit its law sets), `grant`
+(Tapurah Art. 19: the discretionary deadline a finding may get, granted or refused).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 import yaml
 
 from inspector import rules as R
+from inspector.rules.calendar import Closure, TownCalendar
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "rule_cases" / "readings"
 CASE_KEYS = {"name", "article", "town", "service", "day", "check", "input", "expect"}
@@ -145,8 +147,50 @@ def run_driver(case, on):
     _cited(case, [v.citation for v in found])
 
 
+def run_grant(case, on):
+    inp, exp = case["input"], case["expect"]
+    cal = TownCalendar(tuple(Closure(_day(c["day"]), c["reason"], c["act"])
+                               for c in inp.get("closures", [])), frozenset({on.year}))
+    town = R.TownFacts(slug=case["town"], calendar=cal)
+    g = inp.get("grant")
+    grant = R.Grant(g["days"], g["reason"], g.get("by", "agent")) if g else None
+    pack = R.find_pack(case["town"], case["service"], on)
+    option = R.grant_option(pack, inp["finding"], on)
+    if "option" in exp:
+        if exp["option"] is None:
+            assert option is None, option
+        else:
+            for key, value in exp["option"].items():
+                assert getattr(option, key) == value, (key, option)
+    if "refused" in exp:
+        with pytest.raises(R.GrantRefused) as refused:
+            R.propose_sanction(town, case["service"], R.Finding(inp["finding"]), [], on,
+                               grant=grant)
+        assert refused.value.field == exp["refused"]["field"], refused.value.field
+        assert exp["refused"]["message"] in refused.value.message, refused.value.message
+        _cited(case, [option.citation if option else None]
+               + [m.citation for m in pack.ladder[0].measures]
+               + [m.citation for o in pack.offences for m in o.measures])
+        return
+    p = R.propose_sanction(town, case["service"], R.Finding(inp["finding"]), [], on, grant=grant)
+    d, want = p.deadline, exp["deadline"]
+    for key, attr in (("hours", "hours"), ("days", "days"), ("text", "text"),
+                      ("granted_by", "granted_by"), ("reason", "grant_reason")):
+        if key in want:
+            assert getattr(d, attr) == want[key], (key, d)
+    if "last_day" in want:
+        assert d.due == _day(want["last_day"]), d
+    if "article" in want:
+        assert d.citation.article == want["article"], d.citation
+    for text in want.get("explain_contains", []):
+        assert text in (d.explain or ""), d.explain
+    if grant is None:   # a grant is never chosen by the law itself
+        assert d.granted_by is None and d.citation.article != (option and option.citation.article)
+    _cited(case, [d.citation])
+
+
 RUNNERS = {"vehicle": run_vehicle, "vehicle_check": run_vehicle_check, "sanction": run_sanction,
-           "validity": run_validity, "driver": run_driver}
+           "validity": run_validity, "driver": run_driver, "grant": run_grant}
 
 
 def test_there_are_cases_for_each_reading():
