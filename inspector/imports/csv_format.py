@@ -36,6 +36,10 @@ COLUMNS: tuple[Column, ...] = (
     Column("servico", "vehicle", "service", True, "mototaxi"),
     Column("marca_modelo", "vehicle", "make_model", True, "Honda CG 160"),
     Column("ano_fabricacao", "vehicle", "year_of_manufacture", True, "2023"),
+    # The CRLV's days, when known: ages count from them ("completarem N anos de fabricação",
+    # "anos de uso"); with only the year a vehicle is out once it has surely reached N years.
+    Column("data_fabricacao", "vehicle", "manufactured_on", False, ""),
+    Column("primeiro_licenciamento", "vehicle", "first_licensed_on", False, ""),
     Column("cor", "vehicle", "colour", True, "Vermelha"),
     Column("cilindrada", "vehicle", "engine_cc", False, "160"),
     Column("portas", "vehicle", "doors", False, ""),

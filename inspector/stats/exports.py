@@ -264,9 +264,9 @@ def registry(town_id: int, f: Filters) -> Dataset:
     newest = (select(func.max(Licence.id)).where(Licence.vehicle_id == Vehicle.id)
               .correlate(Vehicle).scalar_subquery())
     q = (select(Vehicle.id, Vehicle.prefix, Vehicle.plate, Vehicle.service, Vehicle.make_model,
-                Vehicle.year_of_manufacture, Vehicle.colour, Vehicle.last_vistoria_on,
-                Holder.name, Holder.tax_id, Stand.code, Licence.number, Licence.valid_until,
-                Licence.status, Permit.number.label("permit"))
+                Vehicle.year_of_manufacture, Vehicle.manufactured_on, Vehicle.first_licensed_on,
+                Vehicle.colour, Vehicle.last_vistoria_on, Holder.name, Holder.tax_id, Stand.code,
+                Licence.number, Licence.valid_until, Licence.status, Permit.number.label("permit"))
          .join(Holder, Holder.id == Vehicle.holder_id)
          .outerjoin(Stand, Stand.id == Vehicle.stand_id)
          .outerjoin(Licence, Licence.id == newest)
@@ -274,7 +274,8 @@ def registry(town_id: int, f: Filters) -> Dataset:
          .where(Vehicle.municipality_id == town_id).order_by(Vehicle.prefix, Vehicle.plate))
     standing = f.extra.get("standing", {})
     labels = {"regular": "regular", "irregular": "irregular", "suspended": "suspenso"}
-    header = ["Prefixo", "Placa", "Serviço", "Marca/modelo", "Ano", "Cor", "Última vistoria",
+    header = ["Prefixo", "Placa", "Serviço", "Marca/modelo", "Ano", "Data de fabricação",
+              "1º licenciamento", "Cor", "Última vistoria",
               "Titular", "CPF/CNPJ do titular", "Permissão", "Alvará", "Alvará válido até",
               "Situação do alvará", "Ponto", "Condutores", "Situação hoje"]
 
@@ -288,7 +289,8 @@ def registry(town_id: int, f: Filters) -> Dataset:
         for r in _stream(q):
             names = drivers.get(r.id, [])
             yield [r.prefix, r.plate, SERVICES.get(_v(r.service)), r.make_model,
-                   r.year_of_manufacture, r.colour, r.last_vistoria_on, r.name, _tax_id(r.tax_id),
+                   r.year_of_manufacture, r.manufactured_on, r.first_licensed_on, r.colour,
+                   r.last_vistoria_on, r.name, _tax_id(r.tax_id),
                    r.permit or "", r.number or "", r.valid_until, _v(r.status) or "",
                    r.code or "", ", ".join(names),
                    labels.get(standing.get(r.id, {}).get("status", ""), "")]

@@ -85,9 +85,12 @@ def test_fines_payments_registry_and_credentials(client, town):
     pays = _csv(client, f"/painel/exportar/pagamentos.csv?{PERIOD}")
     assert [r[:3] for r in pays[1:]] == [["20/03/2026", "100,00", "DAM-1"]]
     registry = _csv(client, "/painel/exportar/cadastro.csv")
-    assert len(registry) == 1 + 3 and {r[15] for r in registry[1:]} <= {"regular", "irregular",
-                                                                        "suspenso"}
-    assert all(re.fullmatch(r"\d{3}\.\d{3}\.\d{3}-\d\d", r[8]) for r in registry[1:])
+    col = {name: i for i, name in enumerate(registry[0])}
+    assert len(registry) == 1 + 3
+    assert registry[0][4:7] == ["Ano", "Data de fabricação", "1º licenciamento"]  # ages count from them
+    assert {r[col["Situação hoje"]] for r in registry[1:]} <= {"regular", "irregular", "suspenso"}
+    assert all(re.fullmatch(r"\d{3}\.\d{3}\.\d{3}-\d\d", r[col["CPF/CNPJ do titular"]])
+               for r in registry[1:])
     creds = _xlsx(client, "/painel/exportar/credenciais.xlsx")
     assert creds[0][0] == "Credencial nº"
 
@@ -101,7 +104,7 @@ def test_formula_cells_are_neutralised_in_both_formats(app, client, town):
     client.login(town["sup"])
     rows = _csv(client, "/painel/exportar/cadastro.csv")
     row = next(r for r in rows if r[3].startswith("'="))
-    assert row[3] == "'" + EVIL and row[7] == "'+55 65 9999-0000"
+    assert row[3] == "'" + EVIL and row[rows[0].index("Titular")] == "'+55 65 9999-0000"
     sheet = _xlsx(client, "/painel/exportar/cadastro.xlsx")
     cells = [c for r in sheet for c in r if isinstance(c, str)]
     assert "'" + EVIL in cells and "'+55 65 9999-0000" in cells
