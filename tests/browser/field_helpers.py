@@ -97,7 +97,7 @@ def pending(page) -> tuple[int, int]:
 def fill_checklist(page, photos: list, fail: int = 2) -> list[str]:
     """Answer every item: the first `fail` ones "não conforme" with one photo each, the
     rest "conforme". Returns the failed items' ids."""
-    items = page.locator("#checklist > li")
+    items = page.locator("#checklist li.item")
     expect(items.first).to_be_visible()
     failed = []
     for i in range(items.count()):

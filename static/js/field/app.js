@@ -5,7 +5,7 @@
 import { clearSignedOut, setupMenu, signedOutHere } from "./account.js";
 import { connectivity, fetchSession, serverReachable } from "./api.js";
 import { resultCard, serviceLabel, verdictBanner } from "./card.js";
-import { situationBanner } from "./situation.js";
+import { knownFailures, situationBanner } from "./situation.js";
 import * as store from "./db.js";
 import { InspectionForm } from "./inspection.js";
 import { clearDraft, getDraft } from "./drafts.js";
@@ -351,6 +351,7 @@ async function startInspection() {
     snapshotVersion: await store.getMeta("snapshotVersion"),
     drivers: details.drivers, riderId: state.riderId ?? null,
     agentId: state.user ? state.user.id : null,
+    known: knownFailures(details, state.riderId ?? null), // pre-marks what the card already says
   });
   navigate("inspection");
 }

@@ -11,6 +11,44 @@ import { el, lawHref } from "./ui.js";
 
 const ALLOWED_MIME = ["image/jpeg", "image/png", "image/webp", "image/heic"];
 
+// The checklist's sections, from each item's `checks` (the pack's, rules/model.py), in the
+// order an agent walks around a vehicle; a kind the app does not know goes last as "Outros".
+const SECTIONS = [["vehicle", "Veículo"], ["equipment", "Equipamentos"], ["document", "Documentos"],
+  ["driver", "Condutor"], ["passenger", "Passageiro"], ["conduct", "Conduta"]];
+
+// What the registry already knows failing (the card's reasons, by the engine's rule_id) and
+// the checklist items that ask the same thing: those open pre-marked "Não conforme". Only
+// items that check that very fact (the insurance in force, the engine size, a registered
+// driver); a reason with no such item is listed above the checklist instead.
+const REGISTRY_ITEMS = [
+  [/^insurance\.(lapsed|missing)$/, ["insurance"]],
+  [/^vehicle\.(cc\.|trail)/, ["engine-size"]],
+  [/^vehicle\.doors$/, ["doors"]],
+  [/^driver\.registration/, ["registered-driver"]],
+];
+
+/** A registry reason as one line: its words without a trailing "." and its article. */
+export function reasonText(reason) {
+  const words = String(reason.message || reason.text || "").trim().replace(/[.;]+$/, "");
+  const c = reason.citation;
+  return c && c.law ? `${words} (${c.law}, ${c.article})` : words;
+}
+
+/** Which checklist items the registry's reasons (card: [{rule_id, message, citation}]) make
+ * failing: {byItem: {itemId: "reason; reason"}, loose: [reasons without an item]}. */
+export function registryFailures(items, reasons) {
+  const ids = new Set(items.map((i) => i.id));
+  const byItem = {};
+  const loose = [];
+  for (const reason of reasons || []) {
+    const rule = REGISTRY_ITEMS.find(([re]) => re.test(String(reason.rule_id || "")));
+    const target = rule && rule[1].find((id) => ids.has(id));
+    if (target) byItem[target] = byItem[target] ? `${byItem[target]}; ${reasonText(reason)}` : reasonText(reason);
+    else loose.push(reasonText(reason));
+  }
+  return { byItem, loose };
+}
+
 /** A random UUID (v4) for an inspection or a photo. */
 export function newId() {
   return crypto.randomUUID();
@@ -41,7 +79,8 @@ export async function photoFromFile(file, inspectionId) {
 /**
  * Build the body of PUT /api/field/inspections/<uuid> (docs/sync.md) and save it with its
  * photos. draft = {id, vehicle, credentialToken, scannedHost, startedAt, snapshotVersion, location,
- * answers: [{itemId, result, note, photos: [photo]}], driver, acknowledgement}.
+ * answers: [{itemId, result, note, photos: [photo], registry: what the registry knew or null}],
+ * driver, acknowledgement}.
  * driver = {id, name} (a linked driver; id null: "outro / não cadastrado") or null (not told).
  */
 export async function saveInspection(draft) {
@@ -52,7 +91,10 @@ export async function saveInspection(draft) {
       photos.push({ ...p, inspectionId: id });
       return { id: p.id, sha256: p.sha256, mime: p.mime, size: p.size, taken_at: p.takenAt };
     });
-    return { item_id: a.itemId, result: a.result, note: a.note || "", photos: declared };
+    const item = { item_id: a.itemId, result: a.result, note: a.note || "", photos: declared };
+    // what the registry knew, and whether the agent overruled it (docs/sync.md §2)
+    if (a.registry) item.registry = { reason: a.registry, overruled: a.result !== "fail" };
+    return item;
   });
   const body = {
     vehicle_id: draft.vehicle.id,
@@ -117,10 +159,14 @@ export class InspectionForm {
     this.startedAt = saved ? saved.startedAt : new Date().toISOString();
     this.location = saved ? saved.location : null;
     const kept = new Map(((saved && saved.answers) || []).map((a) => [a.itemId, a]));
+    const known = registryFailures(context.checklist.items, context.known);
     this.answers = context.checklist.items.map((item) => {
       const a = kept.get(item.id);
-      return { item, result: a ? a.result : null, note: a ? a.note || "" : "", photos: a ? a.photos || [] : [] };
+      const registry = known.byItem[item.id] || null; // pre-marked "Não conforme", with why
+      return { item, registry, result: a ? a.result : registry ? "fail" : null,
+        note: a ? a.note || "" : "", photos: a ? a.photos || [] : [] };
     });
+    this.renderKnown(known.loose);
     this.root.querySelector("#inspection-title").textContent =
       `Vistoria · ${context.vehicle.plate || ""}${context.vehicle.prefix ? " · prefixo " + context.vehicle.prefix : ""}`;
     this.root.querySelector("#inspection-law").textContent = context.checklist.law
@@ -130,7 +176,7 @@ export class InspectionForm {
     this.autoName = "";
     this.fieldError(this.ackName, this.ackError, "");
     this.renderDrivers(context.drivers || [], context.riderId ?? null);
-    this.answers.forEach((answer, index) => this.list.appendChild(this.renderItem(answer, index)));
+    this.renderSections();
     this.signature.clear();
     this.showError("");
     if (saved) this.restore(saved);
@@ -198,12 +244,78 @@ export class InspectionForm {
     this.context = null;
   }
 
+  /** The items under their section headings (the pack's `checks`), numbered in the order shown;
+   * `this.answers` takes that order too, so gaps and the body follow what the agent sees. */
+  renderSections() {
+    const known = new Set(SECTIONS.map(([k]) => k));
+    const groups = [...SECTIONS, ["", "Outros"]].map(([kind, title]) => ({ kind, title,
+      answers: this.answers.filter((a) => (kind ? a.item.checks === kind : !known.has(a.item.checks))) }))
+      .filter((g) => g.answers.length);
+    this.answers = groups.flatMap((g) => g.answers);
+    this.nodes = [];
+    let index = 0;
+    this.list.replaceChildren(...groups.map((g) => {
+      const head = el("h2", { class: "section-title", id: `section-${g.kind || "other"}` }, g.title);
+      const count = el("span", { class: "section-count" });
+      head.append(" ", count);
+      const ol = el("ol", { class: "checklist-items", start: String(index + 1) },
+        g.answers.map((answer) => {
+          const node = this.renderItem(answer, index++);
+          this.nodes.push(node);
+          return node;
+        }));
+      g.count = count;
+      return el("section", { class: "check-section", dataset: { section: g.kind || "other" },
+        "aria-labelledby": head.id }, head, ol);
+    }));
+    this.groups = groups;
+    this.progress();
+  }
+
+  /** "x de N" answered, on top of the form and per section, as the agent answers. */
+  progress() {
+    const done = (list) => list.filter((a) => a.result).length;
+    const box = this.root.querySelector("#inspection-progress");
+    const n = this.answers.length;
+    box.textContent = `${done(this.answers)} de ${n} itens respondidos`;
+    const bar = this.root.querySelector("#inspection-progress-bar");
+    bar.max = n;
+    bar.value = done(this.answers);
+    (this.groups || []).forEach((g) => { g.count.textContent = `(${done(g.answers)} de ${g.answers.length})`; });
+  }
+
+  /** Reasons the registry knows that no checklist item asks about: said above the list. */
+  renderKnown(loose) {
+    const box = this.root.querySelector("#inspection-known");
+    box.replaceChildren(...(loose.length ? [el("p", { class: "known-title" },
+      "O cadastro também aponta (sem item neste checklist):"), el("ul", {}, loose.map((t) => el("li", {}, t)))] : []));
+    box.hidden = !loose.length;
+  }
+
+  /** Show what an answer needs: photo and note when failing, a note when overruling the
+   * registry (the agent disagrees: the review must see why). */
+  showAnswer(node, answer) {
+    const fail = answer.result === "fail";
+    const overruled = Boolean(answer.registry && answer.result && !fail);
+    node.querySelector(".failure").hidden = !fail;
+    node.querySelector(".note-box").hidden = !fail && !overruled;
+    node.querySelector(".note-label").textContent = overruled
+      ? "Por que discorda do cadastro? (obrigatório)" : "Observação";
+    node.classList.toggle("is-fail", fail);
+    node.classList.toggle("is-overruled", overruled);
+  }
+
   renderItem(answer, index) {
     const { item } = answer;
     const node = this.template.content.firstElementChild.cloneNode(true);
     node.dataset.itemId = item.id;
+    node.dataset.label = item.label;
+    node.id = `item-${index + 1}`;
     node.querySelector(".item-label").textContent = `${index + 1}. ${item.label}`;
     node.querySelector(".item-help").textContent = item.help || "";
+    const registry = node.querySelector(".item-registry");
+    registry.hidden = !answer.registry;
+    if (answer.registry) registry.querySelector(".item-registry-text").textContent = answer.registry;
     // The citation one tap away: the law's own words work offline, the full text online.
     const cite = node.querySelector(".item-cite");
     const c = item.citation || {};
@@ -216,24 +328,21 @@ export class InspectionForm {
     } else {
       cite.remove();
     }
-    const failure = node.querySelector(".failure");
     node.querySelectorAll('input[type="radio"]').forEach((radio) => {
       radio.name = `item-${index}`;
       radio.addEventListener("change", () => {
         answer.result = radio.value;
-        failure.hidden = radio.value !== "fail";
-        node.classList.toggle("is-fail", radio.value === "fail");
+        this.showAnswer(node, answer);
         node.classList.remove("is-missing");
+        this.progress();
         this.remember();
       });
-      if (answer.result === radio.value) { // filled back in from a kept draft
-        radio.checked = true;
-        failure.hidden = radio.value !== "fail";
-        node.classList.toggle("is-fail", radio.value === "fail");
-      }
+      if (answer.result === radio.value) radio.checked = true; // a kept draft, or the registry's
     });
-    node.querySelector("textarea").value = answer.note;
-    node.querySelector("textarea").addEventListener("input", (e) => {
+    this.showAnswer(node, answer);
+    const note = node.querySelector(".note-box textarea");
+    note.value = answer.note;
+    note.addEventListener("input", (e) => {
       answer.note = e.target.value;
       this.remember();
     });
@@ -363,31 +472,50 @@ export class InspectionForm {
     this.error.hidden = !message;
   }
 
-  /** The problems that stop saving, marking the items concerned. */
+  /** The items that stop saving, marked: [{index, node, what, focus}] in the order shown. */
   problems() {
     const problems = [];
     this.answers.forEach((answer, index) => {
-      const node = this.list.children[index];
-      let missing = false;
+      const node = this.nodes[index];
+      let gap = null;
       if (!answer.result) {
-        missing = true;
-        problems.push(`Item ${index + 1}: escolha conforme, não conforme ou não se aplica.`);
+        gap = { what: "resposta", focus: "input[type=radio]" };
+      } else if (answer.registry && answer.result !== "fail" && !answer.note.trim()) {
+        gap = { what: "motivo de discordar do cadastro", focus: ".note-box textarea" };
       } else if (answer.result === "fail" && answer.item.photo_required_on_failure && answer.photos.length === 0) {
-        missing = true;
-        problems.push(`Item ${index + 1}: a foto é obrigatória.`);
+        gap = { what: "foto", focus: ".photo-btn input" };
       }
-      node.classList.toggle("is-missing", missing);
+      node.classList.toggle("is-missing", Boolean(gap));
+      if (gap) problems.push({ ...gap, index, node });
     });
     return problems;
   }
 
+  /** One summary of what is missing ("Faltam 3 itens: 2 (foto), 5, 9"), each a link to its
+   * item, and the first gap on screen with the focus in it (issue 17: never one error per item). */
+  showGaps(gaps) {
+    const one = gaps.length === 1;
+    this.error.replaceChildren(`${one ? "Falta 1 item" : `Faltam ${gaps.length} itens`}: `,
+      ...gaps.flatMap((g, i) => [i ? ", " : "", el("a", { href: `#${g.node.id}`, onclick: (e) => {
+        e.preventDefault();
+        this.goTo(g);
+      } }, `${g.index + 1}. ${g.node.dataset.label}`), ` (${g.what})`]), ".");
+    this.error.hidden = false;
+    this.goTo(gaps[0]);
+  }
+
+  goTo(gap) {
+    gap.node.scrollIntoView({ block: "center" });
+    const target = gap.node.querySelector(gap.focus);
+    // the radios and the photo input are visually hidden: their label shows the focus ring
+    if (target) target.focus({ preventScroll: true });
+  }
+
   /** Validate and write the inspection to the outbox; its UUID, or null when not valid. */
   async save() {
-    const problems = this.problems();
-    if (problems.length) {
-      this.showError(problems.join(" "));
-      const first = this.list.querySelector(".is-missing");
-      if (first) first.scrollIntoView({ block: "center" });
+    const gaps = this.problems();
+    if (gaps.length) {
+      this.showGaps(gaps);
       return null;
     }
     const driver = this.driverChoice();
@@ -412,8 +540,8 @@ export class InspectionForm {
       scannedHost: this.context.scannedHost,
       startedAt: this.startedAt, snapshotVersion: this.context.snapshotVersion,
       location: this.location, acknowledgement, driver,
-      answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result,
-        note: a.result === "fail" ? a.note : "", photos: a.result === "fail" ? a.photos : [] })),
+      answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result, registry: a.registry,
+        note: a.result === "fail" || a.registry ? a.note : "", photos: a.result === "fail" ? a.photos : [] })),
     });
     this.close();
     return id;

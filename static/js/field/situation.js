@@ -267,6 +267,24 @@ function unjudged(standing) {
   return { ...standing, status: "unknown", suspended_until: null, warnings, reasons };
 }
 
+/** What the registry on the phone already knows against a vehicle today and the driver the
+ * agent faces (the scanned rider, else the only linked one), as the card says it:
+ * [{rule_id, message, citation}] for the checklist to pre-mark its items (inspection.js). */
+export function knownFailures(details, riderId = null) {
+  const standing = standingToday(details.standing, details.facts);
+  const out = ((standing && standing.reasons) || []).filter((r) => r && typeof r === "object" && r.message)
+    .map((r) => ({ rule_id: r.rule_id, citation: r.citation,
+      message: String(r.message).replace(`, ${SINCE_REFRESH}`, "").replace(/\.$/, "") }));
+  const drivers = details.drivers || [];
+  const driver = drivers.find((d) => d.id === riderId) || (drivers.length === 1 ? drivers[0] : null);
+  const req = details.facts && details.facts.requirements;
+  for (const p of driver ? driverProblems(driver, req) : []) {
+    const kind = /registro/i.test(p.text) || p.state === "suspended" ? "driver.registration" : /CNH/.test(p.text) ? "driver.cnh" : "driver";
+    out.push({ rule_id: kind, citation: p.citation || null, message: `Condutor ${driver.name}: ${p.text}` });
+  }
+  return out;
+}
+
 function citeText(citation) {
   return citation && citation.law ? `${citation.law}, ${citation.article}` : "";
 }

@@ -144,7 +144,7 @@ def test_offline_scan_inspect_save_reopen_and_sync_delivers_one_inspection_with_
     expect(page.locator("#inspection-law")).to_contain_text("Lei 406/2001")
 
     # each item's article is one tap away, its words readable with no network
-    cite = page.locator("#checklist > li").first.locator(".item-cite")
+    cite = page.locator("#checklist li.item").first.locator(".item-cite")
     cite.locator("summary").click()
     expect(cite.locator(".item-quote")).to_be_visible()
     assert re.fullmatch(r"/leis/tapurah-lei-406-2001-mototaxi#art-[\w-]+",
@@ -297,12 +297,12 @@ def test_the_back_button_returns_home_and_asks_before_dropping_a_half_filled_ins
 
     page.get_by_role("button", name="Buscar").click()
     page.get_by_role("button", name="Iniciar vistoria").click()
-    page.locator("#checklist > li").first.locator("label.choice.ok").click()
+    page.locator("#checklist li.item").first.locator("label.choice.ok").click()
     asked: list[str] = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     page.go_back()
     expect(inspection).to_be_visible()  # the agent said no: nothing lost
-    expect(page.locator("#checklist > li").first.locator("input[value=ok]")).to_be_checked()
+    expect(page.locator("#checklist li.item").first.locator("input[value=ok]")).to_be_checked()
     assert asked == ["Sair da vistoria? O que foi preenchido será perdido."]
     page.once("dialog", lambda d: d.accept())
     page.go_back()

@@ -33,7 +33,7 @@ def test_offline_a_checklist_citation_opens_its_article_highlighted(browser, liv
     context.set_offline(True)
     open_card(page, world["plate"])
     page.get_by_role("button", name="Iniciar vistoria").click()
-    item = page.locator("#checklist > li[data-item-id='helmet-band']")
+    item = page.locator("#checklist li.item[data-item-id='helmet-band']")
     item.locator(".item-cite summary").click()
     link = item.locator("a.item-law")
     expect(link).to_be_visible()
