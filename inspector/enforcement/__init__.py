@@ -26,7 +26,8 @@ Entry points
   `forwarded_to_mayor(act)`, `inspection_reviewed(inspection)`,
   `inspection_commented(inspection, text)`, `deadline_soon(act, deadline_at)`,
   `daily_fine_started(act, parent)`, `act_complied(act)`, `appeal_filed(appeal, act)`,
-  `appeal_decided(appeal, act)`, `act_delivered(act)`. They run inside the transaction of the change.
+  `appeal_decided(appeal, act)`, `act_delivered(act)`,
+  `deadline_moved(act, changes, closure_day, now)`. They run inside the transaction of the change.
 """
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ from inspector.enforcement.queries import (
     Deadlines,
     QueuePage,
     QueueRow,
+    ReviewState,
     acts_list,
     acts_of,
     agents,
@@ -63,11 +65,13 @@ from inspector.enforcement.queries import (
     deadline_soon,
     deadlines,
     events_of,
+    inspection_review_state,
     money_of,
     notice_for_holder,
     notices_for_holder,
     review_for_agent,
     review_queue,
+    review_state,
 )
 from inspector.enforcement.review import (
     AmendOption,
@@ -117,12 +121,13 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
 __all__ = [
     "OFFICE_MEANS", "needs_delivery", "record_delivery",
     "AmendOption", "Choice", "Deadlines", "Decision", "FILERS", "NotAllowed", "QueuePage", "QueueRow",
-    "TickReport", "acts_list", "acts_of", "agents", "amend", "amend_options",
+    "ReviewState", "TickReport", "acts_list", "acts_of", "agents", "amend", "amend_options",
     "check_access_code", "choices", "choose", "citation", "comment_inspection", "comply_from_reinspection",
     "confirm", "deadline_soon", "deadlines", "decide_appeal", "events_of", "file_appeal",
     "history", "mark_reviewed", "money_of", "move_for_closure", "new_access_code", "normalise_code",
     "notice_for_holder",
     "notices_for_holder", "offenders", "on_inspection_complete", "propose_for_inspection", "propose_pending",
     "record_mayor_decision", "reject", "reset_access_code", "review_for_agent", "review_queue",
+    "review_state", "inspection_review_state",
     "subscribe", "tick", "unsubscribe",
 ]

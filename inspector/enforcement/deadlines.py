@@ -21,7 +21,7 @@ from sqlalchemy import or_, select
 
 from inspector import rules
 from inspector.clock import LOCAL_TZ, local_day, utc
-from inspector.enforcement.common import act_state, end_of_local_day, event, record
+from inspector.enforcement.common import act_state, end_of_local_day, event, notify, record
 from inspector.extensions import db
 from inspector.laws.town_calendar import calendar_for
 from inspector.models import Sanction, SanctionStatus
@@ -120,6 +120,8 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
               message=f"Prazo prorrogado por dia sem expediente registrado depois da "
                       f"notificação ({closure_day:%d/%m/%Y}): " + "; ".join(changes) + ".",
               data={"closure_day": closure_day.isoformat()})
+        notify("deadline_moved", act=act, changes=tuple(changes), closure_day=closure_day,
+               now=now)
         moved.append(act)
     return moved
 

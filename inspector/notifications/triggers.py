@@ -13,7 +13,7 @@ registered).
 """
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from flask import current_app
 from sqlalchemy import exists, select
@@ -212,6 +212,26 @@ def notify_deadline_soon(act: Sanction, deadline_at: datetime, now: datetime | N
                   dedupe_key=f"deadline_soon:{act.id}:{deadline.isoformat()}:h{holder.id}")
 
 
+def notify_deadline_moved(act: Sanction, changes: tuple[str, ...], closure_day: date,
+                          now: datetime | None = None):
+    """Tell a subscribed holder that a day without office entered after the notice moved its
+    dates (deadlines.move_for_closure): the old and new day of each, and why."""
+    notice = act.notice
+    holder = holder_of(act)
+    if notice is None or not _subscribed(holder):
+        return None
+    why = act.deadline_explain if any(c.startswith("prazo") for c in changes) \
+        else act.appeal_explain
+    body = (f"Documento nº {notice.number}: {'; '.join(changes)}, porque "
+            f"{closure_day:%d/%m/%Y} passou a ser dia sem expediente na prefeitura"
+            f"{_why(why)}.")
+    return notify(holder, "deadline_moved", "Prazo prorrogado", body[:600],
+                  holder_page(notice), {"notice": notice.number,
+                                        "closure_day": closure_day.isoformat()},
+                  now=_moment(now),
+                  dedupe_key=f"deadline_moved:{act.id}:{closure_day.isoformat()}:h{holder.id}")
+
+
 def notify_suspension_lifted(act: Sanction, restored: bool, now: datetime | None = None):
     """Tell a subscribed holder that a suspension's period is over (and whether the registry
     was restored: something else, e.g. a later revocation, may still hold it)."""
@@ -270,13 +290,17 @@ def _on_deadline(act, deadline_at, **_):
     notify_deadline_soon(act, deadline_at)
 
 
+def _on_moved(act, changes, closure_day, now=None, **_):
+    notify_deadline_moved(act, changes, closure_day, now)
+
+
 def _on_lifted(act, restored, **_):
     notify_suspension_lifted(act, restored)
 
 
 LISTENERS = {"inspection_to_review": _on_to_review, "inspection_reviewed": _on_reviewed,
              "notice_issued": _on_notice, "act_delivered": _on_delivered,
-             "deadline_soon": _on_deadline,
+             "deadline_soon": _on_deadline, "deadline_moved": _on_moved,
              "suspension_lifted": _on_lifted, "company_copy_made": remit_by_push}
 
 
@@ -288,7 +312,8 @@ def register() -> bool:
     return True
 
 
-__all__ = ["LISTENERS", "holder_of", "holder_page", "notify_act_delivered", "notify_deadline_soon",
+__all__ = ["LISTENERS", "holder_of", "holder_page", "notify_act_delivered", "notify_deadline_moved",
+           "notify_deadline_soon",
            "notify_suspension_lifted",
            "notify_inspection_reviewed", "notify_inspection_to_review", "notify_notice_issued",
            "register"]
