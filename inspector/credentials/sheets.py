@@ -1,4 +1,4 @@
-"""Print-ready A4 sheets of credentials, drawn with Pillow at 300 dpi and saved as PDF.
+"""Print-ready A4 sheets of credentials, drawn as a vector PDF with ReportLab.
 
 - `vehicle`: stickers for taxis and motorcycles (QR, plate, prefix, town,
   "Confira este táxi" / "Confira este moto-táxi"), 8 per page.
@@ -8,6 +8,11 @@
 - `card`: taxi drivers' ID cards (photo, name, DETRAN record, identity document,
   category and municipal registration, validity, stand address, QR), 8 per page:
   Nortelândia Lei 127/2009 Art. 10.
+
+Why vector: a print shop takes a file of a few hundred kilobytes, not one 300 dpi raster per
+page (25 vest badges were 9.5 MB). Text is real text in DejaVu Sans, bands and frames are
+paths, each QR module is a filled square (sharp at any printer resolution), and only the
+photos are images: JPEG at 300 dpi of their printed size.
 """
 from __future__ import annotations
 
@@ -15,113 +20,200 @@ import io
 from pathlib import Path
 
 import qrcode
-from PIL import Image, ImageDraw, ImageFont, ImageOps
+from PIL import Image, ImageOps
 from qrcode.constants import ERROR_CORRECT_M
+from reportlab.lib.colors import Color
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
 
 from inspector.credentials.issuing import public_url, sheet_of
 from inspector.identifiers import format_plate
 from inspector.models import Credential, Driver, Municipality, Service
 from inspector.registry import rg
 
-DPI = 300
-A4 = (2480, 3508)        # 210 x 297 mm at 300 dpi
-MARGIN = 118             # 10 mm
+DPI = 300                # photos are resampled to this resolution at their printed size
+PHOTO_QUALITY = 85       # JPEG quality of a printed photo: no visible loss at 300 dpi
+MARGIN = 10              # mm
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu")
+_FACES = {"Sheet": ("DejaVuSans.ttf", "Vera.ttf"), "Sheet-Bold": ("DejaVuSans-Bold.ttf", "VeraBd.ttf")}
 SHEETS = ("vehicle", "rider", "card")
 CATEGORY_LABELS = {"autonomo": "Autônomo", "auxiliar": "Auxiliar", "mototaxista": "Mototaxista"}
+BLACK, WHITE = (0, 0, 0), (255, 255, 255)
+GREEN, YELLOW = (11, 61, 46), (255, 214, 0)
+LABEL_GREY, CUT_GREY = (70, 70, 70), (150, 150, 150)
 
 
-def mm(value: float) -> int:
-    """Millimetres to pixels at the sheet's resolution."""
-    return round(value * DPI / 25.4)
-
-
-def _font(size: int, bold: bool = False) -> ImageFont.ImageFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+def _font_path(name: str, fallback: str) -> str | None:
     for folder in FONT_DIRS:
-        path = Path(folder) / name
-        if path.exists():
-            return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size)  # Pillow's own scalable font
+        if (Path(folder) / name).exists():
+            return str(Path(folder) / name)
+    import reportlab
+    bundled = Path(reportlab.__file__).parent / "fonts" / fallback
+    return str(bundled) if bundled.exists() else None
 
 
-def qr_image(url: str, size_px: int) -> Image.Image:
-    """A QR code of exactly size_px square (quiet zone included), black on white."""
+def _fonts() -> tuple[str, str]:
+    """Register DejaVu Sans once (every Portuguese letter); the regular and bold names."""
+    names = []
+    for face, (name, fallback) in _FACES.items():
+        if face not in pdfmetrics.getRegisteredFontNames():
+            path = _font_path(name, fallback)
+            if path is None:
+                names.append("Helvetica-Bold" if "Bold" in face else "Helvetica")
+                continue
+            pdfmetrics.registerFont(TTFont(face, path))
+        names.append(face)
+    return names[0], names[1]
+
+
+def _pt(size_mm: float) -> float:
+    """A font size given as its em height in millimetres, in points."""
+    return size_mm * mm
+
+
+def qr_matrix(url: str) -> list[list[bool]]:
+    """The QR code's modules, quiet zone (4 modules) included; True is dark."""
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, box_size=1, border=4)
     code.add_data(url)
     code.make(fit=True)
-    img = code.make_image(fill_color="black", back_color="white").get_image().convert("L")
-    modules = img.size[0]
-    box = max(1, size_px // modules)
-    img = img.resize((modules * box, modules * box), Image.NEAREST)
-    canvas = Image.new("L", (size_px, size_px), 255)
-    offset = (size_px - img.size[0]) // 2
-    canvas.paste(img, (offset, offset))
-    return canvas
+    return code.get_matrix()
 
 
-def _photo(driver: Driver | None, size: tuple[int, int]) -> Image.Image:
-    """The driver's photo cropped to size, or a grey placeholder saying it is missing."""
-    if driver is not None and driver.photo:
-        try:
-            with Image.open(io.BytesIO(driver.photo), formats=("JPEG", "PNG", "WEBP")) as im:
-                return ImageOps.fit(im.convert("RGB"), size)
-        except OSError:
-            pass
-    ph = Image.new("RGB", size, (225, 225, 225))
-    d = ImageDraw.Draw(ph)
-    d.text((size[0] // 2, size[1] // 2), "sem foto", fill=(90, 90, 90), font=_font(mm(3)),
-           anchor="mm")
-    return ph
+class Pen:
+    """Draws one cell (sticker, badge, card) in millimetres from its top-left corner, the
+    way the layout was designed (y grows downwards)."""
+
+    def __init__(self, canvas: Canvas, left: float, top: float, w: float, h: float):
+        self.c, self.left, self.top, self.w, self.h = canvas, left, top, w, h
+        self.regular, self.bold = _fonts()
+
+    def _x(self, x: float) -> float:
+        return (self.left + x) * mm
+
+    def _y(self, y: float) -> float:  # from the cell's top, in mm, to the page's points
+        return A4[1] - (self.top + y) * mm
+
+    def font(self, bold: bool) -> str:
+        return self.bold if bold else self.regular
+
+    def width(self, text: str, size: float, bold: bool = False) -> float:
+        """Text width in mm."""
+        return pdfmetrics.stringWidth(text, self.font(bold), _pt(size)) / mm
+
+    def rect(self, x, y, w, h, fill=None, stroke=None, line=0.17):
+        c = self.c
+        if fill:
+            c.setFillColor(Color(*(v / 255 for v in fill)))
+        if stroke:
+            c.setStrokeColor(Color(*(v / 255 for v in stroke)))
+            c.setLineWidth(line * mm)
+        c.rect(self._x(x), self._y(y + h), w * mm, h * mm, fill=1 if fill else 0,
+               stroke=1 if stroke else 0)
+
+    def text(self, x, y, text, size, bold=False, fill=BLACK, anchor="la"):
+        """Text at (x, y): anchor 'la' puts its ascender line at y and its left at x,
+        'mm' centres it both ways on (x, y) (Pillow's anchors, which the layout used)."""
+        font, pts = self.font(bold), _pt(size)
+        ascent = pdfmetrics.getAscent(font, pts) / mm
+        descent = -pdfmetrics.getDescent(font, pts) / mm
+        if anchor == "mm":
+            baseline = y + (ascent - descent) / 2
+            x -= self.width(text, size, bold) / 2
+        else:
+            baseline = y + ascent
+        self.c.setFillColor(Color(*(v / 255 for v in fill)))
+        self.c.setFont(font, pts)
+        self.c.drawString(self._x(x), self._y(baseline), text)
+
+    def fit_text(self, x, y, text, max_width, size, bold=False, fill=BLACK, anchor="la"):
+        """Draw text, shrinking the font until it fits max_width (mm)."""
+        while size > 1 and self.width(text, size, bold) > max_width:
+            size -= 0.2
+        self.text(x, y, text, size, bold, fill, anchor)
+
+    def qr(self, url: str, x, y, size):
+        """A QR code of exactly `size` mm square, quiet zone included: one filled square per
+        run of dark modules, so it is as sharp as the printer allows."""
+        matrix = qr_matrix(url)
+        unit = size / len(matrix)
+        self.rect(x, y, size, size, fill=WHITE)
+        path = self.c.beginPath()
+        for r, row in enumerate(matrix):
+            col = 0
+            while col < len(row):
+                if not row[col]:
+                    col += 1
+                    continue
+                start = col
+                while col < len(row) and row[col]:
+                    col += 1
+                path.rect(self._x(x + start * unit), self._y(y + (r + 1) * unit),
+                          (col - start) * unit * mm, unit * mm)
+        self.c.setFillColor(Color(0, 0, 0))
+        self.c.drawPath(path, stroke=0, fill=1)
+
+    def photo(self, driver: Driver | None, x, y, w, h):
+        """The driver's photo cropped to w x h mm, as a JPEG of 300 dpi at that size, or a
+        grey box saying it is missing."""
+        jpeg = _photo_jpeg(driver, (round(w / 25.4 * DPI), round(h / 25.4 * DPI)))
+        if jpeg is None:
+            self.rect(x, y, w, h, fill=(225, 225, 225))
+            self.text(x + w / 2, y + h / 2, "sem foto", 3, fill=(90, 90, 90), anchor="mm")
+            return
+        self.c.drawImage(ImageReader(io.BytesIO(jpeg)), self._x(x), self._y(y + h), w * mm, h * mm)
+
+    def cut_box(self):
+        """A thin grey frame to cut along."""
+        self.rect(0, 0, self.w, self.h, stroke=CUT_GREY)
 
 
-def _cut_box(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
-    """A thin grey frame to cut along."""
-    draw.rectangle(box, outline=(150, 150, 150), width=2)
+def _photo_jpeg(driver: Driver | None, size: tuple[int, int]) -> bytes | None:
+    if driver is None or not driver.photo:
+        return None
+    try:
+        with Image.open(io.BytesIO(driver.photo), formats=("JPEG", "PNG", "WEBP")) as im:
+            fitted = ImageOps.fit(im.convert("RGB"), size, Image.LANCZOS)
+    except OSError:
+        return None
+    out = io.BytesIO()
+    fitted.save(out, "JPEG", quality=PHOTO_QUALITY, optimize=True)
+    return out.getvalue()
 
 
-def _fit_text(draw, xy, text, max_width, size, bold=False, fill=(0, 0, 0), anchor="la"):
-    """Draw text, shrinking the font until it fits max_width."""
-    while size > 10:
-        font = _font(size, bold)
-        if draw.textlength(text, font=font) <= max_width:
-            break
-        size -= 2
-    draw.text(xy, text, font=_font(size, bold), fill=fill, anchor=anchor)
-
-
-def _sticker(c: Credential, town: Municipality, w: int, h: int) -> Image.Image:
+def _sticker(p: Pen, c: Credential, town: Municipality) -> None:
     v = c.vehicle
-    img = Image.new("RGB", (w, h), "white")
-    d = ImageDraw.Draw(img)
+    w, h = p.w, p.h
     title = "Confira este moto-táxi" if v.service == Service.MOTOTAXI else "Confira este táxi"
-    band = mm(12)
-    d.rectangle((0, 0, w, band), fill=(11, 61, 46))
-    _fit_text(d, (w // 2, band // 2), title, w - mm(6), mm(7), True, (255, 255, 255), "mm")
-    q = h - band - mm(6)
-    img.paste(qr_image(public_url(c.token), q), (mm(3), band + mm(3)))
-    x = mm(3) + q + mm(3)
-    tw = w - x - mm(3)
-    y = band + mm(5)
-    d.text((x, y), "Placa", font=_font(mm(3)), fill=(70, 70, 70))
-    _fit_text(d, (x, y + mm(4)), format_plate(v.plate), tw, mm(9), True)
-    y += mm(16)
-    d.text((x, y), "Prefixo", font=_font(mm(3)), fill=(70, 70, 70))
-    _fit_text(d, (x, y + mm(4)), v.prefix or "—", tw, mm(9), True)
-    y += mm(16)
-    _fit_text(d, (x, y), town.name, tw, mm(4.5), True)
-    _fit_text(d, (x, y + mm(7)), "Aponte a câmera do", tw, mm(3.2))
-    _fit_text(d, (x, y + mm(11)), "celular para o código", tw, mm(3.2))
-    _cut_box(d, (0, 0, w - 1, h - 1))
-    return img
+    band = 12
+    p.rect(0, 0, w, band, fill=GREEN)
+    p.fit_text(w / 2, band / 2, title, w - 6, 7, True, WHITE, "mm")
+    q = h - band - 6
+    p.qr(public_url(c.token), 3, band + 3, q)
+    x = 3 + q + 3
+    tw = w - x - 3
+    y = band + 5
+    p.text(x, y, "Placa", 3, fill=LABEL_GREY)
+    p.fit_text(x, y + 4, format_plate(v.plate), tw, 9, True)
+    y += 16
+    p.text(x, y, "Prefixo", 3, fill=LABEL_GREY)
+    p.fit_text(x, y + 4, v.prefix or "—", tw, 9, True)
+    y += 16
+    p.fit_text(x, y, town.name, tw, 4.5, True)
+    p.fit_text(x, y + 7, "Aponte a câmera do", tw, 3.2)
+    p.fit_text(x, y + 11, "celular para o código", tw, 3.2)
+    p.cut_box()
 
 
-def _wrap(d, text: str, width: int, font) -> list[str]:
+def _wrap(p: Pen, text: str, width: float, size: float) -> list[str]:
     """Split text into lines no wider than width (words kept whole)."""
     lines, line = [], ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if line and d.textlength(trial, font=font) > width:
+        if line and p.width(trial, size, True) > width:
             lines.append(line)
             line = word
         else:
@@ -129,50 +221,45 @@ def _wrap(d, text: str, width: int, font) -> list[str]:
     return lines + [line] if line else lines
 
 
-def _lines(d, x, y, rows, width, label_size, value_size, gap):
+def _lines(p: Pen, x, y, rows, width, label_size, value_size, gap):
     """Label-over-value rows (a long value takes two lines); returns the y after the last."""
     for label, value in rows:
-        d.text((x, y), label, font=_font(label_size), fill=(70, 70, 70))
-        y += label_size + mm(0.5)
-        font = _font(value_size, True)
-        wrapped = _wrap(d, value or "", width, font) or [""]
+        p.text(x, y, label, label_size, fill=LABEL_GREY)
+        y += label_size + 0.5
+        wrapped = _wrap(p, value or "", width, value_size) or [""]
         if len(wrapped) > 2:
             wrapped = [wrapped[0], " ".join(wrapped[1:])]
         for line in wrapped:
-            _fit_text(d, (x, y), line, width, value_size, True)
-            y += value_size + mm(0.3)
+            p.fit_text(x, y, line, width, value_size, True)
+            y += value_size + 0.3
         y += gap
     return y
 
 
-def _badge(c: Credential, town: Municipality, w: int, h: int) -> Image.Image:
+def _badge(p: Pen, c: Credential, town: Municipality) -> None:
     drv = c.driver
     v = drv.vehicles[0] if drv.vehicles else None
     company = v.holder if v is not None else drv.holder
-    permit = next((p for p in (company.permits if company else []) if p.service ==
+    permit = next((x for x in (company.permits if company else []) if x.service ==
                    Service.MOTOTAXI), None)
-    img = Image.new("RGB", (w, h), "white")
-    d = ImageDraw.Draw(img)
-    band = mm(16)
-    d.rectangle((0, 0, w, band), fill=(255, 214, 0))
-    _fit_text(d, (w // 2, band // 2), "MOTO-TÁXI · " + town.name.upper(), w - mm(8), mm(9),
-              True, (0, 0, 0), "mm")
-    photo = _photo(drv, (mm(30), mm(40)))
-    img.paste(photo, (mm(5), band + mm(5)))
-    q = mm(62)
-    img.paste(qr_image(public_url(c.token), q), (w - q - mm(4), band + mm(4)))
-    x = mm(40)
+    w, h = p.w, p.h
+    band = 16
+    p.rect(0, 0, w, band, fill=YELLOW)
+    p.fit_text(w / 2, band / 2, "MOTO-TÁXI · " + town.name.upper(), w - 8, 9, True, BLACK, "mm")
+    p.photo(drv, 5, band + 5, 30, 40)
+    q = 62
+    p.qr(public_url(c.token), w - q - 4, band + 4, q)
+    x = 40
     rows = [("Condutor", drv.name),
             ("Empresa", company.name if company else ""),
             ("Código da empresa", permit.number if permit else ""),
             ("Matrícula (inscrição municipal)", drv.registration_number),
             ("Válida até", drv.registration_expiry.strftime("%d/%m/%Y")),
             ("Nº da motocicleta na empresa", v.prefix if v is not None else "")]
-    _lines(d, x, band + mm(4), rows, w - x - q - mm(8), mm(3.2), mm(6), mm(1.6))
-    d.text((mm(5), h - mm(8)), "Confira este moto-táxi: aponte a câmera do celular para o código",
-           font=_font(mm(3.2)), fill=(40, 40, 40))
-    _cut_box(d, (0, 0, w - 1, h - 1))
-    return img
+    _lines(p, x, band + 4, rows, w - x - q - 8, 3.2, 6, 1.6)
+    p.text(5, h - 8, "Confira este moto-táxi: aponte a câmera do celular para o código", 3.2,
+           fill=(40, 40, 40))
+    p.cut_box()
 
 
 def card_rows(drv: Driver, stand) -> list[tuple[str, str]]:
@@ -189,24 +276,21 @@ def card_rows(drv: Driver, stand) -> list[tuple[str, str]]:
             ("Ponto", stand.place if stand else "")]
 
 
-def _card(c: Credential, town: Municipality, w: int, h: int) -> Image.Image:
+def _card(p: Pen, c: Credential, town: Municipality) -> None:
     drv = c.driver
     v = drv.vehicles[0] if drv.vehicles else None
     stand = v.stand if v is not None else None
-    img = Image.new("RGB", (w, h), "white")
-    d = ImageDraw.Draw(img)
-    band = mm(8)
-    d.rectangle((0, 0, w, band), fill=(11, 61, 46))
-    _fit_text(d, (w // 2, band // 2), f"TÁXI · {town.name.upper()} · CARTEIRA DO MOTORISTA",
-              w - mm(4), mm(3.6), True, (255, 255, 255), "mm")
-    img.paste(_photo(drv, (mm(24), mm(32))), (mm(3), band + mm(2)))  # 3 x 4
-    q = mm(30)
-    img.paste(qr_image(public_url(c.token), q), (w - q - mm(1), band + mm(1)))
-    x = mm(29)
-    rows = card_rows(drv, stand)
-    _lines(d, x, band + mm(1.5), rows, w - x - q - mm(2), mm(2), mm(2.8), mm(0.4))
-    _cut_box(d, (0, 0, w - 1, h - 1))
-    return img
+    w = p.w
+    band = 8
+    p.rect(0, 0, w, band, fill=GREEN)
+    p.fit_text(w / 2, band / 2, f"TÁXI · {town.name.upper()} · CARTEIRA DO MOTORISTA",
+               w - 4, 3.6, True, WHITE, "mm")
+    p.photo(drv, 3, band + 2, 24, 32)  # 3 x 4
+    q = 30
+    p.qr(public_url(c.token), w - q - 1, band + 1, q)
+    x = 29
+    _lines(p, x, band + 1.5, card_rows(drv, stand), w - x - q - 2, 2, 2.8, 0.4)
+    p.cut_box()
 
 
 LAYOUT = {  # cell size (mm), columns, rows, drawer
@@ -214,39 +298,31 @@ LAYOUT = {  # cell size (mm), columns, rows, drawer
     "rider": ((190, 120), 1, 2, _badge),
     "card": ((95, 60), 2, 4, _card),
 }
-
-
-def render_pages(creds: list[Credential], town: Municipality, sheet: str) -> list[Image.Image]:
-    """The sheet's pages as RGB images at 300 dpi."""
-    (cw, ch), cols, rows, draw = LAYOUT[sheet]
-    w, h = mm(cw), mm(ch)
-    gap_x = (A4[0] - 2 * MARGIN - cols * w) // max(1, cols - 1) if cols > 1 else 0
-    gap_y = (A4[1] - 2 * MARGIN - rows * h) // max(1, rows - 1) if rows > 1 else 0
-    pages: list[Image.Image] = []
-    for i, c in enumerate(creds):
-        slot = i % (cols * rows)
-        if slot == 0:
-            pages.append(Image.new("RGB", A4, "white"))
-        col, row = slot % cols, slot // cols
-        pages[-1].paste(draw(c, town, w, h), (MARGIN + col * (w + gap_x),
-                                              MARGIN + row * (h + gap_y)))
-    return pages
+PAGE_MM = (210, 297)
 
 
 def render_pdf(creds: list[Credential], town: Municipality, sheet: str) -> bytes:
-    """An A4 PDF of the credentials (one image per page), or a page saying there are none."""
+    """An A4 PDF of the credentials, or a page saying there are none."""
     if sheet not in SHEETS:
         raise ValueError(sheet)
-    pages = render_pages(creds, town, sheet)
-    if not pages:
-        blank = Image.new("RGB", A4, "white")
-        ImageDraw.Draw(blank).text((MARGIN, MARGIN), "Nenhuma credencial ativa para imprimir.",
-                                   font=_font(mm(6)), fill=(0, 0, 0))
-        pages = [blank]
+    (w, h), cols, rows, draw = LAYOUT[sheet]
+    gap_x = (PAGE_MM[0] - 2 * MARGIN - cols * w) / (cols - 1) if cols > 1 else 0
+    gap_y = (PAGE_MM[1] - 2 * MARGIN - rows * h) / (rows - 1) if rows > 1 else 0
     out = io.BytesIO()
-    pages[0].save(out, "PDF", save_all=True, append_images=pages[1:], resolution=DPI,
-                  quality=92, title=f"Credenciais {town.name} ({sheet})",
-                  producer="inspector")
+    canvas = Canvas(out, pagesize=A4, pageCompression=1, invariant=1)
+    canvas.setTitle(f"Credenciais {town.name} ({sheet})")
+    canvas.setProducer("inspector")
+    per_page = cols * rows
+    for i, c in enumerate(creds):
+        slot = i % per_page
+        if slot == 0 and i:
+            canvas.showPage()
+        col, row = slot % cols, slot // cols
+        draw(Pen(canvas, MARGIN + col * (w + gap_x), MARGIN + row * (h + gap_y), w, h), c, town)
+    if not creds:
+        Pen(canvas, MARGIN, MARGIN, 190, 20).text(0, 0, "Nenhuma credencial ativa para imprimir.", 6)
+    canvas.showPage()
+    canvas.save()
     return out.getvalue()
 
 
