@@ -143,6 +143,10 @@ class Sanction(TownScoped, db.Model):
     # how the deadline was counted, as issued (rules.calendar explain(): rule, span, days
     # skipped and why); kept with the date, which a later calendar change does not move
     deadline_explain: Mapped[str | None] = mapped_column(Text)
+    # a deadline granted at discretion (Tapurah 406 Art. 19): by "agent" or "supervisor", with
+    # the reason written; null: the law's own deadline (migration 0024)
+    deadline_granted_by: Mapped[str | None] = mapped_column(String(20))
+    deadline_grant_reason: Mapped[str | None] = mapped_column(Text)
     # appeal
     appeal_days: Mapped[int | None] = mapped_column(Integer)
     appeal_to: Mapped[str | None] = mapped_column(String(20))
