@@ -177,6 +177,9 @@ def act_state(act: Sanction) -> dict:
            "suspended": act.suspended, "deadline_at": aware(act.deadline_at),
            "appeal_until": act.appeal_until, "reason": act.reason or None,
            "decision_ref": act.decision_ref or None}
+    if act.deadline_granted_by:   # Tapurah Art. 19: who granted how many days, and why
+        out |= {"deadline_days": act.deadline_days, "deadline_granted_by": act.deadline_granted_by,
+                "deadline_grant_reason": act.deadline_grant_reason}
     if act.kind == "suspension":
         out |= {"suspension_days": act.suspension_days, "suspension_start": act.suspension_start,
                 "suspension_end": act.suspension_end}

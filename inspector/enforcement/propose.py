@@ -18,7 +18,7 @@ from inspector.clock import aware, local_day, utc
 from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
 from inspector.enforcement.common import act_state, as_json, event, loads, notify, record
 from inspector.extensions import db
-from inspector.inspections.input import driver_told
+from inspector.inspections.input import driver_told, grant_told
 from inspector.laws import compliance
 from inspector.models import (
     Appeal,
@@ -178,13 +178,31 @@ def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
     acts: list[Sanction] = []
     for item in failed:
         try:
-            proposal = compliance.propose_sanction(town, service, item.item_id, prior, day)
+            proposal = _proposal_of(insp, item, town, service, prior, day, now)
         except (NoSanction, RulesError) as e:
             event("no_proposal", town_id=town.id, now=now, inspection_id=insp.id,
                   message=f"Item {item.item_id}: {e}.", data={"item_id": item.item_id})
             continue
         acts.extend(_acts(insp, item, proposal, pack, off, subject, now))
     return acts
+
+
+def _proposal_of(insp: Inspection, item: InspectionItem, town, service: str, prior, day,
+                 now: datetime) -> rules.Proposal:
+    """The proposal for a failed item, with the deadline the agent granted on the street
+    (Tapurah Art. 19), if any. The sync refused a grant the law does not allow; should the
+    law say otherwise now, the act keeps the law's own deadline and the review says why."""
+    told = grant_told(insp, item.item_id)
+    if told is not None:
+        try:
+            return compliance.propose_sanction(
+                town, service, item.item_id, prior, day,
+                grant=rules.Grant(told.days, told.reason.strip(), "agent"))
+        except rules.GrantRefused as e:
+            event("no_proposal", town_id=town.id, now=now, inspection_id=insp.id,
+                  message=f"Item {item.item_id}: prazo concedido pelo agente não aplicado "
+                          f"({e.message}).", data={"item_id": item.item_id})
+    return compliance.propose_sanction(town, service, item.item_id, prior, day)
 
 
 def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offenders,
@@ -238,6 +256,8 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
             act.deadline_hours, act.deadline_days = p.deadline.hours, p.deadline.days
             act.deadline_text = p.deadline.text
             act.deadline_citation = as_json(p.deadline.citation.as_dict())
+            act.deadline_granted_by = p.deadline.granted_by
+            act.deadline_grant_reason = p.deadline.grant_reason
             if p.on_missed_deadline is not None:
                 act.on_missed = as_json(p.on_missed_deadline.as_dict())
         if m.decided_by == "agent" and street and m.target in SIGNER_TARGETS:
@@ -283,8 +303,7 @@ def repropose_later(decided: Sanction, now: datetime, *, actor=None) -> list[San
         town = db.session.get(Municipality, insp.municipality_id)
         prior = history(town.id, decided.offender, exclude_inspection=insp.id)
         try:
-            p = compliance.propose_sanction(town, insp.service.value, item.item_id, prior,
-                                            insp.rules_day)
+            p = _proposal_of(insp, item, town, insp.service.value, prior, insp.rules_day, now)
         except (NoSanction, RulesError):
             continue
         if (p.step_id, p.offence_id) == (old[0].step_id, old[0].offence_id):

@@ -43,6 +43,7 @@ class ParsedItem:
     label: str | None = None
     citation: dict | None = None
     photos: list[ParsedPhoto] = field(default_factory=list)
+    grant: schemas.RepairGrant | None = None   # the agent's discretionary deadline (Art. 19)
 
 
 # Built once: every inspection of every sync runs them.
@@ -181,6 +182,18 @@ def registry_answers(insp: Inspection) -> dict[str, dict]:
     return out
 
 
+def grant_told(insp: Inspection, item_id: str) -> schemas.RepairGrant | None:
+    """The grant the agent chose for this item in the inspection's body (None: none, or an
+    older app). The body was checked when it arrived."""
+    try:
+        raw = json.loads(insp.body).get("items")
+        found = next((it.get("grant") for it in raw if isinstance(it, dict)
+                      and it.get("item_id") == item_id), None)
+        return schemas.RepairGrant.model_validate(found) if isinstance(found, dict) else None
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
 def _items(raw: list[schemas.Item], e: _Errors) -> list[ParsedItem]:
     out, seen = [], set()
     for i, it in enumerate(raw):
@@ -197,7 +210,12 @@ def _items(raw: list[schemas.Item], e: _Errors) -> list[ParsedItem]:
                       "discordar do cadastro é responder conforme ou não se aplica")
             elif it.registry.overruled and not note:
                 e.add(f"items[{i}].note", "explique por que discorda do cadastro")
-        out.append(ParsedItem(it.item_id, RESULTS[it.result], note, photos=photos))
+        out.append(ParsedItem(it.item_id, RESULTS[it.result], note, photos=photos,
+                              grant=it.grant))
+        if it.grant is not None and it.result != "fail":
+            e.add(f"items[{i}].grant", "só um item não conforme recebe prazo concedido")
+        if it.grant is not None and len(it.grant.reason.strip()) < schemas.MIN_GRANT_REASON:
+            e.add(f"items[{i}].grant.reason", "escreva o motivo da concessão do prazo")
     if sum(len(i.photos) for i in out) > MAX_PHOTOS:
         e.add("items", f"fotos demais (máximo {MAX_PHOTOS} por vistoria)")
     return out
@@ -226,6 +244,21 @@ def _against_checklist(items: list[ParsedItem], town: Municipality, vehicle: Veh
         if (item.result == ItemResult.FAIL and rule.get("photo_required_on_failure")
                 and not item.photos):
             e.add(f"items[{i}].photos", "este item não conforme exige foto")
+        if item.grant is not None:
+            _grant_allowed(item.grant, rule.get("grant"), found["law"], f"items[{i}].grant", e)
+
+
+def _grant_allowed(grant: schemas.RepairGrant, option: dict | None, law: str, name: str,
+                   e: _Errors) -> None:
+    """The law must allow this grant for this item (Tapurah Art. 19, rules.grant_option)."""
+    if option is None:
+        e.add(name, f"a {law} não prevê prazo concedido a critério do agente")
+    elif not option["eligible"]:
+        e.add(name, f"prazo do {option['citation']['article']} não pode ser concedido: "
+                    f"{option['refusal']}")
+    elif grant.days > option["max_days"]:
+        e.add(f"{name}.days", f"o prazo concedido vai de 1 a {option['max_days']} dias "
+                              f"({option['citation']['article']})")
 
 
 def _photos_unused(items: list[ParsedItem], e: _Errors) -> None:

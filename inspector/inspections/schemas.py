@@ -21,6 +21,8 @@ MAX_NOTE = 2000
 MAX_NAME = 200
 MAX_TOKEN = 200
 MAX_ITEM_ID = 120        # inspection_items.item_id is VARCHAR(120)
+MAX_GRANT_DAYS = 30      # a shape bound only: the law's own maximum is checked against the pack
+MIN_GRANT_REASON, MAX_GRANT_REASON = 3, 500
 MAX_HOST = 259           # a DNS name (253) and a port
 EARTH_HALF_CIRCUMFERENCE_M = 20_004_000  # no position is wrong by more than this
 _SIGNATURE_PREFIX = "data:image/png;base64,"
@@ -62,6 +64,19 @@ class RegistryKnew(Body):
                                         "the item's note then says why (required).")
 
 
+class RepairGrant(Body):
+    """A longer deadline to repair, granted by the agent at their discretion (Tapurah Lei
+    406/2001 Art. 19: up to 10 days for a defect of the vehicle that does not affect safety)."""
+
+    days: Annotated[int_in(1, MAX_GRANT_DAYS),
+                    Refusal(f"dias concedidos: um número inteiro de 1 a {MAX_GRANT_DAYS}")] = \
+        Field(title="dias concedidos",
+              description="1 to the maximum the law in force allows (Tapurah Art. 19: 10); more "
+                          "is refused naming items[i].grant.days")
+    reason: str = Field(min_length=MIN_GRANT_REASON, max_length=MAX_GRANT_REASON,
+                        title="motivo da concessão")
+
+
 class Item(Body):
     """One checklist answer."""
 
@@ -70,6 +85,12 @@ class Item(Body):
         = Field(title="resultado")
     note: str | None = Field("", max_length=MAX_NOTE, title="observação")
     photos: list[PhotoDeclaration] | None = Field(None, max_length=MAX_PHOTOS, title="fotos")
+    grant: RepairGrant | None = Field(
+        None, title="prazo concedido",
+        description="Optional, on a failed item only: the discretionary deadline the agent "
+                    "grants (docs/sync.md §2). Refused (422, nothing stored) when the item is "
+                    "not eligible (a safety item, not a defect of the vehicle), the town's law "
+                    "has no such grant, or the days exceed the law's maximum.")
     registry: RegistryKnew | None = Field(
         None, title="o que o cadastro já apontava",
         description="Optional: present when the registry already knew the item failing; "

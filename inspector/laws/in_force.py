@@ -34,8 +34,17 @@ def checklist(town, service: str, day: date) -> dict | None:
         raise NoLawInForce(str(e)) from None
     items = rules.checklist_of(pack, day, town.population_seat)
     return {"service": service, "law": pack.law, "pack": pack.id, "law_slug": pack.law_slug,
-            "items": [i.as_dict() for i in items],
+            "items": [i.as_dict() | {"grant": _grant(pack, i.id, day)} for i in items],
             "driver_registration": _driver_registration(rules.rules_on(pack, day))}
+
+
+def _grant(pack, item_id: str, day: date) -> dict | None:
+    """The discretionary deadline a failure of this item may get (Tapurah Art. 19): max days,
+    citation, eligible or why not; None when the law has none. The field app offers it."""
+    from inspector import rules
+
+    option = rules.grant_option(pack, item_id, day)
+    return option.as_dict() if option else None
 
 
 def _driver_registration(on_day) -> dict | None:

@@ -42,11 +42,11 @@ def _counts() -> dict:
             for m in (Sanction, Fine, Notice, EnforcementEvent, AuditEntry, StatusChange)}
 
 
-def _confirmed_notice(item: str = "mirrors"):
+def _confirmed_notice(item: str = "mirrors", grants: dict | None = None):
     """A Tapurah rider's notice, signed on the street at T0 and confirmed an hour later."""
     f = fleet("tapurah", "mototaxi")
     agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-    insp = inspect(f["vehicle"], agent, {item: "fail"}, T0)
+    insp = inspect(f["vehicle"], agent, {item: "fail"}, T0, grants=grants)
     [act] = enforcement.acts_of(insp)
     enforcement.confirm(act, sup, T0 + timedelta(hours=1))
     db.session.commit()
@@ -129,7 +129,8 @@ def test_a_deadline_two_days_away_is_announced_once(app):
     listener = enforcement.subscribe("deadline_soon", lambda act, deadline_at: calls.append(act.id))
     try:
         with app.app_context():
-            _, _, _, act_id = _confirmed_notice("fare-table")   # 10 days (Art. 19)
+            _, _, _, act_id = _confirmed_notice(   # 10 days granted by the agent (Art. 19)
+                "tank-sign", {"tank-sign": {"days": 10, "reason": "Adesivo encomendado"}})
             assert enforcement.tick(T0 + timedelta(days=5)).reminders == []
             assert enforcement.tick(T0 + timedelta(days=9)).reminders == [act_id]
             assert enforcement.tick(T0 + timedelta(days=9, hours=3)).reminders == []

@@ -63,16 +63,21 @@ def set_values(town_slug: str, *, minimum_wage=None, fiscal_unit=None, decree=No
 
 
 def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
-            ack: str | None = "Condutor de Teste", complete: bool = True) -> Inspection:
+            ack: str | None = "Condutor de Teste", complete: bool = True,
+            grants: dict[str, dict] | None = None) -> Inspection:
     """Store an inspection of `vehicle` finished at `finished` and (if complete) hand it to
-    enforcement as the sync does when its last photo lands."""
+    enforcement as the sync does when its last photo lands. `grants`: the deadline the agent
+    granted per item, {"tank-sign": {"days": 10, "reason": "..."}} (Tapurah Art. 19), as
+    the body's items[].grant."""
     town = db.session.get(Municipality, vehicle.municipality_id)
     day = finished.astimezone(LOCAL_TZ).date()
     service = vehicle.service.value if isinstance(vehicle.service, Service) else vehicle.service
     items = {i.id: i for i in rules.checklist(town.slug, service, day,
                                               seat_population=town.population_seat)}
     body = audit.canonical({"vehicle_id": vehicle.id, "results": results,
-                            "finished": finished.isoformat(), "n": uuid.uuid4().hex})
+                            "finished": finished.isoformat(), "n": uuid.uuid4().hex}
+                           | ({"items": [{"item_id": k, "grant": g} for k, g in grants.items()]}
+                              if grants else {}))
     insp = Inspection(
         uuid=str(uuid.uuid4()), municipality_id=town.id, agent_id=agent.id,
         vehicle_id=vehicle.id, service=vehicle.service, started_at=finished - timedelta(minutes=8),

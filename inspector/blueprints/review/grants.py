@@ -1,0 +1,41 @@
+"""The supervisor grants or removes the discretionary deadline of a proposed notice (Tapurah
+Lei 406/2001 Art. 19): `POST /revisao/atos/<id>/prazo` and `.../prazo/retirar`, answered like
+every other decision on the act's card (htmx: the card; else a 303 back). The service
+(`enforcement.grants`) checks the role, the law and the reason, and writes the audit log."""
+from __future__ import annotations
+
+from flask import g
+
+from inspector.blueprints.review.actions import _done, _form, _refused
+from inspector.blueprints.review.blueprint import VIEWERS, bp, now
+from inspector.enforcement import grants
+from inspector.errors import ValidationFailed
+from inspector.models import Sanction
+from inspector.security import get_in_town, roles_required
+
+# the act's card asks whether to offer the grant (review/_grant.html)
+bp.add_app_template_global(grants.offered, "repair_grant")
+
+
+@bp.post("/atos/<int:ident>/prazo")
+@roles_required(*VIEWERS)
+def grant_deadline(ident: int):
+    """Grant the law's discretionary deadline (days and a reason) before deciding the act."""
+    a = get_in_town(Sanction, ident)
+    try:
+        grants.grant(a, g.user, now(), days=_form("grant_days"), reason=_form("grant_reason"))
+    except ValidationFailed as e:
+        return _refused(a, e)
+    return _done(a, f"Prazo concedido: {a.deadline_text}.")
+
+
+@bp.post("/atos/<int:ident>/prazo/retirar")
+@roles_required(*VIEWERS)
+def remove_grant(ident: int):
+    """Take the granted days back (the law's own deadline again), with a reason."""
+    a = get_in_town(Sanction, ident)
+    try:
+        grants.remove(a, g.user, now(), reason=_form("grant_reason"))
+    except ValidationFailed as e:
+        return _refused(a, e)
+    return _done(a, f"Prazo concedido retirado: {a.deadline_text}.")

@@ -1,0 +1,111 @@
+"""The supervisor grants, or removes, the discretionary deadline of a proposed notice before
+deciding it (Tapurah Lei 406/2001 Art. 19, as the product owner reads it: "A critério, poderá
+ser concedido prazo máximo de 10 dias" for a defect of the vehicle that does not affect safety;
+never automatic, always with a reason). The law's own deadline otherwise: Art. 29 § único,
+72 hours. The agent's grant arrives with the inspection (docs/sync.md §2, propose.py).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from inspector import rules
+from inspector.clock import utc
+from inspector.enforcement.acts import pack_of, schedule
+from inspector.enforcement.common import NotAllowed, act_state, as_json, event, record, require_role
+from inspector.enforcement.common import text as clean_text
+from inspector.errors import ValidationFailed
+from inspector.models import Role, Sanction, SanctionStatus
+from inspector.rules.sanctions import GRANT_REASON_MAX, GRANT_REASON_MIN, grant_text
+
+REVIEWERS = (Role.SUPERVISOR, Role.ADMIN)
+
+
+def grant_of(act: Sanction) -> rules.GrantOption | None:
+    """The discretionary deadline this act may carry: None when it has no deadline to fix
+    (not a notice), or its law has no such grant; else the option, eligible or why not."""
+    if act.deadline_hours is None and act.deadline_days is None:
+        return None
+    pack = pack_of(act)
+    if pack is None:
+        return None
+    step = next((s for s in pack.ladder if s.id == act.step_id and s.span.covers(act.amount_on)),
+                None)
+    return rules.grant_option(pack, act.rule_id, act.amount_on, step=step) \
+        if step is not None else None
+
+
+def offered(act: Sanction) -> rules.GrantOption | None:
+    """The option shown on the act's card: only while the act waits for its decision."""
+    if act.status != SanctionStatus.PROPOSED or act.awaiting_mayor:
+        return None
+    return grant_of(act)
+
+
+def _pending(act: Sanction, user) -> rules.GrantOption:
+    require_role(user, *REVIEWERS, message="Só a supervisão concede ou retira o prazo.")
+    if act.status != SanctionStatus.PROPOSED:
+        raise ValidationFailed({"status": f"Este ato já foi decidido ({act.status_label}): o "
+                                          f"prazo não muda mais."})
+    if act.awaiting_mayor:
+        raise NotAllowed({"status": "Aguarda decisão do prefeito: registre a decisão dele."})
+    option = grant_of(act)
+    if option is None:
+        raise ValidationFailed({"grant_days": f"A {act.law} não prevê prazo concedido a critério "
+                                              f"para este ato."})
+    return option
+
+
+def grant(act: Sanction, user, now: datetime, *, days, reason: str) -> Sanction:
+    """The supervisor grants `days` (1 to the law's maximum) with a reason: the act's deadline
+    becomes them, counted from its notification as its law counts days."""
+    option = _pending(act, user)
+    if not option.eligible:
+        raise ValidationFailed({"grant_days": f"Prazo do {option.citation.article} não pode ser "
+                                              f"concedido: {option.refusal}."})
+    try:
+        n = int(str(days).strip())
+    except (TypeError, ValueError):
+        n = 0
+    if not 1 <= n <= option.max_days:
+        raise ValidationFailed({"grant_days": f"O prazo concedido vai de 1 a {option.max_days} "
+                                              f"dias ({option.citation.article})."})
+    reason = clean_text(reason, "grant_reason", minimum=GRANT_REASON_MIN,
+                        maximum=GRANT_REASON_MAX, what="o motivo da concessão do prazo")
+    before = act_state(act) | {"deadline_text": act.deadline_text}
+    act.deadline_hours, act.deadline_days = None, n
+    act.deadline_text = grant_text(n, "supervisor", option.citation.article)
+    act.deadline_citation = as_json(option.citation.as_dict())
+    act.deadline_granted_by, act.deadline_grant_reason = "supervisor", reason
+    act.updated_at = utc(now)
+    schedule(act)   # a notice signed on the street: its time runs from the "ciente"
+    record("sanction_deadline_granted", act, actor=user, before=before,
+           after=act_state(act) | {"deadline_text": act.deadline_text})
+    event("deadline_granted", town_id=act.municipality_id, now=now, actor=user, act=act,
+          message=f"Prazo de {act.deadline_text}. Motivo: {reason}",
+          data={"days": n, "reason": reason})
+    return act
+
+
+def remove(act: Sanction, user, now: datetime, *, reason: str) -> Sanction:
+    """The supervisor takes the granted days back, with a reason: the law's own deadline
+    (Tapurah Art. 29 § único: 72 hours) again."""
+    _pending(act, user)
+    if act.deadline_granted_by is None:
+        raise ValidationFailed({"grant_reason": "Este ato não tem prazo concedido a retirar."})
+    reason = clean_text(reason, "grant_reason", minimum=GRANT_REASON_MIN,
+                        maximum=GRANT_REASON_MAX, what="o motivo de retirar o prazo")
+    step = next(s for s in pack_of(act).ladder if s.id == act.step_id)
+    own = next(d for d in step.deadlines if d.grant is None)
+    before = act_state(act) | {"deadline_text": act.deadline_text}
+    act.deadline_hours, act.deadline_days = own.hours, own.days
+    act.deadline_text = f"{own.hours} horas" if own.hours is not None else f"{own.days} dias"
+    act.deadline_citation = as_json(own.citation.as_dict())
+    act.deadline_granted_by = act.deadline_grant_reason = None
+    act.updated_at = utc(now)
+    schedule(act)
+    record("sanction_deadline_grant_removed", act, actor=user, before=before,
+           after=act_state(act) | {"deadline_text": act.deadline_text})
+    event("deadline_grant_removed", town_id=act.municipality_id, now=now, actor=user, act=act,
+          message=f"Prazo concedido retirado: volta a {act.deadline_text} "
+                  f"({own.citation.article}). Motivo: {reason}", data={"reason": reason})
+    return act
