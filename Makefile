@@ -8,7 +8,7 @@ STAMP     := $(VENV)/.installed
 VENDOR    := static/vendor
 CHROMIUM  := /usr/bin/chromium
 
-.PHONY: run serve test setup vendor chromium poppler fonts wrk db clean bench lint screenshots
+.PHONY: run serve test setup s3-emulator vendor chromium poppler fonts wrk db clean bench lint screenshots
 
 run: setup db
 	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
@@ -30,8 +30,19 @@ serve: setup
 
 # Two workers (the machine has two cores); a file's tests stay on one worker.
 PYTEST_ARGS ?= -n 2 --dist loadfile
-test: setup chromium poppler fonts
+test: setup s3-emulator chromium poppler fonts
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The S3-compatible server the evidence tests start on loopback (tests/evidence_s3/):
+# LocalStack's S3 in a venv of its own, never committed (4.14 fails on Python 3.11; its
+# runtime needs the older cryptography and pyOpenSSL). /work/shared/TESTING.md.
+S3VENV := .venv-s3
+s3-emulator: $(S3VENV)/.installed
+$(S3VENV)/.installed:
+	test -d $(S3VENV) || $(PY) -m venv $(S3VENV)
+	$(S3VENV)/bin/pip install -q 'localstack-core[base-runtime]==4.13.1' 'cryptography<45' \
+	  'pyopenssl<25' 'cbor2<6' service-identity && touch $@ \
+	  || echo "aviso: $(S3VENV) não foi criado; os testes de tests/evidence_s3 serão pulados"
 
 setup: $(STAMP) $(VENDOR)/.copied
 

@@ -63,6 +63,14 @@ def _count(name: str) -> int:
     return int(value)
 
 
+def _backend() -> str:
+    """EVIDENCE_BACKEND: "packs" (default) or "s3" (needs EVIDENCE_S3_BUCKET)."""
+    value = (os.environ.get("EVIDENCE_BACKEND") or "packs").strip().lower()
+    if value not in ("packs", "s3"):
+        raise SystemExit(f"erro: EVIDENCE_BACKEND={value!r} não é válido: use packs ou s3")
+    return value
+
+
 def public_base_url_warning(config) -> str | None:
     """The warning to log at start when the address printed in QR codes and documents is not
     set (they would point at 127.0.0.1:5000); None in tests and debug."""
@@ -124,6 +132,17 @@ def defaults(instance_path: Path) -> dict:
         # as the database's own commit (PostgreSQL yes; SQLite in WAL + synchronous=NORMAL
         # no, its commits already survive a crash of the app but not a power cut)
         "EVIDENCE_FSYNC": _flag("EVIDENCE_FSYNC"),
+        # where new evidence photos go: "packs" (EVIDENCE_DIR, above) or "s3", an
+        # S3-compatible object store (AWS S3, MinIO, Ceph; README "Evidence in object
+        # storage"). Photos already kept stay readable where their row says.
+        "EVIDENCE_BACKEND": _backend(),
+        "EVIDENCE_S3_BUCKET": os.environ.get("EVIDENCE_S3_BUCKET", ""),
+        "EVIDENCE_S3_PREFIX": os.environ.get("EVIDENCE_S3_PREFIX", ""),
+        "EVIDENCE_S3_ENDPOINT_URL": os.environ.get("EVIDENCE_S3_ENDPOINT_URL") or None,
+        "EVIDENCE_S3_REGION": os.environ.get("EVIDENCE_S3_REGION") or None,
+        # unset: boto3's own chain (AWS_ACCESS_KEY_ID..., ~/.aws, an instance role)
+        "EVIDENCE_S3_ACCESS_KEY_ID": os.environ.get("EVIDENCE_S3_ACCESS_KEY_ID") or None,
+        "EVIDENCE_S3_SECRET_ACCESS_KEY": os.environ.get("EVIDENCE_S3_SECRET_ACCESS_KEY") or None,
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
         # the origin printed in every QR code (credentials, documents): where passengers'
         # phones will open it; `make run` sets it to its own port

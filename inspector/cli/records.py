@@ -12,7 +12,8 @@ from inspector.extensions import db
 
 audit_cli = AppGroup("audit", help="The hash-chained audit log.")
 users_cli = AppGroup("users", help="Accounts of agents, supervisors and admins.")
-evidence_cli = AppGroup("evidence", help="The files of evidence photos (EVIDENCE_DIR).")
+evidence_cli = AppGroup("evidence", help="Evidence photos: packs (EVIDENCE_DIR) or the "
+                        "object store (EVIDENCE_S3_*).")
 
 
 def _anchor(value: str) -> tuple[int, str]:
@@ -78,26 +79,71 @@ def audit_head(as_json: bool) -> None:
 @evidence_cli.command("verify")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def evidence_verify(as_json: bool) -> None:
-    """Hash the bytes of every received photo; list those missing or altered (exit 1)."""
+    """Hash the bytes of every received photo, in the packs or in the object store; list
+    those missing or altered (exit 1)."""
     from sqlalchemy import select
 
-    from inspector.inspections import evidence_store
-    from inspector.models import Photo
+    from inspector.inspections import evidence_objects, evidence_store
+    from inspector.models import Inspection, Municipality, Photo
 
-    rows = db.session.execute(select(Photo.sha256, Photo.pack, Photo.pack_offset, Photo.size)
+    rows = db.session.execute(select(Photo.sha256, Photo.pack, Photo.pack_offset, Photo.size,
+                                     Municipality.slug)
+                              .join(Inspection, Inspection.id == Photo.inspection_id)
+                              .join(Municipality, Municipality.id == Inspection.municipality_id)
                               .where(Photo.received_at.is_not(None))
                               .order_by(Photo.pack, Photo.pack_offset, Photo.sha256)).all()
-    problems = list(evidence_store.check(iter(rows)))
+    db.session.rollback()
+    try:
+        problems = list(evidence_store.check(iter(rows)))
+    except evidence_objects.NotConfigured as e:
+        fail(f"há fotos no armazenamento de objetos, mas {e}")
+    where = str(evidence_store.root())
+    if any(r.pack == evidence_store.S3 for r in rows):
+        s = evidence_objects.settings()
+        where += f" e s3://{s.bucket}/{s.prefix}"
     if as_json:
         click.echo(json.dumps({"ok": not problems, "verified": len(rows),
                                "problems": [{"sha256": h, "problem": p} for h, p in problems],
-                               "directory": str(evidence_store.root())}))
+                               "directory": str(evidence_store.root()),
+                               "objects": sum(r.pack == evidence_store.S3 for r in rows)}))
     else:
         for sha, problem in problems:
             click.echo(f"{sha}: {problem}")
         click.echo(f"{'ok' if not problems else 'PROBLEMS'}: {len(rows)} photos checked in "
-                   f"{evidence_store.root()}, {len(problems)} missing or altered")
+                   f"{where}, {len(problems)} missing or altered")
     if problems:
+        sys.exit(1)
+
+
+@evidence_cli.command("migrate")
+@click.option("--town", "slug", required=True, help="Town slug.")
+@click.option("--to", "to", required=True, metavar="s3|packs",
+              help="Destination: s3 (the object store) or packs (EVIDENCE_DIR).")
+def evidence_migrate(slug: str, to: str) -> None:
+    """Move a town's evidence photos to the object store or back to the packs, one at a time,
+    each hashed and confirmed at the destination before its row changes; run it again to
+    resume (what is already there is skipped, checked by its hash). Exit 1 when a photo
+    could not be moved (missing or altered at the source: listed)."""
+    from inspector.inspections import evidence_moves, evidence_objects
+
+    to = to.strip().lower()
+    if to not in ("s3", "packs"):
+        fail(f"--to {to!r}: use s3 (armazenamento de objetos) ou packs (pacotes locais)")
+    town = evidence_moves.town_of(slug)
+    if town is None:
+        fail(f"município {slug!r} não existe")
+    try:
+        out = evidence_moves.migrate(town, to)
+    except evidence_objects.NotConfigured as e:
+        fail(str(e))
+    except evidence_objects.StoreError as e:
+        fail(f"{e}; rode de novo para continuar de onde parou")
+    for sha, problem in out.problems:
+        click.echo(f"{sha}: {problem}")
+    click.echo(f"{out.town}: {out.total} fotos agora em {to} ({out.moved} copiadas, "
+               f"{out.already} já estavam lá, conferidas pelo SHA-256); "
+               f"{len(out.problems)} com problema")
+    if out.problems:
         sys.exit(1)
 
 

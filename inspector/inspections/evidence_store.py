@@ -25,6 +25,13 @@ its hash, when it arrived, EXIF facts); this directory keeps the bytes. Backups 
 
 Photos received before packs existed (migration 0019) are loose files named by their SHA-256,
 `<EVIDENCE_DIR>/ab/abcdef…` (put, get, path_of); they are read as before.
+
+Two backends behind one interface (issue 18): the packs here (EVIDENCE_BACKEND=packs, the
+default) and an S3-compatible object store (EVIDENCE_BACKEND=s3, evidence_objects.py).
+`writing` keeps a new photo where the configuration says; `photo_data`, `check` and
+`exists` read a photo where its row says (`pack` is a pack's name, "s3", or null for a loose
+file), so a deployment can switch backends and `flask evidence migrate` moves a town's
+photos one at a time.
 """
 from __future__ import annotations
 
@@ -42,6 +49,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from flask import current_app
+
+from inspector.inspections import evidence_objects
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _PACK_NAME = re.compile(r"[0-9TZ]{16}-[0-9]{1,10}-[0-9a-f]{8}\.pack")
@@ -231,9 +240,63 @@ def _writer() -> ThreadPoolExecutor:
     return _writers[1]
 
 
-def writing(sha256: str, data: bytes) -> tuple[Location, Future]:
-    """`append` to this app's evidence directory, fsynced as durable() says."""
-    return append(sha256, data, root(), durable())
+S3 = evidence_objects.MARK
+BACKENDS = ("packs", "s3")
+
+
+def backend() -> str:
+    """Where new photos go: "packs" (EVIDENCE_DIR) or "s3" (EVIDENCE_S3_*)."""
+    return current_app.config.get("EVIDENCE_BACKEND") or "packs"
+
+
+def writing(sha256: str, data: bytes, town_id: int | None = None
+            ) -> tuple[Location, Future]:
+    """Keep a new photo of town `town_id` where EVIDENCE_BACKEND says: where it goes (known
+    at once) and a future done when the bytes are safe, which the caller waits for before
+    it commits the row that points to it. Packs: `append` to this app's evidence directory,
+    fsynced as durable() says. S3: the upload (its SHA-256 checked by the store) runs on a
+    writer thread beside the caller's database work; the future raises StoreError when
+    the store refused or failed it."""
+    if backend() != S3:
+        return append(sha256, data, root(), durable())
+    if town_id is None:
+        raise ValueError("an object's key names its town")
+    objects, town = evidence_objects.store(), town_slug(town_id)
+    objects.key(town, sha256)  # a bad hash or slug fails here, not on the thread
+    return Location(S3, 0), _writer().submit(objects.put, town, sha256, data)
+
+
+_slugs: dict[int, str] = {}
+
+
+def town_slug(town_id: int) -> str:
+    """A town's slug (an object key's folder); slugs never change, so kept per process."""
+    slug = _slugs.get(town_id)
+    if slug is None:
+        from sqlalchemy import select
+
+        from inspector.extensions import db
+        from inspector.models import Municipality
+        slug = db.session.scalar(select(Municipality.slug).where(Municipality.id == town_id))
+        if slug is None:
+            raise LookupError(f"no town {town_id}")
+        _slugs[town_id] = slug
+    return slug
+
+
+def photo_data(sha256: str, pack: str | None, offset: int | None, size: int,
+               town_id: int) -> bytes | None:
+    """A received photo's bytes wherever its row says they are (None: missing)."""
+    if pack is None:
+        return get(sha256)
+    if pack == S3:
+        try:
+            return evidence_objects.store().read(town_slug(town_id), sha256, size)
+        except evidence_objects.NotConfigured:
+            current_app.logger.error("photo %s is in the object store, which is not "
+                                     "configured (EVIDENCE_S3_BUCKET)", sha256)
+            return None
+    return read(Location(pack, offset or 0), size)
 
 
 def read(where: Location, size: int, base: Path | None = None) -> bytes | None:
@@ -305,11 +368,21 @@ def digest_of_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def check(photos: Iterator[tuple[str, str | None, int | None, int]],
-          base: Path | None = None) -> Iterator[tuple[str, str]]:
-    """(sha256, problem) for every photo (sha256, pack, offset, size) whose bytes are missing
-    or are not the bytes of that SHA-256; a photo without a pack is a loose file."""
-    for sha, pack, offset, size in photos:
+def check(photos: Iterator[tuple], base: Path | None = None) -> Iterator[tuple[str, str]]:
+    """(sha256, problem) for every photo (sha256, pack, offset, size[, town slug]) whose
+    bytes are missing or are not the bytes of that SHA-256; a photo without a pack is a
+    loose file, one whose pack is "s3" an object of its town, streamed and hashed."""
+    objects = None
+    for sha, pack, offset, size, *town in photos:
+        if pack == S3:
+            if objects is None:
+                objects = evidence_objects.store()  # NotConfigured: the caller says so
+            found = objects.digest(town[0], sha)
+            if found is None:
+                yield sha, f"ausente do armazenamento de objetos ({objects.key(town[0], sha)})"
+            elif found != sha:
+                yield sha, ALTERED
+            continue
         if pack is None:
             p = path_of(sha, base)
             if not p.exists():

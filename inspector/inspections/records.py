@@ -355,7 +355,7 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
         now = datetime.now(UTC)
         # the bytes are appended (and fsynced) beside the statements below, and waited for
         # before the commit: a photo recorded as received always has its bytes on disk
-        where, kept = evidence_store.writing(digest, data)
+        where, kept = evidence_store.writing(digest, data, row.town_id)
         still_missing = mark_received(row.id, facts, now, where, len(data))
         if still_missing is None:  # a concurrent twin stored it
             db.session.rollback()
@@ -428,13 +428,12 @@ def _photo_replay(row, photo_uuid: str, digest: str) -> Received:
 
 def photo_bytes(photo: Photo) -> bytes | None:
     """The original bytes of a received photo (None before they arrived, or if lost): its
-    record in a pack, or its loose file for photos received before packs."""
+    record in a pack, its object in the object store, or its loose file for photos received
+    before packs."""
     if photo.received_at is None:
         return None
-    if photo.pack is None:
-        return evidence_store.get(photo.sha256)
-    return evidence_store.read(evidence_store.Location(photo.pack, photo.pack_offset),
-                               photo.size)
+    return evidence_store.photo_data(photo.sha256, photo.pack, photo.pack_offset, photo.size,
+                                     photo.inspection.municipality_id)
 
 
 def evidence_state(photo: Photo) -> str:

@@ -136,6 +136,8 @@ OWN_TRANSACTIONS = {
     "inspector.enforcement.tick": "the tick runs outside any request: each run commits what it applied",
     "inspector.notifications.push": "delivery runs after the act's commit, one message at a time",
     "inspector.inspections.records": "the sync commits before answering the phone and retries a lost race",
+    "inspector.inspections.evidence_moves": "moving evidence commits each photo once its "
+                                            "destination confirmed the bytes: a cut run resumes",
     "inspector.imports.csv_import": "a dry run or a refused file rolls back everything it wrote",
     "inspector.security": "the sign-in session is written before the view runs",
     "inspector.errors": "a crashed request's failed transaction is rolled back before the "
