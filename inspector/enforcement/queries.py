@@ -23,6 +23,7 @@ from inspector.models import (
     InspectionStatus,
     ItemResult,
     Notice,
+    Photo,
     Sanction,
     SanctionStatus,
     User,
@@ -48,6 +49,46 @@ LIST_GROUPS = {
 }
 
 
+@dataclass(frozen=True)
+class ReviewState:
+    """Where an inspection's review stands, read from its acts and photos (not from a stored
+    flag a decision elsewhere may leave behind): key (a queue filter), label, badge tone."""
+
+    key: str
+    label: str
+    tone: str
+
+
+def review_state(status: InspectionStatus, *, acts: int, pending: int, with_mayor: int,
+                 photos_waiting: int) -> ReviewState:
+    """The review state of an inspection: photos still on their way (a photo refused for good
+    is not awaited), then its acts: some wait for the supervisor ("Aguardando revisão (2 de 3
+    atos)"), some only for the mayor, all decided ("Revisada"), or none at all ("Sem atos";
+    "Revisada · sem atos" once the supervisor marked it)."""
+    if photos_waiting and status == InspectionStatus.INCOMPLETE:
+        return ReviewState("incomplete", "Aguardando fotos", "warn")
+    if pending:
+        return ReviewState("awaiting_review", f"Aguardando revisão ({pending} de {acts} "
+                           f"{'ato' if acts == 1 else 'atos'})", "warn")
+    if with_mayor:
+        return ReviewState("reviewed", f"Revisada · {with_mayor} com o prefeito", "ok")
+    if acts:
+        return ReviewState("reviewed", "Revisada", "ok")
+    if status == InspectionStatus.REVIEWED:
+        return ReviewState("reviewed", "Revisada · sem atos", "ok")
+    return ReviewState("awaiting_review", "Sem atos", "neutral")
+
+
+def inspection_review_state(insp: Inspection, acts: list[Sanction]) -> ReviewState:
+    """`review_state` of one inspection whose acts are loaded (the inspection's page)."""
+    return review_state(
+        insp.status, acts=len(acts),
+        pending=sum(1 for a in acts if a.status == SanctionStatus.PROPOSED and not a.awaiting_mayor),
+        with_mayor=sum(1 for a in acts if a.status == SanctionStatus.PROPOSED and a.awaiting_mayor),
+        photos_waiting=sum(1 for p in insp.photos
+                           if p.received_at is None and p.refused_at is None))
+
+
 @dataclass
 class QueueRow:
     """One inspection in the review queue."""
@@ -58,6 +99,14 @@ class QueueRow:
     prefix: str
     pending_acts: int
     awaiting_mayor: int
+    acts: int = 0
+    photos_waiting: int = 0
+
+    @property
+    def state(self) -> ReviewState:
+        """The row's review state, read from its acts and photos."""
+        return review_state(self.inspection.status, acts=self.acts, pending=self.pending_acts,
+                            with_mayor=self.awaiting_mayor, photos_waiting=self.photos_waiting)
 
 
 @dataclass
@@ -82,8 +131,17 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
     q = select(Inspection.id).where(Inspection.municipality_id == town_id)
     if agent_id:
         q = q.where(Inspection.agent_id == agent_id)
-    if status in {s.value for s in InspectionStatus}:
-        q = q.where(Inspection.status == InspectionStatus(status))
+    # The filter follows the state the rows show (review_state), not the stored status alone:
+    # an act proposed after the supervisor marked the inspection, or a photo refused for good,
+    # would otherwise list a row under a state it does not read.
+    if status == "incomplete":   # photos awaited only while stored incomplete
+        q = q.where(Inspection.status == InspectionStatus.INCOMPLETE, _photo_waiting())
+    elif status == "awaiting_review":
+        q = q.where(~_photo_waiting(), _act_exists(pending=True) | (
+            (Inspection.status != InspectionStatus.REVIEWED) & ~_act_exists()))
+    elif status == "reviewed":
+        q = q.where(~_photo_waiting(), ~_act_exists(pending=True),
+                    _act_exists() | (Inspection.status == InspectionStatus.REVIEWED))
     if day_from:
         q = q.where(Inspection.finished_at > end_of_local_day(day_from - timedelta(days=1)))
     if day_to:
@@ -105,12 +163,31 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
     rows = db.session.execute(
         select(Inspection.id, Inspection.finished_at, Inspection.failed_items, Inspection.status,
                Inspection.registry_changed, User.name, Vehicle.plate, Vehicle.prefix,
-               proposed(False), proposed(True))
+               proposed(False), proposed(True),
+               select(func.count(Sanction.id)).where(Sanction.inspection_id == Inspection.id)
+               .scalar_subquery(),
+               select(func.count(Photo.id)).where(
+                   Photo.inspection_id == Inspection.id, Photo.received_at.is_(None),
+                   Photo.refused_at.is_(None)).scalar_subquery())
         .join(User, User.id == Inspection.agent_id)
         .join(Vehicle, Vehicle.id == Inspection.vehicle_id)
         .where(Inspection.id.in_(ids.scalar_subquery())).order_by(*newest_first)).all()
-    return QueuePage([QueueRow(r, r.name, r.plate, r.prefix, r[8], r[9])
+    return QueuePage([QueueRow(r, r.name, r.plate, r.prefix, r[8], r[9], r[10], r[11])
                       for r in rows[:per_page]], page, per_page, len(rows) > per_page)
+
+
+def _act_exists(*, pending: bool = False):
+    """EXISTS an act of the inspection (pending: one the supervisor has still to decide)."""
+    q = select(Sanction.id).where(Sanction.inspection_id == Inspection.id)
+    if pending:
+        q = q.where(Sanction.status == SanctionStatus.PROPOSED, Sanction.awaiting_mayor.is_(False))
+    return q.exists()
+
+
+def _photo_waiting():
+    """EXISTS a photo of the inspection still on its way (not received, not refused for good)."""
+    return select(Photo.id).where(Photo.inspection_id == Inspection.id,
+                                  Photo.received_at.is_(None), Photo.refused_at.is_(None)).exists()
 
 
 def agents(town_id: int) -> list[User]:
@@ -288,6 +365,7 @@ def citation(value: str | None) -> dict | None:
     return loads(value)
 
 
-__all__ = ["Deadlines", "QueuePage", "QueueRow", "acts_list", "acts_of", "agents", "citation",
+__all__ = ["Deadlines", "QueuePage", "QueueRow", "ReviewState", "inspection_review_state",
+           "review_state", "acts_list", "acts_of", "agents", "citation",
            "deadline_soon", "deadlines", "events_of", "fmt_moment", "money_of", "normalise_code",
            "notice_for_holder", "notices_for_holder", "review_for_agent", "review_queue"]

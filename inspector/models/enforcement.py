@@ -235,7 +235,18 @@ class Sanction(TownScoped, db.Model):
         daily fine a missed notice turns into, an automatic revocation)."""
         if self.automatic:
             return AUTHORITY_LABELS["law"]
-        return AUTHORITY_LABELS.get(self.decided_by, self.decided_by)
+        who = AUTHORITY_LABELS.get(self.decided_by, self.decided_by)
+        # The pack names who applies the measure (Tapurah 406 Art. 27: "Os agentes de
+        # fiscalização ... poderão: I - advertir ... II - multar"); in this product the
+        # supervision still confirms, amends or rejects it in the review, so say who did what.
+        if self.decided_by == "agent":
+            return who + {SanctionStatus.PROPOSED: " (aguarda confirmação da supervisão)",
+                          SanctionStatus.REJECTED: " (rejeitado pela supervisão)",
+                          SanctionStatus.AMENDED: " (alterado pela supervisão)"}.get(
+                self.status, " (confirmado pela supervisão)" if self.decided_at else "")
+        if self.decided_by == "mayor" and self.awaiting_mayor:
+            return who + " (encaminhado pela supervisão)"
+        return who
 
 
 class Notice(TownScoped, db.Model):

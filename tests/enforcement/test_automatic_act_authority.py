@@ -19,4 +19,5 @@ def test_a_daily_fine_from_a_missed_notice_is_decided_by_the_law(app):
         return re.search(r"<dt>Quem decide</dt><dd>([^<]*)</dd>", html).group(1)
 
     assert who(ids[1]) == "Automático, por força da lei"
-    assert who(ids[0]) == "Agente de fiscalização"      # the notice itself: the agent's
+    # the notice itself: the agent's (Art. 27 I), which the supervision confirmed
+    assert who(ids[0]) == "Agente de fiscalização (confirmado pela supervisão)"

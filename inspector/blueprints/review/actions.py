@@ -46,8 +46,12 @@ def _back(act: Sanction) -> str:
 def _done(act: Sanction, message: str, code: str | None = None):
     db.session.commit()
     if wants_fragment():
-        response = make_response(render_template("review/_act.html",
-                                                 **act_context(act, code=code, message=message)))
+        html = render_template("review/_act.html", **act_context(act, code=code, message=message))
+        if act.inspection is not None:   # the page's state badge follows (htmx out-of-band)
+            html += render_template("review/_review_state.html", oob=True,
+                                    state=enforcement.inspection_review_state(
+                                        act.inspection, enforcement.acts_of(act.inspection)))
+        response = make_response(html)
         response.vary.add("HX-Request")
         return response
     flash(message + (f" Código de acesso do titular: {code}." if code else ""), "info")

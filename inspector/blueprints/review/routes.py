@@ -16,6 +16,7 @@ from inspector.clock import aware
 from inspector.enforcement.common import LOCAL_TZ, loads
 from inspector.enforcement.queries import LIST_GROUPS
 from inspector.extensions import db
+from inspector.inspections import registry_check
 from inspector.inspections.records import evidence_state
 from inspector.models import (
     AppealStatus,
@@ -23,6 +24,7 @@ from inspector.models import (
     Holder,
     Inspection,
     InspectionStatus,
+    ItemResult,
     Sanction,
     SanctionStatus,
 )
@@ -186,7 +188,16 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
     for a in acts:
         by_item.setdefault(a.inspection_item_id, []).append(a)
     checks = {p.id: evidence_state(p) for p in insp.photos}
+    body = loads(insp.body) or {}
+    registry = registry_check.check(insp, insp.items, body.get("driver"))
+    # On a phone the answers that need the supervisor come first, open; the ones that agree
+    # with the agent and the registry wait folded in one <details>.
+    open_items = [i for i in insp.items if i.result == ItemResult.FAIL or i.id in by_item
+                  or i.id in registry.by_item]
+    folded = [i for i in insp.items if i not in open_items]
     return {"insp": insp, "acts": acts, "by_item": by_item, "checks": checks,
+            "registry": registry, "open_items": open_items, "folded_items": folded,
+            "state": enforcement.inspection_review_state(insp, acts), "body": body,
             "options": {a.id: enforcement.amend_options(a) for a in acts
                         if a.status == SanctionStatus.PROPOSED},
             "choices": enforcement.choices(insp), "chosen": by_item.get(None, []),
