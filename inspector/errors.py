@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Literal
 
 from flask import Flask, jsonify, render_template, request
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from pydantic import BaseModel, ConfigDict, Field
 from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
 from inspector.extensions import db, limiter
@@ -51,6 +53,37 @@ MESSAGES = {
 }
 
 
+# Why a photo's bytes can never be evidence (inspections/evidence.py ACTIONS says each to the
+# agent); here because the error body names them.
+PhotoProblem = Literal["damaged", "extra_data", "frames", "pixels", "format", "size", "empty"]
+
+
+class ErrorBody(BaseModel):
+    """Every JSON error answer of the app, whoever builds it (`error_body`): the one source of
+    the OpenAPI `Error` schema, so a field a handler adds is in the document or refused here."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    error: str = Field(description="Mensagem em pt-BR para a pessoa.")
+    status: int = Field(ge=400, le=599, description="The HTTP status, repeated.")
+    fields: dict[str, str] | None = Field(
+        None, description="Campo (ex. items[2].photos[0].sha256) -> motivo.")
+    reason: Literal["other_author", "photo_refused"] | None = Field(
+        None, description="A machine-readable cause where one status has several: "
+        "other_author (403, the inspection's agent_id is not the signed-in agent), "
+        "photo_refused (422, the photo's bytes can never be evidence: docs/sync.md §3).")
+    problem: PhotoProblem | None = Field(
+        None, description="With reason photo_refused: what is wrong with the photo.")
+    permanent: bool | None = Field(
+        None, description="true: the same request will be refused every time (a photo "
+        "refused for good): the phone stops sending it. Absent: it may be sent again.")
+
+
+def error_body(status: int, message: str, **extra) -> dict:
+    """The JSON of an error answer, checked against ErrorBody (absent fields left out)."""
+    return ErrorBody(error=message, status=status, **extra).model_dump(exclude_none=True)
+
+
 def wants_json() -> bool:
     """Whether this client would rather read JSON than HTML."""
     if request.path.startswith("/api/"):
@@ -63,7 +96,7 @@ def error_response(status: int, message: str | None = None):
     """Render an error for a person (HTML) or a program (JSON)."""
     message = message or MESSAGES.get(status, "Erro.")
     if wants_json():
-        return jsonify({"error": message, "status": status}), status
+        return jsonify(error_body(status, message)), status
     return render_template("errors/error.html", status=status, message=message), status
 
 

@@ -19,7 +19,16 @@ from sqlalchemy.orm import selectinload
 from inspector.clock import aware
 from inspector.extensions import db
 from inspector.field.snapshot import CHUNK, town_version
-from inspector.models import AuditEntry, EnforcementEvent, Inspection, Sanction, User, Vehicle
+from inspector.models import (
+    AuditEntry,
+    EnforcementEvent,
+    Inspection,
+    InspectionItem,
+    Photo,
+    Sanction,
+    User,
+    Vehicle,
+)
 
 FULL_LIMIT = 200   # a full answer: the agent's newest inspections (a phone needs no more)
 
@@ -30,14 +39,17 @@ def _iso(moment: datetime | None) -> str | None:
 
 def _changed_since(user: User, since: int, version: int) -> set[int]:
     """Ids of the user's inspections named by the town's audit entries in (since, version]."""
-    uuids, act_ids = set(), set()
+    uuids, act_ids, photo_uuids = set(), set(), set()
     for entity, entity_id in db.session.execute(
             select(AuditEntry.entity, AuditEntry.entity_id).distinct()
             .where(AuditEntry.municipality_id == user.municipality_id,
                    AuditEntry.seq > since, AuditEntry.seq <= version,
-                   AuditEntry.entity.in_(("inspection", "sanction")))):
+                   AuditEntry.entity.in_(("inspection", "sanction"))
+                   | (AuditEntry.action == "photo_refused"))):
         if entity == "inspection":
             uuids.add(entity_id)
+        elif entity == "inspection_photo":  # a photo refused for good: the agent is told
+            photo_uuids.add(entity_id)
         elif entity_id.isdigit():
             act_ids.add(int(entity_id))
     mine = select(Inspection.id).where(Inspection.agent_id == user.id,
@@ -45,6 +57,9 @@ def _changed_since(user: User, since: int, version: int) -> set[int]:
     found: set[int] = set()
     for part in _chunks(uuids):
         found.update(db.session.scalars(mine.where(Inspection.uuid.in_(part))))
+    for part in _chunks(photo_uuids):
+        found.update(db.session.scalars(mine.where(Inspection.id.in_(
+            select(Photo.inspection_id).where(Photo.uuid.in_(part))))))
     for part in _chunks(act_ids):
         found.update(db.session.scalars(mine.where(Inspection.id.in_(
             select(Sanction.inspection_id).where(Sanction.id.in_(part))))))
@@ -113,6 +128,24 @@ def reviews_of(inspections: list[Inspection]) -> dict[int, dict]:
     return out
 
 
+def refused_photos_of(ids: list[int]) -> dict[int, list[dict]]:
+    """inspection id -> its photos the server refused for good (docs/sync.md §3): which
+    photo, of which checklist item, when and why; the agent takes it again in a new
+    inspection."""
+    out: dict[int, list[dict]] = defaultdict(list)
+    for part in _chunks(set(ids)):
+        for row in db.session.execute(
+                select(Photo.inspection_id, Photo.uuid, Photo.refused_at, Photo.refused_reason,
+                       InspectionItem.item_id)
+                .join(InspectionItem, InspectionItem.id == Photo.item_id)
+                .where(Photo.inspection_id.in_(part), Photo.refused_at.is_not(None))
+                .order_by(Photo.inspection_id, Photo.position)):
+            out[row.inspection_id].append({"id": row.uuid, "item_id": row.item_id,
+                                           "refused_at": _iso(row.refused_at),
+                                           "reason": row.refused_reason or ""})
+    return out
+
+
 def build(user: User, since: int | None = None, now: datetime | None = None) -> dict:
     """The user's inspections with their review: the newest FULL_LIMIT (since=None), or
     those changed since a version the phone holds (a full answer when that is more)."""
@@ -127,6 +160,7 @@ def build(user: User, since: int | None = None, now: datetime | None = None) -> 
             ids = None  # long away: the newest ones are what the phone shows anyway
     rows = _inspections(user, ids)
     reviews = reviews_of([r[0] for r in rows])
+    refused = refused_photos_of([r[0].id for r in rows])
     return {
         "version": version, "full": ids is None, "limit": FULL_LIMIT,
         "generated_at": now.isoformat(timespec="seconds"),
@@ -135,9 +169,10 @@ def build(user: User, since: int | None = None, now: datetime | None = None) -> 
                          "finished_at": _iso(insp.finished_at),
                          "failed_items": insp.failed_items,
                          "registry_changed": bool(insp.registry_changed),
+                         "refused_photos": refused.get(insp.id, []),
                          "review": reviews[insp.id]}
                         for insp, plate, prefix in rows],
     }
 
 
-__all__ = ["FULL_LIMIT", "build", "reviews_of"]
+__all__ = ["FULL_LIMIT", "build", "refused_photos_of", "reviews_of"]

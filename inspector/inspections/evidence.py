@@ -34,7 +34,7 @@ from io import BytesIO
 
 from PIL import ExifTags, Image, ImageFile, UnidentifiedImageError
 
-from inspector.errors import ValidationFailed
+from inspector.errors import ValidationFailed, error_body
 from inspector.inspections import containers
 
 try:  # iPhone photos; the wheel bundles libheif
@@ -79,6 +79,19 @@ ACTIONS = {
     "empty": f"O arquivo da foto está vazio. {RETAKE}",
 }
 
+# problem -> what the supervisor reads after "Foto recusada: " (Photo.refused_reason starts
+# with it; the detail follows in parentheses).
+REASONS = {
+    "damaged": "imagem danificada ou incompleta",
+    "extra_data": "outros dados depois da imagem",
+    "frames": "mais de uma imagem no arquivo",
+    "pixels": "pixels demais (mais de 64 megapixels)",
+    "format": "não é uma foto do tipo declarado",
+    "size": "arquivo com mais de 15 MB",
+    "empty": "arquivo vazio",
+}
+REASON_LENGTH = 200  # inspection_photos.refused_reason
+
 
 class PhotoRefused(ValidationFailed):
     """The photo's bytes can never be evidence: the same bytes are refused every time, so the
@@ -97,8 +110,21 @@ class PhotoRefused(ValidationFailed):
 
     def answer(self) -> dict:
         """The JSON of the 422 answer."""
-        return {"error": self.action, "status": 422, "fields": dict(self.errors),
-                "reason": "photo_refused", "problem": self.problem, "permanent": True}
+        return error_body(422, self.action, fields=dict(self.errors), reason="photo_refused",
+                          problem=self.problem, permanent=True)
+
+
+def refusal_reason(e: PhotoRefused) -> str:
+    """What Photo.refused_reason keeps of a refusal: its reason, then the detail."""
+    text = f"{REASONS[e.problem]} ({e.errors.get('foto', '')})"
+    return text if len(text) <= REASON_LENGTH else text[:REASON_LENGTH - 2] + "…)"
+
+
+def refusal_of(reason: str) -> PhotoRefused:
+    """The refusal a stored Photo.refused_reason records, to answer it again."""
+    problem = next((p for p, r in REASONS.items() if reason.startswith(r)), "damaged")
+    detail = reason[len(REASONS[problem]):].strip().removeprefix("(").removesuffix(")")
+    return PhotoRefused(problem, detail or REASONS[problem])
 
 
 @dataclass(frozen=True)

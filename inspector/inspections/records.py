@@ -87,12 +87,20 @@ def _no_constant(name: str):
 
 
 def progress(insp: Inspection) -> dict:
-    """What the phone needs to know: complete or not, and which photos are missing."""
-    missing = db.session.scalars(
-        select(Photo.uuid).where(Photo.inspection_id == insp.id, Photo.received_at.is_(None))
-        .order_by(Photo.position)).all()
-    return {"id": insp.uuid, "complete": not missing, "missing_photos": list(missing),
-            "status": insp.status.value, "registry_changed": bool(insp.registry_changed)}
+    """What the phone needs to know: complete or not, which photos are missing, and which
+    were refused for good (no longer awaited: docs/sync.md §3)."""
+    missing, refused = [], []
+    for row in db.session.execute(
+            select(Photo.uuid, Photo.refused_reason, Photo.refused_at)
+            .where(Photo.inspection_id == insp.id, Photo.received_at.is_(None))
+            .order_by(Photo.position)):
+        if row.refused_at is None:
+            missing.append(row.uuid)
+        else:
+            refused.append({"id": row.uuid, "reason": row.refused_reason or ""})
+    return {"id": insp.uuid, "complete": not missing, "missing_photos": missing,
+            "refused_photos": refused, "status": insp.status.value,
+            "registry_changed": bool(insp.registry_changed)}
 
 
 def find(uuid: str, town_id: int) -> Inspection:
@@ -158,7 +166,7 @@ def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
         status, changed = _store(uuid, parsed, text, digest, town, user)
         missing = [ph.uuid for item in parsed.items for ph in item.photos]  # none received
         answer = {"id": uuid, "complete": not missing, "missing_photos": missing,
-                  "status": status.value, "registry_changed": changed}
+                  "refused_photos": [], "status": status.value, "registry_changed": changed}
         db.session.commit()
         return Received(True, None, answer)
 
@@ -295,7 +303,8 @@ def registry_changes(vehicle, since: int | None) -> list[dict]:
 # The inspection's declared photos and what the answer needs; the inspection's row is
 # locked on PostgreSQL so that its photos complete it exactly once.
 _DECLARED = (select(_PHOTO.c.id, _PHOTO.c.uuid, _PHOTO.c.sha256, _PHOTO.c.mime,
-                    _PHOTO.c.received_at, _PHOTO.c.inspection_id,
+                    _PHOTO.c.received_at, _PHOTO.c.refused_at, _PHOTO.c.refused_reason,
+                    _PHOTO.c.inspection_id,
                     _INSP.c.municipality_id.label("town_id"), _INSP.c.status,
                     _INSP.c.registry_changed)
              .join_from(_PHOTO, _INSP, _INSP.c.id == _PHOTO.c.inspection_id)
@@ -304,22 +313,30 @@ _DECLARED = (select(_PHOTO.c.id, _PHOTO.c.uuid, _PHOTO.c.sha256, _PHOTO.c.mime,
              .with_for_update(of=_INSP))
 _TOWN_OF = select(_INSP.c.municipality_id).where(_INSP.c.uuid == bindparam("uuid"))
 _OTHER = _PHOTO.alias("other")
-# Record the arrival once; answer how many of the inspection's other photos are still
-# missing, counted by this statement (it runs holding the write lock / the row lock).
+# How many of the inspection's other photos are still awaited (neither received nor refused
+# for good), counted by the statement that records this one (holding the write / row lock).
+_OTHERS_AWAITED = (select(func.count()).where(
+    _OTHER.c.inspection_id == _PHOTO.c.inspection_id, _OTHER.c.received_at.is_(None),
+    _OTHER.c.refused_at.is_(None), _OTHER.c.id != _PHOTO.c.id).scalar_subquery())
+# Record the arrival once (never of a photo refused for good: the refusal is final).
 _MARK_RECEIVED = (update(_PHOTO)
-                  .where(_PHOTO.c.id == bindparam("photo_id"), _PHOTO.c.received_at.is_(None))
+                  .where(_PHOTO.c.id == bindparam("photo_id"), _PHOTO.c.received_at.is_(None),
+                         _PHOTO.c.refused_at.is_(None))
                   .values(received_at=bindparam("now"), width=bindparam("width"),
                           height=bindparam("height"), exif_taken_at=bindparam("exif_taken_at"),
                           exif_lat=bindparam("lat"), exif_lon=bindparam("lon"),
                           pack=bindparam("pack"), pack_offset=bindparam("pack_offset"),
                           size=bindparam("size"))
-                  .returning(select(func.count()).where(
-                      _OTHER.c.inspection_id == _PHOTO.c.inspection_id,
-                      _OTHER.c.received_at.is_(None), _OTHER.c.id != _PHOTO.c.id)
-                      .scalar_subquery()))
+                  .returning(_OTHERS_AWAITED))
+# Record a refusal for good once: the photo is no longer awaited.
+_MARK_REFUSED = (update(_PHOTO)
+                 .where(_PHOTO.c.id == bindparam("photo_id"), _PHOTO.c.received_at.is_(None),
+                        _PHOTO.c.refused_at.is_(None))
+                 .values(refused_at=bindparam("now"), refused_reason=bindparam("reason"))
+                 .returning(_OTHERS_AWAITED))
 _MISSING = (select(_PHOTO.c.uuid)
             .where(_PHOTO.c.inspection_id == bindparam("inspection_id"),
-                   _PHOTO.c.received_at.is_(None))
+                   _PHOTO.c.received_at.is_(None), _PHOTO.c.refused_at.is_(None))
             .order_by(_PHOTO.c.position))
 _COMPLETE = (update(_INSP).where(_INSP.c.id == bindparam("inspection_id"))
              .values(status=bindparam("status"), completed_at=bindparam("now")))
@@ -349,10 +366,17 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
             return _photo_replay(row, photo_uuid, digest)
         if row.sha256 != digest:
             raise ValidationFailed({"photo": "O SHA-256 da foto não é o declarado na vistoria."})
-        if refused is not None:
-            raise refused
-        evidence.expect_format(facts, row.mime)
+        if row.refused_at is not None:  # final for this photo (docs/sync.md §3): answered again
+            db.session.rollback()
+            raise refused or evidence.refusal_of(row.refused_reason or "")
         now = datetime.now(UTC)
+        try:
+            if refused is not None:
+                raise refused
+            evidence.expect_format(facts, row.mime)
+        except evidence.PhotoRefused as e:
+            _refuse(row, others, uuid, photo_uuid, e, digest, len(data), now, user)
+            raise
         # the bytes are appended (and fsynced) beside the statements below, and waited for
         # before the commit: a photo recorded as received always has its bytes on disk
         where, kept = evidence_store.writing(digest, data, row.town_id)
@@ -366,27 +390,67 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
                      municipality_id=row.town_id, at=now,
                      after={"inspection": uuid, "sha256": digest, "size": len(data),
                             "mime": row.mime, "exif_taken_at": facts.exif_taken_at})
-        # the photos read before the lock can only have arrived since, never the reverse:
-        # when as many are still missing, they are the same ones
-        missing = others if len(others) == still_missing else list(
-            db.session.scalars(_MISSING, {"inspection_id": row.inspection_id}))
-        status = row.status
-        if not missing and status == InspectionStatus.INCOMPLETE:
-            status = InspectionStatus.AWAITING_REVIEW  # enforcement.propose_pending takes it
-            db.session.execute(_COMPLETE, {"inspection_id": row.inspection_id,
-                                           "status": status, "now": now})
-            audit.record("inspection_completed", "inspection", uuid, actor=user,
-                         municipality_id=row.town_id, at=now,
-                         before={"status": InspectionStatus.INCOMPLETE.value},
-                         after={"status": status.value})
+        missing, status = _settle(row, others, still_missing, uuid, now, user)
         answer = {"id": photo_uuid, "inspection": uuid, "complete": not missing,
-                  "missing_photos": missing, "status": status.value,
-                  "registry_changed": bool(row.registry_changed)}
+                  "missing_photos": missing, "refused_photos": _refused_of(row.inspection_id),
+                  "status": status.value, "registry_changed": bool(row.registry_changed)}
         kept.result()  # raises what the disk said (full, I/O error): nothing is committed
         db.session.commit()
         return Received(True, None, answer)
 
     return _retrying(write)
+
+
+def _settle(row, others: list[str], still_missing: int, uuid: str, now: datetime,
+             user) -> tuple[list[str], InspectionStatus]:
+    """After one photo was settled (received or refused for good): the photos still awaited,
+    and the inspection's status, completed (and audited) when none is."""
+    # the photos read before the lock can only have been settled since, never the reverse:
+    # when as many are still awaited, they are the same ones
+    missing = others if len(others) == still_missing else list(
+        db.session.scalars(_MISSING, {"inspection_id": row.inspection_id}))
+    status = row.status
+    if not missing and status == InspectionStatus.INCOMPLETE:
+        status = InspectionStatus.AWAITING_REVIEW  # enforcement.propose_pending takes it
+        db.session.execute(_COMPLETE, {"inspection_id": row.inspection_id,
+                                       "status": status, "now": now})
+        audit.record("inspection_completed", "inspection", uuid, actor=user,
+                     municipality_id=row.town_id, at=now,
+                     before={"status": InspectionStatus.INCOMPLETE.value},
+                     after={"status": status.value})
+    return missing, status
+
+
+_REFUSED_OF = (select(_PHOTO.c.uuid, _PHOTO.c.refused_reason)
+               .where(_PHOTO.c.inspection_id == bindparam("inspection_id"),
+                      _PHOTO.c.refused_at.is_not(None))
+               .order_by(_PHOTO.c.position))
+
+
+def _refused_of(inspection_id: int) -> list[dict]:
+    """The inspection's photos refused for good, as the progress answer lists them."""
+    return [{"id": r.uuid, "reason": r.refused_reason or ""}
+            for r in db.session.execute(_REFUSED_OF, {"inspection_id": inspection_id})]
+
+
+def _refuse(row, others: list[str], uuid: str, photo_uuid: str, e: evidence.PhotoRefused,
+            digest: str, size: int, now: datetime, user) -> None:
+    """Record, audit and commit that these bytes will never be this photo: the photo is no
+    longer awaited, and the inspection completes when it was the last one awaited. The caller
+    then answers the refusal (422, permanent). A concurrent twin that recorded it first: the
+    refusal is answered all the same, nothing written twice."""
+    reason = evidence.refusal_reason(e)
+    still_missing = db.session.scalar(_MARK_REFUSED, {"photo_id": row.id, "now": now,
+                                                      "reason": reason})
+    if still_missing is None:
+        db.session.rollback()
+        return
+    audit.record("photo_refused", "inspection_photo", photo_uuid, actor=user,
+                 municipality_id=row.town_id, at=now,
+                 after={"inspection": uuid, "sha256": digest, "size": size, "mime": row.mime,
+                        "problem": e.problem, "reason": reason})
+    _settle(row, others, still_missing, uuid, now, user)
+    db.session.commit()
 
 
 def _photo_row(uuid: str, photo_uuid: str, town_id: int) -> tuple:
@@ -396,7 +460,8 @@ def _photo_row(uuid: str, photo_uuid: str, town_id: int) -> tuple:
     rows = db.session.execute(_DECLARED, {"uuid": uuid}).all()
     mine = next((r for r in rows if r.uuid == photo_uuid), None)
     if mine is not None and mine.town_id == town_id:
-        return mine, [r.uuid for r in rows if r.received_at is None and r is not mine]
+        return mine, [r.uuid for r in rows
+                      if r.received_at is None and r.refused_at is None and r is not mine]
     known = db.session.scalar(_TOWN_OF, {"uuid": uuid})
     db.session.rollback()
     if known != town_id:
@@ -466,7 +531,9 @@ def summary(insp: Inspection) -> dict:
                 "body_sha256": insp.body_sha256,
                 "items": [{"item_id": i.item_id, "result": i.result.value} for i in items],
                 "photos": [{"id": ph.uuid, "sha256": ph.sha256,
-                            "received": ph.received_at is not None} for ph in insp.photos]})
+                            "received": ph.received_at is not None,
+                            "refused": ph.refused_reason if ph.refused_at else None}
+                           for ph in insp.photos]})
     return out
 
 

@@ -51,7 +51,8 @@ def test_first_put_stores_replay_is_200_and_different_content_is_409(app, api, m
     first = api.put_inspection(iid, b)
     assert first.status_code == 201, first.json
     assert first.json == {"id": iid, "complete": True, "missing_photos": [],
-                          "status": "awaiting_review", "registry_changed": False}
+                          "refused_photos": [], "status": "awaiting_review",
+                          "registry_changed": False}
     again = api.put_inspection(iid, b)
     assert again.status_code == 200 and again.json == first.json
     changed = dict(b, items=[{"item_id": "mirrors", "result": "na", "photos": []}])
@@ -151,8 +152,8 @@ def test_photos_complete_the_inspection_and_keep_original_bytes_and_exif(app, ap
     r1 = api.put_photo(iid, decl[0]["id"], p1)
     assert r1.status_code == 201
     assert r1.json == {"id": decl[0]["id"], "inspection": iid, "complete": False,
-                       "missing_photos": [decl[1]["id"]], "status": "incomplete",
-                       "registry_changed": False}
+                       "missing_photos": [decl[1]["id"]], "refused_photos": [],
+                       "status": "incomplete", "registry_changed": False}
     assert api.put_photo(iid, decl[0]["id"], p1).status_code == 200  # resend: same bytes
     r2 = api.put_photo(iid, decl[1]["id"], p2)
     assert r2.status_code == 201 and r2.json["complete"] is True

@@ -10,7 +10,7 @@ from flask import Response, abort, flash, g, redirect, render_template, request,
 
 from inspector.blueprints.documents.routes import bp
 from inspector.documents import copies as notice_copies
-from inspector.errors import ValidationFailed, wants_json
+from inspector.errors import ValidationFailed, error_body, wants_json
 from inspector.extensions import db
 from inspector.models import Role, Sanction
 from inspector.security import get_in_town, roles_required, town_id
@@ -55,7 +55,7 @@ def _refused(act: Sanction, errors: dict, status: int):
     db.session.rollback()
     message = " ".join(errors.values())
     if wants_json():
-        return {"error": message, "fields": errors, "status": status}, status
+        return error_body(status, message, fields=errors), status
     from inspector.blueprints.review.actions import act_context
     act = db.session.get(Sanction, act.id)
     return render_template("review/act.html", **act_context(act), copy_errors=errors), status

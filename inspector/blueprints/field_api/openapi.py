@@ -13,6 +13,7 @@ from functools import cache
 
 from inspector import bodies
 from inspector.blueprints.notifications import api_doc as notifications_doc
+from inspector.errors import ErrorBody
 from inspector.inspections.schemas import InspectionBody
 
 ERR = {"$ref": "#/components/responses/Error"}
@@ -45,14 +46,6 @@ _SUSPENDED_UNTIL = {"type": ["string", "null"], "format": "date",
                     "sets it); null when not suspended or suspended by hand with no end."}
 
 SCHEMAS: dict = {
-    "Error": {"type": "object", "required": ["error", "status"], "properties": {
-        "error": {"type": "string", "description": "Mensagem em pt-BR para a pessoa."},
-        "status": {"type": "integer"},
-        "fields": {"type": "object", "additionalProperties": {"type": "string"},
-                   "description": "Campo (ex. items[2].photos[0].sha256) -> motivo."},
-        "reason": {"type": "string", "description": "A machine-readable cause where one "
-                   "status has several: other_author (403, the inspection's agent_id is "
-                   "not the signed-in agent)"}}},
     "Session": {"type": "object", "properties": {
         "user": {"type": "object", "properties": {
             "id": {"type": "integer"}, "username": {"type": "string"},
@@ -161,6 +154,13 @@ SCHEMAS: dict = {
             "plate": {"type": "string"}, "prefix": _NULL_STR, "service": {"type": "string"},
             "finished_at": {"type": "string", "format": "date-time"},
             "failed_items": {"type": "integer"}, "registry_changed": {"type": "boolean"},
+            "refused_photos": {"type": "array", "description": "Photos of the inspection the "
+                               "server refused for good: which, of which item, when, why.",
+                               "items": {"type": "object", "properties": {
+                                   "id": {"type": "string", "format": "uuid"},
+                                   "item_id": {"type": "string"},
+                                   "refused_at": {"type": "string", "format": "date-time"},
+                                   "reason": {"type": "string"}}}},
             "review": _ref("Review")}}}}},
     "Progress": {"type": "object", "required": ["id", "complete", "missing_photos"],
                  "properties": {
@@ -168,7 +168,15 @@ SCHEMAS: dict = {
         "inspection": {"type": "string", "format": "uuid",
                        "description": "Photo answers only: the inspection's id."},
         "complete": {"type": "boolean"},
-        "missing_photos": {"type": "array", "items": {"type": "string", "format": "uuid"}},
+        "missing_photos": {"type": "array", "items": {"type": "string", "format": "uuid"},
+                           "description": "Declared photos still awaited (not received, "
+                           "not refused for good)."},
+        "refused_photos": {"type": "array", "description": "Declared photos whose bytes the "
+                           "server refused for good (docs/sync.md §3): no longer awaited; "
+                           "the agent takes the photo again in a new inspection.",
+                           "items": {"type": "object", "properties": {
+                               "id": {"type": "string", "format": "uuid"},
+                               "reason": {"type": "string"}}}},
         "status": {"enum": ["incomplete", "awaiting_review", "reviewed"]},
         "registry_changed": {"type": "boolean"}}},
 }
@@ -259,14 +267,17 @@ def _with_bodies(node, refs: dict):
 
 @cache
 def _document() -> dict:
-    refs, generated = bodies.openapi_schemas(BODIES | notifications_doc.BODIES)
+    # the error body's schema comes from the model every error answer is built with
+    refs, generated = bodies.openapi_schemas(BODIES | notifications_doc.BODIES |
+                                             {"Error": ErrorBody})
     clash = set(generated) & set(SCHEMAS)
     assert not clash, f"component names taken twice: {clash}"
     return {
         "openapi": "3.1.0",
         "info": {"title": "Inspector API", "version": "1",
                  "description": "JSON endpoints of Inspector. The field sync protocol is "
-                                "described in docs/sync.md. Errors: {error, status, fields?}. "
+                                "described in docs/sync.md. Errors: {error, status, fields?, "
+                                "reason?, problem?, permanent?} (the Error schema). "
                                 "Request bodies are refused (422, nothing stored) when they "
                                 "carry an unknown field or a value out of the bounds stated "
                                 "here; moments must lie between 5 years before and 24 hours "
@@ -274,7 +285,7 @@ def _document() -> dict:
         "paths": _any_request_refusal(_with_bodies(PATHS, refs) | notifications_doc.paths(refs)),
         "components": {
             "schemas": SCHEMAS | generated,
-            "responses": {"Error": _ok(_ref("Error"), "Error (pt-BR message).")},
+            "responses": {"Error": _ok(refs["Error"], "Error (pt-BR message).")},
             "securitySchemes": {
                 "session": {"type": "apiKey", "in": "cookie", "name": "inspector_session",
                             "description": "The session cookie: /entrar sets it for users; "

@@ -10,7 +10,7 @@ from flask_wtf.csrf import generate_csrf
 
 from inspector import enforcement
 from inspector.blueprints.field_api.openapi import document
-from inspector.errors import ValidationFailed
+from inspector.errors import ValidationFailed, error_body
 from inspector.field import reviews as field_reviews
 from inspector.field import snapshot as field_snapshot
 from inspector.inspections import records as inspections
@@ -25,12 +25,8 @@ WRITERS = (Role.AGENT,)
 
 
 def _error(status: int, message: str, fields: dict | None = None, reason: str | None = None):
-    body = {"error": message, "status": status}
-    if fields:
-        body["fields"] = fields
-    if reason:
-        body["reason"] = reason  # for the app, where one status has several causes
-    return jsonify(body), status
+    # reason: for the app, where one status has several causes
+    return jsonify(error_body(status, message, fields=fields or None, reason=reason)), status
 
 
 def _refused(e: ValidationFailed, what: str):

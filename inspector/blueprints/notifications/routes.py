@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from inspector import bodies
 from inspector.clock import LOCAL_TZ
-from inspector.errors import ValidationFailed, error_response
+from inspector.errors import ValidationFailed, error_body, error_response
 from inspector.extensions import db
 from inspector.models import Notification
 from inspector.notifications import push
@@ -47,10 +47,7 @@ def _template_helpers() -> dict:
 
 
 def _json_error(status: int, message: str, fields: dict | None = None) -> Response:
-    body = {"error": message, "status": status}
-    if fields:
-        body["fields"] = fields
-    return jsonify(body), status
+    return jsonify(error_body(status, message, fields=fields or None)), status
 
 
 @bp.get("/api/push/public-key")

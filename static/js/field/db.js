@@ -276,6 +276,11 @@ export async function pendingCounts(userId = null) {
   const unknown = { inspections: 0, photos: 0 };
   const others = new Map();
   for (const entry of entries) {
+    if (entry.delivered) {
+      // on the server already: kept only to tell its agent about a refused photo
+      if (userId !== null && userId !== undefined && entry.agentId === userId) mine.attention += 1;
+      continue;
+    }
     // a photo the server refused for good stays on the phone but waits for nothing
     const refused = Object.keys(entry.refusedPhotos || {}).length;
     const photos = Math.max(0, (photosOfEntry.get(entry.id) || 0) - refused);

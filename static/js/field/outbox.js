@@ -84,7 +84,9 @@ export async function renderOutboxList(list, currentUser, changed) {
       el("p", {}, `${plural(photos, "foto", "fotos")} no aparelho · ${plural(e.attempts || 0, "tentativa", "tentativas")}`),
       e.state === "attention" ? el("p", { class: "form-error" }, "Precisa de atenção: ", e.message) : (e.message ? el("p", {}, e.message) : null),
       refusedList(e, local, labels),
-      e.state === "attention" && mine ? el("button", { type: "button", class: "btn small",
+      e.delivered && mine ? el("button", { type: "button", class: "btn small",
+        onclick: () => store.deleteInspection(e.id).then(changed) }, "Dispensar") : null,
+      e.state === "attention" && mine && !e.delivered ? el("button", { type: "button", class: "btn small",
         onclick: () => sync.retryEntry(e.id).then(changed) }, "Tentar de novo") : null);
   }));
   list.replaceChildren(...(rows.length ? rows : [el("li", { class: "empty" }, "Nada aguardando envio.")]));
@@ -119,6 +121,7 @@ function refusedList(entry, local, labels) {
       ` — ${labels.get(item) || item || "item"}`,
       photo && photo.takenAt ? `, tirada em ${formatDateTime(photo.takenAt)}` : "",
       `: ${refused[id].message} `,
-      "Ela não será enviada de novo; a vistoria já está no servidor e as outras fotos seguem.");
+      entry.delivered ? "Ela não será enviada; a vistoria chegou ao servidor sem ela: faça uma nova vistoria com a foto."
+        : "Ela não será enviada de novo; a vistoria já está no servidor e as outras fotos seguem.");
   }));
 }

@@ -5,7 +5,9 @@
 // shown to the agent, not retried automatically. A photo refused for good (422 with
 // `permanent: true`: its bytes can never be evidence) is never sent again, not even by
 // "Tentar de novo"; the inspection's other photos still go, and the entry keeps the refusal
-// (`refusedPhotos`) for the queue screen. Nothing expires. A 401 (session expired)
+// (`refusedPhotos`) for the queue screen. The server no longer awaits a refused photo: once
+// it has everything else (`complete`), the entry stays only to tell the agent (`delivered`:
+// nothing left to send, "Dispensar" removes it). Nothing expires. A 401 (session expired)
 // stops the run and leaves every entry exactly as it was.
 // Only the signed-in agent's own inspections are sent (each keeps its author): another
 // agent's stay in the outbox untouched until that agent signs in on the phone.
@@ -238,19 +240,43 @@ export async function sendInspection(entry) {
   return sendMissingPhotos(entry, result.data || {});
 }
 
-async function sendMissingPhotos(entry, status) {
-  if (status.complete) {
+/**
+ * The server has all of the inspection it will ever take. Without a refused photo the entry
+ * goes; with one it stays, delivered, to tell the agent (retake in a new inspection).
+ */
+async function delivered(entry, refused) {
+  const ids = Object.keys(refused);
+  if (ids.length === 0) {
     await store.deleteInspection(entry.id);
     return "done";
   }
+  for (const photo of await store.photosOf(entry.id)) {
+    if (!refused[photo.id]) await store.deletePhoto(photo.id);
+  }
+  const first = refused[ids[0]].message;
+  await store.updateOutboxEntry(entry.id, {
+    state: "attention", delivered: true, refusedPhotos: refused, httpStatus: 422,
+    message: `${ids.length === 1 ? "Foto recusada" : `${ids.length} fotos recusadas`}: ${first} ` +
+      "A vistoria chegou ao servidor sem ela: faça uma nova vistoria com a foto.",
+  });
+  emit("changed");
+  return "attention";
+}
+
+async function sendMissingPhotos(entry, status) {
+  const refused = { ...(entry.refusedPhotos || {}) };
+  for (const r of status.refused_photos || []) {
+    // refused by an earlier run whose answer was lost on the way
+    if (!refused[r.id]) refused[r.id] = { message: `${r.reason}. Tire a foto de novo.`, problem: "", at: new Date().toISOString() };
+  }
+  if (status.complete) return delivered(entry, refused);
   const missing = new Set(status.missing_photos || []);
   const local = await store.photosOf(entry.id);
   for (const photo of local) {
     // The server already holds it (an earlier upload whose answer was lost): drop our copy.
-    if (!missing.has(photo.id)) await store.deletePhoto(photo.id);
+    if (!missing.has(photo.id) && !refused[photo.id]) await store.deletePhoto(photo.id);
   }
   let outcome = "retry";
-  const refused = { ...(entry.refusedPhotos || {}) };
   const sent = new Set();
   for (const photoId of missing) {
     if (refused[photoId]) continue; // the server refused these bytes for good: never again
@@ -267,10 +293,7 @@ async function sendMissingPhotos(entry, status) {
       sent.add(photo.id);
       await store.deletePhoto(photo.id);
       emit("changed");
-      if (result.data && result.data.complete) {
-        await store.deleteInspection(entry.id);
-        return "done";
-      }
+      if (result.data && result.data.complete) return delivered(entry, refused);
       continue;
     }
     if (result.status === 422 && result.data && result.data.permanent) {
@@ -295,11 +318,9 @@ async function sendMissingPhotos(entry, status) {
   }
   const waiting = [...missing].filter((id) => !refused[id] && !sent.has(id));
   if (waiting.length === 0 && Object.keys(refused).some((id) => missing.has(id))) {
-    // Everything else is on the server: only the refused photos are missing, and they will
-    // never go. The agent has to see it (and retake the photo in a new inspection).
-    const ids = [...missing].filter((id) => refused[id]);
-    return needsAttention(entry, { message: refused[ids[0]].message, status: 422 },
-      ids.length === 1 ? "Foto recusada" : `${ids.length} fotos recusadas`);
+    // Everything else is on the server, which awaits no refused photo: it has completed the
+    // inspection. The agent has to see it (and retake the photo in a new inspection).
+    return delivered(entry, refused);
   }
   // Not complete yet: the next run asks the server again what is still missing.
   return outcome;
