@@ -8,6 +8,7 @@ import * as drafts from "./drafts.js";
 import { SignaturePad } from "./signature.js";
 import { sha256Hex } from "./verify.js";
 import { el, lawHref } from "./ui.js";
+import { grantBox, grantGap, grantOf } from "./grant.js";
 
 const ALLOWED_MIME = ["image/jpeg", "image/png", "image/webp", "image/heic"];
 
@@ -92,6 +93,7 @@ export async function saveInspection(draft) {
       return { id: p.id, sha256: p.sha256, mime: p.mime, size: p.size, taken_at: p.takenAt };
     });
     const item = { item_id: a.itemId, result: a.result, note: a.note || "", photos: declared };
+    if (a.grant) item.grant = a.grant; // Tapurah Art. 19, chosen by the agent (grant.js)
     // what the registry knew, and whether the agent overruled it (docs/sync.md §2)
     if (a.registry) item.registry = { reason: a.registry, overruled: a.result !== "fail" };
     return item;
@@ -164,7 +166,7 @@ export class InspectionForm {
       const a = kept.get(item.id);
       const registry = known.byItem[item.id] || null; // pre-marked "Não conforme", with why
       return { item, registry, result: a ? a.result : registry ? "fail" : null,
-        note: a ? a.note || "" : "", photos: a ? a.photos || [] : [] };
+        note: a ? a.note || "" : "", photos: a ? a.photos || [] : [], grant: a ? a.grant || null : null };
     });
     this.renderKnown(known.loose);
     this.root.querySelector("#inspection-title").textContent =
@@ -224,7 +226,7 @@ export class InspectionForm {
     const driver = this.driver === undefined ? "none" : this.driver === null ? "other" : this.driver.id;
     return { id: this.id, context: this.context, startedAt: this.startedAt, location: this.location,
       answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result, note: a.note,
-        photoIds: a.photos.map((p) => p.id) })),
+        photoIds: a.photos.map((p) => p.id), grant: a.grant || null })),
       driver, otherName: this.otherName.value, ackName: this.ackName.value, autoName: this.autoName,
       signature: this.signature.isEmpty() ? null : this.signature.toDataURL(), keptAt: new Date().toISOString() };
   }
@@ -347,6 +349,8 @@ export class InspectionForm {
       this.remember();
     });
     node.querySelector(".photo-required").hidden = !item.photo_required_on_failure;
+    const grant = grantBox(answer, () => this.remember());
+    if (grant) node.querySelector(".failure").append(grant);
     const thumbs = node.querySelector(".thumbs");
     answer.photos.forEach((photo) => thumbs.appendChild(this.thumbnail(answer, photo)));
     node.querySelector('input[type="file"]').addEventListener("change", async (e) => {
@@ -477,13 +481,15 @@ export class InspectionForm {
     const problems = [];
     this.answers.forEach((answer, index) => {
       const node = this.nodes[index];
-      let gap = null;
+      let gap;
       if (!answer.result) {
         gap = { what: "resposta", focus: "input[type=radio]" };
       } else if (answer.registry && answer.result !== "fail" && !answer.note.trim()) {
         gap = { what: "motivo de discordar do cadastro", focus: ".note-box textarea" };
       } else if (answer.result === "fail" && answer.item.photo_required_on_failure && answer.photos.length === 0) {
         gap = { what: "foto", focus: ".photo-btn input" };
+      } else {
+        gap = grantGap(answer);
       }
       node.classList.toggle("is-missing", Boolean(gap));
       if (gap) problems.push({ ...gap, index, node });
@@ -541,7 +547,8 @@ export class InspectionForm {
       startedAt: this.startedAt, snapshotVersion: this.context.snapshotVersion,
       location: this.location, acknowledgement, driver,
       answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result, registry: a.registry,
-        note: a.result === "fail" || a.registry ? a.note : "", photos: a.result === "fail" ? a.photos : [] })),
+        note: a.result === "fail" || a.registry ? a.note : "", photos: a.result === "fail" ? a.photos : [],
+        grant: grantOf(a) })),
     });
     this.close();
     return id;
