@@ -266,21 +266,16 @@ def writing(sha256: str, data: bytes, town_id: int | None = None
     return Location(S3, 0), _writer().submit(objects.put, town, sha256, data)
 
 
-_slugs: dict[int, str] = {}
-
-
 def town_slug(town_id: int) -> str:
-    """A town's slug (an object key's folder); slugs never change, so kept per process."""
-    slug = _slugs.get(town_id)
-    if slug is None:
-        from sqlalchemy import select
+    """A town's slug (an object key's folder): a primary-key read, not cached, so that a
+    database emptied and filled again (tests, a restore) never names the wrong town."""
+    from sqlalchemy import select
 
-        from inspector.extensions import db
-        from inspector.models import Municipality
-        slug = db.session.scalar(select(Municipality.slug).where(Municipality.id == town_id))
-        if slug is None:
-            raise LookupError(f"no town {town_id}")
-        _slugs[town_id] = slug
+    from inspector.extensions import db
+    from inspector.models import Municipality
+    slug = db.session.scalar(select(Municipality.slug).where(Municipality.id == town_id))
+    if slug is None:
+        raise LookupError(f"no town {town_id}")
     return slug
 
 

@@ -12,6 +12,9 @@ Layout of DEST (one folder for all backups of a server, e.g. /var/backups/inspec
     DEST/evidence/<pack>/<start>-<end>         segments of each evidence pack, shared
     DEST/evidence/loose/<ab>/<sha256>          photos kept as loose files (before packs)
 
+Evidence in an S3-compatible object store (EVIDENCE_BACKEND=s3) is not copied: the bucket
+keeps it (README, "Evidence in object storage"); the manifest names the bucket and prefix.
+
 Consistency: the database is copied first, then the evidence. A photo's bytes are written
 (and fsynced where the commit is durable) before the row that points to them commits, so
 every photo the copied database knows is in the packs by the time they are read.
@@ -298,6 +301,15 @@ def copy_evidence(source: Path, dest: Path, stamp: str) -> tuple[list[dict], dic
 
 # --- the whole -------------------------------------------------------------------------------
 
+def _objects_of(app: Flask) -> dict | None:
+    """Where this server's object store keeps evidence (None: not configured)."""
+    bucket = (app.config.get("EVIDENCE_S3_BUCKET") or "").strip()
+    if not bucket:
+        return None
+    return {"bucket": bucket, "prefix": app.config.get("EVIDENCE_S3_PREFIX") or "",
+            "endpoint_url": app.config.get("EVIDENCE_S3_ENDPOINT_URL")}
+
+
 def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
     """Make one backup in DEST (see the module docstring); raise BackupError on failure,
     leaving no folder that looks like a finished backup (no manifest)."""
@@ -336,7 +348,10 @@ def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
             "database": {"dialect": dialect, "file": database.name, "revision": revision},
             "secret_key": "environment" if from_env else "instance/secret_key",
             "secret_key_check": key_check(app.config.get("SECRET_KEY")),
-            "facts": known, "parts": parts, "evidence_packs": packs}
+            "facts": known, "parts": parts, "evidence_packs": packs,
+            # photos in the object store are not copied here: the bucket (its versioning,
+            # replication, object lock) keeps them; the manifest says where they are
+            "evidence_objects": _objects_of(app)}
         body = json.dumps(manifest, ensure_ascii=False, indent=1, sort_keys=True).encode()
         (final / MANIFEST).write_bytes(body)
         (final / "manifest.sha256").write_text(hashlib.sha256(body).hexdigest() + "\n")
