@@ -74,8 +74,8 @@ def _chunks(ids: Iterable[int]) -> Iterable[list[int]]:
 # Columns sent to the phone: nothing else is ever read (no CPF, address, phone, CNH number).
 COLUMNS = {
     Vehicle: ("id", "plate", "prefix", "service", "kind", "make_model", "year_of_manufacture",
-              "engine_cc", "colour", "doors", "is_trail", "holder_id", "stand_id",
-              "last_vistoria_on", "vistoria_valid_until"),
+              "manufactured_on", "first_licensed_on", "engine_cc", "colour", "doors", "is_trail",
+              "holder_id", "stand_id", "last_vistoria_on", "vistoria_valid_until"),
     Driver: ("id", "name", "category", "holder_id", "cnh_category", "cnh_expiry",
              "registration_number", "registration_expiry", "status", "suspended_until"),
     Holder: ("id", "name", "kind"),
@@ -350,8 +350,10 @@ def requirements_of(r) -> dict:
         "months": months, "citation": _cite(r, "periodicity.vistoria_months"),
         "shortened_citation": (_cite(r, "periodicity.vistoria_may_be_shortened")
                                if r.value("periodicity.vistoria_may_be_shortened") else None)}
-    # the engine's vehicle.age with only the year of manufacture (rules.age_limit): out from
-    # 1 January of year + N + 1, once it has certainly completed N years, for both limits
+    # the engine's vehicle.age (rules.age_limit): with only the year of manufacture, out from
+    # 1 January of year + N + 1, once it has certainly completed N years; with the exact day
+    # (manufactured_on, or first_licensed_on where the law counts "anos de uso"), the day
+    # after it completes N years. The phone judges both from these.
     ages = []
     for path in ("limits.vehicle.max_age_years", "limits.vehicle.replace_at_age_years"):
         limit = r.value(path)
@@ -360,6 +362,7 @@ def requirements_of(r) -> dict:
     if ages:
         at, limit, path = min(ages)
         out["vehicle_age"] = {"irregular_at_age": at, "limit_years": limit,
+                              "counts_use": bool(r.value("limits.vehicle.age_counts_use")),
                               "citation": _cite(r, path)}
     else:
         out["vehicle_age"] = None
