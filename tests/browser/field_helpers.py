@@ -208,7 +208,7 @@ def expect_banner(card, situation: str, title: str, lines: list[str] | None = No
     expect(banner).to_have_attribute("data-situation", situation)
     expect(banner.locator(".situation-title")).to_have_text(title)
     if lines is not None:
-        expect(banner.locator(".situation-lines li")).to_have_text(lines)
+        expect(banner.locator(".situation-lines > li")).to_have_text(lines)
     return banner
 
 

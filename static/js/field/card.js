@@ -113,8 +113,9 @@ function notInOrder(situation) {
 
 /** The verdict banner for a scanned code. With `scan` (registry.scanContext), a genuine credential
  * whose subject is not in order is never a green "Credencial válida": it says what is valid (the
- * credential) and what is not, in the banner's colour. */
-export function verdictBanner(result, scan = null) {
+ * credential) and what is not, in the banner's colour. `inside`: a line of the card's one
+ * verdict box (situationBanner), not a box of its own. */
+export function verdictBanner(result, scan = null, { inside = false } = {}) {
   let tone = VERDICT_TONE[result.verdict] || "warn";
   let title = VERDICTS[result.verdict] || result.verdict;
   if (result.verdict === "valid" && scan) {
@@ -124,6 +125,11 @@ export function verdictBanner(result, scan = null) {
       tone = situation.state === "unknown" ? "warn" : "bad";
       title = `Credencial autêntica, mas ${what}`;
     }
+  }
+  if (inside) {
+    return el("p", { class: `verdict verdict-${tone} verdict-line`, dataset: { verdict: result.verdict } },
+      el("strong", { class: "verdict-title" }, title),
+      result.reason ? el("span", { class: "verdict-reason" }, ` — ${result.reason}`) : null);
   }
   return el("div", { class: `verdict verdict-${tone}`, dataset: { verdict: result.verdict }, role: "alert" },
     el("p", { class: "verdict-title" }, title),
@@ -148,6 +154,11 @@ function driverBlock(driver, verification) {
           ? el("p", { class: "exp-bad" }, registrationText(driver.status).replace(/^r/, "R")) : null));
 }
 
+/** A reason's words without the "." its sentence ends with (the article follows it). */
+function reasonWords(r) {
+  return String(typeof r === "string" ? r : r.message || "").trim().replace(/[.;]+$/, "");
+}
+
 /**
  * The vehicle's own verdict box, consistent with the banner on top: a credential of this
  * vehicle that does not hold (cancelled, expired, behind another address) makes it IRREGULAR
@@ -159,7 +170,8 @@ function standingBox(vehicle, standing, situation) {
   const own = situation ? situation.lines.filter((l) => l.subject === "credential" && situation.ownCredential) : [];
   const reasons = [...own.map((l) => l.text), ...((standing && standing.reasons) || [])];
   const reasonList = reasons.length ? el("ul", { class: "reasons" }, reasons.map((r) =>
-    el("li", {}, typeof r === "string" ? r : r.message, " ", citationLink(r.citation)))) : null;
+    el("li", {}, reasonWords(r), r.citation && r.citation.law ? [" (", citationLink(r.citation)
+      || `${r.citation.law}, ${r.citation.article}`, ")"] : null))) : null;
   const regular = standing && standing.status === "regular";
   if (regular && own.length) {
     return el("div", { class: "standing standing-bad", dataset: { standing: "irregular" } },
@@ -192,16 +204,35 @@ export function resultCard(details, verification = null, scan = null) {
   const situation = judged ? { ...situationOf(judged, verification), ownCredential: Boolean(scanned) } : null;
   const warnings = (standing && standing.warnings) || [];
   const inForce = credentials.find((c) => c.status === "active" && (!scanned || c.id !== scanned.id));
+  // On a 360 px phone in the street (issue 17): the verdict first, in one box (the scanned
+  // code's line inside it), the plate, then everything else folded in <details>; "Iniciar
+  // vistoria" follows the card (sticky, app.html) without scrolling.
+  const line = verification ? verdictBanner(verification, judged, { inside: Boolean(judged) }) : null;
+  const own = standingBox(vehicle, standing, situation);
+  const open = notices.length;
   return el("article", { class: "card result", dataset: { vehicleId: vehicle.id } },
-    judged ? situationBanner(judged, verification) : null,
-    verification ? verdictBanner(verification, judged) : null,
-    standingBox(vehicle, standing, situation),
-    warnings.length ? el("ul", { class: "warnings" }, warnings.map((w) =>
-      el("li", {}, w.message, " ", citationLink(w.citation)))) : null,
+    judged ? situationBanner(judged, verification, line) : [line, own],
     el("h1", { class: "plate" }, vehicle.plate || "—",
       vehicle.prefix ? el("span", { class: "prefix" }, ` · prefixo ${vehicle.prefix}`) : null),
     el("p", { class: "vehicle-line" }, [serviceLabel(vehicle.service), vehicle.make_model, vehicle.colour,
       vehicle.year_of_manufacture].filter(Boolean).join(" · ")),
+    el("details", { class: "card-details" },
+      el("summary", {}, "Detalhes: validades, condutores, vistoria",
+        open ? `, ${plural(open, "notificação em aberto", "notificações em aberto")}` : ", notificações",
+        warnings.length ? ` · ${plural(warnings.length, "aviso", "avisos")}` : ""),
+      cardDetails({ own: judged ? own : null, warnings, holder, licence, insurance, scanned, inForce, drivers,
+        verification, lastInspection, notices })));
+}
+
+/** What the card folds under "Detalhes": the vehicle's own verdict, warnings, dates, drivers,
+ * last inspection and open notices. */
+function cardDetails({ own, warnings, holder, licence, insurance, scanned, inForce, drivers, verification,
+  lastInspection, notices }) {
+  return el("div", { class: "card-details-body" },
+    own,
+    warnings.length ? el("ul", { class: "warnings" }, warnings.map((w) =>
+      el("li", {}, reasonWords(w), w.citation && w.citation.law ? [" (", citationLink(w.citation)
+        || `${w.citation.law}, ${w.citation.article}`, ")"] : null))) : null,
     holder ? el("p", {}, "Titular: ", el("strong", {}, holder.name)) : null,
     el("h2", {}, "Validades"),
     el("ul", { class: "expiries" },

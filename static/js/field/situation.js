@@ -301,8 +301,10 @@ function vehicleProblems(vehicle, stored, docs) {
   const word = STANDING_WORD[standing.status] || standing.status.toUpperCase();
   const until = standing.status === "suspended" ? untilText(standing.suspended_until) : "";
   const head = `Veículo ${plate} ${word}${until}`;
-  // what passed since the refresh names the law's article (the server's own reasons are as sent)
-  const reasons = why.map((r) => ({ message: r.message, citation: r.since_refresh && citeText(r.citation) ? r.citation : null }));
+  // every reason with its article (issue 17: one came without), its words without the "." a
+  // sentence ends with, so reasons join as "a (Art. 1); b (Art. 2)", never ".;"
+  const reasons = why.map((r) => ({ message: String(r.message).trim().replace(/[.;]+$/, ""),
+    citation: citeText(r.citation) ? r.citation : null }));
   const cited = (r) => (r.citation ? ` (${citeText(r.citation)})` : "");
   const state = standing.status === "suspended" || standing.status === "unknown" ? standing.status : "irregular";
   return [{ state, head, reasons,
@@ -315,9 +317,13 @@ function lineContent(line) {
   if (line.citation && line.tail !== undefined) {
     return [line.head, " (", citationLink(line.citation) || citeText(line.citation), ")", line.tail];
   }
+  const reason = (r) => [r.message, r.citation ? [" (", citationLink(r.citation) || citeText(r.citation), ")"] : []];
+  if (line.reasons && line.reasons.length > 1) { // one reason a line, read at a glance
+    return [`${line.head}:`, el("ul", { class: "situation-reasons" },
+      line.reasons.map((r) => el("li", {}, ...reason(r).flat(Infinity))))];
+  }
   if (!line.reasons || !line.reasons.some((r) => r.citation)) return line.text;
-  return [`${line.head}: `, ...line.reasons.map((r, i) => [i ? "; " : "", r.message,
-    r.citation ? [" (", citationLink(r.citation) || citeText(r.citation), ")"] : []])].flat(Infinity);
+  return [`${line.head}: `, ...line.reasons.map(reason)].flat(Infinity);
 }
 
 function credentialProblems(verification) {
@@ -366,8 +372,9 @@ function ruleLine(rule) {
     cite ? " (" : "", cite ? citationLink(rule) || cite : "", cite ? ")." : ".");
 }
 
-/** The banner element at the top of the result card. */
-export function situationBanner(scan, verification = null) {
+/** The banner element at the top of the result card: the one verdict box; `extra` (the scanned
+ * code's own line, card.js) goes inside it, never as a second box. */
+export function situationBanner(scan, verification = null, extra = null) {
   const s = situationOf(scan, verification);
   const subject = scan.rider ? "Condutor e veículo" : "Veículo";
   return el("section", { class: `situation situation-${TONES[s.state]}`, dataset: { situation: s.state },
@@ -381,5 +388,6 @@ export function situationBanner(scan, verification = null) {
       ? el("p", { class: "situation-barred" }, "Não podem conduzir hoje: ",
         s.barred.map((x) => `${x.driver.name} (${x.problems.map((p) => p.text).join(", ")})`).join("; "),
         s.allowed === 0 ? ". Nenhum condutor vinculado pode conduzir." : ".")
-      : null);
+      : null,
+    extra);
 }

@@ -104,7 +104,7 @@ def test_insurance_ended_beyond_the_warnings_reads_irregular_with_its_article(
         "href", "/leis/tapurah-lei-406-2001-mototaxi#art-17")
     expect(card.locator(".standing-title")).to_have_text("IRREGULAR")
     expect(card.locator(".reasons li")).to_contain_text([
-        f"Seguro obrigatório vencido em {_fmt(end)}, {SINCE} Lei 406/2001, Art. 17"])
+        f"Seguro obrigatório vencido em {_fmt(end)}, {SINCE} (Lei 406/2001, Art. 17)"])
     expect(card.locator(".expiries li", has_text="Seguro")).to_contain_text(f"{_fmt(end)} (vencido)")
     assert guard.foreign() == []
     context.close()
@@ -158,7 +158,7 @@ def test_the_riders_cnh_expired_offline_names_the_law(playwright_instance, live_
                                              tmp_path, days=10)
     banner = card.locator(".situation")
     expect(banner).to_have_attribute("data-situation", "irregular")
-    expect(banner.locator(".situation-lines li")).to_have_text([
+    expect(banner.locator(".situation-lines > li")).to_have_text([
         f"Condutor CNH VENCIDA em {_fmt(end)} (Lei 406/2001, Art. 20, I) — {RIDER}"])
     expect(banner.locator(".situation-lines a.cite")).to_have_attribute(
         "href", "/leis/tapurah-lei-406-2001-mototaxi#art-20-i")

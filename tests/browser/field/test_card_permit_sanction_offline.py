@@ -54,7 +54,7 @@ def test_a_suspended_permit_cites_art_25_iii_offline(browser, live_server, suspe
     expect(card.locator(".situation")).to_have_attribute("data-situation", "suspended")
     expect(card.locator(".situation-title")).to_have_text(f"SUSPENSO até {until}")
     reason = card.locator(".reasons li", has_text="Permissão TP-0535")
-    expect(reason).to_have_text(f"Permissão TP-0535 suspensa até {until}. Lei 535/2013, Art. 25, III")
+    expect(reason).to_have_text(f"Permissão TP-0535 suspensa até {until} (Lei 535/2013, Art. 25, III)")
     expect(reason.locator("a.cite")).to_have_attribute(
         "href", "/leis/nova-santa-helena-lei-535-2013-taxi#art-25-iii")
     assert guard.foreign() == []

@@ -69,7 +69,7 @@ def test_a_suspended_riders_vest_qr_says_so_on_top(playwright_instance, live_ser
     banner = card.locator(".situation")
     expect(banner).to_have_attribute("data-situation", "suspended")
     expect(banner.locator(".situation-title")).to_have_text(f"SUSPENSO até {day}")
-    expect(banner.locator(".situation-lines li")).to_have_text(
+    expect(banner.locator(".situation-lines > li")).to_have_text(
         [f"Condutor SUSPENSO até {day} — {RIDER}"])
     looks = _looks(banner)
     assert looks["first"]                                       # the very top of the card
