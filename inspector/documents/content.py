@@ -20,6 +20,7 @@ from inspector import rules
 from inspector.clock import LOCAL_TZ
 from inspector.documents.pdf import PhotoEntry, Quote, Rows, Section, Sheet, Signature, Text
 from inspector.enforcement.deadlines import counting_of
+from inspector.enforcement.grants import deadline_rule
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf, format_plate
 from inspector.inspections import evidence  # noqa: F401  (registers the HEIF opener for iPhone photos)
@@ -260,7 +261,7 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
         span = f"{act.deadline_hours} horas {tail}" if act.deadline_hours else \
             _days_words(act, act.deadline_days, tail) if act.deadline_days else \
             f"{act.deadline_text or ''} {tail}"
-        rows = [("Prazo para cumprir", span),
+        rows = [("Prazo para cumprir", span), ("Prazo fixado", deadline_rule(act)),
                 ("Vence em", f"{moment(act.deadline_at)} (horário de Mato Grosso)")]
         if act.deadline_explain:   # the legal calendar's count, as issued
             rows.append(("Contagem", act.deadline_explain))
@@ -269,7 +270,7 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
         tail = "a contar do recebimento deste documento"
         span = f"{act.deadline_hours} horas {tail}, contadas minuto a minuto" \
             if act.deadline_hours else _days_words(act, act.deadline_days, tail)
-        blocks.append(Rows((("Prazo para cumprir", span),)))
+        blocks.append(Rows((("Prazo para cumprir", span), ("Prazo fixado", deadline_rule(act)))))
     dq = loads(act.deadline_citation)
     if dq:
         blocks.append(quote(dq, pack))

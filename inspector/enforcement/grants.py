@@ -11,7 +11,15 @@ from datetime import datetime
 from inspector import rules
 from inspector.clock import utc
 from inspector.enforcement.acts import pack_of, schedule
-from inspector.enforcement.common import NotAllowed, act_state, as_json, event, record, require_role
+from inspector.enforcement.common import (
+    NotAllowed,
+    act_state,
+    as_json,
+    event,
+    loads,
+    record,
+    require_role,
+)
 from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
 from inspector.models import Role, Sanction, SanctionStatus
@@ -32,6 +40,20 @@ def grant_of(act: Sanction) -> rules.GrantOption | None:
                 None)
     return rules.grant_option(pack, act.rule_id, act.amount_on, step=step) \
         if step is not None else None
+
+
+def deadline_rule(act: Sanction) -> str | None:
+    """The deadline with the article that gives it, as the notice and the holder's page print
+    it: "72 horas (Art. 29, parágrafo único)", or "10 dias, concedidos pelo agente (Art. 19):
+    <motivo>". None: the act has no deadline to fix."""
+    if act.deadline_hours is None and act.deadline_days is None:
+        return None
+    article = (loads(act.deadline_citation) or {}).get("article")
+    if act.deadline_granted_by:
+        return f"{act.deadline_text}: {act.deadline_grant_reason}"
+    n = f"{act.deadline_hours} horas" if act.deadline_hours is not None \
+        else f"{act.deadline_days} dias"
+    return f"{n} ({article})" if article else n
 
 
 def offered(act: Sanction) -> rules.GrantOption | None:

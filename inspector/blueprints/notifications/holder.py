@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from inspector import bodies
 from inspector.blueprints.notifications.routes import bp
 from inspector.clock import LOCAL_TZ
+from inspector.enforcement.grants import deadline_rule
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
 from inspector.models import Municipality, Notice
@@ -203,7 +204,10 @@ def holder_view(notice: Notice) -> dict:
         # how each date was counted (rule, span, days without office skipped and why): the
         # legal calendar's line kept with the date when it was issued (enforcement.deadlines)
         "appeal_explain": act.appeal_explain if appeal else None,
-        "deadline_explain": act.deadline_explain if deadline is not None else None,
+        # the rule and its article first ("72 horas (Art. 29, parágrafo único)", or the days
+        # granted with their reason, Tapurah Art. 19), then the count
+        "deadline_explain": " · ".join(filter(None, (deadline_rule(act), act.deadline_explain)))
+        if deadline is not None else None,
         # decided in the office, not yet delivered: no date runs yet (services/enforcement/
         # delivery.py; Nova Santa Helena Art. 27 § único "Após o recebimento")
         "awaiting_delivery": act.awaiting_delivery and bool(
