@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import lambda_stmt, select
+from sqlalchemy import and_, false, func, lambda_stmt, or_, select
 from sqlalchemy.orm import joinedload
 
 from inspector import audit
@@ -33,6 +35,8 @@ from inspector.models import (
     Municipality,
     Service,
     Vehicle,
+    fold_name,
+    vehicle_drivers,
 )
 
 DEFAULT_BASE_URL = "http://127.0.0.1:5000"
@@ -192,6 +196,57 @@ def for_town(town_id: int, sheet: str | None = None, include_revoked: bool = Tru
     if sheet is None:
         return rows
     return [c for c in rows if sheet_of(c) == sheet]
+
+
+MAX_QUERY = 100
+
+
+def search(town_id: int, q: str, sheet: str | None = None, *, limit: int = 50,
+           offset: int = 0) -> list[Credential]:
+    """A town's credentials (newest first) whose vehicle's plate starts with the query or
+    prefix contains it, whose driver's name (accents ignored) or registration number
+    contains it, whose rider drives such a vehicle (a lost vest is found by the moto's
+    plate), whose number is the query ("12", "nº 12") or whose QR address or token it is.
+    Another town's credentials are never looked at."""
+    q = re.sub(r"\s+", " ", q or "").strip()[:MAX_QUERY]
+    query = (select(Credential).where(Credential.municipality_id == town_id)
+             .outerjoin(Vehicle, Credential.vehicle_id == Vehicle.id)
+             .outerjoin(Driver, Credential.driver_id == Driver.id)
+             .options(joinedload(Credential.vehicle),
+                      joinedload(Credential.driver).selectinload(Driver.vehicles)))
+    if sheet == "vehicle":
+        query = query.where(Credential.kind == CredentialKind.VEHICLE)
+    elif sheet in ("rider", "card"):
+        cats = RIDER_CATEGORIES if sheet == "rider" else TAXI_DRIVER_CATEGORIES
+        query = query.where(Credential.kind == CredentialKind.DRIVER, Driver.category.in_(cats))
+    if q:
+        query = query.where(_matches_query(town_id, q))
+    rows = db.session.scalars(query.order_by(Credential.id.desc())
+                              .limit(max(0, limit)).offset(max(0, offset)))
+    return list(rows.unique())
+
+
+def _matches_query(town_id: int, q: str):
+    plain = unicodedata.normalize("NFKD", q).encode("ascii", "ignore").decode()
+    key = re.sub(r"[^A-Z0-9]", "", plain.upper())      # "qba-1d23" -> "QBA1D23"
+    folded = fold_name(q)
+    vehicle_cond = [func.upper(Vehicle.prefix).contains(q.upper(), autoescape=True)]
+    if key:
+        vehicle_cond.append(Vehicle.plate.startswith(key, autoescape=True))
+    cond = [or_(*vehicle_cond),
+            Driver.name_folded.contains(folded, autoescape=True),
+            func.upper(Driver.registration_number).contains(q.upper(), autoescape=True)]
+    # A rider's badge by the plate or prefix of the motorcycle they ride.
+    driven = (select(vehicle_drivers.c.driver_id)
+              .join(Vehicle, Vehicle.id == vehicle_drivers.c.vehicle_id)
+              .where(Vehicle.municipality_id == town_id, or_(*vehicle_cond)))
+    cond.append(and_(Credential.driver_id.is_not(None), Credential.driver_id.in_(driven)))
+    number = re.fullmatch(r"(?:n[º°o]?\.?\s*|#\s*)?(\d{1,9})", q, re.IGNORECASE)
+    if number:
+        cond.append(Credential.id == int(number.group(1)))
+    token = q.rsplit("/v/", 1)[-1].strip()
+    cond.append(Credential.token_hash == token_hash(token) if len(token) > 20 else false())
+    return or_(*cond)
 
 
 def sheet_of(c: Credential) -> str:

@@ -114,7 +114,8 @@ def test_admin_issues_revokes_and_reissues_in_the_ui_with_audit(app, client, mak
 
     no_reason = client.post_form(f"/credenciais/{cid}/cancelar", {"motivo": ""})
     assert no_reason.status_code == 422 and "motivo" in no_reason.get_data(as_text=True)
-    resp = client.post_form(f"/credenciais/{cid}/reemitir", {"motivo": "adesivo danificado"})
+    resp = client.post_form(f"/credenciais/{cid}/reemitir", {"motivo": "adesivo danificado",
+                                                              "confirmo": "1"})
     assert resp.status_code == 302
     new_id = int(resp.headers["Location"].rsplit("/", 1)[1])
     assert new_id != cid

@@ -2,6 +2,7 @@
 queue of passenger reports. Admins change; supervisors look; other towns get 404."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import (
@@ -17,6 +18,7 @@ from flask import (
     url_for,
 )
 
+from inspector.blueprints.fragments import page_or_fragment
 from inspector.clock import local_day
 from inspector.credentials import issuing as credentials
 from inspector.credentials import keys as credential_keys
@@ -73,13 +75,39 @@ def _town_sheets(tid: int) -> dict[str, str]:
     return {s: label for s, label in SHEET_LABELS.items() if s in offered}
 
 
-def _list_context(sheet: str | None, errors: dict | None = None) -> dict:
+PER_PAGE = 25
+
+
+@dataclass(frozen=True)
+class Results:
+    """One page of credentials found, and whether another page follows."""
+
+    rows: list[Credential]
+    page: int
+    has_next: bool
+
+    @property
+    def has_prev(self) -> bool:
+        """Whether a page comes before this one."""
+        return self.page > 1
+
+
+def _page_number() -> int:
+    try:
+        return max(1, min(int(request.args.get("pagina", 1)), 10_000))
+    except ValueError:
+        return 1
+
+
+def _list_context(sheet: str | None, errors: dict | None = None, q: str = "",
+                  page: int = 1) -> dict:
     tid = town_id()
-    creds = credentials.for_town(tid, sheet)
+    rows = credentials.search(tid, q, sheet, limit=PER_PAGE + 1, offset=(page - 1) * PER_PAGE)
     sheets = _town_sheets(tid)
     missing = {s: credentials.missing_subjects(tid, s) for s in ([sheet] if sheet else sheets)}
-    return {"creds": creds, "missing": missing, "sheet": sheet, "today": local_day(),
-            "sheet_labels": sheets, "kind_labels": KIND_LABELS,
+    return {"results": Results(rows[:PER_PAGE], page, len(rows) > PER_PAGE), "q": q,
+            "max_query": credentials.MAX_QUERY, "missing": missing, "sheet": sheet,
+            "today": local_day(), "sheet_labels": sheets, "kind_labels": KIND_LABELS,
             "status_labels": STATUS_LABELS,
             "sheet_of": credentials.sheet_of, "subject_of": credentials.subject_of,
             "errors": errors or {}}
@@ -88,8 +116,12 @@ def _list_context(sheet: str | None, errors: dict | None = None) -> dict:
 @bp.get("/credenciais")
 @roles_required(*VIEWERS)
 def index():
-    """The town's credentials with their status, and who still has none."""
-    return render_template("credentials/list.html", **_list_context(_sheet_arg()))
+    """The town's credentials with their status, found by plate, prefix, name, registration
+    or number (`q`), of one sheet (`folha`), a page (`pagina`) at a time; and who still has
+    none. htmx gets the results alone (search as you type); without JS the form reloads."""
+    q = (request.args.get("q") or "").strip()[:credentials.MAX_QUERY]
+    return page_or_fragment("credentials/list.html", "credentials/_results.html",
+                            **_list_context(_sheet_arg(), q=q, page=_page_number()))
 
 
 @bp.post("/credenciais/emitir")
@@ -126,23 +158,46 @@ def detail(ident: int):
     return _detail(c, {})
 
 
-def _detail(c: Credential, errors: dict, status: int = 200):
+def _detail(c: Credential, errors: dict, status: int = 200, action: str | None = None,
+            reason: str = ""):
+    """The credential's page; after a refused cancel or reissue, that form shows its errors
+    and keeps the reason typed (`action`: cancelar | reemitir)."""
     return render_template("credentials/detail.html", c=c, errors=errors, today=local_day(),
                            subject=credentials.subject_of(c), url=credentials.public_url(c.token),
                            sheet=credentials.sheet_of(c), kind_labels=KIND_LABELS,
-                           status_labels=STATUS_LABELS), status
+                           status_labels=STATUS_LABELS, action=action,
+                           reason=reason), status
+
+
+CONFIRM = {"cancelar": "marque “Confirmo” para cancelar: o QR deixa de valer na hora",
+           "reemitir": "marque “Confirmo” para reemitir: esta credencial será cancelada"}
+
+
+def _confirmed_reason(action: str) -> tuple[str, dict]:
+    """The reason typed in one destructive form and what is missing: its own reason and its
+    own “Confirmo” box. Nothing is changed unless both are there."""
+    reason = (request.form.get("motivo") or "").strip()[:500]
+    errors = {}
+    if len(reason) < credentials.MIN_REASON:
+        errors["motivo"] = f"diga o motivo (pelo menos {credentials.MIN_REASON} letras)"
+    if request.form.get("confirmo") != "1":
+        errors["confirmo"] = CONFIRM[action]
+    return reason, errors
 
 
 @bp.post("/credenciais/<int:ident>/cancelar")
 @roles_required(Role.ADMIN)
 def revoke(ident: int):
-    """Cancel a credential; a reason is required."""
+    """Cancel a credential; a reason and an explicit confirmation are required."""
     c = get_in_town(Credential, ident)
+    reason, errors = _confirmed_reason("cancelar")
     try:
-        credentials.revoke(c, request.form.get("motivo", ""), g.user)
+        if errors:
+            raise ValidationFailed(errors)
+        credentials.revoke(c, reason, g.user)
     except ValidationFailed as e:
         db.session.rollback()
-        return _detail(c, e.errors, 422)
+        return _detail(c, e.errors, 422, "cancelar", reason)
     db.session.commit()
     flash("Credencial cancelada. O QR agora mostra CREDENCIAL CANCELADA.", "success")
     return redirect(url_for("credentials.detail", ident=c.id))
@@ -151,13 +206,17 @@ def revoke(ident: int):
 @bp.post("/credenciais/<int:ident>/reemitir")
 @roles_required(Role.ADMIN)
 def reissue(ident: int):
-    """Cancel a credential and issue a new one to the same vehicle or driver (lost vest)."""
+    """Cancel a credential and issue a new one to the same vehicle or driver (lost vest);
+    its own reason and an explicit confirmation are required."""
     c = get_in_town(Credential, ident)
+    reason, errors = _confirmed_reason("reemitir")
     try:
-        new = credentials.reissue(c, request.form.get("motivo", ""), g.user)
+        if errors:
+            raise ValidationFailed(errors)
+        new = credentials.reissue(c, reason, g.user)
     except ValidationFailed as e:
         db.session.rollback()
-        return _detail(c, e.errors, 422)
+        return _detail(c, e.errors, 422, "reemitir", reason)
     db.session.commit()
     flash("Nova credencial emitida; a anterior foi cancelada. Imprima a nova.", "success")
     return redirect(url_for("credentials.detail", ident=new.id))
