@@ -13,8 +13,12 @@ checked against the file years later. Before it becomes evidence a photo is chec
   and padding — one byte value, 0x00 or 0xFF, repeated, PADDING_LIMIT bytes at most (camera
   buffers rounded up; a run of one value carries nothing). After a PNG's IEND, a WebP's RIFF
   chunk or a HEIF's last box: nothing;
-- every image in the file is decoded, pixel by pixel (Pillow `load()`, never `draft()`, which
-  skips data), with ImageFile.LOAD_TRUNCATED_IMAGES off and Pillow's bomb warning an error;
+- every image in the file is decoded (Pillow `load()`), with ImageFile.LOAD_TRUNCATED_IMAGES
+  off and Pillow's bomb warning an error. A JPEG is decoded at 1/8 scale in grey (`draft()`:
+  libjpeg's DCT scaling): every entropy-coded segment of every component is still read and
+  Huffman-decoded to its end — the bitstream cannot be skipped through — so a file cut short
+  still fails exactly as at full scale, but only the DC of each block is turned into pixels
+  (1/64 of the pixels, no colour conversion: 3–5 times cheaper, and 1/64 of the memory);
 - more than one frame (an animated GIF/WebP/PNG, a HEIF with several images) is refused:
   one photo is expected;
 - more than MAX_PIXELS is refused before a pixel is decoded.
@@ -179,13 +183,11 @@ def decode_photo(data: bytes) -> ImageFacts:
         frames = getattr(img, "n_frames", 1)
         if img.format != "MPO" and (frames > 1 or getattr(img, "is_animated", False)):
             raise PhotoRefused("frames", f"O arquivo tem {frames} imagens; a prova é uma só.")
-        _decode_all(img, frames)
-        if frames > 1:
-            img.seek(0)
+        fmt, width, height = img.format, img.width, img.height  # draft() shrinks img.size
+        _decode_all(img, data)
         # after the decode: reading a PNG's EXIF loads the image, and _exif forgives errors
         taken, lat, lon = _exif(img)
-        return ImageFacts(SAME_FORMAT.get(img.format, img.format), img.width, img.height,
-                          taken, lat, lon)
+        return ImageFacts(SAME_FORMAT.get(fmt, fmt), width, height, taken, lat, lon)
 
 
 def expect_format(facts: ImageFacts, declared_mime: str) -> None:
@@ -283,25 +285,37 @@ def _padding(data: bytes, start: int, end: int) -> int:
     return end - start
 
 
-def _decode_all(img: Image.Image, frames: int) -> None:
-    """Decode every image of the file (an MPO's declared ones too); PhotoRefused when one
-    cannot be decoded whole."""
+def _decode_all(img: Image.Image, data: bytes) -> None:
+    """Decode every image of the file (an MPO's declared ones too, each opened as the JPEG it
+    is: Pillow's MPO seek keeps the first image's draft scale); PhotoRefused when one cannot be
+    decoded whole."""
     if ImageFile.LOAD_TRUNCATED_IMAGES:  # someone turned Pillow's guard off: refuse to judge
         raise RuntimeError("PIL.ImageFile.LOAD_TRUNCATED_IMAGES is on")
+    declared = _mpf_images(data, img)  # checked whole by _check_structure
     with DECODE_SLOTS, warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
-        for frame in range(frames):
+        for n in range(1 + len(declared)):
             try:
-                if frame:
-                    img.seek(frame)
-                    if img.width * img.height > MAX_PIXELS:
-                        raise PhotoRefused("pixels", "Uma das imagens do arquivo tem pixels "
-                                                     "demais.")
-                img.load()
+                if n:
+                    start, size = declared[n - 1]
+                    with Image.open(BytesIO(data[start:start + size]), formats=["JPEG"]) as one:
+                        _decode_one(one)
+                else:
+                    _decode_one(img)
             except (Image.DecompressionBombWarning, Image.DecompressionBombError):
                 raise PhotoRefused("pixels", "A imagem tem pixels demais.") from None
-            except _UNDECODABLE as e:
+            except (UnidentifiedImageError, *_UNDECODABLE) as e:
                 raise PhotoRefused("damaged", f"A imagem não pôde ser decodificada ({e}).") from None
+
+
+def _decode_one(img: Image.Image) -> None:
+    """Decode one image: a JPEG at 1/8 scale in grey (module docstring: every entropy-coded
+    segment is still read to its end), any other format whole."""
+    if img.width * img.height > MAX_PIXELS:
+        raise PhotoRefused("pixels", "Uma das imagens do arquivo tem pixels demais.")
+    if img.format in ("JPEG", "MPO"):
+        img.draft("L", (1, 1))  # (1, 1): the smallest scale libjpeg has, 1/8
+    img.load()
 
 
 def _exif(img: Image.Image) -> tuple[str | None, float | None, float | None]:

@@ -210,3 +210,34 @@ def test_the_answer_names_the_problem_and_marks_it_permanent():
     assert body["status"] == 422 and body["permanent"] is True
     assert body["reason"] == "photo_refused" and body["problem"] == "extra_data"
     assert body["fields"]["foto"]
+
+
+# ------------------------------------------------------------------ the decode at 1/8 scale
+@pytest.mark.parametrize("progressive", [False, True])
+@pytest.mark.parametrize("cut", [0.3, 0.8, 0.99])
+def test_the_scaled_decode_alone_still_refuses_a_jpeg_cut_short(monkeypatch, progressive, cut):
+    """A JPEG is decoded at 1/8 scale (draft): libjpeg still entropy-decodes every segment, so
+    a file cut short inside its compressed data fails in the decode itself — here with the
+    structure walk switched off, so that nothing else could catch it."""
+    data = _save(_noise((640, 480)), "JPEG", progressive=progressive, quality=90)
+    monkeypatch.setattr(evidence, "_check_structure", lambda data, img: None)
+    assert evidence.decode_photo(data).width == 640  # whole: it decodes
+    e = _refused(data[:int(len(data) * cut)])
+    assert e.problem == "damaged" and "decodificada" in e.errors["foto"]
+
+
+def test_a_gain_map_cut_short_fails_in_the_decode_too(monkeypatch):
+    """The images an MPF index declares are each decoded (as the JPEG each is)."""
+    data = _save(_noise(), "MPO", save_all=True, append_images=[_noise((160, 120))])
+    monkeypatch.setattr(evidence, "_check_structure", lambda data, img: None)
+    assert evidence.decode_photo(data).format == "JPEG"
+    with Image.open(BytesIO(data)) as img:
+        ((start, size),) = evidence._mpf_images(data, img)
+    e = _refused(data[:start + size // 2])  # the file ends inside the gain map's scan
+    assert e.problem == "damaged" and "decodificada" in e.errors["foto"]
+
+
+def test_the_facts_keep_the_photos_own_size():
+    """draft() shrinks the image Pillow holds; the facts stored are the photo's."""
+    facts = evidence.check_photo(_save(_noise((1000, 750)), "JPEG"), "image/jpeg")
+    assert (facts.width, facts.height) == (1000, 750)
