@@ -33,7 +33,8 @@ def create_user(*, town_slug: str, username: str, name: str, role: str, password
     db.session.add(user)
     db.session.flush()
     audit.record("user_created", "user", user.id, actor=actor, municipality_id=town.id,
-                 after={"username": username, "name": user.name, "role": role})
+                 after={"username": username, "name": user.name, "role": role,
+                        "badge_number": badge_number})
     return user
 
 

@@ -33,7 +33,8 @@ def _problems(e: ValidationFailed) -> str:
 @click.option("--ibge", "ibge_code", required=True, help="IBGE code, 7 digits (51…).")
 @click.option("--name", required=True, help="The town's name as written by IBGE.")
 @click.option("--slug", required=True, help="Short name in URLs and rule packs (e.g. tapurah).")
-@click.option("--timezone", default="America/Cuiaba", show_default=True)
+@click.option("--timezone", default="America/Cuiaba", show_default=True,
+              help="IANA time zone of the town's clock: its days are the days the law counts.")
 @click.option("--population-seat", required=True, help="Inhabitants of the seat (sede).")
 @click.option("--population-interior", required=True, help="Inhabitants outside the seat.")
 @click.option("--population-source", required=True, help="Where the figures come from.")
@@ -57,7 +58,7 @@ def towns_create(ibge_code, name, slug, timezone, population_seat, population_in
         db.session.rollback()
         fail(f"município não criado: {_problems(e)}")
     db.session.commit()
-    click.echo(f"criado: {town.name} ({town.slug}, IBGE {town.ibge_code}), "
+    click.echo(f"criado: {town.name} ({town.slug}, IBGE {town.ibge_code}, fuso {town.timezone}), "
                f"{town.population_seat + town.population_interior} habitantes, "
                f"leis: {', '.join(packs)}")
     click.echo(f"próximo passo: flask --app inspector towns admin --town {town.slug} "

@@ -25,7 +25,7 @@ from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import aliased
 
 from inspector import rules
-from inspector.clock import utc
+from inspector.clock import town_day, utc
 from inspector.enforcement.acts import (
     accrue,
     apply_effect,
@@ -187,14 +187,17 @@ def _remind(now: datetime, report: TickReport) -> None:
 
 
 def _close_windows(now: datetime, report: TickReport) -> None:
-    today = local_day(now)
+    # an appeal window ends with the last day on the town's own clock (municipalities.timezone)
+    today = {t.id: town_day(t, now) for t in db.session.scalars(select(Municipality))}
     acts = db.session.scalars(
         select(Sanction).where(Sanction.appeal_until.is_not(None),
-                               Sanction.appeal_until < today,
+                               Sanction.appeal_until < max(today.values(), default=local_day(now)),
                                Sanction.appeal_closed_at.is_(None),
                                Sanction.status.in_(LIVE + (SanctionStatus.CLOSED,)))
         .order_by(Sanction.id).with_for_update()).all()
     for act in acts:
+        if act.appeal_until >= today.get(act.municipality_id, local_day(now)):
+            continue   # still the last day (or before) in the act's town
         before = act_state(act)
         act.appeal_closed_at = now
         record("appeal_window_closed", act, actor=None, before=before,
@@ -233,8 +236,8 @@ def _close_finished(now: datetime, report: TickReport) -> None:
 
 # --- what the law applies by itself -------------------------------------------------------------
 def _automatic(now: datetime, report: TickReport) -> None:
-    today = local_day(now)
     for town in db.session.scalars(select(Municipality).order_by(Municipality.id)).all():
+        today = town_day(town, now)   # the law's day is the town's (municipalities.timezone)
         for pack in rules.packs_for_town(town.slug):
             if not pack.span.covers(today):
                 continue
@@ -319,7 +322,7 @@ def _apply_automatic(town, pack, offence, m, violation, row, vehicle, now: datet
         citation=as_json(m.citation.as_dict()), required_action=violation.message,
         decided_by=m.decided_by, automatic=True, status=SanctionStatus.CONFIRMED,
         notified_at=now, proposed_at=now, decided_at=now, updated_at=now,
-        amount_on=local_day(now),
+        amount_on=town_day(town, now),
         appeal_days=appeal.days if appeal else None, appeal_to=appeal.to if appeal else None,
         appeal_suspensive=appeal.suspensive if appeal else None,
         appeal_citation=as_json(appeal.citation.as_dict()) if appeal else None)

@@ -17,7 +17,7 @@ from datetime import date
 from sqlalchemy import select
 
 from inspector import audit
-from inspector.clock import local_day
+from inspector.clock import town_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import CLOSURE_KINDS, Municipality, TownCalendarYear, TownClosure
@@ -111,7 +111,7 @@ def add_closure(town: Municipality, data: Mapping[str, str], actor) -> TownClosu
     kind = (data.get("kind") or "").strip()
     if kind not in CLOSURE_KINDS:
         errors["kind"] = "Escolha o tipo: feriado municipal (lei) ou ponto facultativo (decreto)."
-    if act_date is not None and act_date > local_day():
+    if act_date is not None and act_date > town_day(town):   # the town's own today
         errors["act_date"] = "A data do ato não pode ser futura: registre o ato depois de publicado."
     if day is not None and "day" not in errors:
         same = db.session.scalar(select(TownClosure).where(

@@ -5,20 +5,23 @@ judged by the rules engine, kept per town and day and brought up to date from th
 log). The first computation of a day also writes that day's counts to
 `fleet_standing_days`, so the trend reads a few rows per day instead of judging the fleet
 again for every past day (which the registry as it is today could not say anyway).
+The enforcement tick (`flask enforcement tick`, every minute in production) records each
+town's day too (`record_day`), so the trend has every day the tick ran, not only the days
+someone opened the dashboard.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import exists, select
 
 from inspector import audit
-from inspector.clock import local_day, now
+from inspector.clock import local_day, now, town_day
 from inspector.extensions import db, insert_once
 from inspector.field import standing as field_standing
-from inspector.models import FleetStandingDay, Service, Vehicle
+from inspector.models import FleetStandingDay, Municipality, Service, Vehicle
 from inspector.stats.period import Period
 
 SERVICE_LABELS = {"taxi": "Táxi", "mototaxi": "Mototáxi"}
@@ -74,6 +77,17 @@ def today(town_id: int, day: date | None = None) -> list[ServiceFleet]:
     return fleet
 
 
+def record_day(town: Municipality, moment: datetime) -> int:
+    """Record the town's fleet standing of its local day at `moment`, unless that day has a
+    row already (a cheap check first: the tick calls this every minute, and judging the
+    fleet is the expensive part). Flushes; the caller commits. How many rows were written."""
+    day = town_day(town, moment)
+    if db.session.scalar(select(exists().where(FleetStandingDay.municipality_id == town.id,
+                                               FleetStandingDay.day == day))):
+        return 0
+    return len(today(town.id, day))
+
+
 def _record(town_id: int, day: date, fleet: list[ServiceFleet]) -> None:
     kept = {r.service.value: r for r in db.session.scalars(
         select(FleetStandingDay).where(FleetStandingDay.municipality_id == town_id,
@@ -107,9 +121,11 @@ def trend(town_id: int, period: Period) -> list[tuple[date, dict[str, ServiceFle
     return sorted(days.items())
 
 
-def vehicles_in(town_id: int, service: str, standing: str) -> list[tuple[Vehicle, list[dict]]]:
-    """The vehicles of a service in a standing today, by prefix, with the reasons."""
-    entries, services = standing_today(town_id)
+def vehicles_in(town_id: int, service: str, standing: str,
+                day: date | None = None) -> list[tuple[Vehicle, list[dict]]]:
+    """The vehicles of a service in a standing today (or on `day`, the town's today), by
+    prefix, with the reasons."""
+    entries, services = standing_today(town_id, day)
     ids = [vid for vid, s in services.items() if s == service
            and entries.get(vid, {}).get("status", "irregular") == standing]
     rows = []

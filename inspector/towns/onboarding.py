@@ -11,13 +11,13 @@ import secrets
 
 from inspector import audit, rules
 from inspector.accounts import create_user
-from inspector.clock import LOCAL_TZ
+from inspector.clock import DEFAULT_ZONE, zone
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Municipality, Role, User
 
 MATO_GROSSO = "51"                 # IBGE state code: every town served is in Mato Grosso
-TIMEZONE = "America/Cuiaba"        # the one clock of the product (inspector/clock.py)
+TIMEZONE = DEFAULT_ZONE            # Mato Grosso's clock (inspector/clock.py), the default
 SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 FISCAL_UNIT = re.compile(r"[A-Z]{2,10}")
 
@@ -93,9 +93,12 @@ def create_town(*, ibge_code: str, name: str, slug: str, timezone: str, populati
         errors["slug"] = "use letras minúsculas sem acento, números e hífens (ex.: nova-santa-helena)"
     elif db.session.scalar(db.select(Municipality.id).filter_by(slug=slug)):
         errors["slug"] = f"o município '{slug}' já existe"
-    if timezone.strip() != TIMEZONE:
-        errors["timezone"] = (f"fuso horário {timezone!r} não atendido: os prazos contam no fuso "
-                              f"de Mato Grosso, {TIMEZONE} (UTC−4)")
+    timezone = (timezone or "").strip() or TIMEZONE
+    try:
+        zone(timezone)
+    except ValueError:
+        errors["timezone"] = (f"fuso horário desconhecido: {timezone[:60]!r} (use um nome IANA, "
+                              f"ex.: {TIMEZONE}, America/Manaus, America/Noronha)")
     seat = _population(population_seat, "population_seat", errors)
     interior = _population(population_interior, "population_interior", errors)
     if not population_source.strip():
@@ -114,10 +117,10 @@ def create_town(*, ibge_code: str, name: str, slug: str, timezone: str, populati
     town = Municipality(slug=slug, name=name, ibge_code=ibge_code, population_seat=seat,
                         population_interior=interior,
                         population_source=" ".join(population_source.split()),
-                        fiscal_unit_name=unit)
+                        fiscal_unit_name=unit, timezone=timezone)
     db.session.add(town)
     db.session.flush()
-    after = audit.snapshot(town) | {"timezone": str(LOCAL_TZ), "packs": sorted(p.id for p in packs)}
+    after = audit.snapshot(town) | {"timezone": timezone, "packs": sorted(p.id for p in packs)}
     audit.record("municipality_created", "municipality", town.id, after=after, actor=actor,
                  municipality_id=town.id)
     return town

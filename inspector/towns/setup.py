@@ -11,7 +11,8 @@ Each step says whether it is done, what is missing in one sentence, and where it
 - the town's own closures (holidays and "ponto facultativo" by decree): this year must be
   entered on the town calendar page (/conformidade/calendario, migration 0021);
 - credentials: every vehicle, rider and driver of an offered sheet has one in force;
-- accounts: at least one active agent and one supervisor (admins sign in here already).
+- accounts: at least one active agent and one supervisor (admins sign in here already),
+  created on /municipio/contas (or `flask users create`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from decimal import Decimal
 from sqlalchemy import func, select
 
 from inspector import audit, rules
-from inspector.clock import local_day
+from inspector.clock import town_day
 from inspector.credentials import issuing as credentials
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -195,13 +196,14 @@ def _accounts_step(town) -> Step:
     return Step("accounts", "Contas por perfil", not lacking,
                 f"{counts}." + (f" Falta ao menos um(a) {' e um(a) '.join(lacking)}."
                                 if lacking else ""),
+                fix="towns.accounts",
                 command=f"flask --app inspector users create --town {town.slug} --role agent "
                         "--username NOME --name 'Nome Completo'")
 
 
 def setup_of(town: Municipality, on: date | None = None) -> Setup:
-    """Every step of the town's setup on a day (today by default)."""
-    on = on or local_day()
+    """Every step of the town's setup on a day (today on the town's clock by default)."""
+    on = on or town_day(town)
     packs = rules.packs_for_town(town.slug)
     unit = fiscal_unit_of(town)
     return Setup(town, on, [

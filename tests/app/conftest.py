@@ -24,3 +24,27 @@ def start_logs(monkeypatch, caplog):
     yield caplog
     for app in apps:
         app.logger.removeHandler(caplog.handler)
+
+
+@pytest.fixture
+def registry_rows(app):
+    """Makes one row of every registry table — a licensed taxi, its holder, driver, permit,
+    licence and insurance, a stand — and an admin account, in the town named:
+    `registry_rows("sapezal")`. The first town asked for holds id 1 of each table: the access
+    test asks another town's row #1 with it, the hostile-URL sweep gives the lists and the
+    forms of the signed-in town rows to go through."""
+    from inspector.extensions import db
+    from tests import factories
+
+    def build(slug: str) -> None:
+        with app.app_context():
+            v = factories.vehicle(slug, "taxi")
+            d = factories.driver(slug, "autonomo", holder=v.holder)
+            d.vehicles.append(v)
+            p = factories.permit(v.holder, "taxi")
+            factories.licence(v, permit_id=p.id)
+            factories.insurance(v)
+            factories.stand(slug)
+            factories.user("admin", slug)
+            db.session.commit()
+    return build

@@ -55,28 +55,14 @@ def _request(client, method, url, token):
                        headers={"X-CSRFToken": token, "Accept": "text/html"})
 
 
-@pytest.fixture
-def other_town_rows(app):
-    """One row of every registry table, all in Sapezal, created first so each has id 1."""
-    with app.app_context():
-        v = factories.vehicle("sapezal", "taxi")
-        d = factories.driver("sapezal", "autonomo", holder=v.holder)
-        d.vehicles.append(v)
-        p = factories.permit(v.holder, "taxi")
-        factories.licence(v, permit_id=p.id)
-        factories.insurance(v)
-        factories.stand("sapezal")
-        factories.user("admin", "sapezal")
-        db.session.commit()
-
-
 def test_every_route_declares_its_access(app):
     missing = sorted({rule.rule for rule, view, _, _ in _routes(app)
                       if not hasattr(view, "access")})
     assert not missing, f"routes without @public/@login_required/@roles_required: {missing}"
 
 
-def test_anonymous_requests_are_refused_on_every_private_route(app, client, other_town_rows):
+def test_anonymous_requests_are_refused_on_every_private_route(app, client, registry_rows):
+    registry_rows("sapezal")
     checked = 0
     for _rule, view, method, url in _routes(app):
         token = client.csrf_token("/entrar")  # fresh: /sair clears the session
@@ -93,7 +79,8 @@ def test_anonymous_requests_are_refused_on_every_private_route(app, client, othe
 
 
 @pytest.mark.parametrize("role", [r.value for r in Role])
-def test_wrong_role_is_refused(app, make, other_town_rows, role):
+def test_wrong_role_is_refused(app, make, registry_rows, role):
+    registry_rows("sapezal")
     user = make(factories.user, role, "tapurah")
     client = app.test_client()
     assert client.login(user.username).status_code == 302
@@ -107,11 +94,12 @@ def test_wrong_role_is_refused(app, make, other_town_rows, role):
 
 
 @pytest.mark.parametrize("role", [r.value for r in Role])
-def test_another_towns_rows_are_out_of_reach(app, make, other_town_rows, role):
+def test_another_towns_rows_are_out_of_reach(app, make, registry_rows, role):
     """A Tapurah user asking for Sapezal's row #1 gets 403/404, never the row or a 5xx.
 
     A sweep with placeholder ids; every route with a row id is also tried on rows that
     exist, by test_another_towns_real_rows_answer_404_while_ours_answer."""
+    registry_rows("sapezal")     # before the user: Sapezal holds id 1 of every table
     user = make(factories.user, role, "tapurah")
     client = app.test_client()
     client.login(user.username)
@@ -140,7 +128,7 @@ ROW_OF_PREFIX = [
     ("/revisao/recursos/", "appeal"), ("/revisao/fotos/", "photo"),
     ("/revisao/pagamentos/", "payment"), ("/revisao/vistorias/", "inspection"),
     ("/credenciais/", "credential"), ("/denuncias/", "report"),
-    ("/conformidade/calendario/", "closure"),
+    ("/conformidade/calendario/", "closure"), ("/municipio/contas/", "user"),
 ]
 # Routes with arguments that name no row: the printed sheet of one kind of credential is
 # always the signed-in user's own town's (its argument is "vehicle", "rider" or "card"), and
@@ -260,7 +248,8 @@ def test_another_towns_real_rows_answer_404_while_ours_answer(app, two_towns, ro
                       "/documentos/<town>/<path:number>/pdf"},
             "admin": {"/cadastro/condutores/<int:ident>", "/revisao/atos/<int:ident>/prefeito",
                       "/credenciais/<int:ident>/cancelar", "/credenciais/<int:ident>/reemitir",
-                      "/denuncias/<int:ident>/concluir"}}
+                      "/denuncias/<int:ident>/concluir",
+                      "/municipio/contas/<int:ident>/desativar"}}
     assert must[role] <= {r for _, r in tried}, must[role] - {r for _, r in tried}
 
 

@@ -28,7 +28,8 @@ def test_the_ibge_check_digit_of_the_four_towns():
 def test_create_a_town_then_its_first_admin(app, runner):
     done = runner.invoke(args=TAPURAH)
     assert done.exit_code == 0, done.output
-    assert "criado: Tapurah (tapurah, IBGE 5108006), 14370 habitantes" in done.output
+    assert ("criado: Tapurah (tapurah, IBGE 5108006, fuso America/Cuiaba), 14370 habitantes"
+            in done.output)
     admin = runner.invoke(args=["towns", "admin", "--town", "tapurah", "--username",
                                 "admin.tapurah", "--name", "Vilma Ruaro", "--generate"])
     assert admin.exit_code == 0, admin.output
@@ -51,7 +52,9 @@ def test_create_a_town_then_its_first_admin(app, runner):
 @pytest.mark.parametrize("change, words", [
     ({"--ibge": "5108007"}, "dígito verificador não confere: o código seria 5108006"),
     ({"--ibge": "3550308"}, "não é de Mato Grosso"),
-    ({"--timezone": "America/Sao_Paulo"}, "fuso de Mato Grosso"),
+    ({"--timezone": "America/Atlantida"}, "fuso horário desconhecido: 'America/Atlantida'"),
+    ({"--timezone": "Local"}, "fuso horário desconhecido: 'Local'"),
+    ({"--timezone": "../../etc/passwd"}, "fuso horário desconhecido: '../../etc/passwd'"),
     ({"--pack": "sapezal-060-1998"}, "é do município 'sapezal', não de 'tapurah'"),
     ({"--pack": "lei-nenhuma"}, "pacote de regras desconhecido"),
     ({"--fiscal-unit": "UFM"}, "conta as multas em UFIM, não em UFM"),
@@ -90,7 +93,7 @@ def test_the_setup_page_lists_what_is_missing_with_where_to_fix_it(app, runner, 
     assert 'href="/cadastro/importar"' in _row(html, "registry")
     assert 'href="/credenciais"' in _row(html, "credentials")
     accounts = _row(html, "accounts")
-    assert "agente: 0" in accounts and "users create --town tapurah" in accounts
+    assert "agente: 0" in accounts and 'href="/municipio/contas"' in accounts
     calendar = _row(html, "calendar")
     assert "pendente" in calendar and 'href="/conformidade/calendario"' in calendar
     assert "Lei 406/2001" in _row(html, "laws")
@@ -132,3 +135,32 @@ def test_only_the_admin_opens_it(client, make):
     make(factories.user, "supervisor", "tapurah", username="sup.t")
     client.login("sup.t")
     assert client.get("/municipio").status_code == 403
+
+
+def test_a_town_on_another_clock_counts_its_own_days(app, runner, client, make):
+    """`--timezone` is stored, audited and shown; the town's day turns at its own midnight.
+    Fernando de Noronha's clock (UTC-2) is two hours ahead of Mato Grosso's (UTC-4): at
+    03:00 UTC on 6 March 2026 it is already the 6th there and still the 5th in Cuiabá."""
+    from datetime import UTC, datetime
+
+    from inspector.clock import town_day
+    from inspector.towns.setup import setup_of
+
+    args = list(TAPURAH)
+    args[args.index("--timezone") + 1] = "America/Noronha"
+    done = runner.invoke(args=args)
+    assert done.exit_code == 0, done.output
+    assert "fuso America/Noronha" in done.output
+    moment = datetime(2026, 3, 6, 3, 0, tzinfo=UTC)
+    with app.app_context():
+        town = db.session.scalar(db.select(Municipality))
+        assert town.timezone == "America/Noronha"
+        created = db.session.scalar(db.select(AuditEntry).filter_by(action="municipality_created"))
+        assert '"timezone":"America/Noronha"' in created.after
+        assert town_day(town, moment) == date(2026, 3, 6)
+        assert town_day(None, moment) == date(2026, 3, 5)         # Mato Grosso's clock
+        assert setup_of(town).on == town_day(town)
+    make(factories.user, "admin", "tapurah", username="admin.t")
+    client.login("admin.t")
+    html = client.get("/municipio").get_data(as_text=True)
+    assert "fuso horário <span class=\"town-timezone\">America/Noronha</span>" in html

@@ -69,7 +69,8 @@ def build(app, slug: str) -> TownRows:
         out = TownRows(slug, {r: u.username for r, u in users.items()})
         out.ids.update(vehicle=f["vehicle"].id, driver=f["driver"].id, holder=f["holder"].id,
                        permit=f["permit"].id, licence=f["licence"].id, stand=stand.id,
-                       insurance=f["vehicle"].insurance_policies[0].id)
+                       insurance=f["vehicle"].insurance_policies[0].id,
+                       user=users["agent"].id)
         # 1. an inspection in March: its act confirmed by the supervisor issues a document
         when = local(2026, 3, 2)
         first = inspect(f["vehicle"], users["agent"], {failing: "fail"}, when)
@@ -150,7 +151,8 @@ def build(app, slug: str) -> TownRows:
 def fingerprint(app, rows: TownRows) -> dict:
     """What another town's user must not be able to change: the acts' statuses, the
     payments' reversals, the appeals' statuses, the inspection's review state, the
-    credentials (revoked, reissued) and the passenger reports' statuses."""
+    credentials (revoked, reissued), the passenger reports' statuses and the accounts'
+    (active or not)."""
     with app.app_context():
         town = db.session.scalar(select(User.municipality_id)
                                  .where(User.username == rows.users["admin"]))
@@ -171,5 +173,8 @@ def fingerprint(app, rows: TownRows) -> dict:
             "reports": db.session.execute(
                 select(PassengerReport.id, PassengerReport.status)
                 .where(PassengerReport.municipality_id == town)).all(),
+            "users": db.session.execute(
+                select(User.id, User.active).where(User.municipality_id == town)
+                .order_by(User.id)).all(),
         }
 

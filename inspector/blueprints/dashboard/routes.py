@@ -6,6 +6,7 @@ are rendered once and reused until anything of the town changes (render_cache.py
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 from flask import (
     Blueprint,
@@ -22,7 +23,7 @@ from markupsafe import Markup
 from inspector import audit, render_cache
 from inspector.blueprints.dashboard import charts
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
-from inspector.clock import local_day
+from inspector.clock import town_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Fine, FinePayment, Role, Sanction
@@ -32,6 +33,11 @@ from inspector.stats import dashboard, exports, fleet, sheets
 from inspector.stats import period as periods
 
 bp = Blueprint("dashboard", __name__, url_prefix="/painel")
+
+
+def local_day() -> date:
+    """Today on the clock of the signed-in user's town (municipalities.timezone)."""
+    return town_day(g.user.municipality)
 EXPORT_LABELS = {"vistorias": "Vistorias (uma linha por item do checklist, com o artigo)",
                  "atos": "Atos", "multas": "Multas", "pagamentos": "Pagamentos de multas",
                  "cadastro": "Cadastro (veículos com titular, alvará e condutores)",
@@ -42,9 +48,9 @@ VIEWERS = roles_required(Role.SUPERVISOR, Role.ADMIN)
 def _period() -> periods.Period | tuple[dict, periods.Period]:
     """The period asked for; on a bad one, its errors and the default period."""
     try:
-        return periods.from_args(request.args)
+        return periods.from_args(request.args, local_day())
     except ValidationFailed as e:
-        return e.errors, periods.preset("12s")
+        return e.errors, periods.preset("12s", local_day())
 
 
 @bp.get("")
@@ -132,7 +138,7 @@ def fleet_list():
     if service not in fleet.SERVICE_LABELS or standing not in fleet.STANDING_LABELS:
         abort(400, "Filtro inválido: use servico=taxi ou mototaxi e situacao=regular, "
                    "irregular ou suspended.")
-    rows = fleet.vehicles_in(town_id(), service, standing)
+    rows = fleet.vehicles_in(town_id(), service, standing, local_day())
     return render_template("dashboard/fleet.html", rows=rows, today=local_day(),
                            service_label=fleet.SERVICE_LABELS[service],
                            standing_label=fleet.STANDING_LABELS[standing])
@@ -154,7 +160,7 @@ def payments():
         .order_by(FinePayment.paid_on.desc(), FinePayment.id.desc())).all()
     return page_or_fragment("dashboard/payments.html", "dashboard/payments.html", rows=rows,
                             period=asked, brl=brl,
-                            total=sum((p.amount_brl for p, _ in rows), 0))
+                            total=sum((p.amount_brl for p, _ in rows), Decimal(0)))
 
 
 EXPORT_FORMATS = {"csv": "text/csv; charset=utf-8",
@@ -164,7 +170,7 @@ EXPORT_FORMATS = {"csv": "text/csv; charset=utf-8",
 def _export_period() -> periods.Period | None:
     """The lists' days: none, either end or both (an open end is open, as on the lists)."""
     if request.args.get("periodo"):
-        return periods.preset(request.args["periodo"])
+        return periods.preset(request.args["periodo"], local_day())
     try:
         first = periods.parse_day(request.args.get("de", ""), "de")
         last = periods.parse_day(request.args.get("ate", ""), "ate")

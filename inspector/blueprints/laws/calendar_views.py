@@ -10,8 +10,9 @@ from __future__ import annotations
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
 from inspector import enforcement
-from inspector.blueprints.laws.routes import bp, today
+from inspector.blueprints.laws.routes import bp
 from inspector.clock import now as clock_now
+from inspector.clock import town_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.laws import town_calendar
@@ -21,6 +22,11 @@ from inspector.security import get_in_town, roles_required, town_id
 
 READ = roles_required(Role.SUPERVISOR, Role.ADMIN)
 WRITE = roles_required(Role.ADMIN)
+
+
+def today():
+    """Today on the town's own clock (municipalities.timezone): the calendar is the town's."""
+    return town_day(db.session.get(Municipality, town_id()))
 
 
 def _year_arg() -> int:

@@ -1,14 +1,16 @@
 """/municipio: the town's "Configuração do município" for its admin — what is still missing
 before the agents can work, each with a link to where it is fixed — and the form for the
-fiscal unit's value and the minimum wage (CSRF-checked, audited)."""
+fiscal unit's value and the minimum wage (CSRF-checked, audited); /municipio/contas: the
+town's accounts, created and deactivated by its admin (towns.accounts)."""
 from __future__ import annotations
 
 from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
 
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Municipality, Role
-from inspector.security import roles_required, town_id
+from inspector.models import Municipality, Role, User
+from inspector.security import get_in_town, roles_required, town_id
+from inspector.towns import accounts as town_accounts
 from inspector.towns import setup as town_setup
 
 bp = Blueprint("towns", __name__)
@@ -45,3 +47,57 @@ def set_value():
     flash(f"{town_setup.DATED_KINDS[row.kind].capitalize()}: R$ {row.value_brl} a partir de "
           f"{row.valid_from:%d/%m/%Y} ({row.source}).", "success")
     return redirect(url_for("towns.setup", _anchor="valores"))
+
+
+def _accounts(errors: dict | None = None, values=None, created: User | None = None,
+              password: str | None = None, status: int = 200):
+    town = db.session.get(Municipality, town_id())
+    shown = {k: v for k, v in dict(values or {}).items()
+             if k not in ("password", "password_confirm", "csrf_token")}  # never echoed
+    response = make_response(render_template(
+        "towns/accounts.html", town=town, users=town_accounts.accounts_of(town),
+        roles=list(Role), errors=errors or {}, values=shown, created=created,
+        password=password, min_password=town_accounts.MIN_PASSWORD,
+        max_password=town_accounts.MAX_PASSWORD), status)
+    # a page that may hold a one-time password is kept by no cache, nor the browser's
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/municipio/contas")
+@ADMIN
+def accounts():
+    """The town's accounts (agents with their badge, supervisors, admins) and the form for a
+    new one."""
+    return _accounts()
+
+
+@bp.post("/municipio/contas")
+@ADMIN
+def create_account():
+    """Create an account of the admin's own town; a generated password is shown once, here."""
+    town = db.session.get(Municipality, town_id())
+    try:
+        user, generated = town_accounts.create_account(town, request.form, g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _accounts(e.errors, request.form, status=422)
+    db.session.commit()
+    return _accounts(created=user, password=generated, status=201)
+
+
+@bp.post("/municipio/contas/<int:ident>/desativar")
+@ADMIN
+def deactivate_account(ident: int):
+    """Deactivate an account of the town: it cannot sign in, its sessions end at once."""
+    town = db.session.get(Municipality, town_id())
+    user = get_in_town(User, ident)
+    try:
+        town_accounts.deactivate(town, user, g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _accounts({"user": e.errors["user"]}, status=422)
+    db.session.commit()
+    flash(f"Conta {user.username} ({user.name}) desativada: não entra mais, e as sessões "
+          "abertas foram encerradas.", "success")
+    return redirect(url_for("towns.accounts"))
