@@ -27,6 +27,30 @@ def parse_now(value: str | None) -> datetime:
     return moment.astimezone(UTC)
 
 
+def record_fleet_days(now: datetime) -> list[str]:
+    """Each town's fleet standing of its local day, once a day (the dashboard's trend,
+    issue 19): one short transaction per town, after the tick's own, so a town whose
+    standing cannot be judged neither holds the tick's lock nor stops the other towns.
+    The slugs of the towns whose day was written now."""
+    from flask import current_app
+
+    from inspector.extensions import db
+    from inspector.models import Municipality
+    from inspector.stats import fleet
+
+    written = []
+    for town in db.session.scalars(db.select(Municipality).order_by(Municipality.id)).all():
+        slug = town.slug
+        try:
+            if fleet.record_day(town, now):
+                written.append(slug)
+            db.session.commit()
+        except Exception:  # noqa: BLE001 - one town's failure is logged, the others go on
+            db.session.rollback()
+            current_app.logger.exception("frota de %s não registrada", slug)
+    return written
+
+
 @enforcement_cli.command("tick")
 @click.option("--now", "now_text", metavar="ISO", help="Clock to use, e.g. 2026-03-05T10:00-04:00.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -41,11 +65,15 @@ def tick_command(now_text: str | None, as_json: bool) -> None:
     except ValueError:
         fail(f"--now inválido: '{now_text}' (use ISO 8601, ex. 2026-03-05T10:00:00-04:00)")
     report = enforcement.tick(now)
+    fleet_days = record_fleet_days(now)
     from inspector.cli.notifications import deliver_after_tick
     pushed = deliver_after_tick(now)  # the pushes this tick (and earlier requests) queued
     if as_json:
-        click.echo(json.dumps(report.as_dict() | {"push": pushed}, ensure_ascii=False))
+        click.echo(json.dumps(report.as_dict() | {"push": pushed, "fleet_days": fleet_days},
+                              ensure_ascii=False))
         return
+    click.echo(f"frota: dia registrado em {len(fleet_days)} município(s)" if fleet_days
+               else "frota: dia já registrado")
     click.echo(f"push: {pushed['error']}" if "error" in pushed else
                f"push: {len(pushed['sent'])} enviada(s), {len(pushed['retry'])} a repetir, "
                f"{len(pushed['failed'])} falha(s), {len(pushed['dropped'])} descartada(s)")
