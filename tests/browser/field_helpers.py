@@ -239,3 +239,19 @@ def suspend_licence_and_rider(app, world, licence_until, rider_until):
         number = lic.number
         db.session.remove()
         return number
+
+
+def axe_violations(page, where: str) -> list[str]:
+    """axe-core's violations on the field app as it is now (a card, the checklist), each as
+    'where: rule (impact) at selectors'. Evaluated in the page (the app's CSP governs tags, not
+    this), so the app's state is kept, unlike a reload with an init script."""
+    from pathlib import Path
+
+    axe = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.evaluate(f"() => {{ {axe.read_text()} }}")
+    result = page.evaluate("async () => await axe.run(document)")
+    assert len(result["passes"]) > 10, f"{where}: axe did not run"
+    return [f"{where}: {v['id']} ({v['impact']}) at "
+            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:3])
+            for v in result["violations"]]

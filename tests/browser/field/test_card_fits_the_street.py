@@ -1,9 +1,10 @@
 """The agent's card fits the street (issue 17 item 2), offline on a 360×780 phone: a moto-taxi
-whose insurance lapsed (Tapurah Lei 406/2001, Art. 17 as the pack's requirement cites it) and whose company's permit was revoked
-shows ONE verdict box, IRREGULAR as the server's one verdict (inspector/laws/verdict.py) says,
-every reason with its article and no stray "." before an article nor ".;" between reasons;
-"Iniciar vistoria" is on screen without scrolling; dates, drivers and notices are folded in a
-<details> that opens on a tap. A regular one reads REGULAR in the same single box."""
+whose insurance lapsed (Tapurah Lei 406/2001, Art. 17, as the pack's requirement cites it) and
+whose company's permit was revoked shows ONE verdict box, IRREGULAR as the server's one
+verdict (inspector/laws/verdict.py) says, every reason with its article, no stray "." before
+an article nor ".;" between reasons; "Iniciar vistoria" is on screen without scrolling; dates,
+drivers and notices are folded in a <details> that opens on a tap. A regular one reads
+REGULAR in the same single box."""
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -11,7 +12,7 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import open_card, start_online
+from tests.browser.field_helpers import axe_violations, open_card, start_online
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +95,7 @@ def test_an_irregular_card_is_one_box_with_every_article_and_the_button_in_reach
     details.locator("summary").click()
     expect(details.get_by_role("heading", name="Validades")).to_be_visible()
     expect(details.locator(".expiries li", has_text="Seguro")).to_contain_text("(vencido)")
+    assert axe_violations(page, "card") == []
     assert guard.foreign() == []
     context.close()
 
