@@ -199,7 +199,7 @@ def _proposal_of(insp: Inspection, item: InspectionItem, town, service: str, pri
                 town, service, item.item_id, prior, day,
                 grant=rules.Grant(told.days, told.reason.strip(), "agent"))
         except rules.GrantRefused as e:
-            event("no_proposal", town_id=town.id, now=now, inspection_id=insp.id,
+            event("grant_not_applied", town_id=town.id, now=now, inspection_id=insp.id,
                   message=f"Item {item.item_id}: prazo concedido pelo agente não aplicado "
                           f"({e.message}).", data={"item_id": item.item_id})
     return compliance.propose_sanction(town, service, item.item_id, prior, day)

@@ -118,3 +118,17 @@ def test_once_decided_the_deadline_no_longer_changes(app):
                     token_from=page)
     assert r.status_code == 422 and "já foi decidido" in text(r)
     assert _act(app, acts["tank-sign"]).deadline_hours == 72
+
+
+def test_a_stored_grant_the_law_no_longer_allows_keeps_the_72_hours_and_says_why(app):
+    """The sync refuses such a grant; a body stored before (or a pack changed since) must not
+    get the days anyway: the act keeps Art. 29's 72 hours and the history says why."""
+    from inspector.models import EnforcementEvent
+
+    acts, _, _ = _acts(app, {"uniform": "fail"},
+                       {"uniform": {"days": 10, "reason": "Uniforme na lavanderia"}})
+    a = _act(app, acts["uniform"])
+    assert (a.deadline_hours, a.deadline_days, a.deadline_granted_by) == (72, None, None)
+    with app.app_context():
+        ev = db.session.scalar(select(EnforcementEvent).filter_by(kind="grant_not_applied"))
+        assert "não é defeito do veículo" in ev.text
