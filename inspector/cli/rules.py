@@ -78,6 +78,8 @@ def rules_checklist(town: str, service: str, on: str | None, as_json: bool) -> N
     for i in items:
         cond = (f" (se a sede passar de {i.seat_population_over} habitantes)"
                 if i.seat_population_over is not None else "")
+        if i.applies_if_decree is not None:
+            cond += f" (só com o decreto '{i.applies_if_decree}' registrado no município)"
         click.echo(f"  {i.id:<24} {i.label}{cond}  [{i.citation.article}]")
 
 

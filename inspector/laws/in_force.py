@@ -32,10 +32,22 @@ def checklist(town, service: str, day: date) -> dict | None:
         pack = rules.find_pack(town.slug, service, day)
     except rules.RulesError as e:
         raise NoLawInForce(str(e)) from None
-    items = rules.checklist_of(pack, day, town.population_seat)
+    items = rules.checklist_of(pack, day, town.population_seat, decrees_in_force(town, day))
     return {"service": service, "law": pack.law, "pack": pack.id, "law_slug": pack.law_slug,
             "items": [i.as_dict() | {"grant": _grant(pack, i.id, day)} for i in items],
             "driver_registration": _driver_registration(rules.rules_on(pack, day))}
+
+
+def decrees_in_force(town, day: date) -> set[str]:
+    """The decree keys the town has a value for on that day (a checklist item conditional on
+    a decree, e.g. Nortelândia's fare table, applies only then)."""
+    from sqlalchemy import select
+
+    from inspector.extensions import db
+    from inspector.models import DecreeValue
+
+    return set(db.session.scalars(select(DecreeValue.key).distinct().where(
+        DecreeValue.municipality_id == town.id, DecreeValue.valid_from <= day)))
 
 
 def _grant(pack, item_id: str, day: date) -> dict | None:

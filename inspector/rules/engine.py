@@ -102,22 +102,28 @@ def resolve(town: str, service: str, on: date,
 # --- checklist -----------------------------------------------------------------------------------
 
 def checklist(town: str, service: str, on: date, seat_population: int | None = None,
-              packs: tuple[RulePack, ...] | None = None) -> list[ChecklistItem]:
+              packs: tuple[RulePack, ...] | None = None,
+              decrees: frozenset[str] | set[str] | None = None) -> list[ChecklistItem]:
     """The items in force on `on`; conditional items are dropped only when the town's
-    population is known and the condition is not met."""
+    population (or its decrees) is known and the condition is not met."""
     pack = find_pack(town, service, on, packs)
-    return checklist_of(pack, on, seat_population)
+    return checklist_of(pack, on, seat_population, decrees)
 
 
-def checklist_of(pack: RulePack, on: date, seat_population: int | None = None
-                 ) -> list[ChecklistItem]:
-    """The items of one pack in force on a day."""
+def checklist_of(pack: RulePack, on: date, seat_population: int | None = None,
+                 decrees: frozenset[str] | set[str] | None = None) -> list[ChecklistItem]:
+    """The items of one pack in force on a day. `decrees`: the decree keys the town has a
+    value for that day (DOMAIN "Conditional items apply only when their condition is
+    recorded"); None when unknown, e.g. reading the law without a town."""
     items = []
     for it in pack.checklist:
         if not it.span.covers(on):
             continue
         if it.seat_population_over is not None and seat_population is not None \
                 and seat_population <= it.seat_population_over:
+            continue
+        if it.applies_if_decree is not None and decrees is not None \
+                and it.applies_if_decree not in decrees:
             continue
         items.append(it)
     return items

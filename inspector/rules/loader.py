@@ -383,7 +383,7 @@ def _counting(ctx, raw) -> Counting:
                     _str(ctx, data["note"], "counting.note") if data.get("note") else None)
 
 
-def _checklist(ctx, raw, pack_span) -> tuple[ChecklistItem, ...]:
+def _checklist(ctx, raw, pack_span, decree_keys=frozenset()) -> tuple[ChecklistItem, ...]:
     if not isinstance(raw, list):
         ctx.fail("checklist", "must be a list")
     items, seen = [], set()
@@ -392,7 +392,7 @@ def _checklist(ctx, raw, pack_span) -> tuple[ChecklistItem, ...]:
         _mapping(ctx, it, key,
                  required=("id", "label", "help", "checks", "photo_required_on_failure",
                            "affects_safety", "citation"),
-                 optional=("from", "to", "seat_population_over", "note"))
+                 optional=("from", "to", "seat_population_over", "note", "applies_if_decree"))
         iid = _str(ctx, it["id"], f"{key}.id")
         if iid in seen:
             ctx.fail(f"{key}.id", f"duplicate checklist id '{iid}'")
@@ -410,8 +410,20 @@ def _checklist(ctx, raw, pack_span) -> tuple[ChecklistItem, ...]:
             seat_population_over=_int(ctx, it["seat_population_over"],
                                       f"{key}.seat_population_over")
             if it.get("seat_population_over") is not None else None,
-            note=_str(ctx, it["note"], f"{key}.note") if it.get("note") else None))
+            note=_str(ctx, it["note"], f"{key}.note") if it.get("note") else None,
+            applies_if_decree=_decree_ref(ctx, it.get("applies_if_decree"),
+                                          f"{key}.applies_if_decree", decree_keys)))
     return tuple(items)
+
+
+def _decree_ref(ctx, raw, key, decree_keys) -> str | None:
+    """A checklist condition naming one of the pack's `decree` keys."""
+    if raw is None:
+        return None
+    name = _str(ctx, raw, key)
+    if name not in decree_keys:
+        ctx.fail(key, f"unknown decree key '{name}' (declare it under `decree`)")
+    return name
 
 
 def _decree(ctx, raw) -> tuple[DecreeKey, ...]:
@@ -458,7 +470,7 @@ def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,),
     span = Span(start, last)
     ctx.start = start
     decree = _decree(ctx, raw.get("decree") or [])
-    checklist = _checklist(ctx, raw["checklist"], span)
+    checklist = _checklist(ctx, raw["checklist"], span, {d.key for d in decree})
     appeal, suspension, ladder, offences = _sanctions(
         ctx, raw["sanctions"], span, {d.key for d in decree}, {i.id for i in checklist}) \
         if raw.get("sanctions") else (None, None, (), ())

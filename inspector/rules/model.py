@@ -73,6 +73,9 @@ class ChecklistItem:
     span: Span
     seat_population_over: int | None = None  # only applies above this seat population
     note: str | None = None
+    # only applies while the town has a value for this decree key (Nortelândia Lei 127/2009
+    # Art. 14 X: the fare table "quando seu uso for expressamente autorizado")
+    applies_if_decree: str | None = None
 
     def as_dict(self) -> dict:
         """JSON-ready form (the CLI's `rules checklist --json`)."""
@@ -81,6 +84,8 @@ class ChecklistItem:
                "affects_safety": self.affects_safety, "citation": self.citation.as_dict()}
         if self.seat_population_over is not None:
             out["condition"] = {"seat_population_over": self.seat_population_over}
+        if self.applies_if_decree is not None:
+            out["condition"] = out.get("condition", {}) | {"decree": self.applies_if_decree}
         return out
 
 

@@ -119,8 +119,11 @@ def run_driver(case, on):
 
 
 def run_checklist(case, on):
+    given = case.get("input") or {}
+    decrees = given.get("decrees")   # the town's decree keys that day; absent: not known
     items = R.checklist(case["town"], case["service"], on,
-                        seat_population=(case.get("input") or {}).get("seat_population"))
+                        seat_population=given.get("seat_population"),
+                        decrees=None if decrees is None else set(decrees))
     ids = [i.id for i in items]
     exp = case["expect"]
     for i in exp.get("includes", []):
