@@ -67,14 +67,38 @@ def codes(app) -> dict[str, str]:
     return out
 
 
+def field_screens(page, out: Path, person: str, width: int, code_url: str | None) -> list[Path]:
+    """The agent's card for an irregular vehicle's code (what fits the screen, as the agent sees
+    it first), its checklist (whole page) and the summary of what is missing after "Salvar"."""
+    if not code_url:
+        return []
+    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=30_000)
+    page.wait_for_function("() => /Dados atualizados/.test("
+                           "document.getElementById('freshness').textContent)", timeout=30_000)
+    page.evaluate("(text) => window.fieldApp.handleCode(text)", code_url)
+    page.wait_for_selector("#result .situation")
+    saved = [out / f"{person}-campo-cartao-{width}.png"]
+    page.screenshot(path=str(saved[-1]))
+    page.click("#start-inspection")
+    page.wait_for_selector("#checklist li.item")
+    saved.append(out / f"{person}-campo-checklist-{width}.png")
+    page.screenshot(path=str(saved[-1]), full_page=True)
+    page.click("#inspection-save")
+    page.wait_for_selector("#inspection-error:not([hidden])")
+    saved.append(out / f"{person}-campo-checklist-faltam-{width}.png")
+    page.screenshot(path=str(saved[-1]))
+    return saved
+
+
 def shoot(base: str, out: Path, app) -> list[Path]:
     """Sign in as each person and save their screens at each width."""
     from playwright.sync_api import sync_playwright
 
     from inspector.demo.data import DEMO_PASSWORD
 
+    passenger = codes(app)
     people = {
-        "passageiro": (None, [(f"verificacao-{k}", p) for k, p in codes(app).items()]
+        "passageiro": (None, [(f"verificacao-{k}", p) for k, p in passenger.items()]
                        + [("codigo-desconhecido", "/v/nao-reconhecido")]),
         "agente": (f"agente.{TOWN}", [("campo", "/campo")]),
         "supervisor": (f"supervisor.{TOWN}", [("inicio", "/inicio"), ("revisao", "/revisao"),
@@ -106,6 +130,10 @@ def shoot(base: str, out: Path, app) -> list[Path]:
                     target = out / f"{person}-{name}-{width}.png"
                     page.screenshot(path=str(target), full_page=True)
                     saved.append(target)
+                if person == "agente":
+                    irregular = passenger.get("irregular")
+                    saved += field_screens(page, out, person, width,
+                                           irregular and base + irregular)
                 context.close()
         browser.close()
     return saved
