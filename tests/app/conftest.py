@@ -27,10 +27,10 @@ def start_logs(monkeypatch, caplog):
 
 
 @pytest.fixture
-def registry_rows(app):
+def registry_rows_in(app):
     """Makes one row of every registry table — a licensed taxi, its holder, driver, permit,
     licence and insurance, a stand — and an admin account, in the town named:
-    `registry_rows("sapezal")`. The first town asked for holds id 1 of each table: the access
+    `registry_rows_in("sapezal")`. The first town asked for holds id 1 of each table: the access
     test asks another town's row #1 with it, the hostile-URL sweep gives the lists and the
     forms of the signed-in town rows to go through."""
     from inspector.extensions import db

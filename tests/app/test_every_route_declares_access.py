@@ -61,8 +61,8 @@ def test_every_route_declares_its_access(app):
     assert not missing, f"routes without @public/@login_required/@roles_required: {missing}"
 
 
-def test_anonymous_requests_are_refused_on_every_private_route(app, client, registry_rows):
-    registry_rows("sapezal")
+def test_anonymous_requests_are_refused_on_every_private_route(app, client, registry_rows_in):
+    registry_rows_in("sapezal")
     checked = 0
     for _rule, view, method, url in _routes(app):
         token = client.csrf_token("/entrar")  # fresh: /sair clears the session
@@ -79,8 +79,8 @@ def test_anonymous_requests_are_refused_on_every_private_route(app, client, regi
 
 
 @pytest.mark.parametrize("role", [r.value for r in Role])
-def test_wrong_role_is_refused(app, make, registry_rows, role):
-    registry_rows("sapezal")
+def test_wrong_role_is_refused(app, make, registry_rows_in, role):
+    registry_rows_in("sapezal")
     user = make(factories.user, role, "tapurah")
     client = app.test_client()
     assert client.login(user.username).status_code == 302
@@ -94,12 +94,12 @@ def test_wrong_role_is_refused(app, make, registry_rows, role):
 
 
 @pytest.mark.parametrize("role", [r.value for r in Role])
-def test_another_towns_rows_are_out_of_reach(app, make, registry_rows, role):
+def test_another_towns_rows_are_out_of_reach(app, make, registry_rows_in, role):
     """A Tapurah user asking for Sapezal's row #1 gets 403/404, never the row or a 5xx.
 
     A sweep with placeholder ids; every route with a row id is also tried on rows that
     exist, by test_another_towns_real_rows_answer_404_while_ours_answer."""
-    registry_rows("sapezal")     # before the user: Sapezal holds id 1 of every table
+    registry_rows_in("sapezal")     # before the user: Sapezal holds id 1 of every table
     user = make(factories.user, role, "tapurah")
     client = app.test_client()
     client.login(user.username)

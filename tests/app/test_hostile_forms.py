@@ -1,6 +1,7 @@
 """The HTML forms that take free input, posted arbitrary text by the right role with the CSRF
 token (issue 14 item 7, forms half): the registry's create and edit forms, the review's
-decisions (reject, amend, comment), the CSV import's upload and the passenger's report.
+decisions (reject, amend, comment), the CSV import's upload, the passenger's report and the
+admin's new-account form (/municipio/contas).
 
 Property (Hypothesis): never a 5xx; a refusal (4xx) says what is wrong in Portuguese; and
 after a refusal nothing is half-written: every table's row count, the edited row and the
@@ -226,3 +227,21 @@ def test_passenger_report(app, client, credential_token, categoria, texto, conta
         before = counts()
     r = client.post(url, data=data, content_type="multipart/form-data")
     check_answer(r, before, app, f"POST {url}")
+
+
+@SETTINGS
+@given(name=HOSTILE, username=HOSTILE, badge=HOSTILE, password=HOSTILE,
+       role=st.one_of(HOSTILE, st.sampled_from(["agent", "supervisor", "admin"])),
+       mode=st.one_of(HOSTILE, st.sampled_from(["gerar", "digitar"])), same=st.booleans())
+def test_new_account_form(app, admin, name, username, badge, password, role, mode, same):
+    url = "/municipio/contas"
+    data = {"name": name, "username": username, "badge_number": badge, "role": role,
+            "password_mode": mode, "password": password,
+            "password_confirm": password if same else password + "x"}
+    with app.app_context():
+        before = counts()
+    r = admin.post_form(url, data, token_from=url)
+    check_answer(r, before, app, f"POST {url}")
+    if r.status_code == 201:   # only a well-formed request creates, and one account
+        with app.app_context():
+            assert counts()["users"] == before["users"] + 1

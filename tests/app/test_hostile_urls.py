@@ -153,10 +153,10 @@ def _send(client, method, url, fields, token):
 
 
 @pytest.mark.parametrize("role", [None] + [r.value for r in Role])
-def test_no_route_answers_5xx_to_hostile_ids_and_queries(app, make, registry_rows, quick, role):
+def test_no_route_answers_5xx_to_hostile_ids_and_queries(app, make, registry_rows_in, quick, role):
     from inspector.models import User
 
-    registry_rows("tapurah")     # rows of the signed-in town for lists, searches and forms
+    registry_rows_in("tapurah")     # rows of the signed-in town for lists, searches and forms
     names = field_names()
     client = app.test_client()
     if role is not None:
