@@ -51,7 +51,11 @@ def notice_json(r) -> dict:
             "what": r.item_label or r.required_action or r.label,
             "required_action": r.required_action or None,
             "citation": _citation(r.breach_citation, r.citation),
-            "deadline_at": _iso(r.deadline_at), "status": status.value,
+            "deadline_at": _iso(r.deadline_at),
+            # how the legal calendar counted it (rule, span, days without office skipped)
+            "deadline_explain": r.deadline_explain or None,
+            "appeal_until": r.appeal_until.isoformat() if r.appeal_until else None,
+            "appeal_explain": r.appeal_explain or None, "status": status.value,
             # decided in the office, its document not delivered yet: no time runs
             "awaiting_delivery": bool(r.awaiting_delivery),
             "status_label": status.label, "suspended": bool(r.suspended),
@@ -66,7 +70,8 @@ def open_notices(town_id: int, act_ids: set[int] | None = None) -> tuple[list[di
     q = (select(Sanction.id, Sanction.kind, Sanction.label, Sanction.target, Sanction.status,
                 Sanction.vehicle_id, Sanction.driver_id, Sanction.holder_id,
                 Sanction.breach_citation, Sanction.citation, Sanction.required_action,
-                Sanction.deadline_at, Sanction.decided_at, Sanction.suspended,
+                Sanction.deadline_at, Sanction.deadline_explain, Sanction.appeal_until,
+                Sanction.appeal_explain, Sanction.decided_at, Sanction.suspended,
                 Sanction.awaiting_delivery.label("awaiting_delivery"),
                 Notice.number, Notice.issued_at, InspectionItem.label.label("item_label"))
          .outerjoin(Notice, Notice.sanction_id == Sanction.id)

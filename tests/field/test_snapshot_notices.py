@@ -14,8 +14,9 @@ from tests.support.enforcement import acts, fleet, inspect
 from tests.support.field_api import Api
 
 KEYS = {"id", "number", "kind", "kind_label", "label", "what", "required_action", "citation",
-        "deadline_at", "status", "status_label", "suspended", "awaiting_delivery", "issued_at",
-        "concerns", "vehicle_id", "driver_id", "holder_id"}
+        "deadline_at", "deadline_explain", "appeal_until", "appeal_explain", "status",
+        "status_label", "suspended", "awaiting_delivery", "issued_at", "concerns", "vehicle_id",
+        "driver_id", "holder_id"}
 MIRRORS = {"mirrors": "fail", "uniform": "fail", "general-condition": "ok"}
 
 
@@ -65,6 +66,12 @@ def test_a_confirmed_notice_is_on_the_snapshot_with_what_the_card_needs(app, api
     deadline = datetime.fromisoformat(notice["deadline_at"])
     # 72 hours (Tapurah) from the "ciente" signed on the street an hour ago
     assert timedelta(hours=70) < deadline - datetime.now(UTC) < timedelta(hours=71)
+    # the legal calendar's explanation goes with each date, so the card shows it offline
+    assert notice["deadline_explain"].startswith("72 horas, contadas minuto a minuto")
+    # 8 days to appeal (Tapurah Art. 30), counted by Lei 9.784/1999 Art. 66
+    assert notice["appeal_explain"].startswith("8 dias (Lei 9.784/1999, art. 66): ")
+    assert notice["appeal_explain"].split(" a ")[1][:10] == \
+        "/".join(reversed(notice["appeal_until"].split("-")))
     assert (notice["status"], notice["status_label"]) == ("confirmed", "Confirmado")
     assert notice["awaiting_delivery"] is False  # signed for on the street: its time runs
     assert (notice["concerns"], notice["vehicle_id"], notice["driver_id"],
