@@ -104,7 +104,7 @@ def fill_checklist(page, photos: list, fail: int = 2) -> list[str]:
         item = items.nth(i)
         if i < fail:
             item.locator("label.choice.fail").click()
-            item.locator("textarea").fill(f"Defeito {i + 1}")
+            item.locator(".note-box textarea").fill(f"Defeito {i + 1}")
             item.locator('input[type="file"]').set_input_files(str(photos[i]))
             expect(item.locator(".thumb img")).to_have_count(1)
             failed.append(item.get_attribute("data-item-id"))
