@@ -57,6 +57,7 @@ class ReviewState:
     key: str
     label: str
     tone: str
+    pending: int = 0   # acts the supervisor has still to decide
 
 
 def review_state(status: InspectionStatus, *, acts: int, pending: int, with_mayor: int,
@@ -69,7 +70,7 @@ def review_state(status: InspectionStatus, *, acts: int, pending: int, with_mayo
         return ReviewState("incomplete", "Aguardando fotos", "warn")
     if pending:
         return ReviewState("awaiting_review", f"Aguardando revisão ({pending} de {acts} "
-                           f"{'ato' if acts == 1 else 'atos'})", "warn")
+                           f"{'ato' if acts == 1 else 'atos'})", "warn", pending)
     if with_mayor:
         return ReviewState("reviewed", f"Revisada · {with_mayor} com o prefeito", "ok")
     if acts:

@@ -148,6 +148,7 @@ def test_the_review_state_follows_the_acts_in_the_page_and_the_queue(app, town):
     c = _signed_in(app, town["supervisor"])
     page = c.get(f"/revisao/vistorias/{ident}").get_data(as_text=True)
     assert re.search(r'id="review-state"[^>]*>Aguardando revisão \(1 de 1 ato\)<', page)
+    assert "Marcar como revisada" not in page   # the service refuses it while an act waits
     queue = _text(c.get("/revisao?situacao=todas").get_data(as_text=True))
     assert "Aguardando revisão (1 de 1 ato)" in queue
 
@@ -171,8 +172,9 @@ def test_an_inspection_without_acts_reads_sem_atos(app, town):
     ident, _, acts = _inspect(app, town, {"mirrors": "ok"})
     assert acts == []
     c = _signed_in(app, town["supervisor"])
-    assert re.search(r'id="review-state"[^>]*>Sem atos<',
-                     c.get(f"/revisao/vistorias/{ident}").get_data(as_text=True))
+    page = c.get(f"/revisao/vistorias/{ident}").get_data(as_text=True)
+    assert re.search(r'id="review-state"[^>]*>Sem atos<', page)
+    assert "Marcar como revisada" in page
     row = c.get("/revisao").get_data(as_text=True)
     assert f"/revisao/vistorias/{ident}" in row and ">Sem atos<" in row
 
