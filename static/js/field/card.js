@@ -89,7 +89,13 @@ function noticeItem(notice, drivers, holder) {
     notice.deadline_at
       ? el("p", { class: overdue ? "notice-deadline exp-bad" : "notice-deadline" },
         `Prazo: ${formatDateTime(notice.deadline_at)}${overdue ? " — VENCIDO" : ""}`)
-      : null);
+      : null,
+    // how the legal calendar counted it (rule, span, days without office), as the PDF says
+    notice.deadline_at && notice.deadline_explain
+      ? el("p", { class: "notice-explain" }, notice.deadline_explain) : null,
+    notice.appeal_until
+      ? el("p", { class: "notice-explain" }, `Recurso até ${formatDate(notice.appeal_until)}`,
+        notice.appeal_explain ? ` — ${notice.appeal_explain}` : "") : null);
 }
 
 function lastInspectionText(last) {

@@ -180,15 +180,36 @@ function vistoriaFindings(vehicle, req) {
   return dueSoon("vistoria.due", `Vistoria vence em {date}${how}`, rule, due);
 }
 
-function ageFindings(vehicle, req) {
-  const made = Number(vehicle.year_of_manufacture);
-  if (!made) return [];
-  const day = `${made + req.irregular_at_age}-01-01`; // age counts from the year of manufacture
-  if (daysUntil(day) <= 0) {
-    return [finding("vehicle.age", `Veículo fabricado em ${made} atingiu o limite de idade (${req.limit_years} anos) em ${formatDate(day)}`,
-      req, { due_on: day })];
+/** The same day and month `years` later; 29/02 without it ends on 01/03 (Lei 810/1949 Art. 3º),
+ * as the engine's add_years. */
+function addYears(iso, years) {
+  const [y, m, d] = String(iso).slice(0, 10).split("-").map(Number);
+  const day = new Date(Date.UTC(y + years, m - 1, d));
+  return day.getUTCMonth() === m - 1 ? day.toISOString().slice(0, 10) : `${y + years}-03-01`;
+}
+
+/** When the vehicle passes the age limit, as the engine's age_limit (DOMAIN "completarem N anos
+ * de fabricação" / "anos de uso"): from the manufacture day, or the first licensing where the
+ * law counts use, the day after the Nth anniversary; with only the year, 1 January of year + N + 1. */
+function ageLimit(vehicle, req) {
+  const use = req.counts_use && vehicle.first_licensed_on;
+  const since = use ? vehicle.first_licensed_on : vehicle.manufactured_on;
+  if (since) {
+    return { out: addDays(addYears(since, req.limit_years), 1),
+      basis: use ? `Veículo em uso desde ${formatDate(since)}` : `Veículo fabricado em ${formatDate(since)}` };
   }
-  return dueSoon("vehicle.age.due", `Veículo fabricado em ${made} atinge o limite de idade em {date}`, req, day);
+  const made = Number(vehicle.year_of_manufacture);
+  return made ? { out: `${made + req.irregular_at_age}-01-01`, basis: `Veículo fabricado em ${made}` } : null;
+}
+
+function ageFindings(vehicle, req) {
+  const limit = ageLimit(vehicle, req);
+  if (!limit) return [];
+  if (daysUntil(limit.out) <= 0) {
+    return [finding("vehicle.age", `${limit.basis} atingiu o limite de idade (${req.limit_years} anos) em ${formatDate(limit.out)}`,
+      req, { due_on: limit.out })];
+  }
+  return dueSoon("vehicle.age.due", `${limit.basis} atinge o limite de idade em {date}`, req, limit.out);
 }
 
 // requirement -> (the rows, the law's requirement) -> findings; the server's findings of the

@@ -132,6 +132,16 @@ JUDGE = """async () => {
         vistoria: judged(facts({ vehicle: { ...vehicle, last_vistoria_on: '2026-06-09' } })),
         shortened: judged(facts({ vehicle: { ...vehicle, vistoria_valid_until: '2026-12-01' } })),
         age: judged(facts({ vehicle: { ...vehicle, year_of_manufacture: 2020 } })),
+        // with the CRLV's day the vehicle is out the day after its fifth anniversary (DOMAIN
+        // "completarem N anos"), as the engine's age_limit; "anos de uso" from the licensing
+        age_day: judged(facts({ vehicle: { ...vehicle, year_of_manufacture: 2021,
+                                           manufactured_on: '2021-12-05' } })),
+        age_day_soon: judged(facts({ vehicle: { ...vehicle, year_of_manufacture: 2021,
+                                                manufactured_on: '2021-12-20' } })),
+        age_use: judged(facts({
+            requirements: { ...req, vehicle_age: { ...req.vehicle_age, counts_use: true } },
+            vehicle: { ...vehicle, year_of_manufacture: 2021, manufactured_on: '2021-01-10',
+                       first_licensed_on: '2021-12-20' } })),
         ended: judged(facts({ licence: { ...licence, status: 'suspended', suspended_until: '2026-12-09' } }),
             { vehicle_id: 1, status: 'suspended', suspended_until: '2026-12-09', warnings: [],
               reasons: [{ rule_id: 'licence.suspended', message: 'Alvará AL-9 suspenso até 09/12/2026.' }] }),
@@ -192,6 +202,11 @@ def test_each_requirement_is_judged_on_the_phones_day(page):
         f"01/10/2026), {since}"] and got["shortened"]["cited"] == ["Art. 32"]
     assert got["age"] == {"status": "irregular", "warnings": [], "cited": ["Art. 13"], "reasons": [
         f"Veículo fabricado em 2020 atingiu o limite de idade (5 anos) em 01/01/2026, {since}"]}
+    assert got["age_day"] == {"status": "irregular", "warnings": [], "cited": ["Art. 13"], "reasons": [
+        f"Veículo fabricado em 05/12/2021 atingiu o limite de idade (5 anos) em 06/12/2026, {since}"]}
+    assert got["age_day_soon"]["status"] == "regular"   # out on 21/12/2026
+    assert got["age_day_soon"]["warnings"] == ["vehicle.age.due"]
+    assert got["age_use"]["status"] == "regular"        # in use since 20/12/2021: 5 years on 20/12
     assert got["ended"] == {"status": "regular", "reasons": [], "cited": [],
                             "warnings": ["licence.suspension_ended"]}
     assert got["running"]["status"] == "suspended"

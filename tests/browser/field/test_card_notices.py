@@ -76,6 +76,10 @@ def test_the_card_lists_open_notices_and_highlights_a_passed_deadline(browser, l
     expect(running).to_have_class("notice")
     expect(running.locator(".notice-deadline")).to_contain_text("Prazo:")
     expect(running.locator(".notice-deadline")).not_to_contain_text("VENCIDO")
+    # the legal calendar's counting goes with each date, offline as on the PDF
+    expect(running.locator(".notice-explain").first).to_contain_text("72 horas, contadas minuto a minuto")
+    expect(running.locator(".notice-explain").nth(1)).to_contain_text("Recurso até")
+    expect(running.locator(".notice-explain").nth(1)).to_contain_text("Lei 9.784/1999, art. 66")
 
     ridden = card.locator(f"[data-notice='{n['rider']}']")
     expect(ridden).to_contain_text(n["numbers"][n["rider"]])
