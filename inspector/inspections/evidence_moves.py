@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 
 from inspector import audit
 from inspector.extensions import db
-from inspector.inspections import evidence_objects, evidence_store
+from inspector.inspections import evidence_store
 from inspector.models import Inspection, Municipality, Photo
 
 S3 = evidence_store.S3
@@ -48,10 +48,9 @@ def town_of(slug: str) -> Municipality | None:
 def migrate(town: Municipality, to: str, actor: str = "cli") -> Moved:
     """Move every received photo of `town` to `to` ("s3" or "packs"); evidence_objects.
     NotConfigured (before anything moves) when the object store is not configured."""
-    objects = evidence_objects.store()
-    source = Photo.pack != S3 if to == S3 else Photo.pack == S3
-    if to == S3:
-        source = Photo.pack.is_(None) | source
+    destination = evidence_store.backend(to, sync=True)  # a move is always fsynced
+    origin = evidence_store.backend(S3 if to != S3 else "packs")
+    source = (Photo.pack.is_(None) | (Photo.pack != S3)) if to == S3 else Photo.pack == S3
     rows = db.session.execute(
         select(Photo.id, Photo.uuid, Photo.sha256, Photo.pack, Photo.pack_offset, Photo.size)
         .join(Inspection, Inspection.id == Photo.inspection_id)
@@ -60,25 +59,18 @@ def migrate(town: Municipality, to: str, actor: str = "cli") -> Moved:
     db.session.rollback()  # no transaction held while the bytes travel
     out = Moved(town.slug, to)
     for row in rows:
-        if to == S3:
-            data = evidence_store.photo_data(row.sha256, row.pack, row.pack_offset, row.size,
-                                             town.id)
-        else:
-            data = objects.read(town.slug, row.sha256, row.size)
+        data = origin.read(town.slug, evidence_store.Location(row.pack, row.pack_offset or 0),
+                           row.sha256, row.size)
         if data is None:
             out.problems.append((row.sha256, "ausente da origem"))
             continue
         if hashlib.sha256(data).hexdigest() != row.sha256:
             out.problems.append((row.sha256, evidence_store.ALTERED))
             continue
-        if to == S3:
-            written = objects.put(town.slug, row.sha256, data)  # the store checked the hash
-            where = evidence_store.Location(S3, 0)
-        else:
-            where, done = evidence_store.append(row.sha256, data, evidence_store.root(),
-                                                sync=True)
-            done.result()
-            written = True
+        # confirmed at the destination: the store checked the SHA-256 (or an object already
+        # there was read back and hashed), or the pack record is written and fsynced
+        where, done = destination.put(town.slug, row.sha256, data)
+        written = done.result() is not False
         changed = db.session.execute(
             update(Photo).where(Photo.id == row.id, _same_place(row))
             .values(pack=where.pack, pack_offset=where.offset)).rowcount

@@ -46,7 +46,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from flask import current_app
 
@@ -244,26 +244,120 @@ S3 = evidence_objects.MARK
 BACKENDS = ("packs", "s3")
 
 
-def backend() -> str:
-    """Where new photos go: "packs" (EVIDENCE_DIR) or "s3" (EVIDENCE_S3_*)."""
-    return current_app.config.get("EVIDENCE_BACKEND") or "packs"
+class Backend(Protocol):
+    """One place evidence bytes are kept, addressed by the photo's town (slug), SHA-256 and,
+    for packs, the Location its row records. A photo is read by the backend its row names
+    (`backend_of(pack)`), written by the one EVIDENCE_BACKEND names (`backend()`)."""
+
+    name: str
+
+    def put(self, town: str, sha256: str, data: bytes) -> tuple[Location, Future]:
+        """Where the bytes go (known at once) and a future done when they are safe: its
+        result is False when the same bytes were already there (checked), else truthy or
+        None; it raises what the disk or the store said."""
+
+    def open(self, town: str, where: Location, sha256: str, size: int
+             ) -> Iterator[bytes] | None:
+        """The bytes in blocks (None: not there). Not hashed: the caller's to check."""
+
+    def read(self, town: str, where: Location, sha256: str, size: int) -> bytes | None:
+        """The bytes (None: not there, or not `size` bytes)."""
+
+    def exists(self, town: str, where: Location, sha256: str, size: int) -> bool:
+        """Whether something is kept there (not hashed)."""
+
+
+class Packs:
+    """The local packs (and the loose files from before them) under EVIDENCE_DIR; packs
+    are shared by every town of the server, so `town` is not used."""
+
+    name = "packs"
+
+    def __init__(self, base: Path, sync: bool):
+        self.base, self.sync = base, sync
+
+    def put(self, town: str, sha256: str, data: bytes) -> tuple[Location, Future]:
+        return append(sha256, data, self.base, self.sync)
+
+    def read(self, town: str, where: Location, sha256: str, size: int) -> bytes | None:
+        if where.pack is None:
+            return get(sha256, self.base)
+        return read(where, size, self.base)
+
+    def open(self, town: str, where: Location, sha256: str, size: int
+             ) -> Iterator[bytes] | None:
+        if where.pack is None:  # a loose file, in blocks
+            path = path_of(sha256, self.base)
+            if not path.exists():
+                return None
+            return _blocks(path)
+        data = read(where, size, self.base)  # one record, at most MAX_PHOTO_BYTES
+        return None if data is None else iter((data,))
+
+    def exists(self, town: str, where: Location, sha256: str, size: int) -> bool:
+        if where.pack is None:
+            return path_of(sha256, self.base).exists()
+        return read(where, size, self.base) is not None
+
+
+def _blocks(path: Path) -> Iterator[bytes]:
+    with open(path, "rb") as f:
+        yield from iter(lambda: f.read(1 << 20), b"")
+
+
+class Objects:
+    """The S3-compatible object store (evidence_objects.py): one object per town and
+    SHA-256; the upload runs on a writer thread beside the caller's database work."""
+
+    name = S3
+
+    def __init__(self, objects: evidence_objects.ObjectStore):
+        self.objects = objects
+
+    def put(self, town: str, sha256: str, data: bytes) -> tuple[Location, Future]:
+        self.objects.key(town, sha256)  # a bad hash or slug fails here, not on the thread
+        return Location(S3, 0), _writer().submit(self.objects.put, town, sha256, data)
+
+    def read(self, town: str, where: Location, sha256: str, size: int) -> bytes | None:
+        return self.objects.read(town, sha256, size)
+
+    def open(self, town: str, where: Location, sha256: str, size: int
+             ) -> Iterator[bytes] | None:
+        return self.objects.stream(town, sha256)
+
+    def exists(self, town: str, where: Location, sha256: str, size: int) -> bool:
+        return self.objects.exists(town, sha256)
+
+
+def backend(name: str | None = None, sync: bool | None = None) -> Backend:
+    """The backend `name` ("packs" | "s3"; default EVIDENCE_BACKEND, where new photos go).
+    Packs fsync as durable() says unless `sync` says otherwise. evidence_objects.
+    NotConfigured for "s3" without EVIDENCE_S3_BUCKET."""
+    name = name or current_app.config.get("EVIDENCE_BACKEND") or "packs"
+    if name == S3:
+        return Objects(evidence_objects.store())
+    if name != "packs":
+        raise ValueError(f"no evidence backend {name!r}")
+    return Packs(root(), durable() if sync is None else sync)
+
+
+def backend_of(pack: str | None) -> Backend:
+    """The backend that holds a photo whose row records `pack`."""
+    return backend(S3 if pack == S3 else "packs")
 
 
 def writing(sha256: str, data: bytes, town_id: int | None = None
             ) -> tuple[Location, Future]:
-    """Keep a new photo of town `town_id` where EVIDENCE_BACKEND says: where it goes (known
-    at once) and a future done when the bytes are safe, which the caller waits for before
-    it commits the row that points to it. Packs: `append` to this app's evidence directory,
-    fsynced as durable() says. S3: the upload (its SHA-256 checked by the store) runs on a
-    writer thread beside the caller's database work; the future raises StoreError when
-    the store refused or failed it."""
-    if backend() != S3:
-        return append(sha256, data, root(), durable())
+    """Keep a new photo of town `town_id` where EVIDENCE_BACKEND says (Backend.put), which
+    the caller waits for before it commits the row that points to it. Packs: appended to
+    this app's evidence directory, fsynced as durable() says. S3: uploaded with its SHA-256,
+    checked by the store; the future raises StoreError when the store refused or failed."""
+    kept = backend()
+    if kept.name != S3:  # no town needed: the sync's hot path stays as it was
+        return kept.put("", sha256, data)
     if town_id is None:
         raise ValueError("an object's key names its town")
-    objects, town = evidence_objects.store(), town_slug(town_id)
-    objects.key(town, sha256)  # a bad hash or slug fails here, not on the thread
-    return Location(S3, 0), _writer().submit(objects.put, town, sha256, data)
+    return kept.put(town_slug(town_id), sha256, data)
 
 
 def town_slug(town_id: int) -> str:
@@ -279,19 +373,36 @@ def town_slug(town_id: int) -> str:
     return slug
 
 
+def _holder(sha256: str, pack: str | None, town_id: int) -> tuple[Backend, str] | None:
+    """The backend holding a received photo and its town's slug (None: in an object store
+    that is not configured, logged)."""
+    try:
+        held = backend_of(pack)
+    except evidence_objects.NotConfigured:
+        current_app.logger.error("photo %s is in the object store, which is not configured "
+                                 "(EVIDENCE_S3_BUCKET)", sha256)
+        return None
+    return held, town_slug(town_id) if held.name == S3 else ""
+
+
 def photo_data(sha256: str, pack: str | None, offset: int | None, size: int,
                town_id: int) -> bytes | None:
     """A received photo's bytes wherever its row says they are (None: missing)."""
-    if pack is None:
-        return get(sha256)
-    if pack == S3:
-        try:
-            return evidence_objects.store().read(town_slug(town_id), sha256, size)
-        except evidence_objects.NotConfigured:
-            current_app.logger.error("photo %s is in the object store, which is not "
-                                     "configured (EVIDENCE_S3_BUCKET)", sha256)
-            return None
-    return read(Location(pack, offset or 0), size)
+    found = _holder(sha256, pack, town_id)
+    if found is None:
+        return None
+    held, town = found
+    return held.read(town, Location(pack, offset or 0), sha256, size)
+
+
+def photo_blocks(sha256: str, pack: str | None, offset: int | None, size: int,
+                 town_id: int) -> Iterator[bytes] | None:
+    """A received photo's bytes in blocks, to stream (None: missing). Not hashed."""
+    found = _holder(sha256, pack, town_id)
+    if found is None:
+        return None
+    held, town = found
+    return held.open(town, Location(pack, offset or 0), sha256, size)
 
 
 def read(where: Location, size: int, base: Path | None = None) -> bytes | None:
@@ -365,30 +476,27 @@ def digest_of_file(path: Path) -> str:
 
 def check(photos: Iterator[tuple], base: Path | None = None) -> Iterator[tuple[str, str]]:
     """(sha256, problem) for every photo (sha256, pack, offset, size[, town slug]) whose
-    bytes are missing or are not the bytes of that SHA-256; a photo without a pack is a
-    loose file, one whose pack is "s3" an object of its town, streamed and hashed."""
-    objects = None
+    bytes are missing or are not the bytes of that SHA-256, each streamed from its backend
+    and hashed; a photo without a pack is a loose file, one whose pack is "s3" an object of
+    its town (evidence_objects.NotConfigured when there is one and no store configured)."""
+    held: dict[str, Backend] = {}
     for sha, pack, offset, size, *town in photos:
-        if pack == S3:
-            if objects is None:
-                objects = evidence_objects.store()  # NotConfigured: the caller says so
-            found = objects.digest(town[0], sha)
-            if found is None:
-                yield sha, f"ausente do armazenamento de objetos ({objects.key(town[0], sha)})"
-            elif found != sha:
-                yield sha, ALTERED
+        kind = S3 if pack == S3 else "packs"
+        if kind not in held:
+            held[kind] = (Packs(base or root(), False) if kind == "packs"
+                          else backend(S3))
+        blocks = held[kind].open(town[0] if town else "", Location(pack, offset or 0),
+                                 sha, size)
+        if blocks is None:
+            yield sha, ("arquivo ausente" if pack is None else
+                        f"ausente do pacote {pack} (posição {offset})" if kind == "packs"
+                        else "ausente do armazenamento de objetos "
+                             f"({held[kind].objects.key(town[0], sha)})")
             continue
-        if pack is None:
-            p = path_of(sha, base)
-            if not p.exists():
-                yield sha, "arquivo ausente"
-            elif digest_of_file(p) != sha:
-                yield sha, ALTERED
-            continue
-        data = read(Location(pack, offset), size, base)
-        if data is None:
-            yield sha, f"ausente do pacote {pack} (posição {offset})"
-        elif hashlib.sha256(data).hexdigest() != sha:
+        h = hashlib.sha256()
+        for block in blocks:
+            h.update(block)
+        if h.hexdigest() != sha:
             yield sha, ALTERED
 
 

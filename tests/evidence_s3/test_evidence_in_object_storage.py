@@ -87,8 +87,13 @@ def test_synced_photos_are_objects_named_by_their_hash_and_the_review_serves_the
     page = c.get(f"/revisao/vistorias/{insp_id}").get_data(as_text=True)
     assert page.count("confere com o arquivo guardado") == 2  # hashed as read from S3
     for data, row in zip(photos, rows):
-        original = c.get(f"/revisao/fotos/{row.id}/original")
+        original = c.get(f"/revisao/fotos/{row.id}/original")  # streamed from the store
         assert original.status_code == 200 and original.data == data
+        assert original.headers["Content-Length"] == str(len(data))
+        assert row.sha256[:12] in original.headers["Content-Disposition"]
+        cached = c.get(f"/revisao/fotos/{row.id}/original",
+                       headers={"If-None-Match": f'"{row.sha256}"'})
+        assert cached.status_code == 304 and cached.data == b""
         for size in ("mini", "zoom"):
             r = c.get(f"/revisao/fotos/{row.id}/{size}.jpg")
             assert r.status_code == 200 and r.mimetype == "image/jpeg"

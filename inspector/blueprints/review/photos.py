@@ -9,7 +9,7 @@ from flask import Response, abort, make_response, render_template, request
 
 from inspector.blueprints.review.blueprint import VIEWERS, bp
 from inspector.extensions import db
-from inspector.inspections import renditions
+from inspector.inspections import evidence_store, renditions
 from inspector.inspections.records import evidence_state, photo_bytes
 from inspector.models import Photo
 from inspector.security import roles_required, town_id
@@ -70,10 +70,21 @@ def photo_rendition(ident: int, size: str):
 def photo_original(ident: int):
     """The original bytes, never re-encoded (download with the hash in the name)."""
     photo = _photo(ident)
-    data = photo_bytes(photo)
-    if data is None:
-        abort(404)
-    response = _image(data, photo.mime, photo.sha256)
+    if photo.pack == evidence_store.S3:  # streamed from the object store, block by block
+        blocks = evidence_store.photo_blocks(photo.sha256, photo.pack, photo.pack_offset,
+                                             photo.size, photo.inspection.municipality_id)
+        if blocks is None:
+            abort(404)
+        response = Response(blocks, mimetype=photo.mime)
+        response.headers["Content-Length"] = str(photo.size)
+        response.set_etag(photo.sha256)
+        response.headers["Cache-Control"] = "private, max-age=86400"
+        response = response.make_conditional(request)
+    else:
+        data = photo_bytes(photo)
+        if data is None:
+            abort(404)
+        response = _image(data, photo.mime, photo.sha256)
     response.headers["Content-Disposition"] = (
         f'inline; filename="foto-{photo.uuid}-{photo.sha256[:12]}.'
         f'{EXTENSIONS.get(photo.mime, "bin")}"')
