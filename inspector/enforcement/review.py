@@ -177,6 +177,7 @@ def _apply_option(act: Sanction, opt: AmendOption) -> None:
     if opt.kind not in DEADLINE_KINDS:
         act.deadline_hours = act.deadline_days = act.deadline_text = None
         act.deadline_citation = act.on_missed = None
+        act.deadline_granted_by = act.deadline_grant_reason = None  # no deadline, no grant
         act.deadline_at = None
     if act.target == "permit" and act.permit_id is None and act.holder is not None:
         permit = _permit_of(act.holder, act.vehicle.service) if act.vehicle else None
