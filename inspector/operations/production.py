@@ -81,6 +81,12 @@ def config_problems(config) -> list[str]:
     elif not url.startswith("https://"):
         out.append(f"PUBLIC_BASE_URL={url} não é https: os QR e os documentos impressos "
                    "precisam de um endereço https")
+    evidence = config.get("EVIDENCE_BACKEND") or "packs"
+    if evidence not in ("packs", "s3"):
+        out.append(f"EVIDENCE_BACKEND={evidence!r} não é válido: use packs ou s3")
+    elif evidence == "s3" and not (config.get("EVIDENCE_S3_BUCKET") or "").strip():
+        out.append("EVIDENCE_BACKEND=s3 sem EVIDENCE_S3_BUCKET: defina o bucket das fotos de "
+                   "prova (README, \"Evidence in object storage\")")
     return out
 
 

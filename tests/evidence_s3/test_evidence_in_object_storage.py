@@ -277,3 +277,17 @@ def test_migrate_errors_are_in_portuguese_with_exit_2(app, make):
     app.config["EVIDENCE_S3_BUCKET"] = ""
     r = runner.invoke(args=["evidence", "migrate", "--town", "tapurah", "--to", "s3"])
     assert r.exit_code == 2 and "armazenamento de objetos não configurado" in r.output
+
+
+def test_a_production_start_refuses_the_object_store_without_a_bucket():
+    from inspector.operations.production import config_problems
+
+    good = {"SECRET_KEY": hashlib.sha256(b"k").hexdigest(),
+            "PUBLIC_BASE_URL": "https://fiscaliza.tapurah.mt.gov.br"}
+    assert config_problems(good | {"EVIDENCE_BACKEND": "s3"}) == [
+        "EVIDENCE_BACKEND=s3 sem EVIDENCE_S3_BUCKET: defina o bucket das fotos de prova "
+        "(README, \"Evidence in object storage\")"]
+    assert config_problems(good | {"EVIDENCE_BACKEND": "s3", "EVIDENCE_S3_BUCKET": "prova"}) == []
+    assert config_problems(good | {"EVIDENCE_BACKEND": "nuvem"}) == [
+        "EVIDENCE_BACKEND='nuvem' não é válido: use packs ou s3"]
+    assert config_problems(good) == []  # packs, the default
