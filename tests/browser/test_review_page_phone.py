@@ -111,3 +111,29 @@ def test_the_queue_fits_a_phone_with_its_state_on_one_line(page, town, full_insp
     assert state.inner_text().startswith("Aguardando revisão (")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
     assert page.evaluate(WRAPPED) == []
+
+
+def test_deciding_the_only_act_turns_the_pages_state_to_revisada_without_a_reload(
+        app, page, town):
+    """The issue's case: the one act of an inspection is confirmed (its card swapped by htmx);
+    the page's header no longer reads "Aguardando revisão"."""
+    c = app.test_client()
+    assert c.login(town["agent"]).status_code == 302
+    iid = str(uuid.uuid4())
+    b = body(town["vehicle_id"], fail={"mirrors": [jpeg(30)]}, ok=("general-condition",))
+    api = Api(c)
+    assert api.put_inspection(iid, b).status_code == 201
+    photo = next(p for it in b["items"] for p in it["photos"])
+    assert api.put_photo(iid, photo["id"], jpeg(30)).status_code == 201
+    enforcement_worker(app)
+    insp_id, (act,), _ = inspection_ids(app, iid)
+    page.set_viewport_size(PHONE)
+    sign_in(page, town["supervisor"], f"/revisao/vistorias/{insp_id}")
+    state = page.locator("#review-state")
+    assert state.inner_text() == "Aguardando revisão (1 de 1 ato)"
+    page.evaluate("window.__same_page = true")
+    page.locator(f"#ato-{act} button", has_text="Confirmar").click()
+    page.locator(f"#ato-{act} .badge", has_text="Confirmado").wait_for()
+    page.wait_for_function("document.querySelector('#review-state').textContent === 'Revisada'")
+    assert page.evaluate("window.__same_page") is True
+    assert page.locator("#review-state").count() == 1
