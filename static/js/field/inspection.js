@@ -169,6 +169,8 @@ export class InspectionForm {
         note: a ? a.note || "" : "", photos: a ? a.photos || [] : [], grant: a ? a.grant || null : null };
     });
     this.renderKnown(known.loose);
+    this.gapsShown = false;
+    this.root.querySelector("#inspection-gaps").hidden = true;
     this.root.querySelector("#inspection-title").textContent =
       `Vistoria · ${context.vehicle.plate || ""}${context.vehicle.prefix ? " · prefixo " + context.vehicle.prefix : ""}`;
     this.root.querySelector("#inspection-law").textContent = context.checklist.law
@@ -284,6 +286,7 @@ export class InspectionForm {
     bar.max = n;
     bar.value = done(this.answers);
     (this.groups || []).forEach((g) => { g.count.textContent = `(${done(g.answers)} de ${g.answers.length})`; });
+    this.refreshGaps();
   }
 
   /** Reasons the registry knows that no checklist item asks about: said above the list. */
@@ -346,6 +349,7 @@ export class InspectionForm {
     note.value = answer.note;
     note.addEventListener("input", (e) => {
       answer.note = e.target.value;
+      this.refreshGaps();
       this.remember();
     });
     node.querySelector(".photo-required").hidden = !item.photo_required_on_failure;
@@ -362,6 +366,7 @@ export class InspectionForm {
           answer.photos.push(photo);
           thumbs.appendChild(this.thumbnail(answer, photo));
           node.classList.remove("is-missing");
+          this.refreshGaps();
           await drafts.putPhoto(photo).catch((err) => console.warn("rascunho", err));
           this.remember();
         } catch (error) {
@@ -497,17 +502,28 @@ export class InspectionForm {
     return problems;
   }
 
-  /** One summary of what is missing ("Faltam 3 itens: 2 (foto), 5, 9"), each a link to its
-   * item, and the first gap on screen with the focus in it (issue 17: never one error per item). */
-  showGaps(gaps) {
-    const one = gaps.length === 1;
-    this.error.replaceChildren(`${one ? "Falta 1 item" : `Faltam ${gaps.length} itens`}: `,
-      ...gaps.flatMap((g, i) => [i ? ", " : "", el("a", { href: `#${g.node.id}`, onclick: (e) => {
-        e.preventDefault();
-        this.goTo(g);
-      } }, `${g.index + 1}. ${g.node.dataset.label}`), ` (${g.what})`]), ".");
-    this.error.hidden = false;
-    this.goTo(gaps[0]);
+  /** One summary of what is missing, in the bar kept on top ("Faltam 3 itens: resposta em
+   * 3, 9; foto em 7"), each number a link to its item; with `jump`, the first gap on screen with
+   * the focus in it (issue 17: never one error per item). Kept up to date as gaps are filled. */
+  showGaps(gaps, jump = true) {
+    const box = this.root.querySelector("#inspection-gaps");
+    this.gapsShown = gaps.length > 0;
+    box.hidden = !gaps.length;
+    if (!gaps.length) return;
+    const kinds = [...new Set(gaps.map((g) => g.what))];
+    box.replaceChildren(`${gaps.length === 1 ? "Falta 1 item" : `Faltam ${gaps.length} itens`}: `,
+      ...kinds.flatMap((what, k) => [k ? "; " : "", `${what} em `,
+        ...gaps.filter((g) => g.what === what).flatMap((g, i) => [i ? ", " : "",
+          el("a", { href: `#${g.node.id}`, title: g.node.dataset.label, onclick: (e) => {
+            e.preventDefault();
+            this.goTo(g);
+          } }, String(g.index + 1))])]), ".");
+    if (jump) this.goTo(gaps[0]);
+  }
+
+  /** After a "Salvar" with gaps, the summary follows what the agent fills. */
+  refreshGaps() {
+    if (this.gapsShown) this.showGaps(this.problems(), false);
   }
 
   goTo(gap) {

@@ -51,6 +51,11 @@ def _stored(app) -> tuple[dict, dict]:
         return out
 
 
+def in_view(locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
+
+
 def test_sections_progress_premarked_item_and_one_summary_of_gaps(browser, live_server, app, world):
     ended = _irregular(app, world)
     context, guard, page = start_online(browser, live_server, world["agent"])
@@ -101,10 +106,10 @@ def test_sections_progress_premarked_item_and_one_summary_of_gaps(browser, live_
         item.locator("label.choice.ok").click()
     expect(progress).to_have_text(f"{n - 2} de {n} itens respondidos")
     page.get_by_role("button", name="Salvar vistoria").click()
-    summary = page.locator("#inspection-error")
-    expect(summary).to_be_visible()
-    expect(summary).to_contain_text("Faltam 3 itens: 3. ")
-    expect(summary).to_contain_text("(motivo de discordar do cadastro)")
+    summary = page.locator("#inspection-gaps")
+    insurance_no = int(insurance.get_attribute("id").removeprefix("item-"))
+    expect(summary).to_have_text(f"Faltam 3 itens: resposta em 3, {n}; "
+                                 f"motivo de discordar do cadastro em {insurance_no}.")
     expect(summary.locator("a")).to_have_count(3)
     expect(page.locator(".form-error:visible")).to_have_count(1)
     first_gap = items.nth(2).get_attribute("data-item-id")
@@ -114,15 +119,18 @@ def test_sections_progress_premarked_item_and_one_summary_of_gaps(browser, live_
     box = items.nth(2).bounding_box()
     assert 0 <= box["y"] and box["y"] + min(box["height"], 200) <= PHONE["height"], box
     expect(page.locator("#checklist li.item.is-missing")).to_have_count(3)
+    assert in_view(summary)   # the summary stays on top while the first gap is shown
     assert axe_violations(page, "checklist with gaps") == []
 
     # a link of the summary jumps to its gap
-    summary.locator("a", has_text="Seguro").click()
+    summary.get_by_role("link", name=str(insurance_no), exact=True).click()
     page.wait_for_function("() => document.activeElement.closest('li.item')"
                            "?.dataset.itemId === 'insurance'")
     insurance.locator(".note-box textarea").fill(WHY)
+    expect(summary).to_have_text(f"Faltam 2 itens: resposta em 3, {n}.")   # it follows
     items.nth(2).locator("label.choice.ok").click()
     items.nth(n - 1).locator("label.choice.ok").click()
+    expect(summary).to_be_hidden()
     expect(progress).to_have_text(f"{n} de {n} itens respondidos")
     page.get_by_role("button", name="Salvar vistoria").click()
     expect(page.locator("#screen-home")).to_be_visible()
