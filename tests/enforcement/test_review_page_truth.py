@@ -152,7 +152,8 @@ def test_the_review_state_follows_the_acts_in_the_page_and_the_queue(app, town):
     queue = _text(c.get("/revisao?situacao=todas").get_data(as_text=True))
     assert "Aguardando revisão (1 de 1 ato)" in queue
 
-    r = c.post_form(f"/revisao/atos/{acts[0]}/confirmar", {}, headers={"HX-Request": "true"})
+    r = c.post_form(f"/revisao/atos/{acts[0]}/confirmar", {}, headers={
+        "HX-Request": "true", "HX-Current-URL": f"http://localhost/revisao/vistorias/{ident}"})
     assert r.status_code == 200
     assert re.search(r'<span id="review-state" class="badge badge-ok" hx-swap-oob="true">Revisada<',
                      r.get_data(as_text=True))

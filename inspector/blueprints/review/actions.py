@@ -47,7 +47,9 @@ def _done(act: Sanction, message: str, code: str | None = None):
     db.session.commit()
     if wants_fragment():
         html = render_template("review/_act.html", **act_context(act, code=code, message=message))
-        if act.inspection is not None:   # the page's state badge follows (htmx out-of-band)
+        # on the inspection's page its state badge follows (htmx out-of-band); the act's own
+        # page has none, and htmx reports an out-of-band element without a target as an error
+        if act.inspection is not None and "/vistorias/" in request.headers.get("HX-Current-URL", ""):
             html += render_template("review/_review_state.html", oob=True,
                                     state=enforcement.inspection_review_state(
                                         act.inspection, enforcement.acts_of(act.inspection)))
