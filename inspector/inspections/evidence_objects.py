@@ -176,15 +176,20 @@ class ObjectStore:
             raise
 
     def stream(self, town: str, sha256: str) -> Iterator[bytes] | None:
-        """The object's bytes in blocks, or None when there is no such object."""
-        from botocore.exceptions import ClientError
+        """The object's bytes in blocks, or None when there is no such object; StoreError
+        when the store does not answer (a request reading it answers 503)."""
+        from botocore.exceptions import BotoCoreError, ClientError
 
+        key = self.key(town, sha256)
         try:
-            got = self.client.get_object(Bucket=self.s.bucket, Key=self.key(town, sha256))
+            got = self.client.get_object(Bucket=self.s.bucket, Key=key)
         except ClientError as e:
             if _status(e) == 404 or _code(e) in ("NoSuchKey", "404"):
                 return None
-            raise
+            raise StoreError(f"o armazenamento recusou a leitura de {key}: "
+                             f"{_code(e) or _status(e)}") from e
+        except BotoCoreError as e:
+            raise StoreError(f"armazenamento inacessível ao ler {key}: {e}") from e
         body = got["Body"]
 
         def blocks() -> Iterator[bytes]:
@@ -203,7 +208,7 @@ class ObjectStore:
             if blocks is None:
                 return None
             data = b"".join(blocks)
-        except (ClientError, BotoCoreError):
+        except (StoreError, ClientError, BotoCoreError):
             current_app.logger.exception("evidence object %s unreadable", sha256)
             return None
         return data if len(data) == size else None

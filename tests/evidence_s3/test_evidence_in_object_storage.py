@@ -214,7 +214,9 @@ def test_migrate_packs_to_s3_and_back_cut_short_and_resumed(
         moved = db.session.scalars(select(AuditEntry.after).filter_by(
             action="evidence_moved")).all()
     assert len(moved) == 8  # each photo there and back, each move with its entry
-    assert _verify(runner).exit_code == 0
+    final = _verify(runner)
+    assert final.exit_code == 0  # the source objects are left, counted, harmless
+    assert "4 objetos no armazenamento sem foto que aponte para eles" in final.output
 
 
 def test_verify_finds_an_object_altered_or_gone_behind_the_apps_back(
@@ -234,6 +236,7 @@ def test_verify_finds_an_object_altered_or_gone_behind_the_apps_back(
     assert f"{shas[1]}: ausente do armazenamento de objetos" in r.output
     assert shas[2] not in r.output
     assert "2 missing or altered" in r.output
+    assert "sem foto que aponte" not in r.output
 
     # the review says so too, from the bytes it read
     c = _supervisor(app, make)
@@ -265,6 +268,21 @@ def test_object_lock_keeps_evidence_from_being_deleted(app, bucket, s3_config):
     with pytest.raises(ClientError) as refused:
         client.delete_object(Bucket=name, Key=_key(sha), VersionId=version)
     assert refused.value.response["Error"]["Code"] == "AccessDenied"
+
+
+def test_a_store_that_does_not_answer_is_said_never_a_crash(app, api, moto, make, bucket,
+                                                            s3_config):
+    app.config["EVIDENCE_BACKEND"] = "s3"
+    sent = _sync(app, api, moto, [jpeg(4)])
+    row = _rows(app, sent["uuid"])[0]
+    app.config["EVIDENCE_S3_ENDPOINT_URL"] = "http://127.0.0.1:9"  # nothing listens there
+    r = _verify(app.test_cli_runner())
+    assert r.exit_code == 2 and "o armazenamento de objetos não respondeu" in r.output
+    renditions._cache.clear()
+    c = _supervisor(app, make)
+    original = c.get(f"/revisao/fotos/{row.id}/original")
+    assert original.status_code == 503 and "armazenamento inacessível" in original.text
+    assert c.get(f"/revisao/vistorias/{row.inspection_id}").status_code == 200
 
 
 def test_migrate_errors_are_in_portuguese_with_exit_2(app, make):
