@@ -81,3 +81,33 @@ def test_the_dashboard_trend_shows_the_days_the_tick_recorded(app, runner, clien
     for day in ("02/03/2026", "03/03/2026", "04/03/2026"):
         assert f'<td data-label="Dia">{day}</td>' in html
     assert '<td data-label="Dia">05/03/2026</td>' not in html       # no tick ran that day
+
+
+def test_the_dashboards_today_is_the_towns_own(app, client, make, monkeypatch):
+    """Opened at 03:00 UTC on 6 March 2026 (23:00 of the 5th in Cuiabá), the dashboard of a
+    town on Fernando de Noronha's clock counts the 6th as today; Tapurah's counts the 5th."""
+    from datetime import UTC, datetime
+
+    from inspector import clock
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime(2026, 3, 6, 3, 0, tzinfo=UTC).astimezone(tz)
+
+    with app.app_context():
+        factories.town("sapezal", timezone="America/Noronha")
+        fleet("sapezal", "taxi")
+        fleet("tapurah", "mototaxi")
+        db.session.commit()
+    make(factories.user, "supervisor", "sapezal", username="sup.s")
+    make(factories.user, "supervisor", "tapurah", username="sup.t")
+    monkeypatch.setattr(clock, "datetime", Frozen)
+    for username in ("sup.s", "sup.t"):
+        c = app.test_client()
+        c.login(username)
+        html = c.get("/painel?periodo=30d").get_data(as_text=True)
+        last = "06/03/2026" if username == "sup.s" else "05/03/2026"
+        assert f'<td data-label="Dia">{last}</td>' in html, username
+    assert _days(app) == {("sapezal", "taxi"): [date(2026, 3, 6)],
+                          ("tapurah", "mototaxi"): [date(2026, 3, 5)]}
