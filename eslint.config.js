@@ -9,7 +9,7 @@ import globals from "globals";
 
 export default [
   {
-    ignores: ["static/vendor/**", "node_modules/**", ".venv/**"],
+    ignores: ["static/vendor/**", "node_modules/**", ".venv/**", ".venv-*/**", "screenshots/**"],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: "error" },
