@@ -100,6 +100,29 @@ def test_an_irregular_card_is_one_box_with_every_article_and_the_button_in_reach
     context.close()
 
 
+def test_a_suspended_card_says_the_servers_word_with_its_article(browser, live_server, app, world):
+    from inspector.extensions import db
+    from inspector.models import Licence, Status, Vehicle
+
+    with app.app_context():
+        lic = db.session.scalars(db.select(Licence).filter_by(
+            vehicle_id=db.session.get(Vehicle, world["vehicle_id"]).id)).first()
+        lic.status, lic.suspended_until = Status.SUSPENDED, date.today() + timedelta(days=10)
+        db.session.commit()
+        db.session.remove()
+    truth = server_verdict(app, world)
+    assert truth.label == "SUSPENSO"
+    context, guard, page, card = phone_card(browser, live_server, world)
+    box = card.locator(".situation")
+    expect(box).to_have_attribute("data-situation", "suspended")
+    expect(box.locator(".situation-title")).to_contain_text(truth.label)
+    text = box.inner_text()
+    for reason in truth.reasons:
+        assert f"{reason.message.rstrip('.')} ({reason.law}, {reason.article})" in text, text
+    assert in_viewport(page, page.get_by_role("button", name="Iniciar vistoria"))
+    context.close()
+
+
 def test_a_regular_card_is_one_green_box(browser, live_server, app, world):
     assert server_verdict(app, world).label == "REGULAR"
     context, guard, page, card = phone_card(browser, live_server, world)
