@@ -61,7 +61,8 @@ def test_the_page_shows_nothing_before_the_code_and_the_status_after(papp, clien
     assert right.status_code == 303
     assert right.headers["Location"] == f"/notificacoes/{notice['path']}"
     html = client.get(right.headers["Location"]).get_data(as_text=True)
-    assert "Confirmado" in html and "Trocar o pneu dianteiro." in html
+    # the document page's own word for the act (documents.issuing.public_status)
+    assert 'data-status>Em vigor<' in html and "Trocar o pneu dianteiro." in html
     assert "04/12/2026 às 12:00" in html  # the deadline in Mato Grosso time
     assert "Lei 1.234/2020, Art. 29" in html and "09/12/2026" in html
     assert 'data-push-subscribe' in html and f'data-notice="{notice["path"]}"' in html

@@ -92,4 +92,5 @@ def test_the_push_part_of_the_tapurah_story(app, service, runner):
     r = client.post(f"/notificacoes/tapurah/{number}",
                     data={"codigo": decision.access_code, "csrf_token": token})
     assert r.status_code == 303
-    assert "Confirmado" in client.get(r.headers["Location"]).get_data(as_text=True)
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "situação: <strong data-status>" in page and "Confirmado" not in page

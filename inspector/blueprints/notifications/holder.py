@@ -29,11 +29,13 @@ from sqlalchemy.exc import IntegrityError
 
 from inspector import bodies
 from inspector.blueprints.notifications.routes import bp
-from inspector.clock import LOCAL_TZ
+from inspector.clock import LOCAL_TZ, local_day
+from inspector.documents import issuing as notice_documents
+from inspector.documents.content import APPEAL_TO
 from inspector.enforcement.grants import deadline_rule
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
-from inspector.models import Municipality, Notice
+from inspector.models import Municipality, Notice, SanctionStatus
 from inspector.notifications import schemas as push_schemas
 from inspector.notifications import subscriptions as push_subscriptions
 from inspector.notifications import triggers as push_triggers
@@ -188,13 +190,16 @@ def holder_view(notice: Notice) -> dict:
     if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=UTC)
     appeal: date | None = act.appeal_until
-    from inspector.documents.issuing import appeal_window_note
-    note = appeal_window_note(act)   # a suspensive appeal can still be filed: not in force yet
     return {
         "number": notice.number, "path": page_path(notice), "town": town.name if town else "",
         "document": DOCUMENT_LABELS.get(notice.document_kind, "Documento"),
         "act": act.label or act.kind_label,
-        "status": f"{act.status_label} — {note}" if note else act.status_label,
+        # the very words of the document's public page for the same act (one mapping,
+        # documents.issuing.public_status): never "Confirmado" here and "Em vigor" there
+        "status": notice_documents.public_status(notice),
+        "if_not_done": _if_not_done(notice),
+        "appeal_how": _appeal_how(act, town),
+        "has_pdf": notice_documents.current_document(notice) is not None,
         "issued": _local(notice.issued_at), "deadline": _local(deadline),
         "deadline_passed": deadline is not None and deadline < datetime.now(UTC),
         "complied": _local(notice.complied_at), "required_action": act.required_action,
@@ -216,6 +221,47 @@ def holder_view(notice: Notice) -> dict:
         "can_subscribe": push_triggers.holder_of(act) is not None,
         **_suspension_and_fine(act),
     }
+
+
+# Once one of these, a missed deadline brings nothing more (already complied, converted,
+# void or closed).
+_SETTLED = (SanctionStatus.COMPLIED, SanctionStatus.CONVERTED_TO_DAILY_FINE,
+            SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED, SanctionStatus.CLOSED)
+
+
+def _if_not_done(notice: Notice) -> dict | None:
+    """What the law brings if the notice is not complied with in time, in the words and
+    amount the printed notice gives (documents.content): e.g. Tapurah Lei 406/2001 Art. 29
+    § único, a daily fine of 60% of the minimum wage, with its value in reais. None when the
+    act brings nothing on a missed deadline or is already settled."""
+    act = notice.sanction
+    missed = json.loads(act.on_missed) if act.on_missed else None
+    if not missed or notice.complied_at is not None or act.status in _SETTLED:
+        return None
+    cash = missed.get("money") or {}
+    brl = cash.get("brl_text")
+    cite = missed.get("citation") or {}
+    return {"label": (missed.get("label") or "").rstrip("."),
+            "amount": cash.get("text") or UNDEFINED,
+            "brl": brl if brl and brl != UNDEFINED else None,
+            "basis": cash.get("basis") or "",
+            "minimum_wage": cash.get("unit") == "minimum_wage",
+            "law": cite.get("law"), "article": cite.get("article")}
+
+
+def _appeal_how(act, town) -> dict | None:
+    """How and until when to appeal, as the printed notice says it: the last day the
+    enforcement layer counted (act.appeal_until), to whom, in writing at the town hall, and
+    whether the appeal suspends the act. None when the law gives no appeal."""
+    if act.appeal_days is None and act.appeal_until is None:
+        return None
+    last = act.appeal_until
+    return {"last_day": last.strftime("%d/%m/%Y") if last else None,
+            "open": last is None or local_day() <= last,
+            "days": act.appeal_days,
+            "to": APPEAL_TO.get(act.appeal_to or "", act.appeal_to or ""),
+            "where": f"Prefeitura Municipal de {town.name}" if town else "Prefeitura",
+            "suspensive": act.appeal_suspensive}
 
 
 def _appeal_outcome(act) -> str | None:
@@ -254,6 +300,23 @@ def holder_notice(number: str):
     return no_store(make_response(render_template(
         "notifications/holder.html", view=holder_view(notice), number=number,
         shown=notice.number, error=None)))
+
+
+@bp.get("/notificacoes/<path:number>/pdf")
+@public
+@limiter.limit(_page_limit)
+def holder_pdf(number: str):
+    """The notice's PDF as issued, for the browser that gave its code here (the code is
+    printed on it); without the code, the form asking for it."""
+    notice = _granted(number)
+    doc = notice_documents.current_document(notice) if notice is not None else None
+    if doc is None:
+        return _form(number, None, 403 if notice is None else 404)
+    resp = Response(doc.pdf, mimetype="application/pdf")
+    resp.headers["Content-Disposition"] = \
+        f'inline; filename="{notice.number.replace("/", "-")}.pdf"'
+    resp.headers["X-Content-SHA256"] = doc.sha256
+    return no_store(resp)
 
 
 @bp.post("/notificacoes/<path:number>")
