@@ -232,6 +232,19 @@ def append(sha256: str, data: bytes, base: Path | None = None, sync: bool = True
 _writers: tuple[int, ThreadPoolExecutor] | None = None
 
 
+_uploaders: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _uploader() -> ThreadPoolExecutor:
+    """Uploads wait on the network, not the disk: a pool of their own, wider than the
+    pack writers', so that a slow store never queues the packs' fsyncs (or the reverse)."""
+    global _uploaders
+    if _uploaders is None or _uploaders[0] != os.getpid():
+        _uploaders = (os.getpid(), ThreadPoolExecutor(max_workers=16,
+                                                      thread_name_prefix="evidence-s3"))
+    return _uploaders[1]
+
+
 def _writer() -> ThreadPoolExecutor:
     global _writers
     if _writers is None or _writers[0] != os.getpid():  # a forked worker starts its own
@@ -316,7 +329,7 @@ class Objects:
 
     def put(self, town: str, sha256: str, data: bytes) -> tuple[Location, Future]:
         self.objects.key(town, sha256)  # a bad hash or slug fails here, not on the thread
-        return Location(S3, 0), _writer().submit(self.objects.put, town, sha256, data)
+        return Location(S3, 0), _uploader().submit(self.objects.put, town, sha256, data)
 
     def read(self, town: str, where: Location, sha256: str, size: int) -> bytes | None:
         return self.objects.read(town, sha256, size)
