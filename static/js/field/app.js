@@ -305,8 +305,9 @@ function showResult(details, verification = null, scan = null) {
   state.current = details;
   state.riderId = scan?.rider?.id ?? null; // a scanned vest badge: that rider was driving
   box.replaceChildren(details ? resultCard(details, verification, scan)
-    : el("article", { class: "card result" }, scan ? situationBanner(scan, verification) : null,
-      verification ? verdictBanner(verification, scan) : "Veículo não encontrado."));
+    : el("article", { class: "card result" }, scan // one verdict box: the code's line inside the banner
+      ? situationBanner(scan, verification, verification ? verdictBanner(verification, scan, { inside: true }) : null)
+      : null, !scan && verification ? verdictBanner(verification, scan) : verification ? null : "Veículo não encontrado."));
   const canInspect = !state.user || !state.user.role || state.user.role === "agent"; // supervisors read only
   $("start-inspection").hidden = !details || verification?.verdict === "forged" || !canInspect;
   navigate("result");
