@@ -44,7 +44,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
@@ -363,14 +363,21 @@ def writing(sha256: str, data: bytes, town_id: int | None = None
             ) -> tuple[Location, Future]:
     """Keep a new photo of town `town_id` where EVIDENCE_BACKEND says (Backend.put), which
     the caller waits for before it commits the row that points to it. Packs: appended to
-    this app's evidence directory, fsynced as durable() says. S3: uploaded with its SHA-256,
-    checked by the store; the future raises StoreError when the store refused or failed."""
+    this app's evidence directory, fsynced as durable() says (beside the caller's database
+    work). S3: uploaded with its SHA-256, checked by the store, and done before this returns
+    (see below); the future raises StoreError when the store refused or failed."""
     kept = backend()
     if kept.name != S3:  # no town needed: the sync's hot path stays as it was
         return kept.put("", sha256, data)
     if town_id is None:
         raise ValueError("an object's key names its town")
-    return kept.put(town_slug(town_id), sha256, data)
+    where, upload = kept.put(town_slug(town_id), sha256, data)
+    # Waited for here, before the caller takes any lock: the photo's row, and the audit
+    # chain's, which every audited write of the deployment waits for until the commit,
+    # must never be held through a network round trip. The caller's result() raises what
+    # the store said, before anything is committed, as for a pack.
+    wait([upload])
+    return where, upload
 
 
 def town_slug(town_id: int) -> str:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import time
 import uuid
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
+from inspector import audit
 from inspector.extensions import db
 from inspector.inspections import evidence_objects, evidence_store, renditions
 from inspector.models import AuditEntry, Inspection, Photo
@@ -65,10 +67,31 @@ def _supervisor(app, make):
 
 
 def test_synced_photos_are_objects_named_by_their_hash_and_the_review_serves_them(
-        app, api, moto, make, bucket, s3_config):
+        app, api, moto, make, bucket, s3_config, monkeypatch):
     app.config["EVIDENCE_BACKEND"] = "s3"
     photos = [jpeg(1, size=(640, 480)), jpeg(2, size=(480, 640))]
+    # the object is in the store before the audit chain's lock is taken (held until the
+    # commit by every audited write): no lock waits on the network
+    real_record, stored_first = audit.record, []
+
+    def record(action, *a, **k):
+        if action == "photo_received":
+            key = _key(k["after"]["sha256"])
+            stored_first.append(bucket["client"].list_objects_v2(
+                Bucket=bucket["name"], Prefix=key)["KeyCount"] == 1)
+        return real_record(action, *a, **k)
+
+    real_put = evidence_objects.ObjectStore.put
+
+    def slow_network(self, *a):
+        time.sleep(0.3)
+        return real_put(self, *a)
+
+    monkeypatch.setattr(audit, "record", record)
+    monkeypatch.setattr(evidence_objects.ObjectStore, "put", slow_network)
     sent = _sync(app, api, moto, photos)
+    monkeypatch.undo()
+    assert stored_first == [True, True]
     rows = _rows(app, sent["uuid"])
     assert [r.pack for r in rows] == ["s3", "s3"]
     for data, row in zip(photos, rows):
