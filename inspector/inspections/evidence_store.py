@@ -320,7 +320,8 @@ def _blocks(path: Path) -> Iterator[bytes]:
 
 class Objects:
     """The S3-compatible object store (evidence_objects.py): one object per town and
-    SHA-256; the upload runs on a writer thread beside the caller's database work."""
+    SHA-256; the upload runs on a pool of its own (`writing` waits for it before the sync
+    takes a lock; a migration waits for each photo's)."""
 
     name = S3
 
