@@ -245,7 +245,10 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
                           "fiscal_unit": town.fiscal_unit_name,
                           # the address printed in every QR (PUBLIC_BASE_URL): a genuine token
                           # behind another address is a swapped sticker (docs/field-app.md)
-                          "public_base_url": credentials.public_url("").removesuffix("/v/")}}
+                          "public_base_url": credentials.public_url("").removesuffix("/v/"),
+                          # the size the app keeps a photo at, hashed after (issue 18 point 6)
+                          "photo": {"max_side": town.photo_max_side,
+                                    "quality": town.photo_quality}}}
     deleted: dict[str, list[int]] = {}
     found: dict[str, list] = {}
     for entity, (key, model) in ENTITIES.items():

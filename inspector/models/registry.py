@@ -103,6 +103,10 @@ class Municipality(db.Model):
     # IANA name of the town's clock; its days are the days the law counts.
     timezone: Mapped[str] = mapped_column(
         String(40), default="America/Cuiaba", server_default="America/Cuiaba")
+    # The size the field app keeps a photo at (longest side in px; None: the camera's own
+    # bytes) and its JPEG quality (issue 18 point 6; the default's measurement: README).
+    photo_max_side: Mapped[int | None] = mapped_column(default=1600, server_default="1600")
+    photo_quality: Mapped[int] = mapped_column(default=85, server_default="85")
 
     dated_values: Mapped[list[DatedValue]] = relationship(
         back_populates="municipality", order_by="DatedValue.valid_from",

@@ -250,3 +250,39 @@ def set_dated_value(town: Municipality, data, actor) -> DatedValue:
                  row.id, before=before, after=audit.snapshot(row), actor=actor,
                  municipality_id=town.id)
     return row
+
+
+# The longest side a photo is kept at on the phone (None: the camera's bytes, untouched), and
+# the JPEG quality bounds. 1600 px at quality 85 is the measured default (README "Figures",
+# bench/photo_size.py): the smallest choice at which a plate photographed with the whole
+# vehicle keeps its characters at least 20 px tall and a 1 mm crack keeps half its contrast.
+PHOTO_SIDES = {1280: "1280 px", 1600: "1600 px (padrão)", 2048: "2048 px",
+               None: "original (sem redução)"}
+DEFAULT_PHOTO_SIDE, DEFAULT_PHOTO_QUALITY = 1600, 85
+PHOTO_QUALITY_MIN, PHOTO_QUALITY_MAX = 50, 95
+
+
+def photo_setting(town: Municipality) -> dict:
+    """What the phone needs to keep a photo at the town's size (the snapshot's town.photo)."""
+    return {"max_side": town.photo_max_side, "quality": town.photo_quality}
+
+
+def set_photo_size(town: Municipality, data, actor) -> None:
+    """Set the size and JPEG quality the field app keeps photos at (the caller commits).
+    Audited; the audit entry also moves the town's snapshot version, so phones get it at
+    their next refresh."""
+    f = Fields(data)
+    raw = f.raw("max_side")
+    side = None if raw == "original" else (int(raw) if raw.isdigit() and len(raw) < 6
+                                           else -1)
+    if side not in PHOTO_SIDES:
+        f.fail("max_side", "escolha 1280, 1600, 2048 px ou original")
+    quality = f.integer("quality", lo=PHOTO_QUALITY_MIN, hi=PHOTO_QUALITY_MAX,
+                        what="qualidade JPEG")
+    if f.errors:
+        raise ValidationFailed(f.errors)
+    before = photo_setting(town)
+    town.photo_max_side, town.photo_quality = side, quality
+    db.session.flush()
+    audit.record("photo_size_set", "municipality", town.id, before=before,
+                 after=photo_setting(town), actor=actor, municipality_id=town.id)

@@ -62,7 +62,8 @@ def test_full_snapshot_has_the_town_and_nothing_personal(app, api, make):
     s = r.json
     assert s["full"] is True and s["version"] > 0 and s["deleted"] == {}
     assert s["town"] == {"slug": "tapurah", "name": "Tapurah", "ibge": "5108006",
-                         "fiscal_unit": "UFIM", "public_base_url": "http://127.0.0.1:5000"}
+                         "fiscal_unit": "UFIM", "public_base_url": "http://127.0.0.1:5000",
+                         "photo": {"max_side": 1600, "quality": 85}}  # the measured default
     assert len(s["vehicles"]) == 3 and len(s["drivers"]) == 3
     assert len(s["credentials"]) == 3 and {c["status"] for c in s["credentials"]} == {"active"}
     assert all(d["photo"].startswith("data:image/jpeg;base64,") for d in s["drivers"])

@@ -1,6 +1,7 @@
 """/municipio: the town's "Configuração do município" for its admin — what is still missing
 before the agents can work, each with a link to where it is fixed — and the form for the
-fiscal unit's value and the minimum wage (CSRF-checked, audited); /municipio/contas: the
+fiscal unit's value and the minimum wage and the one for the size of the field app's photos
+(CSRF-checked, audited); /municipio/contas: the
 town's accounts, created and deactivated by its admin (towns.accounts)."""
 from __future__ import annotations
 
@@ -17,12 +18,15 @@ bp = Blueprint("towns", __name__)
 ADMIN = roles_required(Role.ADMIN)
 
 
-def _render(errors: dict | None = None, values=None, status: int = 200):
+def _render(errors: dict | None = None, values=None, status: int = 200,
+            photo_errors: dict | None = None, photo_values=None):
     town = db.session.get(Municipality, town_id())
     view = town_setup.setup_of(town)
     return make_response(render_template(
         "towns/setup.html", view=view, errors=errors or {}, values=dict(values or {}),
-        kinds=town_setup.DATED_KINDS,
+        kinds=town_setup.DATED_KINDS, photo_sides=town_setup.PHOTO_SIDES,
+        photo_errors=photo_errors or {}, photo_values=dict(photo_values or {}),
+        quality_bounds=(town_setup.PHOTO_QUALITY_MIN, town_setup.PHOTO_QUALITY_MAX),
         dated=sorted(town.dated_values, key=lambda v: (v.kind, v.valid_from))), status)
 
 
@@ -47,6 +51,24 @@ def set_value():
     flash(f"{town_setup.DATED_KINDS[row.kind].capitalize()}: R$ {row.value_brl} a partir de "
           f"{row.valid_from:%d/%m/%Y} ({row.source}).", "success")
     return redirect(url_for("towns.setup", _anchor="valores"))
+
+
+@bp.post("/municipio/fotos")
+@ADMIN
+def set_photo_size():
+    """The size and JPEG quality the field app keeps photos at (sent to the phones in the
+    snapshot)."""
+    town = db.session.get(Municipality, town_id())
+    try:
+        town_setup.set_photo_size(town, request.form, g.user)
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _render(status=422, photo_errors=e.errors, photo_values=request.form)
+    db.session.commit()
+    side = town_setup.PHOTO_SIDES[town.photo_max_side]
+    flash(f"Tamanho das fotos: {side}, qualidade {town.photo_quality}. Os celulares recebem "
+          "na próxima atualização dos dados.", "success")
+    return redirect(url_for("towns.setup", _anchor="fotos"))
 
 
 def _accounts(errors: dict | None = None, values=None, created: User | None = None,
