@@ -8,7 +8,7 @@ STAMP     := $(VENV)/.installed
 VENDOR    := static/vendor
 CHROMIUM  := /usr/bin/chromium
 
-.PHONY: run serve test setup s3-emulator vendor chromium poppler fonts wrk db clean bench lint screenshots
+.PHONY: run serve test setup s3-emulator vendor chromium poppler fonts wrk redis db clean bench lint screenshots
 
 run: setup db
 	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
@@ -30,7 +30,7 @@ serve: setup
 
 # Two workers (the machine has two cores); a file's tests stay on one worker.
 PYTEST_ARGS ?= -n 2 --dist loadfile
-test: setup s3-emulator chromium poppler fonts
+test: setup s3-emulator chromium poppler fonts redis
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The S3-compatible server the evidence tests start on loopback (tests/evidence_s3/):
@@ -83,6 +83,12 @@ poppler:
 fonts:
 	@test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf || { echo "installing Debian fonts-dejavu-core"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core >/dev/null; }
+
+# Debian's redis-server: tests/multinode starts one on loopback (the store two app servers share
+# for rate limits, RATELIMIT_STORAGE_URI=redis://...); installed only when missing (needs root).
+redis:
+	@test -x /usr/bin/redis-server || { echo "installing Debian redis-server"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; }
 
 # wrk (Debian): bench/verify.py loads the passenger page with it.
 wrk:

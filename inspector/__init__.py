@@ -16,9 +16,14 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the application: defaults, then instance config, then test config."""
+    import os
+
+    # INSPECTOR_INSTANCE_DIR: another folder for secret_key, config.py, the SQLite file and the
+    # packs (one per app server when several share the database: README "Several app servers")
+    instance = os.environ.get("INSPECTOR_INSTANCE_DIR", "").strip() or str(ROOT / "instance")
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(Path(instance).resolve()),
         instance_relative_config=True,
         static_folder=str(ROOT / "static"),
         template_folder=str(ROOT / "templates"),
