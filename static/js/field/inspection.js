@@ -1,5 +1,5 @@
 // The inspection screen: the checklist of the law in force for the vehicle's service,
-// photos of failed items (hashed when taken, original bytes kept), optional GPS and the
+// photos of failed items (shrunk to the town's size, then hashed and kept), optional GPS and the
 // driver's "ciente" drawn on a canvas (Tapurah Lei 406/2001, Art. 27 I). Saving writes the
 // inspection and its photos to the outbox in one transaction.
 
@@ -7,6 +7,7 @@ import * as store from "./db.js";
 import * as drafts from "./drafts.js";
 import { SignaturePad } from "./signature.js";
 import { sha256Hex } from "./verify.js";
+import { shrunkPhoto } from "./photo_size.js";
 import { el, lawHref } from "./ui.js";
 import { grantBox, grantGap, grantOf } from "./grant.js";
 
@@ -66,11 +67,16 @@ export function sniffMime(bytes, declared = "") {
   return ALLOWED_MIME.includes(declared) ? declared : null;
 }
 
-/** Turn a chosen file into an outbox photo: original bytes, type, SHA-256, capture time. */
+/** Turn a chosen file into an outbox photo: the bytes kept (shrunk to the town's photo size,
+ * EXIF kept; photo_size.js), type, SHA-256 of those bytes, capture time. */
 export async function photoFromFile(file, inspectionId) {
-  const bytes = await file.arrayBuffer();
-  const mime = sniffMime(bytes, file.type);
-  if (!mime) throw new Error("Formato de imagem não aceito (use JPEG, PNG, WebP ou HEIC).");
+  const original = await file.arrayBuffer();
+  const declared = sniffMime(original, file.type);
+  if (!declared) throw new Error("Formato de imagem não aceito (use JPEG, PNG, WebP ou HEIC).");
+  const town = await store.getMeta("town").catch(() => null);
+  const shrunk = await shrunkPhoto(original, declared, town && town.photo);
+  const bytes = shrunk || original;
+  const mime = shrunk ? "image/jpeg" : declared;
   return {
     id: newId(), inspectionId, bytes, mime, size: bytes.byteLength,
     sha256: await sha256Hex(bytes), takenAt: new Date().toISOString(),

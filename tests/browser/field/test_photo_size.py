@@ -1,0 +1,79 @@
+"""The size the field app keeps photos at (issue 18 point 6, docs/sync.md § photos), in Debian
+Chromium against a real server: under the town's setting 1280 px, a 3000x2000 camera JPEG
+(EXIF: turned a quarter, date, GPS) is kept at 1280 px on its longest side, upright, its
+SHA-256 taken of the kept bytes, and the server's evidence check accepts it and reads the
+camera's date and GPS from the EXIF copied into the new JPEG. A photo already small is kept
+byte for byte. Server state is read from the database, never through the browser.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import random
+
+import pytest
+from PIL import ExifTags, Image, ImageDraw
+
+from tests.browser.field_helpers import inspect_by_plate, jpeg_file, server_inspections, start_online
+
+pytestmark = pytest.mark.browser
+
+
+def camera_jpeg(path) -> bytes:
+    """A 3000x2000 JPEG as a phone held upright writes it: pixels sideways, Orientation 6."""
+    rnd = random.Random(7)
+    small = Image.new("RGB", (300, 200))
+    small.putdata([(rnd.randrange(256), rnd.randrange(256), rnd.randrange(256))
+                   for _ in range(300 * 200)])
+    img = small.resize((3000, 2000), Image.BILINEAR)
+    ImageDraw.Draw(img).rectangle((0, 0, 600, 2000), fill="red")  # the picture's top, sideways
+    exif = Image.Exif()
+    exif[0x0112] = 6                                    # rotate 90° clockwise to show
+    exif[0x0132] = "2026:12:01 10:15:00"
+    exif.get_ifd(ExifTags.IFD.Exif)[0x9003] = "2026:12:01 10:14:59"  # DateTimeOriginal
+    gps = exif.get_ifd(ExifTags.IFD.GPSInfo)
+    gps[1], gps[2] = "S", (12.0, 30.0, 0.0)             # 12°30' S, 56°15' W (Tapurah's area)
+    gps[3], gps[4] = "W", (56.0, 15.0, 0.0)
+    img.save(path, "JPEG", quality=90, exif=exif)
+    return path.read_bytes()
+
+
+def test_a_photo_is_kept_at_the_towns_size_hashed_as_kept_and_accepted(
+        browser, live_server, app, world, tmp_path):
+    from inspector.extensions import db
+    from inspector.models import Municipality, Photo
+
+    with app.app_context():
+        town = db.session.scalar(db.select(Municipality).filter_by(slug="tapurah"))
+        town.photo_max_side, town.photo_quality = 1280, 85
+        db.session.commit()
+
+    big_path, small_path = tmp_path / "camera.jpg", tmp_path / "small.jpg"
+    big = camera_jpeg(big_path)
+    small = jpeg_file(small_path, 3)
+    context, _guard, page = start_online(browser, live_server, world["agent"])
+    assert page.evaluate("async () => (await window.fieldApp.store.getMeta('town')).photo") \
+        == {"max_side": 1280, "quality": 85}
+    inspect_by_plate(page, world["plate"], [big_path, small_path])
+    page.get_by_role("button", name="Sincronizar").click()
+    page.wait_for_function("() => document.querySelector('#pending-text').textContent"
+                           ".startsWith('0 vistorias e 0 fotos')", timeout=30_000)
+
+    [held] = server_inspections(app)
+    assert held["status"] == "awaiting_review"          # every photo passed the evidence check
+    by_data = {len(p["data"]): p for p in held["photos"]}
+    kept = next(p for p in held["photos"] if p["data"] != small)
+    assert small in [p["data"] for p in held["photos"]]  # small enough: the camera's bytes
+    assert len(by_data) == 2 and len(kept["data"]) < len(big) / 3
+    assert hashlib.sha256(kept["data"]).hexdigest() == kept["sha256"]
+    with Image.open(io.BytesIO(kept["data"])) as img:
+        assert img.format == "JPEG" and img.size == (853, 1280)   # upright: portrait
+        assert img.getexif().get(0x0112) == 1                      # no second turn by viewers
+        top = img.convert("RGB").getpixel((426, 40))
+        assert top[0] > 180 and top[1] < 90 and top[2] < 90        # red band on top, as shown
+    with app.app_context():
+        row = db.session.scalar(db.select(Photo).filter_by(uuid=kept["uuid"]))
+        assert (row.width, row.height) == (853, 1280)
+        assert row.exif_taken_at.startswith("2026-12-01T10:14:59")
+        assert round(row.exif_lat, 2) == -12.5 and round(row.exif_lon, 2) == -56.25
+    context.close()
