@@ -252,8 +252,10 @@ def _plate(i: int) -> str:
             f"{i % 100:02d}")
 
 
-def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str = "bench"):
-    """Migrate an empty database and bulk-load Tapurah (Lei 406/2001) with `vehicles`
+def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str = "bench",
+                       town: tuple[str, str, str] = ("tapurah", "Tapurah", "5108006")):
+    """Migrate the database (a no-op once done) and bulk-load a moto-taxi town, Tapurah
+    (Lei 406/2001) unless `town` (slug, name, IBGE code) names another, with `vehicles`
     moto-taxis: company holders with permits, licences (a few suspended or expired),
     insurance (a few lapsed) and one rider per vehicle. Bulk inserts: this data bypasses
     the services and the audit log, which a benchmark database does not need.
@@ -286,7 +288,8 @@ def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str
             flask_migrate.upgrade()
         finally:
             logging.disable(logging.NOTSET)
-        town = Municipality(slug="tapurah", name="Tapurah", ibge_code="5108006",
+        slug, name, ibge = town
+        town = Municipality(slug=slug, name=name, ibge_code=ibge,
                             population_seat=9000, population_interior=4000,
                             fiscal_unit_name="UFIM")
         db.session.add(town)
@@ -298,7 +301,7 @@ def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str
             {"municipality_id": town.id, "kind": "company", "name": f"Moto Táxi {i:04d} Ltda",
              "tax_id": make_cnpj(f"{i + 1:08d}0001"), "address": "Av. Bench, 1"}
             for i in range(companies)])
-        holder_ids = list(db.session.scalars(select(Holder.id)))
+        holder_ids = list(db.session.scalars(select(Holder.id).filter_by(municipality_id=town.id)))
         db.session.execute(insert(Permit), [
             {"municipality_id": town.id, "holder_id": h, "kind": "autorizacao",
              "service": "mototaxi", "number": f"AUT-{i:05d}", "valid_from": date(2024, 1, 1),
@@ -311,7 +314,7 @@ def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str
              "prefix": f"{i:05d}", "is_trail": rng.random() < 0.02,
              "last_vistoria_on": today - timedelta(days=rng.randint(0, 240))}
             for i in range(vehicles)])
-        vehicle_ids = list(db.session.scalars(select(Vehicle.id)))
+        vehicle_ids = list(db.session.scalars(select(Vehicle.id).filter_by(municipality_id=town.id)))
         db.session.execute(insert(Licence), [
             {"municipality_id": town.id, "vehicle_id": v, "kind": "alvara_mototaxi",
              "number": f"AL-{i:05d}", "valid_from": today - timedelta(days=200),
@@ -331,7 +334,7 @@ def load_mototaxi_town(url: str, vehicles: int, seed: int = 406, secret_key: str
              "registration_number": f"R-{i:05d}",
              "registration_expiry": today + timedelta(days=rng.randint(-40, 365)),
              "status": "active"} for i in range(vehicles)])
-        driver_ids = list(db.session.scalars(select(Driver.id)))
+        driver_ids = list(db.session.scalars(select(Driver.id).filter_by(municipality_id=town.id)))
         db.session.execute(insert(vehicle_drivers), [
             {"vehicle_id": v, "driver_id": d} for v, d in zip(vehicle_ids, driver_ids)])
         db.session.commit()
