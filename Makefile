@@ -101,8 +101,10 @@ db: setup
 	$(FLASK) db upgrade
 	$(FLASK) demo seed
 
-# Figures, not tests (README.md, "Figures"); field.py drives Chromium, verify.py uses wrk.
+# Figures, not tests (README.md, "Figures"); field.py drives Chromium, verify.py uses wrk,
+# load.py Locust (the `bench` extra) against PostgreSQL.
 bench: setup wrk chromium
+	$(BIN)/pip install -q -e '.[bench]'
 	$(BIN)/python bench/registry.py
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/rules.py
@@ -111,6 +113,7 @@ bench: setup wrk chromium
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/audit_lookups.py
 	$(BIN)/python bench/sw_version.py
+	$(BIN)/python bench/load.py  # Locust on PostgreSQL (.ci/run starts it): minutes
 
 # ruff (rules in pyproject.toml) on the Python, ESLint (eslint.config.js) on the PWA's JavaScript.
 lint: setup
