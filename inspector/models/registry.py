@@ -213,6 +213,8 @@ vehicle_drivers = Table(
     db.metadata,
     Column("vehicle_id", ForeignKey("vehicles.id"), primary_key=True),
     Column("driver_id", ForeignKey("drivers.id"), primary_key=True),
+    # a driver's vehicles (the snapshot's links, a rider's badge): migration 0026
+    Index("ix_vehicle_drivers_driver_id", "driver_id", "vehicle_id"),
 )
 
 
