@@ -261,7 +261,8 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
         span = f"{act.deadline_hours} horas {tail}" if act.deadline_hours else \
             _days_words(act, act.deadline_days, tail) if act.deadline_days else \
             f"{act.deadline_text or ''} {tail}"
-        rows = [("Prazo para cumprir", span), ("Prazo fixado", deadline_rule(act)),
+        rule = deadline_rule(act)   # None for a deadline known only as a date and words
+        rows = [("Prazo para cumprir", span), *([("Prazo fixado", rule)] if rule else []),
                 ("Vence em", f"{moment(act.deadline_at)} (horário de Mato Grosso)")]
         if act.deadline_explain:   # the legal calendar's count, as issued
             rows.append(("Contagem", act.deadline_explain))
@@ -270,7 +271,9 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
         tail = "a contar do recebimento deste documento"
         span = f"{act.deadline_hours} horas {tail}, contadas minuto a minuto" \
             if act.deadline_hours else _days_words(act, act.deadline_days, tail)
-        blocks.append(Rows((("Prazo para cumprir", span), ("Prazo fixado", deadline_rule(act)))))
+        rule = deadline_rule(act)
+        blocks.append(Rows((("Prazo para cumprir", span),
+                            *([("Prazo fixado", rule)] if rule else []))))
     dq = loads(act.deadline_citation)
     if dq:
         blocks.append(quote(dq, pack))

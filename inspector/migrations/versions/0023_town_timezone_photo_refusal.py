@@ -22,18 +22,25 @@ branch_labels = None
 depends_on = None
 
 
+COLUMNS = (('municipalities', sa.Column('timezone', sa.String(length=40), nullable=False,
+                                         server_default='America/Cuiaba')),
+           ('inspection_photos', sa.Column('refused_at', sa.DateTime(timezone=True),
+                                            nullable=True)),
+           ('inspection_photos', sa.Column('refused_reason', sa.String(length=200),
+                                            nullable=True)))
+
+
+# Plain ADD/DROP COLUMN, never a batch copy: on SQLite a batch rebuild drops and recreates
+# `municipalities`, which every town-scoped table references (FOREIGN KEY constraint failed).
 def upgrade():
-    with op.batch_alter_table('municipalities', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('timezone', sa.String(length=40), nullable=False,
-                                      server_default='America/Cuiaba'))
-    with op.batch_alter_table('inspection_photos', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('refused_at', sa.DateTime(timezone=True), nullable=True))
-        batch_op.add_column(sa.Column('refused_reason', sa.String(length=200), nullable=True))
+    for table, column in COLUMNS:
+        op.add_column(table, column)
 
 
 def downgrade():
-    with op.batch_alter_table('inspection_photos', schema=None) as batch_op:
-        batch_op.drop_column('refused_reason')
-        batch_op.drop_column('refused_at')
-    with op.batch_alter_table('municipalities', schema=None) as batch_op:
-        batch_op.drop_column('timezone')
+    sqlite = op.get_bind().dialect.name == 'sqlite'
+    for table, column in reversed(COLUMNS):
+        if sqlite:   # DROP COLUMN in place (SQLite >= 3.35)
+            op.execute(f'ALTER TABLE {table} DROP COLUMN {column.name}')
+        else:
+            op.drop_column(table, column.name)
