@@ -119,6 +119,9 @@ def defaults(instance_path: Path) -> dict:
         "WTF_CSRF_SSL_STRICT": False,  # Referer checks break behind proxies; the token is enough
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         "RATELIMIT_HEADERS_ENABLED": True,
+        # a shared store (redis://) that stops answering: each process counts alone, in
+        # memory, until it is back (Flask-Limiter logs it), rather than answer 500
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
         "LOGIN_RATE_LIMIT": "10 per minute;50 per hour",
         # how many reverse proxies in front of the app add X-Forwarded-For: the client's
         # address (what rate limits count) is the entry the outermost one added; 0 = the
