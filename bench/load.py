@@ -15,12 +15,14 @@ port over plain http (the simulated users send the Secure cookie by hand, as the
 benches do), runs `flask enforcement tick` every minute in a thread, and drives it with
 Locust (bench/locustfile.py, the `bench` extra) at each number of --users:
 
-- agents (weight 5): sync an inspection (PUT /api/field/inspections/<uuid>, three failed
-  items) then its 3 photos (PUT .../photos/<uuid>, new bytes each: JPEG noise, --photo-size);
-- passengers (weight 4): scan a credential (GET /v/<token>) and load the rider's photo the
-  page shows, each scan from a new address (the page's per-address limit is per phone);
-- supervisors (weight 1): open the review queue (GET /revisao) and one inspection of it
-  with its photos' thumbnails.
+- agents (weight 5, one inspection every --pace s): sync an inspection
+  (PUT /api/field/inspections/<uuid>, three failed items), then its 3 photos
+  (PUT .../photos/<uuid>, new bytes each: JPEG noise, --photo-size);
+- passengers (weight 4, a scan every 0.08 x --pace s, so that scans keep the goal's 10 to 1
+  proportion to inspections): scan a credential (GET /v/<token>) and load the rider's photo
+  the page shows, each scan from a new address (the page's per-address limit is per phone);
+- supervisors (weight 1, every --pace / 2 s): open the review queue (GET /revisao), then
+  one inspection of it with its photos' thumbnails.
 
 For each level: throughput, p50/p95/p99 and failures per request type (Locust's final
 --json, after the users are all spawned: --reset-stats), CPU seconds of the app server, of
@@ -276,6 +278,8 @@ class CpuSampler:
         delta = [b - a for a, b in zip(self._start_stat, end)]
         out = {k: v / self.TICK for k, v in self.used.items()}
         out["machine busy"] = (sum(delta) - delta[3] - delta[4]) / self.TICK
+        out["others on the machine"] = max(0.0, out["machine busy"] - sum(
+            v for k, v in out.items() if k in self.used))
         out["machine iowait"] = delta[4] / self.TICK
         return out
 
@@ -386,6 +390,51 @@ def report(level: dict, cores: int) -> None:
         print(f"   locust: {line[:200]}")
 
 
+def verdict(levels: list[dict], cores: int) -> None:
+    """The goal's answer: the largest level that met p95 < 1 s with no failure, how many of
+    the goal's peak hours an hour it carried, what ran out first, and what CPU per request
+    says of a second app server (an extrapolation, labelled as one)."""
+    def summary(level):
+        rows, secs = level["rows"], level["seconds"]
+        p95 = max((percentile(r["hist"], 95) for r in rows.values()), default=0)
+        fails = sum(r["fail"] for r in rows.values())
+        per_hour = {k: sum(r["n"] for n, r in rows.items() if KIND.get(n) == k) / secs * 3600
+                    for k in GOAL}
+        return p95, fails, min(per_hour[k] / GOAL[k] for k in GOAL), \
+            sum(r["n"] for r in rows.values()) / secs
+    print("\nverdict (goal: the peak hour at p95 under 1 s with 0 errors):")
+    good = [(lv, summary(lv)) for lv in levels if summary(lv)[0] < 1000 and not summary(lv)[1]]
+    for lv in levels:
+        p95, fails, hours, rate = summary(lv)
+        print(f"   {lv['users']:>4} users: {rate:,.1f} req/s, {hours:.2f} goal-hours an hour "
+              f"(the scarcest kind), worst p95 {p95:,.0f} ms, {fails} failed")
+    if good:
+        lv, (_, _, hours, _) = max(good, key=lambda g: g[1][2])
+        print(f"   best level within the limits: {lv['users']} users carrying {hours:.2f}x the "
+              f"goal's peak hour: {'MET' if hours >= 1 else 'NOT met (too little load offered)'}")
+    else:
+        print("   no level stayed within p95 < 1 s and 0 errors: goal NOT met at any level run")
+    top = max(levels, key=lambda lv: lv["users"])
+    used, wall = top["cpu"], top["wall"]
+    rate = summary(top)[3]
+    app, pg = used["app"] / wall, (used["postgres (this db)"] + used["postgres (shared)"]) / wall
+    others = used["others on the machine"] / wall
+    first = "the app server's one process (Python: one core at most)" if app >= pg else \
+        "PostgreSQL"
+    print(f"   at {top['users']} users: app {app:.2f} cores, PostgreSQL {pg:.2f}, others on the "
+          f"machine {others:.2f} (of {cores}); saturates first: {first}"
+          + (" — while other work held the machine, so the app got less than it could"
+             if others > 0.3 * cores else ""))
+    if rate and app and pg:
+        one = rate / app  # requests per core-second of the app process
+        print(f"   per request: app {1000 * app / rate:.1f} ms CPU, PostgreSQL {1000 * pg / rate:.1f} "
+              f"ms CPU; ceilings on an idle machine (extrapolated): one app process "
+              f"{one:,.0f} req/s; this 2-core machine (app + PostgreSQL) "
+              f"{rate * cores / (app + pg):,.0f} req/s; a second app node (its own cores, "
+              f"RATELIMIT_STORAGE_URI=redis://) moves the app's part off this machine: up to "
+              f"{min(2 * one, rate * cores / pg):,.0f} req/s before PostgreSQL's cores run out")
+
+
 def main() -> None:
     """Build, serve, load, print."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -400,6 +449,9 @@ def main() -> None:
     ap.add_argument("--photo-size", default="720x540",
                     type=lambda v: tuple(int(x) for x in v.split("x")),
                     help="evidence photos' pixels (720x540 noise: ~300 KB, bench/field.py's)")
+    ap.add_argument("--pace", type=float, default=20, help="seconds between one simulated "
+                    "agent's inspections (passengers scan every 0.08x that, supervisors open an "
+                    "inspection every half; default 20: 50 users offer 2.25x the goal's hour)")
     ap.add_argument("--tick-every", type=float, default=60, help="seconds between ticks")
     ap.add_argument("--database-url", default=DEFAULT_DB,
                     help="a PostgreSQL server URL: the bench creates its own database there "
@@ -432,6 +484,7 @@ def main() -> None:
                     "--forwarded-allow-ips", "127.0.0.1", "--timeout", "120")) as server:
                 field_facts(server.port, plan)
                 plan["photos"] = photo_bases(work, args.photo_size)
+                plan["pace"] = args.pace
                 (work / "plan.json").write_text(json.dumps(plan))
                 tick = Tick(env, args.tick_every)
                 tick.start()
@@ -443,6 +496,7 @@ def main() -> None:
                                                 dict(os.environ, LOAD_PLAN=str(work / "plan.json")),
                                                 work, database, server.proc.pid, rate))
                         report(levels[-1], os.cpu_count() or 1)
+                    verdict(levels, os.cpu_count() or 1)
                 finally:
                     tick.stop()
                     alive = server.proc.poll() is None

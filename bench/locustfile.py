@@ -15,13 +15,18 @@ import re
 import sys
 from pathlib import Path
 
-from locust import HttpUser, between, task
+import gevent
+from locust import HttpUser, constant_pacing, task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402  (bench/ on the path first)
 
 PLAN = json.loads(Path(os.environ["LOAD_PLAN"]).read_text()) if os.environ.get("LOAD_PLAN") else {}
 BASES = [Path(p).read_bytes() for p in PLAN.get("photos", [])]
+# One simulated agent syncs an inspection every PACE s; the passengers' scans keep the goal's
+# proportion (20,000 scans to 2,000 inspections an hour) at the weights below: 4 passenger
+# users scanning every PACE * 0.08 s for 5 agents. load.py says what that offers per hour.
+PACE = float(PLAN.get("pace", 20))
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 _ACCOUNTS = {role: itertools.count() for role in ("agents", "supervisors")}
 _TOWNS_BY_ROLE = {role: [(t, name) for t in PLAN.get("towns", []) for name in t[role]]
@@ -72,12 +77,13 @@ class Agent(Person):
 
     weight = 5
     role = "agents"
-    wait_time = between(1, 4)
+    wait_time = constant_pacing(PACE)
 
     def on_start(self) -> None:
         super().on_start()
         got = self.call("GET", "/api/field/session", "GET /api/field/session")
         self.csrf = got.json()["csrf_token"] if got.ok else ""
+        gevent.sleep(random.uniform(0, PACE))  # agents' syncs spread over the pace, not in step
 
     @task
     def sync_inspection(self) -> None:
@@ -103,7 +109,7 @@ class Passenger(HttpUser):
     Each scan comes from a new address (a different phone)."""
 
     weight = 4
-    wait_time = between(1, 4)
+    wait_time = constant_pacing(PACE * 0.08)
 
     @task
     def scan(self) -> None:
@@ -128,7 +134,7 @@ class Supervisor(Person):
 
     weight = 1
     role = "supervisors"
-    wait_time = between(2, 6)
+    wait_time = constant_pacing(PACE / 2)
 
     @task
     def review(self) -> None:
