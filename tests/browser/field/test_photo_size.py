@@ -77,3 +77,48 @@ def test_a_photo_is_kept_at_the_towns_size_hashed_as_kept_and_accepted(
         assert row.exif_taken_at.startswith("2026-12-01T10:14:59")
         assert round(row.exif_lat, 2) == -12.5 and round(row.exif_lon, 2) == -56.25
     context.close()
+
+
+def _tiff(order: bytes, orientation: int) -> bytes:
+    """A minimal EXIF TIFF block: IFD0 with Orientation and Make, in either byte order."""
+    import struct
+
+    e = "<" if order == b"II" else ">"
+    make = b"Cam\0"
+    head = order + struct.pack(e + "HI", 42, 8)
+    ifd = struct.pack(e + "H", 2)
+    ifd += struct.pack(e + "HHI", 0x010F, 2, len(make)) + make          # Make, inline
+    ifd += struct.pack(e + "HHIH", 0x0112, 3, 1, orientation) + b"\0\0"  # SHORT, left-aligned
+    return head + ifd + struct.pack(e + "I", 0)
+
+
+@pytest.mark.parametrize("order", [b"II", b"MM"])   # Android phones write II, iPhones MM
+def test_the_exif_copy_sets_orientation_1_in_either_byte_order(live_server, browser, order,
+                                                               tmp_path):
+    import base64
+
+    segment_payload = b"Exif\0\0" + _tiff(order, 8)
+    app1 = b"\xff\xe1" + (len(segment_payload) + 2).to_bytes(2, "big") + segment_payload
+    plain = jpeg_file(tmp_path / "p.jpg", 1)
+    camera = plain[:2] + app1 + plain[2:]
+    with Image.open(io.BytesIO(camera)) as im:
+        assert im.getexif()[0x0112] == 8 and im.getexif()[0x010F] == "Cam"
+    page = browser.new_page(base_url=live_server.url)
+    page.goto("/campo/sem-internet")
+    out = page.evaluate("""async ([cam, plain]) => {
+        const m = await import("/static/js/field/photo_size.js");
+        const bytes = (b) => Uint8Array.from(atob(b), (c) => c.charCodeAt(0));
+        const seg = m.exifSegment(bytes(cam).buffer);
+        const none = m.exifSegment(bytes(plain).buffer);
+        const kept = m.withExif(bytes(plain), m.uprightExif(seg));
+        let s = ""; kept.forEach((v) => { s += String.fromCharCode(v); });
+        return { none, length: seg.length, kept: btoa(s) };
+    }""", [base64.b64encode(camera).decode(), base64.b64encode(plain).decode()])
+    page.close()
+    assert out["none"] is None and out["length"] == len(app1)
+    kept = base64.b64decode(out["kept"])
+    assert kept[:2] == b"\xff\xd8" and kept[2:2 + len(app1)] != app1   # copied, then changed
+    with Image.open(io.BytesIO(kept)) as im:
+        im.load()                                   # still one whole, decodable JPEG
+        assert im.getexif()[0x0112] == 1 and im.getexif()[0x010F] == "Cam"
+        assert im.size == (320, 240)
