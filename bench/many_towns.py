@@ -269,7 +269,10 @@ def plans(url: str, reqs: dict[str, tuple[str, str]], big: set[str]) -> list[str
                 status = c.get(path).status_code
             finally:
                 event.remove(engine, "before_cursor_execute", grab)
-            stmts = list(dict.fromkeys(seen))  # keeps order, drops repeats (chunks)
+            firsts: dict[str, object] = {}
+            for sql, params in seen:   # in order, repeats (chunks) dropped
+                firsts.setdefault(sql, params)
+            stmts = list(firsts.items())
             print(f"   {name} (HTTP {status}): {len(seen)} statements, {len(stmts)} distinct")
             raw = engine.raw_connection()
             try:

@@ -328,11 +328,14 @@ def _vehicle_rows(path):
     return (path.joinedload(Vehicle.licences).joinedload(Licence.permit),
             path.joinedload(Vehicle.holder).joinedload(Holder.permits),
             path.joinedload(Vehicle.insurance_policies),
-            path.joinedload(Vehicle.drivers))
+            # a second query by the vehicles' ids: joined in, SQLite materialises every
+            # vehicle-driver link of every town first (bench/many_towns.py)
+            path.selectinload(Vehicle.drivers))
 
 
-# One query answers the page for a vehicle credential (drivers' credentials load their
-# vehicles in a second one); unknown tokens run the same query and find nothing.
+# One query answers the page for a vehicle credential, one more its drivers (drivers'
+# credentials load their vehicles in another); unknown tokens run the same query and find
+# nothing.
 _PAGE_LOAD = (joinedload(Credential.municipality),
               *_vehicle_rows(joinedload(Credential.vehicle)),
               *_vehicle_rows(joinedload(Credential.driver).selectinload(Driver.vehicles)))
