@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 import uuid
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -37,7 +37,7 @@ from sqlalchemy.engine import make_url
 
 from inspector import audit, create_app, enforcement
 from inspector.extensions import db
-from inspector.models import AuditEntry, Fine, Inspection, Photo, Sanction
+from inspector.models import AuditEntry, Fine, Inspection, Photo, Sanction, StatusChange
 from tests import factories
 from tests.support.config import app_config
 from tests.support.enforcement import fleet, inspect, local
@@ -353,13 +353,16 @@ from datetime import datetime
 from inspector import create_app, enforcement
 from inspector.cli.enforcement import record_fleet_days
 app = create_app()
-now, start = datetime.fromisoformat(sys.argv[1]), float(sys.argv[2])
+now = datetime.fromisoformat(sys.argv[1])
 with app.app_context():
     from inspector.extensions import db
     db.session.execute(db.text("SELECT 1"))  # connected before the start line
-    time.sleep(max(0.0, start - time.time()))
+    db.session.commit()
+    print("ready", flush=True)
+    sys.stdin.readline()  # the start line: both nodes are ready
+    began = time.time()
     report = enforcement.tick(now)
-    print(json.dumps(report.as_dict() | {"fleet_days": record_fleet_days(now)}))
+    print(json.dumps(report.as_dict() | {"fleet_days": record_fleet_days(now), "began": began}))
 """
 
 
@@ -376,17 +379,25 @@ def test_two_ticks_started_at_the_same_moment_on_two_nodes_do_the_work_once(clus
         insp = inspect(f["vehicle"], agent, {"mirrors": "fail"}, t0)
         [act] = enforcement.acts_of(insp)
         enforcement.confirm(act, sup, t0 + timedelta(hours=1))
+        for _i in range(3):  # registrations not revalidated: cancelled (Nortelândia Art. 8 § ú)
+            factories.driver("nortelandia", "autonomo", registration_expiry=date(2026, 1, 1))
         db.session.commit()
         act_id = act.id
     now = (t0 + timedelta(days=12)).isoformat()
-    start = time.time() + 4  # both processes are up and connected by then
-    procs = [subprocess.Popen([sys.executable, "-c", TICK, now, str(start)], cwd=ROOT,
-                              env=n.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for n in (a, b)]
+    procs = [subprocess.Popen([sys.executable, "-c", TICK, now], cwd=ROOT, env=n.env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) for n in (a, b)]
+    for p in procs:
+        assert p.stdout.readline().strip() == b"ready", p.stderr.read()[-2000:]
+    for p in procs:
+        p.stdin.write(b"go\n")
+        p.stdin.flush()
     outs = [p.communicate(timeout=120) for p in procs]
     assert all(p.returncode == 0 for p in procs), [o[1][-2000:] for o in outs]
     reports = [json.loads(o[0].decode().strip().splitlines()[-1]) for o in outs]
+    assert abs(reports[0]["began"] - reports[1]["began"]) < 0.2, reports  # at the same moment
     assert sorted(r["converted"] for r in reports) == [[], [act_id]], reports
+    assert sorted(len(r["automatic"]) for r in reports) == [0, 3], reports
     assert sorted(r["changes"] > 0 for r in reports) == [False, True], reports
     days = reports[0]["fleet_days"] + reports[1]["fleet_days"]
     assert len(days) == len(set(days)), reports  # each town's day written by one of them
@@ -396,4 +407,5 @@ def test_two_ticks_started_at_the_same_moment_on_two_nodes_do_the_work_once(clus
         assert db.session.scalar(select(func.count()).select_from(Fine)) == 1
         actions = db.session.scalars(select(AuditEntry.action)).all()
         assert actions.count("sanction_converted") == 1
+        assert db.session.scalar(select(func.count()).select_from(StatusChange)) == 3
         assert audit.verify()[1] is None
