@@ -291,15 +291,17 @@ class Tick(threading.Thread):
         super().__init__(daemon=True)
         self.env, self.every = env, every
         self.runs: list[tuple[float, int]] = []
+        self.windows: list[tuple[float, float]] = []  # wall-clock start and end of each run
         self._halt = threading.Event()
 
     def run(self) -> None:
         while True:
-            t0 = time.perf_counter()
+            t0, wall = time.perf_counter(), time.time()
             rc = subprocess.run([str(BIN / "flask"), "--app", "inspector", "enforcement", "tick"],
                                 cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL).returncode
             self.runs.append((time.perf_counter() - t0, rc))
+            self.windows.append((wall, time.time()))
             if self._halt.wait(self.every):
                 return
 
@@ -322,7 +324,7 @@ def percentile(histogram: dict[str, int], p: float) -> float:
 
 
 def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, database: str,
-              server_pid: int, spawn_rate: float) -> dict:
+              server_pid: int, spawn_rate: float, tick: Tick) -> dict:
     """One Locust run; its figures."""
     out = workdir / f"u{users}"
     json_file = workdir / f"u{users}.json"
@@ -332,8 +334,10 @@ def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, da
            "--csv", str(out), "--json-file", str(json_file.with_suffix("")),
            "--exit-code-on-error", "1", "--reset-stats", "--only-summary",
            "--stop-timeout", "10", "--loglevel", "WARNING"]
+    trace_file = workdir / f"u{users}.trace.json"
+    env = dict(env, LOAD_TRACE=str(trace_file))
     cpu = CpuSampler(server_pid, database)
-    t0 = time.perf_counter()
+    t0, started = time.perf_counter(), time.time()
     proc = subprocess.run(["timeout", str(int(duration + ramp + 120)), *cmd], cwd=ROOT, env=env,
                           capture_output=True, text=True)
     wall = time.perf_counter() - t0
@@ -348,13 +352,26 @@ def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, da
                            "span": span, "hist": s["response_times"]}
     measured = max((r["span"] for r in rows.values()), default=duration)
     errors = [line for line in proc.stderr.splitlines() if "Error" in line or "error" in line]
-    return {"users": users, "rows": rows, "seconds": measured, "wall": wall, "cpu": used,
+    trace = json.loads(trace_file.read_text()) if trace_file.exists() else []
+    steady = started + ramp + 2  # Locust's own start-up, then the ramp: as --reset-stats
+    during, outside = {}, {}
+    for start, ms, name, _ok in trace:
+        if start < steady:
+            continue
+        busy = any(a <= start + ms / 1000 and start <= b for a, b in tick.windows)
+        (during if busy else outside).setdefault(name, []).append(ms)
+    return {"users": users, "rows": rows, "during_tick": during, "outside_tick": outside,
+            "seconds": measured, "wall": wall, "cpu": used,
             "exit": proc.returncode, "errors": errors[-5:], "ramp": ramp}
 
 
 # ------------------------------------------------------------------ report
 # Locust request names -> the goal's kinds
 KIND = {"PUT inspection": "inspection", "PUT photo": "photo", "GET /v/<token>": "scan"}
+
+
+def _p95(values: list[float]) -> float:
+    return sorted(values)[max(0, math.ceil(0.95 * len(values)) - 1)] if values else 0.0
 
 
 def report(level: dict, cores: int) -> None:
@@ -386,6 +403,11 @@ def report(level: dict, cores: int) -> None:
         + f"; worst p95 {worst95:,.0f} ms, {fails} failed: "
         + ("goal MET at this load" if worst95 < 1000 and not fails
            and all(per_hour[k] >= GOAL[k] for k in GOAL) else "goal not met at this load"))
+    during, outside = level["during_tick"], level["outside_tick"]
+    if during:
+        print("   while a tick ran vs not (p95 ms, count): " + "; ".join(
+            f"{n} {_p95(during[n]):,.0f} ({len(during[n])}) vs {_p95(outside.get(n, [])):,.0f} "
+            f"({len(outside.get(n, []))})" for n in sorted(during) if n in KIND or "revisao" in n))
     for line in level["errors"]:
         print(f"   locust: {line[:200]}")
 
@@ -452,7 +474,8 @@ def main() -> None:
     ap.add_argument("--pace", type=float, default=20, help="seconds between one simulated "
                     "agent's inspections (passengers scan every 0.08x that, supervisors open an "
                     "inspection every half; default 20: 50 users offer 2.25x the goal's hour)")
-    ap.add_argument("--tick-every", type=float, default=60, help="seconds between ticks")
+    ap.add_argument("--tick-every", type=float, default=60, help="seconds between the end of a "
+                    "tick and the start of the next")
     ap.add_argument("--database-url", default=DEFAULT_DB,
                     help="a PostgreSQL server URL: the bench creates its own database there "
                     f"and drops it afterwards (default {DEFAULT_DB})")
@@ -494,7 +517,7 @@ def main() -> None:
                         rate = args.spawn_rate or max(1.0, users / 10)
                         levels.append(run_level(users, args.duration, server.base,
                                                 dict(os.environ, LOAD_PLAN=str(work / "plan.json")),
-                                                work, database, server.proc.pid, rate))
+                                                work, database, server.proc.pid, rate, tick))
                         report(levels[-1], os.cpu_count() or 1)
                     verdict(levels, os.cpu_count() or 1)
                 finally:

@@ -13,10 +13,11 @@ import os
 import random
 import re
 import sys
+import time
 from pathlib import Path
 
 import gevent
-from locust import HttpUser, constant_pacing, task
+from locust import HttpUser, constant_pacing, events, task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402  (bench/ on the path first)
@@ -31,6 +32,23 @@ _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 _ACCOUNTS = {role: itertools.count() for role in ("agents", "supervisors")}
 _TOWNS_BY_ROLE = {role: [(t, name) for t in PLAN.get("towns", []) for name in t[role]]
                   for role in ("agents", "supervisors")}
+
+
+# every request's (start, ms, name, ok), written at the end for load.py to set against the
+# tick's runs (LOAD_TRACE)
+TRACE: list[tuple[float, float, str, bool]] = []
+
+
+@events.request.add_listener
+def _trace(request_type, name, response_time, exception=None, start_time=None, **_kw):
+    TRACE.append((start_time or time.time() - response_time / 1000, response_time, name,
+                  exception is None))
+
+
+@events.quitting.add_listener
+def _write_trace(**_kw):
+    if os.environ.get("LOAD_TRACE"):
+        Path(os.environ["LOAD_TRACE"]).write_text(json.dumps(TRACE))
 
 
 def _address() -> str:
