@@ -284,6 +284,39 @@ class CpuSampler:
         return out
 
 
+class LockSampler(threading.Thread):
+    """Every `every` s, how many of this database's sessions wait for a lock, and how many
+    of those for the audit chain's (pg_advisory_xact_lock, inspector/audit.py)."""
+
+    def __init__(self, url: str, database: str, every: float = 0.5):
+        super().__init__(daemon=True)
+        self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        self.database, self.every = database, every
+        self.samples: list[tuple[int, int]] = []
+        self._halt = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            while not self._halt.wait(self.every):
+                row = conn.execute(
+                    "SELECT count(*), count(*) FILTER (WHERE wait_event = 'advisory') "
+                    "FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'",
+                    (self.database,)).fetchone()
+                self.samples.append((row[0], row[1]))
+
+    def stop(self) -> dict:
+        self._halt.set()
+        self.join()
+        n = max(1, len(self.samples))
+        return {"samples": len(self.samples),
+                "waiting share": sum(1 for a, _ in self.samples if a) / n,
+                "audit share": sum(1 for _, b in self.samples if b) / n,
+                "most waiting": max((a for a, _ in self.samples), default=0)}
+
+
 class Tick(threading.Thread):
     """`flask enforcement tick` every `every` seconds against the server's database."""
 
@@ -291,16 +324,22 @@ class Tick(threading.Thread):
         super().__init__(daemon=True)
         self.env, self.every = env, every
         self.runs: list[tuple[float, int]] = []
+        self.proposed: list[int] = []  # inspections each run proposed acts for
         self.windows: list[tuple[float, float]] = []  # wall-clock start and end of each run
         self._halt = threading.Event()
 
     def run(self) -> None:
         while True:
             t0, wall = time.perf_counter(), time.time()
-            rc = subprocess.run([str(BIN / "flask"), "--app", "inspector", "enforcement", "tick"],
-                                cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL).returncode
+            done = subprocess.run([str(BIN / "flask"), "--app", "inspector", "enforcement",
+                                   "tick", "--json"], cwd=ROOT, env=self.env,
+                                  capture_output=True, text=True)
+            rc = done.returncode
             self.runs.append((time.perf_counter() - t0, rc))
+            try:
+                self.proposed.append(len(json.loads(done.stdout.splitlines()[-1])["proposed"]))
+            except (ValueError, IndexError, KeyError):
+                self.proposed.append(-1)
             self.windows.append((wall, time.time()))
             if self._halt.wait(self.every):
                 return
@@ -323,7 +362,7 @@ def percentile(histogram: dict[str, int], p: float) -> float:
     return max(float(k) for k in histogram)
 
 
-def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, database: str,
+def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, url: str,
               server_pid: int, spawn_rate: float, tick: Tick) -> dict:
     """One Locust run; its figures."""
     out = workdir / f"u{users}"
@@ -336,12 +375,15 @@ def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, da
            "--stop-timeout", "10", "--loglevel", "WARNING"]
     trace_file = workdir / f"u{users}.trace.json"
     env = dict(env, LOAD_TRACE=str(trace_file))
+    database = url.rsplit("/", 1)[1].split("?")[0]
     cpu = CpuSampler(server_pid, database)
+    locks = LockSampler(url, database)
     t0, started = time.perf_counter(), time.time()
     proc = subprocess.run(["timeout", str(int(duration + ramp + 120)), *cmd], cwd=ROOT, env=env,
                           capture_output=True, text=True)
     wall = time.perf_counter() - t0
     used = cpu.stop()
+    waits = locks.stop()
     if not json_file.exists():
         raise SystemExit(f"locust wrote no figures (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     stats = json.loads(json_file.read_text())
@@ -360,7 +402,7 @@ def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, da
             continue
         busy = any(a <= start + ms / 1000 and start <= b for a, b in tick.windows)
         (during if busy else outside).setdefault(name, []).append(ms)
-    return {"users": users, "rows": rows, "during_tick": during, "outside_tick": outside,
+    return {"users": users, "rows": rows, "locks": waits, "during_tick": during, "outside_tick": outside,
             "seconds": measured, "wall": wall, "cpu": used,
             "exit": proc.returncode, "errors": errors[-5:], "ramp": ramp}
 
@@ -403,6 +445,10 @@ def report(level: dict, cores: int) -> None:
         + f"; worst p95 {worst95:,.0f} ms, {fails} failed: "
         + ("goal MET at this load" if worst95 < 1000 and not fails
            and all(per_hour[k] >= GOAL[k] for k in GOAL) else "goal not met at this load"))
+    w = level["locks"]
+    print(f"   lock waits (pg_stat_activity every 0.5 s, {w['samples']} samples): some session "
+          f"waited in {w['waiting share']:.0%} of them, for the audit chain's lock in "
+          f"{w['audit share']:.0%}; at most {w['most waiting']} waiting at once")
     during, outside = level["during_tick"], level["outside_tick"]
     if during:
         print("   while a tick ran vs not (p95 ms, count): " + "; ".join(
@@ -517,14 +563,15 @@ def main() -> None:
                         rate = args.spawn_rate or max(1.0, users / 10)
                         levels.append(run_level(users, args.duration, server.base,
                                                 dict(os.environ, LOAD_PLAN=str(work / "plan.json")),
-                                                work, database, server.proc.pid, rate, tick))
+                                                work, url, server.proc.pid, rate, tick))
                         report(levels[-1], os.cpu_count() or 1)
                     verdict(levels, os.cpu_count() or 1)
                 finally:
                     tick.stop()
                     alive = server.proc.poll() is None
         bad = [f"{s:.1f} s rc {rc}" for s, rc in tick.runs if rc]
-        print(f"\ntick: {len(tick.runs)} runs, {sum(s for s, _ in tick.runs):,.1f} s in all"
+        print(f"\ntick: {len(tick.runs)} runs of " + ", ".join(
+            f"{s:.1f} s ({n} inspections proposed)" for (s, _), n in zip(tick.runs, tick.proposed))
               + (f"; FAILED: {', '.join(bad)}" if bad else ", all exit 0")
               + f"; app server alive to the end: {'yes' if alive else 'NO'}")
         print(f"setup: gunicorn 1 worker x {os.environ.get('WEB_THREADS') or 8} threads "
