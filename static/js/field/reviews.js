@@ -50,6 +50,10 @@ function reviewEntry(entry) {
     el("p", { class: "review-status" }, review.status_label || WAITING[review.status] || "",
       acts.length ? ` — ${tally(acts)}` : (entry.failed_items ? "" : " — tudo conforme")),
     acts.length ? el("ul", { class: "review-acts" }, acts.map(actLine)) : null,
+    // a photo the server refused for good (docs/sync.md §3): the inspection went without it
+    (entry.refused_photos || []).length ? el("ul", { class: "review-refused" }, entry.refused_photos.map((p) =>
+      el("li", { dataset: { photo: p.id } }, el("strong", {}, "Foto recusada pelo servidor: "),
+        p.reason || "imagem inválida", ". Para registrar o defeito, faça uma nova vistoria com outra foto."))) : null,
     comments.length ? el("ul", { class: "review-comments" }, comments.map((c) =>
       el("li", {}, el("strong", {}, `Supervisão (${formatDateTime(c.at)}): `), c.text))) : null);
 }

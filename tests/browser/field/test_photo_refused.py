@@ -95,5 +95,13 @@ def test_a_damaged_photo_is_refused_once_the_rest_is_sent_and_the_queue_shows_it
     assert photo_puts.count(broken_id) == 1 and photo_puts.count(good_id) == 1
     [held] = server_inspections(app)
     assert {p["uuid"]: p["data"] for p in held["photos"]} == {good_id: good, broken_id: None}
+    # "Minhas vistorias" keeps saying it after the queue entry is gone (GET /api/field/reviews)
+    page.locator(".bar-home").click()
+    with page.expect_response(lambda r: "/api/field/reviews" in r.url):
+        page.get_by_role("button", name="Sincronizar").click()
+    page.get_by_role("button", name=re.compile("Minhas vistorias")).click()
+    told = page.locator(f'.review-refused li[data-photo="{broken_id}"]')
+    expect(told).to_contain_text("Foto recusada pelo servidor")
+    expect(told).to_contain_text("faça uma nova vistoria com outra foto")
     assert guard.foreign() == []
     context.close()
