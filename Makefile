@@ -113,6 +113,7 @@ bench: setup wrk chromium
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/audit_lookups.py
 	$(BIN)/python bench/sw_version.py
+	$(BIN)/python bench/many_towns.py
 	$(BIN)/python bench/load.py  # Locust on PostgreSQL (.ci/run starts it): minutes
 
 # ruff (rules in pyproject.toml) on the Python, ESLint (eslint.config.js) on the PWA's JavaScript.

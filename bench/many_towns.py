@@ -190,7 +190,7 @@ def add_towns(url: str, towns: int, copies: int) -> dict[str, int]:
                             in names:
                         e, own = c + shift, own if own is not None else c
                     elif c.name in _unique_strings(t):
-                        e = (literal(f"{k:03x}").concat(func.substr(c, 4, type_=String))
+                        e = (literal(f"z{k:02x}").concat(func.substr(c, 4, type_=String))
                              if _digest(c) else literal(f"c{k:03d}-").concat(c))
                     else:
                         e = c
@@ -220,7 +220,9 @@ def add_towns(url: str, towns: int, copies: int) -> dict[str, int]:
 
 
 def _digest(c) -> bool:
-    """A fixed-length identifier (hash, uuid): rewritten in place, its length kept."""
+    """A fixed-length identifier (hash, uuid): its first 3 characters replaced by "z" and
+    the copy's number in hex, its length kept; "z" is no hex digit, so a copy never meets
+    an original that happened to start with the same digits."""
     return any(w in c.name for w in ("hash", "uuid", "sha")) or c.name == "token"
 
 
@@ -351,7 +353,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--vehicles", type=int, default=300)
     ap.add_argument("--inspections", type=int, default=3000)
-    ap.add_argument("--towns", type=int, default=140, help="towns added")
+    ap.add_argument("--towns", type=int, default=140, help="towns added (at most 255)")
     ap.add_argument("--copies", type=int, default=100,
                     help="of those, how many hold a copy of Tapurah's data")
     ap.add_argument("--rounds", type=int, default=30, help="measured requests per route")
