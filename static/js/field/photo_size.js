@@ -3,7 +3,8 @@
 // and stored, so the SHA-256 declared is of the bytes kept and sent. A canvas re-encode drops
 // the camera's EXIF, which the server reads (date and GPS printed with the evidence,
 // inspector/inspections/evidence.py): the original's EXIF (APP1) segment is copied into the
-// new JPEG with its Orientation set to 1, the pixels being drawn upright already.
+// new JPEG with its Orientation set to 1, the pixels being drawn upright already, and without
+// the camera's thumbnail.
 
 const SOI = [0xff, 0xd8];
 const EXIF_ID = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]; // "Exif\0\0"
@@ -48,6 +49,41 @@ export function uprightExif(segment) {
   return out;
 }
 
+/** A copy of an APP1 Exif segment without the camera's thumbnail (IFD1): IFD0 no longer links
+ * it, and its JPEG bytes are cut off when they end the segment (where cameras put them). A
+ * phone's thumbnail is 10 to 60 KB: a fifth of a photo kept at 1600 px. */
+export function withoutThumbnail(segment) {
+  const out = new Uint8Array(segment);
+  const tiff = 10;
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  if (out.length < tiff + 8) return out;
+  const little = out[tiff] === 0x49 && out[tiff + 1] === 0x49;
+  if (!little && !(out[tiff] === 0x4d && out[tiff + 1] === 0x4d)) return out;
+  const ifd0 = tiff + view.getUint32(tiff + 4, little);
+  if (ifd0 + 2 > out.length) return out;
+  const next = ifd0 + 2 + view.getUint16(ifd0, little) * 12;
+  if (next + 4 > out.length) return out;
+  const ifd1 = tiff + view.getUint32(next, little);
+  if (ifd1 === tiff || ifd1 + 2 > out.length) return out;
+  view.setUint32(next, 0, little);
+  let start = null;
+  let length = null;
+  for (let i = 0; i < view.getUint16(ifd1, little); i += 1) {
+    const entry = ifd1 + 2 + i * 12;
+    if (entry + 12 > out.length) break;
+    const tag = view.getUint16(entry, little);
+    if (tag === 0x0201) start = tiff + view.getUint32(entry + 8, little);   // JPEGInterchangeFormat
+    if (tag === 0x0202) length = view.getUint32(entry + 8, little);         // ...Length
+  }
+  if (start === null || length === null || start + length !== out.length || start <= next) {
+    return out;
+  }
+  const cut = out.slice(0, start);
+  cut[2] = ((start - 2) >> 8) & 0xff; // the segment's length field counts itself, not the marker
+  cut[3] = (start - 2) & 0xff;
+  return cut;
+}
+
 /** A JPEG with an APP1 segment put right after its SOI (where EXIF readers look first). */
 export function withExif(jpeg, segment) {
   const b = new Uint8Array(jpeg);
@@ -87,7 +123,7 @@ export async function shrunkPhoto(bytes, mime, setting) {
     const blob = await canvas.convertToBlob({ type: "image/jpeg", quality });
     const jpeg = new Uint8Array(await blob.arrayBuffer());
     const exif = mime === "image/jpeg" ? exifSegment(bytes) : null;
-    const kept = exif ? withExif(jpeg, uprightExif(exif)) : jpeg;
+    const kept = exif ? withExif(jpeg, withoutThumbnail(uprightExif(exif))) : jpeg;
     return kept.buffer.slice(kept.byteOffset, kept.byteOffset + kept.byteLength);
   } finally {
     bitmap.close();

@@ -79,8 +79,9 @@ def test_a_photo_is_kept_at_the_towns_size_hashed_as_kept_and_accepted(
     context.close()
 
 
-def _tiff(order: bytes, orientation: int) -> bytes:
-    """A minimal EXIF TIFF block: IFD0 with Orientation and Make, in either byte order."""
+def _tiff(order: bytes, orientation: int, thumbnail: bytes = b"") -> bytes:
+    """A minimal EXIF TIFF block: IFD0 with Orientation and Make, in either byte order, and
+    an IFD1 with the camera's thumbnail at the end when one is given (as cameras write it)."""
     import struct
 
     e = "<" if order == b"II" else ">"
@@ -89,15 +90,20 @@ def _tiff(order: bytes, orientation: int) -> bytes:
     ifd = struct.pack(e + "H", 2)
     ifd += struct.pack(e + "HHI", 0x010F, 2, len(make)) + make          # Make, inline
     ifd += struct.pack(e + "HHIH", 0x0112, 3, 1, orientation) + b"\0\0"  # SHORT, left-aligned
-    return head + ifd + struct.pack(e + "I", 0)
+    if not thumbnail:
+        return head + ifd + struct.pack(e + "I", 0)
+    ifd1 = struct.pack(e + "H", 2) + struct.pack(e + "HHII", 0x0201, 4, 1, 68)
+    ifd1 += struct.pack(e + "HHII", 0x0202, 4, 1, len(thumbnail)) + struct.pack(e + "I", 0)
+    return head + ifd + struct.pack(e + "I", 38) + ifd1 + thumbnail     # IFD1 at 38, thumb at 68
 
 
 @pytest.mark.parametrize("order", [b"II", b"MM"])   # Android phones write II, iPhones MM
-def test_the_exif_copy_sets_orientation_1_in_either_byte_order(live_server, browser, order,
+def test_the_exif_copy_sets_orientation_1_and_drops_the_thumbnail_in_either_order(live_server, browser, order,
                                                                tmp_path):
     import base64
 
-    segment_payload = b"Exif\0\0" + _tiff(order, 8)
+    thumbnail = jpeg_file(tmp_path / "t.jpg", 2)[:3000]   # its bytes only are counted
+    segment_payload = b"Exif\0\0" + _tiff(order, 8, thumbnail)
     app1 = b"\xff\xe1" + (len(segment_payload) + 2).to_bytes(2, "big") + segment_payload
     plain = jpeg_file(tmp_path / "p.jpg", 1)
     camera = plain[:2] + app1 + plain[2:]
@@ -110,14 +116,17 @@ def test_the_exif_copy_sets_orientation_1_in_either_byte_order(live_server, brow
         const bytes = (b) => Uint8Array.from(atob(b), (c) => c.charCodeAt(0));
         const seg = m.exifSegment(bytes(cam).buffer);
         const none = m.exifSegment(bytes(plain).buffer);
-        const kept = m.withExif(bytes(plain), m.uprightExif(seg));
+        const kept = m.withExif(bytes(plain), m.withoutThumbnail(m.uprightExif(seg)));
         let s = ""; kept.forEach((v) => { s += String.fromCharCode(v); });
         return { none, length: seg.length, kept: btoa(s) };
     }""", [base64.b64encode(camera).decode(), base64.b64encode(plain).decode()])
     page.close()
     assert out["none"] is None and out["length"] == len(app1)
     kept = base64.b64decode(out["kept"])
-    assert kept[:2] == b"\xff\xd8" and kept[2:2 + len(app1)] != app1   # copied, then changed
+    assert kept[:2] == b"\xff\xd8" and kept[2:4] == b"\xff\xe1"        # copied after the SOI
+    # the thumbnail's bytes are gone, and the segment says its new length
+    assert len(kept) == len(plain) + len(app1) - len(thumbnail)
+    assert int.from_bytes(kept[4:6], "big") == len(app1) - 2 - len(thumbnail)
     with Image.open(io.BytesIO(kept)) as im:
         im.load()                                   # still one whole, decodable JPEG
         assert im.getexif()[0x0112] == 1 and im.getexif()[0x010F] == "Cam"
