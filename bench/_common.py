@@ -210,6 +210,19 @@ class CpuMeter:
                 "others": max(0, busy - mine - server) / self.TICK}
 
 
+def served_bench_args(ap, rounds: int, warmup: int):
+    """The arguments every bench of a served town's pages takes (dashboard, review)."""
+    ap.add_argument("--inspections", type=int, default=100_000)
+    ap.add_argument("--vehicles", type=int, default=4000)
+    ap.add_argument("--rounds", type=int, default=rounds, help="measured requests per route")
+    ap.add_argument("--warmup", type=int, default=warmup, help="warm-up requests per route")
+    ap.add_argument("--clients", type=int, default=2, help="clients side by side")
+    ap.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    ap.add_argument("--database-url", help="a PostgreSQL server URL: the bench creates its own "
+                    "database there and drops it afterwards (default: a SQLite file)")
+    return ap
+
+
 @contextmanager
 def throwaway_database(server_url: str | None = None):
     """The URL of a database of the bench's own, removed afterwards: a SQLite file in a

@@ -32,7 +32,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from _common import Client, Server, machine, pct, throwaway_database
+from _common import Client, Server, machine, pct, served_bench_args, throwaway_database
 from review_data import PASSWORD, SECRET, SUPERVISOR, build
 
 HX = {"HX-Request": "true", "Accept": "text/html"}
@@ -201,14 +201,7 @@ def served(client: Client, rounds: int, warmup: int, clients: int) -> None:
 def main() -> None:
     """Build, measure, serve, measure, print."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--inspections", type=int, default=100_000)
-    ap.add_argument("--vehicles", type=int, default=4000)
-    ap.add_argument("--rounds", type=int, default=100, help="measured requests per route")
-    ap.add_argument("--warmup", type=int, default=5, help="warm-up requests per route")
-    ap.add_argument("--clients", type=int, default=2, help="clients side by side")
-    ap.add_argument("--workers", type=int, default=2, help="gunicorn workers")
-    ap.add_argument("--database-url", help="a PostgreSQL server URL: the bench creates its own "
-                    "database there and drops it afterwards (default: a SQLite file)")
+    served_bench_args(ap, rounds=100, warmup=5)
     args = ap.parse_args()
     load = os.getloadavg()[0]
     with throwaway_database(args.database_url) as url:

@@ -45,7 +45,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from _common import Client, Server, machine, pct, throwaway_database
+from _common import Client, Server, machine, pct, served_bench_args, throwaway_database
 from review_data import PASSWORD, SECRET, SUPERVISOR, Loaded, build
 
 KB = 1024
@@ -263,16 +263,9 @@ def pdf_over_http(client: Client, url: str, act_ids: list[int], side: int = 2) -
 def main() -> None:
     """Build, serve, measure, print."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--inspections", type=int, default=100_000)
-    ap.add_argument("--vehicles", type=int, default=4000)
-    ap.add_argument("--rounds", type=int, default=150, help="measured requests per route")
-    ap.add_argument("--warmup", type=int, default=10, help="warm-up requests per route")
-    ap.add_argument("--clients", type=int, default=2, help="clients side by side")
-    ap.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    served_bench_args(ap, rounds=150, warmup=10)
     ap.add_argument("--pdfs", type=int, default=50, help="notices turned into PDFs")
     ap.add_argument("--no-fragments", action="store_true", help="full pages only")
-    ap.add_argument("--database-url", help="a PostgreSQL server URL: the bench creates its own "
-                    "database there and drops it afterwards (default: a SQLite file)")
     args = ap.parse_args()
     load = os.getloadavg()[0]
     with throwaway_database(args.database_url) as url:
