@@ -215,6 +215,7 @@ class CpuSampler:
                      "locust": 0}
         self._stop = threading.Event()
         self._start_stat = self._stat()
+        self.history: list[tuple[float, dict, list[int]]] = []  # (time, used, /proc/stat)
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
@@ -266,21 +267,26 @@ class CpuSampler:
     def _run(self) -> None:
         self._sample()
         self._warm = True
+        self.history.append((time.time(), dict(self.used), self._stat()))
         while not self._stop.wait(self.every):
             self._sample()
+            self.history.append((time.time(), dict(self.used), self._stat()))
 
-    def stop(self) -> dict[str, float]:
-        """Seconds of CPU per kind since the start, plus the machine's busy and iowait."""
+    def stop(self, since: float = 0) -> dict[str, float]:
+        """Seconds of CPU per kind from the first sample at or after `since` to now, plus the
+        machine's busy and iowait, and those seconds ("wall")."""
         self._stop.set()
         self._thread.join()
         self._sample()
         end = self._stat()
-        delta = [b - a for a, b in zip(self._start_stat, end)]
-        out = {k: v / self.TICK for k, v in self.used.items()}
+        at, used0, stat0 = next((h for h in self.history if h[0] >= since), self.history[0])
+        delta = [b - a for a, b in zip(stat0, end)]
+        out = {k: (v - used0[k]) / self.TICK for k, v in self.used.items()}
         out["machine busy"] = (sum(delta) - delta[3] - delta[4]) / self.TICK
         out["others on the machine"] = max(0.0, out["machine busy"] - sum(
             v for k, v in out.items() if k in self.used))
         out["machine iowait"] = delta[4] / self.TICK
+        out["wall"] = time.time() - at
         return out
 
 
@@ -292,7 +298,7 @@ class LockSampler(threading.Thread):
         super().__init__(daemon=True)
         self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
         self.database, self.every = database, every
-        self.samples: list[tuple[int, int]] = []
+        self.samples: list[tuple[float, int, int]] = []
         self._halt = threading.Event()
         self.start()
 
@@ -305,16 +311,18 @@ class LockSampler(threading.Thread):
                     "SELECT count(*), count(*) FILTER (WHERE wait_event = 'advisory') "
                     "FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'",
                     (self.database,)).fetchone()
-                self.samples.append((row[0], row[1]))
+                self.samples.append((time.time(), row[0], row[1]))
 
-    def stop(self) -> dict:
+    def stop(self, since: float = 0) -> dict:
+        """The samples taken at or after `since`, summed up."""
         self._halt.set()
         self.join()
-        n = max(1, len(self.samples))
-        return {"samples": len(self.samples),
-                "waiting share": sum(1 for a, _ in self.samples if a) / n,
-                "audit share": sum(1 for _, b in self.samples if b) / n,
-                "most waiting": max((a for a, _ in self.samples), default=0)}
+        kept = [(a, b) for t, a, b in self.samples if t >= since]
+        n = max(1, len(kept))
+        return {"samples": len(kept),
+                "waiting share": sum(1 for a, _ in kept if a) / n,
+                "audit share": sum(1 for _, b in kept if b) / n,
+                "most waiting": max((a for a, _ in kept), default=0)}
 
 
 class Tick(threading.Thread):
@@ -367,23 +375,31 @@ def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, ur
     """One Locust run; its figures."""
     out = workdir / f"u{users}"
     json_file = workdir / f"u{users}.json"
-    ramp = users / spawn_rate  # Locust's -t counts the ramp: the figures are taken after it
+    ramp = users / spawn_rate
+    # the locustfile resets the figures once every user is signed in and stops `duration` s
+    # later; -t only bounds a run whose users never all sign in
     cmd = [str(BIN / "locust"), "-f", str(ROOT / "bench/locustfile.py"), "--headless",
-           "-u", str(users), "-r", str(spawn_rate), "-t", f"{math.ceil(duration + ramp)}s", "--host", host,
+           "-u", str(users), "-r", str(spawn_rate), "-t", f"{math.ceil(duration + ramp + 300)}s",
+           "--host", host,
            "--csv", str(out), "--json-file", str(json_file.with_suffix("")),
-           "--exit-code-on-error", "1", "--reset-stats", "--only-summary",
+           "--exit-code-on-error", "1", "--only-summary",
            "--stop-timeout", "10", "--loglevel", "WARNING"]
     trace_file = workdir / f"u{users}.trace.json"
-    env = dict(env, LOAD_TRACE=str(trace_file))
+    steady_file = workdir / f"u{users}.steady"
+    env = dict(env, LOAD_TRACE=str(trace_file), LOAD_STEADY=str(steady_file),
+               LOAD_DURATION=str(duration))
     database = url.rsplit("/", 1)[1].split("?")[0]
     cpu = CpuSampler(server_pid, database)
     locks = LockSampler(url, database)
-    t0, started = time.perf_counter(), time.time()
-    proc = subprocess.run(["timeout", str(int(duration + ramp + 120)), *cmd], cwd=ROOT, env=env,
+    started = time.time()
+    proc = subprocess.run(["timeout", str(int(duration + ramp + 420)), *cmd], cwd=ROOT, env=env,
                           capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    used = cpu.stop()
-    waits = locks.stop()
+    # the figures' start: every user signed in (else the end of the ramp)
+    steady = float(steady_file.read_text()) if steady_file.exists() else started + ramp + 2
+    signing_in = steady - started
+    used = cpu.stop(steady)
+    wall = used.pop("wall")
+    waits = locks.stop(steady)
     if not json_file.exists():
         raise SystemExit(f"locust wrote no figures (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     stats = json.loads(json_file.read_text())
@@ -395,7 +411,6 @@ def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, ur
     measured = max((r["span"] for r in rows.values()), default=duration)
     errors = [line for line in proc.stderr.splitlines() if "Error" in line or "error" in line]
     trace = json.loads(trace_file.read_text()) if trace_file.exists() else []
-    steady = started + ramp + 2  # Locust's own start-up, then the ramp: as --reset-stats
     during, outside = {}, {}
     for start, ms, name, _ok in trace:
         if start < steady:
@@ -404,7 +419,8 @@ def run_level(users: int, duration: int, host: str, env: dict, workdir: Path, ur
         (during if busy else outside).setdefault(name, []).append(ms)
     return {"users": users, "rows": rows, "locks": waits, "during_tick": during, "outside_tick": outside,
             "seconds": measured, "wall": wall, "cpu": used,
-            "exit": proc.returncode, "errors": errors[-5:], "ramp": ramp}
+            "exit": proc.returncode, "errors": errors[-5:], "ramp": ramp,
+            "signing in": signing_in, "all signed in": steady_file.exists()}
 
 
 # ------------------------------------------------------------------ report
@@ -422,9 +438,10 @@ def report(level: dict, cores: int) -> None:
     rows = level["rows"]
     total = sum(r["n"] for r in rows.values())
     fails = sum(r["fail"] for r in rows.values())
-    print(f"\n{level['users']} simulated users: {total:,} requests in {secs:,.0f} s after the "
-          f"ramp ({level['ramp']:,.0f} s) = {total / secs:,.1f} req/s; {fails} failed; "
-          f"locust exit {level['exit']}")
+    print(f"\n{level['users']} simulated users: {total:,} requests in {secs:,.0f} s once all "
+          f"were signed in ({level['signing in']:,.0f} s after the start"
+          + ("" if level["all signed in"] else ", NOT all signed in: from the ramp's end")
+          + f") = {total / secs:,.1f} req/s; {fails} failed; locust exit {level['exit']}")
     print(f"   {'request':<34}{'count':>8}{'fail':>6}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}"
           f"{'p99 ms':>9}")
     worst95 = 0.0

@@ -51,6 +51,20 @@ def _write_trace(**_kw):
         Path(os.environ["LOAD_TRACE"]).write_text(json.dumps(TRACE))
 
 
+# The figures start once every user has signed in (a phone stays signed in for weeks: logins,
+# Argon2 by design, are no part of a peak hour) and run for LOAD_DURATION s from there.
+_READY = itertools.count(1)
+
+
+def _ready(environment) -> None:
+    if next(_READY) != environment.parsed_options.num_users:
+        return
+    environment.runner.stats.reset_all()
+    if os.environ.get("LOAD_STEADY"):
+        Path(os.environ["LOAD_STEADY"]).write_text(str(time.time()))
+    gevent.spawn_later(float(os.environ.get("LOAD_DURATION", 60)), environment.runner.quit)
+
+
 def _address() -> str:
     return f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
 
@@ -101,6 +115,7 @@ class Agent(Person):
         super().on_start()
         got = self.call("GET", "/api/field/session", "GET /api/field/session")
         self.csrf = got.json()["csrf_token"] if got.ok else ""
+        _ready(self.environment)
         gevent.sleep(random.uniform(0, PACE))  # agents' syncs spread over the pace, not in step
 
     @task
@@ -129,6 +144,9 @@ class Passenger(HttpUser):
     weight = 4
     wait_time = constant_pacing(PACE * 0.08)
 
+    def on_start(self) -> None:
+        _ready(self.environment)
+
     @task
     def scan(self) -> None:
         town = random.choice(PLAN["towns"])
@@ -153,6 +171,10 @@ class Supervisor(Person):
     weight = 1
     role = "supervisors"
     wait_time = constant_pacing(PACE / 2)
+
+    def on_start(self) -> None:
+        super().on_start()
+        _ready(self.environment)
 
     @task
     def review(self) -> None:
