@@ -65,6 +65,12 @@ def _ready(environment) -> None:
     gevent.spawn_later(float(os.environ.get("LOAD_DURATION", 60)), environment.runner.quit)
 
 
+def _why(r) -> str:
+    """A failure's reason: the status and the body's start, or (status 0: no HTTP answer)
+    the client's error, e.g. a connection reset."""
+    return f"HTTP {r.status_code}: {r.text[:200]!r}" if r.status_code else f"no answer: {r.error!r}"
+
+
 def _address() -> str:
     return f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
 
@@ -100,7 +106,7 @@ class Person(HttpUser):
             if r.status_code in expect:
                 r.success()
             else:
-                r.failure(f"HTTP {r.status_code}: {r.text[:200]!r}")
+                r.failure(_why(r))
         return r
 
 
@@ -155,14 +161,14 @@ class Passenger(HttpUser):
         with self.client.get(random.choice(town["scans"]), name="GET /v/<token>",
                              headers=headers, catch_response=True) as r:
             if r.status_code != 200:
-                r.failure(f"HTTP {r.status_code}")
+                r.failure(_why(r))
                 return
             photos = load.links(load.RIDER_PHOTO, r.text)
         for path in photos:
             with self.client.get(path, name="GET /v/<token>/foto", headers=headers,
                                  catch_response=True) as p:
                 if p.status_code != 200:
-                    p.failure(f"HTTP {p.status_code}")
+                    p.failure(_why(p))
 
 
 class Supervisor(Person):
