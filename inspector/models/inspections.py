@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
@@ -132,6 +133,11 @@ class Photo(db.Model):
     """
 
     __tablename__ = "inspection_photos"
+    # the photos still on their way, few in any deployment: the review queue's "awaiting a
+    # photo" test reads them, not every town's photos (migration 0026)
+    __table_args__ = (Index("ix_inspection_photos_waiting", "inspection_id",
+                            postgresql_where=text("received_at IS NULL AND refused_at IS NULL"),
+                            sqlite_where=text("received_at IS NULL AND refused_at IS NULL")),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     uuid: Mapped[str] = mapped_column(String(36), unique=True)
