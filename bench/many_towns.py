@@ -205,6 +205,9 @@ def add_towns(url: str, towns: int, copies: int) -> dict[str, int]:
                 for t in tables:
                     counts[t.name] = db.session.scalar(select(func.count()).select_from(t))
         db.session.commit()
+        if not pg:   # the WAL the copy wrote folded back into the file, as a quiet hour would
+            db.session.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+            db.session.commit()
         if pg:
             for t in tables:
                 for c in t.primary_key.columns:
