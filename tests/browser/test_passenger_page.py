@@ -71,7 +71,8 @@ def test_sticker_url_regular_then_revoked_expired_licence_and_forged(page, live_
     expect(page).to_have_url(re.compile(r"/inicio$"))
     page.get_by_role("link", name="Credenciais").first.click()
     page.get_by_role("link", name=str(cred_id), exact=True).click()
-    page.fill("#motivo", "Adesivo arrancado do veículo")
+    page.fill("#motivo-cancelar", "Adesivo arrancado do veículo")
+    page.check("#confirmo-cancelar")                 # a destructive action asks to confirm
     page.get_by_role("button", name="Cancelar credencial").click()
     expect(page.locator("#credential-status")).to_have_text("Cancelada")
     page.goto(url)

@@ -77,7 +77,8 @@ def test_the_agent_grants_ten_days_offline_only_where_the_law_allows(browser, li
 
     # ticked without a reason: one gap, focus in the reason
     page.get_by_role("button", name="Salvar vistoria").click()
-    expect(page.locator("#inspection-error")).to_contain_text("(motivo do prazo concedido)")
+    expect(page.locator("#inspection-gaps")).to_contain_text(
+        "Falta 1 item: motivo do prazo concedido em")
     page.wait_for_function("() => document.activeElement?.classList.contains('grant-reason')")
     box.locator(".grant-reason").fill(REASON)
     page.get_by_role("button", name="Salvar vistoria").click()
