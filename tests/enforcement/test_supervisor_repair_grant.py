@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from inspector import enforcement
-from inspector.clock import LOCAL_TZ
+from inspector.clock import LOCAL_TZ, utc
 from inspector.extensions import db
 from inspector.models import AuditEntry, Sanction
 from tests import factories
@@ -23,9 +23,10 @@ def _acts(app, results, grants=None):
         f = fleet("tapurah", "mototaxi")
         agent = factories.user("agent", "tapurah")
         sup = factories.user("supervisor", "tapurah")
-        # Wed 02/12/2026 10:00 local, the rider signs the "ciente" on the street
+        # Wed 25/11/2026 10:00 local (a day already past whenever this runs), the rider signs
+        # the "ciente" on the street
         insp = inspect(f["vehicle"], agent, results,
-                       datetime(2026, 12, 2, 10, tzinfo=LOCAL_TZ).astimezone(UTC), grants=grants)
+                       datetime(2026, 11, 25, 10, tzinfo=LOCAL_TZ).astimezone(UTC), grants=grants)
         db.session.commit()
         return {a.rule_id: a.id for a in enforcement.acts_of(insp)}, sup.username, agent.username
 
@@ -67,12 +68,12 @@ def test_the_supervisor_grants_the_days_with_a_reason_and_may_take_them_back(app
     assert "Concedido pelo supervisor: Adesivo encomendado na gráfica" in text(r)
     a = _act(app, acts["tank-sign"])
     assert (a.deadline_hours, a.deadline_days, a.deadline_granted_by) == (None, 10, "supervisor")
-    # counted from the ciente (Wed 02/12) by Lei 9.784 Art. 66: 12/12 is a Saturday → 14/12
-    assert a.deadline_at.astimezone(LOCAL_TZ).date().isoformat() == "2026-12-14"
+    # counted from the ciente (Wed 25/11) by Lei 9.784 Art. 66: 05/12 is a Saturday → 07/12
+    assert utc(a.deadline_at).astimezone(LOCAL_TZ).date().isoformat() == "2026-12-07"
     with app.app_context():
         entry = db.session.scalar(select(AuditEntry).where(
             AuditEntry.action == "sanction_deadline_granted",
-            AuditEntry.entity_id == acts["tank-sign"]))
+            AuditEntry.entity_id == str(acts["tank-sign"])))
         assert entry is not None and "Adesivo encomendado na gráfica" in entry.after
 
     r = c.post_form(f"{url}/retirar", {"grant_reason": "A peça já chegou"},
@@ -81,7 +82,7 @@ def test_the_supervisor_grants_the_days_with_a_reason_and_may_take_them_back(app
     a = _act(app, acts["tank-sign"])
     assert (a.deadline_hours, a.deadline_days, a.deadline_granted_by, a.deadline_text) == \
         (72, None, None, "72 horas")
-    assert a.deadline_at.astimezone(LOCAL_TZ) == datetime(2026, 12, 5, 10, tzinfo=LOCAL_TZ)
+    assert utc(a.deadline_at).astimezone(LOCAL_TZ) == datetime(2026, 11, 28, 10, tzinfo=LOCAL_TZ)
     with app.app_context():
         assert db.session.scalar(select(AuditEntry.id).where(
             AuditEntry.action == "sanction_deadline_grant_removed")) is not None

@@ -4,6 +4,8 @@ day. Full and delta snapshots alike (checklists are replaced by every delta). Ru
 PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
+from inspector.clock import local_day
+
 
 def _tapurah(checklists: list[dict]) -> dict:
     [found] = [c for c in checklists if c["service"] == "mototaxi"]
@@ -41,12 +43,11 @@ def test_the_snapshot_says_what_the_law_requires_and_where(api, moto):
 
 def test_a_requirement_the_law_does_not_make_is_null(app):
     """Nortelândia's taxi law asks no insurance and no vistoria period: null, never a guess."""
-    from datetime import date
 
     from inspector import rules
     from inspector.field.snapshot import requirements_of
 
-    req = requirements_of(rules.resolve("nortelandia", "taxi", date.today()))
+    req = requirements_of(rules.resolve("nortelandia", "taxi", local_day()))
     assert req["insurance"] is None and req["vistoria"] is None and req["cnh_category"] is None
     # Art. 8 § único: 30 days to revalidate an expired registration, then cancelled
     assert req["registration_grace"]["days"] == 30
@@ -58,12 +59,11 @@ def test_a_requirement_the_law_does_not_make_is_null(app):
 def test_an_alvara_finding_cites_what_the_engine_cites(app):
     """Sapezal 060/1998: Art. 1 requires the Alvará, Art. 10 sets its validity, Art. 20 IV
     suspends it; the phone judging offline must cite as the server does."""
-    from datetime import date
 
     from inspector import rules
     from inspector.field.snapshot import requirements_of
 
-    lic = requirements_of(rules.resolve("sapezal", "taxi", date.today()))["licence"]
+    lic = requirements_of(rules.resolve("sapezal", "taxi", local_day()))["licence"]
     assert lic["citation"]["article"] == "Art. 1"
     assert lic["validity_citation"]["article"] == "Art. 10"
     assert lic["sanction_citation"]["article"] == "Art. 20, IV"
@@ -74,13 +74,12 @@ def test_a_permit_sanction_cites_what_the_engine_cites(app):
     """A suspended or revoked permit cites the sanction's article where the law names one for
     the permit (Nova Santa Helena 535 Art. 25, III; Nortelândia 030 Art. 16, III), as the
     engine does; elsewhere none is sent and the phone cites the requiring article."""
-    from datetime import date
 
     from inspector import rules
     from inspector.field.snapshot import requirements_of
 
     def permit(town, service):
-        return requirements_of(rules.resolve(town, service, date.today()))["permit"]
+        return requirements_of(rules.resolve(town, service, local_day()))["permit"]
 
     nsh = permit("nova-santa-helena", "taxi")
     assert nsh["citation"]["article"] == "Art. 4"

@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import inspect, select, text
 
 from inspector import create_app
+from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.inspections import evidence_store
 from inspector.inspections import records as inspections
@@ -81,7 +82,7 @@ def _migrated_app(tmp_path):
 
 def _an_inspection_with_a_failed_item():
     """(inspection id, its failed item's id, when it arrived), flushed, not committed."""
-    from datetime import UTC, date, datetime
+    from datetime import UTC, datetime
 
     from inspector.models import Inspection, InspectionItem, InspectionStatus, ItemResult
     from tests import factories
@@ -91,7 +92,7 @@ def _an_inspection_with_a_failed_item():
     now = datetime.now(UTC)
     insp = Inspection(uuid=str(uuid.uuid4()), municipality_id=v.municipality_id,
                       agent_id=agent_.id, vehicle_id=v.id, service=v.service,
-                      started_at=now, finished_at=now, rules_day=date.today(),
+                      started_at=now, finished_at=now, rules_day=local_day(),
                       body_sha256="0" * 64, body="{}", received_at=now,
                       status=InspectionStatus.AWAITING_REVIEW)
     db.session.add(insp)

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
+from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.identifiers import make_cpf
 from inspector.models import (
@@ -25,7 +26,7 @@ from inspector.models import (
 from tests import factories
 from tests.support.registry import fine_for, licensed_taxis
 
-TODAY = date.today()
+TODAY = local_day()
 
 
 def admin_of(app, client, make, town: str):

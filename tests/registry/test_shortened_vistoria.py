@@ -13,6 +13,7 @@ import flask_migrate
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select
 
+from inspector.clock import local_day
 from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.laws import compliance
@@ -23,7 +24,7 @@ from tests import factories
 from tests.support.credentials import banner
 from tests.support.field_api import Api
 
-TODAY = date.today()
+TODAY = local_day()
 ART_32_P3 = "Art. 32, § 3º"
 
 

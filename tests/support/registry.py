@@ -2,18 +2,19 @@
 form's fields, licensed taxis and a decided fine for the limits."""
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from sqlalchemy import select
 
+from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.identifiers import make_cnpj
 from inspector.models import Fine, Holder, Sanction, SanctionStatus
 from inspector.registry import records as reg
 from tests import factories
 
-TODAY = date.today()
+TODAY = local_day()
 
 
 CNPJ = make_cnpj("112223330001")
