@@ -47,13 +47,8 @@ def test_an_undocumented_field_cannot_be_answered():
 
 
 @pytest.fixture
-def agent(app, make):
-    def build():
-        v = factories.vehicle("tapurah", "mototaxi")
-        factories.licence(v)
-        factories.insurance(v)
-        return v
-    vehicle = make(build)
+def agent(app, make, moto):
+    vehicle = moto()
     user = make(factories.user, "agent", "tapurah")
     other = make(factories.user, "agent", "tapurah")
     client = app.test_client()

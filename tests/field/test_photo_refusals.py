@@ -57,14 +57,9 @@ BROKEN = {  # kind -> (bytes, declared MIME type, problem)
 
 
 @pytest.fixture
-def agent_api(app, make):
+def agent_api(app, make, moto):
     """A Tapurah agent signed in, and a licensed moto-taxi."""
-    def build():
-        v = factories.vehicle("tapurah", "mototaxi")
-        factories.licence(v)
-        factories.insurance(v)
-        return v
-    vehicle = make(build)
+    vehicle = moto()
     agent = make(factories.user, "agent", "tapurah")
     client = app.test_client()
     assert client.login(agent.username).status_code == 302

@@ -43,15 +43,10 @@ UNDECODABLE_PNG = (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB"
 
 
 @pytest.fixture
-def stored(app, make, monkeypatch):
+def stored(app, make, moto, monkeypatch):
     """An inspection whose first photo is a cut-short JPEG, second an undecodable PNG, third
     a good JPEG, all stored as the server before issue 14 stored them (no whole check)."""
-    def build():
-        v = factories.vehicle("tapurah", "mototaxi")
-        factories.licence(v)
-        factories.insurance(v)
-        return v
-    vehicle = make(build)
+    vehicle = moto()
     agent = make(factories.user, "agent", "tapurah")
     good = jpeg(8, size=(320, 240))
     photos = [(TRUNCATED, "image/jpeg"), (UNDECODABLE_PNG, "image/png"), (good, "image/jpeg")]
