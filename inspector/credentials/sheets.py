@@ -30,10 +30,10 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from inspector import registry
 from inspector.credentials.issuing import public_url, sheet_of
 from inspector.identifiers import format_plate
 from inspector.models import Credential, Driver, Municipality, Service
-from inspector.registry import rg
 
 DPI = 300                # photos are resampled to this resolution at their printed size
 PHOTO_QUALITY = 85       # JPEG quality of a printed photo: no visible loss at 300 dpi
@@ -268,7 +268,7 @@ def card_rows(drv: Driver, stand) -> list[tuple[str, str]]:
     return [("Nome", drv.name),
             ("Prontuário DETRAN (CNH)", f"{drv.cnh_number} · cat. {drv.cnh_category}"),
             ("Identidade / órgão expedidor",
-             rg.printed(drv.rg_number, drv.rg_issuer) or "____________________"),
+             registry.printed_rg(drv.rg_number, drv.rg_issuer) or "____________________"),
             ("Categoria e registro municipal",
              f"{CATEGORY_LABELS.get(drv.category.value, drv.category.value)} · "
              f"{drv.registration_number}"),

@@ -20,7 +20,7 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw, ImageFont
 
-from inspector import audit
+from inspector import audit, registry
 from inspector.credentials import issuing as credentials
 from inspector.demo.data import DEMO_PASSWORD, MINIMUM_WAGE, ROLES, TOWNS, TownFacts
 from inspector.demo.plan import TownPlan, plan_all
@@ -36,7 +36,6 @@ from inspector.models import (
     User,
     Vehicle,
 )
-from inspector.registry import records as registry
 
 ACTOR = "demo-seed"
 

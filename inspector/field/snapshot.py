@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime
 
 from sqlalchemy import func, select
 
-from inspector import audit, clock
+from inspector import audit, clock, registry
 from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.field import notices as field_notices
@@ -34,7 +34,6 @@ from inspector.models import (
     Vehicle,
     vehicle_drivers,
 )
-from inspector.registry import photos
 
 CHUNK = 500
 
@@ -188,7 +187,7 @@ def driver_photos(town_id: int, driver_ids: list[int]) -> dict[int, str]:
                 select(Driver.id, Driver.photo_thumb, Driver.photo.is_not(None))
                 .where(Driver.id.in_(part), Driver.municipality_id == town_id)):
             if thumb is None and has_photo:
-                thumb = photos.thumbnail(db.session.scalar(select(Driver.photo)
+                thumb = registry.photo_thumbnail(db.session.scalar(select(Driver.photo)
                                                            .where(Driver.id == did)))
             if thumb:
                 out[did] = "data:image/jpeg;base64," + base64.b64encode(thumb).decode("ascii")

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from inspector import registry
 from inspector.clock import local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -36,10 +37,7 @@ from inspector.models import (
     Status,
     Vehicle,
 )
-from inspector.registry import limits as registry_limits
-from inspector.registry import records as registry
-from inspector.registry.lookup import Lookup
-from inspector.registry.values import label, parse_choice
+from inspector.registry import Lookup, label, parse_choice
 from inspector.rules import Violation
 
 _NOUN = {"holder": "titular", "permit": "número de permissão", "driver": "condutor"}
@@ -100,7 +98,7 @@ def _limits(town_id: int, run: _Run, report: ImportReport) -> None:
     not committed yet. The town's own (fleet cap, quota) are listed once for the file."""
     town = db.session.get(Municipality, town_id)
     whole = compliance.town_compliance(town, local_day(), reuse=False)
-    keep = lambda found: [v for v in found if v.rule_id in registry_limits.LIMIT_RULES]  # noqa: E731
+    keep = lambda found: [v for v in found if v.rule_id in registry.LIMIT_RULES]  # noqa: E731
     whole = dataclasses.replace(whole, reports=[  # the limits only: fewer to pick from per row
         dataclasses.replace(r, violations=keep(r.violations), warnings=keep(r.warnings))
         for r in whole.reports])
@@ -110,7 +108,7 @@ def _limits(town_id: int, run: _Run, report: ImportReport) -> None:
         for record in records:
             if isinstance(record, (Permit, Licence, InsurancePolicy)):
                 continue  # their limits are their holder's or vehicle's, saved on the row
-            for v in registry_limits.for_record(record, run=whole):
+            for v in registry.limits_for(record, run=whole):
                 if v in town_wide:
                     if v not in report.file_limits:
                         report.file_limits.append(v)

@@ -1,3 +1,59 @@
 """The town's registry: holders, drivers, vehicles, permits, licences, insurance, stands;
 their identifiers (CPF, CNPJ, plate, RG), the values forms give, and the law's limits each
 record breaks."""
+
+# The names other areas use. Modules of this area import each other's modules, never
+# this face: that keeps the import order free of circles.
+from inspector.registry.base import town_services
+from inspector.registry.decree_values import (
+    FISCAL_UNIT_KEY,
+    UNIT_LABELS,
+    accepted_units,
+    key_choices,
+    parse_amount,
+    set_value,
+)
+from inspector.registry.history import changed_fields, sanctions
+from inspector.registry.history import history as record_history
+from inspector.registry.limits import LIMIT_RULES
+from inspector.registry.limits import for_record as limits_for
+from inspector.registry.lookup import Lookup
+from inspector.registry.photos import MAX_BYTES as PHOTO_MAX_BYTES
+from inspector.registry.photos import normalise as normalise_photo
+from inspector.registry.photos import set_driver_photo
+from inspector.registry.photos import thumbnail as photo_thumbnail
+from inspector.registry.records import (
+    NOT_FOUND,
+    as_data,
+    change_status,
+    save_driver,
+    save_holder,
+    save_insurance,
+    save_licence,
+    save_permit,
+    save_stand,
+    save_vehicle,
+    search_drivers,
+    search_holders,
+    search_licences,
+    search_permits,
+    search_stands,
+    search_vehicles,
+    settle,
+    unlink_driver,
+)
+from inspector.registry.rg import printed as printed_rg
+from inspector.registry.values import Fields, label, parse_choice, parse_date
+from inspector.registry.vistoria_validity import of as vistoria_valid_until
+from inspector.registry.vistoria_validity import town_allows as vistoria_may_be_shortened
+
+__all__ = [
+    "FISCAL_UNIT_KEY", "Fields", "LIMIT_RULES", "Lookup", "NOT_FOUND", "PHOTO_MAX_BYTES",
+    "UNIT_LABELS", "accepted_units", "as_data", "change_status", "changed_fields", "key_choices",
+    "label", "limits_for", "normalise_photo", "parse_amount", "parse_choice", "parse_date",
+    "photo_thumbnail", "printed_rg", "record_history", "sanctions", "save_driver", "save_holder",
+    "save_insurance", "save_licence", "save_permit", "save_stand", "save_vehicle", "search_drivers",
+    "search_holders", "search_licences", "search_permits", "search_stands", "search_vehicles",
+    "set_driver_photo", "set_value", "settle", "town_services", "unlink_driver",
+    "vistoria_may_be_shortened", "vistoria_valid_until"
+]

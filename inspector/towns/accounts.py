@@ -21,7 +21,7 @@ from inspector.accounts import MIN_PASSWORD, create_user, set_active
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Municipality, Role, User
-from inspector.registry.values import Fields
+from inspector.registry import Fields
 
 MAX_PASSWORD = 128
 USERNAME = re.compile(r"[a-z0-9]+(?:[._-][a-z0-9]+)*")

@@ -38,8 +38,7 @@ from inspector.models import (
     User,
     Vehicle,
 )
-from inspector.registry.decree_values import FISCAL_UNIT_KEY, parse_amount
-from inspector.registry.values import Fields
+from inspector.registry import FISCAL_UNIT_KEY, Fields, parse_amount
 
 DATED_KINDS = {"fiscal_unit": "valor da unidade fiscal em R$", "minimum_wage": "salário mínimo"}
 ROLE_WORDS = {Role.AGENT: "agente", Role.SUPERVISOR: "supervisor(a)", Role.ADMIN: "administrador(a)"}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
+from inspector import registry
 from inspector.blueprints.laws.routes import bp, today
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.laws import compliance_page
 from inspector.laws.pages import fmt_date
 from inspector.models import Municipality, Role
-from inspector.registry import decree_values
-from inspector.registry.values import parse_date
+from inspector.registry import parse_date
 from inspector.rules.sanctions import number_text
 from inspector.security import roles_required, town_id
 
@@ -21,13 +21,13 @@ WRITE = roles_required(Role.ADMIN)
 
 def _render(town: Municipality, on, errors: dict | None = None, values=None, status: int = 200):
     view = compliance_page.build(town, on)
-    choices = decree_values.key_choices(town)
+    choices = registry.key_choices(town)
     values = dict(values or {})
     if not values.get("unit") and choices:
         values["unit"] = choices[0].unit
     html = render_template("laws/compliance.html", view=view, choices=choices,
-                           units=decree_values.UNIT_LABELS,
-                           unit_choices=decree_values.accepted_units(town), errors=errors or {},
+                           units=registry.UNIT_LABELS,
+                           unit_choices=registry.accepted_units(town), errors=errors or {},
                            values=values, fmt_date=fmt_date, pct=compliance_page.pct,
                            is_today=on == today())
     return make_response(html, status)
@@ -51,11 +51,11 @@ def set_decree_value():
     """Record a value a law leaves to a decree (amount, unit, from when, which decree)."""
     town = db.session.get(Municipality, town_id())
     try:
-        row = decree_values.set_value(town, request.form, g.user)
+        row = registry.set_value(town, request.form, g.user)
     except ValidationFailed as e:
         db.session.rollback()
         return _render(town, today(), e.errors, request.form, 422)
     db.session.commit()
-    flash(f"Valor do decreto registrado: {number_text(row.amount)} {decree_values.UNIT_LABELS[row.unit]} a "
+    flash(f"Valor do decreto registrado: {number_text(row.amount)} {registry.UNIT_LABELS[row.unit]} a "
           f"partir de {fmt_date(row.valid_from)} ({row.source}).", "success")
     return redirect(url_for("laws.compliance", _anchor="decretos"))

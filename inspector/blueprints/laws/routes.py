@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 from inspector.blueprints.laws.citations import citation_text, citation_url
 from inspector.clock import LOCAL_TZ
 from inspector.laws import pages as law_pages
-from inspector.registry.values import parse_date
+from inspector.registry import parse_date
 from inspector.security import public
 
 bp = Blueprint("laws", __name__)

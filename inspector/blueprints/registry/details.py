@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import hashlib
 
+from inspector import registry
 from inspector.blueprints.registry.kinds import Kind
 from inspector.blueprints.registry.queries import allowed
 from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.laws import verdict
 from inspector.models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
-from inspector.registry import vistoria_validity
-from inspector.registry.history import history, sanctions
+from inspector.registry import record_history, sanctions
 
 
 def photo_etag(photo: bytes) -> str:
@@ -25,40 +25,40 @@ def _vehicle(v: Vehicle, town: int) -> dict:
     today = local_day()
     insurance_in_force = any(p.valid_from <= today <= p.valid_until
                              for p in v.insurance_policies)
-    return {"history": history(town, subjects), "today": today,
+    return {"history": record_history(town, subjects), "today": today,
             "verdict": verdict.of(v, today),
             "needs_insurance": v.service == Service.MOTOTAXI,
             "insurance_in_force": insurance_in_force,
-            "vistoria": vistoria_validity.of(v, today),
+            "vistoria": registry.vistoria_valid_until(v, today),
             "sanctions": sanctions(town, vehicle_id=v.id), "can_open_acts": allowed("review.act"),
             "acts_args": {}}   # the acts list filters by holder or driver, not by vehicle
 
 
 def _driver(d: Driver, town: int) -> dict:
-    return {"history": history(town, [("driver", d.id)]), "today": local_day(),
+    return {"history": record_history(town, [("driver", d.id)]), "today": local_day(),
             "verdict": verdict.of(d, local_day()),
             "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act"),
             "acts_args": {"condutor": d.id}}
 
 
 def _holder(h: Holder, town: int) -> dict:
-    return {"history": history(town, [("holder", h.id)] + [("permit", p.id) for p in h.permits]),
+    return {"history": record_history(town, [("holder", h.id)] + [("permit", p.id) for p in h.permits]),
             "today": local_day(), "sanctions": sanctions(town, holder_id=h.id),
             "can_open_acts": allowed("review.act"), "acts_args": {"titular": h.id}}
 
 
 def _licence(lic: Licence, town: int) -> dict:
-    return {"history": history(town, [("licence", lic.id)]), "today": local_day()}
+    return {"history": record_history(town, [("licence", lic.id)]), "today": local_day()}
 
 
 def _permit(p: Permit, town: int) -> dict:
-    return {"history": history(town, [("permit", p.id)]), "today": local_day()}
+    return {"history": record_history(town, [("permit", p.id)]), "today": local_day()}
 
 
 def _stand(s: Stand, town: int) -> dict:
     vehicles = db.session.scalars(db.select(Vehicle).filter_by(municipality_id=town, stand_id=s.id)
                                   .order_by(Vehicle.prefix, Vehicle.plate)).all()
-    return {"history": history(town, [("stand", s.id)]), "vehicles": vehicles,
+    return {"history": record_history(town, [("stand", s.id)]), "vehicles": vehicles,
             "over_capacity": len(vehicles) > s.capacity}
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
+from inspector import registry
 from inspector.blueprints.registry.kinds import Kind
 from inspector.errors import ValidationFailed
-from inspector.registry import photos
 
 
 def read(kind: Kind, form: MultiDict) -> dict[str, str]:
@@ -44,7 +44,7 @@ def save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict,
     jpeg, photo_errors = None, {}
     if upload is not None and upload.filename:
         try:
-            jpeg = photos.normalise(upload.read(photos.MAX_BYTES + 1))
+            jpeg = registry.normalise_photo(upload.read(registry.PHOTO_MAX_BYTES + 1))
         except ValidationFailed as e:
             photo_errors = e.errors
     save_fn = getattr(service, kind.save_fn)
@@ -55,5 +55,5 @@ def save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict,
     if photo_errors:
         raise ValidationFailed(photo_errors)
     if jpeg is not None:
-        photos.set_driver_photo(saved, jpeg, actor=actor)
+        registry.set_driver_photo(saved, jpeg, actor=actor)
     return saved

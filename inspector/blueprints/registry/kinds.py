@@ -100,7 +100,7 @@ def _offered(enum_cls: type[Enum], service_of: Callable[[Any], Service]):
     """A select's options limited to what the town's laws regulate (no moto-taxi in Sapezal,
     no taxi in Tapurah: the registry refuses them), plus the record's current value."""
     def options(town: int, current: str = "") -> list[tuple[str, str]]:
-        from inspector.registry.base import town_services
+        from inspector.registry import town_services
 
         covered = town_services(town)
         return [("", "Escolha…")] + [(v, text) for v, text in choices(enum_cls)
@@ -119,9 +119,9 @@ def _stands(town: int, current: str = "") -> list[tuple[str, str]]:
 
 
 def _vistoria_shortening(town: int) -> bool:
-    from inspector.registry import vistoria_validity
+    from inspector import registry
 
-    return vistoria_validity.town_allows(town)
+    return registry.vistoria_may_be_shortened(town)
 
 
 def _pick(enum_cls: type[Enum]) -> tuple[tuple[str, str], ...]:

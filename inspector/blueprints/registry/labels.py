@@ -7,8 +7,8 @@ from enum import Enum
 from inspector.clock import LOCAL_TZ, local_day
 from inspector.identifiers import format_cnpj, format_cpf, format_phone, format_plate
 from inspector.models import Status
-from inspector.registry.history import changed_fields
-from inspector.registry.values import label as _service_label
+from inspector.registry import changed_fields
+from inspector.registry import label as _service_label
 
 # The verb a button shows for a move to each status.
 STATUS_ACTIONS = {Status.SUSPENDED: "Suspender", Status.REVOKED: "Cassar (revogar)",

@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 
+from inspector import registry
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.registry import details, forms, queries
 from inspector.blueprints.registry.kinds import KINDS, LISTED, Kind
@@ -26,7 +27,6 @@ from inspector.blueprints.registry.labels import OTHER_FIELDS, label, template_h
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, htmx
 from inspector.models import Role
-from inspector.registry import limits as registry_limits
 from inspector.security import get_in_town, roles_required, town_id
 
 bp = Blueprint("registry", __name__, url_prefix="/cadastro")
@@ -59,9 +59,7 @@ def field_names(entity: str, names: list[str]) -> str:
 
 
 def service():
-    """The registry services module (imported late: it is written alongside this UI)."""
-    from inspector.registry import records as registry
-
+    """The registry's operations (its face): a kind's `save_<kind>` / `search_<kinds>`."""
     return registry
 
 
@@ -152,7 +150,7 @@ def form_view(kind: Kind, editing: bool):
                                 422 if errors else 200, kind=kind, obj=obj, values=values,
                                 errors=errors, action=action, cancel_url=cancel_url,
                                 town=town_id(),
-                                limits=registry_limits.for_record(obj) if obj is not None
+                                limits=registry.limits_for(obj) if obj is not None
                                 and not errors else [],
                                 section=kind.plural if kind.listed else "vehicles")
     view.__doc__ = f"{'Edit' if editing else 'Create'} a {kind.key}."
@@ -169,7 +167,7 @@ def limit_text(w) -> str:
 
 def flash_saved(kind: Kind, saved, editing: bool) -> None:
     """The success message, and the law's limits the saved record breaks (warnings)."""
-    limits = registry_limits.for_record(saved)
+    limits = registry.limits_for(saved)
     done = f"{kind.title} {kind.name_of(saved)} {kind.done(editing)}."
     if limits and kind.key in LIMITS_ON_PAGE:
         n = len(limits)
@@ -196,7 +194,7 @@ def render_detail(kind: Kind, obj, status_errors: dict | None = None,
     return make_response(render_template(
         kind.detail_template, kind=kind, obj=obj, section=kind.plural,
         status_errors=status_errors or {}, status_values=status_values or {},
-        limits=registry_limits.for_record(obj) if kind.key in LIMITS_ON_PAGE else [],
+        limits=registry.limits_for(obj) if kind.key in LIMITS_ON_PAGE else [],
         **details.context(kind, obj, town_id())), code)
 
 
