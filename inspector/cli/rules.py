@@ -248,7 +248,7 @@ def _town_calendar(town: str):
     from sqlalchemy.exc import SQLAlchemyError
 
     from inspector.extensions import db
-    from inspector.laws.town_calendar import calendar_for
+    from inspector.laws import calendar_for
     from inspector.models import Municipality
 
     try:   # the rules need no database: without one the town's own days are not known

@@ -19,8 +19,7 @@ from sqlalchemy import select
 from inspector import rules
 from inspector.clock import LOCAL_TZ
 from inspector.documents.pdf import PhotoEntry, Quote, Rows, Section, Sheet, Signature, Text
-from inspector.enforcement.deadlines import counting_of
-from inspector.enforcement.grants import deadline_rule
+from inspector.enforcement import counting_of, deadline_rule
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf, format_plate
 from inspector.inspections import evidence  # noqa: F401  (registers the HEIF opener for iPhone photos)

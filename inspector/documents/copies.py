@@ -21,7 +21,7 @@ from sqlalchemy import select, update
 
 from inspector import audit
 from inspector.clock import local_day, utc
-from inspector.enforcement.common import holder_of, notify, pack_measure
+from inspector.enforcement import holder_of, notify, pack_measure
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Notice, Role, Sanction
@@ -135,7 +135,7 @@ def mark_remitted(row: NoticeCompanyCopy, *, day: date, via: str, ref: str, user
                  after={"number": notice.number, "company": row.company_name,
                         "remitted_on": day.isoformat(), "via": via, "ref": ref,
                         "notification_id": notification_id})
-    from inspector.enforcement.common import event
+    from inspector.enforcement import event
     event("company_copy_remitted", town_id=row.municipality_id, now=now, actor=actor,
           act=notice.sanction,
           message=f"Cópia do documento {notice.number} remetida à empresa {row.company_name} "

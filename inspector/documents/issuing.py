@@ -201,7 +201,7 @@ def public_view(notice: Notice) -> PublicView:
                               .where(NoticeDocument.notice_id == notice.id)
                               .order_by(NoticeDocument.version.desc())).all()
     current = docs[0] if docs else None
-    from inspector.enforcement.payments import balance_of
+    from inspector.enforcement import balance_of
     balance = balance_of(notice.sanction)
     return PublicView(
         number=notice.number, kind=KIND_NAMES.get(notice.document_kind, notice.document_kind),

@@ -41,11 +41,40 @@ from inspector.enforcement.acts import (
     normalise_code,
     reset_access_code,
 )
-from inspector.enforcement.appeals import FILERS, decide_appeal, file_appeal
+from inspector.enforcement.appeals import FILERS, can_file, decide_appeal, file_appeal
 from inspector.enforcement.choose import Choice, choices, choose
-from inspector.enforcement.common import NotAllowed, event, notify, subscribe, unsubscribe
-from inspector.enforcement.deadlines import move_for_closure
+from inspector.enforcement.common import (
+    NotAllowed,
+    end_of_local_day,
+    event,
+    holder_of,
+    loads,
+    notify,
+    pack_measure,
+    subscribe,
+    unsubscribe,
+)
+from inspector.enforcement.deadlines import counting_of, move_for_closure
 from inspector.enforcement.delivery import OFFICE_MEANS, needs_delivery, record_delivery
+from inspector.enforcement.grants import deadline_rule
+from inspector.enforcement.grants import grant as give_grant
+from inspector.enforcement.grants import offered as offered_grants
+from inspector.enforcement.grants import remove as remove_grant
+from inspector.enforcement.payments import (
+    RUNNING_NOTE,
+    AlreadyReversed,
+    balance,
+    balance_of,
+    due_of,
+    open_fines,
+    paid_so_far,
+    payment_state,
+    record_payment,
+    reversal_text,
+    reverse_payment,
+)
+from inspector.enforcement.payments import STATES as PAYMENT_STATES
+from inspector.enforcement.payments import VOID as VOID_STATUSES
 from inspector.enforcement.pending import propose_pending
 from inspector.enforcement.propose import (
     comply_from_reinspection,
@@ -54,6 +83,7 @@ from inspector.enforcement.propose import (
     propose_for_inspection,
 )
 from inspector.enforcement.queries import (
+    LIST_GROUPS,
     Deadlines,
     QueuePage,
     QueueRow,
@@ -84,6 +114,8 @@ from inspector.enforcement.review import (
     record_mayor_decision,
     reject,
 )
+from inspector.enforcement.suspensions import bounds as suspension_bounds
+from inspector.enforcement.suspensions import situation_text
 from inspector.enforcement.tick import TickReport, tick
 from inspector.extensions import db
 from inspector.models import Inspection
@@ -119,15 +151,19 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
 
 
 __all__ = [
-    "OFFICE_MEANS", "needs_delivery", "record_delivery",
-    "AmendOption", "Choice", "Deadlines", "Decision", "FILERS", "NotAllowed", "QueuePage", "QueueRow",
-    "ReviewState", "TickReport", "acts_list", "acts_of", "agents", "amend", "amend_options",
-    "check_access_code", "choices", "choose", "citation", "comment_inspection", "comply_from_reinspection",
-    "confirm", "deadline_soon", "deadlines", "decide_appeal", "events_of", "file_appeal",
-    "history", "mark_reviewed", "money_of", "move_for_closure", "new_access_code", "normalise_code",
-    "notice_for_holder",
-    "notices_for_holder", "offenders", "on_inspection_complete", "propose_for_inspection", "propose_pending",
-    "record_mayor_decision", "reject", "reset_access_code", "review_for_agent", "review_queue",
-    "review_state", "inspection_review_state",
-    "subscribe", "tick", "unsubscribe",
+    "AlreadyReversed", "AmendOption", "Choice", "Deadlines", "Decision", "FILERS", "LIST_GROUPS",
+    "NotAllowed", "OFFICE_MEANS", "PAYMENT_STATES", "QueuePage", "QueueRow", "RUNNING_NOTE",
+    "ReviewState", "TickReport", "VOID_STATUSES", "acts_list", "acts_of", "agents", "amend",
+    "amend_options", "balance", "balance_of", "can_file", "check_access_code", "choices", "choose",
+    "citation", "comment_inspection", "comply_from_reinspection", "confirm", "counting_of",
+    "deadline_rule", "deadline_soon", "deadlines", "decide_appeal", "due_of", "end_of_local_day",
+    "event", "events_of", "file_appeal", "give_grant", "history", "holder_of",
+    "inspection_review_state", "loads", "mark_reviewed", "money_of", "move_for_closure",
+    "needs_delivery", "new_access_code", "normalise_code", "notice_for_holder",
+    "notices_for_holder", "notify", "offenders", "offered_grants", "on_inspection_complete",
+    "open_fines", "pack_measure", "paid_so_far", "payment_state", "propose_for_inspection",
+    "propose_pending", "record_delivery", "record_mayor_decision", "record_payment", "reject",
+    "remove_grant", "reset_access_code", "reversal_text", "reverse_payment", "review_for_agent",
+    "review_queue", "review_state", "situation_text", "subscribe", "suspension_bounds", "tick",
+    "unsubscribe"
 ]

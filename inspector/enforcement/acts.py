@@ -13,7 +13,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from inspector import audit, rules
+from inspector import audit, laws, rules
 from inspector.clock import aware, utc
 from inspector.enforcement import deadlines
 from inspector.enforcement.common import (
@@ -27,7 +27,6 @@ from inspector.enforcement.common import (
     record,
 )
 from inspector.extensions import db
-from inspector.laws import compliance
 from inspector.models import (
     Driver,
     Fine,
@@ -304,7 +303,7 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     town = db.session.get(Municipality, act.municipality_id)
     start = utc(act.deadline_at)
     day = local_day(start)                       # the minimum wage in force when it starts
-    cash = money(m.fine, compliance.town_facts(town), day,
+    cash = money(m.fine, laws.town_facts(town), day,
                  decree_label(pack, m.fine.decree)) if m.fine else None
     appeal = m.appeal or pack.appeal
     # No delivery awaited (delivery.py): the notice "converter-se-á em multa diária" by the law

@@ -20,13 +20,12 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 
-from inspector import rules
+from inspector import laws, rules
 from inspector.enforcement.common import event, loads, require_role, text
 from inspector.enforcement.propose import NARROWED, SUBJECT_OF_TARGET, _acts, history, offenders
 from inspector.enforcement.review import REVIEWERS
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.laws import compliance
 from inspector.models import (
     Inspection,
     InspectionStatus,
@@ -83,10 +82,10 @@ def _breach_of(failed: list) -> dict | None:
 def _registry_findings(insp: Inspection) -> dict[str, tuple[str, dict]]:
     """Rule id -> (message, citation) of what the registry shows wrong on the inspection day."""
     out = {}
-    standings = [compliance.vehicle_standing(insp.vehicle, insp.rules_day)]
+    standings = [laws.vehicle_standing(insp.vehicle, insp.rules_day)]
     off = offenders(insp)
     if off.driver is not None:
-        standings.append(compliance.driver_standing(off.driver, insp.rules_day))
+        standings.append(laws.driver_standing(off.driver, insp.rules_day))
     for st in standings:
         for v in st.reasons:
             out.setdefault(v.rule_id, (v.message, v.citation.as_dict() if v.citation else None))
@@ -196,7 +195,7 @@ def choose(insp: Inspection, user, now: datetime, *, key: str, reason: str) -> l
     subject = _subject(off, choice.rule_id, offence.measures[0].target)
     prior = history(town.id, subject, exclude_inspection=insp.id)
     try:
-        p = compliance.propose_sanction(town, insp.service.value, choice.rule_id, prior,
+        p = laws.propose_sanction(town, insp.service.value, choice.rule_id, prior,
                                         insp.rules_day)
     except (NoSanction, RulesError) as e:
         raise ValidationFailed({"choice": f"{e}."}) from None
@@ -236,7 +235,7 @@ def _choose_gravity(insp: Inspection, user, now: datetime, choice: Choice, reaso
         raise ValidationFailed({"choice": "Esta sanção já foi proposta nesta vistoria."})
     prior = history(town.id, subject, exclude_inspection=insp.id)
     try:
-        p = compliance.propose_step(town, insp.service.value, step.id, choice.rule_id, prior,
+        p = laws.propose_step(town, insp.service.value, step.id, choice.rule_id, prior,
                                     insp.rules_day)
     except (NoSanction, RulesError) as e:
         raise ValidationFailed({"choice": f"{e}."}) from None

@@ -23,7 +23,7 @@ from inspector import rules
 from inspector.clock import LOCAL_TZ, local_day, utc
 from inspector.enforcement.common import act_state, end_of_local_day, event, notify, record
 from inspector.extensions import db
-from inspector.laws.town_calendar import calendar_for
+from inspector.laws import calendar_for
 from inspector.models import Sanction, SanctionStatus
 from inspector.rules.calendar import TownCalendar, deadline_days, deadline_hours
 from inspector.rules.model import DEFAULT_COUNTING, Counting

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from inspector import laws
 from inspector.enforcement.acts import pack_of
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.laws import compliance
 from inspector.models import DecreeValue, Municipality, Sanction, SanctionStatus
 from inspector.rules.engine import fmt_date
 from inspector.rules.facts import TownFacts
@@ -27,7 +27,7 @@ WHERE = "Conformidade › Decretos"
 
 
 def _facts(act: Sanction) -> TownFacts:
-    return compliance.town_facts(db.session.get(Municipality, act.municipality_id))
+    return laws.town_facts(db.session.get(Municipality, act.municipality_id))
 
 
 def label_of(act: Sanction) -> str:

@@ -13,13 +13,12 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, or_, select
 
-from inspector import rules
+from inspector import laws, rules
 from inspector.clock import aware, local_day, utc
 from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
 from inspector.enforcement.common import act_state, as_json, event, loads, notify, record
 from inspector.extensions import db
 from inspector.inspections.input import driver_told, grant_told
-from inspector.laws import compliance
 from inspector.models import (
     Appeal,
     AppealStatus,
@@ -195,14 +194,14 @@ def _proposal_of(insp: Inspection, item: InspectionItem, town, service: str, pri
     told = grant_told(insp, item.item_id)
     if told is not None:
         try:
-            return compliance.propose_sanction(
+            return laws.propose_sanction(
                 town, service, item.item_id, prior, day,
                 grant=rules.Grant(told.days, told.reason.strip(), "agent"))
         except rules.GrantRefused as e:
             event("grant_not_applied", town_id=town.id, now=now, inspection_id=insp.id,
                   message=f"Item {item.item_id}: prazo concedido pelo agente não aplicado "
                           f"({e.message}).", data={"item_id": item.item_id})
-    return compliance.propose_sanction(town, service, item.item_id, prior, day)
+    return laws.propose_sanction(town, service, item.item_id, prior, day)
 
 
 def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offenders,

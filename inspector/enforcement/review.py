@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from sqlalchemy import func, select
 
-from inspector import audit
+from inspector import audit, laws
 from inspector.clock import utc
 from inspector.enforcement import delivery, pricing, suspensions
 from inspector.enforcement.acts import apply_effect, issue_notice, open_fine, pack_of, schedule
@@ -33,7 +33,6 @@ from inspector.enforcement.common import (
 from inspector.enforcement.propose import DEADLINE_KINDS, _permit_of, repropose_later
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.laws import compliance
 from inspector.models import (
     Inspection,
     InspectionStatus,
@@ -153,7 +152,7 @@ def _amount(raw, bound: Amount | None, *, required: bool) -> Decimal | None:
 
 def _set_amount(act: Sanction, value: Decimal) -> None:
     town = db.session.get(Municipality, act.municipality_id)
-    per_unit, basis = unit_value(compliance.town_facts(town), act.amount_unit, act.amount_on)
+    per_unit, basis = unit_value(laws.town_facts(town), act.amount_unit, act.amount_on)
     act.amount = value
     act.amount_brl = None if per_unit is None else (value * per_unit).quantize(Decimal("0.01"))
     act.amount_basis = basis
@@ -164,7 +163,7 @@ def _apply_option(act: Sanction, opt: AmendOption) -> None:
     act.kind, act.target, act.label, act.decided_by = opt.kind, opt.target, opt.label, \
         opt.decided_by
     act.citation = as_json(opt.citation)
-    cash = money(opt.amount, compliance.town_facts(town), act.amount_on,
+    cash = money(opt.amount, laws.town_facts(town), act.amount_on,
                  decree_label(pack_of(act), opt.amount.decree)) if opt.amount else None
     act.amount_unit = cash.unit if cash else None
     act.amount, act.amount_max = (cash.amount, cash.max) if cash else (None, None)

@@ -14,12 +14,11 @@ from datetime import UTC, date, datetime
 
 from sqlalchemy import func, select
 
-from inspector import audit, clock, registry
+from inspector import audit, clock, laws, registry
 from inspector.credentials import issuing as credentials
 from inspector.extensions import db
 from inspector.field import notices as field_notices
 from inspector.field import standing as field_standing
-from inspector.laws import in_force as field_rules
 from inspector.models import (
     AuditEntry,
     Credential,
@@ -280,7 +279,7 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
         else ([], [])
     if gone:
         deleted["notices"] = gone  # decided otherwise, complied with or closed since
-    out["checklists"] = with_requirements(town, field_rules.checklists_in_force(town, today), today)
+    out["checklists"] = with_requirements(town, laws.checklists_in_force(town, today), today)
     out["keys"] = _keys(today)
     out["deleted"] = deleted
     return out

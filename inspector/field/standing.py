@@ -43,7 +43,7 @@ def _options():
 
 def compute(town_id: int, vehicle_ids: set[int] | None, day: date) -> dict[int, dict]:
     """Standing of a town's vehicles (all, or these) on a day, from the compliance service."""
-    from inspector.laws import compliance
+    from inspector import laws
 
     base = select(Vehicle).where(Vehicle.municipality_id == town_id).options(*_options())
     if vehicle_ids is None:
@@ -55,7 +55,7 @@ def compute(town_id: int, vehicle_ids: set[int] | None, day: date) -> dict[int, 
     out = {}
     for query in batches:
         for v in db.session.scalars(query):
-            standing = compliance.vehicle_standing(v, day)
+            standing = laws.vehicle_standing(v, day)
             d = standing.as_dict()
             out[v.id] = {"vehicle_id": v.id, "status": d["status"],
                          "suspended_until": suspended_until(standing),

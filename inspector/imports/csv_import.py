@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from inspector import registry
+from inspector import laws, registry
 from inspector.clock import local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -24,7 +24,6 @@ from inspector.identifiers import digits, format_cpf, normalise_plate
 from inspector.imports.csv_format import COLUMNS, FileRefused, column_for, read_rows, zeros_hint  # noqa: F401
 from inspector.imports.csv_report import GROUP_LABELS, ImportReport, RowError, count  # noqa: F401
 from inspector.imports.workbook import read_any
-from inspector.laws import compliance
 from inspector.models import (
     Driver,
     Holder,
@@ -97,7 +96,7 @@ def _limits(town_id: int, run: _Run, report: ImportReport) -> None:
     the forms show) from one compliance run for the whole file, afresh since the rows are
     not committed yet. The town's own (fleet cap, quota) are listed once for the file."""
     town = db.session.get(Municipality, town_id)
-    whole = compliance.town_compliance(town, local_day(), reuse=False)
+    whole = laws.town_compliance(town, local_day(), reuse=False)
     keep = lambda found: [v for v in found if v.rule_id in registry.LIMIT_RULES]  # noqa: E731
     whole = dataclasses.replace(whole, reports=[  # the limits only: fewer to pick from per row
         dataclasses.replace(r, violations=keep(r.violations), warnings=keep(r.warnings))

@@ -15,12 +15,11 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Row
 
-from inspector import bodies, clock
+from inspector import bodies, clock, laws
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.inspections import evidence, schemas
 from inspector.inspections.schemas import MAX_PHOTOS
-from inspector.laws import in_force as field_rules
 from inspector.models import Driver, Inspection, ItemResult, Municipality, Photo, Vehicle
 
 RESULTS = {r.value: r for r in ItemResult}
@@ -226,8 +225,8 @@ def _against_checklist(items: list[ParsedItem], town: Municipality, vehicle: Veh
     """Every item must be in the checklist in force that day; failures need their photos."""
     service = vehicle.service.value
     try:
-        found = field_rules.checklist(town, service, day)
-    except field_rules.NoLawInForce:
+        found = laws.checklist(town, service, day)
+    except laws.NoLawInForce:
         e.add("started_at", f"nenhuma lei de {town.name} rege o serviço de {service} "
                             f"em {day.strftime('%d/%m/%Y')}")
         return

@@ -21,7 +21,7 @@ from werkzeug.routing import BuildError
 
 from inspector.clock import LOCAL_TZ, local_day, utc
 from inspector.documents import copies
-from inspector.enforcement.common import holder_of
+from inspector.enforcement import holder_of
 from inspector.extensions import db
 from inspector.models import (
     Holder,

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from inspector import laws
 from inspector.credentials.issuing import Lookup, service_of
 from inspector.identifiers import format_plate
-from inspector.laws import verdict
-from inspector.laws.verdict import Reason
+from inspector.laws import Reason
 from inspector.models import CredentialKind, Driver, HolderKind, Service, Vehicle
 from inspector.rules.engine import fmt_date
 
@@ -175,16 +175,16 @@ def build(found: Lookup, on: date) -> View:
         vehicles = [cred.vehicle]
         # Only drivers allowed to drive today are shown: a suspended or lapsed auxiliary
         # must not find his face on a REGULAR page.
-        drivers = [d for d in cred.vehicle.drivers if verdict.of(d, on).state == "regular"]
-        parts = [verdict.of(cred.vehicle, on)]
+        drivers = [d for d in cred.vehicle.drivers if laws.verdict_of(d, on).state == "regular"]
+        parts = [laws.verdict_of(cred.vehicle, on)]
         registration = ""
         no_driver = "" if drivers else NO_DRIVER[bool(cred.vehicle.drivers)]
     else:
         drivers, no_driver = [cred.driver], ""
         vehicles = list(cred.driver.vehicles)
-        parts = [verdict.of(cred.driver, on)] + [verdict.of(v, on) for v in vehicles]
+        parts = [laws.verdict_of(cred.driver, on)] + [laws.verdict_of(v, on) for v in vehicles]
         registration = registration_text(cred.driver, parts[0].reasons, on)
-    judged = verdict.combine(parts)
+    judged = laws.combine_verdicts(parts)
     state, reasons = judged.state, judged.reasons
     title, summary = TITLES[state], SUMMARIES[state]
     if state in ("suspended", "irregular") and cred.kind == CredentialKind.DRIVER \

@@ -14,10 +14,9 @@ from decimal import Decimal, InvalidOperation
 
 from sqlalchemy import select
 
-from inspector import audit, rules
+from inspector import audit, laws, rules
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.laws import compliance
 from inspector.models import DecreeValue, Municipality
 from inspector.registry.values import Fields
 from inspector.rules.loader import UNITS
@@ -52,7 +51,7 @@ def key_choices(municipality: Municipality) -> list[DecreeKeyChoice]:
 def accepted_units(municipality: Municipality) -> dict[str, str]:
     """The units a decree value of this town may be given in: reais and the town's own
     fiscal unit (another town's UFM/UFIM has no value here)."""
-    own = compliance.fiscal_unit_of(municipality)
+    own = laws.fiscal_unit_of(municipality)
     return {"BRL": UNIT_LABELS["BRL"], own: UNIT_LABELS.get(own, own)}
 
 

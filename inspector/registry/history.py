@@ -232,8 +232,7 @@ def sanctions(town: int, *, holder_id: int | None = None, driver_id: int | None 
     vehicle, newest first, with what each falls on and the company's copy of each notice: one
     query, walking the sanctions' holder_id / driver_id / vehicle_id index (the copy by its
     unique notice_id)."""
-    from inspector.enforcement.common import loads
-    from inspector.enforcement.payments import paid_so_far
+    from inspector.enforcement import loads, paid_so_far
 
     given = [(col, v) for col, v in ((Sanction.holder_id, holder_id),
                                      (Sanction.driver_id, driver_id),
@@ -285,9 +284,9 @@ def _fine_state(r) -> str | None:
     a void one: proposed, rejected or annulled on appeal)."""
     from decimal import Decimal
 
-    from inspector.enforcement.payments import VOID, due_of, payment_state
+    from inspector.enforcement import VOID_STATUSES, due_of, payment_state
 
-    if r.fine_id is None or _status_value(r.status) in {s.value for s in VOID}:
+    if r.fine_id is None or _status_value(r.status) in {s.value for s in VOID_STATUSES}:
         return None
     return payment_state(due_of(r.per, r.amount_brl, r.accrued_brl), Decimal(str(r.paid or 0)))
 

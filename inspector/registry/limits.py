@@ -44,10 +44,9 @@ from datetime import date
 
 from sqlalchemy import or_, select
 
-from inspector import rules
+from inspector import laws, rules
 from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.laws import compliance
 from inspector.models import (
     Driver,
     DriverCategory,
@@ -126,7 +125,7 @@ def _about(v: Violation, scope: Scope) -> bool:
 
 
 def for_record(obj, on: date | None = None,
-               run: compliance.TownCompliance | None = None) -> list[Violation]:
+               run: laws.TownCompliance | None = None) -> list[Violation]:
     """The limits of the law a registry record breaks (or is about to), each with its
     article, from the town's compliance run on `on` (today in Mato Grosso by default), or from `run`
     when the caller already has it (an import: one run for the whole file)."""
@@ -135,7 +134,7 @@ def for_record(obj, on: date | None = None,
         return []
     if run is None:
         town = db.session.get(Municipality, obj.municipality_id)
-        run = compliance.town_compliance(town, on or local_day())
+        run = laws.town_compliance(town, on or local_day())
     out: list[Violation] = []
     for report in run.reports:
         if report.service not in scope.services:
@@ -170,7 +169,7 @@ def _fleet_full(report, scope: Scope, found: list[Violation]) -> list[Violation]
 def debt_bar(vehicle: Vehicle, on: date) -> tuple[list[Citation], list[str]]:
     """Whether the law in force bars a new licence for this vehicle's holder: the articles
     and the unpaid fines (notice number and what is owed); ([], []) when it does not."""
-    from inspector.enforcement.payments import balance  # the fines' own arithmetic, not redone here
+    from inspector.enforcement import balance  # the fines' own arithmetic, not redone here
 
     town = db.session.get(Municipality, vehicle.municipality_id)
     try:
@@ -195,7 +194,7 @@ def debt_bar(vehicle: Vehicle, on: date) -> tuple[list[Citation], list[str]]:
             owed.append(f"{number} ({b.text})")
     if not owed:
         return [], []
-    return [c for c in (compliance.article_citation(pack, a) for a in articles) if c is not None], owed
+    return [c for c in (laws.article_citation(pack, a) for a in articles) if c is not None], owed
 
 
 def debt_message(holder_name: str, citations: list[Citation], owed: list[str]) -> str:

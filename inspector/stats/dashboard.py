@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from sqlalchemy import and_, case, func, or_, select
 
-from inspector.enforcement.payments import VOID, paid_so_far
+from inspector.enforcement import VOID_STATUSES, paid_so_far
 from inspector.extensions import db
 from inspector.models import (
     Fine,
@@ -216,7 +216,7 @@ def fines(town_id: int, period: Period) -> Fines:
     open_n, open_brl, undefined = db.session.execute(
         select(func.count(), func.sum(due - paid_now), func.sum(case((due.is_(None), 1), else_=0)))
         .join(Sanction, Sanction.id == Fine.sanction_id)
-        .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID),
+        .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID_STATUSES),
                or_(due.is_(None), and_(due > 0, paid_now < due)))).one()
     return Fines(issued, paid_n, Decimal(paid or 0).quantize(ZERO), open_n,
                  Decimal(open_brl or 0).quantize(ZERO), undefined or 0)

@@ -14,9 +14,7 @@ from datetime import date, timedelta
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import aliased
 
-from inspector.enforcement.common import end_of_local_day
-from inspector.enforcement.payments import VOID, paid_so_far
-from inspector.enforcement.queries import LIST_GROUPS
+from inspector.enforcement import LIST_GROUPS, VOID_STATUSES, end_of_local_day, paid_so_far
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf
 from inspector.models import (
@@ -213,17 +211,17 @@ def fines(town_id: int, f: Filters) -> Dataset:
               "Saldo (R$)", "Situação do pagamento", "Placa", "Titular"]
 
     def rows():
-        from inspector.enforcement.payments import STATES, payment_state
+        from inspector.enforcement import PAYMENT_STATES, payment_state
 
         for r in _stream(q):
             status = SanctionStatus(_v(r.status))
             due_v, paid_v = r.due, r.paid or 0
-            state = "void" if status in VOID else payment_state(due_v, paid_v)
+            state = "void" if status in VOID_STATUSES else payment_state(due_v, paid_v)
             balance = None if due_v is None else max(due_v - paid_v, 0)
             yield [r.id, r.number or "", KIND_LABELS.get(r.kind, r.kind),
                    STATUS_LABELS[status.value], r.proposed_at, r.decided_at, r.value_on,
                    r.accrued_days if r.per == "day" else None, _dec(due_v), _dec(paid_v),
-                   _dec(balance), STATES[state], r.plate or "", r.name or ""]
+                   _dec(balance), PAYMENT_STATES[state], r.plate or "", r.name or ""]
     return Dataset("Multas", header, rows())
 
 

@@ -7,7 +7,7 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 from sqlalchemy.types import Date
 
-from inspector.enforcement.common import end_of_local_day
+from inspector.enforcement import end_of_local_day
 from inspector.stats.period import Period
 
 

@@ -27,7 +27,7 @@ from inspector.clock import town_day
 from inspector.credentials import issuing as credentials
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.laws.compliance import fiscal_unit_of
+from inspector.laws import fiscal_unit_of
 from inspector.models import (
     DatedValue,
     DecreeValue,

@@ -9,7 +9,7 @@ import gzip
 import json
 import re
 
-from inspector.laws import pages as law_pages
+from inspector import laws
 
 SLUGS = ["nortelandia-lei-030-1998-mototaxi", "nortelandia-lei-127-2009-taxi",
          "nova-santa-helena-lei-535-2013-taxi", "sapezal-lei-060-1998-taxi",
@@ -51,7 +51,7 @@ def test_law_pages_are_sent_compressed_and_the_same_for_everyone(client, make):
 def test_a_changed_law_page_makes_a_new_worker(client, monkeypatch):
     before, _ = _worker(client)
     assert _worker(client)[0] == before  # nothing changed: no needless update
-    real = law_pages.law_summary
+    real = laws.law_summary
 
     def amended(slug):
         summary = real(slug)
@@ -59,7 +59,7 @@ def test_a_changed_law_page_makes_a_new_worker(client, monkeypatch):
             summary = dataclasses.replace(summary, title=summary.title + " (texto consolidado)")
         return summary
 
-    monkeypatch.setattr(law_pages, "law_summary", amended)
+    monkeypatch.setattr(laws, "law_summary", amended)  # the face both blueprints call
     after, _ = _worker(client)
     assert after != before
     page = client.get("/leis/tapurah-lei-406-2001-mototaxi").get_data(as_text=True)

@@ -7,11 +7,10 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from inspector import clock
+from inspector import clock, laws
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.imports.csv_import import import_registry
-from inspector.laws import compliance
 from inspector.registry import limits as registry_limits
 from inspector.registry.records import save_vehicle
 from tests import factories
@@ -44,13 +43,13 @@ def night(app, monkeypatch):
 def days(monkeypatch):
     """The days the compliance runs were asked about."""
     asked: list[date] = []
-    real = compliance.town_compliance
+    real = laws.town_compliance
 
     def spy(town, on, *a, **kw):
         asked.append(on)
         return real(town, on, *a, **kw)
 
-    monkeypatch.setattr(compliance, "town_compliance", spy)
+    monkeypatch.setattr(laws, "town_compliance", spy)  # the face the import and the limits call
     return asked
 
 

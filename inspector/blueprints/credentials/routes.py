@@ -23,7 +23,7 @@ from inspector.clock import local_day
 from inspector.credentials import issuing as credentials
 from inspector.credentials import keys as credential_keys
 from inspector.credentials import sheets as credential_sheets
-from inspector.enforcement.common import end_of_local_day
+from inspector.enforcement import end_of_local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import (

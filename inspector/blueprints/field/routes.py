@@ -26,8 +26,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
+from inspector import laws
 from inspector.blueprints.laws.routes import render_law
-from inspector.laws import pages as law_pages
 from inspector.rules.loader import LAWS_DIR, PACKS_DIR
 from inspector.security import public
 
@@ -58,7 +58,7 @@ def _static_files() -> list[str]:
 
 
 def _law_slugs() -> list[str]:
-    return [law.slug for law in law_pages.law_index()]
+    return [law.slug for law in laws.law_index()]
 
 
 def precache_urls() -> list[str]:
@@ -187,7 +187,7 @@ def _worker_inputs() -> tuple[tuple, tuple]:
     slugs = _law_slugs()
     objects = (shell_version, precache_urls, render_law,
                *(env.get_template(name) for name in _TEMPLATES),
-               *(x for slug in slugs for x in (law_pages.outline(slug), law_pages.law_summary(slug))))
+               *(x for slug in slugs for x in (laws.outline(slug), laws.law_summary(slug))))
     law_files = ([f"packs/{p.name}" for p in sorted(PACKS_DIR.glob("*.yaml"))]
                  + [f"laws/{p.name}" for p in sorted(LAWS_DIR.glob("*.txt"))])
     fingerprint = (request.script_root, tuple(slugs), tuple(map(id, objects)),

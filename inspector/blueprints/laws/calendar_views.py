@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
-from inspector import enforcement
+from inspector import enforcement, laws
 from inspector.blueprints.laws.routes import bp
 from inspector.clock import now as clock_now
 from inspector.clock import town_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.laws import town_calendar
-from inspector.laws.pages import fmt_date
+from inspector.laws import fmt_date
 from inspector.models import CLOSURE_KINDS, Municipality, Role, TownClosure
 from inspector.security import get_in_town, roles_required, town_id
 
@@ -34,16 +33,16 @@ def _year_arg() -> int:
     if not raw:
         return today().year
     if not (raw.isascii() and raw.isdigit()) \
-            or not town_calendar.FIRST_YEAR <= int(raw) <= town_calendar.LAST_YEAR:
+            or not laws.FIRST_YEAR <= int(raw) <= laws.LAST_YEAR:
         abort(400, f"Ano inválido: {raw!r}.")
     return int(raw)
 
 
 def _render(town: Municipality, year: int, errors: dict | None = None, values=None,
             status: int = 200):
-    html = render_template("laws/calendar.html", town=town, view=town_calendar.year_view(
-        town.id, year), entered=town_calendar.entered_years(town.id), kinds=CLOSURE_KINDS,
-        errors=errors or {}, values=values or {}, fmt_date=fmt_date, act_text=town_calendar.act_text,
+    html = render_template("laws/calendar.html", town=town, view=laws.year_view(
+        town.id, year), entered=laws.entered_years(town.id), kinds=CLOSURE_KINDS,
+        errors=errors or {}, values=values or {}, fmt_date=fmt_date, act_text=laws.act_text,
         weekday=_weekday)
     return make_response(html, status)
 
@@ -66,7 +65,7 @@ def add_closure():
     """Record a day without office with its act; deadlines not yet past that it reaches move."""
     town = db.session.get(Municipality, town_id())
     try:
-        row = town_calendar.add_closure(town, request.form, g.user)
+        row = laws.add_closure(town, request.form, g.user)
     except ValidationFailed as e:
         db.session.rollback()
         day = (request.form.get("day") or "")[:4]
@@ -75,7 +74,7 @@ def add_closure():
     moved = enforcement.move_for_closure(town.id, row.day, clock_now(), actor=g.user)
     db.session.commit()
     flash(f"Dia sem expediente registrado: {fmt_date(row.day)} — {row.reason} "
-          f"({town_calendar.act_text(row)})."
+          f"({laws.act_text(row)})."
           + (f" {len(moved)} prazo(s) ainda em curso foram prorrogados." if moved else ""),
           "success")
     return redirect(url_for("laws.calendar", ano=row.day.year))
@@ -87,7 +86,7 @@ def remove_closure(ident: int):
     """Remove a closure entered by mistake (deadlines already issued keep their dates)."""
     row = get_in_town(TownClosure, ident)
     year, text = row.day.year, f"{fmt_date(row.day)} — {row.reason}"
-    town_calendar.remove_closure(row, g.user)
+    laws.remove_closure(row, g.user)
     db.session.commit()
     flash(f"Dia removido do calendário: {text}. Prazos já emitidos mantêm suas datas.", "success")
     return redirect(url_for("laws.calendar", ano=year))
@@ -100,7 +99,7 @@ def set_year():
     town = db.session.get(Municipality, town_id())
     entered = request.form.get("entered") == "1"
     try:
-        year = town_calendar.set_year_entered(town, request.form.get("year"), entered, g.user)
+        year = laws.set_year_entered(town, request.form.get("year"), entered, g.user)
     except ValidationFailed as e:
         db.session.rollback()
         return _render(town, today().year, e.errors, request.form, 422)

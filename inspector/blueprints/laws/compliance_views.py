@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
-from inspector import registry
+from inspector import laws, registry
 from inspector.blueprints.laws.routes import bp, today
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.laws import compliance_page
-from inspector.laws.pages import fmt_date
+from inspector.laws import fmt_date
 from inspector.models import Municipality, Role
 from inspector.registry import parse_date
 from inspector.rules.sanctions import number_text
@@ -20,7 +19,7 @@ WRITE = roles_required(Role.ADMIN)
 
 
 def _render(town: Municipality, on, errors: dict | None = None, values=None, status: int = 200):
-    view = compliance_page.build(town, on)
+    view = laws.build_compliance_page(town, on)
     choices = registry.key_choices(town)
     values = dict(values or {})
     if not values.get("unit") and choices:
@@ -28,7 +27,7 @@ def _render(town: Municipality, on, errors: dict | None = None, values=None, sta
     html = render_template("laws/compliance.html", view=view, choices=choices,
                            units=registry.UNIT_LABELS,
                            unit_choices=registry.accepted_units(town), errors=errors or {},
-                           values=values, fmt_date=fmt_date, pct=compliance_page.pct,
+                           values=values, fmt_date=fmt_date, pct=laws.pct,
                            is_today=on == today())
     return make_response(html, status)
 

@@ -11,9 +11,9 @@ from datetime import date, datetime
 
 from flask import Blueprint, Response, abort, make_response, render_template, request, session
 
+from inspector import laws
 from inspector.blueprints.laws.citations import citation_text, citation_url
 from inspector.clock import LOCAL_TZ
-from inspector.laws import pages as law_pages
 from inspector.registry import parse_date
 from inspector.security import public
 
@@ -49,19 +49,19 @@ def cacheable(html: str, max_age: int) -> Response:
 @public
 def index():
     """The laws the product enforces: town, service, number, title, in force from."""
-    return cacheable(render_template("laws/index.html", laws=law_pages.law_index(),
-                                     fmt_date=law_pages.fmt_date), LAW_MAX_AGE)
+    return cacheable(render_template("laws/index.html", laws=laws.law_index(),
+                                     fmt_date=laws.fmt_date), LAW_MAX_AGE)
 
 
 def render_law(law_slug: str) -> str | None:
     """The HTML of a law's page (None: no such law). The field app's service worker precaches
     these bytes and hashes them into its version (inspector/blueprints/field/routes.py)."""
-    blocks = law_pages.outline(law_slug)
+    blocks = laws.outline(law_slug)
     if blocks is None:
         return None
     return render_template("laws/law.html", blocks=blocks,
-                           summary=law_pages.law_summary(law_slug),
-                           slug=law_slug, fmt_date=law_pages.fmt_date)
+                           summary=laws.law_summary(law_slug),
+                           slug=law_slug, fmt_date=laws.fmt_date)
 
 
 @bp.get("/leis/<law_slug>")
@@ -78,7 +78,7 @@ def law(law_slug: str):
 @public
 def checklist(law_slug: str):
     """The checklist of this law in force on a day (`?on=AAAA-MM-DD`, default today)."""
-    summary = law_pages.law_summary(law_slug)
+    summary = laws.law_summary(law_slug)
     if summary is None:
         abort(404, "Lei não encontrada.")
     raw = request.args.get("on", "").strip()
@@ -86,12 +86,12 @@ def checklist(law_slug: str):
     if on is None:
         abort(400, f"Data inválida: {raw!r}. Use AAAA-MM-DD, por exemplo 2026-03-31.")
     try:
-        pack, items = law_pages.checklist_for(law_slug, on)
-    except law_pages.NoChecklist as e:
+        pack, items = laws.checklist_for(law_slug, on)
+    except laws.NoChecklist as e:
         abort(404, str(e))
     html = render_template("laws/checklist.html", summary=summary, pack=pack, items=items,
-                           on=on, slug=law_slug, fmt_date=law_pages.fmt_date,
-                           checks_labels=law_pages.CHECKS_LABELS)
+                           on=on, slug=law_slug, fmt_date=laws.fmt_date,
+                           checks_labels=laws.CHECKS_LABELS)
     return cacheable(html, LAW_MAX_AGE if raw else TODAY_MAX_AGE)
 
 

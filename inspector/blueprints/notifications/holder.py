@@ -32,7 +32,7 @@ from inspector.blueprints.notifications.routes import bp
 from inspector.clock import LOCAL_TZ, local_day
 from inspector.documents import issuing as notice_documents
 from inspector.documents.content import APPEAL_TO
-from inspector.enforcement.grants import deadline_rule
+from inspector.enforcement import deadline_rule
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
 from inspector.models import Municipality, Notice, SanctionStatus
@@ -281,10 +281,10 @@ def _appeal_outcome(act) -> str | None:
 
 def _suspension_and_fine(act) -> dict:
     """The suspension's period and the fine's payment state, when the act has them."""
-    from inspector.enforcement import payments, suspensions
+    from inspector import enforcement
 
-    balance = payments.balance_of(act)
-    return {"suspension": suspensions.situation_text(act),
+    balance = enforcement.balance_of(act)
+    return {"suspension": enforcement.situation_text(act),
             "fine": balance.text if balance else None,
             "fine_note": balance.note if balance else ""}
 

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import hashlib
 
-from inspector import registry
+from inspector import laws, registry
 from inspector.blueprints.registry.kinds import Kind
 from inspector.blueprints.registry.queries import allowed
 from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.laws import verdict
 from inspector.models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
 from inspector.registry import record_history, sanctions
 
@@ -26,7 +25,7 @@ def _vehicle(v: Vehicle, town: int) -> dict:
     insurance_in_force = any(p.valid_from <= today <= p.valid_until
                              for p in v.insurance_policies)
     return {"history": record_history(town, subjects), "today": today,
-            "verdict": verdict.of(v, today),
+            "verdict": laws.verdict_of(v, today),
             "needs_insurance": v.service == Service.MOTOTAXI,
             "insurance_in_force": insurance_in_force,
             "vistoria": registry.vistoria_valid_until(v, today),
@@ -36,7 +35,7 @@ def _vehicle(v: Vehicle, town: int) -> dict:
 
 def _driver(d: Driver, town: int) -> dict:
     return {"history": record_history(town, [("driver", d.id)]), "today": local_day(),
-            "verdict": verdict.of(d, local_day()),
+            "verdict": laws.verdict_of(d, local_day()),
             "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act"),
             "acts_args": {"condutor": d.id}}
 
@@ -72,7 +71,7 @@ def context(kind: Kind, obj, town: int) -> dict:
 
 
 
-def vehicle_verdicts(rows: list[Vehicle], town: int) -> dict[int, verdict.Verdict]:
+def vehicle_verdicts(rows: list[Vehicle], town: int) -> dict[int, laws.Verdict]:
     """Today's verdict of each listed vehicle, from the town's standing kept for the field
     snapshot (the same engine, computed once per town and day and brought up to date by the
     audit log), so a search stays as fast as before."""
@@ -82,5 +81,5 @@ def vehicle_verdicts(rows: list[Vehicle], town: int) -> dict[int, verdict.Verdic
     if not rows:
         return {}
     kept = town_standing(town, local_day(), audit.town_version(town))
-    return {v.id: verdict.of_standing(kept[v.id]) if v.id in kept else verdict.of(v, local_day())
+    return {v.id: laws.verdict_of_standing(kept[v.id]) if v.id in kept else laws.verdict_of(v, local_day())
             for v in rows}

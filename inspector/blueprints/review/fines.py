@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from flask import abort, g, request
 
+from inspector import enforcement
 from inspector.blueprints.fragments import page_or_fragment
 from inspector.blueprints.review.actions import _done, _form, _refused
 from inspector.blueprints.review.blueprint import VIEWERS, bp, now
-from inspector.enforcement import appeals, payments, suspensions
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import FinePayment, Sanction
@@ -19,25 +19,25 @@ from inspector.security import get_in_town, roles_required, town_id, whole_numbe
 @bp.app_template_global("act_balance")
 def act_balance(act: Sanction):
     """The fine's balance (due, paid, "quitada" / "paga parcialmente" / "em aberto"), or None."""
-    return payments.balance_of(act)
+    return enforcement.balance_of(act)
 
 
 @bp.app_template_global("reversal_text")
 def reversal_text(payment: FinePayment) -> str:
     """"estornado em dd/mm/aaaa por Nome: motivo" ("" when the payment stands)."""
-    return payments.reversal_text(payment)
+    return enforcement.reversal_text(payment)
 
 
 @bp.app_template_global("can_file_appeal")
 def can_file_appeal(act: Sanction) -> bool:
     """Whether the page offers "Registrar recurso" (not while one is pending or decided)."""
-    return appeals.can_file(act)
+    return enforcement.can_file(act)
 
 
 @bp.app_template_global("suspension_bounds")
 def suspension_bounds(act: Sanction):
     """The pack's bounds for a suspension's length in days (None: the pack has none)."""
-    return suspensions.bounds(act)
+    return enforcement.suspension_bounds(act)
 
 
 @bp.post("/atos/<int:ident>/pagamento")
@@ -46,12 +46,12 @@ def payment(ident: int):
     """Record a payment of the act's fine, as the treasury's DAM or receipt shows it."""
     a = get_in_town(Sanction, ident)
     try:
-        payments.record_payment(a, g.user, now(), paid_on=_form("paid_on"),
+        enforcement.record_payment(a, g.user, now(), paid_on=_form("paid_on"),
                                 amount=_form("amount_paid"), receipt=_form("receipt"))
     except ValidationFailed as e:
         return _refused(a, ValidationFailed({("amount_paid" if k == "amount" else k): v
                                              for k, v in e.errors.items()}))
-    balance = payments.balance_of(a)
+    balance = enforcement.balance_of(a)
     return _done(a, f"Pagamento registrado. Multa {balance.text}.")
 
 
@@ -65,14 +65,14 @@ def reverse_payment(ident: int):
         abort(404, "Pagamento não encontrado.")
     a = p.fine.sanction
     try:
-        payments.reverse_payment(p, g.user, now(), reason=_form("reason"))
+        enforcement.reverse_payment(p, g.user, now(), reason=_form("reason"))
     except ValidationFailed as e:
         response = _refused(a, ValidationFailed({(f"reversal-{ident}" if k == "reason" else k): v
                                                  for k, v in e.errors.items()}))
-        if isinstance(e, payments.AlreadyReversed):
+        if isinstance(e, enforcement.AlreadyReversed):
             response.status_code = 409
         return response
-    balance = payments.balance_of(a)
+    balance = enforcement.balance_of(a)
     return _done(a, f"Pagamento estornado. Multa {balance.text}.")
 
 
@@ -81,7 +81,7 @@ def reverse_payment(ident: int):
 def open_fines():
     """The town's fines not paid in full, oldest first."""
     page = whole_number(request.args.get("pagina"), 1, hi=99_999)
-    rows, has_next = payments.open_fines(town_id(), page=max(page, 1))
+    rows, has_next = enforcement.open_fines(town_id(), page=max(page, 1))
     return page_or_fragment("review/fines.html", "review/_fines_rows.html", rows=rows,
                             page=max(page, 1), has_next=has_next,
-                            running_note=payments.RUNNING_NOTE)
+                            running_note=enforcement.RUNNING_NOTE)

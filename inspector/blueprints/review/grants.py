@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from flask import g
 
+from inspector import enforcement
 from inspector.blueprints.review.actions import _done, _form, _refused
 from inspector.blueprints.review.blueprint import VIEWERS, bp, now
-from inspector.enforcement import grants
 from inspector.errors import ValidationFailed
 from inspector.models import Sanction
 from inspector.security import get_in_town, roles_required
 
 # the act's card asks whether to offer the grant (review/_grant.html)
-bp.add_app_template_global(grants.offered, "repair_grant")
+bp.add_app_template_global(enforcement.offered_grants, "repair_grant")
 
 
 @bp.post("/atos/<int:ident>/prazo")
@@ -23,7 +23,7 @@ def grant_deadline(ident: int):
     """Grant the law's discretionary deadline (days and a reason) before deciding the act."""
     a = get_in_town(Sanction, ident)
     try:
-        grants.grant(a, g.user, now(), days=_form("grant_days"), reason=_form("grant_reason"))
+        enforcement.give_grant(a, g.user, now(), days=_form("grant_days"), reason=_form("grant_reason"))
     except ValidationFailed as e:
         return _refused(a, e)
     return _done(a, f"Prazo concedido: {a.deadline_text}.")
@@ -35,7 +35,7 @@ def remove_grant(ident: int):
     """Take the granted days back (the law's own deadline again), with a reason."""
     a = get_in_town(Sanction, ident)
     try:
-        grants.remove(a, g.user, now(), reason=_form("grant_reason"))
+        enforcement.remove_grant(a, g.user, now(), reason=_form("grant_reason"))
     except ValidationFailed as e:
         return _refused(a, e)
     return _done(a, f"Prazo concedido retirado: {a.deadline_text}.")

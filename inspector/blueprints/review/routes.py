@@ -12,9 +12,8 @@ from inspector import audit, clock, enforcement, render_cache
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (register their routes on bp)
 from inspector.blueprints.review.blueprint import VIEWERS, bp, now
-from inspector.clock import aware
-from inspector.enforcement.common import LOCAL_TZ, loads
-from inspector.enforcement.queries import LIST_GROUPS
+from inspector.clock import LOCAL_TZ, aware
+from inspector.enforcement import LIST_GROUPS, loads
 from inspector.extensions import db
 from inspector.inspections import registry_check
 from inspector.inspections.records import evidence_state
