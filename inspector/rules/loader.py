@@ -33,6 +33,7 @@ from inspector.rules.model import (
     Step,
     SuspensionBounds,
     Version,
+    finding_matches,
 )
 from inspector.rules.reading import (
     RulePackError,
@@ -74,6 +75,20 @@ RULE_IDS = ("vehicle.age", "vehicle.cc.min", "vehicle.cc.max", "vehicle.trail", 
             # an infraction the authority judges grave (Nova Santa Helena Art. 25 III), an
             # inquiry with full defence concluded (Art. 29)
             "infraction.grave", "inquiry.concluded")
+
+# What the engine reports against a vehicle or its driver as a violation (engine.py
+# vehicle_limit_violations, vehicle_document_violations, driver_rule_violations): the findings a
+# checklist item's `registry_findings` may name, one by one or by family ("driver.registration.").
+# Warnings (".due", a missing vistoria or permit) are left out: they fail nothing on the street.
+# tests/pure/test_registry_findings.py runs the engine to keep this list its own.
+REGISTRY_FINDINGS = (
+    "vehicle.age", "vehicle.cc.min", "vehicle.cc.max", "vehicle.trail", "vehicle.doors",
+    "licence.missing", "licence.revoked", "licence.suspended", "licence.expired",
+    "licence.not_yet_valid", "permit.revoked", "permit.suspended", "permit.expired",
+    "permit.not_yet_valid", "insurance.lapsed", "insurance.missing", "vistoria.overdue",
+    "driver.registration.revoked", "driver.registration.suspended",
+    "driver.registration.expired", "driver.registration.cancelled", "driver.cnh.expired",
+    "driver.cnh.category")
 
 # Every parameter a pack may set, with the type of its value.
 PARAMETERS: dict[str, str] = {
@@ -392,7 +407,8 @@ def _checklist(ctx, raw, pack_span, decree_keys=frozenset()) -> tuple[ChecklistI
         _mapping(ctx, it, key,
                  required=("id", "label", "help", "checks", "photo_required_on_failure",
                            "affects_safety", "citation"),
-                 optional=("from", "to", "seat_population_over", "note", "applies_if_decree"))
+                 optional=("from", "to", "seat_population_over", "note", "applies_if_decree",
+                           "registry_findings"))
         iid = _str(ctx, it["id"], f"{key}.id")
         if iid in seen:
             ctx.fail(f"{key}.id", f"duplicate checklist id '{iid}'")
@@ -412,8 +428,32 @@ def _checklist(ctx, raw, pack_span, decree_keys=frozenset()) -> tuple[ChecklistI
             if it.get("seat_population_over") is not None else None,
             note=_str(ctx, it["note"], f"{key}.note") if it.get("note") else None,
             applies_if_decree=_decree_ref(ctx, it.get("applies_if_decree"),
-                                          f"{key}.applies_if_decree", decree_keys)))
+                                          f"{key}.applies_if_decree", decree_keys),
+            registry_findings=_registry_findings(ctx, it.get("registry_findings"),
+                                                 f"{key}.registry_findings")))
     return tuple(items)
+
+
+def _registry_findings(ctx, raw, key) -> tuple[str, ...]:
+    """An item's `registry_findings`: each an engine finding (REGISTRY_FINDINGS) or a family of
+    them ending in "." that holds at least one; a name the engine never reports is refused,
+    or the item would silently never be pre-marked nor flagged."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not raw:
+        ctx.fail(key, "must list the registry findings the item checks (e.g. insurance.lapsed, "
+                      "driver.registration.)")
+    out: list[str] = []
+    for i, f in enumerate(raw):
+        name = _str(ctx, f, f"{key}[{i}]")
+        if not any(finding_matches(name, r) for r in REGISTRY_FINDINGS):
+            ctx.fail(key, f"unknown registry finding '{name}': name one the engine reports "
+                          f"({', '.join(REGISTRY_FINDINGS)}) or a family of them ending in "
+                          "'.' (e.g. 'driver.registration.')")
+        if name in out:
+            ctx.fail(key, f"'{name}' is named twice")
+        out.append(name)
+    return tuple(out)
 
 
 def _decree_ref(ctx, raw, key, decree_keys) -> str | None:

@@ -59,6 +59,16 @@ class Span:
         return self.start <= day and (self.last is None or day <= self.last)
 
 
+def finding_matches(pattern: str, rule_id: str) -> bool:
+    """A pack's name of a registry finding against the rule id of one: an exact id
+    ("insurance.lapsed"), or a family ending in "." ("driver.registration.") that holds its
+    members and its own bare name (the phone's name for a registration status it does not
+    know). static/js/field/inspection.js findingMatches reads it the same way."""
+    if pattern.endswith("."):
+        return rule_id == pattern[:-1] or rule_id.startswith(pattern)
+    return rule_id == pattern
+
+
 @dataclass(frozen=True)
 class ChecklistItem:
     """One thing the agent checks during a vistoria or a street check."""
@@ -76,12 +86,21 @@ class ChecklistItem:
     # only applies while the town has a value for this decree key (Nortelândia Lei 127/2009
     # Art. 14 X: the fare table "quando seu uso for expressamente autorizado")
     applies_if_decree: str | None = None
+    # The registry's findings this item checks on the street (engine rule ids, or a family
+    # ending in "."): the phone pre-marks the item "Não conforme" when the registry already
+    # holds one, and the review flags a "Conforme" beside one (issue 17).
+    registry_findings: tuple[str, ...] = ()
+
+    def checks_finding(self, rule_id: str) -> bool:
+        """Whether a registry finding of this kind is what this item checks."""
+        return any(finding_matches(f, rule_id) for f in self.registry_findings)
 
     def as_dict(self) -> dict:
-        """JSON-ready form (the CLI's `rules checklist --json`)."""
+        """JSON-ready form (the CLI's `rules checklist --json`, the phone's snapshot)."""
         out = {"id": self.id, "label": self.label, "help": self.help, "checks": self.checks,
                "photo_required_on_failure": self.photo_required_on_failure,
-               "affects_safety": self.affects_safety, "citation": self.citation.as_dict()}
+               "affects_safety": self.affects_safety, "citation": self.citation.as_dict(),
+               "registry_findings": list(self.registry_findings)}
         if self.seat_population_over is not None:
             out["condition"] = {"seat_population_over": self.seat_population_over}
         if self.applies_if_decree is not None:
