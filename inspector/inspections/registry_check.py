@@ -3,49 +3,41 @@ beside each of the agent's answers.
 
 The verdict is the one of `laws.verdict` (the passenger's page, the registry and the agent's
 card read the same), judged on the inspection's `rules_day`. A reason is put beside the
-checklist items that check the same thing (the insurance item beside a lapsed insurance);
-an item answered "Conforme" while the registry holds such a reason is a contradiction the
-supervisor must see. Reasons no item checks (a revoked company permit, the vehicle's age)
-are listed once, above the answers.
+checklist items that check the same thing (the insurance item beside a lapsed insurance):
+which item checks which finding is the pack's (`registry_findings` of each item, read from
+the law's articles), the same the phone pre-marks its checklist with. An item answered
+"Conforme" while the registry holds such a reason is a contradiction the supervisor must see.
+Reasons no item checks (a revoked company permit, the vehicle's age) are listed once, above
+the answers.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inspector import rules
 from inspector.extensions import db
 from inspector.laws import verdict
 from inspector.laws.verdict import Reason, Verdict
-from inspector.models import Driver, Inspection, ItemResult
+from inspector.models import Driver, Inspection, ItemResult, Municipality
 from inspector.models.inspections import InspectionItem
 
-# The engine's kinds of finding (rule_id prefixes) and the checklist items, by their ids in
-# the packs, that look at the same thing on the street. Ids, not towns: an item a new pack
-# names the same way is matched the same way; one it names otherwise is simply not matched
-# (its reason still shows above the answers).
-TOPICS: dict[str, tuple[str, ...]] = {
-    "insurance.": ("insurance",),
-    "vehicle.cc.": ("engine-size",),
-    "vehicle.trail": ("engine-size",),
-    "limits.vehicle.max_cc": ("engine-size",),
-    "limits.vehicle.min_cc": ("engine-size",),
-    "limits.vehicle.trail_banned": ("engine-size",),
-    "vehicle.doors": ("doors",),
-    "limits.vehicle.allowed_doors": ("doors",),
-    "licence.": ("licence-displayed",),
-    "vistoria.": ("vistoria-document", "ciretran-report"),
-    "periodicity.vistoria": ("vistoria-document", "ciretran-report"),
-    "driver.registration.": ("registered-driver", "id-card", "id-cards", "vest-id"),
-    "driver.cnh.": ("registered-driver",),
-    "limits.driver.cnh_category": ("registered-driver",),
-}
+
+def items_for(pack: rules.RulePack | None, rule_id: str) -> tuple[str, ...]:
+    """The ids of the pack's checklist items that check what a finding of this kind is about
+    (each item's `registry_findings`, docs/rule-packs.md); none without a pack."""
+    if pack is None:
+        return ()
+    return tuple(dict.fromkeys(i.id for i in pack.checklist if i.checks_finding(rule_id)))
 
 
-def items_for(rule_id: str) -> tuple[str, ...]:
-    """The checklist item ids that check what a finding of this kind is about."""
-    for prefix, items in TOPICS.items():
-        if rule_id == prefix.rstrip(".") or rule_id.startswith(prefix):
-            return items
-    return ()
+def _pack(insp: Inspection) -> rules.RulePack | None:
+    """The pack whose checklist the agent answered (the town's law for the service in force on
+    the inspection's day), or None when no pack answers for that day any more."""
+    town = db.session.get(Municipality, insp.municipality_id)
+    try:
+        return rules.find_pack(town.slug, insp.service.value, insp.rules_day)
+    except rules.RulesError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -91,8 +83,9 @@ def check(insp: Inspection, items: list[InspectionItem], told_driver: dict | Non
     out = RegistryCheck(whole, driver is not None)
     matched: set[Reason] = set()
     ids = {i.item_id: i for i in items}
+    pack = _pack(insp)
     for reason in whole.reasons:
-        for item_id in items_for(reason.rule_id):
+        for item_id in items_for(pack, reason.rule_id):
             item = ids.get(item_id)
             if item is None:
                 continue

@@ -18,16 +18,19 @@ const ALLOWED_MIME = ["image/jpeg", "image/png", "image/webp", "image/heic"];
 const SECTIONS = [["vehicle", "Veículo"], ["equipment", "Equipamentos"], ["document", "Documentos"],
   ["driver", "Condutor"], ["passenger", "Passageiro"], ["conduct", "Conduta"]];
 
-// What the registry already knows failing (the card's reasons, by the engine's rule_id) and
-// the checklist items that ask the same thing: those open pre-marked "Não conforme". Only
-// items that check that very fact (the insurance in force, the engine size, a registered
-// driver); a reason with no such item is listed above the checklist instead.
-const REGISTRY_ITEMS = [
-  [/^insurance\.(lapsed|missing)$/, ["insurance"]],
-  [/^vehicle\.(cc\.|trail)/, ["engine-size"]],
-  [/^vehicle\.doors$/, ["doors"]],
-  [/^driver\.registration/, ["registered-driver"]],
-];
+// What the registry already knows failing (the card's reasons, by the engine's rule_id) opens
+// pre-marked "Não conforme" on the items that check that very fact: each item of the snapshot
+// names them (`registry_findings`, from its rule pack: the insurance in force, the engine size,
+// a registered driver...), the same list the review reads (inspections/registry_check.py). A
+// reason no item checks is listed above the checklist instead.
+
+/** A pack's name of a registry finding against a reason's rule_id: an exact id, or a family
+ * ending in "." that holds its members and its own bare name (rules/model.py finding_matches). */
+export function findingMatches(pattern, ruleId) {
+  const p = String(pattern);
+  const id = String(ruleId || "");
+  return p.endsWith(".") ? id === p.slice(0, -1) || id.startsWith(p) : id === p;
+}
 
 /** A registry reason as one line: its words without a trailing "." and its article. */
 export function reasonText(reason) {
@@ -39,14 +42,12 @@ export function reasonText(reason) {
 /** Which checklist items the registry's reasons (card: [{rule_id, message, citation}]) make
  * failing: {byItem: {itemId: "reason; reason"}, loose: [reasons without an item]}. */
 export function registryFailures(items, reasons) {
-  const ids = new Set(items.map((i) => i.id));
   const byItem = {};
   const loose = [];
   for (const reason of reasons || []) {
-    const rule = REGISTRY_ITEMS.find(([re]) => re.test(String(reason.rule_id || "")));
-    const target = rule && rule[1].find((id) => ids.has(id));
-    if (target) byItem[target] = byItem[target] ? `${byItem[target]}; ${reasonText(reason)}` : reasonText(reason);
-    else loose.push(reasonText(reason));
+    const targets = items.filter((i) => (i.registry_findings || []).some((f) => findingMatches(f, reason.rule_id)));
+    for (const { id } of targets) byItem[id] = byItem[id] ? `${byItem[id]}; ${reasonText(reason)}` : reasonText(reason);
+    if (!targets.length) loose.push(reasonText(reason));
   }
   return { byItem, loose };
 }

@@ -52,35 +52,44 @@ function ended(row) {
 function expiredRegistration(expiry, req) {
   const grace = req && req.registration_grace;
   const lapsed = `registro VENCIDO em ${formatDate(expiry)}`;
-  if (!grace) return { state: "irregular", text: lapsed, citation: cite(req && req.driver_registration) };
+  if (!grace) {
+    return { rule_id: "driver.registration.expired", state: "irregular", text: lapsed,
+      citation: cite(req && req.driver_registration) };
+  }
   const cancel = addDays(expiry, grace.days); // the last day it may still be revalidated
   const cancelled = addDays(cancel, 1); // the day it is cancelled: the day a message names
   const text = expired(cancel)
     ? `registro CANCELADO automaticamente em ${formatDate(cancelled)}: não revalidado em até ${grace.days} dias do vencimento`
     : `${lapsed}; sem revalidação até ${formatDate(cancel)} será CANCELADO em ${formatDate(cancelled)}`;
-  return { state: "irregular", text, citation: cite(grace) };
+  const rule_id = expired(cancel) ? "driver.registration.cancelled" : "driver.registration.expired";
+  return { rule_id, state: "irregular", text, citation: cite(grace) };
 }
 
 /** What keeps a driver from driving today, from the snapshot's row, judged on the phone's day:
- * [{state, text, until, citation}]. `req`: the law's requirements for the driver's service
- * (`checklists[].requirements`, registry.requirementsFor): each problem cites its article, and
- * the CNH category the law asks is checked. A suspension whose last day is over no longer bars. */
+ * [{rule_id, state, text, until, citation}], rule_id the engine's (rules/engine.py
+ * driver_rule_violations: the checklist's `registry_findings` name them). `req`: the law's
+ * requirements for the driver's service (`checklists[].requirements`, registry.requirementsFor):
+ * each problem cites its article, and the CNH category the law asks is checked. A suspension
+ * whose last day is over no longer bars. */
 export function driverProblems(driver, req = null) {
   const out = [];
   if (driver.status === "suspended" && !ended(driver)) {
-    out.push({ state: "suspended", text: `SUSPENSO${untilText(driver.suspended_until)}`, until: driver.suspended_until });
+    out.push({ rule_id: "driver.registration.suspended", state: "suspended", text: `SUSPENSO${untilText(driver.suspended_until)}`,
+      until: driver.suspended_until });
   } else if (driver.status && driver.status !== "active" && driver.status !== "suspended") {
-    out.push({ state: "irregular", text: registrationText(driver.status), citation: cite(req && req.driver_registration) });
+    out.push({ rule_id: driver.status === "revoked" ? "driver.registration.revoked" : "driver.registration",
+      state: "irregular", text: registrationText(driver.status), citation: cite(req && req.driver_registration) });
   }
   if (driver.registration_expiry && expired(driver.registration_expiry)) {
     out.push(expiredRegistration(driver.registration_expiry, req));
   }
   if (driver.cnh_expiry && expired(driver.cnh_expiry) && (!req || req.cnh)) {
-    out.push({ state: "irregular", text: `CNH VENCIDA em ${formatDate(driver.cnh_expiry)}`, citation: cite(req && req.cnh) });
+    out.push({ rule_id: "driver.cnh.expired", state: "irregular", text: `CNH VENCIDA em ${formatDate(driver.cnh_expiry)}`,
+      citation: cite(req && req.cnh) });
   }
   const need = req && req.cnh_category && String(req.cnh_category.category || "").toUpperCase();
   if (need && driver.cnh_category && !String(driver.cnh_category).toUpperCase().includes(need)) {
-    out.push({ state: "irregular", text: `CNH categoria ${driver.cnh_category}: é exigida a categoria ${need}`,
+    out.push({ rule_id: "driver.cnh.category", state: "irregular", text: `CNH categoria ${driver.cnh_category}: é exigida a categoria ${need}`,
       citation: cite(req.cnh_category) });
   }
   return out;
@@ -300,8 +309,7 @@ export function knownFailures(details, riderId = null) {
   const driver = drivers.find((d) => d.id === riderId) || (drivers.length === 1 ? drivers[0] : null);
   const req = details.facts && details.facts.requirements;
   for (const p of driver ? driverProblems(driver, req) : []) {
-    const kind = /registro/i.test(p.text) || p.state === "suspended" ? "driver.registration" : /CNH/.test(p.text) ? "driver.cnh" : "driver";
-    out.push({ rule_id: kind, citation: p.citation || null, message: `Condutor ${driver.name}: ${p.text}` });
+    out.push({ rule_id: p.rule_id, citation: p.citation || null, message: `Condutor ${driver.name}: ${p.text}` });
   }
   return out;
 }
