@@ -84,7 +84,7 @@ def evidence_verify(as_json: bool) -> None:
     from flask import current_app
     from sqlalchemy import select
 
-    from inspector.inspections import evidence_objects, evidence_store
+    from inspector import inspections
     from inspector.models import Inspection, Municipality, Photo
 
     rows = db.session.execute(select(Photo.sha256, Photo.pack, Photo.pack_offset, Photo.size,
@@ -96,26 +96,26 @@ def evidence_verify(as_json: bool) -> None:
     db.session.rollback()
     from botocore.exceptions import BotoCoreError, ClientError
 
-    where, loose = str(evidence_store.root()), None
+    where, loose = str(inspections.evidence_root()), None
     try:
-        problems = list(evidence_store.check(iter(rows)))
+        problems = list(inspections.check_evidence_files(iter(rows)))
         if current_app.config.get("EVIDENCE_S3_BUCKET"):
             # objects no row points to: an upload whose commit failed, a town moved back
             # to the packs (the source is left as it was). Harmless: counted, not a failure.
-            objects = evidence_objects.store()
+            objects = inspections.object_store()
             where += f" e s3://{objects.s.bucket}/{objects.s.prefix}"
             pointed = {objects.key(r.slug, r.sha256) for r in rows
-                       if r.pack == evidence_store.S3}
+                       if r.pack == inspections.IN_S3}
             loose = sum(1 for key in objects.keys() if key not in pointed)
-    except evidence_objects.NotConfigured as e:
+    except inspections.NotConfigured as e:
         fail(f"há fotos no armazenamento de objetos, mas {e}")
-    except (evidence_objects.StoreError, BotoCoreError, ClientError) as e:
+    except (inspections.StoreError, BotoCoreError, ClientError) as e:
         fail(f"o armazenamento de objetos não respondeu como esperado: {e}")
     if as_json:
         click.echo(json.dumps({"ok": not problems, "verified": len(rows),
                                "problems": [{"sha256": h, "problem": p} for h, p in problems],
-                               "directory": str(evidence_store.root()),
-                               "objects": sum(r.pack == evidence_store.S3 for r in rows),
+                               "directory": str(inspections.evidence_root()),
+                               "objects": sum(r.pack == inspections.IN_S3 for r in rows),
                                "unreferenced_objects": loose}))
     else:
         for sha, problem in problems:
@@ -139,19 +139,19 @@ def evidence_migrate(slug: str, to: str) -> None:
     each hashed and confirmed at the destination before its row changes; run it again to
     resume (what is already there is skipped, checked by its hash). Exit 1 when a photo
     could not be moved (missing or altered at the source: listed)."""
-    from inspector.inspections import evidence_moves, evidence_objects
+    from inspector import inspections
 
     to = to.strip().lower()
     if to not in ("s3", "packs"):
         fail(f"--to {to!r}: use s3 (armazenamento de objetos) ou packs (pacotes locais)")
-    town = evidence_moves.town_of(slug)
+    town = inspections.town_by_slug(slug)
     if town is None:
         fail(f"município {slug!r} não existe")
     try:
-        out = evidence_moves.migrate(town, to)
-    except evidence_objects.NotConfigured as e:
+        out = inspections.move_evidence(town, to)
+    except inspections.NotConfigured as e:
         fail(str(e))
-    except evidence_objects.StoreError as e:
+    except inspections.StoreError as e:
         fail(f"{e}; rode de novo para continuar de onde parou")
     for sha, problem in out.problems:
         click.echo(f"{sha}: {problem}")

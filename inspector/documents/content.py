@@ -22,9 +22,9 @@ from inspector.documents.pdf import PhotoEntry, Quote, Rows, Section, Sheet, Sig
 from inspector.enforcement import counting_of, deadline_rule
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf, format_plate
-from inspector.inspections import evidence  # noqa: F401  (registers the HEIF opener for iPhone photos)
-from inspector.inspections.input import driver_told
-from inspector.inspections.records import photo_bytes
+
+# the inspections face loads its evidence module, which registers the HEIF opener for iPhone photos
+from inspector.inspections import driver_told, photo_bytes
 from inspector.models import HolderKind, Inspection, Municipality, Notice, Photo, Sanction
 from inspector.models.enforcement import AUTHORITY_LABELS
 from inspector.rules.sanctions import UNDEFINED, Money, brl

@@ -18,7 +18,7 @@ from inspector.clock import aware, local_day, utc
 from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
 from inspector.enforcement.common import act_state, as_json, event, loads, notify, record
 from inspector.extensions import db
-from inspector.inspections.input import driver_told, grant_told
+from inspector.inspections import driver_told, grant_told
 from inspector.models import (
     Appeal,
     AppealStatus,

@@ -45,8 +45,8 @@ from flask import Flask
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from inspector import inspections
 from inspector.extensions import db
-from inspector.inspections import evidence_store
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -207,15 +207,15 @@ def _copy_range(src, dst_path: Path, start: int, end: int) -> tuple[str, int]:
             if broken:
                 continue
             buffer += block
-            while len(buffer) >= evidence_store.HEADER.size:
-                magic, digest, length = evidence_store.HEADER.unpack_from(buffer)
-                if magic != evidence_store.MAGIC:
+            while len(buffer) >= inspections.PACK_HEADER.size:
+                magic, digest, length = inspections.PACK_HEADER.unpack_from(buffer)
+                if magic != inspections.PACK_MAGIC:
                     broken = True
                     break
-                whole = evidence_store.HEADER.size + length
+                whole = inspections.PACK_HEADER.size + length
                 if len(buffer) < whole:
                     break
-                if hashlib.sha256(buffer[evidence_store.HEADER.size:whole]).digest() != digest:
+                if hashlib.sha256(buffer[inspections.PACK_HEADER.size:whole]).digest() != digest:
                     broken = True
                     break
                 stable += whole

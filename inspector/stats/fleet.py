@@ -17,10 +17,9 @@ from datetime import date, datetime
 
 from sqlalchemy import exists, select
 
-from inspector import audit
+from inspector import audit, field
 from inspector.clock import local_day, now, town_day
 from inspector.extensions import db, insert_once
-from inspector.field import standing as field_standing
 from inspector.models import FleetStandingDay, Municipality, Service, Vehicle
 from inspector.stats.period import Period
 
@@ -56,7 +55,7 @@ class ServiceFleet:
 def standing_today(town_id: int, day: date | None = None) -> tuple[dict[int, dict], dict[int, str]]:
     """Every vehicle's standing today ({vehicle id: entry}) and its service ({id: value})."""
     day = day or local_day()
-    entries = field_standing.town_standing(town_id, day, audit.town_version(town_id))
+    entries = field.town_standing(town_id, day, audit.town_version(town_id))
     services = {vid: getattr(s, "value", s) for vid, s in db.session.execute(
         select(Vehicle.id, Vehicle.service).where(Vehicle.municipality_id == town_id))}
     return entries, services

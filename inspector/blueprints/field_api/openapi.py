@@ -14,7 +14,7 @@ from functools import cache
 from inspector import bodies
 from inspector.blueprints.notifications import api_doc as notifications_doc
 from inspector.errors import ErrorBody
-from inspector.inspections.schemas import InspectionBody
+from inspector.inspections import InspectionBody
 
 ERR = {"$ref": "#/components/responses/Error"}
 SESSION = [{"session": []}]

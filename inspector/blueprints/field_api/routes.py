@@ -8,13 +8,10 @@ import json
 from flask import Blueprint, Response, g, jsonify, request
 from flask_wtf.csrf import generate_csrf
 
-from inspector import enforcement
+from inspector import enforcement, field, inspections
 from inspector.blueprints.field_api.openapi import document
 from inspector.errors import ValidationFailed, error_body
-from inspector.field import reviews as field_reviews
-from inspector.field import snapshot as field_snapshot
-from inspector.inspections import records as inspections
-from inspector.inspections.evidence import PhotoRefused
+from inspector.inspections import PhotoRefused
 from inspector.models import Role
 from inspector.security import public, roles_required, town_id
 
@@ -59,7 +56,7 @@ def snapshot():
     since, bad = _since()
     if bad:
         return bad
-    return _json(field_snapshot.build(g.user.municipality, since))
+    return _json(field.build_snapshot(g.user.municipality, since))
 
 
 def _since():
@@ -79,7 +76,7 @@ def reviews():
     since, bad = _since()
     if bad:
         return bad
-    return _json(field_reviews.build(g.user, since))
+    return _json(field.build_reviews(g.user, since))
 
 
 @bp.put("/field/inspections/<uuid:inspection_id>")
@@ -103,10 +100,10 @@ def put_inspection(inspection_id):
 def get_inspection(inspection_id):
     """What the server holds of an inspection: complete or not, missing photos."""
     try:
-        insp = inspections.find(str(inspection_id), town_id())
+        insp = inspections.find_inspection(str(inspection_id), town_id())
     except inspections.NotFound:
         return _error(404, "Vistoria não encontrada.")
-    body = inspections.summary(insp)
+    body = inspections.inspection_summary(insp)
     # decisions and comments (issue 6): for the agent who made it and the supervision only
     mine = insp.agent_id == g.user.id or g.user.role != Role.AGENT
     body["review"] = enforcement.review_for_agent(insp) if mine else None

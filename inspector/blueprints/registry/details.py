@@ -76,7 +76,7 @@ def vehicle_verdicts(rows: list[Vehicle], town: int) -> dict[int, laws.Verdict]:
     snapshot (the same engine, computed once per town and day and brought up to date by the
     audit log), so a search stays as fast as before."""
     from inspector import audit
-    from inspector.field.standing import town_standing
+    from inspector.field import town_standing
 
     if not rows:
         return {}

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from flask import Response, abort, make_response, render_template, request
 
+from inspector import inspections
 from inspector.blueprints.review.blueprint import VIEWERS, bp
 from inspector.extensions import db
-from inspector.inspections import evidence_store, renditions
-from inspector.inspections.records import evidence_state, photo_bytes
+from inspector.inspections import evidence_state, photo_bytes
 from inspector.models import Photo
 from inspector.security import roles_required, town_id
 
@@ -36,7 +36,7 @@ _PLACEHOLDER = """<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h
 def _damaged(photo: Photo, size: str) -> Response:
     """What stands for a rendition of a photo that cannot be drawn (an SVG, 200 so that the
     gallery's <img> shows it)."""
-    box = renditions.SIZES[size]
+    box = inspections.RENDITION_SIZES[size]
     response = make_response(_PLACEHOLDER.format(w=box, h=box * 3 // 4, sha=photo.sha256[:16]))
     response.headers["Content-Type"] = "image/svg+xml; charset=utf-8"
     response.headers["Cache-Control"] = "private, no-cache"
@@ -57,8 +57,8 @@ def photo_rendition(ident: int, size: str):
     """A JPEG rendition of an evidence photo (mini: gallery, zoom: the larger view)."""
     photo = _photo(ident)
     try:
-        data = renditions.cached(photo.sha256, size, lambda: photo_bytes(photo))
-    except renditions.Unrenderable:
+        data = inspections.rendition(photo.sha256, size, lambda: photo_bytes(photo))
+    except inspections.Unrenderable:
         return _damaged(photo, size)
     if data is None:
         abort(404)
@@ -70,8 +70,8 @@ def photo_rendition(ident: int, size: str):
 def photo_original(ident: int):
     """The original bytes, never re-encoded (download with the hash in the name)."""
     photo = _photo(ident)
-    if photo.pack == evidence_store.S3:  # streamed from the object store, block by block
-        blocks = evidence_store.photo_blocks(photo.sha256, photo.pack, photo.pack_offset,
+    if photo.pack == inspections.IN_S3:  # streamed from the object store, block by block
+        blocks = inspections.photo_blocks(photo.sha256, photo.pack, photo.pack_offset,
                                              photo.size, photo.inspection.municipality_id)
         if blocks is None:
             abort(404)
@@ -99,8 +99,8 @@ def photo_zoom(ident: int):
     state = evidence_state(photo)
     if state == "matches":  # whole, as far as its structure says: can it be drawn?
         try:  # the thumbnail, usually cached by the gallery already
-            renditions.cached(photo.sha256, "mini", lambda: photo_bytes(photo))
-        except renditions.Unrenderable:
+            inspections.rendition(photo.sha256, "mini", lambda: photo_bytes(photo))
+        except inspections.Unrenderable:
             state = "damaged"
     response = make_response(render_template(
         "review/_zoom.html" if request.headers.get("HX-Request") else "review/zoom.html",

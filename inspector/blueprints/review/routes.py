@@ -8,15 +8,14 @@ from datetime import date, datetime
 from flask import Response, abort, g, make_response, render_template, request, url_for
 from markupsafe import Markup
 
-from inspector import audit, clock, enforcement, render_cache
+from inspector import audit, clock, enforcement, inspections, render_cache
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (register their routes on bp)
 from inspector.blueprints.review.blueprint import VIEWERS, bp, now
 from inspector.clock import LOCAL_TZ, aware
 from inspector.enforcement import LIST_GROUPS, loads
 from inspector.extensions import db
-from inspector.inspections import registry_check
-from inspector.inspections.records import evidence_state
+from inspector.inspections import evidence_state
 from inspector.models import (
     AppealStatus,
     Driver,
@@ -188,7 +187,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
         by_item.setdefault(a.inspection_item_id, []).append(a)
     checks = {p.id: evidence_state(p) for p in insp.photos}
     body = loads(insp.body) or {}
-    registry = registry_check.check(insp, insp.items, body.get("driver"))
+    registry = inspections.check_registry(insp, insp.items, body.get("driver"))
     # On a phone the answers that need the supervisor come first, open; the ones that agree
     # with the agent and the registry wait folded in one <details>.
     open_items = [i for i in insp.items if i.result == ItemResult.FAIL or i.id in by_item
