@@ -14,23 +14,21 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
+from inspector import credentials
 from inspector.cli.common import fail
 from inspector.clock import local_day
-from inspector.credentials import issuing as credentials
-from inspector.credentials import keys as credential_keys
-from inspector.credentials import sheets as credential_sheets
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Credential, Municipality
 
 credentials_cli = AppGroup("credentials", help="QR credentials: stickers, vest badges, ID cards.")
-SHEETS_HELP = "Sheet: " + ", ".join(credential_sheets.SHEETS) + "."
+SHEETS_HELP = "Sheet: " + ", ".join(credentials.SHEETS) + "."
 
 
 def _kind(_ctx, _param, value: str | None) -> str | None:
     """Validate --kind with a one-line error (not click's usage text)."""
-    if value is not None and value not in credential_sheets.SHEETS:
-        fail(f"--kind desconhecido: {value!r} (use {', '.join(credential_sheets.SHEETS)})")
+    if value is not None and value not in credentials.SHEETS:
+        fail(f"--kind desconhecido: {value!r} (use {', '.join(credentials.SHEETS)})")
     return value
 
 
@@ -129,10 +127,10 @@ def sheet_cmd(town: str, kind: str, out: str | None, issue_missing: bool,
             db.session.rollback()
             fail(f"credencial não ativa ou de outra folha/cidade: {sorted(unknown)}")
         creds = [c for c in creds if c.id in ids]
-    creds = credential_sheets.printable(creds, kind, local_day())
+    creds = credentials.printable(creds, kind, local_day())
     existed = path.exists()
     try:
-        path.write_bytes(credential_sheets.render_pdf(creds, t, kind))
+        path.write_bytes(credentials.render_pdf(creds, t, kind))
     except OSError as e:
         db.session.rollback()
         _drop(path, existed)
@@ -201,7 +199,7 @@ def reissue_cmd(ident: int, reason: str) -> None:
 @credentials_cli.command("rotate-key")
 def rotate_cmd() -> None:
     """Start signing with a new key; the old one verifies what it signed until that expires."""
-    key = credential_keys.rotate(actor="cli")
+    key = credentials.rotate_keys(actor="cli")
     db.session.commit()
     click.echo(f"nova chave {key.kid} ativa")
 
@@ -210,7 +208,7 @@ def rotate_cmd() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def keys_cmd(as_json: bool) -> None:
     """The public keys a verifier needs."""
-    keys = credential_keys.public_key_set()
+    keys = credentials.public_key_set()
     if as_json:
         click.echo(json.dumps({"keys": keys}))
         return

@@ -19,7 +19,7 @@ notifications_cli = AppGroup("notifications", help="Web Push: the outbox and the
               help="The clock (ISO 8601 with offset); default: now.")
 def deliver(as_json: bool, now_text: str | None) -> None:
     """Send every due push delivery once (safe to run concurrently, e.g. every minute)."""
-    from inspector.notifications import push
+    from inspector import notifications
 
     now = None
     if now_text:
@@ -28,7 +28,7 @@ def deliver(as_json: bool, now_text: str | None) -> None:
         except ValueError:
             fail(f"data/hora inválida: {now_text!r} (use ISO 8601, ex. 2026-12-01T08:00-04:00)")
     try:
-        report = push.deliver_pending(now)
+        report = notifications.deliver_pending(now)
     except ValueError as e:
         fail(str(e))
     if as_json:
@@ -41,11 +41,11 @@ def deliver(as_json: bool, now_text: str | None) -> None:
 def deliver_after_tick(now: datetime) -> dict:
     """Send the pushes a tick (or anything before it) queued; a push failure never fails
     the tick: it is reported as {"error": ...} and the outbox keeps the deliveries."""
+    from inspector import notifications
     from inspector.extensions import db
-    from inspector.notifications import push
 
     try:
-        return push.deliver_pending(now).as_dict()
+        return notifications.deliver_pending(now).as_dict()
     except Exception as e:  # noqa: BLE001 - the tick's own work is already committed
         db.session.rollback()
         logging.getLogger(__name__).exception("push delivery after tick failed")
@@ -55,6 +55,6 @@ def deliver_after_tick(now: datetime) -> dict:
 @notifications_cli.command("public-key")
 def public_key() -> None:
     """Print the VAPID public key (made on first use)."""
-    from inspector.notifications import push
+    from inspector import notifications
 
-    click.echo(push.public_key())
+    click.echo(notifications.public_key())

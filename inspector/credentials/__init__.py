@@ -1,2 +1,42 @@
 """QR credentials: the signing keys, the signed tokens, issuing, reissuing and revoking
 them, and the sheets printed for stickers and badges."""
+
+# The names other areas use. Modules of this area import each other's modules, never
+# this face: that keeps the import order free of circles.
+from inspector.credentials.issuing import (
+    DEFAULT_BASE_URL,
+    MAX_QUERY,
+    MIN_REASON,
+    Lookup,
+    check_sheet,
+    check_signature,
+    eligible_subjects,
+    for_town,
+    issue,
+    issue_missing,
+    load_for_page,
+    lookup,
+    missing_subjects,
+    offered_sheets,
+    public_url,
+    reissue,
+    revoke,
+    search,
+    service_of,
+    sheet_of,
+    subject_of,
+    token_hash,
+)
+from inspector.credentials.issuing import decide as decide_token
+from inspector.credentials.keys import public_key_set
+from inspector.credentials.keys import rotate as rotate_keys
+from inspector.credentials.sheets import SHEETS, printable, render_pdf
+from inspector.credentials.tokens import claimed_town
+
+__all__ = [
+    "DEFAULT_BASE_URL", "Lookup", "MAX_QUERY", "MIN_REASON", "SHEETS", "check_sheet",
+    "check_signature", "claimed_town", "decide_token", "eligible_subjects", "for_town", "issue",
+    "issue_missing", "load_for_page", "lookup", "missing_subjects", "offered_sheets", "printable",
+    "public_key_set", "public_url", "reissue", "render_pdf", "revoke", "rotate_keys", "search",
+    "service_of", "sheet_of", "subject_of", "token_hash"
+]

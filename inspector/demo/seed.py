@@ -20,8 +20,7 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw, ImageFont
 
-from inspector import audit, registry
-from inspector.credentials import issuing as credentials
+from inspector import audit, credentials, registry
 from inspector.demo.data import DEMO_PASSWORD, MINIMUM_WAGE, ROLES, TOWNS, TownFacts
 from inspector.demo.plan import TownPlan, plan_all
 from inspector.extensions import db

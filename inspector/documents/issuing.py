@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from inspector import audit
 from inspector.clock import local_day
-from inspector.credentials.issuing import DEFAULT_BASE_URL
+from inspector.credentials import DEFAULT_BASE_URL
 from inspector.documents.content import KIND_NAMES, anchored, build_sheet, day, utc
 from inspector.documents.pdf import Sheet, render
 from inspector.extensions import db

@@ -14,8 +14,7 @@ from datetime import UTC, date, datetime
 
 from sqlalchemy import func, select
 
-from inspector import audit, clock, laws, registry
-from inspector.credentials import issuing as credentials
+from inspector import audit, clock, credentials, laws, registry
 from inspector.extensions import db
 from inspector.field import notices as field_notices
 from inspector.field import standing as field_standing
@@ -214,7 +213,7 @@ def last_inspections(town_id: int, vehicle_ids: set[int] | None) -> list[dict]:
 def _keys(today: date) -> list[dict]:
     """The public keys that verify credentials offline (contract names plus JWK fields)."""
     try:
-        from inspector.credentials.keys import public_key_set
+        from inspector.credentials import public_key_set
     except ImportError:  # pragma: no cover
         return []
     out = []

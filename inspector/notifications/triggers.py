@@ -19,8 +19,8 @@ from flask import current_app
 from sqlalchemy import exists, select
 from werkzeug.routing import BuildError
 
+from inspector import documents
 from inspector.clock import LOCAL_TZ, local_day, utc
-from inspector.documents import copies
 from inspector.enforcement import holder_of
 from inspector.extensions import db
 from inspector.models import (
@@ -149,7 +149,7 @@ def notify_notice_issued(notice: Notice, act: Sanction, now: datetime | None = N
     if not _subscribed(holder):
         return None
     body = f"{act.kind_label} nº {notice.number}"
-    if (cite := copies.copy_citation(act)) is not None:  # the law wants the company's copy
+    if (cite := documents.copy_citation(act)) is not None:  # the law wants the company's copy
         rider = act.driver.name if act.driver is not None else "condutor"
         body = f"Cópia à empresa ({cite['law']}, {cite['article']}), condutor {rider}: {body}"
     if notice.deadline_at is not None:
@@ -265,7 +265,7 @@ def remit_by_push(row: NoticeCompanyCopy, **_) -> bool:
     if note is None:
         return False
     sent = utc(note.created_at)
-    return copies.mark_remitted(row, day=local_day(sent), via="app", ref=f"notificação nº {note.id}",
+    return documents.mark_remitted(row, day=local_day(sent), via="app", ref=f"notificação nº {note.id}",
                      user=None, now=sent, notification_id=note.id)
 
 

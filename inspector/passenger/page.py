@@ -22,10 +22,8 @@ from datetime import date
 
 from sqlalchemy import LABEL_STYLE_TABLENAME_PLUS_COL, and_, bindparam, or_, select
 
-from inspector import render_cache
-from inspector.credentials import issuing as credentials
-from inspector.credentials import tokens as credential_tokens
-from inspector.credentials.issuing import Lookup
+from inspector import credentials, render_cache
+from inspector.credentials import Lookup
 from inspector.extensions import db
 from inspector.models import (
     Credential,
@@ -110,7 +108,7 @@ def page(token: str, today: date) -> Page:
     claims, reason = credentials.check_signature(token, today)
     rows = db.session.connection().execute(_STATEMENT, {"digest": digest}).all()
     cred = _CredentialRow(rows[0]) if rows else None
-    outcome, why = credentials.decide(cred, digest, claims, reason, today)
+    outcome, why = credentials.decide_token(cred, digest, claims, reason, today)
     if outcome == "unknown":
         town = claimed_municipality(token)
         view = passenger_view.unknown(town.name if town else "")
@@ -127,7 +125,7 @@ def page(token: str, today: date) -> Page:
 def claimed_municipality(token: str):
     """The town a code we did not issue claims to be from (IBGE code in its head), when it
     is one of ours: (id, name), else None. Where a report about a false code goes."""
-    ibge = credential_tokens.claimed_town(token)
+    ibge = credentials.claimed_town(token)
     if ibge is None:
         return None
     m = Municipality.__table__

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from inspector import laws
-from inspector.credentials.issuing import Lookup, service_of
+from inspector.credentials import Lookup, service_of
 from inspector.identifiers import format_plate
 from inspector.laws import Reason
 from inspector.models import CredentialKind, Driver, HolderKind, Service, Vehicle

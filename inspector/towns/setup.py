@@ -22,9 +22,8 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from inspector import audit, rules
+from inspector import audit, credentials, rules
 from inspector.clock import town_day
-from inspector.credentials import issuing as credentials
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.laws import fiscal_unit_of

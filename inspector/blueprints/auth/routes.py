@@ -4,10 +4,9 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, url_for
 from flask_limiter.util import get_remote_address
 
-from inspector import audit
+from inspector import audit, notifications
 from inspector.extensions import db, limiter
 from inspector.models import User
-from inspector.notifications import subscriptions as push_subscriptions
 from inspector.security import (
     config_limit,
     end_session,
@@ -58,7 +57,7 @@ def logout():
     `push_endpoint` (this browser's push subscription, sent by the field app and the site's
     Sair), the browser stops receiving the signed-out user's notifications."""
     endpoint = request.form.get("push_endpoint", "")
-    if endpoint and push_subscriptions.release_on_sign_out(endpoint):
+    if endpoint and notifications.release_on_sign_out(endpoint):
         db.session.commit()
     end_session()
     flash("Você saiu.", "info")

@@ -18,11 +18,9 @@ from flask import (
     url_for,
 )
 
+from inspector import credentials, passenger
 from inspector.blueprints.fragments import page_or_fragment
 from inspector.clock import local_day
-from inspector.credentials import issuing as credentials
-from inspector.credentials import keys as credential_keys
-from inspector.credentials import sheets as credential_sheets
 from inspector.enforcement import end_of_local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -35,7 +33,6 @@ from inspector.models import (
     Role,
     Vehicle,
 )
-from inspector.passenger import reports as passenger_reports
 from inspector.security import (
     day_in_range,
     get_in_town,
@@ -58,7 +55,7 @@ STATUS_LABELS = {"active": "Ativa", "revoked": "Cancelada", "expired": "Vencida"
 @bp.app_template_filter("seen_banner")
 def seen_banner(state: str | None) -> str:
     """What the passenger's page said when they reported ("NÃO RECONHECIDA"), in its words."""
-    from inspector.passenger.view import TITLES
+    from inspector.passenger import TITLES
     return TITLES.get(state or "", state or "") or "—"
 
 
@@ -224,7 +221,7 @@ def reissue(ident: int):
 
 def _pdf(creds: list[Credential], sheet: str, name: str) -> Response:
     town = g.user.municipality
-    pdf = credential_sheets.render_pdf(credential_sheets.printable(creds, sheet, local_day()),
+    pdf = credentials.render_pdf(credentials.printable(creds, sheet, local_day()),
                                        town, sheet)
     resp = Response(pdf, mimetype="application/pdf")
     resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -236,7 +233,7 @@ def _pdf(creds: list[Credential], sheet: str, name: str) -> Response:
 def sheet_pdf(sheet: str):
     """The A4 sheet of all active credentials of one kind, ready to print."""
     offered = _town_sheets(town_id())
-    if sheet not in credential_sheets.SHEETS or sheet not in offered:
+    if sheet not in credentials.SHEETS or sheet not in offered:
         abort(404)
     creds = credentials.for_town(town_id(), sheet, include_revoked=False)
     if not creds:  # a blank A4 page would print nothing and say nothing
@@ -260,7 +257,7 @@ def one_pdf(ident: int):
 @login_required
 def keys():
     """Public keys for verifying credential QR codes offline (see docs/credentials.md)."""
-    return jsonify({"format": "inspector-credential-v1", "keys": credential_keys.public_key_set()})
+    return jsonify({"format": "inspector-credential-v1", "keys": credentials.public_key_set()})
 
 
 @bp.get("/denuncias")
@@ -277,7 +274,7 @@ def reports():
             abort(400, f"Data inválida em “{k}”: use AAAA-MM-DD.")
     category = filters["tipo"] if filters["tipo"] in {c.value for c in ReportCategory} else None
     status = filters["situacao"] if filters["situacao"] in {s.value for s in ReportStatus} else None
-    rows = passenger_reports.queue(
+    rows = passenger.report_queue(
         town_id(), ReportStatus(status) if status else None,
         category=ReportCategory(category) if category else None,
         received_after=end_of_local_day(days["de"] - timedelta(days=1)) if days["de"] else None,
@@ -311,7 +308,7 @@ def close_report(ident: int):
     """Mark a report handled, with a note of what was done."""
     r = get_in_town(PassengerReport, ident)
     try:
-        passenger_reports.close(r, request.form.get("nota", ""), g.user)
+        passenger.close_report(r, request.form.get("nota", ""), g.user)
     except ValidationFailed as e:
         db.session.rollback()
         return render_template("credentials/report.html", r=r, errors=e.errors), 422

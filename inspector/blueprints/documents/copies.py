@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
 
+from inspector import documents
 from inspector.blueprints.documents.routes import bp
-from inspector.documents import copies as notice_copies
 from inspector.errors import ValidationFailed, error_body, wants_json
 from inspector.extensions import db
 from inspector.models import Role, Sanction
@@ -21,18 +21,18 @@ VIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 @bp.app_template_global("company_copy")
 def company_copy(act: Sanction):
     """The act's "Cópia à empresa" line (None: the law asks for no copy of this act)."""
-    return notice_copies.view_of(act)
+    return documents.copy_view(act)
 
 
 @bp.app_template_global("pending_company_copies")
 def pending_company_copies():
     """The user's town's company copies not yet remitted (deadlines page)."""
-    return notice_copies.pending_copies(town_id())
+    return documents.pending_copies(town_id())
 
 
 def _copy(ident: int):
     act = get_in_town(Sanction, ident)
-    row = notice_copies.copy_of(act.notice) if act.notice is not None else None
+    row = documents.copy_of(act.notice) if act.notice is not None else None
     if row is None:
         abort(404)
     return act, row
@@ -68,17 +68,17 @@ def record_copy(ident: int):
     act, row = _copy(ident)
     form = request.form
     try:
-        notice_copies.record_remittance(row, g.user, datetime.now(UTC), day=form.get("data"),
+        documents.record_remittance(row, g.user, datetime.now(UTC), day=form.get("data"),
                                         via=form.get("meio"), ref=form.get("referencia"))
-    except notice_copies.NotAllowed:
+    except documents.CopyNotAllowed:
         db.session.rollback()
         abort(403)
-    except notice_copies.AlreadyRemitted as e:
+    except documents.AlreadyRemitted as e:
         return _refused(act, e.errors, 409)
     except ValidationFailed as e:
         return _refused(act, e.errors, 422)
     db.session.commit()
-    text = notice_copies.remittance_text(row)
+    text = documents.remittance_text(row)
     if wants_json():
         return {"status": "remitted", "text": text}
     flash(f"Cópia à empresa {row.company_name}: {text}.", "info")

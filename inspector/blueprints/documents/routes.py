@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, g, make_response, render_template, request
 
-from inspector.documents import issuing as notice_documents
+from inspector import documents
 from inspector.extensions import db, limiter
 from inspector.models import Inspection, Role
 from inspector.security import config_limit, no_store, public, roles_required, town_id
@@ -42,13 +42,13 @@ def too_many(_e):
 
 
 def _page(town: str, number: str, result: str | None = None, error: str = "", status: int = 200):
-    notice = notice_documents.find_notice(town, number)
+    notice = documents.find_notice(town, number)
     if notice is None:
         return no_store(make_response(render_template(
             "public/message.html", title="Documento não encontrado",
             message=f"Nenhum documento nº {number} foi emitido por este município. "
                     "Confira o número impresso."), 404))
-    view = notice_documents.public_view(notice)
+    view = documents.public_view(notice)
     return no_store(make_response(render_template(
         "documents/authenticity.html", view=view, town_slug=town,
         result=CHECK_RESULTS.get(result) if result else None, error=error), status))
@@ -67,28 +67,28 @@ def authenticity(town: str, number: str):
 @limiter.limit(_check_limit)
 def check(town: str, number: str):
     """Compare an uploaded PDF with the document's hash (the file is not kept)."""
-    notice = notice_documents.find_notice(town, number)
+    notice = documents.find_notice(town, number)
     if notice is None:
         return _page(town, number)
     upload = request.files.get("arquivo")
     data = upload.read() if upload else b""
     if not data:
         return _page(town, number, error="Escolha o arquivo PDF a conferir.", status=422)
-    return _page(town, number, result=notice_documents.check_copy(notice, data))
+    return _page(town, number, result=documents.check_copy(notice, data))
 
 
 @bp.get("/documentos/<town>/<path:number>/pdf")
 @roles_required(Role.SUPERVISOR, Role.ADMIN, Role.AGENT)
 def download(town: str, number: str):
     """The PDF as issued: the town's supervisors and admins, and the agent who inspected."""
-    notice = notice_documents.find_notice(town, number)
+    notice = documents.find_notice(town, number)
     if notice is None or notice.municipality_id != town_id():
         abort(404)
     if g.user.role == Role.AGENT:
         insp = db.session.get(Inspection, notice.inspection_id) if notice.inspection_id else None
         if insp is None or insp.agent_id != g.user.id:
             abort(404)
-    doc = notice_documents.current_document(notice)
+    doc = documents.current_document(notice)
     if doc is None:
         abort(404)
     resp = Response(doc.pdf, mimetype="application/pdf")

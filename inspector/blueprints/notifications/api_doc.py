@@ -5,7 +5,7 @@ Request bodies are the pydantic models that validate them (`notifications/schema
 """
 from __future__ import annotations
 
-from inspector.notifications import schemas
+from inspector import notifications
 
 ERR = {"$ref": "#/components/responses/Error"}
 SESSION = [{"session": []}]
@@ -16,9 +16,9 @@ _SAVED = {"description": "Saved.", "content": {"application/json": {"schema": {
 _REMOVED = {"description": "Removed."}
 
 # name in the document -> the type that validates the body
-BODIES = {"UserSubscribe": schemas.UserSubscribe, "UserUnsubscribe": schemas.UserUnsubscribe,
-          "NoticeSubscribe": schemas.NoticeSubscribe,
-          "NoticeUnsubscribe": schemas.NoticeUnsubscribe}
+BODIES = {"UserSubscribe": notifications.UserSubscribe, "UserUnsubscribe": notifications.UserUnsubscribe,
+          "NoticeSubscribe": notifications.NoticeSubscribe,
+          "NoticeUnsubscribe": notifications.NoticeUnsubscribe}
 
 
 def _body(schema: dict) -> dict:

@@ -27,18 +27,14 @@ from flask import (
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from inspector import bodies
+from inspector import bodies, documents, enforcement, notifications
 from inspector.blueprints.notifications.routes import bp
 from inspector.clock import LOCAL_TZ, local_day
-from inspector.documents import issuing as notice_documents
-from inspector.documents.content import APPEAL_TO
+from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
 from inspector.models import Municipality, Notice, SanctionStatus
-from inspector.notifications import schemas as push_schemas
-from inspector.notifications import subscriptions as push_subscriptions
-from inspector.notifications import triggers as push_triggers
 from inspector.rules.sanctions import UNDEFINED, Money
 from inspector.security import config_limit, no_store, public
 
@@ -196,10 +192,10 @@ def holder_view(notice: Notice) -> dict:
         "act": act.label or act.kind_label,
         # the very words of the document's public page for the same act (one mapping,
         # documents.issuing.public_status): never "Confirmado" here and "Em vigor" there
-        "status": notice_documents.public_status(notice),
+        "status": documents.public_status(notice),
         "if_not_done": _if_not_done(notice),
         "appeal_how": _appeal_how(act, town),
-        "has_pdf": notice_documents.current_document(notice) is not None,
+        "has_pdf": documents.current_document(notice) is not None,
         "issued": _local(notice.issued_at), "deadline": _local(deadline),
         "deadline_passed": deadline is not None and deadline < datetime.now(UTC),
         "complied": _local(notice.complied_at), "required_action": act.required_action,
@@ -218,7 +214,7 @@ def holder_view(notice: Notice) -> dict:
         "awaiting_delivery": act.awaiting_delivery and bool(
             act.deadline_hours or act.deadline_days or act.appeal_days or act.suspension_days),
         "appeal": _appeal_outcome(act),
-        "can_subscribe": push_triggers.holder_of(act) is not None,
+        "can_subscribe": enforcement.holder_of(act) is not None,
         **_suspension_and_fine(act),
     }
 
@@ -281,8 +277,6 @@ def _appeal_outcome(act) -> str | None:
 
 def _suspension_and_fine(act) -> dict:
     """The suspension's period and the fine's payment state, when the act has them."""
-    from inspector import enforcement
-
     balance = enforcement.balance_of(act)
     return {"suspension": enforcement.situation_text(act),
             "fine": balance.text if balance else None,
@@ -309,7 +303,7 @@ def holder_pdf(number: str):
     """The notice's PDF as issued, for the browser that gave its code here (the code is
     printed on it); without the code, the form asking for it."""
     notice = _granted(number)
-    doc = notice_documents.current_document(notice) if notice is not None else None
+    doc = documents.current_document(notice) if notice is not None else None
     if doc is None:
         return _form(number, None, 403 if notice is None else 404)
     resp = Response(doc.pdf, mimetype="application/pdf")
@@ -354,7 +348,7 @@ def _holder_request(schema):
     if notice is None:
         return body, None, (jsonify({"error": "Digite de novo o código de acesso impresso no "
                                               "documento.", "status": 403}), 403)
-    holder = push_triggers.holder_of(notice.sanction)
+    holder = enforcement.holder_of(notice.sanction)
     if holder is None:
         return body, None, (jsonify({"error": "Este documento não está ligado a um "
                                               "permissionário.", "status": 422}), 422)
@@ -366,12 +360,12 @@ def _holder_request(schema):
 @limiter.limit(_page_limit)
 def holder_subscribe():
     """Subscribe this phone to pushes about the holder of a notice opened with its code."""
-    body, found, error = _holder_request(push_schemas.NoticeSubscribe)
+    body, found, error = _holder_request(notifications.NoticeSubscribe)
     if error:
         return error
     notice, holder = found
     try:
-        row, created = push_subscriptions.save(body.subscription.model_dump(), holder=holder,
+        row, created = notifications.save_subscription(body.subscription.model_dump(), holder=holder,
                                                notice=notice,
                                                user_agent=request.user_agent.string or "")
         db.session.commit()
@@ -390,10 +384,10 @@ def holder_subscribe():
 @limiter.limit(_page_limit)
 def holder_unsubscribe():
     """Stop pushes to this phone about the holder of the notice."""
-    body, found, error = _holder_request(push_schemas.NoticeUnsubscribe)
+    body, found, error = _holder_request(notifications.NoticeUnsubscribe)
     if error:
         return error
-    if not push_subscriptions.remove(body.subscription.endpoint, holder_ids=[found[1].id]):
+    if not notifications.remove_subscription(body.subscription.endpoint, holder_ids=[found[1].id]):
         return jsonify({"error": "Este celular não está inscrito.", "status": 404}), 404
     db.session.commit()
     return Response(status=204)

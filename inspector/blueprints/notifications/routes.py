@@ -9,14 +9,11 @@ from flask import Blueprint, Response, g, jsonify, redirect, render_template, re
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from inspector import bodies
+from inspector import bodies, notifications
 from inspector.clock import LOCAL_TZ
 from inspector.errors import ValidationFailed, error_body, error_response
 from inspector.extensions import db
 from inspector.models import Notification
-from inspector.notifications import push
-from inspector.notifications import schemas as push_schemas
-from inspector.notifications import subscriptions as push_subscriptions
 from inspector.security import login_required, public, safe_redirect_target, whole_number
 
 bp = Blueprint("notifications", __name__)
@@ -54,7 +51,7 @@ def _json_error(status: int, message: str, fields: dict | None = None) -> Respon
 @public
 def public_key():
     """The VAPID public key browsers subscribe with (`applicationServerKey`)."""
-    resp = jsonify({"publicKey": push.public_key()})
+    resp = jsonify({"publicKey": notifications.public_key()})
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 
@@ -64,9 +61,9 @@ def public_key():
 def subscribe():
     """Save this browser's push subscription for the signed-in user."""
     try:
-        body = bodies.parse(push_schemas.UserSubscribe, request.get_data(cache=False))
-        row, created = push_subscriptions.save(
-            push_schemas.subscription_of(body).model_dump(), user=g.user,
+        body = bodies.parse(notifications.UserSubscribe, request.get_data(cache=False))
+        row, created = notifications.save_subscription(
+            notifications.subscription_of(body).model_dump(), user=g.user,
             user_agent=request.user_agent.string or "")
         db.session.commit()
     except ValidationFailed as e:
@@ -84,10 +81,10 @@ def subscribe():
 def unsubscribe():
     """Stop pushes to this browser (the endpoint must be one of the user's)."""
     try:
-        body = bodies.parse(push_schemas.UserUnsubscribe, request.get_data(cache=False))
+        body = bodies.parse(notifications.UserUnsubscribe, request.get_data(cache=False))
     except ValidationFailed as e:
         return _json_error(422, "Pedido recusado: " + "; ".join(e.errors.values()), e.errors)
-    if not push_subscriptions.remove(push_schemas.subscription_of(body).endpoint, user=g.user):
+    if not notifications.remove_subscription(notifications.subscription_of(body).endpoint, user=g.user):
         return _json_error(404, "Este navegador não está inscrito para receber notificações.")
     db.session.commit()
     return Response(status=204)
@@ -106,7 +103,7 @@ def index():
         .limit(PAGE + 1).offset((page - 1) * PAGE)).all()
     return render_template("notifications/list.html", rows=rows[:PAGE], page=page,
                            more=len(rows) > PAGE, unread=unread_count(),
-                           subscribed=push_subscriptions.count_for(g.user))
+                           subscribed=notifications.count_subscriptions(g.user))
 
 
 @bp.post("/notificacoes/ler")

@@ -9,14 +9,11 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from inspector import credentials, passenger
 from inspector.clock import LOCAL_TZ
-from inspector.credentials import issuing as credentials
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
 from inspector.models import ReportCategory
-from inspector.passenger import page as passenger_page
-from inspector.passenger import reports as passenger_reports
-from inspector.passenger import view as passenger_view
 from inspector.security import config_limit, no_store, public
 
 bp = Blueprint("public", __name__)
@@ -39,7 +36,7 @@ def _lookup(token: str):
     """Look up the token and build what the page shows (status computed now)."""
     today = _today()
     found = credentials.lookup(token, today)
-    return found, passenger_view.build(found, today)
+    return found, passenger.view_for(found, today)
 
 
 @bp.errorhandler(429)
@@ -55,11 +52,11 @@ def too_many(_e):
 @limiter.limit(_verify_limit)
 def verify(token: str):
     """The passenger's verification page: a live banner and what to match."""
-    p = passenger_page.page(token, _today())
+    p = passenger.page_for(token, _today())
     current_app.logger.info("credential checked", extra={"fields": {
         "outcome": p.outcome, "reason": p.reason, "credential_id": p.credential_id}})
     now_text = datetime.now(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
-    body = passenger_page.html(p, now_text, lambda: render_template(
+    body = passenger.page_html(p, now_text, lambda: render_template(
         "public/verify.html", view=p.view, token=token, now_text=now_text))
     return no_store(make_response(body, 200 if p.outcome != "unknown" else 404))
 
@@ -121,8 +118,8 @@ def report(token: str):
     found, view = _lookup(token)
     claimed = None
     if found.outcome == "unknown":
-        claimed = passenger_page.claimed_municipality(token)
-        view = passenger_view.unknown(claimed.name if claimed else "")
+        claimed = passenger.claimed_municipality(token)
+        view = passenger.unknown_view(claimed.name if claimed else "")
     if not view.can_report:
         abort(404)
     if request.method == "GET":
@@ -141,10 +138,10 @@ def report(token: str):
     photo = upload.read() if upload and upload.filename else None
     try:
         if claimed is not None:
-            passenger_reports.create_forged(claimed.id, values["texto"], values["contato"],
+            passenger.create_forged_report(claimed.id, values["texto"], values["contato"],
                                             photo)
         else:
-            passenger_reports.create(found.credential, view.state, values["categoria"],
+            passenger.create_report(found.credential, view.state, values["categoria"],
                                      values["texto"], values["contato"], photo)
     except ValidationFailed as e:
         db.session.rollback()
