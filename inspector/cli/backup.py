@@ -31,10 +31,10 @@ def _mb(n: int) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def backup_create(dest: Path, as_json: bool) -> None:
     """A consistent backup into DEST/<date>/ while the server runs; evidence incremental."""
-    from inspector.operations.backup import BackupError, create
+    from inspector.operations import BackupError, create_backup
 
     try:
-        report = create(current_app, dest)
+        report = create_backup(current_app, dest)
     except (BackupError, OSError) as e:
         fail(f"backup não feito: {e}")
     if as_json:
@@ -50,10 +50,10 @@ def backup_create(dest: Path, as_json: bool) -> None:
 @click.argument("src", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def backup_verify(src: Path) -> None:
     """Check every part of a backup against its manifest (exit 2 on any problem)."""
-    from inspector.operations.restore import RestoreRefused, verify
+    from inspector.operations import RestoreRefused, verify_backup
 
     try:
-        manifest, problems = verify(src)
+        manifest, problems = verify_backup(src)
     except RestoreRefused as e:
         manifest, problems = None, e.problems
     for p in problems:
@@ -69,11 +69,10 @@ def backup_verify(src: Path) -> None:
 def backup_restore(src: Path) -> None:
     """Restore a backup into this empty instance; refused (nothing written) when a part
     does not match the manifest or the instance is not empty."""
-    from inspector.operations.backup import BackupError
-    from inspector.operations.restore import RestoreRefused, restore
+    from inspector.operations import BackupError, RestoreRefused, restore_backup
 
     try:
-        done = restore(current_app, src)
+        done = restore_backup(current_app, src)
     except RestoreRefused as e:
         for p in e.problems:
             click.echo(f"erro: {p}", err=True)

@@ -7,7 +7,7 @@ import click
 from flask.cli import AppGroup
 
 from inspector.cli.common import fail
-from inspector.demo.seed import DEMO_PASSWORD, seed
+from inspector.demo import DEMO_PASSWORD, seed_towns
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 
@@ -22,7 +22,7 @@ def seed_command() -> None:
     if current_app.config.get("INSPECTOR_ENV") == "production":
         fail("INSPECTOR_ENV=production: dados de demonstração nunca são criados em produção")
     try:
-        created, irregular = seed()
+        created, irregular = seed_towns()
         db.session.commit()
     except ValidationFailed as e:
         db.session.rollback()

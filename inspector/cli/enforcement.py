@@ -34,15 +34,15 @@ def record_fleet_days(now: datetime) -> list[str]:
     The slugs of the towns whose day was written now."""
     from flask import current_app
 
+    from inspector import stats
     from inspector.extensions import db
     from inspector.models import Municipality
-    from inspector.stats import fleet
 
     written = []
     for town in db.session.scalars(db.select(Municipality).order_by(Municipality.id)).all():
         slug = town.slug
         try:
-            if fleet.record_day(town, now):
+            if stats.record_fleet_day(town, now):
                 written.append(slug)
             db.session.commit()
         except Exception:  # noqa: BLE001 - one town's failure is logged, the others go on

@@ -26,8 +26,7 @@ def _fail(message: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Relatório em JSON na saída padrão.")
 def registry_import(town: str, file: Path, dry_run: bool, as_json: bool) -> None:
     """Import a town's registry CSV: every row or nothing (see docs/csv-import.md)."""
-    from inspector.imports.csv_format import MAX_BYTES, FileRefused
-    from inspector.imports.csv_import import import_registry
+    from inspector.imports import MAX_BYTES, FileRefused, import_registry
     from inspector.models import Municipality
 
     municipality = db.session.scalar(db.select(Municipality).filter_by(slug=town))

@@ -14,9 +14,9 @@ production_cli = AppGroup("production", help="Running for a real town (INSPECTOR
 def production_check() -> None:
     """Every reason the production web server would refuse to start (exit 2), or ok. Checks
     the settings as if INSPECTOR_ENV=production, whatever it is now."""
-    from inspector.operations.production import problems
+    from inspector.operations import production_problems
 
-    found = problems(current_app)
+    found = production_problems(current_app)
     for line in found:
         click.echo(f"erro: {line}", err=True)
     if found:

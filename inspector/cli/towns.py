@@ -46,7 +46,7 @@ def towns_create(ibge_code, name, slug, timezone, population_seat, population_in
                  population_source, fiscal_unit, packs) -> None:
     """Create a town: IBGE code, name, timezone, population of seat and interior with its
     source, fiscal unit, and the law packs in force for its services. Audited."""
-    from inspector.towns.onboarding import create_town
+    from inspector.towns import create_town
 
     try:
         town = create_town(ibge_code=ibge_code, name=name, slug=slug, timezone=timezone,
@@ -72,7 +72,7 @@ def towns_create(ibge_code, name, slug, timezone, population_seat, population_in
 @click.option("--generate", is_flag=True, help="Make a random password and print it once.")
 def towns_admin(town_slug, username, name, generate) -> None:
     """The town's first admin: the password is typed twice, or generated and printed once."""
-    from inspector.towns.onboarding import create_first_admin
+    from inspector.towns import create_first_admin
 
     password = None if generate else click.prompt("Senha", hide_input=True,
                                                   confirmation_prompt=True)
@@ -95,7 +95,7 @@ def towns_admin(town_slug, username, name, generate) -> None:
 def towns_status(town_slug, as_json) -> None:
     """What the town still lacks (the "Configuração do município" page); exit 1 if anything."""
     from inspector.models import Municipality
-    from inspector.towns.setup import setup_of
+    from inspector.towns import setup_of
 
     town = db.session.scalar(db.select(Municipality).filter_by(slug=town_slug))
     if town is None:

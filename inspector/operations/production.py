@@ -22,7 +22,7 @@ import click
 from flask import Flask
 from sqlalchemy import inspect, select
 
-from inspector.demo.data import DEMO_PASSWORD
+from inspector.demo import DEMO_PASSWORD
 from inspector.extensions import db
 from inspector.models import User
 from inspector.security import verify_password

@@ -8,3 +8,38 @@ exports of its lists as spreadsheets, and the open data any citizen may download
 - `exports`, `sheets`: rows of the town's lists, streamed as CSV or XLSX.
 - `opendata`: monthly figures without any personal data.
 """
+
+# The names other areas use. Modules of this area import each other's modules, never
+# this face: that keeps the import order free of circles.
+from inspector.stats.dashboard import FINE_KINDS, FINE_LABELS, failed_items
+from inspector.stats.dashboard import STATES as ACT_STATES
+from inspector.stats.dashboard import ZERO as ZERO_BRL
+from inspector.stats.dashboard import acts as act_figures
+from inspector.stats.dashboard import fines as fine_figures
+from inspector.stats.dashboard import inspections as inspection_figures
+from inspector.stats.dashboard import reports as report_figures
+from inspector.stats.exports import DATASETS as EXPORT_DATASETS
+from inspector.stats.exports import Filters as ExportFilters
+from inspector.stats.fleet import SERVICE_LABELS, STANDING_LABELS, standing_today, vehicles_in
+from inspector.stats.fleet import record_day as record_fleet_day
+from inspector.stats.fleet import today as fleet_today
+from inspector.stats.fleet import trend as fleet_trend
+from inspector.stats.opendata import DICTIONARY as OPEN_DATA_DICTIONARY
+from inspector.stats.opendata import MONTHS as OPEN_DATA_MONTHS
+from inspector.stats.opendata import OpenData
+from inspector.stats.opendata import as_json as open_data_json
+from inspector.stats.opendata import build as open_data
+from inspector.stats.period import PRESETS as PERIOD_PRESETS
+from inspector.stats.period import Period, parse_day
+from inspector.stats.period import from_args as period_from_args
+from inspector.stats.period import preset as preset_period
+from inspector.stats.sheets import csv_stream, xlsx_stream
+
+__all__ = [
+    "ACT_STATES", "EXPORT_DATASETS", "ExportFilters", "FINE_KINDS", "FINE_LABELS",
+    "OPEN_DATA_DICTIONARY", "OPEN_DATA_MONTHS", "OpenData", "PERIOD_PRESETS", "Period",
+    "SERVICE_LABELS", "STANDING_LABELS", "ZERO_BRL", "act_figures", "csv_stream", "failed_items",
+    "fine_figures", "fleet_today", "fleet_trend", "inspection_figures", "open_data",
+    "open_data_json", "parse_day", "period_from_args", "preset_period", "record_fleet_day",
+    "report_figures", "standing_today", "vehicles_in", "xlsx_stream"
+]

@@ -20,7 +20,7 @@ from flask import (
 )
 from markupsafe import Markup
 
-from inspector import audit, render_cache
+from inspector import audit, render_cache, stats
 from inspector.blueprints.dashboard import charts
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.clock import town_day
@@ -29,8 +29,6 @@ from inspector.extensions import db
 from inspector.models import Fine, FinePayment, Role, Sanction
 from inspector.rules.sanctions import brl
 from inspector.security import roles_required, town_id
-from inspector.stats import dashboard, exports, fleet, sheets
-from inspector.stats import period as periods
 
 bp = Blueprint("dashboard", __name__, url_prefix="/painel")
 
@@ -45,12 +43,12 @@ EXPORT_LABELS = {"vistorias": "Vistorias (uma linha por item do checklist, com o
 VIEWERS = roles_required(Role.SUPERVISOR, Role.ADMIN)
 
 
-def _period() -> periods.Period | tuple[dict, periods.Period]:
+def _period() -> stats.Period | tuple[dict, stats.Period]:
     """The period asked for; on a bad one, its errors and the default period."""
     try:
-        return periods.from_args(request.args, local_day())
+        return stats.period_from_args(request.args, local_day())
     except ValidationFailed as e:
-        return e.errors, periods.preset("12s", local_day())
+        return e.errors, stats.preset_period("12s", local_day())
 
 
 @bp.get("")
@@ -67,25 +65,25 @@ def index():
         body = html
     else:
         body = render_template("dashboard/index.html", content=Markup(html), period=period,
-                               presets=periods.PRESETS, errors=errors, asked=request.args)
+                               presets=stats.PERIOD_PRESETS, errors=errors, asked=request.args)
     response = make_response(body, 422 if errors else 200)
     response.vary.add("HX-Request")
     return response
 
 
-def _content(town: int, period: periods.Period, today) -> str:
+def _content(town: int, period: stats.Period, today) -> str:
     """The figures and their charts, rendered (the fleet's count of the day is recorded)."""
     buckets = period.buckets()
-    insp = dashboard.inspections(town, period)
-    items = dashboard.failed_items(town, period)
-    acts = dashboard.acts(town, period)
-    fines = dashboard.fines(town, period)
-    reports = dashboard.reports(town, period)
-    fleet_today = fleet.today(town, today)
-    trend = fleet.trend(town, period)
+    insp = stats.inspection_figures(town, period)
+    items = stats.failed_items(town, period)
+    acts = stats.act_figures(town, period)
+    fines = stats.fine_figures(town, period)
+    reports = stats.report_figures(town, period)
+    fleet_today = stats.fleet_today(town, today)
+    trend = stats.fleet_trend(town, period)
     db.session.commit()   # the day's fleet counts, when first computed
-    states = list(dashboard.STATES)
-    names = [{"decided": "Decididos, já entregues"}.get(s, dashboard.STATES[s][0]) for s in states]
+    states = list(stats.ACT_STATES)
+    names = [{"decided": "Decididos, já entregues"}.get(s, stats.ACT_STATES[s][0]) for s in states]
     services = [f.service for f in fleet_today] or sorted({s for _, d in trend for s in d})
     pictures = {
         "weeks": charts.columns(
@@ -95,11 +93,11 @@ def _content(town: int, period: periods.Period, today) -> str:
                               [a[2] for a in insp.agents]),
         "fleet": charts.stacked("Frota hoje por situação", [f.label for f in fleet_today],
                                 [[f.regular, f.irregular, f.suspended] for f in fleet_today],
-                                list(fleet.STANDING_LABELS.values()), prefix="standing"),
+                                list(stats.STANDING_LABELS.values()), prefix="standing"),
         "trend": charts.lines(
             "Parte da frota regular, por dia registrado",
             [f"{d:%d/%m}" for d, _ in trend],
-            {fleet.SERVICE_LABELS.get(s, s): [(by[s].share if s in by else None)
+            {stats.SERVICE_LABELS.get(s, s): [(by[s].share if s in by else None)
                                               for _, by in trend] for s in services}),
         "failed": charts.bars("Itens mais reprovados", [i.label for i in items],
                              [i.count for i in items]),
@@ -110,17 +108,17 @@ def _content(town: int, period: periods.Period, today) -> str:
         "reports": charts.bars("Denúncias por tipo", [r[1] for r in reports.by_category],
                                [r[2] for r in reports.by_category]),
     }
-    issued = [(k, dashboard.FINE_LABELS[k], fines.issued.get(k, (0, dashboard.ZERO, 0)))
-              for k in dashboard.FINE_KINDS]
+    issued = [(k, stats.FINE_LABELS[k], fines.issued.get(k, (0, stats.ZERO_BRL, 0)))
+              for k in stats.FINE_KINDS]
     pictures["fines"] = charts.bars(
         "Multas em reais", ["Emitidas no período", "Pagas no período", "Em aberto hoje"],
         [float(fines.issued_brl), float(fines.paid_brl), float(fines.open_brl)],
         [brl(fines.issued_brl), brl(fines.paid_brl), brl(fines.open_brl)])
     return render_template(
         "dashboard/_content.html", period=period, buckets=buckets, insp=insp, items=items,
-        acts=acts, states=states, state_labels={k: v[0] for k, v in dashboard.STATES.items()},
+        acts=acts, states=states, state_labels={k: v[0] for k, v in stats.ACT_STATES.items()},
         fines=fines, issued=issued, reports=reports, fleet_today=fleet_today, trend=trend,
-        services=services, service_labels=fleet.SERVICE_LABELS, charts=pictures, brl=brl,
+        services=services, service_labels=stats.SERVICE_LABELS, charts=pictures, brl=brl,
         pct=_pct, today=today, args=period.args(), exports=EXPORT_LABELS)
 
 
@@ -135,13 +133,13 @@ def fleet_list():
     """The vehicles of one service in one standing today (the dashboard's fleet figures)."""
     service = request.args.get("servico", "")
     standing = request.args.get("situacao", "")
-    if service not in fleet.SERVICE_LABELS or standing not in fleet.STANDING_LABELS:
+    if service not in stats.SERVICE_LABELS or standing not in stats.STANDING_LABELS:
         abort(400, "Filtro inválido: use servico=taxi ou mototaxi e situacao=regular, "
                    "irregular ou suspended.")
-    rows = fleet.vehicles_in(town_id(), service, standing, local_day())
+    rows = stats.vehicles_in(town_id(), service, standing, local_day())
     return render_template("dashboard/fleet.html", rows=rows, today=local_day(),
-                           service_label=fleet.SERVICE_LABELS[service],
-                           standing_label=fleet.STANDING_LABELS[standing])
+                           service_label=stats.SERVICE_LABELS[service],
+                           standing_label=stats.STANDING_LABELS[standing])
 
 
 @bp.get("/pagamentos")
@@ -167,18 +165,18 @@ EXPORT_FORMATS = {"csv": "text/csv; charset=utf-8",
                   "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 
-def _export_period() -> periods.Period | None:
+def _export_period() -> stats.Period | None:
     """The lists' days: none, either end or both (an open end is open, as on the lists)."""
     if request.args.get("periodo"):
-        return periods.preset(request.args["periodo"], local_day())
+        return stats.preset_period(request.args["periodo"], local_day())
     try:
-        first = periods.parse_day(request.args.get("de", ""), "de")
-        last = periods.parse_day(request.args.get("ate", ""), "ate")
+        first = stats.parse_day(request.args.get("de", ""), "de")
+        last = stats.parse_day(request.args.get("ate", ""), "ate")
     except ValidationFailed as e:
         abort(400, " ".join(e.errors.values()))
     if first is None and last is None:
         return None
-    return periods.Period(first or date(1970, 1, 1), last or max(local_day(), first))
+    return stats.Period(first or date(1970, 1, 1), last or max(local_day(), first))
 
 
 def _id_arg(name: str) -> int | None:
@@ -195,11 +193,11 @@ def _id_arg(name: str) -> int | None:
 def export(dataset: str, fmt: str):
     """A list of the town as a spreadsheet, streamed: the filters of its screen (`de`, `ate`,
     `agente`, `situacao`, `tipo`, `item`), CSV (UTF-8 with BOM, ";") or XLSX."""
-    if dataset not in exports.DATASETS or fmt not in EXPORT_FORMATS:
+    if dataset not in stats.EXPORT_DATASETS or fmt not in EXPORT_FORMATS:
         abort(404)
     period = _export_period()
     today = local_day()
-    filters = exports.Filters(period=period, agent_id=_id_arg("agente"),
+    filters = stats.ExportFilters(period=period, agent_id=_id_arg("agente"),
                               holder_id=_id_arg("titular"), driver_id=_id_arg("condutor"),
                               status=(request.args.get("situacao") or "")[:40],
                               kind=(request.args.get("tipo") or "")[:40],
@@ -207,10 +205,10 @@ def export(dataset: str, fmt: str):
                               extra={"today": today})
     town = town_id()
     if dataset == "cadastro":
-        filters.extra["standing"] = fleet.standing_today(town, today)[0]
-    data = exports.DATASETS[dataset](town, filters)
-    stream = (sheets.csv_stream(data.header, data.rows) if fmt == "csv"
-              else sheets.xlsx_stream(data.name, data.header, data.rows))
+        filters.extra["standing"] = stats.standing_today(town, today)[0]
+    data = stats.EXPORT_DATASETS[dataset](town, filters)
+    stream = (stats.csv_stream(data.header, data.rows) if fmt == "csv"
+              else stats.xlsx_stream(data.name, data.header, data.rows))
     slug = g.user.municipality.slug
     span = f"-{period.first.isoformat()}-a-{period.last.isoformat()}" if period else \
         f"-{today.isoformat()}"

@@ -30,15 +30,16 @@ from flask import (
 
 from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.imports.csv_format import (
+from inspector.imports import (
     COLUMNS,
     MAX_BYTES,
     MAX_ROWS,
     FileRefused,
+    ImportReport,
     examples,
+    import_registry,
     template_csv,
 )
-from inspector.imports.csv_import import ImportReport, import_registry
 from inspector.models import Role
 from inspector.security import roles_required, town_id
 

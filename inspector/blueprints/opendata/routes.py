@@ -11,12 +11,11 @@ import json
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
-from inspector import audit, render_cache
+from inspector import audit, render_cache, stats
 from inspector.clock import local_day
 from inspector.extensions import db, limiter
 from inspector.models import Municipality
 from inspector.security import config_limit, public
-from inspector.stats import opendata, sheets
 
 bp = Blueprint("opendata", __name__, url_prefix="/transparencia")
 _limit = config_limit("OPEN_DATA_RATE_LIMIT", "60 per minute;600 per hour")
@@ -34,12 +33,12 @@ def _town(slug: str) -> Municipality:
     return town
 
 
-def _data(town: Municipality) -> opendata.OpenData:
+def _data(town: Municipality) -> stats.OpenData:
     """The town's datasets, computed once per day and town version (per process)."""
     today = local_day()
 
     def build():
-        data = opendata.build(town.id, today)
+        data = stats.open_data(town.id, today)
         db.session.commit()   # the fleet's counts of the day, when first computed
         return data
     return render_cache.reuse("open_data", (town.id, today, audit.town_version(town.id)), build,
@@ -71,7 +70,7 @@ def index():
 def dictionary():
     """The data dictionary and each town's downloads."""
     body = render_template("opendata/dados.html", towns=_towns(),
-                           dictionary=opendata.DICTIONARY, months=opendata.MONTHS).encode()
+                           dictionary=stats.OPEN_DATA_DICTIONARY, months=stats.OPEN_DATA_MONTHS).encode()
     return _cacheable(body, "text/html")
 
 
@@ -81,7 +80,7 @@ def dictionary():
 def town_json(town: str):
     """Every dataset of a town as one JSON document."""
     t = _town(town)
-    data = opendata.as_json(t, _data(t), url_for("opendata.dictionary", _external=True))
+    data = stats.open_data_json(t, _data(t), url_for("opendata.dictionary", _external=True))
     body = json.dumps(data, ensure_ascii=False, indent=1).encode()
     return _cacheable(body, "application/json", f"dados-{t.slug}-{data['gerado_em']}.json")
 
@@ -91,10 +90,10 @@ def town_json(town: str):
 @limiter.shared_limit(_limit, scope="open_data")
 def town_csv(town: str, dataset: str):
     """One dataset of a town as CSV (UTF-8 with BOM, ';', as Excel in pt-BR reads it)."""
-    if dataset not in opendata.DICTIONARY:
+    if dataset not in stats.OPEN_DATA_DICTIONARY:
         abort(404, "Conjunto de dados desconhecido: veja o dicionário em /transparencia/dados.")
     t = _town(town)
     data = _data(t)
-    header = [c[0] for c in opendata.DICTIONARY[dataset][2]]
-    body = b"".join(sheets.csv_stream(header, data.tables[dataset]))
+    header = [c[0] for c in stats.OPEN_DATA_DICTIONARY[dataset][2]]
+    body = b"".join(stats.csv_stream(header, data.tables[dataset]))
     return _cacheable(body, "text/csv", f"{dataset}-{t.slug}-{data.on.isoformat()}.csv")

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
 
+from inspector import towns
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Municipality, Role, User
 from inspector.security import get_in_town, roles_required, town_id
-from inspector.towns import accounts as town_accounts
-from inspector.towns import setup as town_setup
 
 bp = Blueprint("towns", __name__)
 ADMIN = roles_required(Role.ADMIN)
@@ -21,12 +20,12 @@ ADMIN = roles_required(Role.ADMIN)
 def _render(errors: dict | None = None, values=None, status: int = 200,
             photo_errors: dict | None = None, photo_values=None):
     town = db.session.get(Municipality, town_id())
-    view = town_setup.setup_of(town)
+    view = towns.setup_of(town)
     return make_response(render_template(
         "towns/setup.html", view=view, errors=errors or {}, values=dict(values or {}),
-        kinds=town_setup.DATED_KINDS, photo_sides=town_setup.PHOTO_SIDES,
+        kinds=towns.DATED_KINDS, photo_sides=towns.PHOTO_SIDES,
         photo_errors=photo_errors or {}, photo_values=dict(photo_values or {}),
-        quality_bounds=(town_setup.PHOTO_QUALITY_MIN, town_setup.PHOTO_QUALITY_MAX),
+        quality_bounds=(towns.PHOTO_QUALITY_MIN, towns.PHOTO_QUALITY_MAX),
         dated=sorted(town.dated_values, key=lambda v: (v.kind, v.valid_from))), status)
 
 
@@ -43,12 +42,12 @@ def set_value():
     """Record the fiscal unit's value in reais or the minimum wage from a date, with its act."""
     town = db.session.get(Municipality, town_id())
     try:
-        row = town_setup.set_dated_value(town, request.form, g.user)
+        row = towns.set_dated_value(town, request.form, g.user)
     except ValidationFailed as e:
         db.session.rollback()
         return _render(e.errors, request.form, 422)
     db.session.commit()
-    flash(f"{town_setup.DATED_KINDS[row.kind].capitalize()}: R$ {row.value_brl} a partir de "
+    flash(f"{towns.DATED_KINDS[row.kind].capitalize()}: R$ {row.value_brl} a partir de "
           f"{row.valid_from:%d/%m/%Y} ({row.source}).", "success")
     return redirect(url_for("towns.setup", _anchor="valores"))
 
@@ -60,12 +59,12 @@ def set_photo_size():
     snapshot)."""
     town = db.session.get(Municipality, town_id())
     try:
-        town_setup.set_photo_size(town, request.form, g.user)
+        towns.set_photo_size(town, request.form, g.user)
     except ValidationFailed as e:
         db.session.rollback()
         return _render(status=422, photo_errors=e.errors, photo_values=request.form)
     db.session.commit()
-    side = town_setup.PHOTO_SIDES[town.photo_max_side]
+    side = towns.PHOTO_SIDES[town.photo_max_side]
     flash(f"Tamanho das fotos: {side}, qualidade {town.photo_quality}. Os celulares recebem "
           "na próxima atualização dos dados.", "success")
     return redirect(url_for("towns.setup", _anchor="fotos"))
@@ -77,10 +76,10 @@ def _accounts(errors: dict | None = None, values=None, created: User | None = No
     shown = {k: v for k, v in dict(values or {}).items()
              if k not in ("password", "password_confirm", "csrf_token")}  # never echoed
     response = make_response(render_template(
-        "towns/accounts.html", town=town, users=town_accounts.accounts_of(town),
+        "towns/accounts.html", town=town, users=towns.accounts_of(town),
         roles=list(Role), errors=errors or {}, values=shown, created=created,
-        password=password, min_password=town_accounts.MIN_PASSWORD,
-        max_password=town_accounts.MAX_PASSWORD), status)
+        password=password, min_password=towns.MIN_PASSWORD,
+        max_password=towns.MAX_PASSWORD), status)
     # a page that may hold a one-time password is kept by no cache, nor the browser's
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -100,7 +99,7 @@ def create_account():
     """Create an account of the admin's own town; a generated password is shown once, here."""
     town = db.session.get(Municipality, town_id())
     try:
-        user, generated = town_accounts.create_account(town, request.form, g.user)
+        user, generated = towns.create_account(town, request.form, g.user)
     except ValidationFailed as e:
         db.session.rollback()
         return _accounts(e.errors, request.form, status=422)
@@ -115,7 +114,7 @@ def deactivate_account(ident: int):
     town = db.session.get(Municipality, town_id())
     user = get_in_town(User, ident)
     try:
-        town_accounts.deactivate(town, user, g.user)
+        towns.deactivate(town, user, g.user)
     except ValidationFailed as e:
         db.session.rollback()
         return _accounts({"user": e.errors["user"]}, status=422)
