@@ -163,7 +163,7 @@ def rules_check_vehicle(town: str, service: str, year: int | None, manufactured:
 def rules_validate(path: str) -> None:
     """Check a new pack (a file, or a folder laid out like RULES_EXTRA_DIR) against its law
     text with the same strict loader: every problem with its file and line (exit 2)."""
-    from inspector.rules.validate import validate_path
+    from inspector.rules import validate_path
 
     files, problems = validate_path(path)
     if not files:
@@ -271,7 +271,7 @@ def _town_calendar(town: str):
 def rules_deadline(town: str, pack_id: str, start: str, kind: str, days: int | None,
                    as_json: bool) -> None:
     """The last day of a deadline counted as the law counts it, and the days skipped."""
-    from inspector.rules.calendar import deadline_days, deadline_hours
+    from inspector.rules import deadline_days, deadline_hours
 
     pack = _pack_by_id(pack_id, town)
     n_days, n_hours, citation, what = _period(pack, kind, days)

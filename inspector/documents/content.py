@@ -27,7 +27,7 @@ from inspector.identifiers import format_cnpj, format_cpf, format_plate
 from inspector.inspections import driver_told, photo_bytes
 from inspector.models import HolderKind, Inspection, Municipality, Notice, Photo, Sanction
 from inspector.models.enforcement import AUTHORITY_LABELS
-from inspector.rules.sanctions import UNDEFINED, Money, brl
+from inspector.rules import UNDEFINED, Money, brl
 
 TITLES = {"notice": "NOTIFICAÇÃO", "warning": "ADVERTÊNCIA ESCRITA",
           "infraction_record": "AUTO DE INFRAÇÃO", "decision": "DECISÃO ADMINISTRATIVA"}

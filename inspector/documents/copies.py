@@ -26,7 +26,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Notice, Role, Sanction
 from inspector.models.enforcement import COPY_MEANS, NoticeCompanyCopy
-from inspector.rules.engine import fmt_date
+from inspector.rules import fmt_date
 
 # What a supervisor may record by hand; "app" is recorded only when the push was made.
 MANUAL_MEANS = ("hand", "mail", "email")

@@ -40,7 +40,7 @@ from inspector.models import (
     Status,
     StatusChange,
 )
-from inspector.rules.sanctions import decree_label, money
+from inspector.rules import decree_label, money
 
 # Which document carries an act to the offender (oral warnings and requests to other
 # authorities have none).

@@ -30,7 +30,7 @@ from inspector.enforcement.suspensions import period_text, replan_after_refused_
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Appeal, AppealStatus, Role, Sanction, SanctionStatus
-from inspector.rules.engine import fmt_date
+from inspector.rules import fmt_date
 
 FILERS = {"holder": "Titular da permissão", "driver": "Condutor", "company": "Empresa",
           "other": "Procurador(a) / outro"}

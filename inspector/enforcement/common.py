@@ -19,7 +19,7 @@ from inspector.clock import LOCAL_TZ, aware, local_day, utc
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
 from inspector.models import EnforcementEvent, Holder, Role, Sanction
-from inspector.rules.model import Measure
+from inspector.rules import Measure
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,7 @@ from inspector.enforcement.common import act_state, end_of_local_day, event, not
 from inspector.extensions import db
 from inspector.laws import calendar_for
 from inspector.models import Sanction, SanctionStatus
-from inspector.rules.calendar import TownCalendar, deadline_days, deadline_hours
-from inspector.rules.model import DEFAULT_COUNTING, Counting
+from inspector.rules import DEFAULT_COUNTING, Counting, TownCalendar, deadline_days, deadline_hours
 
 # acts whose deadlines may still be running (not voided, not rejected): a street notice is
 # notified, its time running, while the supervisor has still to confirm it

@@ -51,7 +51,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Role, Sanction
 from inspector.models.enforcement import DELIVERY_MEANS
-from inspector.rules.engine import fmt_date
+from inspector.rules import fmt_date
 
 # The means a supervisor may record ("street" is the phone's signature, set by the sync).
 OFFICE_MEANS = {k: v for k, v in DELIVERY_MEANS.items() if k != "street"}

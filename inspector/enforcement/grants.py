@@ -23,7 +23,7 @@ from inspector.enforcement.common import (
 from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
 from inspector.models import Role, Sanction, SanctionStatus
-from inspector.rules.sanctions import GRANT_REASON_MAX, GRANT_REASON_MIN, grant_text
+from inspector.rules import GRANT_REASON_MAX, GRANT_REASON_MIN, grant_text
 
 REVIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 

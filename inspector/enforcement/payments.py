@@ -26,8 +26,7 @@ from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
 from inspector.models import Fine, FinePayment, Role, Sanction, SanctionStatus
-from inspector.rules.engine import fmt_date
-from inspector.rules.sanctions import brl
+from inspector.rules import brl, fmt_date
 
 STATES = {"open": "em aberto", "partial": "paga parcialmente", "paid": "quitada",
           "void": "anulada", "undefined": "valor em reais não definido",

@@ -18,10 +18,7 @@ from inspector.enforcement.acts import pack_of
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import DecreeValue, Municipality, Sanction, SanctionStatus
-from inspector.rules.engine import fmt_date
-from inspector.rules.facts import TownFacts
-from inspector.rules.model import Amount
-from inspector.rules.sanctions import Money, decree_label, foreign_unit, money, unit_value
+from inspector.rules import Amount, Money, TownFacts, decree_label, fmt_date, foreign_unit, money, unit_value
 
 WHERE = "Conformidade › Decretos"
 

@@ -30,7 +30,7 @@ from inspector.models import (
     Vehicle,
 )
 from inspector.models.enforcement import EFFECTIVE
-from inspector.rules.sanctions import Money
+from inspector.rules import Money
 
 OPEN_DEADLINE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
                  SanctionStatus.APPEAL_REFUSED)

@@ -42,8 +42,7 @@ from inspector.models import (
     Sanction,
     SanctionStatus,
 )
-from inspector.rules.model import Amount, Appeal
-from inspector.rules.sanctions import decree_label, money, unit_value
+from inspector.rules import Amount, Appeal, decree_label, money, unit_value
 
 REVIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 

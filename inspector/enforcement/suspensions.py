@@ -28,7 +28,7 @@ from inspector.enforcement.common import act_state, event, local_day, notify, re
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Permit, Sanction, SanctionStatus, Status, StatusChange
-from inspector.rules.model import SuspensionBounds
+from inspector.rules import SuspensionBounds
 
 VOID = (SanctionStatus.PROPOSED, SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED)
 _COLUMN = {Driver: "driver_id", Permit: "permit_id", Licence: "licence_id"}

@@ -276,7 +276,7 @@ def town_compliance(municipality: Municipality, on: date, *,
 def _town_compliance(municipality: Municipality, on: date) -> TownCompliance:
     tf = town_facts(municipality)
     reports, not_covered = [], []
-    for service in rules.loader.SERVICES:
+    for service in rules.SERVICES:
         try:
             rules.find_pack(municipality.slug, service, on)
         except RulesError as e:

@@ -14,8 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from inspector import rules
-from inspector.rules import Citation, LawText, RulePack
-from inspector.rules.model import Measure, Parameter
+from inspector.rules import Citation, LawText, Measure, Parameter, RulePack
 
 SERVICE_LABELS = {"taxi": "Táxi", "mototaxi": "Moto-táxi"}
 AUTHORITY_LABELS = {"agent": "o agente", "supervisor": "a Secretaria (supervisão)",

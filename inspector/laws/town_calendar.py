@@ -21,7 +21,7 @@ from inspector.clock import town_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import CLOSURE_KINDS, Municipality, TownCalendarYear, TownClosure
-from inspector.rules.calendar import Closure, TownCalendar, official_holidays
+from inspector.rules import Closure, TownCalendar, official_holidays
 
 FIRST_YEAR, LAST_YEAR = 1990, 2100   # the laws here are from 1998 on; nothing sane beyond
 

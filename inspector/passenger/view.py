@@ -11,7 +11,7 @@ from inspector.credentials import Lookup, service_of
 from inspector.identifiers import format_plate
 from inspector.laws import Reason
 from inspector.models import CredentialKind, Driver, HolderKind, Service, Vehicle
-from inspector.rules.engine import fmt_date
+from inspector.rules import fmt_date
 
 TITLES = {
     "regular": "REGULAR",

@@ -19,7 +19,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import DecreeValue, Municipality
 from inspector.registry.values import Fields
-from inspector.rules.loader import UNITS
+from inspector.rules import UNITS
 
 UNIT_LABELS = {"BRL": "R$ (reais)", "UFM": "UFM", "UFIM": "UFIM",
                "minimum_wage": "salários mínimos"}

@@ -16,7 +16,7 @@ from inspector import rules
 from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import Municipality, Vehicle
-from inspector.rules.engine import add_months, fmt_date
+from inspector.rules import add_months, fmt_date
 
 FIELD = "vistoria_valid_until"
 
@@ -33,7 +33,7 @@ def town_allows(town_id: int, on: date | None = None) -> bool:
     """Whether any law of the town in force on the day lets the inspector shorten a vistoria
     (the registry form shows the field only then)."""
     on = on or local_day()
-    for service in rules.loader.SERVICES:
+    for service in rules.SERVICES:
         try:
             r = _rules(town_id, service, on)
         except rules.RulesError:

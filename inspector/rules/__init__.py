@@ -8,11 +8,13 @@ Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 - `propose_sanction(town, service, finding, history, on, grant=None)`: step, amount, deadline,
   appeal; `grant_option(pack, rule_id, on)`: the discretionary deadline a finding may get.
 """
+from inspector.rules.calendar import Closure, TownCalendar, deadline_days, deadline_hours, official_holidays
 from inspector.rules.engine import (
     DUE_SOON_DAYS,
     AgeLimit,
     Rules,
     ValidityLimit,
+    add_months,
     add_years,
     age_limit,
     age_limits,
@@ -21,6 +23,7 @@ from inspector.rules.engine import (
     driver_rule_violations,
     driver_violations,
     find_pack,
+    fmt_date,
     months_later,
     packs_for_town,
     resolve,
@@ -50,22 +53,52 @@ from inspector.rules.facts import (
     VehicleFacts,
 )
 from inspector.rules.lawtext import Block, LawText, Unit
-from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_all, load_dir, load_pack
-from inspector.rules.model import ChecklistItem, RulePack
+from inspector.rules.loader import (
+    LAWS_DIR,
+    PACKS_DIR,
+    UNITS,
+    RulePackError,
+    load_all,
+    load_dir,
+    load_pack,
+    set_extra_dirs,
+)
+from inspector.rules.model import (
+    DEFAULT_COUNTING,
+    Amount,
+    Appeal,
+    ChecklistItem,
+    Counting,
+    Measure,
+    Parameter,
+    RulePack,
+    SuspensionBounds,
+)
 from inspector.rules.registry import QuotaUse, ShareUse, TownReport, town_report
 from inspector.rules.results import Citation, Violation
 from inspector.rules.sanctions import (
+    GRANT_REASON_MAX,
+    GRANT_REASON_MIN,
+    UNDEFINED,
     Grant,
     GrantOption,
     GrantRefused,
     Money,
     NoSanction,
     Proposal,
+    brl,
+    decree_label,
+    foreign_unit,
     grant_option,
+    grant_text,
+    money,
+    number_text,
     propose_sanction,
     propose_step,
+    unit_value,
 )
 from inspector.rules.texts import law_text, law_texts
+from inspector.rules.validate import validate_path
 
 __all__ = [
     "DUE_SOON_DAYS", "AgeLimit", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",
@@ -83,3 +116,9 @@ __all__ = [
 __all__ += ["add_years", "age_limit", "age_limits", "propose_step"]
 __all__ += ["ValidityLimit", "months_later", "validity_limit", "validity_violation"]
 __all__ += ["Grant", "GrantOption", "GrantRefused", "grant_option"]
+# what the legal calendar, the pack model, money and the loader give the areas above
+__all__ += ["Closure", "TownCalendar", "deadline_days", "deadline_hours", "official_holidays",
+            "add_months", "fmt_date", "SERVICES", "UNITS", "set_extra_dirs", "DEFAULT_COUNTING", "Amount",
+            "Appeal", "Counting", "Measure", "Parameter", "SuspensionBounds", "GRANT_REASON_MAX",
+            "GRANT_REASON_MIN", "UNDEFINED", "brl", "decree_label", "foreign_unit", "grant_text",
+            "money", "number_text", "unit_value", "validate_path"]

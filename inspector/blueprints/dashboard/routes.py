@@ -27,7 +27,7 @@ from inspector.clock import town_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Fine, FinePayment, Role, Sanction
-from inspector.rules.sanctions import brl
+from inspector.rules import brl
 from inspector.security import roles_required, town_id
 
 bp = Blueprint("dashboard", __name__, url_prefix="/painel")

@@ -28,7 +28,7 @@ from flask import Blueprint, Response, current_app, render_template, request, ur
 
 from inspector import laws
 from inspector.blueprints.laws.routes import render_law
-from inspector.rules.loader import LAWS_DIR, PACKS_DIR
+from inspector.rules import LAWS_DIR, PACKS_DIR
 from inspector.security import public
 
 bp = Blueprint("field", __name__)

@@ -11,7 +11,7 @@ from inspector.extensions import db
 from inspector.laws import fmt_date
 from inspector.models import Municipality, Role
 from inspector.registry import parse_date
-from inspector.rules.sanctions import number_text
+from inspector.rules import number_text
 from inspector.security import roles_required, town_id
 
 READ = roles_required(Role.SUPERVISOR, Role.ADMIN)

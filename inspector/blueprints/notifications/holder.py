@@ -35,7 +35,7 @@ from inspector.enforcement import deadline_rule
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
 from inspector.models import Municipality, Notice, SanctionStatus
-from inspector.rules.sanctions import UNDEFINED, Money
+from inspector.rules import UNDEFINED, Money
 from inspector.security import config_limit, no_store, public
 
 ACCESS_KEY = "notice_access"

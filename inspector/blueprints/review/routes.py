@@ -27,7 +27,7 @@ from inspector.models import (
     SanctionStatus,
 )
 from inspector.models.enforcement import KIND_LABELS, STATUS_LABELS
-from inspector.rules.sanctions import brl
+from inspector.rules import brl
 from inspector.security import day_in_range, get_in_town, roles_required, town_id, whole_number
 
 QUEUE_STATUSES = {"awaiting_review": "Aguardando revisão", "reviewed": "Revisadas",
