@@ -25,8 +25,7 @@ from inspector.identifiers import format_cnpj, format_cpf, format_plate
 
 # the inspections face loads its evidence module, which registers the HEIF opener for iPhone photos
 from inspector.inspections import driver_told, photo_bytes
-from inspector.models import HolderKind, Inspection, Municipality, Notice, Photo, Sanction
-from inspector.models.enforcement import AUTHORITY_LABELS
+from inspector.models import AUTHORITY_LABELS, HolderKind, Inspection, Municipality, Notice, Photo, Sanction
 from inspector.rules import UNDEFINED, Money, brl
 
 TITLES = {"notice": "NOTIFICAÇÃO", "warning": "ADVERTÊNCIA ESCRITA",

@@ -24,8 +24,7 @@ from inspector.clock import local_day, utc
 from inspector.enforcement import holder_of, notify, pack_measure
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Notice, Role, Sanction
-from inspector.models.enforcement import COPY_MEANS, NoticeCompanyCopy
+from inspector.models import COPY_MEANS, Notice, NoticeCompanyCopy, Role, Sanction
 from inspector.rules import fmt_date
 
 # What a supervisor may record by hand; "app" is recorded only when the push was made.

@@ -21,8 +21,7 @@ from inspector.credentials import DEFAULT_BASE_URL
 from inspector.documents.content import KIND_NAMES, anchored, build_sheet, day, utc
 from inspector.documents.pdf import Sheet, render
 from inspector.extensions import db
-from inspector.models import Municipality, Notice, SanctionStatus
-from inspector.models.documents import NoticeDocument
+from inspector.models import Municipality, Notice, NoticeDocument, SanctionStatus
 
 PUBLIC_STATUS = {
     SanctionStatus.PROPOSED: "Em análise",

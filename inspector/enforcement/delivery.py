@@ -49,8 +49,7 @@ from inspector.enforcement.common import (
 )
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Role, Sanction
-from inspector.models.enforcement import DELIVERY_MEANS
+from inspector.models import DELIVERY_MEANS, Role, Sanction
 from inspector.rules import fmt_date
 
 # The means a supervisor may record ("street" is the phone's signature, set by the sync).

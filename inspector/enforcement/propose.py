@@ -20,6 +20,7 @@ from inspector.enforcement.common import act_state, as_json, event, loads, notif
 from inspector.extensions import db
 from inspector.inspections import driver_told, grant_told
 from inspector.models import (
+    EFFECTIVE,
     Appeal,
     AppealStatus,
     Credential,
@@ -37,7 +38,6 @@ from inspector.models import (
     Status,
     Vehicle,
 )
-from inspector.models.enforcement import EFFECTIVE
 from inspector.rules import NoSanction, PriorSanction, RulesError
 
 SUBJECT_OF_TARGET = {"driver": "driver", "registration": "driver", "holder": "holder",

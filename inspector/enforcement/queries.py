@@ -14,6 +14,7 @@ from inspector.enforcement.common import end_of_local_day, loads, local_day
 from inspector.enforcement.pricing import shown
 from inspector.extensions import db
 from inspector.models import (
+    EFFECTIVE,
     Appeal,
     AppealStatus,
     EnforcementEvent,
@@ -29,7 +30,6 @@ from inspector.models import (
     User,
     Vehicle,
 )
-from inspector.models.enforcement import EFFECTIVE
 from inspector.rules import Money
 
 OPEN_DEADLINE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,

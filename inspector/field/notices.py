@@ -17,8 +17,7 @@ from sqlalchemy import select
 
 from inspector.clock import aware
 from inspector.extensions import db
-from inspector.models import InspectionItem, Notice, Sanction, SanctionStatus
-from inspector.models.enforcement import KIND_LABELS
+from inspector.models import KIND_LABELS, InspectionItem, Notice, Sanction, SanctionStatus
 
 OPEN = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED,
         SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector import rules
+from inspector import laws, rules
 from inspector.extensions import db
-from inspector.laws import verdict
-from inspector.laws.verdict import Reason, Verdict
-from inspector.models import Driver, Inspection, ItemResult, Municipality
-from inspector.models.inspections import InspectionItem
+from inspector.laws import Reason, Verdict
+from inspector.models import Driver, Inspection, InspectionItem, ItemResult, Municipality
 
 
 def items_for(pack: rules.RulePack | None, rule_id: str) -> tuple[str, ...]:
@@ -75,11 +73,11 @@ def _driver(insp: Inspection, told: dict | None) -> Driver | None:
 def check(insp: Inspection, items: list[InspectionItem], told_driver: dict | None) -> RegistryCheck:
     """The vehicle's verdict (and the driver's, when the agent named a registered one) on the
     inspection's day, put beside the answers that check the same thing."""
-    parts = [verdict.of(insp.vehicle, insp.rules_day)]
+    parts = [laws.verdict_of(insp.vehicle, insp.rules_day)]
     driver = _driver(insp, told_driver)
     if driver is not None:
-        parts.append(verdict.of(driver, insp.rules_day))
-    whole = verdict.combine(parts)
+        parts.append(laws.verdict_of(driver, insp.rules_day))
+    whole = laws.combine_verdicts(parts)
     out = RegistryCheck(whole, driver is not None)
     matched: set[Reason] = set()
     ids = {i.item_id: i for i in items}

@@ -12,12 +12,19 @@ from inspector.models.credentials import (
 )
 from inspector.models.documents import NoticeDocument
 from inspector.models.enforcement import (
+    AUTHORITY_LABELS,
+    COPY_MEANS,
+    DELIVERY_MEANS,
+    EFFECTIVE,
+    KIND_LABELS,
+    STATUS_LABELS,
     Appeal,
     AppealStatus,
     EnforcementEvent,
     Fine,
     FinePayment,
     Notice,
+    NoticeCompanyCopy,
     Sanction,
     SanctionStatus,
     TickState,
@@ -76,3 +83,6 @@ __all__ += ["NoticeDocument"]
 __all__ += ["fold_name"]
 __all__ += ["CLOSURE_KINDS", "TownCalendarYear", "TownClosure"]
 __all__ += ["FleetStandingDay"]
+# the acts' labels and states, and the company's copy, for the areas that show or count acts
+__all__ += ["AUTHORITY_LABELS", "COPY_MEANS", "DELIVERY_MEANS", "EFFECTIVE", "KIND_LABELS", "STATUS_LABELS",
+            "NoticeCompanyCopy"]

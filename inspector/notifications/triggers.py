@@ -28,6 +28,7 @@ from inspector.models import (
     Inspection,
     Municipality,
     Notice,
+    NoticeCompanyCopy,
     Notification,
     PushSubscription,
     Role,
@@ -36,7 +37,6 @@ from inspector.models import (
     User,
     Vehicle,
 )
-from inspector.models.enforcement import NoticeCompanyCopy
 from inspector.notifications.push import notify
 
 # The supervisor's review page (the review blueprint), when the app has it.

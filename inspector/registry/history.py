@@ -13,17 +13,19 @@ from sqlalchemy.orm import aliased
 from inspector.extensions import db
 from inspector.identifiers import format_plate
 from inspector.models import (
+    COPY_MEANS,
+    KIND_LABELS,
     AuditEntry,
     Fine,
     Holder,
     Notice,
+    NoticeCompanyCopy,
     Sanction,
     SanctionStatus,
     StatusChange,
     User,
     Vehicle,
 )
-from inspector.models.enforcement import COPY_MEANS, KIND_LABELS, NoticeCompanyCopy
 
 INTERNAL_FIELDS = {"id", "municipality_id"}
 

@@ -16,6 +16,8 @@ from sqlalchemy import and_, case, func, or_, select
 from inspector.enforcement import VOID_STATUSES, paid_so_far
 from inspector.extensions import db
 from inspector.models import (
+    EFFECTIVE,
+    KIND_LABELS,
     Fine,
     FinePayment,
     Inspection,
@@ -28,7 +30,6 @@ from inspector.models import (
     SanctionStatus,
     User,
 )
-from inspector.models.enforcement import EFFECTIVE, KIND_LABELS
 from inspector.stats.period import Period
 from inspector.stats.sql import local_date, within
 

@@ -18,6 +18,8 @@ from inspector.enforcement import LIST_GROUPS, VOID_STATUSES, end_of_local_day, 
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf
 from inspector.models import (
+    KIND_LABELS,
+    STATUS_LABELS,
     Credential,
     Driver,
     Fine,
@@ -37,7 +39,6 @@ from inspector.models import (
     Vehicle,
     vehicle_drivers,
 )
-from inspector.models.enforcement import KIND_LABELS, STATUS_LABELS
 from inspector.stats.period import Period
 
 BATCH = 1000

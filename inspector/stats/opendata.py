@@ -13,8 +13,7 @@ from decimal import Decimal
 from sqlalchemy import case, func, select
 
 from inspector.extensions import db
-from inspector.models import Fine, FinePayment, Inspection, Sanction
-from inspector.models.enforcement import EFFECTIVE, KIND_LABELS
+from inspector.models import EFFECTIVE, KIND_LABELS, Fine, FinePayment, Inspection, Sanction
 from inspector.stats import fleet as fleet_stats
 from inspector.stats.period import Period
 from inspector.stats.sql import local_date, within

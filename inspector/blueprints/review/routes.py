@@ -17,6 +17,8 @@ from inspector.enforcement import LIST_GROUPS, loads
 from inspector.extensions import db
 from inspector.inspections import evidence_state
 from inspector.models import (
+    KIND_LABELS,
+    STATUS_LABELS,
     AppealStatus,
     Driver,
     Holder,
@@ -26,7 +28,6 @@ from inspector.models import (
     Sanction,
     SanctionStatus,
 )
-from inspector.models.enforcement import KIND_LABELS, STATUS_LABELS
 from inspector.rules import brl
 from inspector.security import day_in_range, get_in_town, roles_required, town_id, whole_number
 
