@@ -6,14 +6,12 @@ The expected dates were worked out by hand on a calendar, never with the functio
 from __future__ import annotations
 
 from datetime import date, datetime
-from pathlib import Path
 
 import pytest
-import yaml
 
 from inspector.rules import calendar as legal
+from tests.support.legal_cases import case_params, cases
 
-CASES_FILE = Path(__file__).resolve().parent.parent / "rule_cases" / "deadlines" / "deadlines.yaml"
 KEYS = {
     "name",
     "article",
@@ -30,8 +28,8 @@ KEYS = {
     "expect_end",
     "expect_end_closed",
 }
-RAW = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
-CASES = [pytest.param(case, id=f"{i} {case['name']}") for i, case in enumerate(RAW)]
+RAW = cases("deadlines")
+CASES = case_params("deadlines")
 
 
 def _day(value) -> date:

@@ -13,25 +13,17 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-import yaml
 
 from inspector import rules as R
 from inspector.rules.calendar import Closure, TownCalendar
+from tests.support.legal_cases import case_params
 
-CASES_DIR = Path(__file__).resolve().parent.parent / "rule_cases" / "readings"
 CASE_KEYS = {"name", "article", "town", "service", "day", "check", "input", "expect"}
 
 
-def _load():
-    for path in sorted(CASES_DIR.glob("*.yaml")):
-        for i, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8"))):
-            yield pytest.param(case, id=f"{path.stem}[{i}] {case.get('name', '')[:60]}")
-
-
-CASES = list(_load())
+CASES = case_params("readings")
 
 
 def _day(value) -> date | None:

@@ -8,24 +8,16 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-import yaml
 
 from inspector import rules as R
+from tests.support.legal_cases import case_params
 
-CASES_DIR = Path(__file__).resolve().parent.parent / "rule_cases"
 CASE_KEYS = {"name", "article", "town", "service", "day", "check", "input", "expect"}
 
 
-def _load_cases():
-    for path in sorted(CASES_DIR.glob("*.yaml")):
-        for i, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8"))):
-            yield pytest.param(case, id=f"{path.stem}[{i}] {case.get('name', '')}")
-
-
-CASES = list(_load_cases())
+CASES = case_params()
 
 
 def test_there_are_enough_cases_and_every_law_has_some():
