@@ -100,12 +100,15 @@ def use_rules_dirs(value) -> None:
 
 def install_listeners() -> None:
     """Hook the services that follow enforcement's events, in the act's transaction: who must
-    be told is pushed, then the notice's PDF (and the company's copy) is made."""
+    be told is pushed, then the notice's PDF (and the company's copy) is made; and chain each
+    transaction's audit entries as it commits."""
+    from inspector import audit
     from inspector.documents import issuing
     from inspector.notifications import triggers
 
     triggers.register()
     issuing.install()
+    audit.install()
 
 
 @event.listens_for(Engine, "connect")

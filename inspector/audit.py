@@ -15,8 +15,9 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import bindparam, event, func, select, text, update
 from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.orm import Session
 
 from inspector.extensions import db
 from inspector.models import AuditEntry
@@ -67,71 +68,78 @@ def entry_hash(seq: int, at: datetime, actor: str, actor_id: int | None,
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _lock_chain() -> None:
-    """Serialise appenders so the chain never forks."""
-    if db.session.get_bind().dialect.name == "postgresql":
-        db.session.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
+def _lock_chain(session) -> None:
+    """Serialise the chaining of entries so the chain never forks (on SQLite the database's
+    one writer does)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(4242001)"))
 
 
-_APPEND = AuditEntry.__table__.insert()  # built once: an entry is written on every change
-_LAST = select(AuditEntry.__table__.c.seq, AuditEntry.__table__.c.hash).order_by(
-    AuditEntry.__table__.c.seq.desc()).limit(1)
+_TABLE = AuditEntry.__table__
+_APPEND = _TABLE.insert()  # built once: an entry is written on every change
+_LAST = select(_TABLE.c.seq, _TABLE.c.hash).where(_TABLE.c.seq.is_not(None)).order_by(
+    _TABLE.c.seq.desc()).limit(1)
+_UNSEQUENCED = select(_TABLE).where(_TABLE.c.seq.is_(None)).order_by(_TABLE.c.id)
+_SEQUENCE = update(_TABLE).where(_TABLE.c.id == bindparam("entry_id")).values(
+    seq=bindparam("seq"), prev_hash=bindparam("prev"), hash=bindparam("digest"))
+_PENDING = "audit_pending"
 
 
 def record(action: str, entity: str, entity_id: Any, *, before: dict | None = None,
            after: dict | None = None, actor=None, municipality_id: int | None = None,
-           at: datetime | None = None) -> tuple[int, str]:
-    """Append an entry in the caller's transaction (committed with the change it records);
-    return its (seq, hash). Pending ORM changes are flushed first, as the change comes
-    before its record."""
+           at: datetime | None = None) -> None:
+    """Write an entry in the caller's transaction (committed with the change it records).
+
+    The entry takes its place in the chain (its number and hashes) when the transaction
+    commits (`sequence`, a before-commit hook): the chain's lock, which serialises every
+    town's audited writes, is then held only for that last step, not while the transaction
+    does its work (a tick, an import, a sync). A savepoint rolled back takes its entries with
+    it. Pending ORM changes are flushed first, as the change comes before its record."""
     db.session.flush()
-    seq, prev = _tail()
-    at = at or datetime.now(UTC)
-    actor_label = getattr(actor, "username", None) or (actor if isinstance(actor, str) else "system")
-    actor_id = getattr(actor, "id", None)
-    before_s = canonical(before) if before is not None else None
-    after_s = canonical(after) if after is not None else None
-    entity_id = str(entity_id)
-    digest = entry_hash(seq, at, actor_label, actor_id, municipality_id, action, entity,
-                        entity_id, before_s, after_s, prev)
     db.session.execute(_APPEND, {
-        "seq": seq, "at": at, "actor_id": actor_id, "actor": actor_label,
+        "seq": None, "at": at or datetime.now(UTC), "actor_id": getattr(actor, "id", None),
+        "actor": getattr(actor, "username", None) or (actor if isinstance(actor, str) else "system"),
         "municipality_id": municipality_id, "action": action, "entity": entity,
-        "entity_id": entity_id, "before": before_s, "after": after_s, "prev_hash": prev,
-        "hash": digest})
-    db.session.info[_TAIL] = (_innermost(), seq, digest)
-    return seq, digest
+        "entity_id": str(entity_id),
+        "before": canonical(before) if before is not None else None,
+        "after": canonical(after) if after is not None else None,
+        "prev_hash": None, "hash": None})
+    db.session.info[_PENDING] = True
 
 
-_TAIL = "audit_tail"
+def sequence(session) -> int:
+    """Chain the entries this transaction wrote, in the order written, after the last one
+    committed; return how many. Run before the outermost commit (`install`)."""
+    if session.in_nested_transaction() or not session.info.pop(_PENDING, False):
+        return 0
+    session.flush()
+    _lock_chain(session)
+    last = session.execute(_LAST).first()
+    seq, prev = (last.seq, last.hash) if last else (0, GENESIS)
+    params = []
+    for e in session.execute(_UNSEQUENCED):
+        seq += 1
+        digest = entry_hash(seq, e.at, e.actor, e.actor_id, e.municipality_id, e.action,
+                            e.entity, e.entity_id, e.before, e.after, prev)
+        params.append({"entry_id": e.id, "seq": seq, "prev": prev, "digest": digest})
+        prev = digest
+    if params:
+        session.execute(_SEQUENCE, params)
+    return len(params)
 
 
-def _innermost():
-    """The transaction an entry is written in: the innermost savepoint, or the session's."""
-    session = db.session()
-    return session.get_nested_transaction() or session.get_transaction()
-
-
-def _tail() -> tuple[int, str]:
-    """(next seq, previous hash). The first append of a transaction takes the chain's lock
-    and reads the last entry; later appends in the same (innermost) transaction continue
-    from the entry it wrote, still the tail: the lock is held until the commit. Any other
-    transaction (a savepoint begun, released or rolled back since) reads the tail again."""
-    tx, seq, digest = db.session.info.get(_TAIL, (None, None, None))
-    if tx is not None and tx is _innermost() and tx.is_active:
-        return seq + 1, digest
-    _lock_chain()
-    last = db.session.execute(_LAST).first()
-    return (last.seq + 1, last.hash) if last else (1, GENESIS)
+def install() -> None:
+    """Chain each transaction's entries as it commits (create_app calls it)."""
+    if not event.contains(Session, "before_commit", sequence):
+        event.listen(Session, "before_commit", sequence)
 
 
 def head() -> tuple[int, str] | None:
-    """The chain's last entry (seq, hash) as an append in this transaction would continue it
-    (the chain's lock is taken, as for an append); None while the log is empty. Printed on
+    """The chain's last committed entry (seq, hash); None while the log is empty. Printed on
     issued documents, it makes every copy a witness: a log that no longer holds that entry
-    with that hash was truncated or rewritten (`flask audit verify --expect SEQ:HASH`)."""
-    seq, prev = _tail()
-    return None if seq == 1 else (seq - 1, prev)
+    with that hash was truncated or rewritten (`flask audit verify --expect SEQ:HASH`). The
+    document's own entries follow it, chained when its transaction commits."""
+    return latest()
 
 
 def latest() -> tuple[int, str] | None:
@@ -180,7 +188,8 @@ def verify() -> tuple[int, Break | None]:
     prev = GENESIS
     expected_seq = 1
     count = 0
-    rows = db.session.execute(select(AuditEntry).order_by(AuditEntry.seq, AuditEntry.id))
+    rows = db.session.execute(select(AuditEntry).where(AuditEntry.seq.is_not(None))
+                              .order_by(AuditEntry.seq, AuditEntry.id))
     for (e,) in rows:
         if e.seq != expected_seq:
             return count, Break(e.seq, e.id, f"expected entry #{expected_seq}, found #{e.seq}: "
@@ -197,4 +206,10 @@ def verify() -> tuple[int, Break | None]:
         prev = e.hash
         expected_seq += 1
         count += 1
+    loose = db.session.scalar(select(AuditEntry.id).where(AuditEntry.seq.is_(None))
+                              .order_by(AuditEntry.id).limit(1))
+    if loose is not None:
+        return count, Break(None, loose, f"entry id {loose} is outside the chain (no number, "
+                                         "no hash): it was written without the commit that "
+                                         "chains entries")
     return count, None

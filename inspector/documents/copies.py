@@ -75,14 +75,10 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
     `sheet`: the notice's content as read for the original (`notice_documents.notice_sheet`,
     same access code); the copy is then drawn from it without reading the database again.
 
-    The audit anchor is not shared: the copy prints `audit.head()` read now, just before its
-    own `notice_company_copy_made` entry, as every stored document does. The anchor says "na
-    emissão deste documento, o registro terminava na entrada nº N", and when the copy is made
-    the log's tail is the original's `notice_document_issued` entry, one past the anchor
-    printed on the original; printing the original's would be false on the copy's paper and
-    would witness less (a log cut back to just before the record of the original's issue
-    would still hold it). It costs one indexed read, and copies stay byte for byte what
-    they were before the content was shared."""
+    The copy prints `audit.head()`, as every stored document does: "na emissão deste
+    documento, o registro terminava na entrada nº N", the last entry committed when it was
+    made. Made in the original's transaction, that is the original's anchor too; the records
+    of both issues are chained after it when the transaction commits."""
     act = notice.sanction
     cite = copy_citation(act)
     if cite is None:

@@ -75,6 +75,7 @@ def _noise(rounds: int, towns: list[int], records: list[tuple[str, str]], seed: 
         entity, entity_id = rng.choice(records + lookalikes)
         audit.record(f"{entity}_updated", entity, entity_id, actor="teste",
                      municipality_id=rng.choice(towns), after={"k": k})
+    db.session.commit()  # entries take their number when their transaction commits
 
 
 def test_history_is_the_newest_entries_of_the_records_in_the_town(app):

@@ -1,8 +1,11 @@
 """The company's copy (Tapurah Lei 406/2001 Art. 27 I) is drawn from the content read for
 the notice: the database is read once per issued notice, and both PDFs are byte for byte
-what a fresh reading gives, each with the audit log's tail when it was made (the copy's is
-the original's `notice_document_issued` entry). SQLite and PostgreSQL (DATABASE_URL)."""
+what a fresh reading gives, each with the audit log's tail when it was made: the last entry
+committed before the transaction that issued them (their own entries are chained at its
+commit). SQLite and PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
+
+import re
 
 from sqlalchemy import select
 
@@ -12,7 +15,7 @@ from inspector.documents import issuing as notice_documents
 from inspector.extensions import db
 from inspector.models import AuditEntry, Notice, NoticeDocument
 from inspector.models.enforcement import NoticeCompanyCopy
-from tests.support.documents import COMPANY, company_notice
+from tests.support.documents import COMPANY, company_notice, pdf_text
 
 
 def _entry(action: str, notice_id: int) -> AuditEntry:
@@ -21,11 +24,11 @@ def _entry(action: str, notice_id: int) -> AuditEntry:
         AuditEntry.entity_id == str(notice_id))).one()
 
 
-def _before(entry: AuditEntry) -> tuple[int, str]:
-    """The log's tail just before an entry was appended: (seq, hash)."""
-    prev = db.session.scalars(select(AuditEntry).where(AuditEntry.seq < entry.seq)
-                              .order_by(AuditEntry.seq.desc()).limit(1)).one()
-    return prev.seq, prev.hash
+def _printed_anchor(pdf: bytes, tmp_path) -> tuple[int, str]:
+    """The audit entry a document names as the log's tail, as the log holds it."""
+    seq = int(re.search(r"terminava na entrada nº (\d+)", pdf_text(pdf, tmp_path)).group(1))
+    entry = db.session.scalars(select(AuditEntry).where(AuditEntry.seq == seq)).one()
+    return entry.seq, entry.hash
 
 
 def test_a_tapurah_notice_and_its_copy_read_the_database_once(app, monkeypatch):
@@ -44,7 +47,7 @@ def test_a_tapurah_notice_and_its_copy_read_the_database_once(app, monkeypatch):
         assert db.session.scalar(select(NoticeDocument.notice_id)) == out["notice_id"]
 
 
-def test_both_pdfs_are_what_a_fresh_reading_gives_each_with_its_own_anchor(app):
+def test_both_pdfs_are_what_a_fresh_reading_gives_with_the_logs_tail_when_made(app, tmp_path):
     out = company_notice(app)
     with app.app_context():
         notice = db.session.get(Notice, out["notice_id"])
@@ -53,18 +56,21 @@ def test_both_pdfs_are_what_a_fresh_reading_gives_each_with_its_own_anchor(app):
         copy = notice_copies.copy_of(notice)
         issued = _entry("notice_document_issued", notice.id)
         made = _entry("notice_company_copy_made", notice.id)
-        anchor = _before(issued)
-        assert _before(made) == (issued.seq, issued.hash)  # the copy's tail: one further
+        anchor = _printed_anchor(original.pdf, tmp_path)
+        # made in one transaction, both name the last entry committed before it, which
+        # precedes the records of their own issue
+        assert _printed_anchor(copy.pdf, tmp_path) == anchor
+        assert anchor[0] < issued.seq < made.seq
+        assert anchor[1] in pdf_text(original.pdf, tmp_path)
         fresh = notice_documents.render_notice_pdf(notice, out["code"], anchor)
         assert original.pdf == fresh
         fresh_copy = notice_documents.render_notice_pdf(
-            notice, out["code"], (issued.seq, issued.hash),
-            copy_mark=notice_copies.copy_mark(COMPANY))
+            notice, out["code"], anchor, copy_mark=notice_copies.copy_mark(COMPANY))
         assert copy.pdf == fresh_copy and copy.pdf != fresh
         # one reading drawn twice gives the same bytes as two readings
         sheet = notice_documents.notice_sheet(notice, out["code"])
         assert notice_documents.render_notice_pdf(notice, out["code"], anchor,
                                                   sheet=sheet) == fresh
         assert notice_documents.render_notice_pdf(
-            notice, out["code"], (issued.seq, issued.hash),
+            notice, out["code"], anchor,
             copy_mark=notice_copies.copy_mark(COMPANY), sheet=sheet) == fresh_copy
