@@ -11,10 +11,13 @@ concurrently.
    revalidated in time are cancelled (Nortelândia 127 Art. 8 § ú), moto-taxi permits whose
    insurance lapsed are revoked (Tapurah Art. 17).
 
-Every change writes the audit log. A tick starts by updating the single `TickState` row: on
-PostgreSQL that row lock makes a second tick wait for the first to commit (then it finds
-nothing left to do); on SQLite the write lock does the same. Unique `origin_key`s and event
-`dedupe_key`s are the backstop.
+Every change writes the audit log. Each phase (and the law's own measures, each town) is a
+transaction of its own, so a tick holds its row locks for one phase at a time and a tick cut
+short keeps what its finished phases did (the next one does the rest). Each of those
+transactions starts by updating the single `TickState` row: on PostgreSQL that row lock makes
+a second tick wait for the first's phase to commit (then it finds nothing left to do); on
+SQLite the write lock does the same. Unique `origin_key`s and event `dedupe_key`s are the
+backstop.
 """
 from __future__ import annotations
 
@@ -98,30 +101,42 @@ class TickReport:
         return {"now": self.now.isoformat(), "changes": self.changes, **out}
 
 
-def _lock(now: datetime) -> None:
-    """Take the tick lock: update the one TickState row (created on first use)."""
+def _lock(now: datetime, *, start: bool = False) -> None:
+    """Take the tick lock for one phase: update the one TickState row (created on first use)."""
     if db.session.get(TickState, 1) is None:
         insert_once(TickState(id=1, runs=0, last_changes=0))  # or another tick did
         db.session.commit()
-    db.session.execute(update(TickState).where(TickState.id == 1).values(
-        runs=TickState.runs + 1, last_now=utc(now), last_started_at=datetime.now(UTC)))
-    db.session.expire_all()  # read what the previous tick committed, not the identity map
+    values = {"last_now": utc(now)}
+    if start:
+        values |= {"runs": TickState.runs + 1, "last_started_at": datetime.now(UTC)}
+    db.session.execute(update(TickState).where(TickState.id == 1).values(**values))
+    db.session.expire_all()  # read what the previous phase committed, not the identity map
 
 
 def tick(now: datetime) -> TickReport:
-    """Apply what time brings up to `now`; commits. Safe to run twice or concurrently."""
+    """Apply what time brings up to `now`; commits each phase. Safe to run twice or
+    concurrently."""
     now = utc(now)
-    db.session.commit()  # a tick is its own transaction
-    _lock(now)
+    db.session.commit()  # a tick's phases are transactions of their own
     report = TickReport(now)
-    report.proposed.extend(propose_pending(now))  # inspections the field sync completed
-    _convert(now, report)
-    _accrue(now, report)
-    _remind(now, report)
-    _close_windows(now, report)
-    report.lifted.extend(lift_due(now))
-    _close_finished(now, report)
-    _automatic(now, report)
+    phases = (
+        lambda: report.proposed.extend(propose_pending(now)),  # inspections the sync completed
+        lambda: _convert(now, report),
+        lambda: _accrue(now, report),
+        lambda: _remind(now, report),
+        lambda: _close_windows(now, report),
+        lambda: report.lifted.extend(lift_due(now)),
+        lambda: _close_finished(now, report),
+    )
+    for i, phase in enumerate(phases):
+        _lock(now, start=i == 0)
+        phase()
+        db.session.commit()
+    for town_id in db.session.scalars(select(Municipality.id).order_by(Municipality.id)).all():
+        _lock(now)
+        _automatic(db.session.get(Municipality, town_id), now, report)
+        db.session.commit()
+    _lock(now)
     db.session.execute(update(TickState).where(TickState.id == 1).values(
         last_finished_at=datetime.now(UTC), last_changes=report.changes))
     db.session.commit()
@@ -235,27 +250,25 @@ def _close_finished(now: datetime, report: TickReport) -> None:
 
 
 # --- what the law applies by itself -------------------------------------------------------------
-def _automatic(now: datetime, report: TickReport) -> None:
-    for town in db.session.scalars(select(Municipality).order_by(Municipality.id)).all():
-        today = town_day(town, now)   # the law's day is the town's (municipalities.timezone)
-        for pack in rules.packs_for_town(town.slug):
-            if not pack.span.covers(today):
-                continue
-            offences = [o for o in pack.offences if o.span.covers(today)
-                        and any(m.automatic for m in o.measures)]
-            if not offences:
-                continue
-            r = rules.rules_on(pack, today)
-            found = _registry_violations(town, pack, r, {f for o in offences for f in o.findings})
-            for violation, row, vehicle in found:
-                for o in offences:
-                    if violation.rule_id in o.findings:
-                        for m in o.measures:
-                            if m.automatic:
-                                act = _apply_automatic(town, pack, o, m, violation, row, vehicle,
-                                                       now)
-                                if act is not None:
-                                    report.automatic.append(act.id)
+def _automatic(town: Municipality, now: datetime, report: TickReport) -> None:
+    today = town_day(town, now)   # the law's day is the town's (municipalities.timezone)
+    for pack in rules.packs_for_town(town.slug):
+        if not pack.span.covers(today):
+            continue
+        offences = [o for o in pack.offences if o.span.covers(today)
+                    and any(m.automatic for m in o.measures)]
+        if not offences:
+            continue
+        r = rules.rules_on(pack, today)
+        found = _registry_violations(town, pack, r, {f for o in offences for f in o.findings})
+        for violation, row, vehicle in found:
+            for o in offences:
+                if violation.rule_id in o.findings:
+                    for m in o.measures:
+                        if m.automatic:
+                            act = _apply_automatic(town, pack, o, m, violation, row, vehicle, now)
+                            if act is not None:
+                                report.automatic.append(act.id)
 
 
 def _registry_violations(town: Municipality, pack, r, wanted: set[str]):

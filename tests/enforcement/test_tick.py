@@ -2,6 +2,7 @@
 once (SQLite and PostgreSQL with DATABASE_URL); the CLI around it."""
 from __future__ import annotations
 
+import importlib
 import json
 from datetime import date, timedelta
 from decimal import Decimal
@@ -344,3 +345,35 @@ def test_an_upheld_appeal_does_not_reactivate_what_was_revoked_before(app):
                                   text_="Provido por falta de prova.")
         db.session.commit()
         assert db.session.get(Driver, f["driver"].id).status == Status.REVOKED
+
+
+def test_a_tick_cut_short_keeps_its_finished_phases_and_the_next_does_the_rest(app, monkeypatch):
+    """Each phase is its own transaction (row locks held one phase at a time): a tick that
+    dies while accruing keeps the notice it had already converted (Tapurah Lei 406/2001
+    Art. 29 § único: the daily fine once the 72 hours are over); the next tick does what the
+    cut one never reached (Nortelândia Lei 127/2009 Art. 8 § único: a registration not
+    revalidated is cancelled) without converting the notice twice."""
+    tick_module = importlib.import_module("inspector.enforcement.tick")  # the face's tick() hides it
+    with app.app_context():
+        _, _, _, act_id = _confirmed_notice()
+        late = factories.driver("nortelandia", "autonomo", registration_expiry=date(2026, 1, 1))
+        db.session.commit()
+        now = T0 + timedelta(days=4)
+
+        def power_cut(*_a):
+            raise RuntimeError("power cut")
+
+        monkeypatch.setattr(tick_module, "_accrue", power_cut)
+        with pytest.raises(RuntimeError):
+            enforcement.tick(now)
+        db.session.rollback()
+        db.session.expire_all()
+        assert db.session.get(Sanction, act_id).status == SanctionStatus.CONVERTED_TO_DAILY_FINE
+        assert db.session.get(Driver, late.id).status != Status.REVOKED  # never reached
+        monkeypatch.undo()
+        again = enforcement.tick(now)
+        assert again.converted == [] and len(again.automatic) == 1
+        assert db.session.get(Driver, late.id).status == Status.REVOKED
+        assert db.session.scalar(select(func.count(Sanction.id)).where(
+            Sanction.parent_id == act_id)) == 1
+        assert audit.verify()[1] is None
