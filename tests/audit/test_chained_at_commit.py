@@ -95,7 +95,7 @@ def test_a_transaction_still_working_does_not_hold_up_another_towns_write(app):
         assert audit.verify()[1] is None
 
 
-def test_an_entry_written_around_the_application_is_reported_outside_the_chain(app):
+def test_an_entry_written_around_the_application_is_reported_outside_the_chain(app, runner):
     with app.app_context():
         town = factories.town("tapurah")
         _write("chained", town.id)
@@ -107,3 +107,6 @@ def test_an_entry_written_around_the_application_is_reported_outside_the_chain(a
         count, broken = audit.verify()
         assert broken is not None and broken.seq is None and "outside the chain" in broken.reason
         assert count == len(_entries()) - 1
+    cli = runner.invoke(args=["audit", "verify"])
+    assert cli.exit_code == 1 and "BROKEN at entry id" in cli.output
+    assert "outside the chain" in cli.output
