@@ -60,7 +60,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_cli(app)
     install_listeners()
     if app.config["INSPECTOR_ENV"] == "production":  # one pt-BR line per reason, exit 2
-        from inspector.operations.production import refuse_unsafe_start
+        from inspector.operations import refuse_unsafe_start
 
         refuse_unsafe_start(app)
     app.jinja_env.undefined = StrictUndefined  # a typo in a template is an error, not ""
@@ -77,8 +77,8 @@ def use_rules_dirs(value) -> None:
     import os
     import sys
 
-    from inspector import laws
-    from inspector.rules import RulePackError, load_all, loader, texts
+    from inspector import laws, rules
+    from inspector.rules import RulePackError, load_all
 
     dirs = [Path(d) for d in (value if isinstance(value, (list, tuple))
                               else str(value or "").split(os.pathsep)) if str(d).strip()]
@@ -87,12 +87,12 @@ def use_rules_dirs(value) -> None:
             print(f"erro: RULES_EXTRA_DIR={d}: a pasta não tem packs/ nem laws/ "
                   "(docs/adding-a-town.md)", file=sys.stderr)
             raise SystemExit(2)
-    if loader.set_extra_dirs(dirs):
-        texts.law_texts.cache_clear()
+    if rules.set_extra_dirs(dirs):
+        rules.law_texts.cache_clear()
         laws.forget_rules()
     try:
         load_all()
-        texts.law_texts()
+        rules.law_texts()
     except RulePackError as e:
         print(f"erro: pacote de regras recusado: {e}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -102,12 +102,10 @@ def install_listeners() -> None:
     """Hook the services that follow enforcement's events, in the act's transaction: who must
     be told is pushed, then the notice's PDF (and the company's copy) is made; and chain each
     transaction's audit entries as it commits."""
-    from inspector import audit
-    from inspector.documents import issuing
-    from inspector.notifications import triggers
+    from inspector import audit, documents, notifications
 
-    triggers.register()
-    issuing.install()
+    notifications.register_triggers()
+    documents.install_document_hooks()
     audit.install()
 
 

@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import aliased
 
-from inspector import rules
+from inspector import laws, rules
 from inspector.clock import town_day, utc
 from inspector.enforcement.acts import (
     accrue,
@@ -49,7 +49,6 @@ from inspector.enforcement.common import (
 from inspector.enforcement.pending import propose_pending
 from inspector.enforcement.suspensions import lift_due
 from inspector.extensions import db, insert_once
-from inspector.laws import compliance
 from inspector.models import (
     Appeal,
     AppealStatus,
@@ -287,7 +286,7 @@ def _registry_violations(town: Municipality, pack, r, wanted: set[str]):
             Driver.registration_expiry < today - timedelta(days=grace))
             .order_by(Driver.id).with_for_update()).all()
         for d in drivers:
-            for v in rules.driver_rule_violations(r, compliance.driver_facts(d)):
+            for v in rules.driver_rule_violations(r, laws.driver_facts(d)):
                 if v.rule_id in wanted:
                     out.append((v, d, None))
     if wanted & {"insurance.lapsed", "insurance.missing"}:
@@ -297,7 +296,7 @@ def _registry_violations(town: Municipality, pack, r, wanted: set[str]):
             Vehicle.municipality_id == town.id, Vehicle.service == service,
             last_end < today).order_by(Vehicle.id)).all()
         for veh in vehicles:
-            for v in rules.vehicle_document_violations(r, compliance.vehicle_facts(veh)):
+            for v in rules.vehicle_document_violations(r, laws.vehicle_facts(veh)):
                 if v.rule_id in wanted:
                     out.append((v, veh, veh))
     return out

@@ -159,3 +159,91 @@ def test_only_requests_commands_and_named_units_of_work_end_a_transaction():
                     and ast.unparse(node.func.value) == "db.session"):
                 wrong.append(f"{module}:{node.lineno} {node.func.attr}()")
     assert wrong == []
+
+
+# Every package of `inspector/` shows a face: its `__init__` exports (with `__all__`) the names
+# other areas use, and other areas import only that face - `from inspector.registry import
+# save_vehicle` or `from inspector import registry`, never `inspector.registry.records`. A
+# module (audit.py, clock.py...) is its own face. The exceptions, each for its reason:
+FACE_EXEMPT_TARGETS = {
+    "blueprints": "views are not operations: its face registers the blueprints, and the one "
+                  "reader from outside (a CLI command printing a citation as the law page "
+                  "writes it) takes that helper from its module",
+}
+FACE_EXEMPT_SOURCES = {
+    "migrations": "a migration is history: it keeps the imports it was written with, and its "
+                  "helpers (the evidence store's layout) are the modules as they were",
+}
+
+
+def submodules(area: str) -> set[str]:
+    """The modules and subpackages of one package area (empty for a module area)."""
+    folder = PACKAGE / area
+    if not folder.is_dir():
+        return set()
+    return {p.stem for p in folder.glob("*.py") if p.stem != "__init__"} | {
+        p.name for p in folder.iterdir() if (p / "__init__.py").exists()}
+
+
+def test_other_areas_are_reached_through_their_face():
+    """An import from another package names the package itself, and only names its face
+    exports: a new `from inspector.registry.records import ...` elsewhere fails here."""
+    wrong = []
+    for module, area, tree in modules():
+        if area in FACE_EXEMPT_SOURCES:
+            continue
+        for target, names, line in imports(tree):
+            other = area_of(target)
+            if other in {None, area, "inspector"} or other in FACE_EXEMPT_TARGETS:
+                continue
+            if target != f"inspector.{other}" and (PACKAGE / other).is_dir():
+                wrong.append(f"{module}:{line} imports {target} (use inspector.{other})")
+            for name in set(names) & submodules(other):
+                wrong.append(f"{module}:{line} imports the module {other}.{name} (use the face)")
+    assert wrong == []
+
+
+# Names that were the face before this rule, each its module's one entry point, called so by
+# every view, command and test (`enforcement.tick(now)`); within the area, `from
+# inspector.enforcement.tick import ...` still reaches the module.
+HIDING_KEPT = {"inspector.enforcement": {"choose", "deadlines", "tick"}}
+
+
+def test_a_face_never_hides_one_of_its_modules():
+    """A face name equal to one of its modules (`history`, `seed`...) would replace that
+    module as an attribute of the package, and `from inspector.registry import history` would
+    mean two things: such names are exported under a name that says what they are."""
+    wrong = []
+    for module, area, tree in modules():
+        if module != f"inspector.{area}":
+            continue
+        for node in tree.body:
+            bound = ([a.asname or a.name for a in node.names] if isinstance(node, ast.ImportFrom)
+                     else [node.name] if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                     else [t.id for t in getattr(node, "targets", []) if isinstance(t, ast.Name)])
+            wrong += [f"{module}:{node.lineno} binds {n}" for n in bound
+                      if n in submodules(area) and n not in HIDING_KEPT.get(module, set())]
+    assert wrong == []
+
+
+def test_no_module_imports_its_own_face_at_import_time():
+    """Within a package, modules import each other's modules: the face imports them all, so a
+    module that imported the face while it loads would start a circle. (Inside a function,
+    run after everything loaded, it may.)"""
+    wrong = []
+    for module, area, tree in modules():
+        if module == f"inspector.{area}":
+            continue
+        inside = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for n in ast.walk(f)}
+        for node in ast.walk(tree):
+            if id(node) in inside or not isinstance(node, ast.ImportFrom) or node.level:
+                continue
+            if node.module == f"inspector.{area}":
+                names = [a.name for a in node.names if a.name not in submodules(area)]
+            elif node.module == "inspector":
+                names = [a.name for a in node.names if a.name == area]
+            else:
+                continue
+            wrong += [f"{module}:{node.lineno} imports {n} from its own face" for n in names]
+    assert wrong == []
