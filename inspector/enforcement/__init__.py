@@ -21,6 +21,9 @@ Entry points
 - Read: `review_queue`, `acts_of`, `events_of`, `deadlines`, `deadline_soon`,
   `review_for_agent`, `acts_list`, `notice_for_holder`, `notices_for_holder`.
 - Documents: `check_access_code`, `reset_access_code`.
+- Fines and grants: `record_payment`, `reverse_payment`, `balance_of`, `open_fines`;
+  `give_grant`, `remove_grant`, `offered_grants` (the repair deadline a supervisor grants);
+  `suspension_bounds`, `situation_text`.
 - Listeners: `subscribe(kind, fn)`; kinds `inspection_to_review(inspection)`,
   `act_decided(act, notice)`, `notice_issued(notice, act, access_code)`,
   `forwarded_to_mayor(act)`, `inspection_reviewed(inspection)`,
