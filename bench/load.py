@@ -529,6 +529,8 @@ def main() -> None:
     ap.add_argument("--duration", type=int, default=60, help="seconds per level after the ramp")
     ap.add_argument("--spawn-rate", type=float, help="users started per second (default: "
                     "a tenth of the level, at least 1)")
+    ap.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (1 as "
+                    "`make serve`; 2 stands for a second app node's CPU, on this same machine)")
     ap.add_argument("--towns", type=int, default=4)
     ap.add_argument("--vehicles", type=int, default=500, help="moto-taxis per town")
     ap.add_argument("--photo-size", default="720x540",
@@ -565,7 +567,7 @@ def main() -> None:
             env = dict(os.environ, INSPECTOR_ENV="production", DATABASE_URL=url,
                        SECRET_KEY=secret, PUBLIC_BASE_URL="https://fiscaliza.bench.invalid",
                        TRUSTED_PROXIES="1", LOG_LEVEL="WARNING")
-            with Server(env, workers=1, extra_args=(
+            with Server(env, workers=args.workers, extra_args=(
                     "--config", "python:inspector.gunicorn_conf", "--preload",
                     "--forwarded-allow-ips", "127.0.0.1", "--timeout", "120")) as server:
                 field_facts(server.port, plan)
@@ -591,7 +593,7 @@ def main() -> None:
             f"{s:.1f} s ({n} inspections proposed)" for (s, _), n in zip(tick.runs, tick.proposed))
               + (f"; FAILED: {', '.join(bad)}" if bad else ", all exit 0")
               + f"; app server alive to the end: {'yes' if alive else 'NO'}")
-        print(f"setup: gunicorn 1 worker x {os.environ.get('WEB_THREADS') or 8} threads "
+        print(f"setup: gunicorn {args.workers} worker(s) x {os.environ.get('WEB_THREADS') or 8} threads "
               f"(inspector/gunicorn_conf.py), INSPECTOR_ENV=production, PostgreSQL on the same "
               f"machine; photos {args.photo_size[0]}x{args.photo_size[1]} "
               f"(~{os.path.getsize(plan['photos'][0]) // 1024} KB)")
