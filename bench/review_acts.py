@@ -61,6 +61,7 @@ class Ledger:
         self.revoked: dict[int, tuple[int, datetime]] = {}   # driver id -> (act id, when)
         self.pdf_notice_acts: list[int] = []
         self.pdf_acts: list[int] = []
+        self.pdf_offenders: set[str] = set()
 
     # -- the law ---------------------------------------------------------------------------
     def proposal(self, rule_id: str, occurrence: int, day):
@@ -136,7 +137,11 @@ class Ledger:
                 mine.append((act, i == principal, rule.id))
                 self._event(completed, "proposed", act, iid,
                             f"Proposto: {m.label} ({p.law}, {m.citation.article}).")
-                if sample == "open" and m.kind == "notice":
+                # one notice per offender: confirming one re-proposes the offender's later
+                # proposals with the new count (enforcement.repropose_later), rejecting them
+                if sample == "open" and m.kind == "notice" and \
+                        act["offender"] not in self.pdf_offenders:
+                    self.pdf_offenders.add(act["offender"])
                     self.pdf_acts.append(act["id"])
         self._event(completed, "inspection_to_review", None, iid,
                     f"Vistoria completa: {len(mine)} ato(s) proposto(s).",
