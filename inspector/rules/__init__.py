@@ -56,6 +56,7 @@ from inspector.rules.lawtext import Block, LawText, Unit
 from inspector.rules.loader import (
     LAWS_DIR,
     PACKS_DIR,
+    SERVICES,
     UNITS,
     RulePackError,
     load_all,
