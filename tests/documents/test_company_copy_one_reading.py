@@ -9,6 +9,7 @@ import re
 
 from sqlalchemy import select
 
+from inspector import audit
 from inspector.documents import content as notice_content
 from inspector.documents import copies as notice_copies
 from inspector.documents import issuing as notice_documents
@@ -48,6 +49,9 @@ def test_a_tapurah_notice_and_its_copy_read_the_database_once(app, monkeypatch):
 
 
 def test_both_pdfs_are_what_a_fresh_reading_gives_with_the_logs_tail_when_made(app, tmp_path):
+    with app.app_context():  # the log already holds the town's setup, as any town's does
+        audit.record("town_setup", "municipality", 0, actor="teste")
+        db.session.commit()
     out = company_notice(app)
     with app.app_context():
         notice = db.session.get(Notice, out["notice_id"])
