@@ -9,6 +9,7 @@
   over `limit_request_line` bytes, more than `limit_request_fields` headers or one over
   `limit_request_field_size`, a request that is not HTTP. Those answers (400, 431, ...) carry
   the application's security headers and a Portuguese page too (`HeaderedThreadWorker`).
+- A keep-alive connection is closed by the client, never by gunicorn under it (`keepalive`).
 """
 from __future__ import annotations
 
@@ -27,6 +28,15 @@ worker_class = "inspector.gunicorn_conf.HeaderedThreadWorker"
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+# gthread closes a connection idle for `keepalive` s without looking whether a request has
+# just arrived on it: the client that reused it at that moment gets it closed or reset with no
+# answer (bench/keepalive.py, 100 clients idle 1-4 s: 2-3 of ~1,750 requests lost with
+# gunicorn's default 2 s, none with this value). So the client must always close first:
+# nginx keeps an idle upstream connection 60 s (keepalive_timeout, deploy/nginx.conf; a photo
+# PUT whose body it did not buffer it cannot resend: a 502), bench/load.py's users under 20 s.
+# An idle connection holds one of worker_connections (1000; beyond it the worker stops
+# accepting): behind nginx they are at most its `keepalive 16` per nginx worker.
+keepalive = 75
 
 REFUSALS = {
     400: "O pedido não pôde ser entendido.",

@@ -6,12 +6,15 @@ inspector/gunicorn_conf.py), holds the limits as configured (issue 14 items 5 an
   two gunicorn workers, each counting alone, up to 2N got through.
 - What gunicorn answers itself (a request line over 4 KB, a header over 8 KB, 101 headers,
   a request that is not HTTP) carries the same security headers as the application's pages.
+- A keep-alive connection is closed by the client, not by gunicorn as a request arrives on it
+  (gunicorn_conf.keepalive; bench/keepalive.py shows the requests lost otherwise).
 """
 from __future__ import annotations
 
 import http.client
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -22,6 +25,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from inspector import gunicorn_conf
 from tests import factories
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,3 +197,35 @@ def test_every_answer_of_the_real_server_carries_the_security_headers(real_serve
         if status == 400 and "gunicorn" not in headers.get("server", "x"):
             assert "O pedido não pôde ser entendido." in body.decode("utf-8", "replace")
     assert seen["request line over 4 KB"] == 400 and seen["header over 8 KB"] == 431
+
+
+def test_a_connection_idle_past_gunicorns_default_keep_alive_still_gets_its_answer(real_server):
+    """An idle keep-alive connection is still open after 4 s and answers its next request on
+    the same socket. With gunicorn's default keep-alive (2 s, looked at once a second) it was
+    closed by then, and a request sent as it closed got no answer at all."""
+    conn = http.client.HTTPConnection("127.0.0.1", real_server, timeout=10)
+    conn.request("GET", "/healthz")
+    first = conn.getresponse()
+    first.read()
+    assert first.status == 200 and not first.will_close
+    sock = conn.sock
+    time.sleep(4)
+    assert not select.select([sock], [], [], 0)[0], "the server closed the idle connection"
+    conn.request("GET", "/healthz")  # sent without looking, as a proxy's pooled connection is
+    again = conn.getresponse()
+    again.read()
+    assert again.status == 200 and conn.sock is sock
+    conn.close()
+
+
+def test_gunicorn_keeps_an_idle_connection_longer_than_nginx_in_front_of_it():
+    """deploy/nginx.conf's upstream keeps idle connections `keepalive_timeout` (nginx's
+    default 60 s when not written): gunicorn must keep them longer, or it closes one just as
+    nginx sends a request on it; a photo PUT, its body not buffered (proxy_request_buffering
+    off), cannot be resent: the phone would get a 502."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    upstream = re.search(r"upstream\s+inspector\s*\{([^}]*)\}", conf).group(1)
+    assert re.search(r"^\s*keepalive\s+\d+;", upstream, re.M), "nginx reuses connections"
+    written = re.search(r"^\s*keepalive_timeout\s+(\d+)s?;", upstream, re.M)
+    nginx_idle = int(written.group(1)) if written else 60
+    assert gunicorn_conf.keepalive > nginx_idle
