@@ -1,8 +1,9 @@
 """The OpenAPI `Error` schema names every field an error body carries (issue 14 items 1 and 7):
 it is generated from the model every JSON error answer is built with (errors.ErrorBody), and
 real error answers of the field API — signed out, not found, a refused body, a photo refused
-for good, a conflict, another agent's inspection — validate against the published document
-(JSON Schema 2020-12, as Schemathesis checks responses). Runs on SQLite and PostgreSQL."""
+for good, a conflict, another agent's inspection, a photo the object store could not take —
+validate against the published document (JSON Schema 2020-12, as Schemathesis checks
+responses), which lists each status the operation answers. Runs on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import typing
@@ -16,7 +17,8 @@ from PIL import Image
 from inspector.errors import ErrorBody, PhotoProblem
 from inspector.inspections import evidence
 from tests import factories
-from tests.support.field_api import Api, body, photo_decl
+from tests.support.field_api import Api, body, jpeg, photo_decl
+from tests.support.localstack import free_port
 
 
 def _error_schema(client) -> dict:
@@ -96,3 +98,30 @@ def test_real_error_bodies_match_the_published_schema(app, agent):
     assert seen == {"error", "status", "fields", "reason", "problem", "permanent"}
     assert answers["422 photo"].json["permanent"] is True
     assert answers["403 other_author"].json["reason"] == "other_author"
+
+
+def test_a_photo_the_object_store_cannot_take_answers_the_documented_503(app, agent):
+    """The object store does not answer (EVIDENCE_BACKEND=s3, nothing listening at its
+    endpoint): the photo PUT answers 503 with an Error body, as /api/openapi.json says it may;
+    the photo is not acknowledged (the phone keeps it and sends it again)."""
+    api, vehicle_id, _ = agent
+    schema, doc = _error_schema(app.test_client())
+    put_photo = doc["paths"]["/api/field/inspections/{inspection_id}/photos/{photo_id}"]["put"]
+    documented = put_photo["responses"]["503"]
+    assert documented["$ref"] == "#/components/responses/Error"
+    assert "send the photo again" in documented["description"]
+
+    app.config.update(EVIDENCE_BACKEND="s3", EVIDENCE_S3_BUCKET="provas",
+                      EVIDENCE_S3_ENDPOINT_URL=f"http://127.0.0.1:{free_port()}",
+                      EVIDENCE_S3_REGION="us-east-1", EVIDENCE_S3_ACCESS_KEY_ID="test",
+                      EVIDENCE_S3_SECRET_ACCESS_KEY="test")
+    photo = jpeg(7)
+    b = body(vehicle_id, fail={"tank-sign": [photo]})
+    iid, pid = str(uuid.uuid4()), b["items"][-1]["photos"][0]["id"]
+    assert api.put_inspection(iid, b).status_code == 201
+    r = api.put_photo(iid, pid, photo)
+    assert r.status_code == 503, r.json
+    errors = [e.message for e in jsonschema_rs.Draft202012Validator(schema).iter_errors(r.json)]
+    assert errors == [], (r.json, errors)
+    assert r.json["status"] == 503 and "armazenamento inacessível" in r.json["error"]
+    assert api.get(f"/api/field/inspections/{iid}").json["missing_photos"] == [pid]

@@ -247,7 +247,13 @@ PATHS: dict = {
             "responses": {"201": _ok(_ref("Progress"), "Stored."),
                           "200": _ok(_ref("Progress"), "The same bytes again."),
                           "404": ERR, "409": ERR, "422": ERR, "400": ERR, "401": ERR,
-                          "403": ERR, "413": _described(ERR, "The body is larger than 16 MB.")}}},
+                          "403": ERR, "413": _described(ERR, "The body is larger than 16 MB."),
+                          # evidence_objects.StoreError; the phone keeps the photo and retries a 5xx
+                          # (static/js/field/sync.js)
+                          "503": _described(ERR, "The object store (EVIDENCE_BACKEND=s3) did "
+                                            "not answer or refused the bytes: nothing was "
+                                            "stored or acknowledged; send the photo again "
+                                            "later.")}}},
 }
 
 
