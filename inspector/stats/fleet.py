@@ -64,7 +64,11 @@ def standing_today(town_id: int, day: date | None = None) -> tuple[dict[int, dic
 def today(town_id: int, day: date | None = None) -> list[ServiceFleet]:
     """The fleet by service today; the day's counts are recorded (flushed: the caller
     commits) when they were not yet, or changed."""
-    day = day or local_day()
+    return _judge(town_id, day or local_day())[0]
+
+
+def _judge(town_id: int, day: date) -> tuple[list[ServiceFleet], int]:
+    """The fleet by service on `day`, and how many of the day's rows this call wrote."""
     entries, services = standing_today(town_id, day)
     counts: dict[str, Counter] = {}
     for vid, service in services.items():
@@ -72,8 +76,7 @@ def today(town_id: int, day: date | None = None) -> list[ServiceFleet]:
         counts.setdefault(service, Counter())[status] += 1
     fleet = [ServiceFleet(s, sum(c.values()), c["regular"], c["irregular"], c["suspended"])
              for s, c in sorted(counts.items())]
-    _record(town_id, day, fleet)
-    return fleet
+    return fleet, _record(town_id, day, fleet)
 
 
 def record_day(town: Municipality, moment: datetime) -> int:
@@ -84,10 +87,14 @@ def record_day(town: Municipality, moment: datetime) -> int:
     if db.session.scalar(select(exists().where(FleetStandingDay.municipality_id == town.id,
                                                FleetStandingDay.day == day))):
         return 0
-    return len(today(town.id, day))
+    # another node's tick may record the same day at the same moment: only its rows count
+    return _judge(town.id, day)[1]
 
 
-def _record(town_id: int, day: date, fleet: list[ServiceFleet]) -> None:
+def _record(town_id: int, day: date, fleet: list[ServiceFleet]) -> int:
+    """Write the day's counts where they are missing or changed; how many rows it wrote (an
+    insert another writer made first is not one)."""
+    written = 0
     kept = {r.service.value: r for r in db.session.scalars(
         select(FleetStandingDay).where(FleetStandingDay.municipality_id == town_id,
                                        FleetStandingDay.day == day))}
@@ -96,14 +103,16 @@ def _record(town_id: int, day: date, fleet: list[ServiceFleet]) -> None:
                   "suspended": f.suspended}
         row = kept.get(f.service)
         if row is None:
-            insert_once(FleetStandingDay(municipality_id=town_id, day=day,
-                                         service=Service(f.service), recorded_at=now(),
-                                         **values))
+            written += insert_once(FleetStandingDay(municipality_id=town_id, day=day,
+                                                    service=Service(f.service),
+                                                    recorded_at=now(), **values))
         elif any(getattr(row, k) != v for k, v in values.items()):
             for k, v in values.items():
                 setattr(row, k, v)
             row.recorded_at = now()
+            written += 1
     db.session.flush()
+    return written
 
 
 def trend(town_id: int, period: Period) -> list[tuple[date, dict[str, ServiceFleet]]]:
