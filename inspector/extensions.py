@@ -1,5 +1,6 @@
 """Flask extensions, created unbound and bound in create_app(); and `insert_once`, the one
 way a row guarded by a unique key is written when another writer may have written it first."""
+from flask import Flask
 from flask_htmx import HTMX
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -28,7 +29,34 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 htmx = HTMX()
-limiter = Limiter(key_func=get_remote_address, default_limits=[])
+# How long a request waits on a shared store (redis://) that does not answer before the limiter
+# counts in this process's memory instead (RATELIMIT_IN_MEMORY_FALLBACK_ENABLED). redis-py waits
+# forever by default: a frozen Redis, or one behind a network that drops packets, hung every
+# limited request and soon every thread of the server (tests/multinode/test_shared_store_down.py).
+# Redis on the deployment's network answers in a millisecond.
+STORE_TIMEOUT = 0.5
+_REDIS_SCHEMES = ("redis://", "rediss://", "redis+unix://")
+
+
+def store_options() -> dict:
+    """redis-py's settings for the rate limits' store: connecting and each answer bounded."""
+    return {"socket_connect_timeout": STORE_TIMEOUT, "socket_timeout": STORE_TIMEOUT}
+
+
+class SharedLimiter(Limiter):
+    """Flask-Limiter with bounded waits on a Redis store (`store_options`), unless the
+    deployment set RATELIMIT_STORAGE_OPTIONS itself."""
+
+    def init_app(self, app: Flask) -> None:
+        uri = str(app.config.get("RATELIMIT_STORAGE_URI") or "")
+        ours = uri.startswith(_REDIS_SCHEMES) and not app.config.get("RATELIMIT_STORAGE_OPTIONS")
+        # one Limiter serves every app of the process (tests make many) and Limiter.init_app
+        # only adds to its options: an earlier app's are dropped here
+        self._storage_options = store_options() if ours else {}
+        super().init_app(app)
+
+
+limiter = SharedLimiter(key_func=get_remote_address, default_limits=[])
 
 
 def insert_once(row) -> bool:

@@ -1,7 +1,6 @@
-"""Two real app servers behind one deployment (issue 18 point 2): two gunicorn processes, each
-with its own instance folder, sharing one PostgreSQL database (a throwaway one of this module),
-one S3 bucket (LocalStack, tests/support/localstack.py), one Redis (Debian's redis-server)
-and the SECRET_KEY, as README "Several app servers" says to run them. Through HTTP only:
+"""Two real app servers behind one deployment (issue 18 point 2), started by conftest.py: two
+gunicorn processes, each with its own instance folder, sharing one PostgreSQL database, one S3
+bucket (LocalStack), one Redis and the SECRET_KEY. Through HTTP only:
 
 - a session started on A works on B, and signing out on B ends it on A;
 - an inspection sent to A and retried on B is stored once (B answers 200, the replay); the
@@ -18,197 +17,28 @@ PostgreSQL pass (.ci/run) runs it.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import signal
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from datetime import date, timedelta
-from pathlib import Path
 from urllib.parse import urlencode
 
-import pytest
-from sqlalchemy import create_engine, func, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import func, select
 
-from inspector import audit, create_app, enforcement
+from inspector import audit, enforcement
 from inspector.extensions import db
 from inspector.models import AuditEntry, Fine, Inspection, Photo, Sanction, StatusChange
 from tests import factories
-from tests.support.config import app_config
+from tests.multinode.nodes import ROOT, Node, anonymous, make, moto, needs_postgresql, on
 from tests.support.enforcement import fleet, inspect, local
 from tests.support.field_api import LiveClient, body, jpeg, photos_of, sha
-from tests.support.localstack import free_port, localstack
 
-ROOT = Path(__file__).resolve().parents[2]
-URL = os.environ.get("DATABASE_URL", "")
-REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 LOGIN_LIMIT = 10  # config.defaults: LOGIN_RATE_LIMIT "10 per minute;50 per hour"
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
-pytestmark = pytest.mark.skipif(
-    not URL.startswith("postgresql"),
-    reason="two app servers share one database: needs DATABASE_URL=postgresql+psycopg://... "
-           "(CI's PostgreSQL pass, .ci/run); SQLite is a file of one machine")
-
-
-def _wait(proc, url_check, log: Path, what: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not url_check():
-        assert proc.poll() is None, f"{what} exited: {log.read_text()[-2000:]}"
-        assert time.monotonic() < deadline, f"{what} did not start: {log.read_text()[-2000:]}"
-        time.sleep(0.1)
-
-
-def _stop(proc) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    """Debian's redis-server on a free loopback port, nothing written to disk."""
-    if not os.access(REDIS, os.X_OK):
-        pytest.skip("redis-server is missing: `make redis` installs Debian's")
-    import redis
-
-    port = free_port()
-    log = tmp_path_factory.mktemp("redis") / "redis.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                 "--appendonly", "no", "--daemonize", "no"],
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"redis://127.0.0.1:{port}"
-    client = redis.Redis.from_url(url)
-
-    def up() -> bool:
-        try:
-            return client.ping()
-        except redis.ConnectionError:
-            return False
-    try:
-        _wait(proc, up, log, "redis-server")
-        yield url
-    finally:
-        client.close()
-        _stop(proc)
-
-
-@pytest.fixture(scope="module")
-def shared_db():
-    """A PostgreSQL database of this module's own, migrated; dropped at the end."""
-    base = make_url(URL)
-    name = f"{base.database}_multinode_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = base.set(database=name).render_as_string(hide_password=False)
-    try:
-        import flask_migrate
-
-        app = create_app(app_config(url))
-        with app.app_context():
-            flask_migrate.upgrade()
-            db.engine.dispose()
-        yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@pytest.fixture(scope="module")
-def bucket(tmp_path_factory):
-    import boto3
-
-    with localstack(tmp_path_factory.mktemp("localstack")) as endpoint:
-        client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
-                              aws_access_key_id="test", aws_secret_access_key="test")
-        name = f"multinode-{uuid.uuid4().hex[:10]}"
-        client.create_bucket(Bucket=name)
-        yield {"name": name, "client": client, "endpoint": endpoint}
-
-
-class Node:
-    """One app server: its port, instance folder and environment."""
-
-    def __init__(self, name: str, folder: Path, env: dict):
-        self.name, self.folder, self.env = name, folder, env
-        self.port = int(env["PORT"])
-
-
-@pytest.fixture(scope="module")
-def cluster(shared_db, redis_url, bucket, tmp_path_factory):
-    """Nodes A and B: `gunicorn -c python:inspector.gunicorn_conf` each, as `make serve` runs
-    it, with the settings README "Several app servers" lists; and an app object on the same
-    database for the test's own rows and checks."""
-    import http.client
-
-    root = tmp_path_factory.mktemp("nodes")
-    common = {k: v for k, v in os.environ.items()
-              if not k.startswith(("EVIDENCE_", "RATELIMIT_", "INSPECTOR_"))}
-    common.update(DATABASE_URL=shared_db, SECRET_KEY="multinode-" + "k" * 40,
-                  RATELIMIT_STORAGE_URI=redis_url, EVIDENCE_BACKEND="s3",
-                  EVIDENCE_S3_BUCKET=bucket["name"], EVIDENCE_S3_ENDPOINT_URL=bucket["endpoint"],
-                  EVIDENCE_S3_REGION="us-east-1", EVIDENCE_S3_ACCESS_KEY_ID="test",
-                  EVIDENCE_S3_SECRET_ACCESS_KEY="test", EVIDENCE_S3_PREFIX="evidencias/",
-                  LOG_LEVEL="WARNING", TRUSTED_PROXIES="0")
-    nodes, procs, logs = [], [], []
-    for name in ("a", "b"):
-        folder = root / name
-        folder.mkdir()
-        port = free_port()
-        env = dict(common, INSPECTOR_INSTANCE_DIR=str(folder), PORT=str(port),
-                   PUBLIC_BASE_URL=f"http://127.0.0.1:{port}")
-        nodes.append(Node(name, folder, env))
-        log = open(folder / "server.log", "wb")
-        logs.append(log)
-        procs.append(subprocess.Popen(
-            [str(Path(sys.executable).parent / "gunicorn"), "--config",
-             "python:inspector.gunicorn_conf", "--workers", "1", "--bind", f"127.0.0.1:{port}",
-             "inspector:create_app()"], cwd=ROOT, env=env, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True))
-
-    def healthy(port: int):
-        def check() -> bool:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/healthz")
-                return conn.getresponse().status == 200
-            except OSError:
-                return False
-        return check
-    app = create_app(app_config(shared_db) | {"EVIDENCE_BACKEND": "s3"}
-                     | {k: v for k, v in common.items() if k.startswith("EVIDENCE_S3_")})
-    try:
-        for node, proc in zip(nodes, procs, strict=True):
-            _wait(proc, healthy(node.port), node.folder / "server.log", f"node {node.name}")
-        yield {"a": nodes[0], "b": nodes[1], "app": app, "redis": redis_url, "bucket": bucket}
-    finally:
-        for proc in procs:
-            _stop(proc)
-        for log in logs:
-            log.close()
-        with app.app_context():
-            db.engine.dispose()
-
-
-def _make(app, factory, *args, **kwargs):
-    with app.app_context():
-        obj = factory(*args, **kwargs)
-        db.session.commit()
-        db.session.refresh(obj)
-        db.session.expunge(obj)
-        return obj
+pytestmark = needs_postgresql
 
 
 def _count(app, model, **where) -> int:
@@ -216,28 +46,11 @@ def _count(app, model, **where) -> int:
         return db.session.scalar(select(func.count()).select_from(model).filter_by(**where))
 
 
-def _moto(app):
-    def build():
-        v = factories.vehicle("tapurah", "mototaxi")
-        d = factories.driver("tapurah", "mototaxista", holder=v.holder)
-        d.vehicles.append(v)
-        factories.licence(v)
-        factories.insurance(v)
-        return v
-    return _make(app, build)
-
-
-def _on(client: LiveClient, node: Node) -> LiveClient:
-    """The same browser (cookie jar) now talking to `node`, as behind a load balancer."""
-    client.port = node.port
-    return client
-
-
 def test_a_session_started_on_one_server_works_on_the_other(cluster):
     a, b, app = cluster["a"], cluster["b"], cluster["app"]
-    agent = _make(app, factories.user, "agent", "tapurah")
+    agent = make(app, factories.user, "agent", "tapurah")
     phone = LiveClient(f"http://127.0.0.1:{a.port}", agent.username)  # signed in on A
-    status, _, payload = _on(phone, b).request("GET", "/api/field/session")
+    status, _, payload = on(phone, b).request("GET", "/api/field/session")
     assert status == 200, payload
     assert json.loads(payload)["user"]["username"] == agent.username
     assert phone.request("GET", "/inicio")[0] == 200
@@ -249,14 +62,14 @@ def test_a_session_started_on_one_server_works_on_the_other(cluster):
         {"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 302 and headers["Location"].endswith("/entrar")
     phone.cookie = copied  # the cookie as it was before signing out, replayed on A
-    status, _, _ = _on(phone, a).request("GET", "/api/field/session")
+    status, _, _ = on(phone, a).request("GET", "/api/field/session")
     assert status == 401  # ended on B, so ended on A: the session is a database row
 
 
 def test_an_inspection_sent_to_one_server_and_retried_on_the_other_is_stored_once(cluster):
     a, b, app = cluster["a"], cluster["b"], cluster["app"]
-    agent = _make(app, factories.user, "agent", "tapurah")
-    v = _moto(app)
+    agent = make(app, factories.user, "agent", "tapurah")
+    v = moto(app)
     p1 = jpeg(31)
     b1 = body(v.id, fail={"tank-sign": [p1]})
     iid, pid = str(uuid.uuid4()), photos_of(b1)[0]["id"]
@@ -264,12 +77,13 @@ def test_an_inspection_sent_to_one_server_and_retried_on_the_other_is_stored_onc
     phone = LiveClient(f"http://127.0.0.1:{a.port}", agent.username)
     status, _, payload = phone.put_json(path, b1)
     assert status == 201, payload
-    status, _, payload = _on(phone, b).put_json(path, b1)  # A's answer was lost: retried on B
+    status, _, payload = on(phone, b).put_json(path, b1)  # A's answer was lost: retried on B
     assert status == 200, payload
-    assert _count(app, Inspection) == 1
+    assert _count(app, Inspection, uuid=iid) == 1
     # the same inspection sent to both at the same moment: one stores it, the other replays
     b2 = body(v.id, ok=("general-condition", "mirrors", "tank-sign"))
-    path2 = f"/api/field/inspections/{uuid.uuid4()}"
+    iid2 = str(uuid.uuid4())
+    path2 = f"/api/field/inspections/{iid2}"
     phones = [LiveClient(f"http://127.0.0.1:{n.port}", agent.username) for n in (a, b)]
     barrier, statuses = threading.Barrier(2), []
 
@@ -282,15 +96,16 @@ def test_an_inspection_sent_to_one_server_and_retried_on_the_other_is_stored_onc
     for t in threads:
         t.join(60)
     assert sorted(statuses) == [200, 201]
-    assert _count(app, Inspection) == 2
+    assert _count(app, Inspection, uuid=iid2) == 1
     # the photo, sent to A then retried on B: one row, one object
-    status, _, payload = _on(phone, a).put_bytes(f"{path}/photos/{pid}", p1)
+    status, _, payload = on(phone, a).put_bytes(f"{path}/photos/{pid}", p1)
     assert status == 201, payload
-    status, _, payload = _on(phone, b).put_bytes(f"{path}/photos/{pid}", p1)
+    status, _, payload = on(phone, b).put_bytes(f"{path}/photos/{pid}", p1)
     assert status == 200 and json.loads(payload)["complete"] is True, payload
-    assert _count(app, Photo) == 1
-    with app.app_context():
-        actions = db.session.scalars(select(AuditEntry.action)).all()
+    assert _count(app, Photo, uuid=pid) == 1
+    with app.app_context():  # the package's other tests' inspections are not counted
+        actions = db.session.scalars(select(AuditEntry.action).where(
+            AuditEntry.entity_id.in_([iid, iid2, pid]))).all()
         assert actions.count("inspection_received") == 2
         assert actions.count("photo_received") == 1
         assert audit.verify()[1] is None
@@ -298,9 +113,9 @@ def test_an_inspection_sent_to_one_server_and_retried_on_the_other_is_stored_onc
 
 def test_a_photo_uploaded_through_one_server_is_served_by_the_other(cluster):
     a, b, app, bucket = cluster["a"], cluster["b"], cluster["app"], cluster["bucket"]
-    agent = _make(app, factories.user, "agent", "tapurah")
-    supervisor = _make(app, factories.user, "supervisor", "tapurah")
-    v = _moto(app)
+    agent = make(app, factories.user, "agent", "tapurah")
+    supervisor = make(app, factories.user, "supervisor", "tapurah")
+    v = moto(app)
     p1 = jpeg(32, size=(640, 480))
     b1 = body(v.id, fail={"tank-sign": [p1]})
     iid, pid = str(uuid.uuid4()), photos_of(b1)[0]["id"]
@@ -327,15 +142,14 @@ def test_a_login_limit_counts_across_both_servers(cluster):
     import redis
 
     a, b, app = cluster["a"], cluster["b"], cluster["app"]
-    user = _make(app, factories.user, "agent", "tapurah")
+    user = make(app, factories.user, "agent", "tapurah")
     store = redis.Redis.from_url(cluster["redis"])
     store.flushall()  # the other tests' sign-ins counted too
-    browser = LiveClient.__new__(LiveClient)
-    browser.host, browser.port, browser.cookie = "127.0.0.1", a.port, ""
+    browser = anonymous(a)
     token = _TOKEN.search(browser.request("GET", "/entrar")[2].decode()).group(1)
 
     def attempt(node: Node, password: str = "errada-000") -> int:
-        return _on(browser, node).request(
+        return on(browser, node).request(
             "POST", "/entrar", urlencode({"username": user.username, "password": password,
                                           "csrf_token": token}).encode(),
             {"Content-Type": "application/x-www-form-urlencoded"})[0]
