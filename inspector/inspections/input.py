@@ -47,10 +47,13 @@ class ParsedItem:
 
 # Built once: every inspection of every sync runs them.
 _VEHICLES = Vehicle.__table__.c
+_PHOTO_TAKEN = select(Photo.__table__.c.uuid).where(
+    Photo.__table__.c.uuid.in_(bindparam("ids", expanding=True))).limit(1)
+# The vehicle and, in the same round trip (each is one on PostgreSQL), one of the
+# inspection's photo UUIDs already registered, if any (`taken`)
 _VEHICLE = select(_VEHICLES.id, _VEHICLES.municipality_id, _VEHICLES.holder_id,
-                  _VEHICLES.service).where(_VEHICLES.id == bindparam("id"))
-_PHOTOS_TAKEN = select(Photo.__table__.c.uuid).where(
-    Photo.__table__.c.uuid.in_(bindparam("ids", expanding=True)))
+                  _VEHICLES.service, _PHOTO_TAKEN.scalar_subquery().label("taken")
+                  ).where(_VEHICLES.id == bindparam("id"))
 
 
 @dataclass
@@ -87,7 +90,10 @@ def parse_inspection(raw: bytes | str, town: Municipality) -> Parsed:
     naming every bad field."""
     body = bodies.parse(schemas.InspectionBody, raw)
     e = _Errors()
-    vehicle = db.session.execute(_VEHICLE, {"id": body.vehicle_id}).first()
+    ids = [str(ph.id) for it in body.items for ph in it.photos or ()]
+    vehicle = db.session.execute(_VEHICLE, {"id": body.vehicle_id, "ids": ids}).first()
+    # no such vehicle: the photos are looked up on their own (a refusal anyway)
+    taken = vehicle.taken if vehicle is not None else _first_taken(ids)
     if vehicle is None or vehicle.municipality_id != town.id:
         vehicle = None
         e.add("vehicle_id", f"veículo não encontrado no cadastro de {town.name}")
@@ -100,7 +106,7 @@ def parse_inspection(raw: bytes | str, town: Municipality) -> Parsed:
     items = _items(body.items, e)
     if vehicle is not None and items:
         _against_checklist(items, town, vehicle, day, e)
-    _photos_unused(items, e)
+    _photos_unused(items, taken, e)
     if e:
         raise ValidationFailed(dict(e))
     return Parsed(vehicle=vehicle, agent_id=body.agent_id, credential_token=body.credential_token,
@@ -260,12 +266,15 @@ def _grant_allowed(grant: schemas.RepairGrant, option: dict | None, law: str, na
                               f"({option['citation']['article']})")
 
 
-def _photos_unused(items: list[ParsedItem], e: _Errors) -> None:
-    """A photo UUID belongs to one inspection only, once."""
+def _first_taken(ids: list[str]) -> str | None:
+    """One of these photo UUIDs already registered (None: none is)."""
+    return db.session.scalar(_PHOTO_TAKEN, {"ids": ids}) if ids else None
+
+
+def _photos_unused(items: list[ParsedItem], taken: str | None, e: _Errors) -> None:
+    """A photo UUID belongs to one inspection only, once (`taken`: one already registered)."""
     ids = [ph.uuid for it in items for ph in it.photos]
     if len(ids) != len(set(ids)):
         e.add("items", "a mesma foto aparece duas vezes")
-    if ids:
-        taken = db.session.scalars(_PHOTOS_TAKEN, {"ids": ids}).all()
-        if taken:
-            e.add("items", f"foto já registrada em outra vistoria: {taken[0]}")
+    if taken is not None:
+        e.add("items", f"foto já registrada em outra vistoria: {taken}")

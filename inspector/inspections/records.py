@@ -315,9 +315,12 @@ _TOWN_OF = select(_INSP.c.municipality_id).where(_INSP.c.uuid == bindparam("uuid
 _OTHER = _PHOTO.alias("other")
 # How many of the inspection's other photos are still awaited (neither received nor refused
 # for good), counted by the statement that records this one (holding the write / row lock).
+# By the ids bound, not correlated with the updated row: SQLAlchemy writes a RETURNING's
+# columns unqualified on SQLite ("id != id"), which counted 0 there, and each photo then
+# read the missing and refused photos again (two more statements).
 _OTHERS_AWAITED = (select(func.count()).where(
-    _OTHER.c.inspection_id == _PHOTO.c.inspection_id, _OTHER.c.received_at.is_(None),
-    _OTHER.c.refused_at.is_(None), _OTHER.c.id != _PHOTO.c.id).scalar_subquery())
+    _OTHER.c.inspection_id == bindparam("of_inspection"), _OTHER.c.received_at.is_(None),
+    _OTHER.c.refused_at.is_(None), _OTHER.c.id != bindparam("photo_id")).scalar_subquery())
 # Record the arrival once (never of a photo refused for good: the refusal is final).
 _MARK_RECEIVED = (update(_PHOTO)
                   .where(_PHOTO.c.id == bindparam("photo_id"), _PHOTO.c.received_at.is_(None),
@@ -361,7 +364,7 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
         facts, refused = None, e
 
     def write(_retry: bool) -> Received:
-        row, others = _photo_row(uuid, photo_uuid, user.municipality_id)
+        row, others, refused_before = _photo_row(uuid, photo_uuid, user.municipality_id)
         if row.received_at is not None:
             return _photo_replay(row, photo_uuid, digest)
         if row.sha256 != digest:
@@ -380,7 +383,7 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
         # the bytes are appended (and fsynced) beside the statements below, and waited for
         # before the commit: a photo recorded as received always has its bytes on disk
         where, kept = evidence_store.writing(digest, data, row.town_id)
-        still_missing = mark_received(row.id, facts, now, where, len(data))
+        still_missing = mark_received(row.id, row.inspection_id, facts, now, where, len(data))
         if still_missing is None:  # a concurrent twin stored it
             db.session.rollback()
             kept.result()
@@ -391,8 +394,11 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
                      after={"inspection": uuid, "sha256": digest, "size": len(data),
                             "mime": row.mime, "exif_taken_at": facts.exif_taken_at})
         missing, status = _settle(row, others, still_missing, uuid, now, user)
+        # as read under the lock, unless another photo was settled since (then read again)
+        refused_for_good = (refused_before if len(others) == still_missing
+                            else _refused_of(row.inspection_id))
         answer = {"id": photo_uuid, "inspection": uuid, "complete": not missing,
-                  "missing_photos": missing, "refused_photos": _refused_of(row.inspection_id),
+                  "missing_photos": missing, "refused_photos": refused_for_good,
                   "status": status.value, "registry_changed": bool(row.registry_changed)}
         kept.result()  # raises what the disk said (full, I/O error): nothing is committed
         db.session.commit()
@@ -402,7 +408,7 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
 
 
 def _settle(row, others: list[str], still_missing: int, uuid: str, now: datetime,
-             user) -> tuple[list[str], InspectionStatus]:
+            user) -> tuple[list[str], InspectionStatus]:
     """After one photo was settled (received or refused for good): the photos still awaited,
     and the inspection's status, completed (and audited) when none is."""
     # the photos read before the lock can only have been settled since, never the reverse:
@@ -440,8 +446,8 @@ def _refuse(row, others: list[str], uuid: str, photo_uuid: str, e: evidence.Phot
     then answers the refusal (422, permanent). A concurrent twin that recorded it first: the
     refusal is answered all the same, nothing written twice."""
     reason = evidence.refusal_reason(e)
-    still_missing = db.session.scalar(_MARK_REFUSED, {"photo_id": row.id, "now": now,
-                                                      "reason": reason})
+    still_missing = db.session.scalar(_MARK_REFUSED, {
+        "photo_id": row.id, "of_inspection": row.inspection_id, "now": now, "reason": reason})
     if still_missing is None:
         db.session.rollback()
         return
@@ -454,14 +460,17 @@ def _refuse(row, others: list[str], uuid: str, photo_uuid: str, e: evidence.Phot
 
 
 def _photo_row(uuid: str, photo_uuid: str, town_id: int) -> tuple:
-    """The declared photo with what its inspection's answer needs, and the UUIDs of the
-    inspection's other photos not received yet (as read now), in one query.
+    """The declared photo with what its inspection's answer needs, the UUIDs of the
+    inspection's other photos still awaited, and its photos refused for good as the progress
+    answer lists them (both as read now), in one query.
     NotFound: no such inspection in the town; 422: the inspection did not declare it."""
     rows = db.session.execute(_DECLARED, {"uuid": uuid}).all()
     mine = next((r for r in rows if r.uuid == photo_uuid), None)
     if mine is not None and mine.town_id == town_id:
         return mine, [r.uuid for r in rows
-                      if r.received_at is None and r.refused_at is None and r is not mine]
+                      if r.received_at is None and r.refused_at is None and r is not mine], [
+            {"id": r.uuid, "reason": r.refused_reason or ""} for r in rows
+            if r.refused_at is not None]
     known = db.session.scalar(_TOWN_OF, {"uuid": uuid})
     db.session.rollback()
     if known != town_id:
@@ -469,13 +478,14 @@ def _photo_row(uuid: str, photo_uuid: str, town_id: int) -> tuple:
     raise ValidationFailed({"photo": "Esta foto não foi declarada nesta vistoria."})
 
 
-def mark_received(photo_id: int, facts: evidence.ImageFacts, now: datetime,
-                  where: evidence_store.Location, size: int) -> int | None:
+def mark_received(photo_id: int, inspection_id: int, facts: evidence.ImageFacts,
+                  now: datetime, where: evidence_store.Location, size: int) -> int | None:
     """Record the arrival once, and where its `size` bytes are in the evidence packs;
     return how many of the inspection's other photos are still missing, or None when a
     concurrent resend recorded it first."""
     return db.session.scalar(_MARK_RECEIVED, {
-        "photo_id": photo_id, "now": now, "width": facts.width, "height": facts.height,
+        "photo_id": photo_id, "of_inspection": inspection_id, "now": now,
+        "width": facts.width, "height": facts.height,
         "exif_taken_at": facts.exif_taken_at, "lat": facts.lat, "lon": facts.lon,
         "pack": where.pack, "pack_offset": where.offset, "size": size})
 

@@ -1,0 +1,101 @@
+"""How much database work one inspection's sync costs (issue 18 point 5: the sync on
+PostgreSQL at least 0.5x of the raw upload of the same bytes, bench/field.py). On
+PostgreSQL every statement is a round trip to the server, so the count of statements per
+request is what this guards: an inspection sent as the field app sends it (the body, then
+its three photos one by one, docs/sync.md §2-3) answers the same as always, and the
+statements each request runs may not grow past today's count without someone noticing.
+
+What is counted: every statement SQLAlchemy sends (the signed-in user's session look-up
+included), every connection taken from the pool (with `pool_pre_ping` each costs a
+`SELECT 1` round trip on PostgreSQL) and every commit. When a change adds a statement on
+purpose, the failure lists the statements: lower nothing, raise the bound and say why in
+the commit. Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+from __future__ import annotations
+
+import uuid
+from contextlib import contextmanager
+
+from sqlalchemy import event
+
+from inspector.extensions import db
+from tests.support.field_api import body, jpeg, photos_of
+
+# Statements per request, as of the commit that added this test (README "Figures", Sync).
+# PostgreSQL runs one more wherever the audit chain is locked (pg_advisory_xact_lock);
+# SQLite's single writer needs none.
+BOUNDS = {
+    "sqlite": {"inspection": 12, "photo": 7, "last photo": 9},
+    "postgresql": {"inspection": 13, "photo": 8, "last photo": 10},
+}
+
+
+@contextmanager
+def counting(app):
+    """Statements, pool check-outs and commits of the requests made inside the block."""
+    with app.app_context():
+        engine = db.engine
+    seen = {"statements": [], "checkouts": 0, "commits": 0}
+
+    def statement(conn, cursor, text, params, context, executemany):
+        seen["statements"].append(" ".join(text.split())[:160])
+
+    def checkout(*_):
+        seen["checkouts"] += 1
+
+    def commit(_conn):
+        seen["commits"] += 1
+
+    hooks = [(engine, "before_cursor_execute", statement), (engine.pool, "checkout", checkout),
+             (engine, "commit", commit)]
+    for target, name, fn in hooks:
+        event.listen(target, name, fn)
+    try:
+        yield seen
+    finally:
+        for target, name, fn in hooks:
+            event.remove(target, name, fn)
+
+
+def _measured(app, request) -> tuple[object, dict]:
+    with counting(app) as seen:
+        answer = request()
+    return answer, seen
+
+
+def _within(kind: str, seen: dict, bound: int) -> None:
+    listing = "\n  ".join(seen["statements"])
+    assert len(seen["statements"]) <= bound, (
+        f"{kind}: {len(seen['statements'])} statements, the bound is {bound}:\n  {listing}")
+    # one transaction, on one connection: a second check-out is a second ping, a second
+    # commit a second fsync of PostgreSQL's log
+    assert seen["checkouts"] <= 1, f"{kind}: {seen['checkouts']} connections taken"
+    assert seen["commits"] == 1, f"{kind}: {seen['commits']} commits"
+
+
+def test_one_inspection_and_its_photos_sync_within_todays_statements(app, api, moto):
+    v = moto()
+    with app.app_context():
+        bounds = BOUNDS[db.engine.dialect.name]
+    pictures = [jpeg(n) for n in (11, 12, 13)]
+    b = body(v.id, fail={"tank-sign": [pictures[0]], "mirrors": [pictures[1]],
+                         "leg-guard": [pictures[2]]}, ok=("general-condition",))
+    iid = str(uuid.uuid4())
+    declared = [p["id"] for p in photos_of(b)]
+    api.put_inspection(str(uuid.uuid4()), body(v.id))  # warm: the first request's look-ups
+
+    got, seen = _measured(app, lambda: api.put_inspection(iid, b))
+    assert got.status_code == 201, got.json
+    assert got.json == {"id": iid, "complete": False, "missing_photos": declared,
+                        "refused_photos": [], "status": "incomplete",
+                        "registry_changed": False}
+    _within("inspection", seen, bounds["inspection"])
+
+    for n, (pid, data) in enumerate(zip(declared, pictures)):
+        kind = "last photo" if n == len(declared) - 1 else "photo"
+        got, seen = _measured(app, lambda pid=pid, data=data: api.put_photo(iid, pid, data))
+        assert got.status_code == 201, got.json
+        assert got.json == {"id": pid, "inspection": iid, "complete": kind == "last photo",
+                            "missing_photos": declared[n + 1:], "refused_photos": [],
+                            "status": "awaiting_review" if kind == "last photo"
+                            else "incomplete", "registry_changed": False}
+        _within(kind, seen, bounds[kind])
