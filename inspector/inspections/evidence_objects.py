@@ -34,10 +34,18 @@ BLOCK = 1 << 20
 
 
 class StoreError(InspectorError):
-    """The object store refused or failed an operation (message in pt-BR). A request that
-    meets one answers 503: nothing was acknowledged, the phone sends the photo again."""
+    """The object store refused or failed an operation (the detail, in pt-BR, for the
+    operator: the log, the CLI). A request that meets one answers 503 with `message`, which
+    names no key, endpoint or library error: nothing was acknowledged, the phone sends the
+    photo again."""
 
     status = 503
+
+    @property
+    def message(self) -> str:
+        """What the agent (or the supervisor opening a photo) reads."""
+        return ("O armazenamento das fotos não respondeu agora. Nada foi perdido; tente de "
+                "novo em instantes (o aplicativo de campo reenvia a foto sozinho).")
 
 
 class NotConfigured(StoreError):
