@@ -15,7 +15,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import bindparam, event, func, select, text, update
+from sqlalchemy import event, func, select, text
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
@@ -76,62 +76,82 @@ def _lock_chain(session) -> None:
 
 
 _TABLE = AuditEntry.__table__
-_APPEND = _TABLE.insert()  # built once: an entry is written on every change
-_LAST = select(_TABLE.c.seq, _TABLE.c.hash).where(_TABLE.c.seq.is_not(None)).order_by(
-    _TABLE.c.seq.desc()).limit(1)
-_UNSEQUENCED = select(_TABLE).where(_TABLE.c.seq.is_(None)).order_by(_TABLE.c.id)
-_SEQUENCE = update(_TABLE).where(_TABLE.c.id == bindparam("entry_id")).values(
-    seq=bindparam("seq"), prev_hash=bindparam("prev"), hash=bindparam("digest"))
-_PENDING = "audit_pending"
+_APPEND = _TABLE.insert()  # built once: entries are written on every change
+_LAST = select(_TABLE.c.seq, _TABLE.c.hash).order_by(_TABLE.c.seq.desc()).limit(1)
+_PENDING = "audit_pending"  # session.info: [(transaction written in, entry), ...]
 
 
 def record(action: str, entity: str, entity_id: Any, *, before: dict | None = None,
            after: dict | None = None, actor=None, municipality_id: int | None = None,
            at: datetime | None = None) -> None:
-    """Write an entry in the caller's transaction (committed with the change it records).
+    """Add an entry to the caller's transaction (committed with the change it records).
 
-    The entry takes its place in the chain (its number and hashes) when the transaction
-    commits (`sequence`, a before-commit hook): the chain's lock, which serialises every
-    town's audited writes, is then held only for that last step, not while the transaction
-    does its work (a tick, an import, a sync). A savepoint rolled back takes its entries with
-    it. Pending ORM changes are flushed first, as the change comes before its record."""
+    The entry is written, numbered and chained when the transaction commits (`sequence`, a
+    before-commit hook): the chain's lock, which serialises every town's audited writes, is
+    then held only for that last step, not while the transaction does its work (a tick, an
+    import, a sync). A savepoint rolled back takes its entries with it (`_forget`). Pending
+    ORM changes are flushed first, as the change comes before its record."""
     db.session.flush()
-    db.session.execute(_APPEND, {
-        "seq": None, "at": at or datetime.now(UTC), "actor_id": getattr(actor, "id", None),
+    session = db.session()
+    at = at or datetime.now(UTC)
+    # the hash is taken of the instant as the database gives it back: UTC, to the microsecond
+    at = at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+    written_in = session.get_nested_transaction() or session.get_transaction()
+    session.info.setdefault(_PENDING, []).append((written_in, {
+        "at": at, "actor_id": getattr(actor, "id", None),
         "actor": getattr(actor, "username", None) or (actor if isinstance(actor, str) else "system"),
         "municipality_id": municipality_id, "action": action, "entity": entity,
         "entity_id": str(entity_id),
         "before": canonical(before) if before is not None else None,
-        "after": canonical(after) if after is not None else None,
-        "prev_hash": None, "hash": None})
-    db.session.info[_PENDING] = True
+        "after": canonical(after) if after is not None else None}))
+
+
+def _within(transaction, ancestor) -> bool:
+    while transaction is not None:
+        if transaction is ancestor:
+            return True
+        transaction = transaction.parent
+    return False
+
+
+def _forget(session, previous_transaction) -> None:
+    """A rollback takes the entries of what it undid: all of them, or a savepoint's."""
+    pending = session.info.get(_PENDING)
+    if not pending:
+        return
+    if not previous_transaction.nested:
+        session.info.pop(_PENDING, None)
+        return
+    session.info[_PENDING] = [(tx, e) for tx, e in pending
+                              if not _within(tx, previous_transaction)]
 
 
 def sequence(session) -> int:
-    """Chain the entries this transaction wrote, in the order written, after the last one
-    committed; return how many. Run before the outermost commit (`install`)."""
-    if session.in_nested_transaction() or not session.info.pop(_PENDING, False):
+    """Write the entries this transaction added, in the order added, numbered and chained
+    after the last one committed; return how many. Run before the outermost commit
+    (`install`)."""
+    if session.in_nested_transaction() or not session.info.get(_PENDING):
         return 0
-    session.flush()
+    entries = [e for _, e in session.info.pop(_PENDING)]
     _lock_chain(session)
     last = session.execute(_LAST).first()
     seq, prev = (last.seq, last.hash) if last else (0, GENESIS)
-    params = []
-    for e in session.execute(_UNSEQUENCED):
+    for e in entries:
         seq += 1
-        digest = entry_hash(seq, e.at, e.actor, e.actor_id, e.municipality_id, e.action,
-                            e.entity, e.entity_id, e.before, e.after, prev)
-        params.append({"entry_id": e.id, "seq": seq, "prev": prev, "digest": digest})
-        prev = digest
-    if params:
-        session.execute(_SEQUENCE, params)
-    return len(params)
+        e["seq"], e["prev_hash"] = seq, prev
+        e["hash"] = prev = entry_hash(seq, e["at"], e["actor"], e["actor_id"],
+                                      e["municipality_id"], e["action"], e["entity"],
+                                      e["entity_id"], e["before"], e["after"], prev)
+    session.execute(_APPEND, entries)
+    return len(entries)
 
 
 def install() -> None:
-    """Chain each transaction's entries as it commits (create_app calls it)."""
-    if not event.contains(Session, "before_commit", sequence):
-        event.listen(Session, "before_commit", sequence)
+    """Chain each transaction's entries as it commits, and drop those of what a rollback
+    undid (create_app calls it)."""
+    for name, hook in (("before_commit", sequence), ("after_soft_rollback", _forget)):
+        if not event.contains(Session, name, hook):
+            event.listen(Session, name, hook)
 
 
 def head() -> tuple[int, str] | None:
@@ -188,8 +208,7 @@ def verify() -> tuple[int, Break | None]:
     prev = GENESIS
     expected_seq = 1
     count = 0
-    rows = db.session.execute(select(AuditEntry).where(AuditEntry.seq.is_not(None))
-                              .order_by(AuditEntry.seq, AuditEntry.id))
+    rows = db.session.execute(select(AuditEntry).order_by(AuditEntry.seq, AuditEntry.id))
     for (e,) in rows:
         if e.seq != expected_seq:
             return count, Break(e.seq, e.id, f"expected entry #{expected_seq}, found #{e.seq}: "
@@ -206,10 +225,4 @@ def verify() -> tuple[int, Break | None]:
         prev = e.hash
         expected_seq += 1
         count += 1
-    loose = db.session.scalar(select(AuditEntry.id).where(AuditEntry.seq.is_(None))
-                              .order_by(AuditEntry.id).limit(1))
-    if loose is not None:
-        return count, Break(None, loose, f"entry id {loose} is outside the chain (no number, "
-                                         "no hash): it was written without the commit that "
-                                         "chains entries")
     return count, None

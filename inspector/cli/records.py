@@ -48,9 +48,8 @@ def audit_verify(as_json: bool, anchors: tuple[str, ...]) -> None:
         if broken is None:
             click.echo(f"ok: {count} entries, chain intact")
         else:
-            where = f"entry #{broken.seq} (id {broken.entry_id})" if broken.seq is not None \
-                else f"entry id {broken.entry_id}"
-            click.echo(f"BROKEN at {where}: {broken.reason}; {count} entries of the chain hold")
+            click.echo(f"BROKEN at entry #{broken.seq} (id {broken.entry_id}): "
+                       f"{broken.reason}; {count} entries before it hold")
         for problem in problems:
             click.echo(f"DOCUMENT: {problem}")
         if expected and not problems:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text, text
+from sqlalchemy import DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from inspector.extensions import db
@@ -16,16 +16,11 @@ class AuditEntry(db.Model):
     # a town's newest entry (its version) in one seek; its entries after a version as a range;
     # one record's entries (a registry page's history, a synced inspection's registry changes)
     # as a range of their own instead of a walk over the town's log (migration 0016)
-    # (migration 0016); the entries a transaction wrote and has not chained yet, found at its
-    # commit without reading the log (migration 0027)
     __table_args__ = (Index("ix_audit_entries_municipality_id_seq", "municipality_id", "seq"),
-                      Index("ix_audit_entries_entity_entity_id_seq", "entity", "entity_id", "seq"),
-                      Index("ix_audit_entries_unchained", "id", postgresql_where=text("seq IS NULL"),
-                            sqlite_where=text("seq IS NULL")))
+                      Index("ix_audit_entries_entity_entity_id_seq", "entity", "entity_id", "seq"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    # number and hashes are given when the writing transaction commits (audit.sequence)
-    seq: Mapped[int | None] = mapped_column(Integer, unique=True)
+    seq: Mapped[int] = mapped_column(Integer, unique=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     actor: Mapped[str] = mapped_column(String(120))
@@ -35,5 +30,5 @@ class AuditEntry(db.Model):
     entity_id: Mapped[str] = mapped_column(String(40))
     before: Mapped[str | None] = mapped_column(Text)  # canonical JSON
     after: Mapped[str | None] = mapped_column(Text)   # canonical JSON
-    prev_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
-    hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    prev_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    hash: Mapped[str] = mapped_column(String(64), unique=True)
