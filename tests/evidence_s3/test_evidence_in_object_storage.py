@@ -146,11 +146,15 @@ def test_bytes_the_store_finds_altered_are_refused_and_the_photo_is_not_acknowle
     def flipped_in_transit(self, town, sha256, data):
         return real_put(self, town, sha256, data[:-3] + bytes([data[-3] ^ 0x01]) + data[-2:])
 
+    logged = []
     with monkeypatch.context() as m:
         m.setattr(evidence_objects.ObjectStore, "put", flipped_in_transit)
+        m.setattr(app.logger, "warning", lambda msg, *a: logged.append(msg % a))
         r = api.put_photo(iid, pid, good)
     assert r.status_code == 503, r.json
-    assert "BadDigest" in r.json["error"]
+    # the agent reads that nothing was lost; the store's refusal is in the operator's log
+    assert "Nada foi perdido" in r.json["error"] and "BadDigest" not in r.json["error"]
+    assert any("BadDigest" in line for line in logged), logged
     status = api.get(f"/api/field/inspections/{iid}").json
     assert status["missing_photos"] == [pid] and status["status"] == "incomplete"
     with app.app_context():
