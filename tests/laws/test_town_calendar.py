@@ -23,6 +23,7 @@ DECREE = {"reason": "Ponto facultativo", "act": "Decreto nº 45/2026", "act_date
 
 
 def _audit(action: str) -> list[AuditEntry]:
+    db.session.commit()  # a transaction's audit entries are written when it commits
     return list(db.session.scalars(select(AuditEntry).where(AuditEntry.action == action)))
 
 
