@@ -154,17 +154,12 @@ def install() -> None:
             event.listen(Session, name, hook)
 
 
-def head() -> tuple[int, str] | None:
-    """The chain's last committed entry (seq, hash); None while the log is empty. Printed on
-    issued documents, it makes every copy a witness: a log that no longer holds that entry
-    with that hash was truncated or rewritten (`flask audit verify --expect SEQ:HASH`). The
-    document's own entries follow it, chained when its transaction commits."""
-    return latest()
-
-
 def latest() -> tuple[int, str] | None:
     """The chain's last committed entry (seq, hash), read without the chain's lock (a
-    public page must not be able to hold up writers); None while the log is empty."""
+    public page must not be able to hold up writers); None while the log is empty. Printed on
+    issued documents, it makes every copy a witness: a log that no longer holds that entry
+    with that hash was truncated or rewritten (`flask audit verify --expect SEQ:HASH`); the
+    document's own entries follow it, chained when its transaction commits."""
     last = db.session.execute(_LAST).first()
     return (last.seq, last.hash) if last else None
 
