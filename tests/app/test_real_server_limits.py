@@ -15,7 +15,6 @@ import http.client
 import os
 import re
 import select
-import signal
 import socket
 import subprocess
 import sys
@@ -27,6 +26,7 @@ import pytest
 
 from inspector import gunicorn_conf
 from tests import factories
+from tests.support.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
@@ -67,13 +67,7 @@ def real_server(app, schema, tmp_path):
             time.sleep(0.2)
         yield port
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(5)
+        stop(proc)
         log.close()
 
 

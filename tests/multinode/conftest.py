@@ -17,9 +17,10 @@ from sqlalchemy.engine import make_url
 
 from inspector import create_app
 from inspector.extensions import db
-from tests.multinode.nodes import ROOT, URL, Node, RedisServer, healthy, stop, wait
+from tests.multinode.nodes import ROOT, URL, Node, RedisServer, healthy, wait
 from tests.support.config import app_config
 from tests.support.localstack import free_port, localstack
+from tests.support.processes import stop
 
 
 @pytest.fixture(scope="package")
@@ -106,8 +107,7 @@ def cluster(shared_db, redis_server, bucket, tmp_path_factory):
         yield {"a": nodes[0], "b": nodes[1], "app": app, "redis": redis_server.url,
                "redis_server": redis_server, "bucket": bucket}
     finally:
-        for proc in procs:
-            stop(proc)
+        stop(*procs, grace=15)
         for log in logs:
             log.close()
         with app.app_context():

@@ -17,6 +17,7 @@ from inspector.extensions import db
 from tests import factories
 from tests.support.field_api import LiveClient
 from tests.support.localstack import free_port
+from tests.support.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 URL = os.environ.get("DATABASE_URL", "")
@@ -34,16 +35,6 @@ def wait(proc, check, log: Path, what: str, seconds: float = 60) -> None:
         assert proc.poll() is None, f"{what} exited: {log.read_text()[-2000:]}"
         assert time.monotonic() < deadline, f"{what} did not start: {log.read_text()[-2000:]}"
         time.sleep(0.1)
-
-
-def stop(proc) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
 
 
 class RedisServer:
@@ -86,7 +77,7 @@ class RedisServer:
     def stop(self) -> None:
         self.thaw()
         if self.proc is not None:
-            stop(self.proc)
+            stop(self.proc, grace=15)
 
     def freeze(self) -> None:
         os.killpg(self.proc.pid, signal.SIGSTOP)

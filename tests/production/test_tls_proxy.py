@@ -13,7 +13,6 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
@@ -27,6 +26,7 @@ import pytest
 from inspector.extensions import db
 from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS
+from tests.support.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx.conf"
@@ -134,14 +134,7 @@ http {{
         wait_port(https, proxy, "nginx")
         yield {"https": https, "http": plain, "ca": cert, "base": base, "env": env}
     finally:
-        for p in (proxy, gunicorn):
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        for p in (proxy, gunicorn):
-            try:
-                p.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
+        stop(proxy, gunicorn)
 
 
 class Browser:
