@@ -69,6 +69,9 @@ def test_a_queue_saved_by_one_agent_is_never_sent_under_another(browser, live_se
     ana_id = entry["agentId"]
     assert ana_id is not None and entry["agentName"] == "Ana Fiscal"
     assert entry["body"]["agent_id"] == ana_id  # the server checks it too (403 otherwise)
+    # Her phone may try to send it, under her name, in the moment between the signal's return
+    # and "Sair" (CI saw it once): the server is out of reach for writes until she is out.
+    context.route("**/api/field/inspections/**", lambda route: route.abort())
     page.goto("about:blank")
     context.set_offline(False)
     _sign_out(page)
@@ -78,6 +81,9 @@ def test_a_queue_saved_by_one_agent_is_never_sent_under_another(browser, live_se
     context.on("request", lambda r: puts.append(r.url) if r.method == "PUT" else None)
     sign_in(page, bruno_login)
     wait_controlled(page)
+    context.unroute("**/api/field/inspections/**")
+    saved = page.evaluate(OUTBOX)  # what Bruno's session must leave exactly as it found it
+    assert [e["id"] for e in saved["entries"]] == [entry["id"]]
     expect(page.locator("#who")).to_contain_text("Bruno Fiscal")
     expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio")
     others = page.locator("#pending-others")
