@@ -7,7 +7,8 @@ On a throwaway SQLite database (temporary directory; or a database of its own on
 PostgreSQL server given, dropped at the end) it bulk-loads Tapurah with N
 moto-taxis: holders, permits, licences, insurance, one rider each with a small photo
 (240x320 JPEG, as a phone's portrait reduced), and a signed QR credential per vehicle.
-It serves the app with gunicorn (2 sync workers) on a free loopback port, built with
+It serves the app with gunicorn (2 sync workers; --threads N: as `make serve` does, gthread
+workers with N threads each) on a free loopback port, built with
 BENCH_ENDPOINTS=True (PUT /_bench/upload: reads the body, keeps nothing), and prints:
 
 1. the app shell over the wire: every URL of /sw.js's precache list fetched with
@@ -352,6 +353,9 @@ def main() -> None:
     ap.add_argument("--inspections", type=int, default=100)
     ap.add_argument("--photos", type=int, default=3, help="photos per inspection")
     ap.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="serve as `make serve` does (inspector/gunicorn_conf.py: gthread "
+                    "workers with this many threads each) instead of sync workers")
     ap.add_argument("--photo-sizes", default="720x540,1920x1440",
                     type=lambda v: [tuple(map(int, x.split("x"))) for x in v.split(",")],
                     help="evidence photo sizes synced in part 4, one run each (~300 KB and "
@@ -370,9 +374,16 @@ def main() -> None:
         engine = url.split(":", 1)[0].split("+")[0]
         print(f"loaded Tapurah with {args.vehicles:,} moto-taxis, riders with photos and QR "
               f"credentials in {time.perf_counter() - t0:,.1f} s ({engine})")
-        with Server({"DATABASE_URL": url, "SECRET_KEY": SECRET, "LOG_LEVEL": "WARNING"},
-                    workers=args.workers, config={"BENCH_ENDPOINTS": True},
-                    extra_args=("--timeout", "300")) as server:
+        env = {"DATABASE_URL": url, "SECRET_KEY": SECRET, "LOG_LEVEL": "WARNING"}
+        served = ("--timeout", "300")
+        if args.threads:
+            env["WEB_THREADS"] = str(args.threads)
+            served += ("--config", "python:inspector.gunicorn_conf")
+        print(f"served by gunicorn: {args.workers} "
+              + (f"gthread workers x {args.threads} threads (as make serve)" if args.threads
+                 else "sync workers"))
+        with Server(env, workers=args.workers, config={"BENCH_ENDPOINTS": True},
+                    extra_args=served) as server:
             client = Client(server.port)
             if "1" in args.parts:
                 shell_figures(client)
