@@ -15,7 +15,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from sqlalchemy import event, func, select, text
+from sqlalchemy import bindparam, event, func, select, text
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
@@ -182,11 +182,15 @@ def missing_anchors(expected: Iterable[tuple[int, str]]) -> list[str]:
     return problems
 
 
+# Built once: most pages ask for it, and building the statement cost more than its index seek.
+_TOWN_VERSION = (select(func.max(AuditEntry.seq))
+                 .where(AuditEntry.municipality_id == bindparam("town")))
+
+
 def town_version(town_id: int) -> int:
     """The newest sequence number of a town's entries (0 when none): it moves whenever
     anything of the town changes. One index seek on (municipality_id, seq)."""
-    return db.session.scalar(select(func.max(AuditEntry.seq))
-                             .where(AuditEntry.municipality_id == town_id)) or 0
+    return db.session.scalar(_TOWN_VERSION, {"town": town_id}) or 0
 
 
 @dataclass(frozen=True)

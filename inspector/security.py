@@ -12,6 +12,7 @@ from urllib.parse import unquote, urlsplit
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
+from sqlalchemy import bindparam
 from sqlalchemy.orm import joinedload
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
@@ -162,16 +163,20 @@ def end_all_sessions(user: User) -> None:
     UserSession.query.filter_by(user_id=user.id).delete()
 
 
+# The user's town comes along: every signed-in page shows its name, the API uses it. Built
+# once: every request runs it, and building it (its eager loads' cache key) cost more than
+# the look-up.
+_SESSION_OF = (db.select(UserSession).where(UserSession.token_hash == bindparam("token_hash"))
+               .options(joinedload(UserSession.user).joinedload(User.municipality)))
+
+
 def load_user() -> None:
     """Find the signed-in user for this request, if the session is still valid."""
     g.user = None
     token = session.get("sid")
     if not token:
         return
-    # the user's town comes along: every signed-in page shows its name, the API uses it
-    row = db.session.scalar(db.select(UserSession).filter_by(token_hash=_digest(token))
-                            .options(joinedload(UserSession.user)
-                                     .joinedload(User.municipality)))
+    row = db.session.scalar(_SESSION_OF, {"token_hash": _digest(token)})
     if row is None or not row.user.active:
         session.clear()
         return
