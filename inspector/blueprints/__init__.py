@@ -38,5 +38,11 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(towns_bp)
     app.register_blueprint(dashboard_bp)
     app.register_blueprint(opendata_bp)
+    # The registry's labels and formatters are plain functions: as globals, its templates
+    # import their macros without the context, and Jinja keeps the imported module instead
+    # of running it again on every render (a tenth of a plate search).
+    from inspector.blueprints.registry.labels import template_helpers
+
+    app.jinja_env.globals.update(template_helpers())
     if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production
         app.register_blueprint(bench_bp)

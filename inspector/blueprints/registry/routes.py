@@ -23,7 +23,7 @@ from inspector import registry
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.registry import details, forms, queries
 from inspector.blueprints.registry.kinds import KINDS, LISTED, Kind
-from inspector.blueprints.registry.labels import OTHER_FIELDS, label, template_helpers
+from inspector.blueprints.registry.labels import OTHER_FIELDS, label
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, htmx
 from inspector.models import Role
@@ -40,8 +40,9 @@ MAX_QUERY = 100
 
 @bp.context_processor
 def helpers() -> dict:
-    """Labels, formatters and the kinds of record, for every registry template."""
-    return {**template_helpers(), "kinds": KINDS, "listed": LISTED, "field_names": field_names}
+    """The kinds of record, for every registry template (the labels and formatters are Jinja
+    globals: inspector/blueprints/__init__.py)."""
+    return {"kinds": KINDS, "listed": LISTED, "field_names": field_names}
 
 
 def field_names(entity: str, names: list[str]) -> str:
