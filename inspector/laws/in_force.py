@@ -6,6 +6,7 @@ installed, so the sync keeps accepting inspections; callers then skip the checks
 """
 from __future__ import annotations
 
+import functools
 from datetime import date
 
 SERVICES = ("taxi", "mototaxi")
@@ -38,16 +39,23 @@ def checklist(town, service: str, day: date) -> dict | None:
             "driver_registration": _driver_registration(rules.rules_on(pack, day))}
 
 
+@functools.cache
+def _decrees_statement():
+    """Built once (every synced inspection asks): building it cost more than running it."""
+    from sqlalchemy import bindparam, select
+
+    from inspector.models import DecreeValue
+
+    return select(DecreeValue.key).distinct().where(
+        DecreeValue.municipality_id == bindparam("town"), DecreeValue.valid_from <= bindparam("day"))
+
+
 def decrees_in_force(town, day: date) -> set[str]:
     """The decree keys the town has a value for on that day (a checklist item conditional on
     a decree, e.g. Nortelândia's fare table, applies only then)."""
-    from sqlalchemy import select
-
     from inspector.extensions import db
-    from inspector.models import DecreeValue
 
-    return set(db.session.scalars(select(DecreeValue.key).distinct().where(
-        DecreeValue.municipality_id == town.id, DecreeValue.valid_from <= day)))
+    return set(db.session.scalars(_decrees_statement(), {"town": town.id, "day": day}))
 
 
 def _grant(pack, item_id: str, day: date) -> dict | None:
