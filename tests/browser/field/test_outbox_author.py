@@ -82,8 +82,8 @@ def test_a_queue_saved_by_one_agent_is_never_sent_under_another(browser, live_se
     sign_in(page, bruno_login)
     wait_controlled(page)
     context.unroute("**/api/field/inspections/**")
-    saved = page.evaluate(OUTBOX)  # what Bruno's session must leave exactly as it found it
-    assert [e["id"] for e in saved["entries"]] == [entry["id"]]
+    found = page.evaluate(OUTBOX)  # what Bruno's session must leave exactly as it found it
+    assert [e["id"] for e in found["entries"]] == [entry["id"]]
     expect(page.locator("#who")).to_contain_text("Bruno Fiscal")
     expect(page.locator("#pending-text")).to_have_text("0 vistorias e 0 fotos aguardando envio")
     others = page.locator("#pending-others")
@@ -105,8 +105,8 @@ def test_a_queue_saved_by_one_agent_is_never_sent_under_another(browser, live_se
     assert [who for _, who in held] == [bruno_login]          # nothing of Ana's under Bruno
     assert not any(entry["id"] in url for url in puts)        # never even sent
     after = page.evaluate(OUTBOX)
-    assert after["entries"] == saved["entries"]               # untouched: no attempt, no message
-    assert sorted(after["photos"]) == sorted(saved["photos"])
+    assert after["entries"] == found["entries"]               # untouched: no attempt, no message
+    assert sorted(after["photos"]) == sorted(found["photos"])
     page.get_by_role("button", name="Fila de envio").click()
     row = page.locator(f".outbox-entry[data-id='{entry['id']}']")
     expect(row).to_contain_text("Feita por Ana Fiscal: entre como Ana Fiscal para enviá-la.")
