@@ -183,7 +183,7 @@ with app.app_context():
 def test_two_ticks_started_at_the_same_moment_on_two_nodes_do_the_work_once(cluster):
     """A notice confirmed at T0 whose deadline passed: 12 days on, the tick converts it into
     the daily fine (Tapurah Art. 29 § ú). Two processes, each with its node's settings,
-    tick at the same wall-clock instant: one converts it, the other finds nothing to do."""
+    tick at the same wall-clock instant: one converts it, and no piece of work is done twice."""
     a, b, app = cluster["a"], cluster["b"], cluster["app"]
     t0 = local(2026, 3, 2, 10)
     with app.app_context():
@@ -212,7 +212,11 @@ def test_two_ticks_started_at_the_same_moment_on_two_nodes_do_the_work_once(clus
     assert abs(reports[0]["began"] - reports[1]["began"]) < 0.2, reports  # at the same moment
     assert sorted(r["converted"] for r in reports) == [[], [act_id]], reports
     assert sorted(len(r["automatic"]) for r in reports) == [0, 3], reports
-    assert sorted(r["changes"] > 0 for r in reports) == [False, True], reports
+    # each phase commits on its own, so the two may share the phases out: never one piece twice
+    for key in ("proposed", "converted", "accrued", "reminders", "windows_closed", "effects",
+                "lifted", "closed", "automatic"):
+        done = reports[0][key] + reports[1][key]
+        assert len(done) == len(set(done)), (key, reports)
     days = reports[0]["fleet_days"] + reports[1]["fleet_days"]
     assert len(days) == len(set(days)), reports  # each town's day written by one of them
     with app.app_context():
