@@ -26,7 +26,10 @@ BENCH_ENDPOINTS=True (PUT /_bench/upload: reads the body, keeps nothing), and pr
    (static/js/field/sync.js WORKERS), as a ratio to PUTting the same bodies with the same
    headers to /_bench/upload in the same run: trivial, real, trivial, ... real, trivial
    (--rounds real ones), each real round with new inspections and new photos, medians
-   (goal above 0.5).
+   (goal above 0.5). After each trivial round, a "checked" one: the same trivial PUTs, each
+   photo also checked whole as the sync checks it (inspections/evidence.py check_photo) and
+   nothing else kept or written: the best ratio any sync that keeps that check can reach on
+   this machine.
    Evidence packs are fsynced as inspector/inspections/evidence_store.py durable() says (on
    PostgreSQL, not on SQLite); EVIDENCE_FSYNC=1 in the environment forces it.
 """
@@ -238,24 +241,32 @@ def _inspection(vehicle_id: int, items: list[dict], photos: list[bytes], version
     return str(uuid.uuid4()), json.dumps(body).encode(), declared
 
 
-def _send(client: Client, headers: dict, insp: tuple, trivial: bool, times: dict) -> bool:
-    """One inspection as the app sends it (the body, then its photos); True when complete.
-    Each request's time goes to times["inspection" | "photo" | "last photo"]."""
+# how each kind of round sends an inspection's body and its photos
+_PATHS = {"real": ("/api/field/inspections/{iid}", "/api/field/inspections/{iid}/photos/{pid}"),
+          "trivial": ("/_bench/upload", "/_bench/upload"),
+          "checked": ("/_bench/upload", "/_bench/upload?check=photo")}
+
+
+def _send(client: Client, headers: dict, insp: tuple, kind: str, times: dict) -> bool:
+    """One inspection as the app sends it (the body, then its photos) to the endpoints of
+    `kind` (_PATHS); True when complete. Each request's time goes to times["inspection" |
+    "photo" | "last photo"]."""
     iid, body, photos = insp
-    path = "/_bench/upload" if trivial else f"/api/field/inspections/{iid}"
+    body_path, photo_path = _PATHS[kind]
+    path = body_path.format(iid=iid)
     got = client.fetch("PUT", path, body, {**headers, "Content-Type": "application/json"})
     if got.status != 201:
         raise SystemExit(f"PUT {path}: {got.status} {got.text[:300]}")
     times["inspection"].append(got.seconds)
     complete = False
     for n, (pid, data, sha) in enumerate(photos):
-        path = "/_bench/upload" if trivial else f"/api/field/inspections/{iid}/photos/{pid}"
+        path = photo_path.format(iid=iid, pid=pid)
         got = client.fetch("PUT", path, data, {**headers, "Content-Type": "image/jpeg",
                                                "X-Content-SHA256": sha})
         if got.status != 201:
             raise SystemExit(f"PUT {path}: {got.status} {got.text[:300]}")
         times["last photo" if n == len(photos) - 1 else "photo"].append(got.seconds)
-        complete = trivial or json.loads(got.data)["complete"]
+        complete = kind != "real" or json.loads(got.data)["complete"]
     return complete
 
 
@@ -263,8 +274,9 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
                  size: tuple[int, int] = (720, 540), rounds: int = 3,
                  client_engine: str = "sqlite", meter: CpuMeter | None = None) -> None:
     """The real endpoints against the trivial one, same bodies, same headers, same run:
-    trivial, real, trivial, ... real, trivial; each real round sends new inspections with
-    new photos (never bytes the server already holds); medians of the rounds."""
+    trivial, real, trivial, checked, ... real, trivial, checked; each real round sends new
+    inspections with new photos (never bytes the server already holds); medians of the
+    rounds."""
     session = json.loads(client.fetch("GET", "/api/field/session").data)
     headers = {"X-CSRFToken": session["csrf_token"], "Accept": "application/json"}
     items = next(c for c in snapshot["checklists"] if c["service"] == "mototaxi")["items"]
@@ -278,38 +290,40 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
         return [_inspection(v, items, photos[i * per:(i + 1) * per], snapshot["version"])
                 for i, v in enumerate(vehicles)]
 
-    cpu: dict[bool, list[dict]] = {True: [], False: []}
+    cpu: dict[str, list[dict]] = {kind: [] for kind in _PATHS}
 
-    def run(batch: list[tuple], trivial: bool) -> tuple[float, int, dict]:
+    def run(batch: list[tuple], kind: str) -> tuple[float, int, dict]:
         times = {"inspection": [], "photo": [], "last photo": []}
 
         def one(insp):
             if not hasattr(local, "client"):
                 local.client = _twin(client)
-            return _send(local.client, headers, insp, trivial, times)
+            return _send(local.client, headers, insp, kind, times)
         start = meter.read() if meter else None
         t0 = time.perf_counter()
         with ThreadPoolExecutor(workers) as pool:
             complete = sum(pool.map(one, batch))
         seconds = time.perf_counter() - t0
         if meter:
-            cpu[trivial].append(meter.since(start))
+            cpu[kind].append(meter.since(start))
         return seconds, complete, times
 
     batch = batch_of(0)
     sent = sum(len(b[1]) + sum(len(p[1]) for p in b[2]) for b in batch)
     photo_kb = statistics.mean(len(p[1]) for b in batch for p in b[2]) / KB
-    floors, reals, complete = [run(batch, True)[0]], [], 0
+    floors, reals, checks, complete = [run(batch, "trivial")[0]], [], [], 0
     floor_times = real_times = None
     for r in range(rounds):
         if r:
             batch = batch_of(r)
-        seconds, done, real_times = run(batch, False)
+        seconds, done, real_times = run(batch, "real")
         reals.append(seconds)
         complete += done
-        seconds, _, floor_times = run(batch, True)
+        seconds, _, floor_times = run(batch, "trivial")
         floors.append(seconds)
-    floor, real = statistics.median(floors), statistics.median(reals)
+        checks.append(run(batch, "checked")[0])
+    floor, real, check = (statistics.median(floors), statistics.median(reals),
+                          statistics.median(checks))
     mb = sent / (KB * KB)
     show = lambda xs: ", ".join(f"{x:.2f}" for x in xs)  # noqa: E731
     forced = os.environ.get("EVIDENCE_FSYNC")
@@ -325,6 +339,9 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
           f"= {mb / floor:,.1f} MB/s")
     print(f"   ratio (trivial time / real time, medians) = {floor / real:.2f}; goal above 0.5: "
           f"{'met' if floor / real > 0.5 else 'NOT met'}")
+    print(f"   trivial, each photo also checked whole as the sync checks it (PUT "
+          f"/_bench/upload?check=photo), and nothing else: {show(checks)} s, median {check:.2f} s;"
+          f" ratio {floor / check:.2f}: no sync that checks its photos so can do better here")
     med = lambda xs: statistics.median(xs) * 1000  # noqa: E731
     print("   median per request in the last rounds, real / trivial: " + ", ".join(
         f"{k} {med(real_times[k]):,.0f} / {med(floor_times[k]):,.0f} ms"
@@ -332,12 +349,13 @@ def sync_figures(client: Client, snapshot: dict, count: int, per: int, workers: 
     if meter:
         cores = os.cpu_count() or 1
         used = {kind: {k: statistics.median(c[k] for c in cpu[kind]) for k in cpu[kind][0]}
-                for kind in (False, True)}
-        print("   CPU seconds per round (medians), real / trivial: " + ", ".join(
-            f"{k} {used[False][k]:.2f} / {used[True][k]:.2f}" for k in used[False])
+                for kind in cpu}
+        print("   CPU seconds per round (medians), real / trivial / checked: " + ", ".join(
+            f"{k} {used['real'][k]:.2f} / {used['trivial'][k]:.2f} / {used['checked'][k]:.2f}"
+            for k in used["real"])
             + f" ({cores} cores); 'others' in the real rounds includes the kernel writing the "
             "evidence packs back to disk")
-        busy = used[True]["others"] / (floor * cores)
+        busy = used["trivial"]["others"] / (floor * cores)
         if busy > 0.1:
             print(f"   NOTE: other work used {busy:.0%} of the machine during the trivial rounds: "
                   "the ratio above was taken on a busy machine")

@@ -3,7 +3,7 @@ evidence photos (checked, hashed, kept in packs, rendered for review)."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
-from inspector.inspections.evidence import PhotoRefused
+from inspector.inspections.evidence import PhotoRefused, check_photo
 from inspector.inspections.evidence_moves import migrate as move_evidence
 from inspector.inspections.evidence_moves import town_of as town_by_slug
 from inspector.inspections.evidence_objects import NotConfigured, StoreError
@@ -37,6 +37,6 @@ __all__ = [
     "PhotoRefused", "RENDITION_SIZES", "StoreError", "Unrenderable", "WrongAuthor",
     "check_evidence_files", "check_registry", "driver_told", "evidence_root", "evidence_state",
     "find_inspection", "grant_told", "inspection_summary", "move_evidence", "object_store",
-    "photo_blocks", "photo_bytes", "receive_inspection", "receive_photo", "rendition",
+    "check_photo", "photo_blocks", "photo_bytes", "receive_inspection", "receive_photo", "rendition",
     "town_by_slug"
 ]
