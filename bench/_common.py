@@ -172,8 +172,9 @@ class Server:
 
 class CpuMeter:
     """CPU time used meanwhile, split into this process, the server's processes (gunicorn and
-    its workers) and everything else on the machine (the kernel's writeback of the files the
-    server wrote, other people's work): a figure taken while something else was busy says so."""
+    its workers), a PostgreSQL server on this machine (its processes, and those that ended
+    meanwhile) and everything else (the kernel's writeback of the files the server wrote,
+    other people's work): a figure taken while something else was busy says so."""
 
     TICK = os.sysconf("SC_CLK_TCK")
 
@@ -181,33 +182,52 @@ class CpuMeter:
         self.server_pid = server_pid
 
     @staticmethod
-    def _of(pid: int) -> tuple[int, int]:
-        """(user, kernel) CPU ticks of a process."""
+    def _stat(pid: int | str) -> tuple[str, list[str]]:
+        """(command name, the fields after it) of a process; ("", []) when it is gone."""
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            text = Path(f"/proc/{pid}/stat").read_text()
         except OSError:
-            return 0, 0
-        return int(fields[11]), int(fields[12])
+            return "", []
+        name, _, rest = text.partition(" (")[2].rpartition(")")
+        return name, rest.split()
+
+    @classmethod
+    def _of(cls, pid: int) -> tuple[int, int]:
+        """(user, kernel) CPU ticks of a process."""
+        fields = cls._stat(pid)[1]
+        return (int(fields[11]), int(fields[12])) if fields else (0, 0)
+
+    @classmethod
+    def _postgres(cls) -> int:
+        """CPU ticks of every PostgreSQL process, with the children they have reaped (a
+        backend that ended meanwhile is counted in its parent)."""
+        ticks = 0
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                name, fields = cls._stat(entry.name)
+                if name == "postgres" and fields:
+                    ticks += sum(int(f) for f in fields[11:15])
+        return ticks
 
     def read(self) -> tuple[int, ...]:
-        """(this process, the server's processes, of which in the kernel, all busy CPU on the
-        machine) in ticks."""
+        """(this process, the server's processes, of which in the kernel, PostgreSQL, all busy
+        CPU on the machine) in ticks."""
         children = Path(f"/proc/{self.server_pid}/task/{self.server_pid}/children")
         kids = [int(p) for p in children.read_text().split()] if children.exists() else []
         server = [self._of(pid) for pid in [self.server_pid, *kids]]
         total = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
         busy = sum(total) - total[3] - total[4]  # not idle, not waiting for I/O
         return (sum(self._of(os.getpid())), sum(u + k for u, k in server),
-                sum(k for _, k in server), busy)
+                sum(k for _, k in server), self._postgres(), busy)
 
     def since(self, start: tuple[int, ...]) -> dict[str, float]:
         """Seconds of CPU since `start` (a read()): client, server, server in the kernel,
-        others."""
+        PostgreSQL, others."""
         now = self.read()
-        mine, server, kernel, busy = (b - a for a, b in zip(start, now))
+        mine, server, kernel, database, busy = (b - a for a, b in zip(start, now))
         return {"client": mine / self.TICK, "server": server / self.TICK,
-                "server in the kernel": kernel / self.TICK,
-                "others": max(0, busy - mine - server) / self.TICK}
+                "server in the kernel": kernel / self.TICK, "PostgreSQL": database / self.TICK,
+                "others": max(0, busy - mine - server - database) / self.TICK}
 
 
 def served_bench_args(ap, rounds: int, warmup: int):
