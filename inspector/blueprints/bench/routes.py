@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from inspector.extensions import csrf
-from inspector.inspections import check_photo
+from inspector.inspections import PhotoRefused, check_photo
 from inspector.security import public
 
 bp = Blueprint("bench", __name__, url_prefix="/_bench")
@@ -26,5 +26,8 @@ def upload():
     """Read the body like the photo endpoint does, keep nothing, answer a small JSON."""
     data = request.get_data(cache=False)
     if request.args.get("check") == "photo":
-        check_photo(data, request.mimetype)  # a refusal answers 422, as the sync's does
+        try:
+            check_photo(data, request.mimetype)
+        except PhotoRefused as e:  # answered as the sync answers it
+            return jsonify(e.answer()), 422
     return jsonify({"received": len(data)}), 201
