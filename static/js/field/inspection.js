@@ -135,9 +135,13 @@ export class InspectionForm {
     this.error = root.querySelector("#inspection-error");
     this.canvas = root.querySelector("#signature");
     this.previews = [];
-    this.signature = new SignaturePad(this.canvas, () => this.remember());
+    this.signature = new SignaturePad(this.canvas, () => {
+      this.fillAckName();
+      this.remember();
+    });
     root.querySelector("#signature-clear").addEventListener("click", () => {
       this.signature.clear();
+      this.fillAckName();
       this.remember();
     });
     root.querySelector("#gps").addEventListener("click", () => this.locate());
@@ -152,7 +156,7 @@ export class InspectionForm {
     root.querySelector("#driver-other").addEventListener("change", () => this.pickDriver(null));
     this.otherName.addEventListener("input", () => {
       this.fieldError(this.otherName, this.driverError, "");
-      this.fillAckName(this.otherName.value.trim());
+      this.fillAckName();
       this.remember();
     });
   }
@@ -455,12 +459,16 @@ export class InspectionForm {
     this.remember();
     this.root.querySelector("#driver-other-box").hidden = driver !== null;
     this.fieldError(this.otherName, this.driverError, "");
-    this.fillAckName(driver ? driver.name : this.otherName.value.trim());
+    this.fillAckName();
     if (driver === null) this.otherName.focus();
   }
 
-  /** Prefill the ciente's name with the driver's, unless the agent typed another one. */
-  fillAckName(name) {
+  /** Once someone has signed, prefill the ciente's name with the driver's, unless the agent
+      typed another one. Never before a signature: a name the app wrote by itself would be
+      sent as a ciente nobody gave (the notice's deadline would run from the street). */
+  fillAckName() {
+    const driver = this.driverChoice();
+    const name = this.signature.isEmpty() || !driver ? "" : driver.name;
     if (this.ackName.value.trim() && this.ackName.value.trim() !== this.autoName) return;
     this.ackName.value = name;
     this.autoName = name;
@@ -562,7 +570,10 @@ export class InspectionForm {
       this.ackName.focus();
       return null;
     }
-    const acknowledgement = this.signature.isEmpty() && !name ? null
+    // without a signature only a name the agent typed is a ciente (given aloud), never the
+    // app's own prefill (a draft kept by an older version may still hold one)
+    const unsigned = this.signature.isEmpty() && (!name || name === this.autoName);
+    const acknowledgement = unsigned ? null
       : { name, signature_png: this.signature.isEmpty() ? null : this.signature.toDataURL() };
     const id = await saveInspection({
       id: this.id, vehicle: this.context.vehicle, credentialToken: this.context.credentialToken,

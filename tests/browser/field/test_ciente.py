@@ -113,10 +113,44 @@ def test_someone_not_registered_is_named_by_the_agent(browser, live_server, app,
     page.get_by_role("button", name="Salvar vistoria").click()
     expect(page.locator("#driver-error")).to_have_text("Escreva o nome de quem conduzia.")
     page.fill("#driver-other-name", "Zé Sem Cadastro")
+    # nobody has signed: the app writes no ciente by itself (Tapurah Art. 27, I: the notice
+    # is signed by the rider; a ciente starts the 72 hours of Art. 29 on the street)
+    expect(page.locator("#ack-name")).to_have_value("")
+    sign_on_canvas(page)
     expect(page.locator("#ack-name")).to_have_value("Zé Sem Cadastro")
+    page.get_by_role("button", name="Limpar assinatura").click()
+    expect(page.locator("#ack-name")).to_have_value("")
     page.get_by_role("button", name="Salvar vistoria").click()
     expect(page.locator("#pending-text")).to_have_text("1 vistoria e 0 fotos aguardando envio")
     body = page.evaluate("async () => (await window.fieldApp.store.outboxEntries())[0].body")
     assert body["driver"] == {"id": None, "name": "Zé Sem Cadastro"}
-    assert body["acknowledgement"] == {"name": "Zé Sem Cadastro", "signature_png": None}
+    assert body["acknowledgement"] is None
+    context.close()
+
+
+def test_a_single_rider_prefilled_gives_no_ciente_until_someone_signs(
+        browser, live_server, app):
+    """One linked rider is chosen for the agent; saving without a signature sends no ciente,
+    so the act's deadline is not counted from the street."""
+    from inspector.extensions import db
+    from tests.support.credentials import regular_mototaxi
+
+    with app.app_context():
+        vehicle = regular_mototaxi("tapurah", plate="QBX6R90")
+        agent = factories.user("agent", "tapurah", name="Ana Fiscal")
+        db.session.commit()
+        plate, username = vehicle.plate, agent.username
+    context, _, page = start_online(browser, live_server, username)
+    context.set_offline(True)
+    page.fill("#search-q", plate.lower())
+    page.get_by_role("button", name="Buscar").click()
+    page.get_by_role("button", name="Iniciar vistoria").click()
+    fill_checklist(page, [], fail=0)
+    expect(page.locator('#inspection-form input[name="driver"]:checked')).to_have_count(1)
+    expect(page.locator("#ack-name")).to_have_value("")
+    page.get_by_role("button", name="Salvar vistoria").click()
+    expect(page.locator("#pending-text")).to_have_text("1 vistoria e 0 fotos aguardando envio")
+    body = page.evaluate("async () => (await window.fieldApp.store.outboxEntries())[0].body")
+    assert body["driver"]["id"] is not None
+    assert body["acknowledgement"] is None
     context.close()
