@@ -145,7 +145,7 @@ async function renderLastSend() {
 
 function renderNetwork() {
   const online = navigator.onLine && serverReachable() !== false;
-  $("net").textContent = online ? "Online" : "Sem internet";
+  $("net").textContent = online ? "Conectado" : "Sem internet";
   $("net").classList.toggle("offline", !online);
 }
 
