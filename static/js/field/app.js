@@ -379,10 +379,12 @@ async function saveInspection(event) {
   try {
     const id = await state.form.save();
     if (!id) return;
-    toast("Vistoria salva no aparelho. Será enviada quando houver internet.");
+    const online = navigator.onLine; // the same test that sends it right away, below
+    toast(online ? "Vistoria salva no aparelho. Enviando…"
+      : "Vistoria salva no aparelho. Será enviada quando houver internet.");
     navigate("home");
     await renderCounts();
-    if (navigator.onLine) sync.syncOutbox();
+    if (online) sync.syncOutbox();
   } finally {
     button.disabled = false;
   }
