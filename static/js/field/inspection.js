@@ -363,11 +363,14 @@ export class InspectionForm {
       this.refreshGaps();
       this.remember();
     });
-    node.querySelector(".photo-required").hidden = !item.photo_required_on_failure;
+    // "Foto obrigatória" only while the item still has no photo (taken: said no more)
+    const required = node.querySelector(".photo-required");
+    const photoNeeded = () => { required.hidden = !item.photo_required_on_failure || answer.photos.length > 0; };
+    photoNeeded();
     const grant = grantBox(answer, () => this.remember());
     if (grant) node.querySelector(".failure").append(grant);
     const thumbs = node.querySelector(".thumbs");
-    answer.photos.forEach((photo) => thumbs.appendChild(this.thumbnail(answer, photo)));
+    answer.photos.forEach((photo) => thumbs.appendChild(this.thumbnail(answer, photo, photoNeeded)));
     node.querySelector('input[type="file"]').addEventListener("change", async (e) => {
       const files = Array.from(e.target.files || []);
       e.target.value = "";
@@ -375,7 +378,8 @@ export class InspectionForm {
         try {
           const photo = await photoFromFile(file, this.id);
           answer.photos.push(photo);
-          thumbs.appendChild(this.thumbnail(answer, photo));
+          thumbs.appendChild(this.thumbnail(answer, photo, photoNeeded));
+          photoNeeded();
           node.classList.remove("is-missing");
           this.refreshGaps();
           await drafts.putPhoto(photo).catch((err) => console.warn("rascunho", err));
@@ -388,7 +392,8 @@ export class InspectionForm {
     return node;
   }
 
-  thumbnail(answer, photo) {
+  /** A photo's preview with "Remover"; `removed()` runs after it is taken off the item. */
+  thumbnail(answer, photo, removed = () => {}) {
     const url = URL.createObjectURL(new Blob([photo.bytes], { type: photo.mime }));
     this.previews.push(url);
     const figure = document.createElement("figure");
@@ -403,6 +408,8 @@ export class InspectionForm {
     remove.addEventListener("click", () => {
       answer.photos = answer.photos.filter((p) => p.id !== photo.id);
       figure.remove();
+      removed();
+      this.refreshGaps();
       drafts.deletePhoto(photo.id).catch(() => {});
       this.remember();
     });
