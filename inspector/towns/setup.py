@@ -1,7 +1,9 @@
-"""What a town still lacks before its agents can work: the "Configuração do município" page.
+"""What a town's setup still lacks: the "Configuração do município" page.
 
-Each step says whether it is done, what is missing in one sentence, and where it is fixed
-(an endpoint of the web, or a command where there is no page). Readings:
+Each step says whether it is done, what is missing in one sentence, what stays incomplete
+while it is missing (`blocks`: agents may well be working already, so the page never says
+they cannot), and where it is fixed (an endpoint of the web, or a command where there is no
+page). Money is written as Brazilian reais (R$ 1.621,00, `rules.brl`). Readings:
 - the fiscal unit's value and the minimum wage are needed when a law of the town counts a
   fine in them; the minimum wage changes every 1 January, so a value from an earlier year
   is shown as missing for this one;
@@ -38,6 +40,7 @@ from inspector.models import (
     Vehicle,
 )
 from inspector.registry import FISCAL_UNIT_KEY, Fields, parse_amount
+from inspector.rules import brl
 
 DATED_KINDS = {"fiscal_unit": "valor da unidade fiscal em R$", "minimum_wage": "salário mínimo"}
 ROLE_WORDS = {Role.AGENT: "agente", Role.SUPERVISOR: "supervisor(a)", Role.ADMIN: "administrador(a)"}
@@ -55,6 +58,7 @@ class Step:
     anchor: str = ""                # a section of that page
     command: str | None = None      # where no page does it: the command to run
     needed: bool = True             # False: this town's laws do not ask for it
+    blocks: str = ""                # while not done: what stays incomplete without it
 
 
 @dataclass
@@ -91,13 +95,16 @@ def _laws_step(town, packs, on) -> Step:
         return Step("laws", "Leis do município", False,
                     f"Nenhum pacote de regras do município '{town.slug}' está carregado: sem "
                     "ele não há checklist nem sanção. Veja docs/adding-a-town.md.",
-                    command="flask --app inspector rules validate PASTA")
+                    command="flask --app inspector rules validate PASTA",
+                    blocks="sem as regras, o aplicativo de campo não tem checklist e nenhuma "
+                           "sanção é proposta")
     in_force = [p for p in packs if p.span.covers(on)]
     text = "; ".join(f"{p.law} ({'táxi' if p.service == 'taxi' else 'moto-táxi'})"
                      for p in in_force)
     return Step("laws", "Leis do município", bool(in_force),
                 f"Em vigor hoje: {text}." if in_force else
-                "Nenhuma das leis carregadas está em vigor hoje.", fix="laws.index")
+                "Nenhuma das leis carregadas está em vigor hoje.", fix="laws.index",
+                blocks="sem lei em vigor hoje, não há checklist nem sanção para hoje")
 
 
 def _dated_step(town, kind, unit, packs, on) -> Step:
@@ -116,18 +123,22 @@ def _dated_step(town, kind, unit, packs, on) -> Step:
                     anchor="decretos")
     by_decree = kind == "fiscal_unit" and any(d.key == FISCAL_UNIT_KEY
                                                for p in packs for d in p.decree)
+    counted = "em salários mínimos" if kind == "minimum_wage" else f"em {unit}"
     if not rows:
-        return Step(kind, title, False, f"Sem {label}: as multas contadas em {unit} ficam "
+        return Step(kind, title, False, f"Sem {label}: as multas contadas {counted} ficam "
                     "\"não definidas\" até que seja informado"
                     + (" (a lei o deixa a decreto)." if by_decree else "."),
                     fix="laws.compliance" if by_decree else "towns.setup",
-                    anchor="decretos" if by_decree else "valores")
+                    anchor="decretos" if by_decree else "valores",
+                    blocks=f"as multas contadas {counted} ficam sem valor em reais")
     last = rows[-1]
     if kind == "minimum_wage" and last.valid_from.year < on.year:
         return Step(kind, title, False, f"O último valor é de {last.valid_from:%d/%m/%Y} "
-                    f"(R$ {last.value_brl}): informe o de {on.year}.", fix="towns.setup",
-                    anchor="valores")
-    return Step(kind, title, True, f"R$ {last.value_brl} desde {last.valid_from:%d/%m/%Y} "
+                    f"({brl(last.value_brl)}): informe o de {on.year}.", fix="towns.setup",
+                    anchor="valores",
+                    blocks=f"as multas contadas {counted} usam o valor de "
+                           f"{last.valid_from.year}")
+    return Step(kind, title, True, f"{brl(last.value_brl)} desde {last.valid_from:%d/%m/%Y} "
                 f"({last.source or 'sem fonte'}).", fix="towns.setup", anchor="valores")
 
 
@@ -142,7 +153,8 @@ def _decree_step(town, packs) -> Step:
     return Step("decree", "Valores fixados por decreto", not missing,
                 ("Faltam: " + "; ".join(missing) + ".") if missing else
                 f"Os {len(keys)} valores estão fixados.", fix="laws.compliance",
-                anchor="decretos")
+                anchor="decretos",
+                blocks="as sanções que dependem desses valores ficam \"não definidas\"")
 
 
 def _stands_step(town, packs) -> Step:
@@ -153,7 +165,8 @@ def _stands_step(town, packs) -> Step:
     return Step("stands", "Pontos de estacionamento", n > 0,
                 f"{n} ponto(s) cadastrado(s)." if n else
                 "Nenhum ponto cadastrado: a lei de táxi fixa os pontos e o alvará de "
-                "estacionamento indica o de cada carro.", fix="registry.stand_new")
+                "estacionamento indica o de cada carro.", fix="registry.stand_new",
+                blocks="os alvarás de estacionamento não podem indicar o ponto de cada carro")
 
 
 def _calendar_step(town, on) -> Step:
@@ -164,7 +177,9 @@ def _calendar_step(town, on) -> Step:
                 f"O ano de {on.year} está registrado." if entered else
                 f"O ano de {on.year} não foi registrado: sem os feriados municipais e os pontos "
                 "facultativos por decreto, um prazo que cai num deles não é contado com "
-                "certeza.", fix="laws.calendar")
+                "certeza.", fix="laws.calendar",
+                blocks="um prazo que passa por um feriado ou ponto facultativo do município "
+                       "não é contado com certeza")
 
 
 def _registry_step(town) -> Step:
@@ -172,7 +187,8 @@ def _registry_step(town) -> Step:
     return Step("registry", "Cadastro da frota", n > 0,
                 f"{n} veículo(s) cadastrado(s)." if n else
                 "Nenhum veículo cadastrado: importe a planilha ou cadastre um a um.",
-                fix="imports.upload")
+                fix="imports.upload",
+                blocks="as vistorias não encontram os veículos nem os condutores no cadastro")
 
 
 def _credentials_step(town) -> Step:
@@ -183,7 +199,9 @@ def _credentials_step(town) -> Step:
     return Step("credentials", "Credenciais QR", total > 0 and lacking == 0,
                 "Nada a credenciar ainda: cadastre a frota primeiro." if total == 0 else
                 f"{lacking} de {total} sem credencial em vigor." if lacking else
-                f"Todos os {total} têm credencial em vigor.", fix="credentials.index")
+                f"Todos os {total} têm credencial em vigor.", fix="credentials.index",
+                blocks="não há credencial QR a conferir na rua" if total == 0 else
+                f"{lacking} de {total} não podem ser conferidos pelo QR na rua")
 
 
 def _accounts_step(town) -> Step:
@@ -191,12 +209,15 @@ def _accounts_step(town) -> Step:
         User.municipality_id == town.id, User.active.is_(True)).group_by(User.role)).all())
     counts = "; ".join(f"{ROLE_WORDS[r]}: {rows.get(r, 0)}" for r in Role)
     lacking = [ROLE_WORDS[r] for r in (Role.AGENT, Role.SUPERVISOR) if not rows.get(r)]
+    without = {Role.AGENT: "ninguém fiscaliza com o aplicativo de campo",
+               Role.SUPERVISOR: "a revisão dos atos propostos fica só com a administração"}
     return Step("accounts", "Contas por perfil", not lacking,
                 f"{counts}." + (f" Falta ao menos um(a) {' e um(a) '.join(lacking)}."
                                 if lacking else ""),
                 fix="towns.accounts",
                 command=f"flask --app inspector users create --town {town.slug} --role agent "
-                        "--username NOME --name 'Nome Completo'")
+                        "--username NOME --name 'Nome Completo'",
+                blocks="; ".join(text for r, text in without.items() if not rows.get(r)))
 
 
 def setup_of(town: Municipality, on: date | None = None) -> Setup:

@@ -11,6 +11,7 @@ from inspector import towns
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Municipality, Role, User
+from inspector.rules import brl
 from inspector.security import get_in_town, roles_required, town_id
 
 bp = Blueprint("towns", __name__)
@@ -23,7 +24,7 @@ def _render(errors: dict | None = None, values=None, status: int = 200,
     view = towns.setup_of(town)
     return make_response(render_template(
         "towns/setup.html", view=view, errors=errors or {}, values=dict(values or {}),
-        kinds=towns.DATED_KINDS, photo_sides=towns.PHOTO_SIDES,
+        kinds=towns.DATED_KINDS, brl=brl, photo_sides=towns.PHOTO_SIDES,
         photo_errors=photo_errors or {}, photo_values=dict(photo_values or {}),
         quality_bounds=(towns.PHOTO_QUALITY_MIN, towns.PHOTO_QUALITY_MAX),
         dated=sorted(town.dated_values, key=lambda v: (v.kind, v.valid_from))), status)
@@ -47,7 +48,7 @@ def set_value():
         db.session.rollback()
         return _render(e.errors, request.form, 422)
     db.session.commit()
-    flash(f"{towns.DATED_KINDS[row.kind].capitalize()}: R$ {row.value_brl} a partir de "
+    flash(f"{towns.DATED_KINDS[row.kind].capitalize()}: {brl(row.value_brl)} a partir de "
           f"{row.valid_from:%d/%m/%Y} ({row.source}).", "success")
     return redirect(url_for("towns.setup", _anchor="valores"))
 
