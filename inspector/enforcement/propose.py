@@ -204,6 +204,20 @@ def _proposal_of(insp: Inspection, item: InspectionItem, town, service: str, pri
     return laws.propose_sanction(town, service, item.item_id, prior, day)
 
 
+def required_action(label: str, requirement: str) -> str:
+    """What a failed item's act tells the offender to do (Tapurah Art. 29: the notice says
+    what must be fixed; Nortelândia 030 Art. 16 § 1º: what must be done). The pack's help
+    text describes the item as the law wants it, so alone it would read as if nothing were
+    wrong ("A motocicleta tem os dois retrovisores.")."""
+    return f"Regularizar “{label}”. Exigido: {_sentence(requirement)}"
+
+
+def _sentence(text: str) -> str:
+    """The text as a sentence that ends, so what follows it (a note, a deadline) reads apart."""
+    text = " ".join(text.split())
+    return text if not text or text[-1] in ".!?…" else f"{text}."
+
+
 def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offenders,
           subject: str, now: datetime, version: int = 0, *, key_base: str = "",
           breach: dict | None = None, action: str = "", reason: str | None = None,
@@ -214,9 +228,9 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
     if item is not None:
         rule = _checklist_item(pack, item.item_id)
         breach = loads(item.citation) or (rule.citation.as_dict() if rule else None)
-        action = rule.help if rule else ""
+        action = required_action(rule.label, rule.help) if rule else ""
         if item.note:
-            action = f"{action} Observação do agente: {item.note}".strip()
+            action = f"{action} Observação do agente: {_sentence(item.note)}".strip()
         key_base = f"item:{item.id}"
     principal = next((i for i, m in enumerate(p.measures) if m.kind in DEADLINE_KINDS), 0)
     street = bool(insp.ack_name)  # the driver signed the "ciente" on the street

@@ -13,7 +13,7 @@ an inspection with `fail` items is completed on `day` at 10:00 and:
 - `expect.acts`: the proposed acts in order, each with any of kind, target, decided_by,
   step, offence, occurrence, deadline_hours, deadline_days, deadline_text, missed (the
   kind a missed deadline brings), appeal (null, or days / to / suspensive), article,
-  breach_article, required_action (true: not empty), amount_text, brl_text, options
+  breach_article, required_action (true: not empty; a string: exactly), amount_text, brl_text, options
   (amendment keys that must be offered);
 - `decide`: steps `{as: agent|supervisor|admin, do: confirm|amend|reject|mayor, act: n,
   amount, option, reason, decision, ref, days}` (the decision is taken the day after `day`,
@@ -124,7 +124,9 @@ def _check_act(a: Sanction, exp: dict) -> None:
         assert enforcement.citation(a.citation)["article"] == exp["article"]
     if "breach_article" in exp:
         assert enforcement.citation(a.breach_citation)["article"] == exp["breach_article"]
-    if exp.get("required_action"):
+    if isinstance(exp.get("required_action"), str):
+        assert a.required_action == exp["required_action"]
+    elif exp.get("required_action"):
         assert a.required_action.strip()
     money = enforcement.money_of(a)
     if "amount_text" in exp:

@@ -64,11 +64,12 @@ def set_values(town_slug: str, *, minimum_wage=None, fiscal_unit=None, decree=No
 
 def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
             ack: str | None = "Condutor de Teste", complete: bool = True,
-            grants: dict[str, dict] | None = None) -> Inspection:
+            grants: dict[str, dict] | None = None,
+            notes: dict[str, str] | None = None) -> Inspection:
     """Store an inspection of `vehicle` finished at `finished` and (if complete) hand it to
     enforcement as the sync does when its last photo lands. `grants`: the deadline the agent
     granted per item, {"tank-sign": {"days": 10, "reason": "..."}} (Tapurah Art. 19), as
-    the body's items[].grant."""
+    the body's items[].grant. `notes`: the agent's note per item."""
     town = db.session.get(Municipality, vehicle.municipality_id)
     day = finished.astimezone(LOCAL_TZ).date()
     service = vehicle.service.value if isinstance(vehicle.service, Service) else vehicle.service
@@ -92,7 +93,7 @@ def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
     for pos, (item_id, result) in enumerate(results.items()):
         rule = items[item_id.split(":", 1)[0]]
         db.session.add(InspectionItem(inspection_id=insp.id, position=pos, item_id=item_id,
-                                      result=ItemResult(result), note="",
+                                      result=ItemResult(result), note=(notes or {}).get(item_id, ""),
                                       label=rule.label,
                                       citation=audit.canonical(rule.citation.as_dict())))
     db.session.flush()
