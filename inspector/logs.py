@@ -9,6 +9,7 @@ import uuid
 from datetime import UTC, datetime
 
 from flask import Flask, g, has_request_context, request
+from sqlalchemy import inspect as sa_inspect
 
 
 class JsonFormatter(logging.Formatter):
@@ -25,7 +26,10 @@ class JsonFormatter(logging.Formatter):
             out["request_id"] = g.get("request_id")
             user = g.get("user")
             if user is not None:
-                out["user_id"] = user.id
+                # from the identity key, never the attribute: after a failed flush the user is
+                # expired, and loading it again would raise here, losing the crash's own line
+                state = sa_inspect(user, raiseerr=False)
+                out["user_id"] = state.identity[0] if state and state.identity else None
         out.update(getattr(record, "fields", {}) or {})
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
