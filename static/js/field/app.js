@@ -4,8 +4,8 @@
 
 import { clearSignedOut, setupMenu, signedOutHere } from "./account.js";
 import { connectivity, fetchSession, serverReachable } from "./api.js";
-import { resultCard, serviceLabel, verdictBanner } from "./card.js";
-import { knownFailures, situationBanner } from "./situation.js";
+import { codeCard, resultCard, serviceLabel } from "./card.js";
+import { knownFailures } from "./situation.js";
 import * as store from "./db.js";
 import { InspectionForm } from "./inspection.js";
 import { clearDraft, getDraft } from "./drafts.js";
@@ -304,10 +304,7 @@ function showResult(details, verification = null, scan = null) {
   const box = $("result");
   state.current = details;
   state.riderId = scan?.rider?.id ?? null; // a scanned vest badge: that rider was driving
-  box.replaceChildren(details ? resultCard(details, verification, scan)
-    : el("article", { class: "card result" }, scan // one verdict box: the code's line inside the banner
-      ? situationBanner(scan, verification, verification ? verdictBanner(verification, scan, { inside: true }) : null)
-      : null, !scan && verification ? verdictBanner(verification, scan) : verification ? null : "Veículo não encontrado."));
+  box.replaceChildren(details ? resultCard(details, verification, scan) : codeCard(verification, scan));
   const canInspect = !state.user || !state.user.role || state.user.role === "agent"; // supervisors read only
   $("start-inspection").hidden = !details || verification?.verdict === "forged" || !canInspect;
   navigate("result");

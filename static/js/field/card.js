@@ -120,8 +120,9 @@ function notInOrder(situation) {
 /** The verdict banner for a scanned code. With `scan` (registry.scanContext), a genuine credential
  * whose subject is not in order is never a green "Credencial válida": it says what is valid (the
  * credential) and what is not, in the banner's colour. `inside`: a line of the card's one
- * verdict box (situationBanner), not a box of its own. */
-export function verdictBanner(result, scan = null, { inside = false } = {}) {
+ * verdict box (situationBanner), not a box of its own. `heading`: its title is the screen's
+ * <h1> (a code with no vehicle on the phone: no plate to head the card). */
+export function verdictBanner(result, scan = null, { inside = false, heading = false } = {}) {
   let tone = VERDICT_TONE[result.verdict] || "warn";
   let title = VERDICTS[result.verdict] || result.verdict;
   if (result.verdict === "valid" && scan) {
@@ -138,8 +139,23 @@ export function verdictBanner(result, scan = null, { inside = false } = {}) {
       result.reason ? el("span", { class: "verdict-reason" }, ` — ${result.reason}`) : null);
   }
   return el("div", { class: `verdict verdict-${tone}`, dataset: { verdict: result.verdict }, role: "alert" },
-    el("p", { class: "verdict-title" }, title),
+    el(heading ? "h1" : "p", { class: "verdict-title" }, title),
     el("p", { class: "verdict-reason" }, result.reason || ""));
+}
+
+/** The card for a code that names no vehicle on the phone (another town's credential, a QR
+ * that is not a credential, an unknown or forged code): as a vehicle's card has its plate for
+ * <h1>, this one has the code's verdict. `scan`: a rider's badge (registry.scanContext), whose
+ * situation box holds the verdict's line. */
+export function codeCard(verification, scan = null) {
+  if (scan) {
+    return el("article", { class: "card result" },
+      situationBanner(scan, verification, verification ? verdictBanner(verification, scan, { inside: true }) : null),
+      scan.rider ? el("h1", { class: "rider-name" }, scan.rider.name) : null);
+  }
+  return el("article", { class: "card result" }, verification
+    ? verdictBanner(verification, null, { heading: true })
+    : el("h1", { class: "not-found" }, "Veículo não encontrado"));
 }
 
 function driverBlock(driver, verification) {
