@@ -61,6 +61,16 @@ def test_a_day_without_its_act_is_refused_next_to_each_field_and_nothing_is_writ
         assert db.session.scalar(select(TownClosure)) is None
 
 
+def test_a_day_of_an_impossible_year_is_refused_with_this_years_page(app, make):
+    c, _ = _client(app, make, "admin")
+    for day in ("0000-00-00", "0", "0000", "9999-01-01"):
+        r = c.post_form(PAGE, _form(day), token_from=PAGE)
+        assert r.status_code == 422, day
+        assert 'id="c-day-error"' in _html(r), day
+    with app.app_context():
+        assert db.session.scalar(select(TownClosure)) is None
+
+
 def test_supervisors_read_it_agents_do_not_and_only_admins_change_it(app, make):
     sup, _ = _client(app, make, "supervisor")
     page = _html(sup.get(PAGE))

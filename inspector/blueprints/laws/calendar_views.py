@@ -69,7 +69,9 @@ def add_closure():
     except ValidationFailed as e:
         db.session.rollback()
         day = (request.form.get("day") or "")[:4]
-        year = int(day) if day.isascii() and day.isdigit() else today().year
+        year = int(day) if day.isascii() and day.isdigit() else 0
+        if not laws.FIRST_YEAR <= year <= laws.LAST_YEAR:  # "0000-00-00": show this year
+            year = today().year
         return _render(town, year, e.errors, request.form, 422)
     moved = enforcement.move_for_closure(town.id, row.day, clock_now(), actor=g.user)
     db.session.commit()
