@@ -127,19 +127,34 @@ def _pct(share: float | None) -> str:
     return "—" if share is None else f"{share * 100:.1f} %".replace(".", ",")
 
 
+# ?situacao= as people read it (pt-BR); "suspended", the value of older links, still works
+STANDING_ARGS = {"regular": "regular", "irregular": "irregular", "suspenso": "suspended",
+                 "suspended": "suspended"}
+STANDING_WORDS = {"regular": "regular", "irregular": "irregular", "suspended": "suspenso"}
+
+
 @bp.get("/frota")
 @VIEWERS
 def fleet_list():
-    """The vehicles of one service in one standing today (the dashboard's fleet figures)."""
+    """The vehicles in a standing today (the dashboard's fleet figures): of one service
+    (?servico=taxi|mototaxi) and one standing (?situacao=regular|irregular|suspenso), either,
+    or neither: the bare address lists the whole fleet."""
     service = request.args.get("servico", "")
-    standing = request.args.get("situacao", "")
-    if service not in stats.SERVICE_LABELS or standing not in stats.STANDING_LABELS:
+    asked = request.args.get("situacao", "")
+    if (service and service not in stats.SERVICE_LABELS) or (asked and asked not in STANDING_ARGS):
         abort(400, "Filtro inválido: use servico=taxi ou mototaxi e situacao=regular, "
-                   "irregular ou suspended.")
-    rows = stats.vehicles_in(town_id(), service, standing, local_day())
-    return render_template("dashboard/fleet.html", rows=rows, today=local_day(),
-                           service_label=stats.SERVICE_LABELS[service],
-                           standing_label=stats.STANDING_LABELS[standing])
+                   "irregular ou suspenso, ou abra a lista sem filtro para ver a frota inteira.")
+    standing = STANDING_ARGS.get(asked, "")
+    today = local_day()
+    rows = [(v, reasons, s, st) for s in ([service] if service else stats.SERVICE_LABELS)
+            for st in ([standing] if standing else stats.STANDING_LABELS)
+            for v, reasons in stats.vehicles_in(town_id(), s, st, today)]
+    rows.sort(key=lambda r: (r[0].prefix or "", r[0].plate))
+    return render_template("dashboard/fleet.html", rows=rows, today=today, service=service,
+                           standing=standing, services=stats.SERVICE_LABELS,
+                           standings=stats.STANDING_LABELS, standing_words=STANDING_WORDS,
+                           service_label=stats.SERVICE_LABELS.get(service, "Frota"),
+                           standing_label=stats.STANDING_LABELS.get(standing, "todos os veículos"))
 
 
 @bp.get("/pagamentos")
