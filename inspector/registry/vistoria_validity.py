@@ -48,7 +48,7 @@ def check(town_id: int, service: str | None, last: date | None, until: date) -> 
 
     The law is the one in force on the vistoria's day (the inspector judged then)."""
     if last is None:
-        return "informe a data da última vistoria: a validade reduzida é a de uma vistoria"
+        return "informe a data da última vistoria periódica: a validade reduzida é a de uma vistoria"
     if service is None:
         return None  # the service's own error is reported
     try:

@@ -107,7 +107,7 @@ def test_nova_santa_helena_admin_shortens_a_vistoria_audited_and_shown(app, make
     assert _audits(app, v.id)[-1][2]["vistoria_valid_until"] is None
     page = c.get(f"/cadastro/veiculos/{v.id}").get_data(as_text=True)
     normal = add_months(v.last_vistoria_on, 12)
-    assert f"<dt>Vistoria válida até</dt><dd>{_fmt(normal)}</dd>" in page
+    assert f"<dt>Vistoria periódica válida até</dt><dd>{_fmt(normal)}</dd>" in page
 
 
 def test_bad_shortened_dates_are_422_with_the_reason_and_nothing_saved(app, make):

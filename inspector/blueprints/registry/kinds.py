@@ -187,8 +187,10 @@ VEHICLE = Kind(
             Field("colour", "Cor", required=True),
             Field("doors", "Portas", "number", attrs={**NUMERIC, "min": "2", "max": "5"}),
             Field("is_trail", "Motocicleta trail (fora de estrada)", "checkbox"),
-            Field("last_vistoria_on", "Última vistoria", "date"),
-            Field("vistoria_valid_until", "Vistoria válida até (prazo reduzido)", "date",
+            Field("last_vistoria_on", "Última vistoria periódica", "date",
+                  hint="A vistoria do veículo exigida pela lei do município a cada período, não "
+                  "a fiscalização na rua."),
+            Field("vistoria_valid_until", "Vistoria periódica válida até (prazo reduzido)", "date",
                   hint="Só quando o responsável pela vistoria reduziu a validade dela por causa "
                   "do estado do veículo, como a lei do município permite. Em branco: a "
                   "validade normal da lei.", shown=_vistoria_shortening),
