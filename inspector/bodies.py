@@ -8,14 +8,14 @@ as the phone wrote it, and a reason a person understands (HTTP 422, nothing stor
 
 Moments sent by a phone must fall in a window around the server's clock (`Moment`):
 at most `FUTURE` ahead (a phone's clock may be wrong by hours) and at most `PAST` behind
-(docs/sync.md says why).
+(docs/sync.md says why). Any offset is accepted; the moment is kept in UTC.
 """
 from __future__ import annotations
 
 import types
 import typing
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from pydantic import (
@@ -65,7 +65,9 @@ def _in_window(moment: datetime) -> datetime:
         raise PydanticCustomError(
             "moment_past", "data e hora de mais de 5 anos atrás: confira a data e a hora do "
             "celular")
-    return moment
+    # in UTC: SQLite keeps a datetime's wall time and drops its offset, so 05:40-04:00 would
+    # be read back as 05:40 UTC (four hours early)
+    return moment.astimezone(UTC)
 
 
 Moment = Annotated[AwareDatetime, AfterValidator(_in_window)]
