@@ -35,6 +35,8 @@ export async function renderPending(user) {
   box.dataset.photos = counts.photos;
   box.dataset.others = waitingOthers;
   box.classList.toggle("has-pending", counts.inspections + waitingOthers > 0);
+  // nothing waits nor needs attention: one compact line (field.css), the card stays in sight
+  box.classList.toggle("is-idle", counts.inspections + waitingOthers + counts.attention === 0);
   const lines = counts.others.map(othersText);
   if (counts.unknown.inspections) lines.push(unknownText(counts.unknown));
   const others = $("pending-others");
