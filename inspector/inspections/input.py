@@ -49,10 +49,14 @@ class ParsedItem:
 _VEHICLES = Vehicle.__table__.c
 _PHOTO_TAKEN = select(Photo.__table__.c.uuid).where(
     Photo.__table__.c.uuid.in_(bindparam("ids", expanding=True))).limit(1)
+_DRIVER_TOWN = select(Driver.__table__.c.municipality_id).where(
+    Driver.__table__.c.id == bindparam("driver", required=False))
 # The vehicle and, in the same round trip (each is one on PostgreSQL), one of the
-# inspection's photo UUIDs already registered, if any (`taken`)
+# inspection's photo UUIDs already registered, if any (`taken`), and the town of the driver
+# the agent chose, if any (`driver_town`)
 _VEHICLE = select(_VEHICLES.id, _VEHICLES.municipality_id, _VEHICLES.holder_id,
-                  _VEHICLES.service, _PHOTO_TAKEN.scalar_subquery().label("taken")
+                  _VEHICLES.service, _PHOTO_TAKEN.scalar_subquery().label("taken"),
+                  _DRIVER_TOWN.scalar_subquery().label("driver_town")
                   ).where(_VEHICLES.id == bindparam("id"))
 
 
@@ -91,7 +95,9 @@ def parse_inspection(raw: bytes | str, town: Municipality) -> Parsed:
     body = bodies.parse(schemas.InspectionBody, raw)
     e = _Errors()
     ids = [str(ph.id) for it in body.items for ph in it.photos or ()]
-    vehicle = db.session.execute(_VEHICLE, {"id": body.vehicle_id, "ids": ids}).first()
+    driver = body.driver.id if body.driver is not None else None
+    vehicle = db.session.execute(_VEHICLE, {"id": body.vehicle_id, "ids": ids,
+                                            "driver": driver}).first()
     # no such vehicle: the photos are looked up on their own (a refusal anyway)
     taken = vehicle.taken if vehicle is not None else _first_taken(ids)
     if vehicle is None or vehicle.municipality_id != town.id:
@@ -102,6 +108,11 @@ def parse_inspection(raw: bytes | str, town: Municipality) -> Parsed:
     loc = body.location
     ack_name, ack_sig = _acknowledgement(body.acknowledgement, e)
     driver_id, driver_name = _driver(body.driver, e)
+    if vehicle is not None and driver_id is not None \
+            and vehicle.driver_town not in (None, town.id):
+        # only a phone of another town knows this id; a driver removed since the snapshot
+        # (no row) was still the one driving (docs/sync.md §5)
+        e.add("driver.id", f"condutor não encontrado no cadastro de {town.name}")
     day = clock.local_day(body.started_at)
     items = _items(body.items, e)
     if vehicle is not None and items:
