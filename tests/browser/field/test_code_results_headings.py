@@ -1,8 +1,8 @@
 """The field app's result screens for a code that names no vehicle on the phone have a
 heading, as a vehicle's card has its plate for <h1>: another town's genuine credential
 ("Credencial de outro município") and a QR that is not a credential ("Este QR não é uma
-credencial") each have the verdict as the screen's one <h1>, and axe finds nothing (no
-page-has-heading-one)."""
+credencial") each have the verdict as the screen's one <h1>; a rider's badge, when the rider
+rides no vehicle, has the rider's name; axe finds nothing (no page-has-heading-one)."""
 from __future__ import annotations
 
 import pytest
@@ -58,4 +58,25 @@ def test_a_qr_that_is_not_a_credential_has_the_verdict_as_heading(browser, live_
     expect(heading).to_have_text("Este QR não é uma credencial")
     expect(page.locator("#result .verdict")).to_have_attribute("data-verdict", "malformed")
     assert axe_violations(page, "not a credential") == []
+    context.close()
+
+
+def test_a_riders_badge_with_no_vehicle_has_the_riders_name_as_heading(browser, live_server,
+                                                                       app, world):
+    from inspector.credentials import issuing as credentials
+    from inspector.extensions import db
+    from tests import factories
+
+    with app.app_context():
+        rider = factories.driver("tapurah", "mototaxista", name="Carla Sem Moto")
+        url = credentials.public_url(credentials.issue(rider).token)
+        db.session.commit()
+        db.session.remove()
+    context, _, page = start_online(browser, live_server, world["agent"])
+    context.set_offline(True)
+    heading = _result_heading(page, url)
+    expect(heading).to_have_text("Carla Sem Moto")
+    expect(page.locator("#result .situation .verdict-line")).to_contain_text(
+        "Crachá de Carla Sem Moto.")
+    assert axe_violations(page, "a rider's badge with no vehicle") == []
     context.close()
