@@ -90,8 +90,25 @@ CNH_CATEGORIES = ("A", "B", "C", "D", "E", "AB", "AC", "AD", "AE", "ACC")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+def _tax_id_problem(tax_id: str) -> str | None:
+    """Why a holder's CPF/CNPJ (digits only) cannot be anyone's, or None."""
+    if len(tax_id) == 11:
+        return None if is_cpf(tax_id) else "CPF inválido: confira os dígitos"
+    if len(tax_id) == 14:
+        return None if is_cnpj(tax_id) else "CNPJ inválido: confira os dígitos"
+    return "CPF/CNPJ inválido: o CPF tem 11 dígitos e o CNPJ, 14"
+
+
 def _holder_ref(f: Fields, lookup: Lookup, *, required: bool = True) -> Holder | None:
-    return _ref(f, lookup, "holder_tax_id", Holder, "tax_id", digits(f.raw("holder_tax_id")),
+    """The holder named by `holder_tax_id`. A number that cannot be a CPF or CNPJ (its check
+    digits) says so, rather than "não encontrado"; a holder already on record under such a
+    number (older data) is still found."""
+    tax_id = digits(f.raw("holder_tax_id"))
+    problem = _tax_id_problem(tax_id) if f.raw("holder_tax_id").strip() else None
+    if problem and lookup.get(Holder, "tax_id", tax_id) is None:
+        f.fail("holder_tax_id", problem)
+        return None
+    return _ref(f, lookup, "holder_tax_id", Holder, "tax_id", tax_id,
                 required=required, what="permissionário com CPF/CNPJ")
 
 

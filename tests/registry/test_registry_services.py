@@ -68,7 +68,7 @@ def test_a_vehicle_with_every_field_wrong_reports_every_field(towns):
     assert errors["year_of_manufacture"].startswith("ano fora do intervalo (1950 a")
     assert errors["engine_cc"] == "obrigatório"
     assert errors["doors"] == "motocicleta não tem portas"
-    assert "não encontrado" in errors["holder_tax_id"]
+    assert errors["holder_tax_id"] == "CPF/CNPJ inválido: o CPF tem 11 dígitos e o CNPJ, 14"
     assert "data inválida" in errors["last_vistoria_on"]
 
 
