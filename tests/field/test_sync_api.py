@@ -198,11 +198,18 @@ def test_photo_refusals(app, api, moto):
     # An unknown inspection.
     r = api.put_photo(str(uuid.uuid4()), pid, p1)
     assert r.status_code == 404
+    # The bytes sent as a form (the CSRF check reads such a body as one): said so.
+    forms = ("multipart/form-data; boundary=x", "application/x-www-form-urlencoded")
+    for form in forms:
+        r = api.put_photo(iid, pid, p1, mime=form)
+        assert r.status_code == 415 and "não como formulário" in r.json["error"], form
     assert count(app, Photo, received_at=None) == 1
     assert api.put_photo(iid, pid, p1).status_code == 201
     # Now stored: other bytes under the same UUID are a conflict, the original stays.
     r = api.put_photo(iid, pid, other)
     assert r.status_code == 409
+    # the same bytes again, but as a form: not "another content" (409), a form (415)
+    assert {api.put_photo(iid, pid, p1, mime=f).status_code for f in forms} == {415}
     with app.app_context():
         assert inspections.photo_bytes(db.session.scalar(select(Photo))) == p1
 

@@ -248,6 +248,8 @@ PATHS: dict = {
                           "200": _ok(_ref("Progress"), "The same bytes again."),
                           "404": ERR, "409": ERR, "422": ERR, "400": ERR, "401": ERR,
                           "403": ERR, "413": _described(ERR, "The body is larger than 16 MB."),
+                          "415": _described(ERR, "The body was sent as a form (multipart or "
+                                            "urlencoded): send the photo's own bytes."),
                           # evidence_objects.StoreError; the phone keeps the photo and retries a 5xx
                           # (static/js/field/sync.js)
                           "503": _described(ERR, "The object store (EVIDENCE_BACKEND=s3) did "

@@ -21,6 +21,9 @@ READERS = (Role.AGENT, Role.SUPERVISOR)
 WRITERS = (Role.AGENT,)
 
 
+_FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+
 def _error(status: int, message: str, fields: dict | None = None, reason: str | None = None):
     # reason: for the app, where one status has several causes
     return jsonify(error_body(status, message, fields=fields or None, reason=reason)), status
@@ -114,6 +117,9 @@ def get_inspection(inspection_id):
 @roles_required(*WRITERS)
 def put_photo(inspection_id, photo_id):
     """Store a photo's original bytes once, checked against its declared SHA-256."""
+    if request.mimetype in _FORMS:  # the CSRF check has read such a body as a form already
+        return _error(415, "Envie a foto como o próprio arquivo (o tipo da imagem no "
+                           "Content-Type), não como formulário.")
     try:
         got = inspections.receive_photo(str(inspection_id), str(photo_id),
                                         request.get_data(cache=False),
