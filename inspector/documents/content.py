@@ -176,9 +176,12 @@ def _facts_section(act: Sanction, insp: Inspection | None, parent: Notice | None
         who = f"{d.name} — CPF {format_cpf(d.cpf)}, inscrição nº {d.registration_number}"
     elif told is not None and told.name:
         who = f"{told.name} — não cadastrado (nome informado pelo agente na vistoria)"
-    else:
+    elif insp is not None:
         who = "não identificado na vistoria"
-    rows.append(("Condutor", who))
+    else:  # an act of the law itself, on a permit or a holder: no vistoria, no driver
+        who = None
+    if who:
+        rows.append(("Condutor", who))
     item = act.inspection_item
     if item is not None:
         rows.append(("Item verificado", f"{item.label or item.item_id}: NÃO CONFORME"))

@@ -11,6 +11,8 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector import audit, enforcement
+from inspector.documents import issuing as notice_documents
+from inspector.documents.pdf import Rows, Text
 from inspector.extensions import db
 from inspector.models import (
     AuditEntry,
@@ -185,6 +187,13 @@ def test_lapsed_insurance_revokes_the_moto_taxi_permit_in_tapurah_only(app):
         act = db.session.get(Sanction, report.automatic[0])
         assert enforcement.citation(act.citation)["article"] == "Art. 17"
         assert enforcement.tick(local(2026, 3, 3)).automatic == []
+        # its document states the law's act and names no driver "not identified" at a
+        # vistoria that never took place
+        [facts] = [s for s in notice_documents.notice_sheet(act.notice).sections
+                   if s.title == "Fatos"]
+        rows = dict(r for b in facts.blocks if isinstance(b, Rows) for r in b.rows)
+        assert "Condutor" not in rows and "Titular da permissão" in rows
+        assert any("sem vistoria" in b.text for b in facts.blocks if isinstance(b, Text))
 
 
 def test_a_suspensive_appeal_window_holds_the_suspension_until_it_closes(app):
