@@ -347,3 +347,15 @@ def test_page_counts_are_singular_for_one(app, client, admin):
     bad = upload(client, sheet(3, line_2={"alvara_fim": "01/02/2025"},
                                line_4={"alvara_fim": "01/02/2025"})).get_data(as_text=True)
     assert "2 linhas com problemas em frota.csv" in bad
+
+
+def test_a_holder_number_without_digits_is_named_on_its_line(app, client, admin):
+    """A titular_documento with no digit in it is an invalid CPF/CNPJ on its line, never the
+    false "o cadastro mudou durante a importação" (a person would send the file forever)."""
+    report = upload(client, sheet(3, line_2={"titular_documento": "abc"}))
+    text = " ".join(re.sub(r"<[^>]+>", " ", html_lib.unescape(
+        report.get_data(as_text=True))).split())
+    assert report.status_code == 422
+    assert "2 titular_documento CNPJ inválido: confira os 14 dígitos" in text
+    assert "mudou durante a importação" not in text
+    assert table_counts(app)["vehicles"] == 0
