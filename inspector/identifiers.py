@@ -96,7 +96,7 @@ def _phone(value: str) -> tuple[str | None, str | None]:
     if text.startswith("+55"):
         text = text[3:]
     example = "por exemplo (66) 99999-1234"
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to str.isdigit
         return None, f"telefone inválido: use só algarismos, com o DDD, {example}"
     if len(text) not in (10, 11):
         return None, (f"telefone inválido: são 10 ou 11 algarismos com o DDD (foram "

@@ -20,7 +20,8 @@ def _anchor(value: str) -> tuple[int, str]:
     """SEQ:HASH as printed on an issued document."""
     seq, _, digest = value.partition(":")
     digest = digest.strip().lower()
-    if not seq.strip().isdigit() or len(digest) != 64 or any(c not in "0123456789abcdef"
+    seq = seq.strip()
+    if not (seq.isascii() and seq.isdigit()) or len(digest) != 64 or any(c not in "0123456789abcdef"
                                                               for c in digest):
         fail(f"--expect {value!r}: use NÚMERO:SHA256 (64 algarismos hexadecimais), como "
              "impresso no documento")

@@ -67,7 +67,7 @@ def days_for(act: Sanction, raw) -> int | None:
     if raw is None or str(raw).strip() == "":
         return act.suspension_days or b.default_days
     text = str(raw).strip()
-    if not text.isdigit() or len(text) > 5:
+    if not (text.isascii() and text.isdigit()) or len(text) > 5:  # "²": isdigit, not int
         raise ValidationFailed({"days": "Informe a duração da suspensão em dias (número inteiro)."})
     days = int(text)
     if not b.min_days <= days <= b.max_days:

@@ -292,8 +292,9 @@ def set_photo_size(town: Municipality, data, actor) -> None:
     their next refresh."""
     f = Fields(data)
     raw = f.raw("max_side")
-    side = None if raw == "original" else (int(raw) if raw.isdigit() and len(raw) < 6
-                                           else -1)
+    # isascii: "²" is a digit to str.isdigit but not to int()
+    side = None if raw == "original" else (
+        int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else -1)
     if side not in PHOTO_SIDES:
         f.fail("max_side", "escolha 1280, 1600, 2048 px ou original")
     quality = f.integer("quality", lo=PHOTO_QUALITY_MIN, hi=PHOTO_QUALITY_MAX,

@@ -189,6 +189,8 @@ def test_the_issued_document_prints_the_audit_log_tail_and_witnesses_a_truncatio
     assert f"entry #{printed[0]} is missing: the log was truncated" in cut.output
     bad = runner.invoke(args=["audit", "verify", "--expect", "12:abc"])
     assert bad.exit_code == 2 and "NÚMERO:SHA256" in bad.output
+    bad = runner.invoke(args=["audit", "verify", "--expect", f"²:{printed[1]}"])
+    assert bad.exit_code == 2 and "NÚMERO:SHA256" in bad.output
 
 
 # --------------------------------------------------------------------------- public page

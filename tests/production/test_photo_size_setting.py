@@ -55,6 +55,8 @@ def test_the_default_is_the_measured_one_and_the_admin_changes_it(app, client, m
     ({"max_side": "1000", "quality": "85"}, "max_side", "escolha 1280, 1600, 2048 px ou original"),
     ({"max_side": "9" * 400, "quality": "85"}, "max_side", "escolha 1280"),
     ({"max_side": "", "quality": "85"}, "max_side", "escolha 1280"),
+    ({"max_side": "²", "quality": "85"}, "max_side", "escolha 1280"),  # str.isdigit's digit
+    ({"max_side": "١٦٠٠", "quality": "85"}, "max_side", "escolha 1280"),
     ({"max_side": "1600", "quality": "49"}, "quality", "qualidade JPEG fora do intervalo (50 a 95)"),
     ({"max_side": "1600", "quality": "100"}, "quality", "fora do intervalo (50 a 95)"),
     ({"max_side": "1600", "quality": "0,8"}, "quality", "qualidade JPEG inválido: use só algarismos"),

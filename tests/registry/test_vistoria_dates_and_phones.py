@@ -118,6 +118,7 @@ def test_the_import_cli_refuses_a_future_vistoria_and_writes_nothing(app, runner
 # ------------------------------------------------------------------------------ telephones
 @pytest.mark.parametrize("typed, reason", [
     ("abc", "telefone inválido: use só algarismos, com o DDD"),
+    ("(66) 99999-123²", "telefone inválido: use só algarismos, com o DDD"),
     ("123", "telefone inválido: são 10 ou 11 algarismos com o DDD (foram 3)"),
     ("(66) 8999-91234", "telefone inválido: um celular de 11 algarismos começa com 9"),
 ])
