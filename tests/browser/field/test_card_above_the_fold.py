@@ -94,7 +94,8 @@ def test_the_keyboard_focus_on_the_card_is_never_under_the_sticky_button(browser
         page.keyboard.press("Tab")
         focused = page.evaluate("""() => { const e = document.activeElement;
             if (!e || !e.closest('#result')) return null;
-            const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, text: e.textContent}; }""")
+            const r = e.getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, text: e.textContent}; }""")
         if focused is None:
             if seen:
                 break
