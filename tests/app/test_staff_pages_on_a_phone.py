@@ -1,18 +1,24 @@
 """Staff pages on a 360 x 740 phone (Debian Chromium, real server): the header shows the
 whole name and the whole "role · town" (each account sees only its own town), wrapping onto
-a second line instead of ending in "…", and stays compact. On a desktop the header keeps one
-line each."""
+a second line instead of ending in "…", and stays compact; the links people tap in the
+dashboard's tables, the town setup's steps, the town calendar's years, the credentials list
+and the acts list are at least 44 x 44 px. On a desktop the header keeps one line each."""
 from __future__ import annotations
 
 import pytest
 
 from tests import factories
 from tests.browser.field_helpers import sign_in
+from tests.support.dashboard import PERIOD
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 740}
 TAP = 44
 NAME = "Vilmar Capeletti Ruaro"
+BOXES = """sel => [...document.querySelectorAll(sel)].map(e => {
+  const r = e.getBoundingClientRect();
+  return {text: e.textContent.trim(), w: r.width, h: r.height, right: r.right};
+})"""
 FITS = """sel => { const e = document.querySelector(sel); const r = e.getBoundingClientRect();
   return {fits: e.scrollWidth <= e.clientWidth + 1, right: r.right, h: r.height,
           text: e.innerText}; }"""
@@ -34,6 +40,26 @@ def staff(app):
         far = factories.user("supervisor", "nova-santa-helena", name=NAME)
         db.session.commit()
         return {"admin": admin.username, "far": far.username}
+
+
+def _small(page, selector: str) -> list[dict]:
+    boxes = page.evaluate(BOXES, selector)
+    assert boxes, selector
+    return [b for b in boxes if b["w"] < TAP or b["h"] < TAP]
+
+
+def test_tap_targets_of_the_staff_pages_are_44_px(page, staff):
+    page.set_viewport_size(PHONE)
+    sign_in(page, staff["admin"], "/inicio")
+    for path, selector in ((f"/painel?{PERIOD}", "table.numbers td a"),
+                           ("/municipio", ".setup-steps td a"),
+                           ("/conformidade/calendario", "nav[aria-label='Ano'] a"),
+                           ("/credenciais", "a.row-link"),
+                           ("/revisao/atos", "a.row-link")):
+        page.goto(path)
+        page.wait_for_load_state("load")
+        assert _small(page, selector) == [], path
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], path
 
 
 @pytest.mark.parametrize("who", ["admin", "far"])
