@@ -110,7 +110,7 @@ def test_the_setup_page_lists_what_is_missing_with_where_to_fix_it(app, runner, 
                           token_from="/municipio")
     assert ok.status_code == 302
     html = client.get("/municipio").get_data(as_text=True)
-    assert "badge-ok" in _row(html, "minimum_wage") and "1621.00" in _row(html, "minimum_wage")
+    assert "badge-ok" in _row(html, "minimum_wage") and "R$ 1.621,00" in _row(html, "minimum_wage")
     with app.app_context():
         row = db.session.scalar(db.select(DatedValue))
         assert row.value_brl == 1621 and row.source == "Decreto nº 12.797/2025"

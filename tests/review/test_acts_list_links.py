@@ -64,3 +64,29 @@ def test_an_act_with_a_document_opens_by_its_number(client, acts):
     cell = _number_cell(html, acts["confirmed"])
     assert re.fullmatch(rf'<a class="row-link" href="/revisao/atos/{acts["confirmed"]}">'
                         rf'{re.escape(acts["number"])}</a>', cell)
+
+
+def test_the_act_page_is_named_by_its_document_or_as_a_proposal(app, make):
+    """The act's own page: its heading never shows the internal id as "Ato nº N", which read
+    like an issued act's number; a proposal is "Proposta nº N"."""
+    from inspector.models import Sanction, User
+
+    with app.app_context():
+        f = fleet("tapurah", "mototaxi")
+        agent = factories.user("agent", "tapurah")
+        sup = factories.user("supervisor", "tapurah")
+        insp = inspect(f["vehicle"], agent, {"mirrors": "fail"}, local(2026, 3, 6, 9))
+        [act] = enforcement.acts_of(insp)
+        db.session.commit()
+        act_id, username = act.id, sup.username
+    c = app.test_client()
+    assert c.login(username).status_code == 302
+    html = c.get(f"/revisao/atos/{act_id}").get_data(as_text=True)
+    assert f"<h1>Proposta nº {act_id} ·" in html and f"Ato nº {act_id}" not in html
+    with app.app_context():
+        supervisor = db.session.scalar(db.select(User).filter_by(username=username))
+        enforcement.confirm(db.session.get(Sanction, act_id), supervisor, local(2026, 3, 6, 10))
+        db.session.commit()
+        number = db.session.get(Sanction, act_id).notice.number
+    html = c.get(f"/revisao/atos/{act_id}").get_data(as_text=True)
+    assert f"<h1>{number} ·" in html and f"<title>{number}" in html
