@@ -3,6 +3,7 @@ and an agent, a context that records every request, and the steps an agent takes
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 
 from PIL import Image
 from playwright.sync_api import expect
@@ -255,3 +256,19 @@ def axe_violations(page, where: str) -> list[str]:
     return [f"{where}: {v['id']} ({v['impact']}) at "
             + ", ".join(" ".join(n["target"]) for n in v["nodes"][:3])
             for v in result["violations"]]
+
+
+def make_irregular(app, world) -> None:
+    """Lapse the moto-taxi's insurance and revoke its company's permit, as the registry would."""
+    from inspector.extensions import db
+    from inspector.models import InsurancePolicy, Permit, Status, Vehicle
+
+    with app.app_context():
+        v = db.session.get(Vehicle, world["vehicle_id"])
+        for policy in db.session.scalars(db.select(InsurancePolicy).filter_by(vehicle_id=v.id)):
+            policy.valid_from = date.today() - timedelta(days=380)
+            policy.valid_until = date.today() - timedelta(days=15)
+        for permit in db.session.scalars(db.select(Permit).filter_by(holder_id=v.holder_id)):
+            permit.status = Status.REVOKED
+        db.session.commit()
+        db.session.remove()

@@ -145,8 +145,10 @@ def test_the_review_page_fits_a_phone(page, town, full_inspection):
         assert act.bounding_box()["height"] <= 600, (i, act.bounding_box())  # ~1,650 before
     # 14,459 px before the answers were folded, the badges kept whole and the facts put on
     # one run of text; 9,702 px after (each act ~1,650 px); 3,882 px (5.0 screens, each act
-    # ~500 px) with the decision first and the facts folded (same inspection, this machine)
-    assert height <= 4_000, height
+    # ~500 px) with the decision first and the facts folded (same inspection, this machine);
+    # 3,999-4,070 px once each act's "Providências" says which item to fix and what the law
+    # requires (a line more per act) and the header wraps the user's town instead of cutting it
+    assert height <= 4_200, height
 
     # unfolded, an act's facts give the law's words whole (no longer cut to two lines), and
     # Art. 19's grant beside the deadline it would change

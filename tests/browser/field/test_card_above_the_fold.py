@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field.test_card_fits_the_street import make_irregular
 from tests.browser.field_helpers import (
     fill_checklist,
     find_by_plate,
+    make_irregular,
     open_card,
     start_online,
     wait_controlled,

@@ -12,27 +12,16 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import axe_violations, open_card, start_online
+from tests.browser.field_helpers import (
+    axe_violations,
+    make_irregular,
+    open_card,
+    start_online,
+)
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 360, "height": 780}
-
-
-def make_irregular(app, world) -> None:
-    """Lapse the moto-taxi's insurance and revoke its company's permit, as the registry would."""
-    from inspector.extensions import db
-    from inspector.models import InsurancePolicy, Permit, Status, Vehicle
-
-    with app.app_context():
-        v = db.session.get(Vehicle, world["vehicle_id"])
-        for policy in db.session.scalars(db.select(InsurancePolicy).filter_by(vehicle_id=v.id)):
-            policy.valid_from = date.today() - timedelta(days=380)
-            policy.valid_until = date.today() - timedelta(days=15)
-        for permit in db.session.scalars(db.select(Permit).filter_by(holder_id=v.holder_id)):
-            permit.status = Status.REVOKED
-        db.session.commit()
-        db.session.remove()
 
 
 def server_verdict(app, world):
