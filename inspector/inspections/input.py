@@ -50,7 +50,7 @@ _VEHICLES = Vehicle.__table__.c
 _PHOTO_TAKEN = select(Photo.__table__.c.uuid).where(
     Photo.__table__.c.uuid.in_(bindparam("ids", expanding=True))).limit(1)
 _DRIVER_TOWN = select(Driver.__table__.c.municipality_id).where(
-    Driver.__table__.c.id == bindparam("driver", required=False))
+    Driver.__table__.c.id == bindparam("driver"))
 # The vehicle and, in the same round trip (each is one on PostgreSQL), one of the
 # inspection's photo UUIDs already registered, if any (`taken`), and the town of the driver
 # the agent chose, if any (`driver_town`)

@@ -1,11 +1,8 @@
 """The benchmark's trivial upload route exists only when the app is built for the bench."""
 from __future__ import annotations
 
-from io import BytesIO
-
-from PIL import Image
-
 from inspector import create_app
+from tests.support.field_api import jpeg
 
 
 def test_no_bench_route_by_default(client, app):
@@ -28,9 +25,7 @@ def test_the_bench_upload_reads_and_discards_the_body(schema):
 def test_the_checked_bench_upload_refuses_what_the_sync_refuses(schema):
     """?check=photo runs the sync's whole-photo check alone: bench/field.py's ceiling must
     pay for the same decode the sync pays for, and refuse what it refuses."""
-    out = BytesIO()
-    Image.effect_noise((320, 240), 60).convert("RGB").save(out, "JPEG", quality=90)
-    photo, client = out.getvalue(), _bench_app(schema).test_client()
+    photo, client = jpeg(size=(320, 240)), _bench_app(schema).test_client()
     whole = client.put("/_bench/upload?check=photo", data=photo, content_type="image/jpeg")
     assert whole.status_code == 201 and whole.get_json() == {"received": len(photo)}
     cut = client.put("/_bench/upload?check=photo", data=photo[: len(photo) // 2],
