@@ -23,6 +23,7 @@ from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS, app_config
 from tests.support.enforcement import fleet
 from tests.support.field_api import Api
+from tests.support.instants import instant  # noqa: F401  (a fixture: the clock at several instants)
 from tests.support.push import FakePushService
 
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
