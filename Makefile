@@ -31,7 +31,7 @@ serve: setup
 # Two workers (the machine has two cores); a file's tests stay on one worker.
 PYTEST_ARGS ?= -n 2 --dist loadfile
 test: setup s3-emulator chromium poppler fonts redis
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest --durations=20 $(PYTEST_ARGS)
 
 # The S3-compatible server the evidence tests start on loopback (tests/evidence_s3/):
 # LocalStack's S3 in a venv of its own, never committed (4.14 fails on Python 3.11; its

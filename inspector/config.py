@@ -147,6 +147,9 @@ def defaults(instance_path: Path) -> dict:
         "EVIDENCE_S3_ACCESS_KEY_ID": os.environ.get("EVIDENCE_S3_ACCESS_KEY_ID") or None,
         "EVIDENCE_S3_SECRET_ACCESS_KEY": os.environ.get("EVIDENCE_S3_SECRET_ACCESS_KEY") or None,
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
+        # Argon2id's cost (inspector/passwords.py): "standard" always; the tests' config says
+        # "test", which a production start refuses. Not read from the environment.
+        "PASSWORD_HASH_COST": "standard",
         # the origin printed in every QR code (credentials, documents): where passengers'
         # phones will open it; `make run` sets it to its own port
         "PUBLIC_BASE_URL": _origin("PUBLIC_BASE_URL"),

@@ -9,7 +9,6 @@ from datetime import UTC, date, datetime
 from functools import partial, wraps
 from urllib.parse import unquote, urlsplit
 
-from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from flask import Flask, abort, current_app, g, redirect, request, session, url_for
 from sqlalchemy import bindparam
@@ -21,8 +20,7 @@ from werkzeug.urls import iri_to_uri
 from inspector.errors import error_response
 from inspector.extensions import db
 from inspector.models import Role, User, UserSession
-
-_hasher = PasswordHasher()
+from inspector.passwords import password_hasher
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -117,13 +115,13 @@ def safe_redirect_target(value: object, default: str) -> str:
 
 def hash_password(password: str) -> str:
     """An Argon2id hash of a password."""
-    return _hasher.hash(password)
+    return password_hasher().hash(password)
 
 
 def verify_password(stored: str, password: str) -> bool:
     """Whether a password matches its stored Argon2 hash."""
     try:
-        return _hasher.verify(stored, password)
+        return password_hasher().verify(stored, password)
     except (VerificationError, InvalidHashError):
         return False
 

@@ -59,6 +59,34 @@ class Client(FlaskClient):
         return self.post(path, data=data, **kw)
 
 
+# Fixtures through which a test reaches a database, and those through which it drives Chromium.
+_DATABASE_FIXTURES = {"database_url", "shared_db"}
+_BROWSER_FIXTURES = {"browser", "playwright_instance"}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--database-pass", action="store_true",
+                     help="the suite's second pass on another database (.ci/run, PostgreSQL): "
+                          "only the tests that reach a database, browser tests excepted")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test that starts Chromium `browser`; on a database pass, deselect those and
+    the tests that reach no database: what they check does not change with the database
+    (the browser drives the same server, whose database code the other tests cover)."""
+    for item in items:
+        if _BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+    if not config.getoption("--database-pass"):
+        return
+    keep, drop = [], []
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        (keep if names & _DATABASE_FIXTURES and not names & _BROWSER_FIXTURES else drop).append(item)
+    config.hook.pytest_deselected(items=drop)
+    items[:] = keep
+
+
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory):
     """A database of this run's own: a fresh SQLite file, or, when DATABASE_URL names a
@@ -110,16 +138,34 @@ def drop_everything() -> None:
 
 
 def empty_tables() -> None:
-    """Delete every row, keeping the schema."""
-    tables = [t for t in reversed(db.metadata.sorted_tables)]
-    if db.engine.dialect.name == "postgresql":
-        names = ", ".join(f'"{t.name}"' for t in tables)
-        with db.engine.begin() as conn:
-            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-    else:
+    """Delete every row, keeping the schema; ids start again at 1.
+
+    On PostgreSQL only the tables a test touched are truncated (those holding rows or whose id
+    sequence moved): TRUNCATE costs per table, and truncating all 37 took longer than most tests.
+    """
+    tables = list(reversed(db.metadata.sorted_tables))
+    if db.engine.dialect.name != "postgresql":
         with db.engine.begin() as conn:
             for t in tables:
                 conn.execute(t.delete())
+        return
+    with_rows = " UNION ALL ".join(f"SELECT '{t.name}' WHERE EXISTS (SELECT 1 FROM \"{t.name}\")"
+                                   for t in tables)
+    with db.engine.begin() as conn:
+        touched = set(conn.scalars(text(with_rows))) | set(conn.scalars(text(_SEQUENCE_USED)))
+        if touched:
+            names = ", ".join(f'"{t.name}"' for t in tables if t.name in touched)
+            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+
+
+# Tables whose own id sequence was used since its last restart (a rolled-back insert, say).
+_SEQUENCE_USED = """
+SELECT t.relname FROM pg_sequences s
+JOIN pg_class q ON q.relname = s.sequencename AND q.relkind = 'S'
+JOIN pg_depend d ON d.objid = q.oid AND d.deptype IN ('a', 'i')
+JOIN pg_class t ON t.oid = d.refobjid
+WHERE s.schemaname = current_schema() AND s.last_value IS NOT NULL
+"""
 
 
 @pytest.fixture(scope="session", autouse=True)

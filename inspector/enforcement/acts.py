@@ -8,7 +8,6 @@ import math
 import secrets
 from datetime import datetime
 
-from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -40,6 +39,7 @@ from inspector.models import (
     Status,
     StatusChange,
 )
+from inspector.passwords import password_hasher
 from inspector.rules import decree_label, money
 
 # Which document carries an act to the offender (oral warnings and requests to other
@@ -53,7 +53,6 @@ PREFIXES = {"notice": "NOT", "warning": "ADV", "infraction_record": "AI", "decis
 # and keeps it ended: registry.change_status refuses to reactivate it (registry_limits.ban_of).
 EFFECTS = {"suspension": Status.SUSPENDED, "revocation": Status.REVOKED, "ban": Status.REVOKED}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud over the phone
-_hasher = PasswordHasher()
 
 
 # --- deadline and appeal window -----------------------------------------------------------------
@@ -79,7 +78,7 @@ def normalise_code(code: str) -> str:
 def check_access_code(notice: Notice, code: str) -> bool:
     """Whether a typed code is the one printed on this notice."""
     try:
-        return _hasher.verify(notice.access_code_hash, normalise_code(code))
+        return password_hasher().verify(notice.access_code_hash, normalise_code(code))
     except (VerificationError, InvalidHashError):
         return False
 
@@ -87,7 +86,7 @@ def check_access_code(notice: Notice, code: str) -> bool:
 def reset_access_code(notice: Notice, *, actor) -> str:
     """A new code for a reprint (the old one stops working); returns the code to print."""
     code = new_access_code()
-    notice.access_code_hash = _hasher.hash(code)
+    notice.access_code_hash = password_hasher().hash(code)
     audit.record("notice_access_code_reset", "notice", notice.id, actor=actor,
                  municipality_id=notice.municipality_id, after={"number": notice.number})
     return code
@@ -115,7 +114,7 @@ def issue_notice(act: Sanction, now: datetime, *, actor=None) -> tuple[Notice | 
             municipality_id=act.municipality_id, sanction_id=act.id, year=year, seq=seq,
             number=f"{PREFIXES[kind]}-{year}/{seq:06d}", document_kind=kind,
             issued_at=utc(now), deadline_at=aware(act.deadline_at),
-            access_code_hash=_hasher.hash(code),
+            access_code_hash=password_hasher().hash(code),
             inspection_id=insp.id if insp else None, ack_name=insp.ack_name if insp else None,
             ack_at=aware(insp.finished_at) if insp and insp.ack_name else None,
             ack_signature_sha256=_signature_sha(insp))

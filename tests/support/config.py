@@ -12,4 +12,4 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 def app_config(url: str) -> dict:
     """The settings of a test app on the database at `url`."""
     return {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "test-secret",
-            "LOG_LEVEL": "WARNING"}
+            "LOG_LEVEL": "WARNING", "PASSWORD_HASH_COST": "test"}
