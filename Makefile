@@ -116,9 +116,11 @@ bench: setup wrk chromium
 	$(BIN)/python bench/many_towns.py
 	$(BIN)/python bench/load.py  # Locust on PostgreSQL (.ci/run starts it): minutes
 
-# ruff (rules in pyproject.toml) on the Python, ESLint (eslint.config.js) on the PWA's JavaScript.
+# ruff (rules in pyproject.toml) on the Python, the import contracts ([tool.importlinter] in
+# pyproject.toml, drawn in docs/architecture.md), ESLint (eslint.config.js) on the PWA's JavaScript.
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	npx --no-install eslint .
 
 # Each person's main screens at 360 and 1280 px, from a fresh demo (bench/screenshots.py).
