@@ -276,3 +276,16 @@ def test_every_name_in_a_faces_all_is_defined():
         face = importlib.import_module(name)
         missing += [f"{name}.{n}" for n in getattr(face, "__all__", ()) if not hasattr(face, n)]
     assert missing == []
+
+
+def test_the_committed_architecture_drawing_is_what_the_contracts_draw():
+    """docs/architecture.md is generated from the contracts above: a layer moved, a circle
+    removed or an area's docstring changed without running
+    `flask --app inspector docs architecture --output docs/architecture.md` fails here."""
+    from inspector.cli.docs import architecture
+
+    drawn = architecture(ROOT)
+    assert (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8") == drawn
+    for row in layers()[1:]:
+        for name in row:
+            assert f"| `{name}` |" in drawn
