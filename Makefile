@@ -14,7 +14,7 @@ run: setup db
 	@echo "inspector on http://127.0.0.1:$(PORT)  (demo logins in README.md)"
 	$(BIN)/python -m inspector.devserver --port $(PORT)
 
-# A real town (README, "Production"): no demo data, never; the schema is brought up to date,
+# A real town (docs/production.md): no demo data, never; the schema is brought up to date,
 # then gunicorn refuses to start (one line per reason, exit 2) on the demo password, a weak
 # SECRET_KEY or a PUBLIC_BASE_URL that is not https. The tick runs from systemd (deploy/).
 # gunicorn's settings are make run's (inspector/gunicorn_conf.py): one worker process with
@@ -101,7 +101,7 @@ db: setup
 	$(FLASK) db upgrade
 	$(FLASK) demo seed
 
-# Figures, not tests (README.md, "Figures"); field.py drives Chromium, verify.py uses wrk,
+# Figures, not tests (docs/figures.md); field.py drives Chromium, verify.py uses wrk,
 # load.py Locust (the `bench` extra) against PostgreSQL.
 bench: setup wrk chromium
 	$(BIN)/pip install -q -e '.[bench]'
@@ -116,9 +116,11 @@ bench: setup wrk chromium
 	$(BIN)/python bench/many_towns.py
 	$(BIN)/python bench/load.py  # Locust on PostgreSQL (.ci/run starts it): minutes
 
-# ruff (rules in pyproject.toml) on the Python, ESLint (eslint.config.js) on the PWA's JavaScript.
+# ruff (rules in pyproject.toml) on the Python, the import contracts ([tool.importlinter] in
+# pyproject.toml, drawn in docs/architecture.md), ESLint (eslint.config.js) on the PWA's JavaScript.
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 	npx --no-install eslint .
 
 # Each person's main screens at 360 and 1280 px, from a fresh demo (bench/screenshots.py).

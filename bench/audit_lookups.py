@@ -20,7 +20,7 @@ with the baselines (what the index alone does for the old statements):
     history, vehicle page   the newest 100 entries about the vehicle, its licences and its
                             insurance (registry/history.py `audit_query`)
     history, driver page    the same for one driver
-    registry changes        services/inspections.py `_REGISTRY_CHANGES`: entries about the
+    registry changes        inspections/records.py `_REGISTRY_CHANGES`: entries about the
                             vehicle and its records after the phone's snapshot version, one
                             day (3,000 entries) and 20,000 entries behind
 

@@ -1,4 +1,4 @@
-"""Benchmark: the town's dashboard (/painel, issue 19 item 2) on 100,000 inspections against
+"""Benchmark: the town's dashboard (/painel) on 100,000 inspections against
 /healthz in the same run. Prints figures; asserts nothing.
 
     .venv/bin/python bench/dashboard.py [--inspections 100000] [--vehicles 4000] [--rounds 100]

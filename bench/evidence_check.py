@@ -3,7 +3,7 @@ Prints figures; asserts nothing.
 
     .venv/bin/python bench/evidence_check.py [--repeat 15]
 
-Before issue 14 the sync parsed only a photo's header and EXIF (`header`); now every photo is
+Parsing only a photo's header and EXIF (`header`) is set against what the sync does: every photo
 walked to its end and decoded pixel by pixel (`whole`, inspections.evidence.decode_photo).
 The difference is what each photo of a sync costs more, in CPU of the server process. Photos:
 the two of bench/field.py (noise JPEGs, as incompressible as a real photo: the worst case

@@ -1,4 +1,4 @@
-"""Benchmark: the agent's field app (issue 5, must-show 8). Prints figures; asserts nothing.
+"""Benchmark: the agent's field app. Prints figures; asserts nothing.
 
     .venv/bin/python bench/field.py [--vehicles 5000] [--scans 300] [--inspections 100]
         [--database-url postgresql+psycopg://user:pw@127.0.0.1:5432/any]

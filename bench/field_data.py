@@ -71,7 +71,7 @@ def build(url: str, vehicles: int) -> dict[int, str]:
         create_user(town_slug="tapurah", username=ADMIN, name="Admin Bench", role="admin",
                     password=PASSWORD)
         driver_ids = list(db.session.scalars(select(Driver.id).order_by(Driver.id)))
-        db.session.execute(update(Driver), [  # as services/photos.py stores them
+        db.session.execute(update(Driver), [  # as registry/photos.py stores them
             {"id": d, "photo": p, "photo_mime": "image/jpeg", "photo_thumb": t}
             for d, p, t in zip(driver_ids, photos, thumbs)])
         key = credential_keys.ensure_active_key()

@@ -1,5 +1,5 @@
 """Requests that get no HTTP answer on a reused keep-alive connection (bench/load.py's lost
-request at 200 users, README "Figures"): gunicorn's gthread worker closes a connection idle for
+request at 200 users, docs/figures.md): gunicorn's gthread worker closes a connection idle for
 `keepalive` seconds, and a client that sends its next request on it at that moment gets the
 connection closed without an answer ("Remote end closed connection without response") or reset.
 

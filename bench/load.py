@@ -1,4 +1,4 @@
-"""Benchmark: a state-wide day under load (issue 18, point 4). Prints figures; asserts nothing.
+"""Benchmark: a state-wide day under load. Prints figures; asserts nothing.
 
     .venv/bin/python bench/load.py [--users 10,50,200] [--duration 60] [--towns 4]
         [--vehicles 500] [--database-url postgresql+psycopg://inspector:inspector@127.0.0.1:5432/x]
@@ -54,7 +54,7 @@ DEFAULT_DB = "postgresql+psycopg://inspector:inspector@127.0.0.1:5432/inspector_
 # (slug, name, IBGE code): the first two have moto-taxi laws of their own in the package;
 # the others are made-up towns under a copy of Tapurah's pack (IBGE codes outside MT's range).
 REAL_TOWNS = [("tapurah", "Tapurah", "5108006"), ("nortelandia", "Nortelândia", "5105903")]
-# the goal's peak hour (issue 18, point 4)
+# the goal's peak hour
 GOAL = {"inspection": 500 * 4, "photo": 500 * 4 * 3, "scan": 20_000}
 QUEUE_LINK = re.compile(r'href="(/revisao/vistorias/\d+)"')
 MINI_LINK = re.compile(r'src="(/revisao/fotos/\d+/mini\.jpg)"')

@@ -1,4 +1,4 @@
-"""Benchmark: one town's requests when the database holds 141 towns (issue 18 point 3).
+"""Benchmark: one town's requests when the database holds 141 towns.
 Prints figures; asserts nothing.
 
     .venv/bin/python bench/many_towns.py [--vehicles 300] [--inspections 3000] [--copies 100]

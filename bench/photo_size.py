@@ -1,4 +1,4 @@
-"""The phone's data plan (issue 18 point 6): what a photo size costs and what it still shows.
+"""The phone's data plan: what a photo size costs and what it still shows.
 
 Builds the demo town (`demo seed`) in a temporary folder, serves it on a free loopback port
 with a threaded WSGI server and drives Debian's Chromium with Playwright.

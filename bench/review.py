@@ -1,5 +1,5 @@
 """Benchmark: the supervisor's review queue on 100,000 inspections against a trivial page, and
-notice PDFs per second (issue 6, must-show 6). Prints figures; asserts nothing.
+notice PDFs per second. Prints figures; asserts nothing.
 
     .venv/bin/python bench/review.py [--inspections 100000] [--vehicles 4000] [--rounds 150]
         [--clients 2] [--pdfs 50] [--database-url postgresql+psycopg://user:pw@127.0.0.1:5432/any]

@@ -1,4 +1,4 @@
-"""Benchmark: where the photo sync's time goes, as "what if" figures (issue 5, must-show 8).
+"""Benchmark: where the photo sync's time goes, as "what if" figures.
 Prints figures; asserts nothing.
 
     .venv/bin/python bench/sync_budget.py [--vehicles 300] [--rounds 4]

@@ -19,7 +19,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     import os
 
     # INSPECTOR_INSTANCE_DIR: another folder for secret_key, config.py, the SQLite file and the
-    # packs (one per app server when several share the database: README "Several app servers")
+    # packs (one per app server when several share the database: docs/production.md, "Several app servers")
     instance = os.environ.get("INSPECTOR_INSTANCE_DIR", "").strip() or str(ROOT / "instance")
     app = Flask(
         __name__,

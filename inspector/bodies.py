@@ -1,5 +1,5 @@
 """JSON request bodies: one pydantic model per body is the single source of its validation and
-of its schema in `/api/openapi.json` (issue 14).
+of its schema in `/api/openapi.json`.
 
 Every model is strict (a number is not a string, `1.0` is not an id), refuses unknown fields,
 bounds every string, array and number, and refuses NaN and infinities. A refusal is

@@ -2,7 +2,7 @@
 
 Every town served so far is in Mato Grosso (America/Cuiaba, UTC-4 all year, no daylight
 saving since 2019). Moments are stored in UTC; days that the law counts are the town's
-days: a town's own zone (`municipalities.timezone`, issue 16) is read by `town_day`.
+days: a town's own zone (`municipalities.timezone`) is read by `town_day`.
 """
 from __future__ import annotations
 

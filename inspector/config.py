@@ -23,7 +23,7 @@ def _secret_key(instance_path: Path) -> str | None:
 
 
 def _environment() -> str:
-    """INSPECTOR_ENV: "production" for a real town (README, "Production"), else "demo"."""
+    """INSPECTOR_ENV: "production" for a real town (docs/production.md), else "demo"."""
     value = (os.environ.get("INSPECTOR_ENV") or "demo").strip().lower()
     if value not in ("demo", "production"):
         raise SystemExit(f"erro: INSPECTOR_ENV={value!r} não é válido: use production ou demo")
@@ -125,7 +125,7 @@ def defaults(instance_path: Path) -> dict:
         "LOGIN_RATE_LIMIT": "10 per minute;50 per hour",
         # how many reverse proxies in front of the app add X-Forwarded-For: the client's
         # address (what rate limits count) is the entry the outermost one added; 0 = the
-        # header is never read (anyone can send it). README "Security".
+        # header is never read (anyone can send it). docs/security.md.
         "TRUSTED_PROXIES": _count("TRUSTED_PROXIES"),
         "MAX_CONTENT_LENGTH": 16 * 1024 * 1024,
         # the original bytes of evidence photos, one file per SHA-256
@@ -136,7 +136,7 @@ def defaults(instance_path: Path) -> dict:
         # no, its commits already survive a crash of the app but not a power cut)
         "EVIDENCE_FSYNC": _flag("EVIDENCE_FSYNC"),
         # where new evidence photos go: "packs" (EVIDENCE_DIR, above) or "s3", an
-        # S3-compatible object store (AWS S3, MinIO, Ceph; README "Evidence in object
+        # S3-compatible object store (AWS S3, MinIO, Ceph; docs/object-storage.md
         # storage"). Photos already kept stay readable where their row says.
         "EVIDENCE_BACKEND": _backend(),
         "EVIDENCE_S3_BUCKET": os.environ.get("EVIDENCE_S3_BUCKET", ""),

@@ -1,8 +1,9 @@
-"""`make run`: serve the app with gunicorn (a real WSGI server) on 127.0.0.1, with the
-settings of inspector/gunicorn_conf.py (one worker process with threads, so rate limits count
-for the whole server; gunicorn's own refusals carry the security headers), and beside it a
-small loop that runs `flask enforcement tick` every 60 seconds (deadlines, daily fines,
-appeal windows: see README, "Deadlines and the enforcement tick")."""
+"""`make run`: the app under gunicorn on 127.0.0.1, and the enforcement tick beside it.
+
+gunicorn (a real WSGI server) runs with the settings of inspector/gunicorn_conf.py (one worker
+process with threads, so rate limits count for the whole server; gunicorn's own refusals carry
+the security headers); a small loop runs `flask enforcement tick` every 60 seconds (deadlines,
+daily fines, appeal windows: docs/enforcement.md, "The tick")."""
 from __future__ import annotations
 
 import argparse

@@ -1,5 +1,5 @@
 """gunicorn's settings for the real server: `gunicorn -c python:inspector.gunicorn_conf ...`
-(`make run` through inspector/devserver.py; README "Security").
+(`make run` through inspector/devserver.py; docs/security.md).
 
 - One worker process with threads (gthread). Flask-Limiter's default store (memory://) lives
   in the process that answers, so "10 tries a minute" is 10 for the whole server. With two

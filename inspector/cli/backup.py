@@ -1,5 +1,5 @@
 """`backup create DEST`, `backup verify SRC`, `backup restore SRC`: the database, the evidence
-and the keys, with a manifest of every part's SHA-256 (README, "Backups").
+and the keys, with a manifest of every part's SHA-256 (docs/backups.md).
 
     flask --app inspector backup create /var/backups/inspector
     flask --app inspector backup verify /var/backups/inspector/20261201T023000Z

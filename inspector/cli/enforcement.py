@@ -28,8 +28,8 @@ def parse_now(value: str | None) -> datetime:
 
 
 def record_fleet_days(now: datetime) -> list[str]:
-    """Each town's fleet standing of its local day, once a day (the dashboard's trend,
-    issue 19): one short transaction per town, after the tick's own, so a town whose
+    """Each town's fleet standing of its local day, once a day (the dashboard's trend):
+    one short transaction per town, after the tick's own, so a town whose
     standing cannot be judged neither holds the tick's lock nor stops the other towns.
     The slugs of the towns whose day was written now."""
     from flask import current_app

@@ -177,7 +177,7 @@ def rules_validate(path: str) -> None:
         click.echo(f"ok: {f}")
 
 
-# --- deadlines (issue 15 item 9): a lawyer checks a reading without the web ------------------------
+# --- deadlines: a lawyer checks a reading without the web ------------------------
 KINDS = {"appeal": "recurso", "repair": "prazo para cumprir a notificação",
          "grant": "prazo concedido a critério (defeito do veículo que não afeta a segurança)",
          "days": "prazo de N dias (--days)"}

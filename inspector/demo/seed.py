@@ -6,7 +6,7 @@ fleet per town and service with holders, drivers (with generated ID photos), per
 licences and moto-taxi insurance, a few records that break a rule on purpose, and an
 agent, a supervisor and an admin per town (password `DEMO_PASSWORD`).
 
-Registry rows go through `services.registry` (the same validation and audit entries as
+Registry rows go through `inspector.registry` (the same validation and audit entries as
 the admin screens), towns and dated values are written here with one audit entry each,
 and every entry names the actor "demo-seed". Idempotent: each row is looked up by its
 natural key first, so a second run writes nothing and takes well under a second.

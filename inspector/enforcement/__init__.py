@@ -1,4 +1,4 @@
-"""From finding to legal act (issue 6): proposals, supervisor review, appeals, deadlines.
+"""From finding to legal act: proposals, supervisor review, appeals, deadlines.
 
 No Flask here: every function takes the user and the clock (`now`, an aware datetime)
 explicitly and works in the caller's transaction (the caller commits), except `tick`,

@@ -24,7 +24,7 @@ from inspector.rules import Measure
 log = logging.getLogger(__name__)
 
 TICK_ACTOR = "enforcement-tick"
-REMIND_BEFORE = timedelta(days=2)   # product setting (issue 6): "a deadline two days away"
+REMIND_BEFORE = timedelta(days=2)   # product setting: "a deadline two days away"
 MAX_TEXT = 4000
 
 __all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "TICK_ACTOR", "as_json", "aware",

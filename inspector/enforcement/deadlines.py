@@ -8,7 +8,7 @@ act's law (`RulePack.counting`: Lei 9.784/1999 Art. 66 continuous days by defaul
 
 A deadline keeps the date it was issued with: a later change of the calendar does not
 recount it (`schedule` runs when the act is notified), with one exception the product owner
-settled (issue 15): a closure entered before a deadline falls due moves the deadlines it
+settled: a closure entered before a deadline falls due moves the deadlines it
 reaches that are not yet past (`move_for_closure`, audited `sanction_deadline_moved`). A
 removed closure moves nothing back. The counting is kept with the date (`appeal_explain`,
 `deadline_explain`: the rule, the span, the days skipped and why).

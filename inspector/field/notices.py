@@ -1,4 +1,4 @@
-"""Open notices and acts for the result card (issue 5): what is still running against a
+"""Open notices and acts for the result card: what is still running against a
 vehicle, its drivers or its holder, as the snapshot's `notices` list.
 
 "Open" = decided and still followed: confirmed, amended, converted into a daily fine, under

@@ -1,4 +1,4 @@
-"""The supervisor's answers on the phone (issue 6): what was decided about the acts of the
+"""The supervisor's answers on the phone: what was decided about the acts of the
 signed-in agent's own inspections, and the supervisor's comments, full or since a version.
 
 The version is the town's audit sequence number, as for the snapshot: every decision on an

@@ -177,7 +177,7 @@ def _links(town_id: int, driver_ids: set[int] | None) -> dict[int, list[int]]:
 
 
 def driver_photos(town_id: int, driver_ids: list[int]) -> dict[int, str]:
-    """driver id -> data: URI of the thumbnail stored with the photo (services/photos.py);
+    """driver id -> data: URI of the thumbnail stored with the photo (registry/photos.py);
     made here only for a photo written around the ORM (a bulk load) that has none."""
     out = {}
     for part in _chunks(driver_ids):
@@ -243,7 +243,7 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
                           # the address printed in every QR (PUBLIC_BASE_URL): a genuine token
                           # behind another address is a swapped sticker (docs/field-app.md)
                           "public_base_url": credentials.public_url("").removesuffix("/v/"),
-                          # the size the app keeps a photo at, hashed after (issue 18 point 6)
+                          # the size the app keeps a photo at, hashed after
                           "photo": {"max_side": town.photo_max_side,
                                     "quality": town.photo_quality}}}
     deleted: dict[str, list[int]] = {}

@@ -68,7 +68,7 @@ def settings(config=None) -> Settings:
     bucket = (config.get("EVIDENCE_S3_BUCKET") or "").strip()
     if not bucket:
         raise NotConfigured("armazenamento de objetos não configurado: defina "
-                            "EVIDENCE_S3_BUCKET (README, \"Evidence in object storage\")")
+                            "EVIDENCE_S3_BUCKET (docs/object-storage.md)")
     prefix = (config.get("EVIDENCE_S3_PREFIX") or "").strip().lstrip("/")
     if prefix and not prefix.endswith("/"):
         prefix += "/"

@@ -7,10 +7,10 @@ that marks it received. Each record in a pack is a 44-byte header (b"IEV1", the 
 SHA-256, its length) and then the bytes, so the packs can be read, checked and rebuilt
 without the database. The database keeps what is known about each photo (who declared it,
 its hash, when it arrived, EXIF facts); this directory keeps the bytes. Backups take both
-(README, "Backups"); packs only grow, so a copy of yesterday's is a prefix of today's.
+(docs/backups.md); packs only grow, so a copy of yesterday's is a prefix of today's.
 
 - Why packs: creating a file costs this machine's ext4 0.3-0.7 ms of kernel time, an append
-  to an open file 0.08 ms (bench/field.py, README). A photo sync is dominated by such costs;
+  to an open file 0.08 ms (bench/field.py, docs/figures.md). A photo sync is dominated by such costs;
   the design is Haystack's (Beaver et al., OSDI 2010), for the same reason.
 - One pack per process, written only by it: an offset is reserved under a lock, then the
   record is written at it, so concurrent writer threads never interleave. A new process
@@ -26,7 +26,7 @@ its hash, when it arrived, EXIF facts); this directory keeps the bytes. Backups 
 Photos received before packs existed (migration 0019) are loose files named by their SHA-256,
 `<EVIDENCE_DIR>/ab/abcdef…` (put, get, path_of); they are read as before.
 
-Two backends behind one interface (issue 18): the packs here (EVIDENCE_BACKEND=packs, the
+Two backends behind one interface: the packs here (EVIDENCE_BACKEND=packs, the
 default) and an S3-compatible object store (EVIDENCE_BACKEND=s3, evidence_objects.py).
 `writing` keeps a new photo where the configuration says; `photo_data`, `check` and
 `exists` read a photo where its row says (`pack` is a pack's name, "s3", or null for a loose

@@ -220,7 +220,7 @@ def _items(raw: list[schemas.Item], e: _Errors) -> list[ParsedItem]:
                   for ph in it.photos or ()]
         note = (it.note or "").strip()
         if it.registry is not None:
-            # the agent overrules what the registry knew only with a reason (issue 17 item 2)
+            # the agent overrules what the registry knew only with a reason
             if it.registry.overruled != (it.result != "fail"):
                 e.add(f"items[{i}].registry.overruled",
                       "discordar do cadastro é responder conforme ou não se aplica")

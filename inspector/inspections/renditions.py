@@ -5,7 +5,7 @@ are made from it on demand, with Pillow's `draft()` so a 12-megapixel JPEG is de
 a fraction of its size, and kept in a small in-memory cache keyed by the photo's SHA-256.
 
 A stored photo that cannot be rendered (cut short, broken: evidence kept before the sync
-checked photos whole, issue 14) raises `Unrenderable`, never a 500: the review shows
+checked photos whole) raises `Unrenderable`, never a 500: the review shows
 "imagem danificada" with its hash and the original bytes instead, and this process remembers
 the hash (`known_damaged`) so the next page says it at once.
 """

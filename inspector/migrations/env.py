@@ -68,7 +68,7 @@ def run_migrations_offline():
 
 def refuse_newer_database(connectable):
     """A database migrated by a newer version of the program (a revision these migrations do
-    not know) is never touched: one line on stderr, exit status 2 (README, "Upgrades")."""
+    not know) is never touched: one line on stderr, exit status 2 (docs/upgrades.md)."""
     import sys
 
     from alembic.runtime.migration import MigrationContext

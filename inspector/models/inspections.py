@@ -51,7 +51,7 @@ class Inspection(TownScoped, db.Model):
     """One vistoria of one vehicle by one agent, exactly as the phone recorded it."""
 
     __tablename__ = "inspections"
-    # The review queue (services/enforcement/queries.py), newest first, by town, by status,
+    # The review queue (enforcement/queries.py), newest first, by town, by status,
     # by agent; its days are ranges of finished_at. Each index is in the queue's order after
     # its filter and carries the other filter's column, so a page reads index entries only
     # (never a whole town's rows) whichever index the database picks.
@@ -61,7 +61,7 @@ class Inspection(TownScoped, db.Model):
               "id", "agent_id"),
         Index("ix_inspections_town_agent_finished", "municipality_id", "agent_id", "finished_at",
               "id", "status"),
-        # services/enforcement/pending.py: a town's (or every town's) unproposed inspections
+        # enforcement/pending.py: a town's (or every town's) unproposed inspections
         Index("ix_inspections_pending", "proposed_at", "municipality_id", "completed_at"),
     )
 

@@ -104,7 +104,7 @@ class Municipality(db.Model):
     timezone: Mapped[str] = mapped_column(
         String(40), default="America/Cuiaba", server_default="America/Cuiaba")
     # The size the field app keeps a photo at (longest side in px; None: the camera's own
-    # bytes) and its JPEG quality (issue 18 point 6; the default's measurement: README).
+    # bytes) and its JPEG quality (the default's measurement: docs/figures.md, "Photo size").
     photo_max_side: Mapped[int | None] = mapped_column(default=1600, server_default="1600")
     photo_quality: Mapped[int] = mapped_column(default=85, server_default="85")
 

@@ -1,4 +1,4 @@
-"""Who is told what (issue 6), hooked to the enforcement services' listeners.
+"""Who is told what, hooked to the enforcement services' listeners.
 
 - supervisors of the town: an inspection is ready for review;
 - the agent: their inspection was reviewed;

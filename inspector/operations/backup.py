@@ -13,7 +13,7 @@ Layout of DEST (one folder for all backups of a server, e.g. /var/backups/inspec
     DEST/evidence/loose/<ab>/<sha256>          photos kept as loose files (before packs)
 
 Evidence in an S3-compatible object store (EVIDENCE_BACKEND=s3) is not copied: the bucket
-keeps it (README, "Evidence in object storage"); the manifest names the bucket and prefix.
+keeps it (docs/object-storage.md); the manifest names the bucket and prefix.
 
 Consistency: the database is copied first, then the evidence. A photo's bytes are written
 (and fsynced where the commit is durable) before the row that points to them commits, so

@@ -67,7 +67,7 @@ def config_problems(config) -> list[str]:
     key = config.get("SECRET_KEY")
     if not key:
         out.append("SECRET_KEY ausente: defina SECRET_KEY no ambiente ou crie "
-                   "instance/secret_key com 32 bytes aleatórios (README, \"Produção\")")
+                   "instance/secret_key com 32 bytes aleatórios (docs/production.md)")
     elif (key.decode(errors="replace") if isinstance(key, bytes) else key).strip() in KNOWN_KEYS:
         out.append("SECRET_KEY fraca: é um valor de teste ou de demonstração conhecido; "
                    "gere outra com 32 bytes aleatórios")
@@ -86,7 +86,7 @@ def config_problems(config) -> list[str]:
         out.append(f"EVIDENCE_BACKEND={evidence!r} não é válido: use packs ou s3")
     elif evidence == "s3" and not (config.get("EVIDENCE_S3_BUCKET") or "").strip():
         out.append("EVIDENCE_BACKEND=s3 sem EVIDENCE_S3_BUCKET: defina o bucket das fotos de "
-                   "prova (README, \"Evidence in object storage\")")
+                   "prova (docs/object-storage.md)")
     return out
 
 

@@ -1,6 +1,6 @@
 """What the passenger's verification page shows: a live banner and only what a passenger
 needs to match the ride in front of them (photo, name, plate, model, colour, prefix,
-company, licence validity). Nothing else leaves the server: see README, "LGPD"."""
+company, licence validity). Nothing else leaves the server: see docs/passenger-page.md."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,5 +1,5 @@
-"""A document may not be registered valid for longer than its law allows (issue 15 item 5;
-../shared/DOMAIN.md, "Validity of documents"): Nortelândia Lei 030/1998 Art. 6 (the Alvará and
+"""A document may not be registered valid for longer than its law allows (the team's
+DOMAIN.md, "Validity of documents"): Nortelândia Lei 030/1998 Art. 6 (the Alvará and
 the authorisation it gives: 1 year), Sapezal Lei 060/1998 Art. 10 (the Alvará: the exercício,
 until 31 December of its year), Nova Santa Helena Lei 535/2013 Art. 4 § 2º (the Alvará renewed
 yearly), Nortelândia Lei 127/2009 Art. 8 (the driver's registration revalidated yearly).

@@ -130,7 +130,7 @@ _WAITING = ("proposed", "appealed")
 _VOID = ("rejected", "appeal_accepted")
 
 
-# What a fine's payments say, as the fines page words it (services/enforcement/payments.py).
+# What a fine's payments say, as the fines page words it (enforcement/payments.py).
 FINE_STATES = {"open": "Multa em aberto", "partial": "Multa paga parcialmente",
                "paid": "Multa paga", "undefined": "Valor em reais não definido",
                "none": "Nada a pagar"}

@@ -156,7 +156,7 @@ def months_later(day: date, months: int) -> date:
         return date(year + (month == 12), month % 12 + 1, 1)
 
 
-# --- validity a law sets for a document (issue 15 item 5) ------------------------------------------
+# --- validity a law sets for a document ------------------------------------------
 VALIDITY_PATHS = {"licence": "periodicity.licence_months", "permit": "periodicity.permit_months",
                   "registration": "periodicity.registration_months"}
 DOCUMENT_WORDS = {"licence": "o Alvará", "permit": "a permissão (autorização)",
@@ -534,7 +534,7 @@ def _registration(r: Rules, d: DriverFacts, c: Citation) -> Violation | None:
     cg = r.cite("periodicity.registration_grace_days")
     cancel = expiry + timedelta(days=grace)   # the last day it may still be revalidated
     # a message names the day the thing happens: cancelled the day after that last day
-    # (issue 15 item 7); `due_on` stays the last day (the tick's act keys are built on it)
+    # `due_on` stays the last day (the tick's act keys are built on it)
     cancelled = cancel + timedelta(days=1)
     if on <= cancel:
         return Violation("driver.registration.expired", f"Inscrição do condutor vencida em "

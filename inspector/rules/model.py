@@ -88,7 +88,7 @@ class ChecklistItem:
     applies_if_decree: str | None = None
     # The registry's findings this item checks on the street (engine rule ids, or a family
     # ending in "."): the phone pre-marks the item "Não conforme" when the registry already
-    # holds one, and the review flags a "Conforme" beside one (issue 17).
+    # holds one, and the review flags a "Conforme" beside one.
     registry_findings: tuple[str, ...] = ()
 
     def checks_finding(self, rule_id: str) -> bool:

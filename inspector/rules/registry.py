@@ -160,7 +160,7 @@ def town_report(registry: Registry, on: date,
         bad, due = vehicle_check(r, v)
         violations.extend(bad)
         warnings.extend(due)
-        # a document registered valid for longer than its law allows (issue 15 item 5)
+        # a document registered valid for longer than its law allows
         if v.licence is not None:
             violations.extend(x for x in [validity_violation(
                 r, "licence", v.licence.valid_from, v.licence.valid_until, v.subject,

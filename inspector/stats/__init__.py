@@ -1,4 +1,4 @@
-"""What a town's work adds up to (issue 19): the dashboard's figures over a period, the
+"""What a town's work adds up to: the dashboard's figures over a period, the
 exports of its lists as spreadsheets, and the open data any citizen may download.
 
 - `period`: the period asked for (local days), its weeks or months.

@@ -1,4 +1,4 @@
-"""The town's lists as rows for a spreadsheet (issue 19 item 3): inspections (one row per
+"""The town's lists as rows for a spreadsheet: inspections (one row per
 checklist answer, with its law and article), acts, fines, payments, the registry and the
 credentials. Each dataset takes the filters of the screen it mirrors (the review queue, the
 acts list, the dashboard's period) and yields its rows from a server-side cursor, a batch at

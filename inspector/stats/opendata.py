@@ -1,4 +1,4 @@
-"""Open data for citizens (issue 19 item 5): per town, what anyone may know and reuse — the
+"""Open data for citizens: per town, what anyone may know and reuse — the
 fleet by service and its share regular today, inspections and acts per month by kind, fines
 issued and paid per month. Counts and sums only: no name, plate, document number, address,
 agent or record number (LGPD: nothing here identifies a person; a month's count of one is

@@ -1,4 +1,4 @@
-"""The accounts of a town, created and deactivated by its admin in the browser (issue 16):
+"""The accounts of a town, created and deactivated by its admin in the browser:
 agents (each with the badge number the law asks for: Tapurah Lei 406/2001 Art. 26, "agentes
 credenciados e identificados"; it is printed on every notice as "Crachá / matrícula nº"),
 supervisors and admins. Holders have no account: they open their page with an access code.

@@ -272,7 +272,7 @@ def set_dated_value(town: Municipality, data, actor) -> DatedValue:
 
 
 # The longest side a photo is kept at on the phone (None: the camera's bytes, untouched), and
-# the JPEG quality bounds. 1600 px at quality 85 is the measured default (README "Figures",
+# the JPEG quality bounds. 1600 px at quality 85 is the measured default (docs/figures.md,
 # bench/photo_size.py): the smallest choice at which a plate photographed with the whole
 # vehicle keeps its characters at least 20 px tall and a 1 mm crack keeps half its contrast.
 PHOTO_SIDES = {1280: "1280 px", 1600: "1600 px (padrão)", 2048: "2048 px",

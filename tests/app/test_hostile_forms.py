@@ -1,5 +1,5 @@
 """The HTML forms that take free input, posted arbitrary text by the right role with the CSRF
-token (issue 14 item 7, forms half): the registry's create and edit forms, the review's
+token (forms half): the registry's create and edit forms, the review's
 decisions (reject, amend, comment), the CSV import's upload, the passenger's report and the
 admin's new-account form (/municipio/contas).
 

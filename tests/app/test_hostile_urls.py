@@ -1,4 +1,4 @@
-"""No route answers 5xx to any id or query (issue 14, item 3).
+"""No route answers 5xx to any id or query.
 
 Walks the URL map as tests/app/test_every_route_declares_access.py does and, for every route and method, as an
 anonymous visitor and as each role of Tapurah, sends ids no row has (25 digits, past the

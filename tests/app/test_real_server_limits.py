@@ -1,5 +1,5 @@
 """The real server, started as `make run` starts it (inspector/devserver.py: gunicorn with
-inspector/gunicorn_conf.py), holds the limits as configured (issue 14 items 5 and 6).
+inspector/gunicorn_conf.py), holds the limits as configured.
 
 - N login tries per window are N for the whole server: the (N+1)th is refused (429), whatever
   X-Forwarded-For the client writes (TRUSTED_PROXIES is 0: the header is never read). Under

@@ -1,4 +1,4 @@
-"""Redirects taken from input go only to this site (issue 14, item 4).
+"""Redirects taken from input go only to this site.
 
 One helper, `security.safe_redirect_target`, decides every redirect whose target comes from
 a request or a stored link: the login's `next`, a notification's link. It is tried on the

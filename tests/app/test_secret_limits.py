@@ -1,4 +1,4 @@
-"""Every place that checks a secret is rate-limited (issue 14 item 5): the login, the password
+"""Every place that checks a secret is rate-limited: the login, the password
 form (it checks the current password), the holder's access code (by QR link and typed). A new
 secret check elsewhere fails the last test until it is limited and listed here. And the
 client's address behind a reverse proxy comes from TRUSTED_PROXIES, never from a header the

@@ -1,4 +1,4 @@
-"""One deployment for many towns (issue 18 point 3): every query of one town's field snapshot
+"""One deployment for many towns: every query of one town's field snapshot
 (full and delta), review queue and passenger page reaches the town's rows through an index,
 never by reading a table that holds every town's rows. The plans are the database's own
 (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL with sequential scans priced out, so

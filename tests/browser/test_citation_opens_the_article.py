@@ -1,4 +1,4 @@
-"""Issue 3, must show 5: from a checklist item, its citation opens the law on the cited
+"""From a checklist item, its citation opens the law on the cited
 article, scrolled into view and highlighted (CSS :target, no script)."""
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 and confirms another, each card swapped in place by htmx (no page reload); the agent's app
 then reads the rejection in GET /api/field/inspections/<uuid>. And the agent's own app, in
 Chromium, made the inspection, syncs after the supervisor's decision and shows the rejection
-and its reason under "Minhas vistorias" (issue 6, must show 5), offline too."""
+and its reason under "Minhas vistorias", offline too."""
 from __future__ import annotations
 
 import pytest

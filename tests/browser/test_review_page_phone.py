@@ -1,4 +1,4 @@
-"""The supervisor's inspection page on a 360×780 phone, in Chromium (issue 17 item 4): a whole
+"""The supervisor's inspection page on a 360×780 phone, in Chromium: a whole
 Tapurah checklist (19 answers, three failed with photos, one "Conforme" the registry
 contradicts) does not scroll sideways, the answers that need the supervisor are open and the
 conforming ones folded, no badge wraps, and each proposed act shows first what is decided

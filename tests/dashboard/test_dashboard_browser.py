@@ -1,4 +1,4 @@
-"""The dashboard in Chromium (issue 19 item 6) on a 360 px phone and a 1280 px desktop: every
+"""The dashboard in Chromium on a 360 px phone and a 1280 px desktop: every
 chart is an SVG picture with its table beside it (under it on the phone), nothing scrolls
 sideways, the CSP blocks nothing (no inline style or script), and the period links swap the
 figures through htmx. Screenshots of both are kept in the test's temporary folder."""

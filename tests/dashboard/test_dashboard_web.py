@@ -1,4 +1,4 @@
-"""The town's dashboard (/painel, issue 19): every number is a link to the list behind it and
+"""The town's dashboard (/painel): every number is a link to the list behind it and
 equals the rows that list shows; supervisors and admins only; another town's work never
 counts; the period form works without JavaScript; charts are SVG with a table beside."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Exports (issue 19 item 3): the town's lists as CSV (UTF-8 with BOM, ';', dd/mm/aaaa, as
+"""Exports: the town's lists as CSV (UTF-8 with BOM, ';', dd/mm/aaaa, as
 Excel in pt-BR reads it) and XLSX, read back here by independent readers (Python's csv,
 openpyxl) and compared with the screens they mirror; the screens' filters apply; every text
 cell a spreadsheet would evaluate is neutralised; only supervisors and admins; another

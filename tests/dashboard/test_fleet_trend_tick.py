@@ -1,6 +1,6 @@
-"""The fleet's trend has every day the enforcement tick ran (issue 19 item 1), not only the
+"""The fleet's trend has every day the enforcement tick ran, not only the
 days someone opened the dashboard: `flask enforcement tick` records each town's standing
-once per local day — the town's own day (municipalities.timezone, issue 16) — checking
+once per local day — the town's own day (municipalities.timezone) — checking
 fleet_standing_days first, in its own short transaction per town."""
 from __future__ import annotations
 

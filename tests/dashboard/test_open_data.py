@@ -1,4 +1,4 @@
-"""Open data for citizens (issue 19 item 5): public, no login; per town the fleet and its
+"""Open data for citizens: public, no login; per town the fleet and its
 share regular today, inspections, acts and fines per month, as CSV and JSON, with a data
 dictionary; no name, plate or document number anywhere; cacheable (Cache-Control, ETag,
 304); linked from the transparency page."""

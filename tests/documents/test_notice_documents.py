@@ -1,4 +1,4 @@
-"""Legal documents (issue 6): the notice PDF (article, quoted text, photo hashes, deadline,
+"""Legal documents: the notice PDF (article, quoted text, photo hashes, deadline,
 appeal, agent, "ciente", QR), the public authenticity page and the town-scoped download.
 Runs on SQLite and PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Every deadline says how it was counted where it is shown: the act's card, the document (PDF),
-the holder's page and the push that names the day (issue 15 item 1). Tapurah Lei 406/2001
+the holder's page and the push that names the day. Tapurah Lei 406/2001
 Art. 30 (8 days to appeal) counted by Lei 9.784/1999 Art. 66: delivered Fri 06/03/2026, the
 8th day is Sat 14/03, and a municipal holiday on Mon 16/03 carries it to Tue 17/03 (§ 1º);
 Art. 29 § único's 72 hours run minute to minute. Runs on SQLite and PostgreSQL."""

@@ -272,7 +272,7 @@ def test_a_proposal_waiting_for_review_is_not_yet_a_prior_offence(app):
 
 
 def test_automatic_measures_are_data_and_the_loader_checks_them(tmp_path):
-    """`automatic: true` (issue 6) marks what the law applies by itself; it must be a boolean."""
+    """`automatic: true` marks what the law applies by itself; it must be a boolean."""
     from inspector import rules
     from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_pack
 

@@ -1,4 +1,4 @@
-"""The supervisor's inspection page tells one truth (issue 17 item 4): what the registry knew
+"""The supervisor's inspection page tells one truth: what the registry knew
 on the inspection's day beside each answer, with the contradictions marked; who decides each
 act as the law gives it (Tapurah Lei 406/2001 Art. 27: the agent may notify and fine, the
 supervision confirms in the review); the review state read from the acts, in the page and in

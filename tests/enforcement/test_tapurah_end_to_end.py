@@ -1,4 +1,4 @@
-"""Tapurah end to end with a frozen clock (issue 6, "Must show" 1): a moto-taxi inspection with
+"""Tapurah end to end with a frozen clock: a moto-taxi inspection with
 a failed safety item syncs through the field API; the engine proposes the written notice of
 Art. 27, I with 72 hours (Art. 29 § ú); the supervisor confirms it on the review page; 72
 hours after the driver signed, `tick` turns it into a daily fine of 60% of the minimum wage

@@ -1,4 +1,4 @@
-"""Time runs from delivery, not from the decision (services/enforcement/delivery.py).
+"""Time runs from delivery, not from the decision (enforcement/delivery.py).
 
 Nova Santa Helena Lei 535/2013 Art. 27 § único / Art. 28 § único ("Após o recebimento ... da
 notificação"), Nortelândia Lei 030/1998 Art. 16 § 2º ("contados a partir da intimação"): an

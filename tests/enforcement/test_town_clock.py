@@ -1,4 +1,4 @@
-"""The tick counts a town's days on the town's own clock (municipalities.timezone, issue 16):
+"""The tick counts a town's days on the town's own clock (municipalities.timezone):
 an appeal window ends with its last day where the town is. Nortelândia's warning of Mon
 02/03/2026 may be appealed until Mon 16/03 (10 business days, Lei 030/1998 Art. 16 § 2º);
 in Cuiabá it closes after 16/03 ends there (tests/enforcement/test_tick.py), and a town on

@@ -2,7 +2,7 @@
 its own venv (tests/support/localstack.py), started once per test session, on a free port,
 killed at the end. It checks
 ChecksumSHA256 (400 BadDigest), honours If-None-Match and object lock, which is what these
-tests rely on; what it does not emulate is in README ("Evidence in object storage").
+tests rely on; what it does not emulate is in docs/object-storage.md.
 The tests are skipped, saying why, only when the venv cannot be built."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Evidence photos in an S3-compatible object store (issue 18 item 1), against a real one
+"""Evidence photos in an S3-compatible object store, against a real one
 (LocalStack's S3 on loopback, conftest.py): photos synced by the field API are kept as
 objects named by their town and SHA-256 and served back on the review; bytes the store finds
 not to be their SHA-256 are refused by the store itself and the photo is not acknowledged to
@@ -275,7 +275,7 @@ def test_verify_finds_an_object_altered_or_gone_behind_the_apps_back(
 
 
 def test_object_lock_keeps_evidence_from_being_deleted(app, bucket, s3_config):
-    """Chain of custody (README): a bucket with object lock and a default retention refuses
+    """Chain of custody (docs/object-storage.md): a bucket with object lock and a default retention refuses
     to delete a photo's version before its time; uploads still go through (the SHA-256
     checksum satisfies the lock's integrity header)."""
     client, name = bucket["client"], f"custodia-{uuid.uuid4().hex[:10]}"
@@ -332,7 +332,7 @@ def test_a_production_start_refuses_the_object_store_without_a_bucket():
             "PUBLIC_BASE_URL": "https://fiscaliza.tapurah.mt.gov.br"}
     assert config_problems(good | {"EVIDENCE_BACKEND": "s3"}) == [
         "EVIDENCE_BACKEND=s3 sem EVIDENCE_S3_BUCKET: defina o bucket das fotos de prova "
-        "(README, \"Evidence in object storage\")"]
+        "(docs/object-storage.md)"]
     assert config_problems(good | {"EVIDENCE_BACKEND": "s3", "EVIDENCE_S3_BUCKET": "prova"}) == []
     assert config_problems(good | {"EVIDENCE_BACKEND": "nuvem"}) == [
         "EVIDENCE_BACKEND='nuvem' não é válido: use packs ou s3"]

@@ -1,4 +1,4 @@
-"""The OpenAPI `Error` schema names every field an error body carries (issue 14 items 1 and 7):
+"""The OpenAPI `Error` schema names every field an error body carries:
 it is generated from the model every JSON error answer is built with (errors.ErrorBody), and
 real error answers of the field API — signed out, not found, a refused body, a photo refused
 for good, a conflict, another agent's inspection, a photo the object store could not take —

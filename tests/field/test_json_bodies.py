@@ -1,4 +1,4 @@
-"""JSON bodies that are valid JSON but absurd (issue 14): unknown fields, numbers beyond what a
+"""JSON bodies that are valid JSON but absurd: unknown fields, numbers beyond what a
 column holds or the domain allows, NaN and infinities, deep nesting, moments outside the
 window around the server's clock. Each is a 422 naming the field in Portuguese, nothing
 stored; replays of what was stored before still answer 200. And the OpenAPI document states

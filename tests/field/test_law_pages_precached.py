@@ -1,7 +1,7 @@
 """The law pages in the agent's pocket: the service worker precaches the five law pages and
 the style sheets they load, its version covers their rendered bytes (a changed law text makes
 a new worker), and the shell stays under its 200 KB gzip goal without the QR decoder's wasm.
-The offline opening itself is in tests/browser/test_field_offline_laws.py."""
+The offline opening itself is in tests/browser/field/test_law_pages_offline.py."""
 from __future__ import annotations
 
 import dataclasses

@@ -1,5 +1,5 @@
 """PUT /api/field/inspections/<uuid>/photos/<uuid> with a photo that cannot be evidence
-(issue 14 item 2, docs/sync.md §3): 422 with an action for the agent and the permanent
+(docs/sync.md §3): 422 with an action for the agent and the permanent
 marker, no bytes stored; the refusal recorded on the photo (refused_at, refused_reason) and
 audited in the same transaction, so the inspection no longer waits for it; the refusal is
 final for that photo (a resend answers it again, writing nothing); the inspection and its
@@ -205,7 +205,7 @@ def test_a_refusal_is_final_for_that_photo(app, agent_api, monkeypatch):
     iid, (decl,) = _send_inspection(api, vehicle_id, [(bad, "image/jpeg")])
     first = api.put_photo(iid, decl["id"], bad)
     assert first.status_code == 422 and first.json["problem"] == "damaged"
-    with monkeypatch.context() as m:  # a laxer check, as before issue 14
+    with monkeypatch.context() as m:  # a laxer check, one that reads only the header
         m.setattr(evidence, "decode_photo",
                   lambda data: evidence.ImageFacts("JPEG", 200, 150))
         r = api.put_photo(iid, decl["id"], bad)
@@ -242,7 +242,7 @@ def test_bytes_stored_before_the_check_still_answer_200_when_resent(app, agent_a
     api, vehicle_id = agent_api
     truncated = JPEG[:-300]
     iid, (decl,) = _send_inspection(api, vehicle_id, [(truncated, "image/jpeg")])
-    with monkeypatch.context() as m:  # as the server before issue 14 took it
+    with monkeypatch.context() as m:  # as a header-only check takes it
         m.setattr(evidence, "decode_photo",
                   lambda data: evidence.ImageFacts("JPEG", 200, 150))
         assert api.put_photo(iid, decl["id"], truncated).status_code == 201

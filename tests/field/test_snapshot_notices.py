@@ -1,4 +1,4 @@
-"""Open notices on the result card (issue 5): the snapshot's `notices` holds the decided acts
+"""Open notices on the result card: the snapshot's `notices` holds the decided acts
 still running against the town's vehicles, drivers and holders, and its deltas follow them
 until they are complied with or voided. Runs on SQLite and PostgreSQL."""
 from __future__ import annotations

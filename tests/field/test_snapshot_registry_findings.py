@@ -1,6 +1,6 @@
 """The checklist the phone downloads says, with each item, which registry findings it checks
 (`checklists[].items[].registry_findings`, from the pack): the field app pre-marks those items
-"Não conforme" when the card already holds one (issue 17), reading no table of its own. Full
+"Não conforme" when the card already holds one, reading no table of its own. Full
 and delta snapshots alike (checklists are replaced by every delta). Runs on SQLite and
 PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations

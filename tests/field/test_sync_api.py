@@ -172,7 +172,7 @@ def test_photos_complete_the_inspection_and_keep_original_bytes_and_exif(app, ap
         assert insp.status == InspectionStatus.AWAITING_REVIEW and insp.completed_at
         assert insp.failed_items == 2
         actions = db.session.scalars(select(AuditEntry.action).where(
-            AuditEntry.entity != "sanction").order_by(AuditEntry.seq)).all()  # acts: issue 6
+            AuditEntry.entity != "sanction").order_by(AuditEntry.seq)).all()  # acts: the review's
         assert actions[-4:] == ["inspection_received", "photo_received", "photo_received",
                                 "inspection_completed"]
         assert audit.verify()[1] is None

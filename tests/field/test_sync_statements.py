@@ -1,4 +1,4 @@
-"""How much database work one inspection's sync costs (issue 18 point 5: the sync on
+"""How much database work one inspection's sync costs (the sync on
 PostgreSQL at least 0.5x of the raw upload of the same bytes, bench/field.py). On
 PostgreSQL every statement is a round trip to the server, so the count of statements per
 request is what this guards: an inspection sent as the field app sends it (the body, then
@@ -20,7 +20,7 @@ from sqlalchemy import event
 from inspector.extensions import db
 from tests.support.field_api import body, jpeg, photos_of
 
-# Statements per request (README "Figures", Sync): 12/7/9 on SQLite and 13/8/10 on PostgreSQL
+# Statements per request (docs/figures.md, "Sync"): 12/7/9 on SQLite and 13/8/10 on PostgreSQL
 # when this test came, then two to three fewer once a transaction's audit entries were
 # written in one insert at its commit. PostgreSQL runs one more wherever the audit chain is
 # locked (pg_advisory_xact_lock); SQLite's single writer needs none.

@@ -1,4 +1,4 @@
-"""Schemathesis, a fuzzer nobody here wrote, against the running server (issue 14 item 7).
+"""Schemathesis, a fuzzer nobody here wrote, against the running server.
 
 The real app behind a real threaded WSGI server on loopback, a Tapurah agent signed in (the
 session cookie and the CSRF token given the way a deployment's run gives them:
@@ -55,13 +55,13 @@ def _world():
 
 
 def _config(path: Path, session: str, csrf: str) -> None:
-    """The auth a deployment's run gives the same way (README, "What the API refuses")."""
+    """The auth a deployment's run gives the same way (docs/api.md)."""
     path.write_text(f'[auth.openapi.session]\napi_key = "{session}"\n\n'
                     f'[auth.openapi.csrf]\napi_key = "{csrf}"\n', encoding="utf-8")
 
 
 def _figures(report: dict, stored: int) -> str:
-    """One line for the log and the README: operations, cases tried, failures, errors."""
+    """One line for the log and docs/api.md: operations, cases tried, failures, errors."""
     ops, cases = report["operations"], report["test_cases"]
     failures = sum(f.get("count", 1) for f in report.get("failures", []))
     errors = sum(e.get("count", 1) for e in report.get("errors", []))

@@ -82,7 +82,7 @@ def test_a_latin1_file_names_the_line_of_the_first_accent(town):
 @pytest.mark.parametrize("magic", [b"PK\x03\x04\x14\x00\x06\x00",  # .xlsx / .ods (zip)
                                    b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"])  # old .xls
 def test_a_broken_workbook_is_named_as_such(town, magic):
-    """A workbook is read since issue 19 (tests/imports/test_xlsx_and_ods.py); one whose bytes
+    """A workbook is read (tests/imports/test_xlsx_and_ods.py); one whose bytes
     are not a readable workbook is refused as a damaged spreadsheet, not as 'não está em UTF-8'."""
     with pytest.raises(FileRefused, match=r"planilha.*corrompid.*salve de novo"):
         import_registry(town, magic + bytes(range(256)) * 4, actor="teste", dry_run=True)

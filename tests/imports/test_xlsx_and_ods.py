@@ -1,5 +1,5 @@
 """The registry import reads Excel (.xlsx) and LibreOffice (.ods) workbooks as it reads a CSV
-(issue 19 item 4): the same rows give the same dry run, the same import and the same
+: the same rows give the same dry run, the same import and the same
 messages; typed cells (numbers, dates) are read as the staff typed them; a code typed as a
 number, which lost its leading zero (0101 → 101), is caught and explained; nothing is
 written when a row is refused."""

@@ -1,4 +1,4 @@
-"""An item the registry already knew failing (issue 17 item 2): the field app pre-marks it
+"""An item the registry already knew failing: the field app pre-marks it
 "não conforme" with the card's reason, and sends `items[].registry` = {reason, overruled}
 (docs/sync.md §2). The agent may answer otherwise only with a note saying why: without one,
 or with a flag that contradicts the answer, the body is a 422 naming the field and nothing is

@@ -1,4 +1,4 @@
-"""Evidence kept before the sync checked photos whole (issue 14 item 2) never breaks the review:
+"""Evidence kept before the sync checked photos whole never breaks the review:
 a cut-short JPEG stored through the evidence store, bypassing the check as old data did, is
 shown as "imagem danificada" with its SHA-256 on the inspection page, as a placeholder in the
 gallery and the zoom renditions, in words in the zoom panel, and its original bytes download
@@ -45,7 +45,8 @@ UNDECODABLE_PNG = (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB"
 @pytest.fixture
 def stored(app, make, moto, monkeypatch):
     """An inspection whose first photo is a cut-short JPEG, second an undecodable PNG, third
-    a good JPEG, all stored as the server before issue 14 stored them (no whole check)."""
+    a good JPEG, all stored through the sync under a header-only check, as data kept before every photo
+    was checked whole."""
     vehicle = moto()
     agent = make(factories.user, "agent", "tapurah")
     good = jpeg(8, size=(320, 240))

@@ -1,5 +1,5 @@
 """The review puts the registry's reason beside the items the inspection's rule pack says check
-that fact (`registry_findings`, issue 17), the same items the phone pre-marks: a "Conforme"
+that fact (`registry_findings`), the same items the phone pre-marks: a "Conforme"
 there is flagged as contradicting the registry; a reason no item of that law checks is listed
 once above the answers. Runs on SQLite and PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations

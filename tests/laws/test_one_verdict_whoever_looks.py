@@ -1,4 +1,4 @@
-"""One verdict on a vehicle, whoever looks (issue 17 item 1): for every vehicle sticker of
+"""One verdict on a vehicle, whoever looks: for every vehicle sticker of
 the demo — its irregularities on purpose included (a lapsed licence, a suspended one, an old
 moto-taxi, a lapsed insurance…) — the passenger's page, the admin's registry list and the
 vehicle's page say the same REGULAR / IRREGULAR / SUSPENSO, with the same reasons."""

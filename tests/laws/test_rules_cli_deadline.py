@@ -1,4 +1,4 @@
-"""`flask rules deadline` and `rules check-vehicle` with dates (issue 15 item 9): a lawyer checks a
+"""`flask rules deadline` and `rules check-vehicle` with dates: a lawyer checks a
 reading without the web. Dates worked out by hand on a calendar (Christmas 2026 is a Friday)."""
 from __future__ import annotations
 

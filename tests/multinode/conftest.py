@@ -1,7 +1,7 @@
 """One deployment of two app servers for every test of tests/multinode (package scope: started
 once): two gunicorn processes, each with its own instance folder, sharing one PostgreSQL
 database (a throwaway one), one S3 bucket (LocalStack, tests/support/localstack.py), one Redis
-(Debian's redis-server) and the SECRET_KEY, as README "Several app servers" says to run them.
+(Debian's redis-server) and the SECRET_KEY, as docs/production.md ("Several app servers") says to run them.
 A test that stops or freezes Redis leaves it running again."""
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def bucket(tmp_path_factory):
 @pytest.fixture(scope="package")
 def cluster(shared_db, redis_server, bucket, tmp_path_factory):
     """Nodes A and B: `gunicorn -c python:inspector.gunicorn_conf` each, as `make serve` runs
-    it, with the settings README "Several app servers" lists; and an app object on the same
+    it, with the settings docs/production.md ("Several app servers") lists; and an app object on the same
     database for the test's own rows and checks."""
     root = tmp_path_factory.mktemp("nodes")
     common = {k: v for k, v in os.environ.items()

@@ -5,7 +5,7 @@ a moment (extensions.STORE_TIMEOUT). Then the counts are shared again.
 
 - In one process, a store nobody listens on (SQLite and PostgreSQL).
 - With real processes, the two app servers of conftest.py (PostgreSQL only) while their Redis
-  stops, starts again, freezes and thaws (issue 18 point 2).
+  stops, starts again, freezes and thaws.
 """
 from __future__ import annotations
 

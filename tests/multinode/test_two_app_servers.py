@@ -1,4 +1,4 @@
-"""Two real app servers behind one deployment (issue 18 point 2), started by conftest.py: two
+"""Two real app servers behind one deployment, started by conftest.py: two
 gunicorn processes, each with its own instance folder, sharing one PostgreSQL database, one S3
 bucket (LocalStack), one Redis and the SECRET_KEY. Through HTTP only:
 

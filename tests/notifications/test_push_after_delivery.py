@@ -1,6 +1,6 @@
 """What a subscribed holder's phone is told about an act decided in the office: nothing runs
 until its document is delivered (Tapurah Lei 406/2001 Art. 29 § único, 72 hours to comply;
-Art. 30, 8 days to appeal; counted from delivery, services/enforcement/delivery.py), then the
+Art. 30, 8 days to appeal; counted from delivery, enforcement/delivery.py), then the
 dates it runs until. Runs on SQLite and PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 6, "Must show" 1, the push part, with the real enforcement engine and a frozen clock:
+"""The push side of an act's life, with the real enforcement engine and a frozen clock:
 a Tapurah moto-taxi inspection with a failed safety item completes -> the town's supervisor
 is pushed; the supervisor confirms -> the agent is pushed that it was reviewed, and the
 holder, subscribed through an earlier notice, is pushed the new notice; 30 hours later

@@ -1,4 +1,4 @@
-"""Every red passenger page says "Não embarque" and what to do (issue 17 item 3), as the page
+"""Every red passenger page says "Não embarque" and what to do, as the page
 of an unrecognised code always did; a green page does not."""
 from __future__ import annotations
 

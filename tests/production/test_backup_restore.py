@@ -1,4 +1,4 @@
-"""Backup and restore, proven (issue 16 item 4): a restore drill on the database the suite
+"""Backup and restore, proven: a restore drill on the database the suite
 runs on (SQLite, or PostgreSQL with DATABASE_URL). Data made through the services and the
 field API; a backup taken while phones sync; a new, empty instance (another database,
 evidence folder and instance folder); the restore; then the audit chain and the evidence

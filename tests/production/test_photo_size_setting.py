@@ -1,4 +1,4 @@
-"""The size of the field app's photos (issue 18 point 6): the town's admin sets the longest
+"""The size of the field app's photos: the town's admin sets the longest
 side (1280, 1600, 2048 px or the camera's original) and the JPEG quality on "Configuração do
 município"; bounded, pt-BR errors, CSRF-checked, audited, never across towns, and sent to the
 phones in the snapshot's town (a delta too: the audit entry moves the town's version)."""

@@ -1,4 +1,4 @@
-"""INSPECTOR_ENV=production (issue 16 item 1): the web server refuses to serve a real town
+"""INSPECTOR_ENV=production: the web server refuses to serve a real town
 with the demo password, a weak or missing secret key or a PUBLIC_BASE_URL that is not
 https, one pt-BR line per reason and exit status 2; never creates demo data."""
 from __future__ import annotations

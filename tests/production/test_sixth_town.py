@@ -1,4 +1,4 @@
-"""A town's law is data, outside the package (issue 16 item 3): a fictitious sixth town,
+"""A town's law is data, outside the package: a fictitious sixth town,
 Santa Aurora do Norte, with its own law text and rule pack in a folder of its own
 (RULES_EXTRA_DIR), runs the whole flow with no code change — `rules validate`, `towns
 create`, its registry imported, credentials, the passenger page, the field checklist, a

@@ -1,4 +1,4 @@
-"""Behind a real reverse proxy with TLS (issue 16 item 5): Debian's nginx, configured by the
+"""Behind a real reverse proxy with TLS: Debian's nginx, configured by the
 repository's own deploy/nginx.conf with a self-signed certificate, in front of the real
 server (gunicorn, INSPECTOR_ENV=production, TRUSTED_PROXIES=1) on loopback. The session
 cookie is Secure; rate limits count the client's address as the proxy saw it (a forged

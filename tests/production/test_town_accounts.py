@@ -1,4 +1,4 @@
-"""Accounts from the browser (issue 16 item 2): the town's admin creates agents (with the
+"""Accounts from the browser: the town's admin creates agents (with the
 badge number Tapurah Lei 406/2001 Art. 26 asks for: "agentes credenciados e identificados"),
 supervisors and admins on /municipio/contas, with a generated password shown once or one
 typed twice under the CLI's rule, and deactivates them; CSRF-checked, audited, admin only,

@@ -1,4 +1,4 @@
-"""Onboarding a town from nothing (issue 16 item 2): `towns create`, `towns admin`, and the
+"""Onboarding a town from nothing: `towns create`, `towns admin`, and the
 admin's "Configuração do município" page listing what is still missing, each with where it
 is fixed. Every write is in the audit log."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Upgrades never lose data (issue 16 item 6): a database populated through the services and
+"""Upgrades never lose data: a database populated through the services and
 taken back to the schema before the newest migration is upgraded with `flask db upgrade`;
 every row of every table (the columns it had), the audit chain and the evidence survive.
 `db upgrade` refuses a database that a newer version of the program migrated."""

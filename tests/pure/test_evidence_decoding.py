@@ -1,4 +1,4 @@
-"""An evidence photo is checked whole before it is kept (issue 14 item 2): files cut short or
+"""An evidence photo is checked whole before it is kept: files cut short or
 broken, bytes after the image's end, another file appended, decompression bombs and several
 frames are refused as PhotoRefused (permanent); a phone's photo with EXIF, padding or an MPF
 gain map still passes, and nothing is ever re-encoded. Images are made here, in memory."""

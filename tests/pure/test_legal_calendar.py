@@ -288,7 +288,7 @@ def test_over_a_whole_year_each_rule_keeps_its_definition():
 
 
 def test_the_calendar_module_is_pure():
-    """inspector/rules imports no Flask (TEAM-NOTES): calendar.py imports only the standard
+    """inspector/rules imports no Flask (docs/architecture.md): calendar.py imports only the standard
     library, `holidays` and nothing from inspector."""
     path = Path(legal.__file__)
     imported = set()

@@ -1,4 +1,4 @@
-"""Which checklist item checks which registry fact is the pack's (`registry_findings`, issue 17):
+"""Which checklist item checks which registry fact is the pack's (`registry_findings`):
 every name a pack gives is one the engine reports under that very pack, the loader's list of
 names is the engine's own, and a name the engine never reports is refused naming the pack file
 and the item. docs/rule-packs.md "Checklist items"."""

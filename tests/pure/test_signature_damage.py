@@ -1,4 +1,4 @@
-"""The driver's drawn signature is evidence too (issue 14 item 2): a signature PNG cut short or
+"""The driver's drawn signature is evidence too: a signature PNG cut short or
 carrying another file is refused when the inspection arrives, and one already stored (accepted
 before this check) never breaks the notice PDF: it is left out, its hash still printed."""
 from __future__ import annotations

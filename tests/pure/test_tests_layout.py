@@ -1,4 +1,4 @@
-"""The tests' own layout (README, "Tests and CI"): no test file imports another test file
+"""The tests' own layout (docs/testing.md): no test file imports another test file
 or a conftest (shared fixtures live in conftest.py files, shared helpers in tests/support),
 every folder of tests is a package (two folders may then hold files of the same name), and
 the pure tests import neither the app nor its database."""

@@ -1,6 +1,6 @@
 """A damaged photo sent where photos are re-encoded: a passenger's report (/v/<token>/denunciar)
 and a driver's registry form (/cadastro/condutores/novo). A JPEG cut in half answers 422 with
-the reason next to the field and stores nothing, never a 500 (issue 14 item 2)."""
+the reason next to the field and stores nothing, never a 500."""
 from __future__ import annotations
 
 import io

@@ -1,6 +1,6 @@
 """A licence, permit or driver registration registered valid for longer than its law allows is
 refused on the registry form and in the CSV import, and flagged on /conformidade when already
-stored (issue 15 item 5): Nortelândia Lei 030/1998 Art. 6 (the Alvará and the autorização it
+stored: Nortelândia Lei 030/1998 Art. 6 (the Alvará and the autorização it
 gives: a year), Sapezal Lei 060/1998 Art. 10 (the exercício), Nova Santa Helena Lei 535/2013
 Art. 4 § 2º (renewed yearly), Nortelândia Lei 127/2009 Art. 8 (revalidated yearly). A year runs
 to the same day of the next year (Lei 810/1949). Runs on SQLite and PostgreSQL."""

@@ -1,6 +1,6 @@
 """Photos that are re-encoded (a passenger report's, a driver's) and arrive damaged: cut short
 anywhere, a byte flipped, compressed pixels that do not decompress. Each is refused as
-ValidationFailed (a 4xx with a reason), never another exception (a 500) (issue 14 item 2)."""
+ValidationFailed (a 4xx with a reason), never another exception (a 500)."""
 from __future__ import annotations
 
 import random

@@ -23,7 +23,7 @@ def test_a_letter_prefix_shaped_like_a_plate_start_is_found(towns):  # noqa: F81
 
 
 def test_prefix_matches_are_listed_in_the_field_app_s_natural_order_page_by_page(towns):  # noqa: F811
-    """The same fleet as the field app's test (tests/browser/test_field_search_prefix_order):
+    """The same fleet as the field app's test (tests/browser/field/test_search_prefix_order.py):
     plates running the other way round from the prefixes. TMT06 before TMT10, TX09 before
     TX010 and TX091, as the web list and the phone both show them."""
     t, _ = towns

@@ -1,4 +1,4 @@
-"""A town with a month of work to count (issue 19): Tapurah in March 2026, two agents'
+"""A town with a month of work to count: Tapurah in March 2026, two agents'
 inspections with failed items, acts proposed, confirmed and rejected, a fine partly paid,
 passenger reports; and Sapezal's work in the same days, which Tapurah's figures must never
 count. Built through the services (inspections as the sync stores them, decisions, payments)."""

@@ -1,7 +1,7 @@
 """A real S3-compatible server on loopback: LocalStack's S3 (4.13.1) in its own venv,
 `.venv-s3/` (made by `make s3-emulator`, a step of `make test`; made here when missing).
 It checks ChecksumSHA256 (400 BadDigest), honours If-None-Match and object lock; what it does
-not emulate is in README ("Evidence in object storage"). Used by tests/evidence_s3 and
+not emulate is in docs/object-storage.md. Used by tests/evidence_s3 and
 tests/multinode; the tests are skipped, saying why, only when the venv cannot be built."""
 from __future__ import annotations
 

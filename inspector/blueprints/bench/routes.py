@@ -6,7 +6,7 @@ default, never from the environment. Not part of any product feature.
 (`PUT /api/field/inspections/<uuid>/photos/<uuid>`) is compared with, the same bytes over
 the same server in the same run. With `?check=photo` it also checks the body as the photo
 sync checks every photo before storing it (structure walked, decoded whole), and nothing
-else: what no sync that keeps issue 14's check can avoid, timed apart from the rest.
+else: what no sync that checks every photo whole can avoid, timed apart from the rest.
 """
 from __future__ import annotations
 

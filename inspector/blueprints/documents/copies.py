@@ -1,7 +1,7 @@
 """The company's copy of a rider's notice (Tapurah Lei 406/2001 Art. 27 I): its PDF, the
 act page's "Cópia à empresa" line, the form where a supervisor records the remittance, and
 the pending copies on the deadlines page. Supervisors and admins of the town.
-See services/notice_copies.py and docs/documents.md."""
+See documents/copies.py and docs/documents.md."""
 from __future__ import annotations
 
 from datetime import UTC, datetime

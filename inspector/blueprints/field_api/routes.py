@@ -107,7 +107,7 @@ def get_inspection(inspection_id):
     except inspections.NotFound:
         return _error(404, "Vistoria não encontrada.")
     body = inspections.inspection_summary(insp)
-    # decisions and comments (issue 6): for the agent who made it and the supervision only
+    # decisions and comments: for the agent who made it and the supervision only
     mine = insp.agent_id == g.user.id or g.user.role != Role.AGENT
     body["review"] = enforcement.review_for_agent(insp) if mine else None
     return jsonify(body)

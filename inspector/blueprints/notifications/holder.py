@@ -209,7 +209,7 @@ def holder_view(notice: Notice) -> dict:
         # granted with their reason, Tapurah Art. 19), then the count
         "deadline_explain": " · ".join(filter(None, (deadline_rule(act), act.deadline_explain)))
         if deadline is not None else None,
-        # decided in the office, not yet delivered: no date runs yet (services/enforcement/
+        # decided in the office, not yet delivered: no date runs yet (enforcement/
         # delivery.py; Nova Santa Helena Art. 27 § único "Após o recebimento")
         "awaiting_delivery": act.awaiting_delivery and bool(
             act.deadline_hours or act.deadline_days or act.appeal_days or act.suspension_days),

@@ -168,7 +168,7 @@ def appeal(ident: int):
 @roles_required(*VIEWERS)
 def deliver(ident: int):
     """Record the delivery of a decided act (day, means, reference): its deadline, appeal
-    window and suspension run from there (services/enforcement/delivery.py)."""
+    window and suspension run from there (enforcement/delivery.py)."""
     a = get_in_town(Sanction, ident)
     try:
         enforcement.record_delivery(a, g.user, now(), day=_form("delivered_on"),

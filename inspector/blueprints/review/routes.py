@@ -1,5 +1,5 @@
 """Review pages: the queue, one inspection (answers, photos, proposed acts), the acts list
-and "Prazos". Views parse, call `services.enforcement`, render; POSTs are in actions.py,
+and "Prazos". Views parse, call `inspector.enforcement`, render; POSTs are in actions.py,
 photos in photos.py."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """`/transparencia/registro`: the audit log's head, public, so that copies kept elsewhere
 witness it.
 
-Every change the app makes is an entry of one hash-chained log (services/audit.py). The
+Every change the app makes is an entry of one hash-chained log (audit.py). The
 chain shows an edited or deleted entry in the middle, but not a cut tail: a log whose
 newest entries were deleted still verifies. Issued documents print the head when they are
 issued; this page prints it at any moment, for anyone (the town's chamber, the press, an

@@ -1,4 +1,4 @@
-"""the town's dashboard and open data (issue 19): the fleet's standing per day, and indexes
+"""the town's dashboard and open data: the fleet's standing per day, and indexes
 that let a period's counts be read from index entries
 
 - `fleet_standing_days`: one row per town, local day and service (vehicles, regular,

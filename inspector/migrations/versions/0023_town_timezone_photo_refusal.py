@@ -1,9 +1,9 @@
 """a town's own time zone, and a photo the server refused for good
 
-- `municipalities.timezone`: the IANA name of the town's clock (issue 16). Every town in
+- `municipalities.timezone`: the IANA name of the town's clock. Every town in
   Mato Grosso today is America/Cuiaba, the default; a town is created with its own.
 - `inspection_photos.refused_at`, `refused_reason`: the server decoded the bytes and will
-  never accept them (truncated, another file appended, a bomb; issue 14). The inspection
+  never accept them (truncated, another file appended, a bomb). The inspection
   stops waiting for that photo and the review says why it is missing.
 
 Revision ID: 0023

@@ -1,9 +1,9 @@
-"""the size at which the field app keeps a photo (issue 18 point 6)
+"""the size at which the field app keeps a photo
 
 - `municipalities.photo_max_side`: the longest side in pixels the phone resizes a photo to
   before hashing and storing it; null keeps the camera's bytes (as before this revision).
 - `municipalities.photo_quality`: the JPEG quality of that re-encode (50 to 95).
-Existing towns get the measured default (1600 px, quality 85; README "Figures").
+Existing towns get the measured default (1600 px, quality 85; docs/figures.md, "Photo size").
 
 Columns are added and dropped in place on SQLite (no batch copy of `municipalities`, which
 every table references), as in 0024.

@@ -226,7 +226,7 @@ export function resultCard(details, verification = null, scan = null) {
   const situation = judged ? { ...situationOf(judged, verification), ownCredential: Boolean(scanned) } : null;
   const warnings = (standing && standing.warnings) || [];
   const inForce = credentials.find((c) => c.status === "active" && (!scanned || c.id !== scanned.id));
-  // On a 360 px phone in the street (issue 17): the verdict first, in one box (the scanned
+  // On a 360 px phone in the street: the verdict first, in one box (the scanned
   // code's line inside it), the plate, then everything else folded in <details>; "Iniciar
   // vistoria" follows the card (sticky, app.html) without scrolling.
   const line = verification ? verdictBanner(verification, judged, { inside: Boolean(judged) }) : null;

@@ -526,7 +526,7 @@ export class InspectionForm {
 
   /** One summary of what is missing, in the bar kept on top ("Faltam 3 itens: resposta em
    * 3, 9; foto em 7"), each number a link to its item; with `jump`, the first gap on screen with
-   * the focus in it (issue 17: never one error per item). Kept up to date as gaps are filled. */
+   * the focus in it (never one error per item). Kept up to date as gaps are filled. */
   showGaps(gaps, jump = true) {
     const box = this.root.querySelector("#inspection-gaps");
     this.gapsShown = gaps.length > 0;

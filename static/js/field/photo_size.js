@@ -1,4 +1,4 @@
-// The size a photo is kept at (issue 18 point 6): the town's setting (snapshot town.photo:
+// The size a photo is kept at: the town's setting (snapshot town.photo:
 // longest side in px, JPEG quality) shrinks a camera photo in the browser BEFORE it is hashed
 // and stored, so the SHA-256 declared is of the bytes kept and sent. A canvas re-encode drops
 // the camera's EXIF, which the server reads (date and GPS printed with the evidence,

@@ -101,7 +101,7 @@ export async function requirementsFor(service) {
 }
 
 async function permitOf(vehicle, licence, holderPermits) {
-  // as the server reads it (services/compliance.py _permit_row): the licence's permit, else the
+  // as the server reads it (laws/compliance.py _permit_row): the licence's permit, else the
   // holder's of the service, the active one first, then the newest
   if (licence && licence.permit_id) {
     const row = holderPermits.find((p) => p.id === licence.permit_id) || await store.getRow("permits", licence.permit_id);

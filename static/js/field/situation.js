@@ -3,7 +3,7 @@
 //   - a rider's vest QR: that rider and every vehicle they are linked to;
 //   - a vehicle QR or a plate search: the vehicle. Nobody can tell from a code who is
 //     riding, so no driver makes the vehicle's banner worse (as on the passenger page,
-//     inspector/services/passenger_view.py); the banner says instead that only a registered
+//     inspector/passenger/view.py); the banner says instead that only a registered
 //     driver may drive (the law's article, when the snapshot's checklist carries it) and
 //     names the linked drivers who may not drive today.
 // A revoked or expired credential is irregular too, and so is a genuine one behind an address
@@ -330,7 +330,7 @@ function vehicleProblems(vehicle, stored, docs) {
   const word = STANDING_WORD[standing.status] || standing.status.toUpperCase();
   const until = standing.status === "suspended" ? untilText(standing.suspended_until) : "";
   const head = `Veículo ${plate} ${word}${until}`;
-  // every reason with its article (issue 17: one came without), its words without the "." a
+  // every reason with its article, its words without the "." a
   // sentence ends with, so reasons join as "a (Art. 1); b (Art. 2)", never ".;"
   const reasons = why.map((r) => ({ message: String(r.message).trim().replace(/[.;]+$/, ""),
     citation: citeText(r.citation) ? r.citation : null }));

@@ -22,7 +22,7 @@ const BASE_DELAY_MS = 5000;      // first retry after a failure
 const MAX_DELAY_MS = 5 * 60000;  // never wait longer than this between retries
 const PHOTO_TIMEOUT_MS = 180000; // a 12 MP photo on a weak 3G link
 
-// The snapshot format this app reads (inspector/services/field_snapshot.py FORMAT): a phone
+// The snapshot format this app reads (inspector/field/snapshot.py FORMAT): a phone
 // holding an older one fetches a full snapshot instead of a delta.
 export const SNAPSHOT_FORMAT = 2;
 

@@ -1,5 +1,5 @@
 // Offline verification of a scanned credential (format: docs/credentials.md and
-// inspector/services/credential_tokens.py). The token is 94 bytes in base64url:
+// inspector/credentials/tokens.py). The token is 94 bytes in base64url:
 //   0 version(1) | 1 kid(2) | 3 kind(1) | 4 town IBGE(4) | 8 subject(4) | 12 expiry day(2)
 //   | 14 nonce(16) | 30 Ed25519 signature(64) over bytes 0..29, all big-endian.
 // The signature tells a forged or altered code from a real one with no network; the stored

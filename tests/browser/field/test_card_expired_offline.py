@@ -220,7 +220,7 @@ def test_each_requirement_is_judged_on_the_phones_day(page):
     assert got["sap_expired"] == ["Art. 10"] and got["sap_suspended"] == ["Art. 20, IV"]
     assert got["sap_missing"] == ["Art. 1"]
     # a registration expired on 10/11 may still be revalidated on 10/12, its 30th day
-    # the message names the day the thing happens (issue 15 item 7): the registration expired
+    # the message names the day the thing happens: the registration expired
     # on 09/11, revalidable until 09/12 (its 30th day), is cancelled on 10/12
     assert got["last_grace_day"] == [[
         "registro VENCIDO em 10/11/2026; sem revalidação até 10/12/2026 será CANCELADO em "

@@ -1,4 +1,4 @@
-"""The agent's card fits the street (issue 17 item 2), offline on a 360×780 phone: a moto-taxi
+"""The agent's card fits the street, offline on a 360×780 phone: a moto-taxi
 whose insurance lapsed (Tapurah Lei 406/2001, Art. 17, as the pack's requirement cites it) and
 whose company's permit was revoked shows ONE verdict box, IRREGULAR as the server's one
 verdict (inspector/laws/verdict.py) says, every reason with its article, no stray "." before

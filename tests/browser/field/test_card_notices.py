@@ -1,4 +1,4 @@
-"""The result card's open notices in Chromium (issue 5): the vehicle's own, one its rider got
+"""The result card's open notices in Chromium: the vehicle's own, one its rider got
 while riding another moto-taxi, each with its number, what is wrong, the article and the
 deadline; a deadline already past (no tick since) is highlighted. Read from the snapshot
 on the phone, so the card shows them offline."""

@@ -1,4 +1,4 @@
-"""The checklist on a 360×780 phone, offline (issue 17 item 2). Items sit under sections taken
+"""The checklist on a 360×780 phone, offline. Items sit under sections taken
 from the pack's `checks` (Veículo … Conduta); "x de N itens respondidos" changes as the agent
 answers. The card already knows the insurance lapsed (Tapurah Lei 406/2001, as the pack's
 requirement cites it): the "Seguro em vigor" item opens pre-marked "Não conforme" with that

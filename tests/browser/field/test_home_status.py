@@ -1,5 +1,5 @@
-"""The field app's home says what the phone holds and when it last delivered (issue 17 item
-2), and a lost answer while online is not called "Sem conexão"."""
+"""The field app's home says what the phone holds and when it last delivered,
+and a lost answer while online is not called "Sem conexão"."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-"""A photo the server refuses for good (issue 14 item 2, docs/sync.md §3), in the field app
+"""A photo the server refuses for good (docs/sync.md §3), in the field app
 (Debian Chromium, real server): an inspection saved offline with one damaged photo and one
 good one. After the sync the server holds the inspection and the good photo, and no longer
 waits for the damaged one (refused for good: the inspection is complete, awaiting review);

@@ -1,4 +1,4 @@
-"""The size the field app keeps photos at (issue 18 point 6, docs/sync.md § photos), in Debian
+"""The size the field app keeps photos at (docs/sync.md § photos), in Debian
 Chromium against a real server: under the town's setting 1280 px, a 3000x2000 camera JPEG
 (EXIF: turned a quarter, date, GPS) is kept at 1280 px on its longest side, upright, its
 SHA-256 taken of the kept bytes, and the server's evidence check accepts it and reads the

@@ -1,5 +1,5 @@
-"""The phone and the review pick the same checklist items for what the registry knows (issue 17:
-"one truth at a glance"). For every shipped pack and every finding the engine reports (and the
+"""The phone and the review pick the same checklist items for what the registry knows ("one
+truth at a glance"). For every shipped pack and every finding the engine reports (and the
 words it has for nothing any item checks), the field app's own code in Chromium
 (`registryFailures`, the items as the snapshot carries them) pre-marks exactly the items the
 server's review flags (`inspections/registry_check.items_for`), both read from the pack's

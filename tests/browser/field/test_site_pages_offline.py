@@ -1,5 +1,5 @@
 """Offline, a page of the site the service worker cannot serve opens the app's own "Sem
-internet" page (issue 17 item 2), never the browser's error page; the app and the laws
+internet" page, never the browser's error page; the app and the laws
 still open from the cache."""
 from __future__ import annotations
 
