@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import MetaData, text
 from werkzeug.serving import make_server
 
-from inspector import create_app
-from inspector.extensions import db
+from inspector import create_app, use_rules_dirs
+from inspector.extensions import db, limiter
 from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS, app_config
 from tests.support.enforcement import fleet
@@ -176,17 +176,52 @@ def evidence_dir(tmp_path_factory):
     return path
 
 
-@pytest.fixture
-def app(schema, tmp_path):
-    """A fresh app on the migrated database and its own evidence directory; every row is
-    deleted afterwards."""
-    app = create_app(app_config(schema) | {"EVIDENCE_DIR": str(tmp_path / "evidence")})
+@pytest.fixture(scope="session")
+def shared_app(schema):
+    """One app for the whole run: its URL map and templates are compiled once, not per test."""
+    app = create_app(app_config(schema))
     app.test_client_class = Client
+    # what one object of the process holds for whichever app was made last (a test may make its
+    # own): the limiter's store and settings; put back before each test (`app`)
+    app.extensions["tests:limiter"] = (dict(limiter.__dict__), dict(limiter.limit_manager.__dict__))
+    return app
+
+
+# What an app keeps between requests, per process (its caches): cleared between tests, whose
+# rows (and ids) start again from nothing.
+_APP_CACHES = ("render_cache:", "field_standing", "credential_keys", "field_shell_digest",
+               "field_worker", "review_proposals_checked")
+
+
+@pytest.fixture
+def app(shared_app, tmp_path):
+    """The app on the migrated database with its own evidence directory, as it was before any
+    test: the settings a test changes are put back, its caches and rate-limit counts dropped,
+    and every row deleted afterwards."""
+    app = shared_app
+    _take_back(app)
+    settings = dict(app.config)
+    app.config["EVIDENCE_DIR"] = str(tmp_path / "evidence")
     yield app
     with app.app_context():
         db.session.remove()
         empty_tables()
         db.engine.dispose()
+    app.config.clear()
+    app.config.update(settings)
+    for key in [k for k in app.extensions if k.startswith(_APP_CACHES)]:
+        del app.extensions[key]
+    _take_back(app)
+    limiter.reset()
+
+
+def _take_back(app) -> None:
+    """Point what is one per process back at the shared app, after a test made an app of its
+    own: the rules' folders and the rate limiter's store and settings."""
+    use_rules_dirs(app.config["RULES_EXTRA_DIR"])
+    own, manager = app.extensions["tests:limiter"]
+    limiter.__dict__.update(own)
+    limiter.limit_manager.__dict__.update(manager)
 
 
 @pytest.fixture
