@@ -120,10 +120,17 @@ def database_problems() -> list[str]:
 
 def problems(app: Flask) -> list[str]:
     """Every reason this app may not serve a real town, one pt-BR line each."""
+    from inspector.cli.database_errors import CONNECTION_ERRORS, explain
+
     out = config_problems(app.config)
     with app.app_context():
         try:
             out += database_problems()
+        except CONNECTION_ERRORS as e:   # the start's one line, not SQLAlchemy's traceback
+            line = explain(e, app.config.get("SQLALCHEMY_DATABASE_URI"))
+            if line is None:
+                raise
+            out.append(line)
         finally:
             db.session.remove()
             db.engine.dispose()  # gunicorn --preload: no connection crosses the fork
