@@ -101,7 +101,8 @@ def use_rules_dirs(value) -> None:
     dirs = [Path(d) for d in (value if isinstance(value, (list, tuple))
                               else str(value or "").split(os.pathsep)) if str(d).strip()]
     for d in dirs:
-        if not (d / "packs").is_dir() and not (d / "laws").is_dir():
+        empty = d.is_dir() and not any(d.iterdir())   # a new folder a restore will fill
+        if not empty and not (d / "packs").is_dir() and not (d / "laws").is_dir():
             print(f"erro: RULES_EXTRA_DIR={d}: a pasta não tem packs/ nem laws/ "
                   "(docs/adding-a-town.md)", file=sys.stderr)
             raise SystemExit(2)

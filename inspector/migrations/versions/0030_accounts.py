@@ -69,14 +69,18 @@ def upgrade():
     with op.batch_alter_table('rule_pack_versions', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_rule_pack_versions_pack_id'), ['pack_id'], unique=False)
 
-    with op.batch_alter_table('users', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('must_change_password', sa.Boolean(),
-                                      server_default=sa.false(), nullable=False))
+    # ADD COLUMN in place: users is referenced by other tables, which batch mode's
+    # copy-and-move of the table would break on SQLite
+    op.add_column('users', sa.Column('must_change_password', sa.Boolean(),
+                                     server_default=sa.false(), nullable=False))
 
 
 def downgrade():
-    with op.batch_alter_table('users', schema=None) as batch_op:
-        batch_op.drop_column('must_change_password')
+    if op.get_bind().dialect.name == 'sqlite':   # DROP COLUMN in place (SQLite >= 3.35):
+        # users is referenced by other tables, which batch mode's copy-and-move would break
+        op.execute('ALTER TABLE users DROP COLUMN must_change_password')
+    else:
+        op.drop_column('users', 'must_change_password')
 
     with op.batch_alter_table('rule_pack_versions', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_rule_pack_versions_pack_id'))
