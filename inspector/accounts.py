@@ -42,7 +42,7 @@ def password_problem(password: str, username: str = "") -> str | None:
         return "a senha de demonstração não pode ser usada num município real: escolha outra"
     folded = password.casefold()
     if folded in COMMON_PASSWORDS or len(set(folded)) <= 2 or \
-            (username and username.casefold() in folded):
+            (len(username) >= 4 and username.casefold() in folded):
         return ("senha fraca: é das primeiras que alguém tentaria (comum, repetida ou com o "
                 "nome do usuário); escolha outra, por exemplo três palavras soltas")
     return None
