@@ -34,10 +34,17 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     from inspector import compression, errors, logs, security
+    from inspector.cli.database_errors import CONNECTION_ERRORS, explain
     from inspector.extensions import csrf, db, htmx, limiter, migrate
 
     logs.init_app(app)
-    db.init_app(app)
+    try:
+        db.init_app(app)   # parses DATABASE_URL: a malformed one stops here, in one line
+    except CONNECTION_ERRORS as e:
+        import sys
+
+        print(f"erro: {explain(e)}", file=sys.stderr)
+        raise SystemExit(2) from None
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True,
                      compare_type=True)
     security.init_app(app)  # first: the user is known even when CSRF fails
@@ -45,7 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     htmx.init_app(app)
     limiter.init_app(app)
     for warn in (config_module.rate_limit_warning, config_module.public_base_url_warning):
-        if warning := warn(app.config):
+        if (warning := warn(app.config)) and not quiet_command():
             app.logger.warning(warning)
     errors.init_app(app)
     compression.init_app(app)  # registered last, runs first: the request log times it too
@@ -73,6 +80,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
+def quiet_command() -> bool:
+    """A `flask` command runs without the server's start-up warnings (they are for the web
+    server's log; `production check` lists them), unless INSPECTOR_VERBOSE=1 asks for them."""
+    import os
+
+    import click
+
+    return (click.get_current_context(silent=True) is not None
+            and os.environ.get("INSPECTOR_VERBOSE", "").strip() not in ("1", "true", "yes"))
+
+
 def use_rules_dirs(value) -> None:
     """Read rule packs and law texts also from RULES_EXTRA_DIR (folders separated by ':',
     each with `packs/` and `laws/`: docs/adding-a-town.md), and load them all now: a bad
@@ -86,7 +104,8 @@ def use_rules_dirs(value) -> None:
     dirs = [Path(d) for d in (value if isinstance(value, (list, tuple))
                               else str(value or "").split(os.pathsep)) if str(d).strip()]
     for d in dirs:
-        if not (d / "packs").is_dir() and not (d / "laws").is_dir():
+        empty = d.is_dir() and not any(d.iterdir())   # a new folder a restore will fill
+        if not empty and not (d / "packs").is_dir() and not (d / "laws").is_dir():
             print(f"erro: RULES_EXTRA_DIR={d}: a pasta não tem packs/ nem laws/ "
                   "(docs/adding-a-town.md)", file=sys.stderr)
             raise SystemExit(2)

@@ -191,6 +191,26 @@ def load_user() -> None:
     g.user = row.user
 
 
+# What an account that must choose its own password may still open: the password page,
+# signing out, and what is open to anyone anyway (the passenger's page, the law, static files).
+OWN_PASSWORD_PAGES = frozenset({"auth.change_password", "auth.logout", "static"})
+
+
+def require_own_password():
+    """An account made with a password someone else chose (an admin's form, `users create`)
+    is served nothing but the password page until its holder chose their own: a page asks
+    are sent there, the API gets 403."""
+    user = g.get("user")
+    if user is None or not user.must_change_password or request.endpoint in OWN_PASSWORD_PAGES:
+        return None
+    view = current_app.view_functions.get(request.endpoint or "")
+    if getattr(view, "access", None) == "public":
+        return None
+    if _wants_json() or request.method not in ("GET", "HEAD"):
+        abort(403, description="troque a senha antes de continuar: /senha")
+    return redirect(url_for("auth.change_password"))
+
+
 def _wants_json() -> bool:
     best = request.accept_mimetypes.best_match(["application/json", "text/html"])
     return request.path.startswith("/api/") or (
@@ -291,6 +311,7 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = partial(IntegerConverter, min=1, max=ID_MAX)
     trust_proxies(app)
     app.before_request(load_user)
+    app.before_request(require_own_password)
     app.before_request(refuse_nul)
 
     @app.after_request

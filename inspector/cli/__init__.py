@@ -1,9 +1,12 @@
 """Command-line interface: `flask --app inspector <group> <command>`, one group a module.
 
-Errors go to stderr as one line and exit with status 2 (`common.fail`).
+Errors go to stderr as one line and exit with status 2 (`common.fail`); a database that
+cannot be reached is one such line for every command, `db upgrade` included
+(`database_errors.guard`).
 """
 from __future__ import annotations
 
+import click
 from flask import Flask
 
 
@@ -11,6 +14,7 @@ def register_cli(app: Flask) -> None:
     """Attach every command group to the app."""
     from inspector.cli.backup import backup_cli
     from inspector.cli.credentials import credentials_cli
+    from inspector.cli.database_errors import guard
     from inspector.cli.demo import demo_cli
     from inspector.cli.docs import docs_cli
     from inspector.cli.enforcement import enforcement_cli
@@ -25,3 +29,20 @@ def register_cli(app: Flask) -> None:
                   credentials_cli, notifications_cli, enforcement_cli, docs_cli, production_cli,
                   towns_cli, backup_cli):
         app.cli.add_command(group)
+    app.cli.add_command(version_command)
+    guard(app.cli, lambda: app.config.get("SQLALCHEMY_DATABASE_URI"))   # db (Flask-Migrate) too
+
+
+@click.command("version")
+def version_command() -> None:
+    """The program's version and the database schema it brings (its newest migration)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from inspector import MIGRATIONS
+    from inspector.version import version
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    click.echo(f"inspector {version()} (esquema {head})")

@@ -14,9 +14,13 @@ production_cli = AppGroup("production", help="Running for a real town (INSPECTOR
 def production_check() -> None:
     """Every reason the production web server would refuse to start (exit 2), or ok. Checks
     the settings as if INSPECTOR_ENV=production, whatever it is now."""
+    from inspector import config
     from inspector.operations import production_problems
 
     found = production_problems(current_app)
+    for warn in (config.rate_limit_warning, config.public_base_url_warning):
+        if warning := warn(current_app.config):
+            click.echo(f"aviso: {warning}", err=True)
     for line in found:
         click.echo(f"erro: {line}", err=True)
     if found:

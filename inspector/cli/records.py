@@ -163,24 +163,59 @@ def evidence_migrate(slug: str, to: str) -> None:
         sys.exit(1)
 
 
+def _password_argv(_ctx, _param, value):
+    if value is not None:
+        fail("a senha não vai na linha de comando (fica no histórico do shell e na lista de "
+             "processos): digite-a quando for pedida ou envie-a pela entrada padrão com "
+             "--password-stdin")
+    return value
+
+
+def read_password(from_stdin: bool) -> str:
+    """A password typed twice at a prompt, or the first line of standard input."""
+    if from_stdin:
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
+            fail("--password-stdin: a entrada padrão não trouxe a senha (uma linha)")
+        return line
+    return click.prompt("Senha", hide_input=True, confirmation_prompt=True)
+
+
 @users_cli.command("create")
 @click.option("--town", required=True, help="Town slug.")
 @click.option("--username", required=True)
 @click.option("--name", required=True)
 @click.option("--role", type=click.Choice(["agent", "supervisor", "admin"]), required=True)
-@click.password_option()
-def users_create(town: str, username: str, name: str, role: str, password: str) -> None:
-    """Create an account."""
+@click.option("--badge", default="", help="Badge or registration number (required of an "
+              "agent: it is printed on every notice).")
+@click.option("--password-stdin", "password_stdin", is_flag=True,
+              help="Read the password from the first line of standard input.")
+@click.option("--password", hidden=True, expose_value=False, callback=_password_argv)
+def users_create(town: str, username: str, name: str, role: str, badge: str,
+                 password_stdin: bool) -> None:
+    """Create an account; the password is typed twice (or --password-stdin), never given
+    as an argument. The holder must choose their own at the first sign-in."""
     from inspector.accounts import create_user
     from inspector.errors import ValidationFailed
+    from inspector.towns.accounts import BADGE
 
+    badge = badge.strip()
+    if role == "agent" and not badge:
+        fail("o agente precisa do número do crachá ou matrícula (--badge): ele sai em cada "
+             "notificação")
+    if badge and (len(badge) > 30 or not BADGE.fullmatch(badge)):
+        fail("--badge: use até 30 letras, números, ponto, barra ou hífen (ex.: 0123/2026)")
+    password = read_password(password_stdin)
     try:
         user = create_user(town_slug=town, username=username, name=name, role=role,
-                           password=password)
+                           password=password, badge_number=badge, actor="cli")
     except ValidationFailed as e:
-        fail(str(e))
+        db.session.rollback()
+        fail("conta não criada: " + "; ".join(f"{k}: {v}" for k, v in e.errors.items()))
     db.session.commit()
-    click.echo(f"created {user.username} ({user.role.value}, {town})")
+    click.echo(f"conta criada: {user.username} ({user.role.label}, {town}"
+               + (f", crachá {badge}" if badge else "") + "); a senha deverá ser trocada no "
+               "primeiro acesso")
 
 
 @users_cli.command("disable")
@@ -201,15 +236,17 @@ def users_disable(username: str) -> None:
 @users_cli.command("password")
 @click.argument("username")
 @click.option("--generate", is_flag=True, help="Make a random password and print it once.")
-def users_password(username: str, generate: bool) -> None:
-    """Set an account's password (typed twice, or --generate); its sessions end at once."""
+@click.option("--password-stdin", "password_stdin", is_flag=True,
+              help="Read the password from the first line of standard input.")
+def users_password(username: str, generate: bool, password_stdin: bool) -> None:
+    """Set an account's password (typed twice, --password-stdin or --generate); its sessions
+    end at once."""
     import secrets
 
     from inspector.accounts import set_password
     from inspector.errors import ValidationFailed
 
-    password = (secrets.token_urlsafe(12) if generate else
-                click.prompt("Nova senha", hide_input=True, confirmation_prompt=True))
+    password = secrets.token_urlsafe(12) if generate else read_password(password_stdin)
     try:
         set_password(username, password, actor="cli")
     except ValidationFailed as e:

@@ -306,3 +306,35 @@ def rules_deadline(town: str, pack_id: str, start: str, kind: str, days: int | N
         click.echo("Dias sem expediente: " + ("; ".join(
             f"{d:%d/%m} {r}" for d, r in result.skipped) if result.skipped else "nenhum"))
     click.echo(result.explain())
+
+
+@rules_cli.command("accept")
+@click.argument("pack_ids", nargs=-1, required=True, metavar="PACK...")
+def rules_accept(pack_ids) -> None:
+    """Take a changed pack from RULES_EXTRA_DIR into use: its SHA-256 becomes the recorded
+    version the start and `production check` compare with (the law changed, docs/adding-a-town.md).
+    Audited."""
+    from inspector import audit
+    from inspector.extensions import db
+    from inspector.operations import packs
+
+    have = packs.loaded()
+    unknown = [p for p in pack_ids if p not in have]
+    if unknown:
+        fail(f"pacote de regras desconhecido: {', '.join(unknown)} (veja `flask --app inspector "
+             "rules list`)")
+    before = packs.recorded()
+    done = packs.record("rules accept", list(pack_ids))
+    from inspector.models import Municipality
+
+    for pack_id in done:
+        town_id = db.session.scalar(db.select(Municipality.id).filter_by(slug=have[pack_id].town))
+        audit.record("rule_pack_accepted", "rule_pack", pack_id, actor="cli",
+                     municipality_id=town_id,
+                     before={"pack": pack_id, "sha256": before.get(pack_id)},
+                     after={"pack": pack_id, "sha256": have[pack_id].sha256,
+                            "file": str(have[pack_id].path)})
+    db.session.commit()
+    for pack_id in pack_ids:
+        click.echo(f"{'registrado' if pack_id in done else 'já estava registrado'}: {pack_id} "
+                   f"(SHA-256 {have[pack_id].sha256[:12]}…, {have[pack_id].path})")

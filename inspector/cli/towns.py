@@ -70,12 +70,15 @@ def towns_create(ibge_code, name, slug, timezone, population_seat, population_in
 @click.option("--username", required=True)
 @click.option("--name", required=True)
 @click.option("--generate", is_flag=True, help="Make a random password and print it once.")
-def towns_admin(town_slug, username, name, generate) -> None:
-    """The town's first admin: the password is typed twice, or generated and printed once."""
+@click.option("--password-stdin", "password_stdin", is_flag=True,
+              help="Read the password from the first line of standard input.")
+def towns_admin(town_slug, username, name, generate, password_stdin) -> None:
+    """The town's first admin: the password is typed twice (or --password-stdin), or
+    generated and printed once; it must be changed at the first sign-in."""
+    from inspector.cli.records import read_password
     from inspector.towns import create_first_admin
 
-    password = None if generate else click.prompt("Senha", hide_input=True,
-                                                  confirmation_prompt=True)
+    password = None if generate else read_password(password_stdin)
     try:
         user, generated = create_first_admin(town_slug=town_slug, username=username, name=name,
                                              password=password, actor="cli")

@@ -109,7 +109,8 @@ class Seeder:
             if db.session.scalar(db.select(User.id).filter_by(username=username)) is None:
                 badge = f"AF-{facts.ibge_code[-4:]}-01" if role == "agent" else ""
                 create_user(town_slug=facts.slug, username=username, name=name, role=role,
-                            password=DEMO_PASSWORD, badge_number=badge, actor=ACTOR)
+                            password=DEMO_PASSWORD, badge_number=badge, actor=ACTOR,
+                            must_change_password=False)   # the README's demo logins
                 self.created["user"] += 1
 
     # ------------------------------------------------------------------- registry

@@ -65,13 +65,14 @@ from inspector.models.registry import (
     fold_name,
     vehicle_drivers,
 )
+from inspector.models.rule_packs import RulePackVersion
 from inspector.models.stats import FleetStandingDay
 
 __all__ = [
     "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder", "HolderKind",
     "InsurancePolicy", "Licence", "LicenceKind", "Municipality", "Permit", "PermitKind",
     "Role", "Service", "Stand", "Status", "StatusChange", "User", "UserSession", "Vehicle",
-    "VehicleKind", "vehicle_drivers",
+    "VehicleKind", "vehicle_drivers", "RulePackVersion",
 ]
 __all__ += ["Credential", "CredentialKind", "PassengerReport", "ReportCategory",
             "ReportStatus", "SigningKey"]

@@ -5,6 +5,7 @@ import enum
 from datetime import datetime
 
 from sqlalchemy import DateTime, ForeignKey, String, func
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from inspector.extensions import db
@@ -35,6 +36,9 @@ class User(db.Model):
     badge_number: Mapped[str] = mapped_column(String(30), default="")  # agent ID (Tapurah Art. 26)
     password_hash: Mapped[str] = mapped_column(String(200))
     active: Mapped[bool] = mapped_column(default=True)
+    # set for an account an admin or `users create` made: its first sign-in leads to the
+    # password page and nothing else is served until the holder chose their own password
+    must_change_password: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
     municipality: Mapped[Municipality] = relationship()

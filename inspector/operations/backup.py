@@ -9,8 +9,15 @@ Layout of DEST (one folder for all backups of a server, e.g. /var/backups/inspec
     DEST/<YYYYmmddTHHMMSSZ>/database.sqlite3   SQLite's online backup API (a consistent copy)
                            /database.pgdump    or pg_dump --format=custom (PostgreSQL)
     DEST/<YYYYmmddTHHMMSSZ>/instance/          secret_key and config.py, when they are files
+    DEST/<YYYYmmddTHHMMSSZ>/rules/packs|laws/  every pack and law text of RULES_EXTRA_DIR
+    DEST/<YYYYmmddTHHMMSSZ>/program/packs|laws/ the program's own packs (and their laws) that
+                                               the towns use: kept as the law of the record
     DEST/evidence/<pack>/<start>-<end>         segments of each evidence pack, shared
     DEST/evidence/loose/<ab>/<sha256>          photos kept as loose files (before packs)
+
+The manifest also gives the program's version and, per rule pack a town uses (its `town` is
+the town's slug, or an act names it), its SHA-256 and where it came from (`extra`: a folder
+of RULES_EXTRA_DIR, put back by a restore; `program`: shipped with the program).
 
 Evidence in an S3-compatible object store (EVIDENCE_BACKEND=s3) is not copied: the bucket
 keeps it (docs/object-storage.md); the manifest names the bucket and prefix.
@@ -47,6 +54,7 @@ from sqlalchemy.engine import make_url
 
 from inspector import inspections
 from inspector.extensions import db
+from inspector.version import version
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -299,6 +307,59 @@ def copy_evidence(source: Path, dest: Path, stamp: str) -> tuple[list[dict], dic
     return parts, state, copied
 
 
+# --- the towns' law -------------------------------------------------------------------------
+
+def copy_rules(work: Path) -> tuple[list[tuple[str, str]], dict]:
+    """Copy the law the towns need into `work`: every file of the RULES_EXTRA_DIR folders
+    (put back by a restore) and the program's own packs the towns use, with their law texts
+    (kept, not restored: the program ships them). (parts as (path in the backup folder,
+    restore), the manifest's rule_packs: id -> town, origin, sha256, path)."""
+    from inspector.operations import packs
+    from inspector.rules.loader import LAWS_DIR, extra_dirs
+
+    parts: list[tuple[str, str]] = []
+    seen: dict[str, Path] = {}
+    for folder in extra_dirs():
+        for kind, pattern in (("packs", "*.yaml"), ("laws", "*.txt")):
+            for f in sorted((folder / kind).glob(pattern)) if (folder / kind).is_dir() else []:
+                rel = f"rules/{kind}/{f.name}"
+                if rel in seen:
+                    raise BackupError(f"{f} e {seen[rel]} têm o mesmo nome: um restore os "
+                                      "poria na mesma pasta; renomeie um deles")
+                seen[rel] = f
+                (work / "rules" / kind).mkdir(parents=True, exist_ok=True)
+                shutil.copy2(f, work / rel)
+                parts.append((rel, rel))
+    towns = packs.needed()
+    used = {i for ids in towns.values() for i in ids}
+    out = {}
+    for p in rules_loaded():
+        if p.town not in towns and p.id not in used:
+            continue
+        f = packs.PackFile(p.id, p.town, Path(p.path), packs.sha256_of(Path(p.path)))
+        if f.shipped:
+            (work / "program" / "packs").mkdir(parents=True, exist_ok=True)
+            rel = f"program/packs/{f.path.name}"
+            shutil.copy2(f.path, work / rel)
+            parts.append((rel, rel))
+            law = LAWS_DIR / p.source
+            if law.is_file() and not (work / "program" / "laws" / law.name).exists():
+                (work / "program" / "laws").mkdir(parents=True, exist_ok=True)
+                shutil.copy2(law, work / "program" / "laws" / law.name)
+                parts.append((f"program/laws/{law.name}", f"program/laws/{law.name}"))
+        else:
+            rel = f"rules/packs/{f.path.name}"
+        out[p.id] = {"town": p.town, "origin": "program" if f.shipped else "extra",
+                     "sha256": f.sha256, "path": rel}
+    return parts, out
+
+
+def rules_loaded():
+    from inspector.rules import load_all
+
+    return load_all()
+
+
 # --- the whole -------------------------------------------------------------------------------
 
 def _objects_of(app: Flask) -> dict | None:
@@ -337,14 +398,19 @@ def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
                 (work / "instance").mkdir(exist_ok=True)
                 shutil.copy2(inst / name, work / "instance" / name)
                 keys.append(name)
+        with app.app_context():
+            rule_parts, rule_packs = copy_rules(work)
+            db.session.remove()
         final = dest / stamp
         work.rename(final)
         parts = [_part(dest, final / database.name, restore="database")]
         parts += [_part(dest, final / "instance" / k, restore=f"instance/{k}") for k in keys]
+        parts += [_part(dest, final / path, restore=where) for path, where in rule_parts]
         parts += evidence
         from_env = "secret_key" not in keys
         manifest = {
             "format": FORMAT, "app": "inspector", "created_at": datetime.now(UTC).isoformat(),
+            "version": version(), "rule_packs": rule_packs,
             "database": {"dialect": dialect, "file": database.name, "revision": revision},
             "secret_key": "environment" if from_env else "instance/secret_key",
             "secret_key_check": key_check(app.config.get("SECRET_KEY")),

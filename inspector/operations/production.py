@@ -4,7 +4,10 @@ The server refuses to start, with one pt-BR line per reason, while
 - any active account still signs in with the demo password (`demo/data.py`);
 - the secret key is missing or weak: a known demo or test value, or an estimated entropy
   under 256 bits (32 bytes) — see `key_entropy_bits`;
-- `PUBLIC_BASE_URL` (printed in every QR code and document) is unset or not https.
+- `PUBLIC_BASE_URL` (printed in every QR code and document) is unset or not https;
+- a town's rule pack is missing, or a pack from RULES_EXTRA_DIR differs from the version its
+  acts were judged under (`operations/packs.py`); a start that passes records the packs it
+  sees for the first time.
 
 Cost: the demo password is verified against each active account's Argon2id hash, one
 verification per distinct hash (about 0.1 s each on a quiet 2-core machine, 0.3 s under
@@ -106,24 +109,35 @@ def demo_password_accounts() -> list[str]:
 
 
 def database_problems() -> list[str]:
-    """What is wrong in the database: no schema, accounts with the demo password."""
+    """What is wrong in the database: no schema, accounts with the demo password, a town's
+    rule pack missing or changed."""
+    from inspector.operations import packs
+
     if not inspect(db.engine).has_table("users"):
         return ["banco de dados sem tabelas: rode `flask --app inspector db upgrade` antes"]
+    out = packs.problems()
     names = demo_password_accounts()
     if not names:
-        return []
+        return out
     shown = ", ".join(names[:8]) + (f" e mais {len(names) - 8}" if len(names) > 8 else "")
     return [f"{len(names)} conta(s) ativa(s) com a senha de demonstração ({shown}): troque "
             "com `flask --app inspector users password USUÁRIO` ou desative com "
-            "`users disable`"]
+            "`users disable`"] + out
 
 
 def problems(app: Flask) -> list[str]:
     """Every reason this app may not serve a real town, one pt-BR line each."""
+    from inspector.cli.database_errors import CONNECTION_ERRORS, explain
+
     out = config_problems(app.config)
     with app.app_context():
         try:
             out += database_problems()
+        except CONNECTION_ERRORS as e:   # the start's one line, not SQLAlchemy's traceback
+            line = explain(e, app.config.get("SQLALCHEMY_DATABASE_URI"))
+            if line is None:
+                raise
+            out.append(line)
         finally:
             db.session.remove()
             db.engine.dispose()  # gunicorn --preload: no connection crosses the fork
@@ -137,7 +151,21 @@ def refuse_unsafe_start(app: Flask) -> None:
         return
     found = problems(app)
     if not found:
+        record_packs(app)
         return
     for line in found:
         print(f"inspector: produção recusada: {line}", file=sys.stderr, flush=True)
     raise SystemExit(2)
+
+
+def record_packs(app: Flask) -> None:
+    """Record the rule packs this start sees for the first time (operations/packs.py)."""
+    from inspector.operations import packs
+
+    with app.app_context():
+        try:
+            if packs.record("start"):
+                db.session.commit()
+        finally:
+            db.session.remove()
+            db.engine.dispose()  # gunicorn --preload: no connection crosses the fork

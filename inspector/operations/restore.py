@@ -5,8 +5,12 @@ Nothing is written until every part of the backup has the size and SHA-256 its m
 gives (and the manifest its own recorded SHA-256), the target is empty (no rows in the
 database, no evidence files), the backup's schema is one this code knows, and the secret key
 that will be used is the backup's (it decrypts the QR signing keys kept in the database).
-After the restore the photo count and the audit log's last entry are compared with the
-manifest's.
+The town's law comes back too: the packs and law texts of RULES_EXTRA_DIR go into the first
+folder of this server's RULES_EXTRA_DIR (refused, before anything is written, when it is not
+set or holds a file of the same name with other content), and a pack the program shipped
+must be in this program. After the restore the photo count and the audit log's last entry
+are compared with the manifest's, and every town's pack with the version its acts were
+judged under.
 """
 from __future__ import annotations
 
@@ -101,9 +105,58 @@ def _code_revisions() -> set[str]:
     return {s.revision for s in ScriptDirectory.from_config(cfg).walk_revisions()}
 
 
-def _target_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
-    """Why this instance cannot take the backup: not empty, another key, newer schema."""
+def _version_tuple(text: str) -> tuple[int, ...] | None:
+    try:
+        return tuple(int(x) for x in str(text).split(".")[:3])
+    except ValueError:
+        return None
+
+
+def rules_target(app: Flask) -> Path | None:
+    """Where a restore puts the packs and law texts: the first folder of RULES_EXTRA_DIR."""
+    value = app.config.get("RULES_EXTRA_DIR") or ""
+    dirs = [d for d in (value if isinstance(value, (list, tuple))
+                        else str(value).split(os.pathsep)) if str(d).strip()]
+    return Path(dirs[0]).resolve() if dirs else None
+
+
+def _rules_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
+    """Why the backup's law cannot be put back here (nothing written yet)."""
+    from inspector.operations import packs
+
     out = []
+    files = [p for p in manifest["parts"] if p["restore"].startswith("rules/")]
+    target = rules_target(app)
+    if files and target is None:
+        out.append(f"o backup traz {len(files)} arquivo(s) de leis e pacotes de regras de fora "
+                   "do programa: defina RULES_EXTRA_DIR com a pasta onde pô-los (ex.: "
+                   "RULES_EXTRA_DIR=/srv/inspector-leis, uma pasta vazia) e rode de novo")
+    for part in files if target is not None else []:
+        there = target / part["restore"].removeprefix("rules/")
+        if there.exists() and file_sha256(there) != part["sha256"]:
+            out.append(f"{there} já existe e difere do arquivo do backup: compare e retire-o "
+                       "antes")
+    have = packs.loaded()
+    for pack_id, info in sorted((manifest.get("rule_packs") or {}).items()):
+        if info["origin"] == "program" and (pack_id not in have or not have[pack_id].shipped):
+            out.append(f"o pacote {pack_id} vinha com o programa (versão "
+                       f"{manifest.get('version', '?')}) e esta versão não o tem: instale a "
+                       "versão de origem ou mais nova antes de restaurar")
+    return out
+
+
+def _target_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
+    """Why this instance cannot take the backup: not empty, another key, newer schema or
+    program, the town's law that cannot be put back."""
+    from inspector.version import version
+
+    out = []
+    theirs, ours = _version_tuple(manifest.get("version", "")), _version_tuple(version())
+    if theirs and ours and theirs > ours:
+        out.append(f"o backup é da versão {manifest['version']} do programa, mais nova que "
+                   f"esta ({version()}): instale a versão de origem ou mais nova antes de "
+                   "restaurar")
+    out += _rules_problems(app, manifest, src)
     revision = manifest["database"].get("revision")
     if revision and revision not in _code_revisions():
         out.append(f"o backup é de uma versão mais nova do programa (esquema {revision}): "
@@ -172,7 +225,8 @@ def _restore_database(app: Flask, path: Path, dialect: str) -> None:
 def _restore_evidence(root: Path, manifest: dict, evidence: Path) -> int:
     written = 0
     for part in sorted((p for p in manifest["parts"] if not p["restore"].startswith(
-            ("database", "instance/"))), key=lambda p: (p["restore"], p["offset"])):
+            ("database", "instance/", "rules/", "program/"))),
+            key=lambda p: (p["restore"], p["offset"])):
         target = evidence / part["restore"]
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(root / part["path"], "rb") as f, open(target, "r+b" if target.exists()
@@ -185,9 +239,38 @@ def _restore_evidence(root: Path, manifest: dict, evidence: Path) -> int:
     return written
 
 
+def _restore_rules(app: Flask, root: Path, manifest: dict) -> int:
+    """Put the packs and law texts of RULES_EXTRA_DIR back, then read every pack again (a
+    pack that does not load is reported as at a start)."""
+    from inspector import laws, rules
+    from inspector.rules import RulePackError
+
+    target, written = rules_target(app), 0
+    for part in manifest["parts"]:
+        if not part["restore"].startswith("rules/"):
+            continue
+        there = target / part["restore"].removeprefix("rules/")
+        there.parent.mkdir(parents=True, exist_ok=True)
+        if not there.exists():
+            shutil.copyfile(root / part["path"], there)
+            written += part["size"]
+    rules.load_all.cache_clear()
+    rules.law_texts.cache_clear()
+    laws.forget_rules()
+    try:
+        rules.load_all()
+        rules.law_texts()
+    except RulePackError as e:
+        raise BackupError(f"restaurado, mas um pacote de regras foi recusado: {e}") from None
+    return written
+
+
 def restore(app: Flask, src: Path | str) -> Restored:
     """Put a backup back into this empty instance (see the module docstring)."""
+    from inspector import use_rules_dirs
+
     src = Path(src)
+    use_rules_dirs(app.config.get("RULES_EXTRA_DIR"))   # this app's law (one per process)
     manifest, problems = verify(src)
     if problems:
         raise RestoreRefused(problems)
@@ -206,11 +289,17 @@ def restore(app: Flask, src: Path | str) -> Restored:
             shutil.copyfile(src.parent / part["path"], target)
             target.chmod(0o600)
             written += part["size"]
+    written += _restore_rules(app, src.parent, manifest)
+    from inspector.operations import packs
+
     with app.app_context():
         found = facts()
+        law = packs.problems()
         db.session.remove()
         db.engine.dispose()
     if found != manifest["facts"]:
         raise BackupError(f"restaurado, mas não confere com o manifesto: {found} ≠ "
                           f"{manifest['facts']}")
+    if law:
+        raise BackupError("restaurado, mas a lei dos municípios não confere: " + "; ".join(law))
     return Restored(len(manifest["parts"]), written, found["photos"], found["audit_entries"])

@@ -22,7 +22,7 @@ from datetime import date
 
 from sqlalchemy import LABEL_STYLE_TABLENAME_PLUS_COL, and_, bindparam, or_, select
 
-from inspector import credentials, render_cache
+from inspector import credentials, render_cache, rules
 from inspector.credentials import Lookup
 from inspector.extensions import db
 from inspector.models import (
@@ -78,11 +78,11 @@ class _CredentialRow:
     """The credential's own fields out of the first joined row (names as on the model)."""
 
     __slots__ = ("id", "token_hash", "kind", "vehicle_id", "driver_id", "kid", "expires_on",
-                 "revoked_at", "town_name")
+                 "revoked_at", "town_name", "town_slug")
 
     def __init__(self, row):
         (self.id, self.token_hash, self.kind, self.vehicle_id, self.driver_id, self.kid,
-         self.expires_on, self.revoked_at, self.town_name) = tuple(row[:9])
+         self.expires_on, self.revoked_at, self.town_name, self.town_slug) = tuple(row[:10])
 
 
 def _reuse(name: str, key, build):
@@ -116,6 +116,9 @@ def page(token: str, today: date) -> Page:
     if outcome != "active":
         return Page(outcome, why, cred.id, passenger_view.closed(outcome, cred.town_name),
                     (digest, today, outcome))
+    if not rules.packs_for_town(cred.town_slug):   # the town's law cannot be read: no verdict
+        return Page("unavailable", "rule pack missing", cred.id,
+                    passenger_view.unavailable(cred.town_name), (digest, today, "unavailable"))
     version = (digest, today, hash(frozenset(tuple(r) for r in rows)))
     view = _reuse("passenger_views", version, lambda: passenger_view.build(
         Lookup("active", credentials.load_for_page(cred.id), claims, None), today))

@@ -142,6 +142,14 @@ def closed(outcome: str, town: str) -> View:
     return View(outcome, TITLES[outcome], SUMMARIES[outcome], town=town, can_report=True)
 
 
+def unavailable(town: str) -> View:
+    """The page of a valid code whose town's law the server cannot read now (its rule pack
+    is missing): no verdict either way, nothing of the ride; the operator is alerted."""
+    return View("unavailable", "Verificação indisponível",
+                "Não é possível verificar este código agora. Tente de novo em alguns minutos; "
+                "se precisar embarcar já, peça ao condutor o documento do veículo.", town=town)
+
+
 def unknown(claimed_town: str = "") -> View:
     """The page of a code we did not issue (forged, altered, truncated, made up). It names
     the town the code claims, when that is one of ours, so the passenger can report the code

@@ -1,7 +1,8 @@
-"""The accounts of a town, created and deactivated by its admin in the browser:
-agents (each with the badge number the law asks for: Tapurah Lei 406/2001 Art. 26, "agentes
-credenciados e identificados"; it is printed on every notice as "Crachá / matrícula nº"),
-supervisors and admins. Holders have no account: they open their page with an access code.
+"""The accounts of a town, created and deactivated by its admin in the browser: agents (each
+with a badge number, printed on every notice as "Crachá / matrícula nº"; a law may ask for it,
+as Tapurah Lei 406/2001 Art. 26 does, "agentes credenciados e identificados": the form cites
+the town's own law where it does, `badge_law`), supervisors and admins. Holders have no
+account: they open their page with an access code.
 
 Readings: the password is either generated (shown once, never stored in clear nor logged)
 or typed twice, with the rule of `flask users create` (accounts.MIN_PASSWORD characters); a
@@ -30,6 +31,29 @@ NAME = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿ'’.\- ]+")
 BADGE = re.compile(r"[A-Za-z0-9][A-Za-z0-9./ -]*")
 ROLES = {r.value: r for r in Role}
 PASSWORD_MODES = ("gerar", "digitar")
+
+
+BADGE_WORDS = "credenciados e identificados"   # what a law says when it asks for agents' IDs
+
+
+def badge_law(town: Municipality) -> str | None:
+    """The article of the town's own law that asks for identified agents, as a citation
+    ("Tapurah, Lei 406/2001, Art. 26"), or None when none of its laws says so."""
+    from inspector import rules
+
+    for pack in rules.packs_for_town(town.slug):
+        text = rules.law_text(pack.law_slug)
+        for unit in text.articles if text else ():
+            if BADGE_WORDS in " ".join(unit.text.split()).casefold():
+                return f"{town.name}, {pack.law}, {unit.label}"
+    return None
+
+
+def badge_reason(town: Municipality) -> str:
+    """Why an agent needs a badge number, in this town's terms."""
+    law = badge_law(town)
+    return (f"a lei pede agentes credenciados e identificados ({law}), e o número sai em cada "
+            "notificação") if law else "o número sai em cada notificação"
 
 
 def accounts_of(town: Municipality) -> list[User]:
@@ -62,9 +86,8 @@ def create_account(town: Municipality, data: Mapping[str, str], actor) -> tuple[
     if badge and not BADGE.fullmatch(badge):
         f.fail("badge_number", "use letras, números, ponto, barra ou hífen (ex.: 0123/2026)")
     elif role == Role.AGENT.value and not badge:
-        f.fail("badge_number", "o agente precisa do número do crachá ou matrícula: a lei pede "
-                               "agentes credenciados e identificados, e o número sai em cada "
-                               "notificação")
+        f.fail("badge_number", "o agente precisa do número do crachá ou matrícula: "
+                               + badge_reason(town))
     elif badge and db.session.scalar(select(User.id).where(
             User.municipality_id == town.id, User.badge_number == badge, User.active.is_(True))):
         f.fail("badge_number", f"o crachá {badge} já é de outra conta ativa do município")

@@ -94,7 +94,9 @@ def _laws_step(town, packs, on) -> Step:
     if not packs:
         return Step("laws", "Leis do município", False,
                     f"Nenhum pacote de regras do município '{town.slug}' está carregado: sem "
-                    "ele não há checklist nem sanção. Veja docs/adding-a-town.md.",
+                    "ele não há checklist nem sanção, e os QR dos passageiros mostram "
+                    "\"Verificação indisponível\". Restaure a pasta de leis (RULES_EXTRA_DIR) "
+                    "do backup ou veja docs/adding-a-town.md.",
                     command="flask --app inspector rules validate PASTA",
                     blocks="sem as regras, o aplicativo de campo não tem checklist e nenhuma "
                            "sanção é proposta")

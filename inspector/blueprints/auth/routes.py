@@ -5,6 +5,7 @@ from flask import Blueprint, current_app, flash, g, redirect, render_template, r
 from flask_limiter.util import get_remote_address
 
 from inspector import audit, notifications
+from inspector.accounts import password_problem
 from inspector.extensions import db, limiter
 from inspector.models import User
 from inspector.security import (
@@ -22,7 +23,6 @@ bp = Blueprint("auth", __name__)
 
 # A hash to verify against when the username is unknown, so both answers take as long.
 _DUMMY_HASH = hash_password("not-a-real-password")
-MIN_PASSWORD = 10
 
 
 @bp.route("/entrar", methods=["GET", "POST"])
@@ -39,6 +39,8 @@ def login():
         if user and ok and user.active:
             start_session(user)
             current_app.logger.info("login", extra={"fields": {"user_id": user.id}})
+            if user.must_change_password:   # a password someone else chose: theirs first
+                return redirect(url_for("auth.change_password"))
             return redirect(safe_redirect_target(request.args.get("next"),
                                                  url_for("main.home")))
         error = ("Esta conta está desativada. Fale com o administrador."
@@ -83,13 +85,16 @@ def change_password():
         confirm = request.form.get("confirm", "")
         if not verify_password(g.user.password_hash, current):
             errors["current"] = "Senha atual incorreta."
-        if len(new) < MIN_PASSWORD:
-            errors["new"] = f"A nova senha precisa de pelo menos {MIN_PASSWORD} caracteres."
+        if problem := password_problem(new, g.user.username):
+            errors["new"] = problem[0].upper() + problem[1:] + "."
+        elif new == current:
+            errors["new"] = "A nova senha precisa ser diferente da atual."
         elif new != confirm:
             errors["confirm"] = "A confirmação não é igual à nova senha."
         if not errors:
             user = g.user
             user.password_hash = hash_password(new)
+            user.must_change_password = False
             from inspector.models import UserSession
             UserSession.query.filter_by(user_id=user.id).delete()
             audit.record("password_changed", "user", user.id, actor=user,
@@ -98,4 +103,5 @@ def change_password():
             start_session(user)
             flash("Senha alterada.", "success")
             return redirect(url_for("main.home"))
-    return render_template("auth/password.html", errors=errors), (422 if errors else 200)
+    return render_template("auth/password.html", errors=errors,
+                           forced=g.user.must_change_password), (422 if errors else 200)

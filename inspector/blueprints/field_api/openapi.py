@@ -185,7 +185,8 @@ PATHS: dict = {
     "/healthz": {"get": {
         "summary": "Health check: 200 once the database answers.", "security": [],
         "responses": {"200": _ok({"type": "object", "properties": {
-            "status": {"const": "ok"}, "database": {"type": "string"}}})}}},
+            "status": {"const": "ok"}, "database": {"type": "string"},
+            "version": {"type": "string"}}})}}},
     "/api/openapi.json": {"get": {
         "summary": "This document.", "security": [],
         "responses": {"200": _ok({"type": "object"})}}},

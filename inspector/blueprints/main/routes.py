@@ -38,9 +38,11 @@ def home():
 @bp.get("/healthz")
 @public
 def healthz():
-    """200 once the database answers."""
+    """200 once the database answers; the program's version (docs/releases.md)."""
+    from inspector.version import version
+
     db.session.execute(text("SELECT 1"))
-    return jsonify({"status": "ok", "database": db.engine.dialect.name})
+    return jsonify({"status": "ok", "database": db.engine.dialect.name, "version": version()})
 
 
 @bp.get("/favicon.ico")

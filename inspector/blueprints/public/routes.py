@@ -55,6 +55,13 @@ def verify(token: str):
     p = passenger.page_for(token, _today())
     current_app.logger.info("credential checked", extra={"fields": {
         "outcome": p.outcome, "reason": p.reason, "credential_id": p.credential_id}})
+    if p.outcome == "unavailable":   # the town's rule pack is missing: an operator must act
+        current_app.logger.error("rule pack missing: passenger page unavailable", extra={
+            "fields": {"town": p.view.town, "credential_id": p.credential_id}})
+        resp = make_response(render_template("public/message.html", title=p.view.title,
+                                             message=p.view.summary), 503)
+        resp.headers["Retry-After"] = "300"
+        return no_store(resp)
     now_text = datetime.now(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
     body = passenger.page_html(p, now_text, lambda: render_template(
         "public/verify.html", view=p.view, token=token, now_text=now_text))

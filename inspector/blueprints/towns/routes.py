@@ -79,7 +79,7 @@ def _accounts(errors: dict | None = None, values=None, created: User | None = No
     response = make_response(render_template(
         "towns/accounts.html", town=town, users=towns.accounts_of(town),
         roles=list(Role), errors=errors or {}, values=shown, created=created,
-        password=password, min_password=towns.MIN_PASSWORD,
+        password=password, min_password=towns.MIN_PASSWORD, badge_reason=towns.badge_reason(town),
         max_password=towns.MAX_PASSWORD), status)
     # a page that may hold a one-time password is kept by no cache, nor the browser's
     response.headers["Cache-Control"] = "no-store"
