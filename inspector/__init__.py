@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 from inspector import config as config_module
 
 ROOT = config_module.ROOT
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS = config_module.MIGRATIONS
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -34,8 +34,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     from inspector import compression, errors, logs, security
-    from inspector.cli.database_errors import CONNECTION_ERRORS, explain
     from inspector.extensions import csrf, db, htmx, limiter, migrate
+    from inspector.operations import CONNECTION_ERRORS, explain_database_error
 
     logs.init_app(app)
     try:
@@ -43,7 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     except CONNECTION_ERRORS as e:
         import sys
 
-        print(f"erro: {explain(e)}", file=sys.stderr)
+        print(f"erro: {explain_database_error(e)}", file=sys.stderr)
         raise SystemExit(2) from None
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True,
                      compare_type=True)
@@ -58,6 +58,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     compression.init_app(app)  # registered last, runs first: the request log times it too
 
     from inspector import models  # noqa: F401  (register tables on the metadata)
+    from inspector.laws import use_rules_dirs
 
     use_rules_dirs(app.config.get("RULES_EXTRA_DIR"))
     from inspector.blueprints import register_blueprints
@@ -89,35 +90,6 @@ def quiet_command() -> bool:
 
     return (click.get_current_context(silent=True) is not None
             and os.environ.get("INSPECTOR_VERBOSE", "").strip() not in ("1", "true", "yes"))
-
-
-def use_rules_dirs(value) -> None:
-    """Read rule packs and law texts also from RULES_EXTRA_DIR (folders separated by ':',
-    each with `packs/` and `laws/`: docs/adding-a-town.md), and load them all now: a bad
-    folder or pack stops the start with its file and key (exit status 2)."""
-    import os
-    import sys
-
-    from inspector import laws, rules
-    from inspector.rules import RulePackError, load_all
-
-    dirs = [Path(d) for d in (value if isinstance(value, (list, tuple))
-                              else str(value or "").split(os.pathsep)) if str(d).strip()]
-    for d in dirs:
-        empty = d.is_dir() and not any(d.iterdir())   # a new folder a restore will fill
-        if not empty and not (d / "packs").is_dir() and not (d / "laws").is_dir():
-            print(f"erro: RULES_EXTRA_DIR={d}: a pasta não tem packs/ nem laws/ "
-                  "(docs/adding-a-town.md)", file=sys.stderr)
-            raise SystemExit(2)
-    if rules.set_extra_dirs(dirs):
-        rules.law_texts.cache_clear()
-        laws.forget_rules()
-    try:
-        load_all()
-        rules.law_texts()
-    except RulePackError as e:
-        print(f"erro: pacote de regras recusado: {e}", file=sys.stderr)
-        raise SystemExit(2) from None
 
 
 def install_listeners() -> None:

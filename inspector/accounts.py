@@ -8,6 +8,8 @@ from inspector.models import Municipality, Role, User
 from inspector.security import end_all_sessions, hash_password
 
 MIN_PASSWORD = 10
+# the demo towns' one password (inspector/demo): refused for a real town's accounts
+DEMO_PASSWORD = "vistoria-demo"
 # Passwords of MIN_PASSWORD characters or more that are still the first ones tried (lists of
 # leaked passwords, Portuguese and English, and words of this product); compared lowercased.
 COMMON_PASSWORDS = frozenset({
@@ -32,8 +34,6 @@ def password_problem(password: str, username: str = "") -> str | None:
     """Why a new password will not do, in pt-BR, or None. Too short always; in production
     also the demo password and a common or guessable one (the username, one repeated
     character, COMMON_PASSWORDS)."""
-    from inspector.demo.data import DEMO_PASSWORD
-
     if len(password) < MIN_PASSWORD:
         return f"a senha precisa de pelo menos {MIN_PASSWORD} caracteres"
     if not production():

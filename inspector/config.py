@@ -5,6 +5,7 @@ from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"  # Alembic's folder
 
 
 def _secret_key(instance_path: Path) -> str | None:

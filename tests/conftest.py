@@ -17,8 +17,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import MetaData, text
 from werkzeug.serving import make_server
 
-from inspector import create_app, use_rules_dirs
+from inspector import create_app
 from inspector.extensions import db, limiter
+from inspector.laws import use_rules_dirs
 from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS, app_config
 from tests.support.enforcement import fleet

@@ -39,7 +39,7 @@ def version_command() -> None:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from inspector import MIGRATIONS
+    from inspector.config import MIGRATIONS
     from inspector.version import version
 
     cfg = Config()

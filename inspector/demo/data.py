@@ -146,5 +146,4 @@ COMPANIES = {
                           ("Transportes Chapadão Ltda ME", "TCH", 2)),
 }
 
-DEMO_PASSWORD = "vistoria-demo"
 ROLES = (("agent", "agente"), ("supervisor", "supervisor"), ("admin", "admin"))

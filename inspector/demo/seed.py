@@ -21,7 +21,8 @@ from io import BytesIO
 from PIL import Image, ImageDraw, ImageFont
 
 from inspector import audit, credentials, registry
-from inspector.demo.data import DEMO_PASSWORD, MINIMUM_WAGE, ROLES, TOWNS, TownFacts
+from inspector.accounts import DEMO_PASSWORD
+from inspector.demo.data import MINIMUM_WAGE, ROLES, TOWNS, TownFacts
 from inspector.demo.plan import TownPlan, plan_all
 from inspector.extensions import db
 from inspector.models import (

@@ -18,6 +18,7 @@ from inspector.laws.compliance import (
 )
 from inspector.laws.compliance_page import build as build_compliance_page
 from inspector.laws.compliance_page import pct
+from inspector.laws.folders import forget_rules, use_rules_dirs
 from inspector.laws.in_force import NoLawInForce, checklist, checklists_in_force
 from inspector.laws.pages import (
     CHECKS_LABELS,
@@ -51,14 +52,7 @@ __all__ = [
     "combine_verdicts", "driver_facts", "driver_standing", "entered_years", "fiscal_unit_of",
     "fmt_date", "forget_rules", "law_index", "law_summary", "outline", "pct", "propose_sanction",
     "propose_step", "remove_closure", "set_year_entered", "town_compliance", "town_facts",
+    "use_rules_dirs",
     "vehicle_facts", "vehicle_standing", "verdict_of", "verdict_of_standing", "year_view"
 ]
 
-
-def forget_rules() -> None:
-    """Drop what this area computed from the rule packs and law texts, after they were read
-    again from other folders (RULES_EXTRA_DIR changed: a new app in the same process)."""
-    from inspector.laws import compliance, pages
-
-    for cached in (pages.law_index, pages.outline, pages.cited_by_article, compliance._rules):
-        cached.cache_clear()

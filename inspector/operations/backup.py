@@ -315,7 +315,7 @@ def copy_rules(work: Path) -> tuple[list[tuple[str, str]], dict]:
     (kept, not restored: the program ships them). (parts as (path in the backup folder,
     restore), the manifest's rule_packs: id -> town, origin, sha256, path)."""
     from inspector.operations import packs
-    from inspector.rules.loader import LAWS_DIR, extra_dirs
+    from inspector.rules import LAWS_DIR, extra_dirs
 
     parts: list[tuple[str, str]] = []
     seen: dict[str, Path] = {}
@@ -330,7 +330,7 @@ def copy_rules(work: Path) -> tuple[list[tuple[str, str]], dict]:
                 (work / "rules" / kind).mkdir(parents=True, exist_ok=True)
                 shutil.copy2(f, work / rel)
                 parts.append((rel, rel))
-    towns = packs.needed()
+    towns = packs.packs_needed()
     used = {i for ids in towns.values() for i in ids}
     out = {}
     for p in rules_loaded():

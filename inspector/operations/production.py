@@ -25,7 +25,7 @@ import click
 from flask import Flask
 from sqlalchemy import inspect, select
 
-from inspector.demo import DEMO_PASSWORD
+from inspector.accounts import DEMO_PASSWORD
 from inspector.extensions import db
 from inspector.models import User
 from inspector.security import verify_password
@@ -115,7 +115,7 @@ def database_problems() -> list[str]:
 
     if not inspect(db.engine).has_table("users"):
         return ["banco de dados sem tabelas: rode `flask --app inspector db upgrade` antes"]
-    out = packs.problems()
+    out = packs.pack_problems()
     names = demo_password_accounts()
     if not names:
         return out
@@ -127,14 +127,14 @@ def database_problems() -> list[str]:
 
 def problems(app: Flask) -> list[str]:
     """Every reason this app may not serve a real town, one pt-BR line each."""
-    from inspector.cli.database_errors import CONNECTION_ERRORS, explain
+    from inspector.operations.database_errors import CONNECTION_ERRORS, explain_database_error
 
     out = config_problems(app.config)
     with app.app_context():
         try:
             out += database_problems()
         except CONNECTION_ERRORS as e:   # the start's one line, not SQLAlchemy's traceback
-            line = explain(e, app.config.get("SQLALCHEMY_DATABASE_URI"))
+            line = explain_database_error(e, app.config.get("SQLALCHEMY_DATABASE_URI"))
             if line is None:
                 raise
             out.append(line)
@@ -164,7 +164,7 @@ def record_packs(app: Flask) -> None:
 
     with app.app_context():
         try:
-            if packs.record("start"):
+            if packs.record_pack_versions("start"):
                 db.session.commit()
         finally:
             db.session.remove()

@@ -27,6 +27,7 @@ from flask import Flask
 from sqlalchemy import MetaData, inspect, select, text
 from sqlalchemy.engine import make_url
 
+from inspector import laws
 from inspector.extensions import db
 from inspector.operations.backup import (
     FORMAT,
@@ -136,7 +137,7 @@ def _rules_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
         if there.exists() and file_sha256(there) != part["sha256"]:
             out.append(f"{there} já existe e difere do arquivo do backup: compare e retire-o "
                        "antes")
-    have = packs.loaded()
+    have = packs.loaded_packs()
     for pack_id, info in sorted((manifest.get("rule_packs") or {}).items()):
         if info["origin"] == "program" and (pack_id not in have or not have[pack_id].shipped):
             out.append(f"o pacote {pack_id} vinha com o programa (versão "
@@ -242,7 +243,7 @@ def _restore_evidence(root: Path, manifest: dict, evidence: Path) -> int:
 def _restore_rules(app: Flask, root: Path, manifest: dict) -> int:
     """Put the packs and law texts of RULES_EXTRA_DIR back, then read every pack again (a
     pack that does not load is reported as at a start)."""
-    from inspector import laws, rules
+    from inspector import rules
     from inspector.rules import RulePackError
 
     target, written = rules_target(app), 0
@@ -267,10 +268,8 @@ def _restore_rules(app: Flask, root: Path, manifest: dict) -> int:
 
 def restore(app: Flask, src: Path | str) -> Restored:
     """Put a backup back into this empty instance (see the module docstring)."""
-    from inspector import use_rules_dirs
-
     src = Path(src)
-    use_rules_dirs(app.config.get("RULES_EXTRA_DIR"))   # this app's law (one per process)
+    laws.use_rules_dirs(app.config.get("RULES_EXTRA_DIR"))   # this app's law (one per process)
     manifest, problems = verify(src)
     if problems:
         raise RestoreRefused(problems)
@@ -294,7 +293,7 @@ def restore(app: Flask, src: Path | str) -> Restored:
 
     with app.app_context():
         found = facts()
-        law = packs.problems()
+        law = packs.pack_problems()
         db.session.remove()
         db.engine.dispose()
     if found != manifest["facts"]:

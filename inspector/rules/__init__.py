@@ -59,6 +59,7 @@ from inspector.rules.loader import (
     SERVICES,
     UNITS,
     RulePackError,
+    extra_dirs,
     load_all,
     load_dir,
     load_pack,
@@ -119,7 +120,8 @@ __all__ += ["ValidityLimit", "months_later", "validity_limit", "validity_violati
 __all__ += ["Grant", "GrantOption", "GrantRefused", "grant_option"]
 # what the legal calendar, the pack model, money and the loader give the areas above
 __all__ += ["Closure", "TownCalendar", "deadline_days", "deadline_hours", "official_holidays",
-            "add_months", "fmt_date", "SERVICES", "UNITS", "set_extra_dirs", "DEFAULT_COUNTING", "Amount",
+            "add_months", "fmt_date", "SERVICES", "UNITS", "extra_dirs", "set_extra_dirs",
+            "DEFAULT_COUNTING", "Amount",
             "Appeal", "Counting", "Measure", "Parameter", "SuspensionBounds", "GRANT_REASON_MAX",
             "GRANT_REASON_MIN", "UNDEFINED", "brl", "decree_label", "foreign_unit", "grant_text",
             "money", "number_text", "unit_value", "validate_path"]

@@ -3,7 +3,6 @@ instance folders, and an empty instance (a new server after a loss)."""
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -11,15 +10,7 @@ from sqlalchemy.engine import make_url
 
 from inspector import create_app
 from inspector.extensions import db
-
-KEY = "test-secret"
-
-
-def config(url: str, root: Path) -> dict:
-    return {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": KEY,
-            "LOG_LEVEL": "ERROR", "EVIDENCE_DIR": str(root / "evidence"),
-            "BACKUP_INSTANCE_DIR": str(root / "instance"),
-            "PUBLIC_BASE_URL": "https://fiscaliza.tapurah.example.gov.br"}
+from tests.support.config import server_config as config
 
 
 @pytest.fixture

@@ -26,8 +26,9 @@ from sqlalchemy.engine import make_url
 
 from inspector.clock import local_day
 from inspector.version import version
-from tests.production.test_sixth_town import TOWN, fleet_csv, law_folder
-from tests.production.test_tls_proxy import free_port, wait_port
+from tests.support.localstack import free_port
+from tests.support.processes import wait_port
+from tests.support.santa_aurora import TOWN, fleet_csv, law_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

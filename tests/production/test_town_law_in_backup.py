@@ -19,10 +19,11 @@ from inspector import create_app
 from inspector.extensions import db
 from inspector.version import version
 from tests import factories
-from tests.production.conftest import config
-from tests.production.test_sixth_town import BASE, TOWN, fleet_csv, law_folder
+from tests.support.config import server_config as config
+from tests.support.santa_aurora import BASE, TOWN, fleet_csv, law_folder
 
 PACK = "santa-aurora-101-2020"
+LAW = "santa-aurora-lei-101-2020-mototaxi.txt"  # its law text, in the folder and the backup
 STRONG = {"SECRET_KEY": secrets.token_hex(32), "PUBLIC_BASE_URL": BASE}
 
 
@@ -66,7 +67,7 @@ def test_the_backup_carries_the_towns_law_and_the_restore_puts_it_back(app, empt
                                             "sha256": sha(pack_file),
                                             "path": f"rules/packs/{PACK}.yaml"}
     restored = {p["restore"] for p in manifest["parts"]}
-    assert {f"rules/packs/{PACK}.yaml", "rules/laws/santa-aurora-lei-101-2020-mototaxi.txt"} <= restored
+    assert {f"rules/packs/{PACK}.yaml", f"rules/laws/{LAW}"} <= restored
 
     # the new server has no folder for the town's law: refused, nothing written
     refused = empty_instance.test_cli_runner().invoke(args=["backup", "restore", str(backup)])
@@ -80,8 +81,8 @@ def test_the_backup_carries_the_towns_law_and_the_restore_puts_it_back(app, empt
     done = new.test_cli_runner().invoke(args=["backup", "restore", str(backup)])
     assert done.exit_code == 0, done.output
     assert sha(target / "packs" / f"{PACK}.yaml") == sha(pack_file)
-    assert sha(target / "laws" / "santa-aurora-lei-101-2020-mototaxi.txt") == \
-        sha(folder / "laws" / "santa-aurora-lei-101-2020-mototaxi.txt")
+    assert sha(target / "laws" / LAW) == \
+        sha(folder / "laws" / LAW)
     check = create_app({**new.config, **STRONG}).test_cli_runner().invoke(
         args=["production", "check"])
     assert check.exit_code == 0, check.output

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
+import time
 
 
 def stop(*procs: subprocess.Popen, grace: float = 20) -> None:
@@ -19,3 +21,17 @@ def stop(*procs: subprocess.Popen, grace: float = 20) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(5)
+
+
+def wait_port(port: int, proc: subprocess.Popen, what: str, seconds: float = 60) -> None:
+    """Wait until `proc` listens on loopback `port`; fail if it stops or takes too long."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"{what} stopped with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"{what} did not listen on {port}")
