@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector.clock import local_day
-from inspector.demo.data import DEMO_PASSWORD, ROLES, TOWNS
+from inspector.accounts import DEMO_PASSWORD
+from inspector.demo.data import ROLES, TOWNS
 from inspector.extensions import db, limiter
 from inspector.identifiers import format_plate
 from inspector.models import (
