@@ -4,7 +4,9 @@ server (gunicorn, INSPECTOR_ENV=production, TRUSTED_PROXIES=1) on loopback. The 
 cookie is Secure; rate limits count the client's address as the proxy saw it (a forged
 X-Forwarded-For changes nothing; two clients are two counts); the QR links printed with
 PUBLIC_BASE_URL open through it; plain http is sent to https; the field app's service
-worker installs over https in Chromium."""
+worker installs over https in Chromium. Each answer carries exactly one HSTS header (nginx's);
+a request naming another site in Host gets no answer (444, the default server), and a TLS
+handshake for an unknown name (or none: an IP address) is refused."""
 from __future__ import annotations
 
 import http.client
