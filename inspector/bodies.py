@@ -250,8 +250,18 @@ def parse(tp: Any, raw: bytes | str):
 
 
 # ------------------------------------------------------------------ the schemas for OpenAPI
+# What `parse` refuses in any string of any body, said in each string's schema.
+NO_NUL = "^[^\\u0000]*$"
+
+
 class _OpenApiSchema(GenerateJsonSchema):
-    """JSON Schema for OpenAPI 3.1: a nullable scalar is `type: [t, "null"]`."""
+    """JSON Schema for OpenAPI 3.1: a nullable scalar is `type: [t, "null"]`; a string with no
+    pattern of its own says it holds no NUL (`parse` refuses one anywhere in a body)."""
+
+    def str_schema(self, schema):
+        out = super().str_schema(schema)
+        out.setdefault("pattern", NO_NUL)
+        return out
 
     def nullable_schema(self, schema):
         inner = self.generate_inner(schema["schema"])
@@ -297,5 +307,5 @@ def openapi_schemas(bodies: dict[str, Any]) -> tuple[dict[str, dict], dict[str, 
     return refs, defs
 
 
-__all__ = ["FUTURE", "MAX_ID", "PAST", "Body", "Id", "Moment", "Refusal", "openapi_schemas",
+__all__ = ["FUTURE", "MAX_ID", "NO_NUL", "PAST", "Body", "Id", "Moment", "Refusal", "openapi_schemas",
            "int_in", "parse", "path_text", "refusal"]

@@ -6,6 +6,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"  # Alembic's folder
+# Where links and QR codes point when PUBLIC_BASE_URL is unset (development and tests; the
+# production start refuses to run without it). Never the request's Host header.
+DEFAULT_PUBLIC_BASE_URL = "http://127.0.0.1:5000"
 
 
 def _secret_key(instance_path: Path) -> str | None:

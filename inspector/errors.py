@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, g, jsonify, make_response, render_template, request, session
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from pydantic import BaseModel, ConfigDict, Field
@@ -133,6 +133,15 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(e: CSRFError):
+        if request.path.startswith("/api/") and g.get("user") is None and not session:
+            # No session at all: nothing a forged request could borrow, so the answer is the
+            # missing sign-in (401) or, on a holder's route, the missing access code (403),
+            # as the API's document says, not a stale form.
+            view = app.view_functions.get(request.endpoint or "")
+            if getattr(view, "access", "login") == "public":
+                return error_response(403, "Abra o documento com o código de acesso impresso "
+                                           "nele e tente de novo.")
+            return error_response(401)
         return error_response(400, "Formulário expirado ou inválido. Recarregue a página e "
                                    "tente de novo.")
 
@@ -155,7 +164,12 @@ def init_app(app: Flask) -> None:
         # werkzeug's own English descriptions are replaced by ours; a description set
         # by abort(4xx, "...") in a view is a message for the person and is kept.
         custom = e.description if e.description != type(e).description else None
-        return error_response(e.code or 500, custom)
+        response = make_response(error_response(e.code or 500, custom))
+        # the headers the status needs (RFC 9110): Allow on a 405, Retry-After, ...
+        for name, value in e.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(Exception)
     def crash(e: Exception):

@@ -17,6 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.urls import iri_to_uri
 
+from inspector.config import DEFAULT_PUBLIC_BASE_URL
 from inspector.errors import error_response
 from inspector.extensions import db
 from inspector.models import Role, User, UserSession
@@ -305,6 +306,14 @@ def trust_proxies(app: Flask) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count, x_host=0)
 
 
+def public_url(endpoint: str, **values) -> str:
+    """An absolute link to a route, for pages, files and feeds: PUBLIC_BASE_URL and the route's
+    path, never the request's Host header (anyone can write it, and a cached answer would keep
+    it for everyone)."""
+    base = (current_app.config.get("PUBLIC_BASE_URL") or DEFAULT_PUBLIC_BASE_URL).rstrip("/")
+    return base + current_app.url_map.bind("localhost").build(endpoint, values)
+
+
 def init_app(app: Flask) -> None:
     """Load the user before each request; add security headers to every response; bound
     every `<int:...>` in a URL to the id columns' range (1..ID_MAX; outside it: 404)."""
@@ -318,9 +327,8 @@ def init_app(app: Flask) -> None:
     def headers(response):
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        if request.is_secure:
-            response.headers.setdefault("Strict-Transport-Security",
-                                        "max-age=31536000; includeSubDomains")
+        # No Strict-Transport-Security here: the TLS proxy sends it (deploy/nginx.conf), so
+        # every answer carries exactly one.
         if g.get("user") is not None:
             response.headers.setdefault("Cache-Control", "private, no-store")
         return response

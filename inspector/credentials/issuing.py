@@ -14,6 +14,7 @@ from sqlalchemy.orm import joinedload
 
 from inspector import audit
 from inspector.clock import local_day
+from inspector.config import DEFAULT_PUBLIC_BASE_URL
 from inspector.credentials import keys as credential_keys
 from inspector.credentials.tokens import (
     Claims,
@@ -39,7 +40,7 @@ from inspector.models import (
     vehicle_drivers,
 )
 
-DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+DEFAULT_BASE_URL = DEFAULT_PUBLIC_BASE_URL
 DEFAULT_VALIDITY_DAYS = 730
 MAX_TOKEN_CHARS = 200
 MIN_REASON = 5

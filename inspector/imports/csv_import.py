@@ -64,15 +64,20 @@ def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
     the rows are flushed and the caller commits.
     """
     _, rows, problems = read_any(data)   # CSV, or .xlsx / .ods / .xls (workbook.py)
-    report = ImportReport(rows=len(rows) + len({p[0] for p in problems}), dry_run=dry_run)
-    report.errors += [RowError(p[0], p[1] if len(p) == 3 else "(linha)", p[-1])
-                      for p in problems]
+    report = ImportReport(rows=len({line for line, _ in rows} | {p[0] for p in problems}),
+                          dry_run=dry_run)
+    read_errors = [RowError(p[0], p[1] if len(p) == 3 else "(linha)", p[-1]) for p in problems]
     lookup = Lookup(town_id, batch=True)
     _prime(lookup, [cells for _, cells in rows])
     run = _Run(town_id, lookup, actor, report, source)
     try:
         for line, cells in rows:
             run.row(line, cells)
+        # A cell the reader refused (a code typed as a number) is explained by the reader;
+        # the services' word on the same cell would only repeat it less clearly.
+        read_cells = {(e.line, e.column) for e in read_errors}
+        report.errors = read_errors + [e for e in report.errors
+                                       if (e.line, e.column) not in read_cells]
         report.errors.sort(key=lambda e: e.line)
         if not report.errors:
             registry.settle(lookup)  # a dry run too: the database checks what we checked

@@ -7,14 +7,18 @@ code typed as a number has lost what a number cannot keep, a leading zero (`0101
 a number in a column of codes (prefix, permit, licence, registration, policy, stand) is
 refused with the fix (format the column as Text and type the code again), and so is a CPF,
 CNH or CNPJ typed as a number that came out short. python-calamine reads the three formats
-(cached values of formulas); the zip's declared sizes are checked first (a 2 MB file that
-unpacks to gigabytes is refused before any reading)."""
+(cached values of formulas). Before it reads a cell, the zip's declared sizes are checked (a
+2 MB file that unpacks to gigabytes is refused) and so is every sheet's extent
+(sheet_extent.py: two cells far apart would make the reader build a grid of hundreds of
+gigabytes); the reading itself runs in a child process under a memory limit
+(sheet_reader.py), so no file can take the server down."""
 from __future__ import annotations
 
 import io
 import zipfile
 from datetime import date, datetime, time
 
+from inspector.imports import sheet_extent
 from inspector.imports.csv_format import (
     BY_NAME,
     MAX_BYTES,
@@ -23,6 +27,7 @@ from inspector.imports.csv_format import (
     check_header,
     read_rows,
 )
+from inspector.imports.sheet_reader import MEMORY_BYTES, ReadFailed, read_first_sheet
 
 ZIP, OLE = b"PK\x03\x04", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 MAX_UNPACKED = 64 * 1024 * 1024
@@ -47,33 +52,44 @@ def read_any(data: bytes):
 
 
 def _check_zip(data: bytes) -> None:
+    """Refuse a zip that unpacks past the limit, is not a spreadsheet, or has a sheet that
+    reaches past the import's rows or columns."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             names = set(z.namelist())
             if sum(i.file_size for i in z.infolist()) > MAX_UNPACKED:
                 raise FileRefused("a planilha descompactada passa de 64 MB; divida-a")
             is_ods = "mimetype" in names and z.read("mimetype").strip() == ODS_MIME
-    except zipfile.BadZipFile:
+            if is_ods:
+                sheet_extent.check_ods(z)
+            elif "xl/workbook.xml" in names:
+                sheet_extent.check_xlsx(z)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError):
+        # a damaged member, an unknown compression or encryption
         raise FileRefused("o arquivo parece uma planilha .xlsx ou .ods, mas está corrompido; "
                           "abra-o e salve de novo") from None
     if not is_ods and "xl/workbook.xml" not in names:
         raise FileRefused("o arquivo compactado não é uma planilha .xlsx nem .ods")
 
 
-def _sheet(data: bytes):
-    from python_calamine import CalamineWorkbook
+_READ_FAILED = {
+    "unreadable": "não consegui ler a planilha (arquivo corrompido ou protegido por senha); abra-a "
+                  "e salve de novo como .xlsx, .ods ou CSV UTF-8",
+    "no sheet": "a planilha não tem nenhuma aba",
+    "memory": f"ler a planilha pediria mais de {MEMORY_BYTES // (1024 * 1024)} MB de memória, o "
+              "limite do servidor; apague as linhas e colunas vazias além dos dados ou salve-a "
+              "como CSV UTF-8",
+    "time": "ler a planilha levou tempo demais; apague as linhas e colunas vazias além dos dados "
+            "ou salve-a como CSV UTF-8",
+}
 
+
+def _sheet(data: bytes) -> list[list]:
+    """The first sheet's cells, read by a child process under a memory limit."""
     try:
-        book = CalamineWorkbook.from_filelike(io.BytesIO(data))
-        if not book.sheet_names:
-            raise FileRefused("a planilha não tem nenhuma aba")
-        sheet = book.get_sheet_by_index(0)
-        return sheet, sheet.to_python(skip_empty_area=False, nrows=MAX_ROWS + 2)
-    except FileRefused:
-        raise
-    except Exception:   # the reader's own errors: the file is not what it says
-        raise FileRefused("não consegui ler a planilha (arquivo corrompido ou protegido por "
-                          "senha); abra-a e salve de novo como .xlsx, .ods ou CSV UTF-8") from None
+        return read_first_sheet(data, nrows=sheet_extent.MAX_SHEET_ROWS)
+    except ReadFailed as e:
+        raise FileRefused(_READ_FAILED[e.reason]) from None
 
 
 def _number_text(value: float | int) -> str:
@@ -110,12 +126,14 @@ def cell_text(column: str, value) -> tuple[str, str | None]:
 def read_workbook(data: bytes):
     """The first sheet's header and rows as (spreadsheet line, {column: text}), and the rows'
     problems (line, reason) or (line, column, reason); FileRefused for a file that is not a
-    readable workbook."""
+    readable workbook. A row with a bad cell (line, column, reason) is among the rows too."""
     if len(data) > MAX_BYTES:
         raise FileRefused(f"arquivo grande demais: o limite é {MAX_BYTES // (1024 * 1024)} MB")
     if data.startswith(ZIP):
         _check_zip(data)
-    _, cells = _sheet(data)
+    else:
+        sheet_extent.check_xls(data)
+    cells = _sheet(data)
     header_line = 1
     while cells and not any(str(c).strip() for c in cells[0]):
         cells, header_line = cells[1:], header_line + 1   # blank lines above the header
@@ -139,9 +157,9 @@ def read_workbook(data: bytes):
             values[name] = text
             if reason:
                 why.append((name, reason))
-        if why:
-            problems.extend((line, name, reason) for name, reason in why)
-            continue
+        # A bad cell is reported, and the row still goes through the services: its other
+        # cells' errors, and the rows after it that repeat its plate, are reported too.
+        problems.extend((line, name, reason) for name, reason in why)
         rows.append((line, values))
     if not rows and not problems:
         raise FileRefused("o arquivo não tem nenhuma linha de dados")

@@ -38,6 +38,8 @@ from inspector.models import (
     User,
     VapidKey,
 )
+from inspector.notifications.outbound import RefusedDestination, check_endpoint
+from inspector.notifications.outbound import session as outbound_session
 
 log = logging.getLogger(__name__)
 
@@ -220,10 +222,15 @@ def _claim(now: datetime, limit: int) -> tuple[str, list[_Job]]:
     return token, jobs
 
 
-def _post(job: _Job, vapid: Vapid, sub: str) -> tuple[int | None, str | None, str | None]:
-    """Post one message: (status code or None for a network error, error, Retry-After)."""
+def _post(job: _Job, vapid: Vapid, sub: str,
+          http: requests.Session) -> tuple[int | None, str | None, str | None]:
+    """Post one message: (status code or None for a network error, error, Retry-After).
+    RefusedDestination when the endpoint, or the address its name resolves to now, is one
+    the server does not send to (outbound.py)."""
+    check_endpoint(job.endpoint)
     try:
         resp = webpush({"endpoint": job.endpoint, "keys": job.keys}, data=job.data,
+                       requests_session=http,
                        vapid_private_key=vapid,
                        vapid_claims={"sub": sub},  # fresh dict: pywebpush writes aud/exp in
                        content_encoding="aes128gcm", ttl=int(setting("PUSH_TTL_SECONDS")),
@@ -290,6 +297,19 @@ def _record(job: _Job, token: str, now: datetime, code: int | None, error: str |
     db.session.commit()
 
 
+def _refuse(job: _Job, token: str, now: datetime, why: str, report: DeliveryReport) -> None:
+    """A delivery to a destination the server does not send to: failed, not retried, and
+    its subscription dropped."""
+    mine = and_(PushDelivery.id == job.id, PushDelivery.claim_token == token,
+                PushDelivery.status == DeliveryStatus.SENDING)
+    db.session.execute(update(PushDelivery).where(mine).values(
+        status=DeliveryStatus.FAILED, last_status_code=None, last_error=f"refused: {why}"[:500],
+        claim_token=None, updated_at=now))
+    drop_subscription(job.subscription_id, now, reason=f"destination refused: {why}"[:200])
+    report.failed.append(job.id)
+    db.session.commit()
+
+
 def drop_subscription(subscription_id: int, now: datetime, *, reason: str) -> None:
     """Delete a subscription; its deliveries not yet sent become `dropped`."""
     db.session.execute(update(PushDelivery).where(
@@ -310,13 +330,20 @@ def deliver_pending(now: datetime | None = None, *, limit: int | None = None) ->
     vapid, sub = vapid_key(), subject()
     batch = int(limit or setting("PUSH_BATCH"))
     gone: set[int] = set()
+    http = outbound_session()
     while True:
         token, jobs = _claim(now, batch)
         for job in jobs:
             if job.subscription_id in gone:  # dropped earlier in this run (already `dropped`)
                 report.dropped.append(job.id)
                 continue
-            code, error, retry_after = _post(job, vapid, sub)
+            try:
+                code, error, retry_after = _post(job, vapid, sub, http)
+            except RefusedDestination as e:   # never retried: the subscription goes
+                log.warning("push delivery %s refused: %s", job.id, e)
+                _refuse(job, token, now, str(e), report)
+                gone.add(job.subscription_id)
+                continue
             if code is None or code >= 300:
                 log.warning("push delivery %s: %s %s", job.id, code, error)
             if code in (404, 410):

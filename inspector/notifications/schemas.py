@@ -7,11 +7,13 @@ real P-256 point and a 16-byte secret is `notifications.subscriptions.clean`.
 """
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from pydantic import Discriminator, Field, Tag
 
 from inspector.bodies import Body
+from inspector.notifications.outbound import PUSH_SERVICE_HOSTS
 
 MAX_ENDPOINT = 2000
 MAX_NOTICE = 80       # "<town slug>/<document number>", as the holder's page cuts it
@@ -28,11 +30,21 @@ class PushKeys(Body):
                       description="16-byte auth secret, base64url")
 
 
+# The endpoints the server posts to (outbound.check_endpoint), as a pattern for the API's
+# document: https, a known push service by exact host suffix, default port, no userinfo,
+# backslash or percent sign before the path. Stated, not enforced here: outbound.py is the
+# check, and tests may post to a fake service on loopback.
+ENDPOINT_PATTERN = (r"^https://([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*("
+                    + "|".join(re.escape(h) for h in PUSH_SERVICE_HOSTS)
+                    + r")(/[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]*)?$")
+
+
 class BrowserSubscription(Body):
     """What `PushSubscription.toJSON()` gives in a browser."""
 
     endpoint: str = Field(min_length=1, max_length=MAX_ENDPOINT,
-                          title="endereço do serviço de notificações")
+                          title="endereço do serviço de notificações",
+                          json_schema_extra={"pattern": ENDPOINT_PATTERN})
     expirationTime: float | None = Field(  # the browser's own name
         None, ge=0, le=MAX_EXPIRATION_MS, title="validade da inscrição")
     keys: PushKeys = Field(title="chaves da inscrição")

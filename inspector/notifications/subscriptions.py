@@ -1,33 +1,36 @@
 """Push subscriptions: checking what a browser sends, saving it for a user or a holder,
 removing it.
 
-The server will POST to whatever endpoint is saved, so an endpoint must be `https:` on a
-known push service (`PUSH_SERVICE_HOSTS`); tests and local setups may allow plain `http:`
-on loopback (`PUSH_ALLOW_HTTP_LOOPBACK`).
+The server will POST to whatever endpoint is saved, so an endpoint must be one the sender
+may reach (`outbound.check_endpoint`: https on a known push service, read as the HTTP client
+reads it) and its name must not resolve to an internal address now (the sender checks again
+on every connection).
 """
 from __future__ import annotations
 
 import base64
 import binascii
 import hashlib
+import logging
 from datetime import UTC, datetime
-from ipaddress import ip_address
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
-from flask import current_app
 from sqlalchemy import select
 
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Holder, Notice, PushSubscription, User
+from inspector.notifications.outbound import (
+    MAX_ENDPOINT,
+    PUSH_SERVICE_HOSTS,
+    REFUSED,
+    RefusedDestination,
+    check_endpoint,
+    resolves_inside,
+)
 from inspector.notifications.push import drop_subscription
 
-# Where browsers' push services live (Chrome/Edge via FCM, Firefox, Safari, Windows).
-PUSH_SERVICE_HOSTS = ("fcm.googleapis.com", "android.googleapis.com",
-                      "updates.push.services.mozilla.com", "push.services.mozilla.com",
-                      "push.apple.com", "notify.windows.com")
-MAX_ENDPOINT = 2000
+log = logging.getLogger(__name__)
 
 
 def _b64url(value, field: str, size: int) -> bytes:
@@ -41,31 +44,19 @@ def _b64url(value, field: str, size: int) -> bytes:
     return raw
 
 
-def _allowed_host(host: str, scheme: str) -> bool:
-    cfg = current_app.config
-    if scheme == "http":
-        if not cfg.get("PUSH_ALLOW_HTTP_LOOPBACK", False):
-            return False
-        try:
-            return ip_address(host).is_loopback
-        except ValueError:
-            return host == "localhost"
-    hosts = cfg.get("PUSH_SERVICE_HOSTS", PUSH_SERVICE_HOSTS)
-    return any(host == h or host.endswith("." + h) for h in hosts)
-
-
 def clean(data) -> dict:
     """A browser's PushSubscription JSON, checked: endpoint, p256dh and auth (base64url)."""
     if not isinstance(data, dict):
         raise ValidationFailed({"subscription": "Envie a inscrição do navegador (JSON)."})
     endpoint = str(data.get("endpoint") or "").strip()
     keys = data.get("keys") if isinstance(data.get("keys"), dict) else {}
-    parts = urlsplit(endpoint) if len(endpoint) <= MAX_ENDPOINT else None
-    if parts is None or parts.scheme not in ("https", "http") or not parts.hostname \
-            or parts.username or not _allowed_host(parts.hostname.lower(), parts.scheme):
-        raise ValidationFailed({"endpoint": "Serviço de notificações não reconhecido: use um "
-                                            "navegador atualizado (Chrome, Firefox, Safari, "
-                                            "Edge)."})
+    try:
+        check_endpoint(endpoint)
+        if resolves_inside(endpoint):
+            raise RefusedDestination("the endpoint's name resolves to an internal address")
+    except RefusedDestination as e:
+        log.warning("push subscription refused: %s", e)
+        raise ValidationFailed({"endpoint": REFUSED}) from None
     p256dh = _b64url(keys.get("p256dh", ""), "p256dh", 65)
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), p256dh)

@@ -1,13 +1,14 @@
 """`INSPECTOR_ENV=production`: what must hold before the web server serves a real town.
 
 The server refuses to start, with one pt-BR line per reason, while
-- any active account still signs in with the demo password (`demo/data.py`);
+- any active account still signs in with the demo password (`accounts.py`);
 - the secret key is missing or weak: a known demo or test value, or an estimated entropy
   under 256 bits (32 bytes) — see `key_entropy_bits`;
 - `PUBLIC_BASE_URL` (printed in every QR code and document) is unset or not https;
 - a town's rule pack is missing, or a pack from RULES_EXTRA_DIR differs from the version its
   acts were judged under (`operations/packs.py`); a start that passes records the packs it
   sees for the first time.
+- `PUSH_ALLOW_HTTP_LOOPBACK` (tests only: pushes to a fake service on 127.0.0.1) is on.
 
 Cost: the demo password is verified against each active account's Argon2id hash, one
 verification per distinct hash (about 0.1 s each on a quiet 2-core machine, 0.3 s under
@@ -90,6 +91,9 @@ def config_problems(config) -> list[str]:
     elif evidence == "s3" and not (config.get("EVIDENCE_S3_BUCKET") or "").strip():
         out.append("EVIDENCE_BACKEND=s3 sem EVIDENCE_S3_BUCKET: defina o bucket das fotos de "
                    "prova (docs/object-storage.md)")
+    if config.get("PUSH_ALLOW_HTTP_LOOPBACK"):
+        out.append("PUSH_ALLOW_HTTP_LOOPBACK ligado: é só para testes (o servidor enviaria "
+                   "notificações para 127.0.0.1); retire-o da configuração")
     return out
 
 

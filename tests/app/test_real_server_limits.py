@@ -12,93 +12,27 @@ inspector/gunicorn_conf.py), holds the limits as configured.
 from __future__ import annotations
 
 import http.client
-import os
 import re
 import select
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 
 from inspector import gunicorn_conf
 from tests import factories
-from tests.support.processes import stop
+from tests.support.devserver import Browser, devserver
 
 ROOT = Path(__file__).resolve().parents[2]
-_TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 LOGIN_LIMIT = 10  # config.defaults: LOGIN_RATE_LIMIT "10 per minute;50 per hour"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def real_server(app, schema, tmp_path):
-    """`python -m inspector.devserver` (no tick loop) on a free port, on the test database;
-    stopped (its own process group) before the tables are emptied."""
-    port = _free_port()
-    env = dict(os.environ, DATABASE_URL=schema, SECRET_KEY="test-secret", LOG_LEVEL="WARNING",
-               EVIDENCE_DIR=str(tmp_path / "evidence"), TRUSTED_PROXIES="0",
-               PUBLIC_BASE_URL=f"http://127.0.0.1:{port}")
-    env.pop("RATELIMIT_STORAGE_URI", None)
-    log = open(tmp_path / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "inspector.devserver", "--port", str(port),
-                             "--tick-every", "0"], cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 90
-    try:
-        while True:
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-2000:]
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/healthz")
-                if conn.getresponse().status == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /healthz"
-            time.sleep(0.2)
+    """The real server on the test database (tests/support/devserver.py)."""
+    with devserver(schema, tmp_path) as port:
         yield port
-    finally:
-        stop(proc)
-        log.close()
-
-
-class Browser:
-    """A client that keeps the (Secure) session cookie over plain http, as a browser on
-    loopback would."""
-
-    def __init__(self, port: int):
-        self.port, self.cookies = port, {}
-
-    def send(self, method: str, path: str, body: dict | None = None,
-             headers: dict | None = None) -> http.client.HTTPResponse:
-        headers = dict(headers or {})
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        data = None
-        if body is not None:
-            data = urlencode(body)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        conn.request(method, path, body=data, headers=headers)
-        r = conn.getresponse()
-        r.text = r.read().decode("utf-8", "replace")
-        conn.close()
-        for value in r.headers.get_all("Set-Cookie") or []:
-            name, _, rest = value.partition("=")
-            self.cookies[name.strip()] = rest.split(";", 1)[0]
-        return r
-
-    def token(self) -> str:
-        return _TOKEN.search(self.send("GET", "/entrar").text).group(1)
 
 
 def test_n_login_tries_are_n_for_the_whole_server_whatever_x_forwarded_for_says(

@@ -109,3 +109,17 @@ def test_the_upload_page_takes_an_xlsx_dry_run_then_import(app, client, make):
     r = upload(client, ods([{**typed(5), "prefixo": 101}]), name="frota.ods")
     assert r.status_code == 422 and "está na planilha como número" in r.get_data(as_text=True)
     assert vehicles() == 3
+
+
+@pytest.mark.parametrize("make", [xlsx, ods], ids=["xlsx", "ods"])
+def test_a_row_with_a_bad_cell_still_has_its_other_errors_and_its_plate_counted(town, make):
+    """Every bad row, every bad cell: line 3's code typed as a number, its unknown CNH
+    category, and line 4 repeating line 3's plate are three errors. The row with the number
+    was set aside, so its other cells went unchecked and line 4 looked new."""
+    bad = {**typed(1), "prefixo": 101, "condutor_cnh_categoria": "Z"}
+    again = {**typed(2), "placa": row(1)["placa"]}
+    got = report(town, make([typed(0), bad, again]))
+    assert [(e.line, e.column) for e in got.errors] == [
+        (3, "prefixo"), (3, "condutor_cnh_categoria"), (4, "placa")]
+    assert "placa repetida: o veículo já está na linha 3" in got.errors[2].reason
+    assert got.rows == 3 and got.bad_lines == [3, 4] and counts()["vehicles"] == 0

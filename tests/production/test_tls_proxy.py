@@ -4,7 +4,9 @@ server (gunicorn, INSPECTOR_ENV=production, TRUSTED_PROXIES=1) on loopback. The 
 cookie is Secure; rate limits count the client's address as the proxy saw it (a forged
 X-Forwarded-For changes nothing; two clients are two counts); the QR links printed with
 PUBLIC_BASE_URL open through it; plain http is sent to https; the field app's service
-worker installs over https in Chromium."""
+worker installs over https in Chromium. Each answer carries exactly one HSTS header (nginx's);
+a request naming another site in Host gets no answer (444, the default server), and a TLS
+handshake for an unknown name (or none: an IP address) is refused."""
 from __future__ import annotations
 
 import http.client
@@ -57,6 +59,11 @@ def site_config(https: int, http_port: int, upstream: int, cert: Path, key: Path
         "    listen [::]:80;\n": "",
         "    listen 443 ssl http2;\n": f"    listen 127.0.0.1:{https} ssl http2;\n",
         "    listen [::]:443 ssl http2;\n": "",
+        "    listen 80 default_server;\n": f"    listen 127.0.0.1:{http_port} default_server;\n",
+        "    listen [::]:80 default_server;\n": "",
+        "    listen 443 ssl http2 default_server;\n":
+            f"    listen 127.0.0.1:{https} ssl http2 default_server;\n",
+        "    listen [::]:443 ssl http2 default_server;\n": "",
         "/etc/letsencrypt/live/fiscaliza.suacidade.mt.gov.br/fullchain.pem": str(cert),
         "/etc/letsencrypt/live/fiscaliza.suacidade.mt.gov.br/privkey.pem": str(key),
         "server_name fiscaliza.suacidade.mt.gov.br;": "server_name 127.0.0.1 localhost;",
@@ -80,7 +87,7 @@ def proxied(app, schema, tmp_path):
                     "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key),
                     "-out", str(cert)], check=True, capture_output=True)
     upstream, https, plain = free_port(), free_port(), free_port()
-    base = f"https://127.0.0.1:{https}"
+    base = f"https://localhost:{https}"   # SNI: an IP literal sends no name
     env = dict(os.environ, INSPECTOR_ENV="production", DATABASE_URL=schema,
                SECRET_KEY=secrets.token_hex(32), PUBLIC_BASE_URL=base, TRUSTED_PROXIES="1",
                EVIDENCE_DIR=str(work / "evidence"), LOG_LEVEL="WARNING")
@@ -127,7 +134,7 @@ class Browser:
         self.cookie = ""
 
     def request(self, method: str, path: str, form: dict | None = None, headers=None):
-        conn = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.context,
+        conn = http.client.HTTPSConnection("localhost", self.port, context=self.context,
                                            timeout=30, source_address=(self.source, 0))
         h = dict(headers or {})
         body = None
@@ -154,6 +161,29 @@ class Browser:
                                                 "csrf_token": token}, extra)
 
 
+def hsts_headers(port: int, ca: Path, path: str) -> list[str]:
+    """Every Strict-Transport-Security value of one answer through the proxy."""
+    conn = http.client.HTTPSConnection("localhost", port, timeout=30,
+                                       context=ssl.create_default_context(cafile=str(ca)))
+    conn.request("GET", path)
+    r = conn.getresponse()
+    r.read()
+    conn.close()
+    return [v for k, v in r.getheaders() if k.lower() == "strict-transport-security"]
+
+
+def unknown_host(port: int, ca: Path | None) -> int:
+    """A request naming another site in Host (the certificate's name in TLS): its status."""
+    conn = (http.client.HTTPSConnection("localhost", port, timeout=10,
+                                        context=ssl.create_default_context(cafile=str(ca)))
+            if ca else http.client.HTTPConnection("127.0.0.1", port, timeout=10))
+    try:
+        conn.request("GET", "/transparencia/dados", headers={"Host": "evil.example"})
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
 def test_behind_nginx_with_tls(app, proxied, playwright_instance):
     with app.app_context():
         factories.user("agent", "tapurah", username="agente.tls")
@@ -169,6 +199,20 @@ def test_behind_nginx_with_tls(app, proxied, playwright_instance):
     assert "; Secure" in session and "; HttpOnly" in session
     assert headers["Strict-Transport-Security"] == "max-age=31536000"
     assert ok.request("GET", "/inicio")[0] == 200
+    # exactly one HSTS header (nginx's; the app sends none), on a page and on a 404
+    for path in ("/entrar", "/transparencia/dados/tapurah.json", "/nao-existe"):
+        assert hsts_headers(proxied["https"], proxied["ca"], path) == ["max-age=31536000"], path
+
+    # a name the site does not serve gets no answer at all (444), over https and http, and a
+    # TLS handshake for an unknown name is refused before any certificate is shown
+    for port, tls in ((proxied["https"], True), (proxied["http"], False)):
+        with pytest.raises((http.client.RemoteDisconnected, ConnectionResetError)):
+            unknown_host(port, proxied["ca"] if tls else None)
+    raw = ssl.create_default_context()
+    raw.check_hostname, raw.verify_mode = False, ssl.CERT_NONE
+    with socket.create_connection(("127.0.0.1", proxied["https"]), timeout=10) as sock:
+        with pytest.raises(ssl.SSLError, match="UNRECOGNIZED_NAME|unrecognized name"):
+            raw.wrap_socket(sock, server_hostname="evil.example")
 
     # rate limits count the address the proxy saw: forging X-Forwarded-For does not give a
     # new count, another client has its own

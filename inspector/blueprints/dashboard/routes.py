@@ -176,7 +176,7 @@ def payments():
                             total=sum((p.amount_brl for p, _ in rows), Decimal(0)))
 
 
-EXPORT_FORMATS = {"csv": "text/csv; charset=utf-8",
+EXPORT_FORMATS = {"csv": "text/csv",   # Werkzeug adds "; charset=utf-8" to text/*
                   "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 

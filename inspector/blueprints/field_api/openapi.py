@@ -17,6 +17,8 @@ from inspector.errors import ErrorBody
 from inspector.inspections import InspectionBody
 
 ERR = {"$ref": "#/components/responses/Error"}
+# ?since= is a version (an audit seq): at most 12 digits, as the routes read it
+MAX_VERSION = 10**12 - 1
 SESSION = [{"session": []}]
 UNSAFE = [{"session": [], "csrf": []}]
 
@@ -204,7 +206,7 @@ PATHS: dict = {
         "parameters": [{"name": "since", "in": "query", "required": False,
                         "description": "The version the phone holds: answer only what "
                                        "changed after it.",
-                        "schema": {"type": "integer", "minimum": 0}}],
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION}}],
         "responses": {"200": _ok(_ref("Snapshot")), "401": ERR, "403": ERR, "422": ERR}}},
     "/api/field/reviews": {"get": {
         "summary": "The supervision's answers (decisions, reasons, comments) on the signed-in "
@@ -213,7 +215,7 @@ PATHS: dict = {
         "parameters": [{"name": "since", "in": "query", "required": False,
                         "description": "The version the phone holds: answer only the "
                                        "inspections changed after it.",
-                        "schema": {"type": "integer", "minimum": 0}}],
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION}}],
         "responses": {"200": _ok(_ref("Reviews")), "401": ERR, "403": ERR, "422": ERR}}},
     "/api/field/inspections/{inspection_id}": {
         "parameters": [_uuid_param("inspection_id", "The phone's UUID of the inspection.")],

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, g, jsonify, request
 from flask_wtf.csrf import generate_csrf
 
 from inspector import enforcement, field, inspections
-from inspector.blueprints.field_api.openapi import document
+from inspector.blueprints.field_api.openapi import MAX_VERSION, document
 from inspector.errors import ValidationFailed, error_body
 from inspector.inspections import PhotoRefused
 from inspector.models import Role
@@ -67,7 +67,7 @@ def _since():
     since = request.args.get("since")
     if since is None:
         return None, None
-    if not (since.isascii() and since.isdigit()) or len(since) > 12:
+    if not (since.isascii() and since.isdigit()) or len(since) > len(str(MAX_VERSION)):
         return None, _error(422, "Versão inválida em ?since=.", {"since": "número inteiro"})
     return int(since), None
 

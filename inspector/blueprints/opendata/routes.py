@@ -9,13 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, request
 
 from inspector import audit, render_cache, stats
 from inspector.clock import local_day
 from inspector.extensions import db, limiter
 from inspector.models import Municipality
-from inspector.security import config_limit, public
+from inspector.security import config_limit, public, public_url
 
 bp = Blueprint("opendata", __name__, url_prefix="/transparencia")
 _limit = config_limit("OPEN_DATA_RATE_LIMIT", "60 per minute;600 per hour")
@@ -80,7 +80,7 @@ def dictionary():
 def town_json(town: str):
     """Every dataset of a town as one JSON document."""
     t = _town(town)
-    data = stats.open_data_json(t, _data(t), url_for("opendata.dictionary", _external=True))
+    data = stats.open_data_json(t, _data(t), public_url("opendata.dictionary"))
     body = json.dumps(data, ensure_ascii=False, indent=1).encode()
     return _cacheable(body, "application/json", f"dados-{t.slug}-{data['gerado_em']}.json")
 
