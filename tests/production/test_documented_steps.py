@@ -1,4 +1,4 @@
-"""The production steps as an operator runs them (README "Production", docs/operations.md),
+"""The production steps as an operator runs them (docs/production.md, docs/operations.md),
 each one a real command in a process of its own, on a server of its own: the unsafe start
 refused; a town created from a law folder outside the program; its fleet imported, its QR
 codes issued; gunicorn serving the passenger's page and /healthz with the version; a backup;
