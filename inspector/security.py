@@ -17,6 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.urls import iri_to_uri
 
+from inspector import clock
 from inspector.errors import error_response
 from inspector.extensions import db
 from inspector.models import Role, User, UserSession
@@ -127,7 +128,7 @@ def verify_password(stored: str, password: str) -> bool:
 
 
 def _now() -> datetime:
-    return datetime.now(UTC)
+    return clock.now()
 
 
 def _digest(token: str) -> str:

@@ -6,13 +6,13 @@ import hmac
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 from flask import current_app
 from sqlalchemy import and_, false, func, lambda_stmt, or_, select
 from sqlalchemy.orm import joinedload
 
-from inspector import audit
+from inspector import audit, clock
 from inspector.clock import local_day
 from inspector.credentials import keys as credential_keys
 from inspector.credentials.tokens import (
@@ -102,7 +102,7 @@ def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None 
                       vehicle_id=subject.id if kind == CredentialKind.VEHICLE else None,
                       driver_id=subject.id if kind == CredentialKind.DRIVER else None,
                       token=token, token_hash=token_hash(token), kid=key.kid,
-                      issued_at=datetime.now(UTC), expires_on=expires,
+                      issued_at=clock.now(), expires_on=expires,
                       issued_by_id=getattr(actor, "id", None),
                       replaces_id=replaces.id if replaces else None)
     db.session.add(cred)
@@ -120,7 +120,7 @@ def revoke(cred: Credential, reason: str, actor=None) -> Credential:
     if cred.revoked_at is not None:
         raise ValidationFailed({"credencial": "esta credencial já está cancelada"})
     before = _snapshot(cred)
-    cred.revoked_at = datetime.now(UTC)
+    cred.revoked_at = clock.now()
     cred.revoked_reason = reason[:500]
     cred.revoked_by_id = getattr(actor, "id", None)
     db.session.flush()

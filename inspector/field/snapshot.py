@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from sqlalchemy import func, select
 
@@ -225,7 +225,7 @@ def _keys(today: date) -> list[dict]:
 # ------------------------------------------------------------------ the snapshot
 def build(town: Municipality, since: int | None = None, now: datetime | None = None) -> dict:
     """The full snapshot (since=None), or the delta since a version the phone holds."""
-    now = now or datetime.now(UTC)
+    now = now or clock.now()
     today = clock.local_day(now)
     version = town_version(town.id)
     if since is not None and since > version:

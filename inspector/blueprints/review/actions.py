@@ -13,8 +13,8 @@ from flask import flash, g, make_response, render_template, request, url_for
 
 from inspector import enforcement
 from inspector.blueprints.fragments import wants_fragment
-from inspector.blueprints.review.blueprint import VIEWERS, bp, go, now
-from inspector.clock import local_day
+from inspector.blueprints.review.blueprint import VIEWERS, bp, go
+from inspector.clock import local_day, now
 from inspector.enforcement import loads
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
