@@ -71,6 +71,13 @@ def town_moment(town, moment: datetime | None = None) -> datetime:
     return utc(moment or now()).astimezone(zone_of(town))
 
 
+def end_of_day(town, day: date) -> datetime:
+    """The last instant of `day` on the clock of `town`, in UTC: a deadline "in N days"
+    ends there (a day of 23 or 25 hours across a clock change ends at its own midnight)."""
+    midnight = datetime.combine(day + timedelta(days=1), datetime.min.time(), zone_of(town))
+    return utc(midnight) - timedelta(microseconds=1)
+
+
 def town_text(town, moment: datetime | None = None) -> str:
     """dd/mm/aaaa hh:mm on the clock of `town`, now by default."""
     return town_moment(town, moment).strftime("%d/%m/%Y %H:%M")
