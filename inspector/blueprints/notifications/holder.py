@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from inspector import bodies, clock, documents, enforcement, notifications
 from inspector.blueprints.notifications.routes import bp
-from inspector.clock import LOCAL_TZ, local_day
+from inspector.clock import LOCAL_TZ
 from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
 from inspector.errors import ValidationFailed
@@ -253,7 +253,7 @@ def _appeal_how(act, town) -> dict | None:
         return None
     last = act.appeal_until
     return {"last_day": last.strftime("%d/%m/%Y") if last else None,
-            "open": last is None or local_day() <= last,
+            "open": last is None or clock.today(town) <= last,
             "days": act.appeal_days,
             "to": APPEAL_TO.get(act.appeal_to or "", act.appeal_to or ""),
             "where": f"Prefeitura Municipal de {town.name}" if town else "Prefeitura",

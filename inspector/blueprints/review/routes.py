@@ -204,7 +204,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
             "changes": loads(insp.registry_changes) or [], "errors": errors or {},
             "error_act": error_act, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,
             "delivery_means": enforcement.OFFICE_MEANS,
-            "today": clock.local_day(now()), "AppealStatus": AppealStatus,
+            "today": clock.town_day(g.user.municipality, now()), "AppealStatus": AppealStatus,
             "InspectionStatus": InspectionStatus, "SanctionStatus": SanctionStatus}
 
 
