@@ -13,7 +13,7 @@ from sqlalchemy import and_, false, func, lambda_stmt, or_, select
 from sqlalchemy.orm import joinedload
 
 from inspector import audit, clock
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.credentials import keys as credential_keys
 from inspector.credentials.tokens import (
     Claims,
@@ -88,7 +88,7 @@ def active_for(subject: Vehicle | Driver) -> Credential | None:
 def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None = None,
           today: date | None = None) -> Credential:
     """Sign and record a new credential for a vehicle or a driver."""
-    today = today or local_day()
+    today = today or default_day()
     current = active_for(subject)
     if current is not None and current is not replaces:
         raise ValidationFailed({"credencial": "já existe uma credencial ativa; use reemitir"})
@@ -307,7 +307,7 @@ def decide(row, digest: str, claims: Claims | None, reason: str | None,
 def lookup(token: str, today: date | None = None) -> Lookup:
     """Check a token's signature and find its credential, doing the same work for any input:
     one signature check and one indexed query by hash, compared in constant time."""
-    today = today or local_day()
+    today = today or default_day()
     digest = token_hash(token)
     claims, reason = check_signature(token, today)
     row = db.session.scalars(_lookup_statement(digest)).unique().first()

@@ -22,7 +22,7 @@ from flask import current_app
 from sqlalchemy import func, select, text
 
 from inspector import audit, clock
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.credentials.tokens import PublicKey, b64e
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -110,7 +110,7 @@ def rotate(actor=None) -> SigningKey:
         last = db.session.scalar(select(func.max(Credential.expires_on))
                                  .where(Credential.kid == old.kid))
         old.retired_at = clock.now()
-        old.verify_until = last or local_day()
+        old.verify_until = last or default_day()
     new = _new_key(kid)
     db.session.add(new)
     db.session.flush()
@@ -129,7 +129,7 @@ def all_keys() -> list[SigningKey]:
 
 def public_key_set(today: date | None = None) -> list[dict]:
     """The keys a verifier needs (JWK-like): every key that still vouches for something."""
-    today = today or local_day()
+    today = today or default_day()
     out = []
     for k in all_keys():
         if k.verify_until is not None and k.verify_until < today:
