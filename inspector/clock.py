@@ -6,8 +6,8 @@ test at 03:30 UTC is 23:30 of the previous day in Cuiabá, and the product says 
 
 Where nothing names a town (a process-wide default, a town-independent label) the day is
 Mato Grosso's (America/Cuiaba: every town served so far is there; UTC-4, with daylight saving
-until 2019): `default_day`, `default_now`, `default_text`. `local_day`, `local_now` and
-`local_text` are the same functions under their old names, kept for callers being rewritten.
+until 2019): `default_day`, `default_now`, `default_text` (`local_day`, `local_now` and `local_text` are
+deprecated aliases of these).
 
 Code outside this module never calls `datetime.now`, `date.today` or `datetime.utcnow`
 (tests/pure/test_one_clock.py), so that a test moves one clock (time-machine, the `instant`
@@ -116,8 +116,8 @@ def default_text(moment: datetime) -> str:
     return utc(moment).astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
 
 
-# Deprecated names of the Mato Grosso defaults, kept while their callers are rewritten:
-# new code takes the town's day (`today`, `town_day`) or says `default_*`.
+# Deprecated aliases of the Mato Grosso defaults: new code takes the town's day (`today`,
+# `town_day`) or says `default_*`.
 local_day = default_day
 local_now = default_now
 local_text = default_text

@@ -9,7 +9,10 @@ around midnight in the town (docs/enforcement.md, "Time: one clock per town").
 from __future__ import annotations
 
 import ast
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+
+from inspector import clock
 
 PACKAGE = Path(__file__).resolve().parents[2] / "inspector"
 
@@ -75,3 +78,22 @@ def test_every_allowed_call_is_still_there():
                for path in PACKAGE.rglob("*.py")
                for _, call in _calls(ast.parse(path.read_text(encoding="utf-8")))}
     assert ALLOWED <= present, sorted(ALLOWED - present)
+
+
+def test_today_is_the_towns_day_in_its_zone():
+    """03:30 UTC is 23:30 of the previous day in Cuiabá and 01:30 of the same day on
+    Fernando de Noronha's clock (UTC-2)."""
+    moment = datetime(2026, 12, 9, 3, 30, tzinfo=UTC)
+    assert clock.town_day("America/Cuiaba", moment) == date(2026, 12, 8)
+    assert clock.town_day("America/Noronha", moment) == date(2026, 12, 9)
+    assert clock.town_day(None, moment) == clock.default_day(moment) == date(2026, 12, 8)
+
+
+def test_a_day_ends_at_the_towns_midnight_even_across_a_clock_change():
+    """Cuiabá's 4 November 2018 began at 01:00 (00:00 did not exist): 3 November ended at
+    04:00 UTC and the short 4th at 03:00 UTC of the 5th (23 hours later)."""
+    third = clock.end_of_day("America/Cuiaba", date(2018, 11, 3))
+    fourth = clock.end_of_day("America/Cuiaba", date(2018, 11, 4))
+    assert third + timedelta(microseconds=1) == datetime(2018, 11, 4, 4, 0, tzinfo=UTC)
+    assert fourth + timedelta(microseconds=1) == datetime(2018, 11, 5, 3, 0, tzinfo=UTC)
+    assert clock.town_day("America/Cuiaba", fourth) == date(2018, 11, 4)
