@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, event, func, select, text
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
+from inspector import clock
 from inspector.extensions import db
 from inspector.models import AuditEntry
 
@@ -93,7 +94,7 @@ def record(action: str, entity: str, entity_id: Any, *, before: dict | None = No
     ORM changes are flushed first, as the change comes before its record."""
     db.session.flush()
     session = db.session()
-    at = at or datetime.now(UTC)
+    at = at or clock.now()
     # the hash is taken of the instant as the database gives it back: UTC, to the microsecond
     at = at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
     written_in = session.get_nested_transaction() or session.get_transaction()

@@ -1,8 +1,17 @@
-"""The one clock of the product: Mato Grosso's time zone and its calendar day.
+"""The one clock of the product: the only source of "now" and "today".
 
-Every town served so far is in Mato Grosso (America/Cuiaba, UTC-4 all year, no daylight
-saving since 2019). Moments are stored in UTC; days that the law counts are the town's
-days: a town's own zone (`municipalities.timezone`) is read by `town_day`.
+Moments are stored and compared in UTC (`now()`). "Today" is always a town's calendar day in
+its own IANA zone (`municipalities.timezone`): `today(town)`, `town_day(town, moment)`. A
+test at 03:30 UTC is 23:30 of the previous day in Cuiabá, and the product says so.
+
+Where nothing names a town (a process-wide default, a town-independent label) the day is
+Mato Grosso's (America/Cuiaba: every town served so far is there; UTC-4, with daylight saving
+until 2019): `default_day`, `default_now`, `default_text` (`local_day`, `local_now` and `local_text` are
+deprecated aliases of these).
+
+Code outside this module never calls `datetime.now`, `date.today` or `datetime.utcnow`
+(tests/pure/test_one_clock.py), so that a test moves one clock (time-machine, the `instant`
+fixture) and the whole product follows.
 """
 from __future__ import annotations
 
@@ -41,11 +50,37 @@ def _known_zones() -> frozenset[str]:
     return frozenset(available_timezones()) - {"Factory", "posixrules", "localtime"}
 
 
+def zone_of(town) -> tzinfo:
+    """The zone of `town`: anything with a `timezone` attribute (a Municipality, a row), an
+    IANA name, or None (Mato Grosso's)."""
+    return zone(town if isinstance(town, str) or town is None else getattr(town, "timezone", None))
+
+
 def town_day(town, moment: datetime | None = None) -> date:
-    """The calendar day at a moment (now by default) on the clock of `town` (anything with a
-    `timezone` attribute, e.g. a Municipality; None: Mato Grosso's)."""
-    moment = utc(moment or datetime.now(UTC))
-    return moment.astimezone(zone(getattr(town, "timezone", None))).date()
+    """The calendar day at a moment (now by default) on the clock of `town` (see `zone_of`)."""
+    return town_moment(town, moment).date()
+
+
+def today(town) -> date:
+    """Today, on the clock of `town` (see `zone_of`): the day every "today" of the product is."""
+    return town_moment(town).date()
+
+
+def town_moment(town, moment: datetime | None = None) -> datetime:
+    """A moment (now by default) on the wall clock of `town` (see `zone_of`)."""
+    return utc(moment or now()).astimezone(zone_of(town))
+
+
+def end_of_day(town, day: date) -> datetime:
+    """The last instant of `day` on the clock of `town`, in UTC: a deadline "in N days"
+    ends there (a day of 23 or 25 hours across a clock change ends at its own midnight)."""
+    midnight = datetime.combine(day + timedelta(days=1), datetime.min.time(), zone_of(town))
+    return utc(midnight) - timedelta(microseconds=1)
+
+
+def town_text(town, moment: datetime | None = None) -> str:
+    """dd/mm/aaaa hh:mm on the clock of `town`, now by default."""
+    return town_moment(town, moment).strftime("%d/%m/%Y %H:%M")
 
 
 def now() -> datetime:
@@ -53,9 +88,9 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def local_now() -> datetime:
-    """This moment on Mato Grosso's clock."""
-    return datetime.now(LOCAL_TZ)
+def default_now() -> datetime:
+    """This moment on Mato Grosso's clock (for callers that have no town)."""
+    return now().astimezone(LOCAL_TZ)
 
 
 def utc(moment: datetime) -> datetime:
@@ -70,14 +105,19 @@ def aware(moment: datetime | None) -> datetime | None:
     return None if moment is None else utc(moment)
 
 
-def local_day(moment: datetime | None = None) -> date:
-    """The calendar day in Mato Grosso at a moment (now by default)."""
-    moment = moment or datetime.now(UTC)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(LOCAL_TZ).date()
+def default_day(moment: datetime | None = None) -> date:
+    """The calendar day in Mato Grosso at a moment (now by default), for callers that have no
+    town: a town's day is `town_day`."""
+    return utc(moment or now()).astimezone(LOCAL_TZ).date()
 
 
-def local_text(moment: datetime) -> str:
-    """dd/mm/aaaa hh:mm on Mato Grosso's clock."""
+def default_text(moment: datetime) -> str:
+    """dd/mm/aaaa hh:mm on Mato Grosso's clock (for callers that have no town)."""
     return utc(moment).astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+
+
+# Deprecated aliases of the Mato Grosso defaults: new code takes the town's day (`today`,
+# `town_day`) or says `default_*`.
+local_day = default_day
+local_now = default_now
+local_text = default_text

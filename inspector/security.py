@@ -17,6 +17,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from werkzeug.urls import iri_to_uri
 
+from inspector import clock
 from inspector.config import DEFAULT_PUBLIC_BASE_URL
 from inspector.errors import error_response
 from inspector.extensions import db
@@ -128,7 +129,7 @@ def verify_password(stored: str, password: str) -> bool:
 
 
 def _now() -> datetime:
-    return datetime.now(UTC)
+    return clock.now()
 
 
 def _digest(token: str) -> str:

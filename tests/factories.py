@@ -133,7 +133,7 @@ def permit(h: Holder, service: str = "mototaxi", **kw) -> Permit:
     p = Permit(municipality_id=h.municipality_id, holder_id=h.id,
                kind=PermitKind.AUTORIZACAO if service == "mototaxi" else PermitKind.PERMISSAO,
                service=Service(service), number=kw.pop("number", f"TP-{n()}"),
-               valid_from=kw.pop("valid_from", date(2024, 1, 1)), **kw)
+               valid_from=kw.pop("valid_from", date(2018, 1, 1)), **kw)  # before every `instant`
     db.session.add(p)
     db.session.flush()
     return p

@@ -14,9 +14,8 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
-from inspector import credentials
+from inspector import clock, credentials
 from inspector.cli.common import fail
-from inspector.clock import local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Credential, Municipality
@@ -59,7 +58,7 @@ def _row(c: Credential, today: date) -> dict:
 def list_cmd(town: str, kind: str | None, include_revoked: bool, as_json: bool) -> None:
     """Issued credentials of a town with the URL each QR encodes."""
     t = _town(town)
-    today = local_day()
+    today = clock.today(t)
     rows = [_row(c, today) for c in credentials.for_town(t.id, kind, include_revoked)]
     if as_json:
         click.echo(json.dumps({"town": t.slug, "credentials": rows}, ensure_ascii=False))
@@ -87,7 +86,7 @@ def issue_cmd(town: str, kind: str | None, as_json: bool) -> None:
         db.session.rollback()
         fail(str(e))
     db.session.commit()
-    today = local_day()
+    today = clock.today(t)
     if as_json:
         click.echo(json.dumps({"issued": [_row(c, today) for c in made]}, ensure_ascii=False))
     else:
@@ -127,7 +126,7 @@ def sheet_cmd(town: str, kind: str, out: str | None, issue_missing: bool,
             db.session.rollback()
             fail(f"credencial não ativa ou de outra folha/cidade: {sorted(unknown)}")
         creds = [c for c in creds if c.id in ids]
-    creds = credentials.printable(creds, kind, local_day())
+    creds = credentials.printable(creds, kind, clock.today(t))
     existed = path.exists()
     try:
         path.write_bytes(credentials.render_pdf(creds, t, kind))

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 import click
 from flask.cli import AppGroup
 
+from inspector import clock
+
 enforcement_cli = AppGroup("enforcement", help="Legal acts: deadlines, daily fines, appeals.")
 
 
@@ -20,7 +22,7 @@ def parse_now(value: str | None) -> datetime:
     from inspector.clock import LOCAL_TZ
 
     if value is None:
-        return datetime.now(UTC)
+        return clock.now()
     moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=LOCAL_TZ)

@@ -12,7 +12,7 @@ import click
 from flask.cli import AppGroup
 
 from inspector.cli.common import fail
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.rules import load_all
 
 rules_cli = AppGroup("rules", help="The laws as data: rule packs, checklists, vehicle checks.")
@@ -24,7 +24,7 @@ load_all()
 
 def _day(value: str | None) -> date:
     if value is None:
-        return local_day()
+        return default_day()  # a pack names no town's clock: Mato Grosso's day
     try:
         return date.fromisoformat(value)
     except ValueError:

@@ -6,14 +6,14 @@ import hmac
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 from flask import current_app
 from sqlalchemy import and_, false, func, lambda_stmt, or_, select
 from sqlalchemy.orm import joinedload
 
-from inspector import audit
-from inspector.clock import local_day
+from inspector import audit, clock
+from inspector.clock import default_day
 from inspector.config import DEFAULT_PUBLIC_BASE_URL
 from inspector.credentials import keys as credential_keys
 from inspector.credentials.tokens import (
@@ -89,7 +89,7 @@ def active_for(subject: Vehicle | Driver) -> Credential | None:
 def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None = None,
           today: date | None = None) -> Credential:
     """Sign and record a new credential for a vehicle or a driver."""
-    today = today or local_day()
+    today = today or default_day()
     current = active_for(subject)
     if current is not None and current is not replaces:
         raise ValidationFailed({"credencial": "já existe uma credencial ativa; use reemitir"})
@@ -103,7 +103,7 @@ def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None 
                       vehicle_id=subject.id if kind == CredentialKind.VEHICLE else None,
                       driver_id=subject.id if kind == CredentialKind.DRIVER else None,
                       token=token, token_hash=token_hash(token), kid=key.kid,
-                      issued_at=datetime.now(UTC), expires_on=expires,
+                      issued_at=clock.now(), expires_on=expires,
                       issued_by_id=getattr(actor, "id", None),
                       replaces_id=replaces.id if replaces else None)
     db.session.add(cred)
@@ -121,7 +121,7 @@ def revoke(cred: Credential, reason: str, actor=None) -> Credential:
     if cred.revoked_at is not None:
         raise ValidationFailed({"credencial": "esta credencial já está cancelada"})
     before = _snapshot(cred)
-    cred.revoked_at = datetime.now(UTC)
+    cred.revoked_at = clock.now()
     cred.revoked_reason = reason[:500]
     cred.revoked_by_id = getattr(actor, "id", None)
     db.session.flush()
@@ -308,7 +308,7 @@ def decide(row, digest: str, claims: Claims | None, reason: str | None,
 def lookup(token: str, today: date | None = None) -> Lookup:
     """Check a token's signature and find its credential, doing the same work for any input:
     one signature check and one indexed query by hash, compared in constant time."""
-    today = today or local_day()
+    today = today or default_day()
     digest = token_hash(token)
     claims, reason = check_signature(token, today)
     row = db.session.scalars(_lookup_statement(digest)).unique().first()

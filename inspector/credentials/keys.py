@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from datetime import UTC, date, datetime
+from datetime import date
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes, serialization
@@ -21,8 +21,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from flask import current_app
 from sqlalchemy import func, select, text
 
-from inspector import audit
-from inspector.clock import local_day
+from inspector import audit, clock
+from inspector.clock import default_day
 from inspector.credentials.tokens import PublicKey, b64e
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -62,7 +62,7 @@ def _new_key(kid: int) -> SigningKey:
     raw_public = private.public_key().public_bytes(serialization.Encoding.Raw,
                                                    serialization.PublicFormat.Raw)
     return SigningKey(kid=kid, public_key=raw_public, private_key_enc=_encrypt(raw_private, kid),
-                      created_at=datetime.now(UTC))
+                      created_at=clock.now())
 
 
 def active_key() -> SigningKey | None:
@@ -109,8 +109,8 @@ def rotate(actor=None) -> SigningKey:
     if old is not None:
         last = db.session.scalar(select(func.max(Credential.expires_on))
                                  .where(Credential.kid == old.kid))
-        old.retired_at = datetime.now(UTC)
-        old.verify_until = last or local_day()
+        old.retired_at = clock.now()
+        old.verify_until = last or default_day()
     new = _new_key(kid)
     db.session.add(new)
     db.session.flush()
@@ -129,7 +129,7 @@ def all_keys() -> list[SigningKey]:
 
 def public_key_set(today: date | None = None) -> list[dict]:
     """The keys a verifier needs (JWK-like): every key that still vouches for something."""
-    today = today or local_day()
+    today = today or default_day()
     out = []
     for k in all_keys():
         if k.verify_until is not None and k.verify_until < today:

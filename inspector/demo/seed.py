@@ -20,7 +20,7 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw, ImageFont
 
-from inspector import audit, credentials, registry
+from inspector import audit, clock, credentials, registry
 from inspector.accounts import DEMO_PASSWORD
 from inspector.demo.data import MINIMUM_WAGE, ROLES, TOWNS, TownFacts
 from inspector.demo.plan import TownPlan, plan_all
@@ -211,7 +211,7 @@ class Seeder:
 def seed(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
     """Create whatever demo rows are missing (the caller commits); what was created, and
     the records that break a rule on purpose."""
-    seeder = Seeder(today or date.today())
+    seeder = Seeder(today or clock.default_day())
     plans = {p.facts.slug: p for p in plan_all(seeder.today)}
     irregular = []
     for facts in TOWNS:

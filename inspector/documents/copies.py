@@ -20,11 +20,11 @@ from datetime import date, datetime
 from sqlalchemy import select, update
 
 from inspector import audit
-from inspector.clock import local_day, utc
+from inspector.clock import town_day, utc
 from inspector.enforcement import holder_of, notify, pack_measure
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import COPY_MEANS, Notice, NoticeCompanyCopy, Role, Sanction
+from inspector.models import COPY_MEANS, Municipality, Notice, NoticeCompanyCopy, Role, Sanction
 from inspector.rules import fmt_date
 
 # What a supervisor may record by hand; "app" is recorded only when the push was made.
@@ -160,8 +160,9 @@ def record_remittance(row: NoticeCompanyCopy, user, now: datetime, *, day, via,
                          "e-mail.")
     text = (day or "").strip()
     notice = db.session.get(Notice, row.notice_id)
-    issued = local_day(utc(notice.issued_at))
-    today = local_day(utc(now))
+    town = db.session.get(Municipality, notice.municipality_id)
+    issued = town_day(town, notice.issued_at)
+    today = town_day(town, now)
     when = None
     try:
         when = date.fromisoformat(text) if text else None

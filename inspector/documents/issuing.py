@@ -15,8 +15,7 @@ from datetime import date, datetime
 from flask import current_app
 from sqlalchemy import func, select
 
-from inspector import audit
-from inspector.clock import local_day
+from inspector import audit, clock
 from inspector.credentials import DEFAULT_BASE_URL
 from inspector.documents.content import KIND_NAMES, anchored, build_sheet, day, utc
 from inspector.documents.pdf import Sheet, render
@@ -160,7 +159,7 @@ def appeal_window_note(act, today: date | None = None) -> str | None:
             return (f"Prazo de recurso de {act.appeal_days} dias a contar da entrega do "
                     "documento (o recurso tem efeito suspensivo)")
         return None
-    if (today or local_day()) > act.appeal_until:
+    if (today or clock.today(db.session.get(Municipality, act.municipality_id))) > act.appeal_until:
         return None
     return f"Prazo de recurso aberto até {day(act.appeal_until)} (o recurso tem efeito suspensivo)"
 
@@ -204,7 +203,7 @@ def public_view(notice: Notice) -> PublicView:
     balance = balance_of(notice.sanction)
     return PublicView(
         number=notice.number, kind=KIND_NAMES.get(notice.document_kind, notice.document_kind),
-        town=_town(notice).name, issued_on=day(local_day(utc(notice.issued_at))),
+        town=_town(notice).name, issued_on=day(clock.town_day(_town(notice), notice.issued_at)),
         status=public_status(notice), sha256=current.sha256 if current else None,
         version=current.version if current else None,
         superseded=tuple((v, s) for v, s in docs[1:]),

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from inspector import audit, rules
+from inspector import audit, clock, rules
 from inspector.clock import LOCAL_TZ, aware, local_day, utc
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
@@ -131,7 +131,7 @@ def event(kind: str, *, town_id: int, now: datetime, actor=None, act: Sanction |
         municipality_id=town_id, sanction_id=act.id if act is not None else None,
         inspection_id=inspection_id if inspection_id is not None
         else (act.inspection_id if act is not None else None),
-        kind=kind, at=utc(now), recorded_at=datetime.now(UTC),
+        kind=kind, at=utc(now), recorded_at=clock.now(),
         actor_id=getattr(actor, "id", None),
         actor=getattr(actor, "username", None) or (actor if isinstance(actor, str) else
                                                    TICK_ACTOR),

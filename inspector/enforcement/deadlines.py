@@ -20,11 +20,11 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import or_, select
 
 from inspector import rules
-from inspector.clock import LOCAL_TZ, local_day, utc
-from inspector.enforcement.common import act_state, end_of_local_day, event, notify, record
+from inspector.clock import end_of_day, town_day, town_moment, utc
+from inspector.enforcement.common import act_state, event, notify, record
 from inspector.extensions import db
 from inspector.laws import calendar_for
-from inspector.models import Sanction, SanctionStatus
+from inspector.models import Municipality, Sanction, SanctionStatus
 from inspector.rules import DEFAULT_COUNTING, Counting, TownCalendar, deadline_days, deadline_hours
 
 # acts whose deadlines may still be running (not voided, not rejected): a street notice is
@@ -50,15 +50,16 @@ def schedule(act: Sanction, calendar: TownCalendar | None = None) -> None:
     if act.notified_at is None:
         return
     notified = utc(act.notified_at)
-    day = local_day(notified)
+    town = db.session.get(Municipality, act.municipality_id)  # days are the town's (its zone)
+    day = town_day(town, notified)
     cal = calendar if calendar is not None else calendar_for(act.municipality_id)
     if act.deadline_hours is not None:
         act.deadline_at = notified + timedelta(hours=act.deadline_hours)
-        act.deadline_explain = deadline_hours(notified.astimezone(LOCAL_TZ),
+        act.deadline_explain = deadline_hours(town_moment(town, notified),
                                               act.deadline_hours, cal).explain()
     elif act.deadline_days is not None:
         d = _count(act, day, act.deadline_days, cal)
-        act.deadline_at = end_of_local_day(d.last_day)
+        act.deadline_at = end_of_day(town, d.last_day)
         act.deadline_explain = d.explain()
     if act.appeal_days is not None:
         d = _count(act, day, act.appeal_days, cal)
@@ -72,7 +73,8 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
     count gives (never earlier). Hours do not move. One audit entry and one event per act."""
     from inspector.enforcement import suspensions
 
-    today = local_day(now)
+    town = db.session.get(Municipality, town_id)
+    today = town_day(town, now)
     acts = db.session.scalars(
         select(Sanction).where(
             Sanction.municipality_id == town_id, Sanction.notified_at.is_not(None),
@@ -85,7 +87,7 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
     cal = calendar_for(town_id)
     moved = []
     for act in acts:
-        start = local_day(utc(act.notified_at))
+        start = town_day(town, act.notified_at)
         before = act_state(act)
         changes = []
         if act.appeal_days is not None and act.appeal_until is not None \
@@ -98,9 +100,9 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
                 and act.deadline_at is not None and utc(act.deadline_at) > utc(now) \
                 and act.status not in (SanctionStatus.COMPLIED, SanctionStatus.CLOSED):
             d = _count(act, start, act.deadline_days, cal)
-            new_at = end_of_local_day(d.last_day)
+            new_at = end_of_day(town, d.last_day)
             if new_at > utc(act.deadline_at):
-                old = local_day(utc(act.deadline_at))
+                old = town_day(town, act.deadline_at)
                 changes.append(f"prazo para cumprir até {old:%d/%m/%Y} → {d.last_day:%d/%m/%Y}")
                 act.deadline_at, act.deadline_explain = new_at, d.explain()
                 if act.notice is not None:

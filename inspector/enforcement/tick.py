@@ -22,12 +22,12 @@ backstop.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import aliased
 
-from inspector import laws, rules
+from inspector import clock, laws, rules
 from inspector.clock import town_day, utc
 from inspector.enforcement.acts import (
     accrue,
@@ -107,7 +107,7 @@ def _lock(now: datetime, *, start: bool = False) -> None:
         db.session.commit()
     values = {"last_now": utc(now)}
     if start:
-        values |= {"runs": TickState.runs + 1, "last_started_at": datetime.now(UTC)}
+        values |= {"runs": TickState.runs + 1, "last_started_at": clock.now()}
     db.session.execute(update(TickState).where(TickState.id == 1).values(**values))
     db.session.expire_all()  # read what the previous phase committed, not the identity map
 
@@ -137,7 +137,7 @@ def tick(now: datetime) -> TickReport:
         db.session.commit()
     _lock(now)
     db.session.execute(update(TickState).where(TickState.id == 1).values(
-        last_finished_at=datetime.now(UTC), last_changes=report.changes))
+        last_finished_at=clock.now(), last_changes=report.changes))
     db.session.commit()
     return report
 

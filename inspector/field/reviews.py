@@ -11,11 +11,12 @@ many inspections in a handful of queries. See docs/sync.md §7.
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from inspector import clock
 from inspector.clock import aware
 from inspector.extensions import db
 from inspector.field.snapshot import CHUNK, town_version
@@ -149,7 +150,7 @@ def refused_photos_of(ids: list[int]) -> dict[int, list[dict]]:
 def build(user: User, since: int | None = None, now: datetime | None = None) -> dict:
     """The user's inspections with their review: the newest FULL_LIMIT (since=None), or
     those changed since a version the phone holds (a full answer when that is more)."""
-    now = now or datetime.now(UTC)
+    now = now or clock.now()
     version = town_version(user.municipality_id)
     if since is not None and since > version:
         since = None  # the phone is ahead of this server (restored backup): start over

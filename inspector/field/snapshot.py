@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from sqlalchemy import func, select
 
@@ -225,13 +225,13 @@ def _keys(today: date) -> list[dict]:
 # ------------------------------------------------------------------ the snapshot
 def build(town: Municipality, since: int | None = None, now: datetime | None = None) -> dict:
     """The full snapshot (since=None), or the delta since a version the phone holds."""
-    now = now or datetime.now(UTC)
-    today = clock.local_day(now)
+    now = now or clock.now()
+    today = clock.town_day(town, now)
     version = town_version(town.id)
     if since is not None and since > version:
         since = None  # the phone is ahead of this server (restored backup): start over
     named = None if since is None else _named_since(town.id, since, version)
-    standing_all = since is None or _day_of_seq(since) < today
+    standing_all = since is None or _day_of_seq(since, town) < today
 
     def ids(entity: str) -> set[int] | None:
         return None if named is None else named.get(entity, set())
@@ -301,10 +301,10 @@ def _named_since(town_id: int, since: int, version: int) -> dict[str, set]:
     return named
 
 
-def _day_of_seq(seq: int) -> date:
-    """The local day of an audit entry (the day the phone's data was last current)."""
+def _day_of_seq(seq: int, town: Municipality) -> date:
+    """The town's day of an audit entry (the day the phone's data was last current)."""
     at = db.session.scalar(select(AuditEntry.at).where(AuditEntry.seq == seq))
-    return clock.local_day(at) if at is not None else date.min
+    return clock.town_day(town, at) if at is not None else date.min
 
 
 def _inspected_vehicles(uuids: set[str]) -> set[int]:

@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
@@ -245,7 +245,7 @@ def example_dates(today: date | None = None) -> dict[str, str]:
     """The example row's dates, counted from today, so a copied row is in force: the
     vistoria and the permit already done, the alvará, registration and insurance valid
     from today for a year, the CNH for five."""
-    today = today or local_day()
+    today = today or default_day()
     year = _years_after(today, 1)
     dates = {"ultima_vistoria": today - timedelta(days=30),
              "permissao_inicio": _years_after(today, -1), "alvara_inicio": today,

@@ -16,8 +16,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from inspector import laws, registry
-from inspector.clock import local_day
+from inspector import clock, laws, registry
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import digits, format_cpf, normalise_plate
@@ -101,7 +100,7 @@ def _limits(town_id: int, run: _Run, report: ImportReport) -> None:
     the forms show) from one compliance run for the whole file, afresh since the rows are
     not committed yet. The town's own (fleet cap, quota) are listed once for the file."""
     town = db.session.get(Municipality, town_id)
-    whole = laws.town_compliance(town, local_day(), reuse=False)
+    whole = laws.town_compliance(town, clock.today(town), reuse=False)
     keep = lambda found: [v for v in found if v.rule_id in registry.LIMIT_RULES]  # noqa: E731
     whole = dataclasses.replace(whole, reports=[  # the limits only: fewer to pick from per row
         dataclasses.replace(r, violations=keep(r.violations), warnings=keep(r.warnings))

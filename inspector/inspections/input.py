@@ -113,7 +113,7 @@ def parse_inspection(raw: bytes | str, town: Municipality) -> Parsed:
         # only a phone of another town knows this id; a driver removed since the snapshot
         # (no row) was still the one driving (docs/sync.md §5)
         e.add("driver.id", f"condutor não encontrado no cadastro de {town.name}")
-    day = clock.local_day(body.started_at)
+    day = clock.default_day(body.started_at)
     items = _items(body.items, e)
     if vehicle is not None and items:
         _against_checklist(items, town, vehicle, day, e)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import String, and_, bindparam, cast, func, insert, literal_column, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import load_only
 
-from inspector import audit
+from inspector import audit, clock
 from inspector.errors import InspectorError, ValidationFailed
 from inspector.extensions import db
 from inspector.inspections import evidence, evidence_store, renditions
@@ -189,7 +189,7 @@ def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,
            user) -> tuple[InspectionStatus, bool]:
     """Insert the inspection, its items and its declared photos, and audit it; return its
     status and whether the registry changed since the phone's snapshot."""
-    now = datetime.now(UTC)
+    now = clock.now()
     changes = registry_changes(p.vehicle, p.snapshot_version)
     n_photos = sum(len(i.photos) for i in p.items)
     status = InspectionStatus.INCOMPLETE if n_photos else InspectionStatus.AWAITING_REVIEW
@@ -372,7 +372,7 @@ def receive_photo(uuid: str, photo_uuid: str, data: bytes, declared_sha: str | N
         if row.refused_at is not None:  # final for this photo (docs/sync.md §3): answered again
             db.session.rollback()
             raise refused or evidence.refusal_of(row.refused_reason or "")
-        now = datetime.now(UTC)
+        now = clock.now()
         try:
             if refused is not None:
                 raise refused

@@ -28,6 +28,7 @@ from pywebpush import WebPushException, webpush
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from inspector import clock
 from inspector.extensions import db, insert_once
 from inspector.models import (
     DeliveryStatus,
@@ -66,7 +67,7 @@ def setting(name: str):
 
 def _now(now: datetime | None) -> datetime:
     if now is None:
-        return datetime.now(UTC)
+        return clock.now()
     return now.replace(tzinfo=UTC) if now.tzinfo is None else now.astimezone(UTC)
 
 
@@ -90,7 +91,7 @@ def vapid_key() -> Vapid:
         fresh = Vapid()
         fresh.generate_keys()
         if insert_once(VapidKey(id=1, private_pem=fresh.private_pem().decode(),
-                                public_key=_public_b64(fresh), created_at=datetime.now(UTC))):
+                                public_key=_public_b64(fresh), created_at=clock.now())):
             log.info("VAPID key pair created")
         db.session.commit()
         row = db.session.get(VapidKey, 1)

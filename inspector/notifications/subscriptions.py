@@ -12,11 +12,12 @@ import base64
 import binascii
 import hashlib
 import logging
-from datetime import UTC, datetime
+from datetime import datetime
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import select
 
+from inspector import clock
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Holder, Notice, PushSubscription, User
@@ -81,7 +82,7 @@ def save(data, *, user: User | None = None, holder: Holder | None = None,
     if (user is None) == (holder is None):
         raise ValueError("a subscription belongs to a user or to a holder")
     sub = clean(data)
-    now = now or datetime.now(UTC)
+    now = now or clock.now()
     digest = endpoint_hash(sub["endpoint"])
     row = db.session.scalar(select(PushSubscription).where(
         PushSubscription.endpoint_sha256 == digest).with_for_update())
@@ -109,7 +110,7 @@ def remove(endpoint: str, *, user: User | None = None, holder_ids=()) -> bool:
         (row.holder_id is not None and row.holder_id in set(holder_ids))
     if not mine:
         return False
-    drop_subscription(row.id, datetime.now(UTC), reason="unsubscribed")
+    drop_subscription(row.id, clock.now(), reason="unsubscribed")
     return True
 
 
@@ -126,7 +127,7 @@ def release_on_sign_out(endpoint) -> bool:
         PushSubscription.endpoint_sha256 == endpoint_hash(endpoint)))
     if row is None or row.user_id is None or row.endpoint != endpoint:
         return False
-    drop_subscription(row.id, datetime.now(UTC), reason="signed out")
+    drop_subscription(row.id, clock.now(), reason="signed out")
     return True
 
 

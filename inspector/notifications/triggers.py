@@ -20,7 +20,7 @@ from sqlalchemy import exists, select
 from werkzeug.routing import BuildError
 
 from inspector import documents
-from inspector.clock import LOCAL_TZ, local_day, utc
+from inspector.clock import LOCAL_TZ, default_day, utc
 from inspector.enforcement import holder_of
 from inspector.extensions import db
 from inspector.models import (
@@ -265,7 +265,7 @@ def remit_by_push(row: NoticeCompanyCopy, **_) -> bool:
     if note is None:
         return False
     sent = utc(note.created_at)
-    return documents.mark_remitted(row, day=local_day(sent), via="app", ref=f"notificação nº {note.id}",
+    return documents.mark_remitted(row, day=default_day(sent), via="app", ref=f"notificação nº {note.id}",
                      user=None, now=sent, notification_id=note.id)
 
 

@@ -45,14 +45,14 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from flask import Flask
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from inspector import inspections
+from inspector import clock, inspections
 from inspector.extensions import db
 from inspector.version import version
 
@@ -377,7 +377,7 @@ def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
     started = time.monotonic()
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
+    stamp = (now or clock.now()).strftime("%Y%m%dT%H%M%SZ")
     if (dest / stamp).exists():
         raise BackupError(f"{dest / stamp} já existe: espere um segundo e tente de novo")
     work = Path(tempfile.mkdtemp(prefix=f".{stamp}-", dir=dest))
@@ -409,7 +409,7 @@ def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
         parts += evidence
         from_env = "secret_key" not in keys
         manifest = {
-            "format": FORMAT, "app": "inspector", "created_at": datetime.now(UTC).isoformat(),
+            "format": FORMAT, "app": "inspector", "created_at": clock.now().isoformat(),
             "version": version(), "rule_packs": rule_packs,
             "database": {"dialect": dialect, "file": database.name, "revision": revision},
             "secret_key": "environment" if from_env else "instance/secret_key",

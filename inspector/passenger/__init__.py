@@ -3,7 +3,7 @@ passengers send."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
-from inspector.passenger.page import claimed_municipality
+from inspector.passenger.page import claimed_municipality, town_zone
 from inspector.passenger.page import html as page_html
 from inspector.passenger.page import page as page_for
 from inspector.passenger.reports import close as close_report
@@ -16,5 +16,5 @@ from inspector.passenger.view import unknown as unknown_view
 
 __all__ = [
     "TITLES", "claimed_municipality", "close_report", "create_forged_report", "create_report",
-    "page_for", "page_html", "report_queue", "unknown_view", "view_for"
+    "page_for", "page_html", "report_queue", "town_zone", "unknown_view", "view_for"
 ]

@@ -136,6 +136,18 @@ def claimed_municipality(token: str):
         select(m.c.id, m.c.name).where(m.c.ibge_code == ibge)).first()
 
 
+def town_zone(token: str) -> str | None:
+    """The time zone of the town a code names (IBGE code in its head), None when it names
+    none of ours: the day the page judges is that town's day (its credentials expire at its
+    midnight). A forged head only picks the clock of the town it forges."""
+    ibge = credentials.claimed_town(token)
+    if ibge is None:
+        return None
+    m = Municipality.__table__
+    return db.session.connection().execute(
+        select(m.c.timezone).where(m.c.ibge_code == ibge)).scalar()
+
+
 def html(p: Page, stamp: str, render: Callable[[], str]) -> str:
     """The page's HTML, rendered once per version and `stamp` (the minute it shows). The page
     of an unknown code links to its own report form, so it is rendered every time (made-up

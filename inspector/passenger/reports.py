@@ -10,7 +10,7 @@ from flask import current_app
 from PIL import Image, ImageOps, UnidentifiedImageError
 from sqlalchemy import select
 
-from inspector import audit
+from inspector import audit, clock
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import (
@@ -128,7 +128,7 @@ def _repeat_of(municipality_id: int, credential: Credential | None, cat: ReportC
 
 def _store(municipality_id: int, credential: Credential | None, seen_status: str,
            cat: ReportCategory, text: str, contact: str, clean: bytes | None) -> PassengerReport:
-    now = datetime.now(UTC)
+    now = clock.now()
     digest = hashlib.sha256(clean).hexdigest() if clean else None
     repeat = _repeat_of(municipality_id, credential, cat, text, contact, digest, now)
     if repeat is not None:
@@ -180,7 +180,7 @@ def close(report: PassengerReport, note: str, actor) -> PassengerReport:
         raise ValidationFailed({"nota": "esta denúncia já foi concluída"})
     report.status = ReportStatus.DONE
     report.handled_by_id = actor.id
-    report.handled_at = datetime.now(UTC)
+    report.handled_at = clock.now()
     report.handling_note = note[:2000]
     db.session.flush()
     audit.record("passenger_report_closed", "passenger_report", report.id, actor=actor,

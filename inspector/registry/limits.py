@@ -44,8 +44,7 @@ from datetime import date
 
 from sqlalchemy import or_, select
 
-from inspector import laws, rules
-from inspector.clock import local_day
+from inspector import clock, laws, rules
 from inspector.extensions import db
 from inspector.models import (
     Driver,
@@ -127,14 +126,14 @@ def _about(v: Violation, scope: Scope) -> bool:
 def for_record(obj, on: date | None = None,
                run: laws.TownCompliance | None = None) -> list[Violation]:
     """The limits of the law a registry record breaks (or is about to), each with its
-    article, from the town's compliance run on `on` (today in Mato Grosso by default), or from `run`
+    article, from the town's compliance run on `on` (the town's today by default), or from `run`
     when the caller already has it (an import: one run for the whole file)."""
     scope = scope_of(obj)
     if not scope.services:
         return []
     if run is None:
         town = db.session.get(Municipality, obj.municipality_id)
-        run = laws.town_compliance(town, on or local_day())
+        run = laws.town_compliance(town, on or clock.today(town))
     out: list[Violation] = []
     for report in run.reports:
         if report.service not in scope.services:

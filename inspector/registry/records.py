@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from inspector import audit
-from inspector.clock import local_day
+from inspector import audit, clock
+from inspector.clock import default_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import digits, is_cnpj, is_cpf, is_plate, normalise_plate
@@ -32,6 +32,7 @@ from inspector.models import (
     InsurancePolicy,
     Licence,
     LicenceKind,
+    Municipality,
     Permit,
     PermitKind,
     Service,
@@ -178,7 +179,7 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
     plate = _plate(f, "plate")
     _unique(f, lookup, "plate", Vehicle, "plate", plate, vehicle, "placa já cadastrada")
     moto = kind == VehicleKind.MOTORCYCLE
-    year = f.integer("year_of_manufacture", lo=1950, hi=local_day().year + 1, what="ano")
+    year = f.integer("year_of_manufacture", lo=1950, hi=default_day().year + 1, what="ano")
     engine_cc = f.integer("engine_cc", required=moto, lo=50, hi=8000, what="cilindrada")
     doors = None
     if moto:
@@ -317,7 +318,8 @@ def save_driver(town_id: int, data: Mapping[str, Any], *, actor, driver: Driver 
     expiry = f.date("registration_expiry")
     if driver is None or expiry != driver.registration_expiry:
         # revalidated yearly (Nortelândia 127 Art. 8): from the day it is registered, today
-        why = document_validity.refusal(town_id, service, "registration", local_day(), expiry)
+        why = document_validity.refusal(town_id, service, "registration",
+                                        clock.today(db.session.get(Municipality, town_id)), expiry)
         if why:
             f.fail("registration_expiry", why)
     values = dict(category=category, name=f.text("name"), cpf=cpf, cnh_number=cnh_number,
@@ -416,7 +418,8 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
                   status=_status_on_create(f, licence))
     if vehicle is not None and (licence is None or vehicle is not licence.vehicle):
         # issued or transferred: refused while the holder owes a fine, where the law says so
-        cites, owed = registry_limits.debt_bar(vehicle, local_day())
+        cites, owed = registry_limits.debt_bar(
+            vehicle, clock.today(db.session.get(Municipality, vehicle.municipality_id)))
         if owed:
             f.fail("vehicle_plate", registry_limits.debt_message(vehicle.holder.name, cites, owed))
     _check(f)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from inspector import rules
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Municipality, Vehicle
 from inspector.rules import add_months, fmt_date
@@ -32,7 +32,7 @@ def _rules(town_id: int, service: str, on: date) -> rules.Rules:
 def town_allows(town_id: int, on: date | None = None) -> bool:
     """Whether any law of the town in force on the day lets the inspector shorten a vistoria
     (the registry form shows the field only then)."""
-    on = on or local_day()
+    on = on or default_day()
     for service in rules.SERVICES:
         try:
             r = _rules(town_id, service, on)

@@ -13,12 +13,14 @@ Counting rules (docs: ../shared/DOMAIN.md, "Readings settled by the product owne
   (Art. 224 § 1º), which is itself left out (Art. 224 caput), so counting starts the office day
   after that.
 - hours (`deadline_hours`) — minute to minute, never moved (a deadline to repair, not to file).
+  Hours are elapsed time, counted on UTC instants: a clock change inside them (Cuiabá, 4 Nov
+  2018, 00:00 became 01:00) moves the end on the wall clock, never shortens the span.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import cache, cached_property
 
 import holidays
@@ -342,14 +344,19 @@ class HourDeadline:
 
 
 def deadline_hours(start: datetime, hours: int, calendar: TownCalendar | None = None) -> HourDeadline:
-    """`hours` after `start`, minute to minute; the end never moves (a deadline to repair)."""
+    """`hours` after `start`, minute to minute; the end never moves (a deadline to repair).
+    An aware `start` (the town's zone) counts elapsed hours across a clock change and gives the
+    end on the same zone's wall clock; a naive one is taken as a wall clock without changes."""
     if not isinstance(start, datetime):
         raise ValueError("início do prazo em horas deve ter data e hora")
     if isinstance(hours, bool) or not isinstance(hours, int) or hours < 1:
         raise ValueError("prazo em horas deve ser um número inteiro maior que zero")
     if hours > MAX_DAYS * 24:
         raise ValueError(f"prazo de {hours} horas excede o limite de {MAX_DAYS * 24} horas")
-    end = start + timedelta(hours=hours)
+    # elapsed time: aware arithmetic in one zone is wall-clock arithmetic in Python, which a
+    # clock change would shorten or stretch; count on the UTC instant, show the start's zone
+    end = (start.astimezone(UTC) + timedelta(hours=hours)).astimezone(start.tzinfo) \
+        if start.tzinfo is not None else start + timedelta(hours=hours)
     return HourDeadline(
         start, hours, end, why_no_office(end.date(), calendar), _incomplete(start.year, end.year, calendar)
     )

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import timedelta
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import aliased
 
+from inspector import clock
 from inspector.enforcement import LIST_GROUPS, VOID_STATUSES, end_of_local_day, paid_so_far
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf
@@ -305,7 +306,7 @@ def credentials(town_id: int, f: Filters) -> Dataset:
          .outerjoin(Vehicle, Vehicle.id == Credential.vehicle_id)
          .outerjoin(Driver, Driver.id == Credential.driver_id)
          .where(Credential.municipality_id == town_id).order_by(Credential.id))
-    today = f.extra.get("today") or date.today()
+    today = f.extra.get("today") or clock.default_day()
     header = ["Credencial nº", "Tipo", "Prefixo", "Placa", "Condutor", "Emitida em",
               "Válida até", "Situação hoje", "Cancelada em", "Motivo do cancelamento"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.errors import ValidationFailed
 
 MAX_DAYS = 3 * 366 + 1   # three years: more than any question the town asks at once
@@ -79,7 +79,7 @@ PRESETS = {"30d": "Últimos 30 dias", "12s": "Últimas 12 semanas", "12m": "Últ
 
 def preset(name: str, today: date | None = None) -> Period:
     """A named period ending today: 30 days, 12 weeks (from a Monday), 12 months, this year."""
-    today = today or local_day()
+    today = today or default_day()
     if name == "30d":
         return Period(today - timedelta(days=29), today)
     if name == "12m":
@@ -110,7 +110,7 @@ def from_args(args, today: date | None = None) -> Period:
     """The period of a query string: `de` and `ate` (either may be left out), or `periodo`
     (a preset), else the last 12 weeks. ValidationFailed for a date that is not one, an end
     before the start or more than three years at once."""
-    today = today or local_day()
+    today = today or default_day()
     first, last = parse_day(args.get("de", ""), "de"), parse_day(args.get("ate", ""), "ate")
     if first is None and last is None:
         return preset(args.get("periodo", "12s"), today)

@@ -21,7 +21,7 @@ def _appeal_rows(notice) -> dict:
     return dict(r for b in section.blocks if isinstance(b, Rows) for r in b.rows)
 
 
-def test_the_appeal_rows_count_from_the_receipt_of_the_document(app):
+def test_the_appeal_rows_count_from_the_receipt_of_the_document(instant, app):
     with app.app_context():
         f = fleet("nortelandia", "mototaxi")
         agent = factories.user("agent", "nortelandia")

@@ -69,7 +69,7 @@ def test_tapurah_notice_has_a_pending_company_copy_marked_on_its_pdf(app, client
     assert made is not None and row.sha256 in made.after
 
 
-def test_supervisor_records_the_remittance_once(app, client):
+def test_supervisor_records_the_remittance_once(instant, app, client):
     out = company_notice(app)
     client.login(out["sup"])
     path = f"/revisao/atos/{out['act_id']}/copia-empresa"
@@ -103,7 +103,7 @@ def test_supervisor_records_the_remittance_once(app, client):
     ({"meio": "pombo", "data": "TODAY"}, "Escolha como a cópia foi remetida"),
     ({"meio": "app", "data": "TODAY"}, "Escolha como a cópia foi remetida"),
 ])
-def test_bad_input_is_refused_in_portuguese_and_nothing_is_written(app, client, form,
+def test_bad_input_is_refused_in_portuguese_and_nothing_is_written(instant, app, client, form,
                                                                    field_text):
     out = company_notice(app)
     client.login(out["sup"])
@@ -217,7 +217,7 @@ def test_the_public_page_recognises_the_company_copy(app, client):
     assert "é a cópia deste documento remetida à empresa" in r.get_data(as_text=True)
 
 
-def test_a_refused_remittance_keeps_what_was_typed(app, client):
+def test_a_refused_remittance_keeps_what_was_typed(instant, app, client):
     out = company_notice(app)
     client.login(out["sup"])
     html = client.post_form(f"/revisao/atos/{out['act_id']}/copia-empresa", {

@@ -14,7 +14,7 @@ from tests.support.enforcement import fleet, inspect
 OFFER = "<summary>Registrar recurso</summary>"
 
 
-def test_the_appeal_form_is_offered_only_while_an_appeal_can_be_filed(app):
+def test_the_appeal_form_is_offered_only_while_an_appeal_can_be_filed(instant, app):
     with app.app_context():
         f = fleet("tapurah", "mototaxi")
         agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")

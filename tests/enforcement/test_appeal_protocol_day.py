@@ -20,7 +20,7 @@ HX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def act(app):
+def act(instant, app):
     """Tapurah Art. 14 § ú: the holder fined, inspected five days ago, confirmed three days
     ago and handed over to the company then (notified); Tapurah gives 8 days to appeal."""
     with app.app_context():
@@ -78,7 +78,7 @@ def test_an_appeal_filed_on_the_day_the_act_was_notified_is_recorded(app, client
         assert db.session.get(Sanction, act["id"]).status == SanctionStatus.APPEALED
 
 
-def test_the_first_day_is_the_street_notice_when_the_driver_signed_it(app):
+def test_the_first_day_is_the_street_notice_when_the_driver_signed_it(instant, app):
     """An act the agent gives on a signed inspection is notified on the street, and its
     appeal window runs from that day (Tapurah Art. 27, I; Art. 30): an appeal filed that
     day is recorded even though the supervisor confirmed the act two days later; the day

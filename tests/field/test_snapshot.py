@@ -147,7 +147,7 @@ def test_bad_since_is_422(api):
     assert api.get("/api/field/snapshot?since=abc").status_code == 422
 
 
-def test_standing_follows_a_revoked_licence_in_full_and_delta_snapshots(app, api, make):
+def test_standing_follows_a_revoked_licence_in_full_and_delta_snapshots(instant, app, api, make):
     v = _town_with_fleet(make)
     full = api.get("/api/field/snapshot").json
     assert {x["vehicle_id"]: x["status"] for x in full["standing"]}[v.id] == "regular"

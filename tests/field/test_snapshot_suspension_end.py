@@ -49,7 +49,7 @@ def _by(rows, key="id"):
     return {r[key]: r for r in rows}
 
 
-def test_full_snapshot_ships_the_last_day_of_each_suspension(app, api):
+def test_full_snapshot_ships_the_last_day_of_each_suspension(instant, app, api):
     fleet = _fleet(app)
     s = api.get("/api/field/snapshot").json
     licences, drivers = _by(s["licences"]), _by(s["drivers"])
@@ -74,7 +74,7 @@ def test_full_snapshot_ships_the_last_day_of_each_suspension(app, api):
     assert all(x["suspended_until"] is None for x in s["standing"] if x["status"] != "suspended")
 
 
-def test_a_delta_carries_a_moved_end_and_the_vehicles_standing(app, api):
+def test_a_delta_carries_a_moved_end_and_the_vehicles_standing(instant, app, api):
     fleet = _fleet(app)
     full = api.get("/api/field/snapshot").json
     vid, _, lid = fleet["licence"]

@@ -23,7 +23,7 @@ def _appeal_line(client, path: str, code: str) -> str | None:
     return found.group(1) if found else None
 
 
-def test_the_holder_reads_the_appeal_and_its_outcome(app, client):
+def test_the_holder_reads_the_appeal_and_its_outcome(instant, app, client):
     app.config.update(HOLDER_CODE_MIN_SECONDS=0.01, HOLDER_CODE_RATE_LIMIT="1000 per minute")
     with app.app_context():
         f = fleet("tapurah", "mototaxi")

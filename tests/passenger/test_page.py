@@ -88,7 +88,7 @@ def test_driver_photo_is_served_only_for_a_credential_that_names_the_driver(app,
     assert client.get(f"/v/{token}/foto/{rider_id}").status_code == 404
 
 
-def test_expired_licence_is_irregular_with_the_reason(app, client):
+def test_expired_licence_is_irregular_with_the_reason(instant, app, client):
     def expired():
         v = regular_mototaxi(plate="QBE2E22")
         lic = v.current_licence
@@ -213,7 +213,7 @@ def test_a_suspended_riders_badge_says_suspenso(app, client):
     assert banner(html) == "SUSPENSO" and "João Batista da Silva" in html
 
 
-def test_a_vehicle_page_shows_only_the_drivers_allowed_to_drive_today(app, client):
+def test_a_vehicle_page_shows_only_the_drivers_allowed_to_drive_today(instant, app, client):
     with app.app_context():
         v = regular_mototaxi()
         v.drivers.append(factories.driver("tapurah", "mototaxista", name="Pedro Suspenso",

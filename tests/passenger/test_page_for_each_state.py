@@ -38,14 +38,14 @@ def _licence_line(html: str) -> str:
     return m.group(1)
 
 
-def test_a_valid_alvara_says_valido_ate(app, client):
+def test_a_valid_alvara_says_valido_ate(instant, app, client):
     html = _page(app, client, regular_mototaxi)
     until = date.today() + timedelta(days=265)
     assert banner(html) == "REGULAR"
     assert _licence_line(html) == f"válido até {_fmt(until)}"
 
 
-def test_an_expired_alvara_says_vencido_em_not_valido(app, client):
+def test_an_expired_alvara_says_vencido_em_not_valido(instant, app, client):
     past = date.today() - timedelta(days=35)
 
     def build():
@@ -71,7 +71,7 @@ def test_a_suspended_alvara_says_suspenso_not_its_old_validity(app, client):
     assert "registro deste condutor" not in html
 
 
-def test_a_suspension_with_an_end_says_until_when(app, client):
+def test_a_suspension_with_an_end_says_until_when(instant, app, client):
     end = date.today() + timedelta(days=12)
 
     def build():
@@ -119,7 +119,7 @@ def test_a_cancelled_registration_says_cancelado_not_valido(app, client):
     assert "válido até" not in html.split("<dl>")[0]
 
 
-def test_a_lapsed_registration_in_its_grace_says_vencido(app, client):
+def test_a_lapsed_registration_in_its_grace_says_vencido(instant, app, client):
     html = _page(app, client, _nortelandia_driver_card(10))
     expiry = date.today() - timedelta(days=10)
     assert f"<small>Registro vencido em {_fmt(expiry)}</small>" in html

@@ -5,7 +5,8 @@ The expected dates were worked out by hand on a calendar, never with the functio
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -27,6 +28,7 @@ KEYS = {
     "expect_incomplete",
     "expect_end",
     "expect_end_closed",
+    "zone",
 }
 RAW = cases("deadlines")
 CASES = case_params("deadlines")
@@ -73,8 +75,14 @@ def test_deadline_case(case):
     assert set(case) <= KEYS, sorted(set(case) - KEYS)
     if case["rule"] == "hours":
         start = datetime.fromisoformat(case["from"])
+        if "zone" in case:  # a wall time in the town's zone: the hours are elapsed time
+            start = start.replace(tzinfo=ZoneInfo(case["zone"]))
         result = legal.deadline_hours(start, case["hours"], _town(case, start.year))
-        assert result.end == datetime.fromisoformat(case["expect_end"]), result.explain()
+        assert result.end.replace(tzinfo=None) == datetime.fromisoformat(case["expect_end"]), result.explain()
+        if "zone" in case:
+            elapsed = result.end.astimezone(UTC) - start.astimezone(UTC)
+            assert elapsed == timedelta(hours=case["hours"]), result.explain()
+            assert result.end.strftime("%d/%m/%Y %H:%M") in result.explain()
         assert result.end_closed == case.get("expect_end_closed")
         assert list(result.incomplete_years) == case.get("expect_incomplete", [])
         return

@@ -18,9 +18,8 @@ from flask import (
     url_for,
 )
 
-from inspector import credentials, passenger
+from inspector import clock, credentials, passenger
 from inspector.blueprints.fragments import page_or_fragment
-from inspector.clock import local_day
 from inspector.enforcement import end_of_local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -104,7 +103,8 @@ def _list_context(sheet: str | None, errors: dict | None = None, q: str = "",
     missing = {s: credentials.missing_subjects(tid, s) for s in ([sheet] if sheet else sheets)}
     return {"results": Results(rows[:PER_PAGE], page, len(rows) > PER_PAGE), "q": q,
             "max_query": credentials.MAX_QUERY, "missing": missing, "sheet": sheet,
-            "today": local_day(), "sheet_labels": sheets, "kind_labels": KIND_LABELS,
+            "today": clock.today(g.user.municipality), "sheet_labels": sheets,
+            "kind_labels": KIND_LABELS,
             "status_labels": STATUS_LABELS,
             "sheet_of": credentials.sheet_of, "subject_of": credentials.subject_of,
             "errors": errors or {}}
@@ -159,7 +159,8 @@ def _detail(c: Credential, errors: dict, status: int = 200, action: str | None =
             reason: str = ""):
     """The credential's page; after a refused cancel or reissue, that form shows its errors
     and keeps the reason typed (`action`: cancelar | reemitir)."""
-    return render_template("credentials/detail.html", c=c, errors=errors, today=local_day(),
+    return render_template("credentials/detail.html", c=c, errors=errors,
+                           today=clock.today(g.user.municipality),
                            subject=credentials.subject_of(c), url=credentials.public_url(c.token),
                            sheet=credentials.sheet_of(c), kind_labels=KIND_LABELS,
                            status_labels=STATUS_LABELS, action=action,
@@ -221,7 +222,7 @@ def reissue(ident: int):
 
 def _pdf(creds: list[Credential], sheet: str, name: str) -> Response:
     town = g.user.municipality
-    pdf = credentials.render_pdf(credentials.printable(creds, sheet, local_day()),
+    pdf = credentials.render_pdf(credentials.printable(creds, sheet, clock.today(g.user.municipality)),
                                        town, sheet)
     resp = Response(pdf, mimetype="application/pdf")
     resp.headers["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -248,7 +249,7 @@ def sheet_pdf(sheet: str):
 def one_pdf(ident: int):
     """One credential on its sheet (to reprint a reissued badge)."""
     c = get_in_town(Credential, ident)
-    if c.status_on(local_day()) != "active":
+    if c.status_on(clock.today(g.user.municipality)) != "active":
         abort(404, "Só credenciais ativas podem ser impressas.")
     return _pdf([c], credentials.sheet_of(c), f"credencial-{c.id}.pdf")
 

@@ -20,10 +20,9 @@ from flask import (
 )
 from markupsafe import Markup
 
-from inspector import audit, render_cache, stats
+from inspector import audit, clock, render_cache, stats
 from inspector.blueprints.dashboard import charts
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
-from inspector.clock import town_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Fine, FinePayment, Role, Sanction
@@ -33,9 +32,6 @@ from inspector.security import roles_required, town_id
 bp = Blueprint("dashboard", __name__, url_prefix="/painel")
 
 
-def local_day() -> date:
-    """Today on the clock of the signed-in user's town (municipalities.timezone)."""
-    return town_day(g.user.municipality)
 EXPORT_LABELS = {"vistorias": "Vistorias (uma linha por item do checklist, com o artigo)",
                  "atos": "Atos", "multas": "Multas", "pagamentos": "Pagamentos de multas",
                  "cadastro": "Cadastro (veículos com titular, alvará e condutores)",
@@ -46,9 +42,9 @@ VIEWERS = roles_required(Role.SUPERVISOR, Role.ADMIN)
 def _period() -> stats.Period | tuple[dict, stats.Period]:
     """The period asked for; on a bad one, its errors and the default period."""
     try:
-        return stats.period_from_args(request.args, local_day())
+        return stats.period_from_args(request.args, clock.today(g.user.municipality))
     except ValidationFailed as e:
-        return e.errors, stats.preset_period("12s", local_day())
+        return e.errors, stats.preset_period("12s", clock.today(g.user.municipality))
 
 
 @bp.get("")
@@ -57,7 +53,7 @@ def index():
     """The dashboard of the signed-in user's town over a period (default: the last 12 weeks)."""
     asked = _period()
     errors, period = asked if isinstance(asked, tuple) else ({}, asked)
-    town, fragment, today = town_id(), wants_fragment(), local_day()
+    town, fragment, today = town_id(), wants_fragment(), clock.today(g.user.municipality)
     key = (town, period.first, period.last, fragment, audit.town_version(town), today)
     html = render_cache.reuse("dashboard", key, lambda: _content(town, period, today),
                               size=128, seconds=300)
@@ -145,7 +141,7 @@ def fleet_list():
         abort(400, "Filtro inválido: use servico=taxi ou mototaxi e situacao=regular, "
                    "irregular ou suspenso, ou abra a lista sem filtro para ver a frota inteira.")
     standing = STANDING_ARGS.get(asked, "")
-    today = local_day()
+    today = clock.today(g.user.municipality)
     rows = [(v, reasons, s, st) for s in ([service] if service else stats.SERVICE_LABELS)
             for st in ([standing] if standing else stats.STANDING_LABELS)
             for v, reasons in stats.vehicles_in(town_id(), s, st, today)]
@@ -183,7 +179,7 @@ EXPORT_FORMATS = {"csv": "text/csv",   # Werkzeug adds "; charset=utf-8" to text
 def _export_period() -> stats.Period | None:
     """The lists' days: none, either end or both (an open end is open, as on the lists)."""
     if request.args.get("periodo"):
-        return stats.preset_period(request.args["periodo"], local_day())
+        return stats.preset_period(request.args["periodo"], clock.today(g.user.municipality))
     try:
         first = stats.parse_day(request.args.get("de", ""), "de")
         last = stats.parse_day(request.args.get("ate", ""), "ate")
@@ -191,7 +187,7 @@ def _export_period() -> stats.Period | None:
         abort(400, " ".join(e.errors.values()))
     if first is None and last is None:
         return None
-    return stats.Period(first or date(1970, 1, 1), last or max(local_day(), first))
+    return stats.Period(first or date(1970, 1, 1), last or max(clock.today(g.user.municipality), first))
 
 
 def _id_arg(name: str) -> int | None:
@@ -211,7 +207,7 @@ def export(dataset: str, fmt: str):
     if dataset not in stats.EXPORT_DATASETS or fmt not in EXPORT_FORMATS:
         abort(404)
     period = _export_period()
-    today = local_day()
+    today = clock.today(g.user.municipality)
     filters = stats.ExportFilters(period=period, agent_id=_id_arg("agente"),
                               holder_id=_id_arg("titular"), driver_id=_id_arg("condutor"),
                               status=(request.args.get("situacao") or "")[:40],

@@ -4,11 +4,9 @@ the pending copies on the deadlines page. Supervisors and admins of the town.
 See documents/copies.py and docs/documents.md."""
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
 
-from inspector import documents
+from inspector import clock, documents
 from inspector.blueprints.documents.routes import bp
 from inspector.errors import ValidationFailed, error_body, wants_json
 from inspector.extensions import db
@@ -68,7 +66,7 @@ def record_copy(ident: int):
     act, row = _copy(ident)
     form = request.form
     try:
-        documents.record_remittance(row, g.user, datetime.now(UTC), day=form.get("data"),
+        documents.record_remittance(row, g.user, clock.now(), day=form.get("data"),
                                         via=form.get("meio"), ref=form.get("referencia"))
     except documents.CopyNotAllowed:
         db.session.rollback()

@@ -28,7 +28,7 @@ from flask import (
     url_for,
 )
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.imports import (
     COLUMNS,
@@ -46,7 +46,7 @@ from inspector.security import roles_required, town_id
 
 def local_today() -> date:
     """Today in Mato Grosso, where every town served is."""
-    return local_day()
+    return default_day()
 
 
 bp = Blueprint("imports", __name__, url_prefix="/cadastro/importar")

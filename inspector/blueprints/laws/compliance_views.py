@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
-from inspector import laws, registry
-from inspector.blueprints.laws.routes import bp, today
+from inspector import clock, laws, registry
+from inspector.blueprints.laws.routes import bp
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.laws import fmt_date
@@ -28,7 +28,7 @@ def _render(town: Municipality, on, errors: dict | None = None, values=None, sta
                            units=registry.UNIT_LABELS,
                            unit_choices=registry.accepted_units(town), errors=errors or {},
                            values=values, fmt_date=fmt_date, pct=laws.pct,
-                           is_today=on == today())
+                           is_today=on == clock.today(town))
     return make_response(html, status)
 
 
@@ -38,7 +38,7 @@ def compliance():
     """Quotas, company shares, auxiliaries, vehicle ages and documents due, with citations."""
     town = db.session.get(Municipality, town_id())
     raw = request.args.get("on", "").strip()
-    on = parse_date(raw) if raw else today()
+    on = parse_date(raw) if raw else clock.today(town)
     if on is None:
         abort(400, f"Data inválida: {raw!r}. Use AAAA-MM-DD.")
     return _render(town, on)
@@ -53,7 +53,7 @@ def set_decree_value():
         row = registry.set_value(town, request.form, g.user)
     except ValidationFailed as e:
         db.session.rollback()
-        return _render(town, today(), e.errors, request.form, 422)
+        return _render(town, clock.today(town), e.errors, request.form, 422)
     db.session.commit()
     flash(f"Valor do decreto registrado: {number_text(row.amount)} {registry.UNIT_LABELS[row.unit]} a "
           f"partir de {fmt_date(row.valid_from)} ({row.source}).", "success")

@@ -7,13 +7,12 @@ browsers and the field app with a long max-age and revalidated with an ETag.
 """
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
 from flask import Blueprint, Response, abort, make_response, render_template, request, session
 
-from inspector import laws
+from inspector import clock, laws
 from inspector.blueprints.laws.citations import citation_text, citation_url
-from inspector.clock import LOCAL_TZ
 from inspector.registry import parse_date
 from inspector.security import public
 
@@ -27,8 +26,9 @@ bp.add_app_template_global(citation_text, "citation_text")
 
 
 def today() -> date:
-    """The calendar day in Mato Grosso."""
-    return datetime.now(LOCAL_TZ).date()
+    """The day a law's public page is read on: Mato Grosso's (a law's page names no town's
+    clock; every town whose laws are published is in Mato Grosso)."""
+    return clock.default_day()
 
 
 def cacheable(html: str, max_age: int) -> Response:

@@ -27,9 +27,9 @@ from flask import (
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from inspector import bodies, documents, enforcement, notifications
+from inspector import bodies, clock, documents, enforcement, notifications
 from inspector.blueprints.notifications.routes import bp
-from inspector.clock import LOCAL_TZ, local_day
+from inspector.clock import LOCAL_TZ
 from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
 from inspector.errors import ValidationFailed
@@ -101,7 +101,7 @@ def page_path(notice: Notice) -> str:
 def _granted(path: str) -> Notice | None:
     """The notice at this path that this browser opened with its code (not expired)."""
     access = session.get(ACCESS_KEY) or {}
-    now = time.time()
+    now = clock.now().timestamp()
     ids = [int(k) for k, until in access.items() if until > now]
     if not ids or not path:
         return None
@@ -109,7 +109,7 @@ def _granted(path: str) -> Notice | None:
 
 
 def _grant(notice: Notice) -> None:
-    now = time.time()
+    now = clock.now().timestamp()
     access = {k: v for k, v in (session.get(ACCESS_KEY) or {}).items() if v > now}
     access[str(notice.id)] = now + ACCESS_SECONDS
     session[ACCESS_KEY] = dict(sorted(access.items(), key=lambda kv: kv[1])[-MAX_REMEMBERED:])
@@ -197,7 +197,7 @@ def holder_view(notice: Notice) -> dict:
         "appeal_how": _appeal_how(act, town),
         "has_pdf": documents.current_document(notice) is not None,
         "issued": _local(notice.issued_at), "deadline": _local(deadline),
-        "deadline_passed": deadline is not None and deadline < datetime.now(UTC),
+        "deadline_passed": deadline is not None and deadline < clock.now(),
         "complied": _local(notice.complied_at), "required_action": act.required_action,
         "amount": _amount(act),
         "law": cite.get("law"), "article": cite.get("article"),
@@ -253,7 +253,7 @@ def _appeal_how(act, town) -> dict | None:
         return None
     last = act.appeal_until
     return {"last_day": last.strftime("%d/%m/%Y") if last else None,
-            "open": last is None or local_day() <= last,
+            "open": last is None or clock.today(town) <= last,
             "days": act.appeal_days,
             "to": APPEAL_TO.get(act.appeal_to or "", act.appeal_to or ""),
             "where": f"Prefeitura Municipal de {town.name}" if town else "Prefeitura",

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, g, jsonify, redirect, render_template, re
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from inspector import bodies, notifications
+from inspector import bodies, clock, notifications
 from inspector.clock import LOCAL_TZ
 from inspector.errors import ValidationFailed, error_body, error_response
 from inspector.extensions import db
@@ -111,7 +111,7 @@ def index():
 def mark_read():
     """Mark one notification (`id`) or all of the user's (`todas`) as read; `abrir` follows
     the notification's link."""
-    now = datetime.now(UTC)
+    now = clock.now()
     q = update(Notification).where(Notification.user_id == g.user.id,
                                    Notification.read_at.is_(None))
     ident = whole_number(request.form.get("id"))

@@ -11,8 +11,7 @@ import json
 
 from flask import Blueprint, Response, abort, render_template, request
 
-from inspector import audit, render_cache, stats
-from inspector.clock import local_day
+from inspector import audit, clock, render_cache, stats
 from inspector.extensions import db, limiter
 from inspector.models import Municipality
 from inspector.security import config_limit, public, public_url
@@ -35,7 +34,7 @@ def _town(slug: str) -> Municipality:
 
 def _data(town: Municipality) -> stats.OpenData:
     """The town's datasets, computed once per day and town version (per process)."""
-    today = local_day()
+    today = clock.today(town)
 
     def build():
         data = stats.open_data(town.id, today)

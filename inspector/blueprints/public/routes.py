@@ -4,13 +4,10 @@ Tiny on purpose: one small stylesheet, no JavaScript, no fonts, nothing from els
 """
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from flask import Blueprint, Response, abort, current_app, make_response, render_template, request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from inspector import credentials, passenger
-from inspector.clock import LOCAL_TZ
+from inspector import clock, credentials, passenger
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
 from inspector.models import ReportCategory
@@ -27,14 +24,10 @@ _verify_limit = config_limit("VERIFY_RATE_LIMIT", "60 per minute;600 per hour")
 _report_limit = config_limit("REPORT_RATE_LIMIT", "5 per 10 minutes;20 per day")
 
 
-def _today():
-    """Today in the towns' time zone (a licence ends at midnight in Mato Grosso)."""
-    return datetime.now(LOCAL_TZ).date()
-
-
 def _lookup(token: str):
-    """Look up the token and build what the page shows (status computed now)."""
-    today = _today()
+    """Look up the token and build what the page shows (status computed now, on the day of
+    the code's town: a licence ends at its midnight)."""
+    today = clock.today(passenger.town_zone(token))
     found = credentials.lookup(token, today)
     return found, passenger.view_for(found, today)
 
@@ -52,7 +45,8 @@ def too_many(_e):
 @limiter.limit(_verify_limit)
 def verify(token: str):
     """The passenger's verification page: a live banner and what to match."""
-    p = passenger.page_for(token, _today())
+    zone = passenger.town_zone(token)
+    p = passenger.page_for(token, clock.today(zone))
     current_app.logger.info("credential checked", extra={"fields": {
         "outcome": p.outcome, "reason": p.reason, "credential_id": p.credential_id}})
     if p.outcome == "unavailable":   # the town's rule pack is missing: an operator must act
@@ -62,7 +56,7 @@ def verify(token: str):
                                              message=p.view.summary), 503)
         resp.headers["Retry-After"] = "300"
         return no_store(resp)
-    now_text = datetime.now(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+    now_text = clock.town_text(zone)
     body = passenger.page_html(p, now_text, lambda: render_template(
         "public/verify.html", view=p.view, token=token, now_text=now_text))
     return no_store(make_response(body, 200 if p.outcome != "unknown" else 404))
@@ -99,7 +93,7 @@ def _form_started_ok() -> str | None:
         return "O formulário ficou aberto tempo demais. Confira os dados e envie de novo."
     except BadSignature:
         return "Formulário inválido. Recarregue a página e tente de novo."
-    elapsed = (datetime.now(UTC) - started).total_seconds()
+    elapsed = (clock.now() - started).total_seconds()
     if elapsed < float(current_app.config.get("REPORT_MIN_FILL_SECONDS", 3)):
         return "Enviado rápido demais. Confira os dados e envie de novo."
     return None

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import hashlib
 
-from inspector import laws, registry
+from inspector import clock, laws, registry
 from inspector.blueprints.registry.kinds import Kind
 from inspector.blueprints.registry.queries import allowed
-from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.models import Driver, Holder, Licence, Permit, Service, Stand, Vehicle
+from inspector.models import Driver, Holder, Licence, Municipality, Permit, Service, Stand, Vehicle
 from inspector.registry import record_history, sanctions
 
 
@@ -17,11 +16,16 @@ def photo_etag(photo: bytes) -> str:
     return hashlib.sha256(photo).hexdigest()[:32]
 
 
+
+def _town(town: int) -> Municipality:
+    """The town whose day "today" is on its pages (its own zone)."""
+    return db.session.get(Municipality, town)
+
 def _vehicle(v: Vehicle, town: int) -> dict:
     subjects = [("vehicle", v.id)]
     subjects += [("licence", lic.id) for lic in v.licences]
     subjects += [("insurance", p.id) for p in v.insurance_policies]
-    today = local_day()
+    today = clock.today(_town(town))
     insurance_in_force = any(p.valid_from <= today <= p.valid_until
                              for p in v.insurance_policies)
     return {"history": record_history(town, subjects), "today": today,
@@ -34,24 +38,25 @@ def _vehicle(v: Vehicle, town: int) -> dict:
 
 
 def _driver(d: Driver, town: int) -> dict:
-    return {"history": record_history(town, [("driver", d.id)]), "today": local_day(),
-            "verdict": laws.verdict_of(d, local_day()),
+    today = clock.today(_town(town))
+    return {"history": record_history(town, [("driver", d.id)]), "today": today,
+            "verdict": laws.verdict_of(d, today),
             "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act"),
             "acts_args": {"condutor": d.id}}
 
 
 def _holder(h: Holder, town: int) -> dict:
     return {"history": record_history(town, [("holder", h.id)] + [("permit", p.id) for p in h.permits]),
-            "today": local_day(), "sanctions": sanctions(town, holder_id=h.id),
+            "today": clock.today(_town(town)), "sanctions": sanctions(town, holder_id=h.id),
             "can_open_acts": allowed("review.act"), "acts_args": {"titular": h.id}}
 
 
 def _licence(lic: Licence, town: int) -> dict:
-    return {"history": record_history(town, [("licence", lic.id)]), "today": local_day()}
+    return {"history": record_history(town, [("licence", lic.id)]), "today": clock.today(_town(town))}
 
 
 def _permit(p: Permit, town: int) -> dict:
-    return {"history": record_history(town, [("permit", p.id)]), "today": local_day()}
+    return {"history": record_history(town, [("permit", p.id)]), "today": clock.today(_town(town))}
 
 
 def _stand(s: Stand, town: int) -> dict:
@@ -80,6 +85,7 @@ def vehicle_verdicts(rows: list[Vehicle], town: int) -> dict[int, laws.Verdict]:
 
     if not rows:
         return {}
-    kept = town_standing(town, local_day(), audit.town_version(town))
-    return {v.id: laws.verdict_of_standing(kept[v.id]) if v.id in kept else laws.verdict_of(v, local_day())
+    today = clock.today(_town(town))
+    kept = town_standing(town, today, audit.town_version(town))
+    return {v.id: laws.verdict_of_standing(kept[v.id]) if v.id in kept else laws.verdict_of(v, today)
             for v in rows}

@@ -11,7 +11,7 @@ from enum import Enum
 from typing import Any
 
 from inspector.blueprints.registry.labels import choices
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import (
     Driver,
@@ -177,7 +177,7 @@ VEHICLE = Kind(
                   attrs=NUMERIC),
             Field("make_model", "Marca e modelo", required=True),
             Field("year_of_manufacture", "Ano de fabricação", "number", True,
-                  attrs={**NUMERIC, "min": "1950", "max": str(local_day().year + 1)}),
+                  attrs={**NUMERIC, "min": "1950", "max": str(default_day().year + 1)}),
             Field("manufactured_on", "Data de fabricação", "date",
                   hint="Se conhecida (CRLV): a idade conta dela. Em branco, só o ano: o veículo "
                   "sai do limite só quando o completou com certeza (1º de janeiro)."),

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from enum import Enum
 
-from inspector.clock import LOCAL_TZ, local_day
+from inspector.clock import LOCAL_TZ, default_day
 from inspector.identifiers import format_cnpj, format_cpf, format_phone, format_plate
 from inspector.models import Status
 from inspector.registry import changed_fields
@@ -94,7 +94,7 @@ def validity(valid_until: date | None, today: date | None = None) -> tuple[str, 
     """(badge class, text) for a validity end date: in force, ending soon or expired."""
     if valid_until is None:
         return "ok", "Sem prazo"
-    today = today or local_day()
+    today = today or default_day()
     days = (valid_until - today).days
     if days < 0:
         return "bad", f"Venceu em {fmt_date(valid_until)}"

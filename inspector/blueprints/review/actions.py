@@ -11,10 +11,10 @@ from datetime import date
 
 from flask import flash, g, make_response, render_template, request, url_for
 
-from inspector import enforcement
+from inspector import clock, enforcement
 from inspector.blueprints.fragments import wants_fragment
-from inspector.blueprints.review.blueprint import VIEWERS, bp, go, now
-from inspector.clock import local_day
+from inspector.blueprints.review.blueprint import VIEWERS, bp, go
+from inspector.clock import now
 from inspector.enforcement import loads
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -34,7 +34,7 @@ def act_context(act: Sanction, errors: dict | None = None, code: str | None = No
             "loads": loads, "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS,
             "suspensive": SUSPENSIVE,
             # the delivery's date picker offers the days the service accepts (decision..today)
-            "today": local_day(now()),
+            "today": clock.town_day(g.user.municipality, now()),
             "AppealStatus": AppealStatus, "SanctionStatus": SanctionStatus}
 
 

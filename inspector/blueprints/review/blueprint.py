@@ -2,23 +2,18 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 
 from flask import Blueprint, Response, current_app, g, redirect
 from sqlalchemy.exc import OperationalError
 
 from inspector import audit, enforcement
+from inspector.clock import now
 from inspector.extensions import db
 from inspector.models import Role
 
 bp = Blueprint("review", __name__, url_prefix="/revisao")
 VIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 log = logging.getLogger(__name__)
-
-
-def now() -> datetime:
-    """The real clock (services take it explicitly so that tests can freeze it)."""
-    return datetime.now(UTC)
 
 
 @bp.before_request

@@ -9,7 +9,8 @@ from flask import abort, g, request
 from inspector import enforcement
 from inspector.blueprints.fragments import page_or_fragment
 from inspector.blueprints.review.actions import _done, _form, _refused
-from inspector.blueprints.review.blueprint import VIEWERS, bp, now
+from inspector.blueprints.review.blueprint import VIEWERS, bp
+from inspector.clock import now
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import FinePayment, Sanction

@@ -8,7 +8,8 @@ from flask import g
 
 from inspector import enforcement
 from inspector.blueprints.review.actions import _done, _form, _refused
-from inspector.blueprints.review.blueprint import VIEWERS, bp, now
+from inspector.blueprints.review.blueprint import VIEWERS, bp
+from inspector.clock import now
 from inspector.errors import ValidationFailed
 from inspector.models import Sanction
 from inspector.security import get_in_town, roles_required

@@ -11,8 +11,8 @@ from markupsafe import Markup
 from inspector import audit, clock, enforcement, inspections, render_cache
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (register their routes on bp)
-from inspector.blueprints.review.blueprint import VIEWERS, bp, now
-from inspector.clock import LOCAL_TZ, aware
+from inspector.blueprints.review.blueprint import VIEWERS, bp
+from inspector.clock import LOCAL_TZ, aware, now
 from inspector.enforcement import LIST_GROUPS, loads
 from inspector.extensions import db
 from inspector.inspections import evidence_state
@@ -204,7 +204,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
             "changes": loads(insp.registry_changes) or [], "errors": errors or {},
             "error_act": error_act, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,
             "delivery_means": enforcement.OFFICE_MEANS,
-            "today": clock.local_day(now()), "AppealStatus": AppealStatus,
+            "today": clock.town_day(g.user.municipality, now()), "AppealStatus": AppealStatus,
             "InspectionStatus": InspectionStatus, "SanctionStatus": SanctionStatus}
 
 

@@ -12,12 +12,10 @@ chain's lock, so the page cannot hold up a writer; it is rate-limited like every
 from __future__ import annotations
 
 import re
-from datetime import datetime
 
 from flask import Blueprint, jsonify, make_response, render_template, request
 
-from inspector import audit
-from inspector.clock import LOCAL_TZ
+from inspector import audit, clock
 from inspector.extensions import limiter
 from inspector.security import config_limit, no_store, public
 
@@ -66,7 +64,7 @@ def _check(seq: int, digest: str, head: tuple[int, str] | None) -> dict:
 
 
 def _now_text() -> str:
-    return datetime.now(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+    return clock.default_now().strftime("%d/%m/%Y %H:%M")
 
 
 @bp.errorhandler(429)
@@ -109,7 +107,7 @@ def head_json():
     except BadAnchor as e:
         return no_store(make_response(jsonify(error=str(e)), 400))
     body = {"seq": head[0] if head else 0, "sha256": head[1] if head else None,
-            "consulted_at": datetime.now(LOCAL_TZ).isoformat(timespec="seconds")}
+            "consulted_at": clock.default_now().isoformat(timespec="seconds")}
     if asked is not None:
         body["check"] = {"seq": asked[0], "sha256": asked[1], **_check(*asked, head)}
     return no_store(make_response(jsonify(body), 200))

@@ -1,0 +1,99 @@
+"""One clock: `inspector.clock` is the only place the product reads the time of day.
+
+A test moves that one clock (time-machine, the `instant` fixture) and the whole product
+follows; a module that asked the system itself (`datetime.now()`, `date.today()`,
+`datetime.utcnow()`, `time.time()` read as a date) would keep its own "today", and a
+deadline, a passenger's verdict or a dashboard period could disagree with the rest by a day
+around midnight in the town (docs/enforcement.md, "Time: one clock per town").
+"""
+from __future__ import annotations
+
+import ast
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+from inspector import clock
+
+PACKAGE = Path(__file__).resolve().parents[2] / "inspector"
+
+# (module, call) read on purpose, each for its reason; anything else is a second clock
+ALLOWED = {
+    # the rate limiter's `reset_at` is a Unix timestamp of the `limits` library's own clock:
+    # the seconds to wait are a difference of two such timestamps, never a date
+    ("errors.py", "time.time"),
+    # abandoned uploads are swept by their files' modification times, which the operating
+    # system stamps on its clock: a difference of seconds, never a date
+    ("blueprints/imports/routes.py", "time.time"),
+}
+# what asks the system for the time: <receiver>.<attribute>(…)
+SYSTEM_CLOCK = {("datetime", "now"), ("datetime", "today"), ("datetime", "utcnow"), ("date", "today"),
+                ("time", "time"), ("datetime", "utcfromtimestamp")}
+
+
+def _calls(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            receiver = node.func.value
+            # `datetime.now`, `date.today`, `time.time`, and `datetime.datetime.now`
+            name = receiver.id if isinstance(receiver, ast.Name) else \
+                receiver.attr if isinstance(receiver, ast.Attribute) else None
+            if (name, node.func.attr) in SYSTEM_CLOCK:
+                yield node.lineno, f"{name}.{node.func.attr}"
+
+
+def second_clocks(package: Path = PACKAGE) -> list[str]:
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        module = path.relative_to(package).as_posix()
+        if module == "clock.py":
+            continue
+        for line, call in _calls(ast.parse(path.read_text(encoding="utf-8"))):
+            if (module, call) not in ALLOWED:
+                found.append(f"{module}, line {line}: {call}()")
+    return found
+
+
+def test_no_module_but_the_clock_asks_the_system_for_the_time():
+    assert second_clocks() == [], "use inspector.clock (now(), today(town), town_day(town, moment))"
+
+
+def test_the_check_finds_a_second_clock(tmp_path):
+    """The check itself can fail: each way of asking the system is found, wherever it hides."""
+    (tmp_path / "clock.py").write_text("from datetime import datetime\nNOW = datetime.now()\n")
+    (tmp_path / "views.py").write_text(
+        "import datetime, time\nfrom datetime import date\n"
+        "def a():\n    return date.today()\n"
+        "def b():\n    return datetime.datetime.now(datetime.UTC)\n"
+        "def c():\n    return datetime.datetime.utcnow()\n"
+        "def d():\n    return time.time() > 0\n"
+        "def e():\n    return time.monotonic()\n")   # a timer, not a date: allowed
+    assert second_clocks(tmp_path) == [
+        "views.py, line 4: date.today()", "views.py, line 6: datetime.now()",
+        "views.py, line 8: datetime.utcnow()", "views.py, line 10: time.time()"]
+
+
+def test_every_allowed_call_is_still_there():
+    """An allowance whose call was removed is taken out of the list, not kept as a blank cheque."""
+    present = {(path.relative_to(PACKAGE).as_posix(), call)
+               for path in PACKAGE.rglob("*.py")
+               for _, call in _calls(ast.parse(path.read_text(encoding="utf-8")))}
+    assert ALLOWED <= present, sorted(ALLOWED - present)
+
+
+def test_today_is_the_towns_day_in_its_zone():
+    """03:30 UTC is 23:30 of the previous day in Cuiabá and 01:30 of the same day on
+    Fernando de Noronha's clock (UTC-2)."""
+    moment = datetime(2026, 12, 9, 3, 30, tzinfo=UTC)
+    assert clock.town_day("America/Cuiaba", moment) == date(2026, 12, 8)
+    assert clock.town_day("America/Noronha", moment) == date(2026, 12, 9)
+    assert clock.town_day(None, moment) == clock.default_day(moment) == date(2026, 12, 8)
+
+
+def test_a_day_ends_at_the_towns_midnight_even_across_a_clock_change():
+    """Cuiabá's 4 November 2018 began at 01:00 (00:00 did not exist): 3 November ended at
+    04:00 UTC and the short 4th at 03:00 UTC of the 5th (23 hours later)."""
+    third = clock.end_of_day("America/Cuiaba", date(2018, 11, 3))
+    fourth = clock.end_of_day("America/Cuiaba", date(2018, 11, 4))
+    assert third + timedelta(microseconds=1) == datetime(2018, 11, 4, 4, 0, tzinfo=UTC)
+    assert fourth + timedelta(microseconds=1) == datetime(2018, 11, 5, 3, 0, tzinfo=UTC)
+    assert clock.town_day("America/Cuiaba", fourth) == date(2018, 11, 4)
