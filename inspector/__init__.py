@@ -34,16 +34,16 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     from inspector import compression, errors, logs, security
-    from inspector.cli.database_errors import CONNECTION_ERRORS, explain
     from inspector.extensions import csrf, db, htmx, limiter, migrate
+    from inspector.operations import DATABASE_ERRORS, explain_database_error
 
     logs.init_app(app)
     try:
         db.init_app(app)   # parses DATABASE_URL: a malformed one stops here, in one line
-    except CONNECTION_ERRORS as e:
+    except DATABASE_ERRORS as e:
         import sys
 
-        print(f"erro: {explain(e)}", file=sys.stderr)
+        print(f"erro: {explain_database_error(e)}", file=sys.stderr)
         raise SystemExit(2) from None
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True,
                      compare_type=True)

@@ -32,7 +32,7 @@ def password_problem(password: str, username: str = "") -> str | None:
     """Why a new password will not do, in pt-BR, or None. Too short always; in production
     also the demo password and a common or guessable one (the username, one repeated
     character, COMMON_PASSWORDS)."""
-    from inspector.demo.data import DEMO_PASSWORD
+    from inspector.config import DEMO_PASSWORD
 
     if len(password) < MIN_PASSWORD:
         return f"a senha precisa de pelo menos {MIN_PASSWORD} caracteres"

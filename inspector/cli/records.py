@@ -197,7 +197,7 @@ def users_create(town: str, username: str, name: str, role: str, badge: str,
     as an argument. The holder must choose their own at the first sign-in."""
     from inspector.accounts import create_user
     from inspector.errors import ValidationFailed
-    from inspector.towns.accounts import BADGE
+    from inspector.towns import BADGE
 
     badge = badge.strip()
     if role == "agent" and not badge:

@@ -127,7 +127,7 @@ def database_problems() -> list[str]:
 
 def problems(app: Flask) -> list[str]:
     """Every reason this app may not serve a real town, one pt-BR line each."""
-    from inspector.cli.database_errors import CONNECTION_ERRORS, explain
+    from inspector.operations.database import CONNECTION_ERRORS, explain
 
     out = config_problems(app.config)
     with app.app_context():

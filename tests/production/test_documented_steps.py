@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from inspector.clock import local_day
-from inspector.version import version
+from inspector.config import version
 from tests.production.test_sixth_town import TOWN, fleet_csv, law_folder
 from tests.production.test_tls_proxy import free_port, wait_port
 

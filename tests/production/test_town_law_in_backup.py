@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from inspector import create_app
+from inspector.config import version
 from inspector.extensions import db
-from inspector.version import version
 from tests import factories
 from tests.production.conftest import config
 from tests.production.test_sixth_town import BASE, TOWN, fleet_csv, law_folder

@@ -143,6 +143,8 @@ OWN_TRANSACTIONS = {
     "inspector.security": "the sign-in session is written before the view runs",
     "inspector.errors": "a crashed request's failed transaction is rolled back before the "
                         "error page is drawn",
+    "inspector.operations.production": "a production start records the rule packs it sees "
+                                       "for the first time, before gunicorn forks its workers",
 }
 
 
