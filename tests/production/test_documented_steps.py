@@ -26,8 +26,8 @@ from sqlalchemy.engine import make_url
 
 from inspector.clock import local_day
 from inspector.config import version
-from tests.production.test_sixth_town import TOWN, fleet_csv, law_folder
-from tests.production.test_tls_proxy import free_port, wait_port
+from tests.support.processes import free_port, wait_port
+from tests.support.sixth_town import TOWN, fleet_csv, law_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -13,11 +13,9 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import ssl
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -26,30 +24,11 @@ import pytest
 from inspector.extensions import db
 from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS
-from tests.support.processes import stop
+from tests.support.processes import free_port, stop, wait_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx.conf"
 _TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"|name="csrf-token" content="([^"]+)"')
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int, proc: subprocess.Popen, what: str, seconds: float = 60) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise AssertionError(f"{what} stopped with {proc.returncode}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"{what} did not listen on {port}")
 
 
 def nginx_binary() -> str:
