@@ -35,12 +35,12 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from inspector import compression, errors, logs, security
     from inspector.extensions import csrf, db, htmx, limiter, migrate
-    from inspector.operations import CONNECTION_ERRORS, explain_database_error
+    from inspector.operations import DATABASE_ERRORS, explain_database_error
 
     logs.init_app(app)
     try:
         db.init_app(app)   # parses DATABASE_URL: a malformed one stops here, in one line
-    except CONNECTION_ERRORS as e:
+    except DATABASE_ERRORS as e:
         import sys
 
         print(f"erro: {explain_database_error(e)}", file=sys.stderr)

@@ -34,6 +34,8 @@ def password_problem(password: str, username: str = "") -> str | None:
     """Why a new password will not do, in pt-BR, or None. Too short always; in production
     also the demo password and a common or guessable one (the username, one repeated
     character, COMMON_PASSWORDS)."""
+    from inspector.config import DEMO_PASSWORD
+
     if len(password) < MIN_PASSWORD:
         return f"a senha precisa de pelo menos {MIN_PASSWORD} caracteres"
     if not production():

@@ -1,14 +1,40 @@
-"""Configuration: defaults here, then instance/config.py, then the environment, then tests."""
+"""Configuration: defaults here, then instance/config.py, then the environment, then tests;
+and the program's version (`version()`)."""
+import functools
 import os
 import secrets
+import tomllib
 from datetime import timedelta
+from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"  # Alembic's folder
-# Where links and QR codes point when PUBLIC_BASE_URL is unset (development and tests; the
-# production start refuses to run without it). Never the request's Host header.
-DEFAULT_PUBLIC_BASE_URL = "http://127.0.0.1:5000"
+# The password of the demo's accounts (README "Demo logins"): never accepted in a real town.
+DEMO_PASSWORD = "vistoria-demo"
+
+# The program's version, what `flask version`, /healthz and every backup's manifest report.
+# Read at run time, never written twice: from `pyproject.toml` beside the package when the
+# program runs from its source tree (`make setup` installs it editable, so the installed
+# metadata keeps the version of the last `pip install` until the next one), otherwise from
+# the installed package's metadata (a wheel).
+PYPROJECT = ROOT / "pyproject.toml"
+
+
+@functools.lru_cache(maxsize=1)
+def version() -> str:
+    """The version string, e.g. '1.0.0' ('desconhecida' when neither source has one)."""
+    try:
+        with open(PYPROJECT, "rb") as f:
+            project = tomllib.load(f).get("project", {})
+        if project.get("name") == "inspector" and project.get("version"):
+            return str(project["version"])
+    except (OSError, tomllib.TOMLDecodeError):
+        pass
+    try:
+        return metadata.version("inspector")
+    except metadata.PackageNotFoundError:
+        return "desconhecida"
+
 
 
 def _secret_key(instance_path: Path) -> str | None:

@@ -39,10 +39,9 @@ def version_command() -> None:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from inspector.config import MIGRATIONS
-    from inspector.version import version
+    from inspector.config import ROOT, version
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("script_location", str(ROOT / "inspector" / "migrations"))
     head = ScriptDirectory.from_config(cfg).get_current_head()
     click.echo(f"inspector {version()} (esquema {head})")

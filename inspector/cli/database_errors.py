@@ -1,5 +1,6 @@
-"""Every `flask` command prints one line and exits 2 on a database it cannot reach or name
-(the line: inspector/operations/database_errors.py)."""
+"""Every `flask` command prints one pt-BR line and exits 2 on a database it cannot reach
+(`guard`, applied once to the app's whole command tree, Flask-Migrate's `db` included), so no
+command prints SQLAlchemy's traceback for a first-day mistake in DATABASE_URL."""
 from __future__ import annotations
 
 import functools
@@ -7,7 +8,7 @@ import functools
 import click
 
 from inspector.cli.common import fail
-from inspector.operations import CONNECTION_ERRORS, explain_database_error
+from inspector.operations import DATABASE_ERRORS, explain_database_error
 
 
 def guard(command: click.Command, url_of) -> None:
@@ -24,7 +25,7 @@ def guard(command: click.Command, url_of) -> None:
     def guarded(*args, **kwargs):
         try:
             return callback(*args, **kwargs)
-        except CONNECTION_ERRORS as e:
+        except DATABASE_ERRORS as e:
             line = explain_database_error(e, url_of())
             if line is None:
                 raise

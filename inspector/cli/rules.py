@@ -316,15 +316,15 @@ def rules_accept(pack_ids) -> None:
     Audited."""
     from inspector import audit
     from inspector.extensions import db
-    from inspector.operations import loaded_packs, record_pack_versions, recorded_pack_versions
+    from inspector.operations import loaded_packs, record_packs, recorded_packs
 
     have = loaded_packs()
     unknown = [p for p in pack_ids if p not in have]
     if unknown:
         fail(f"pacote de regras desconhecido: {', '.join(unknown)} (veja `flask --app inspector "
              "rules list`)")
-    before = recorded_pack_versions()
-    done = record_pack_versions("rules accept", list(pack_ids))
+    before = recorded_packs()
+    done = record_packs("rules accept", list(pack_ids))
     from inspector.models import Municipality
 
     for pack_id in done:

@@ -57,6 +57,9 @@ def towns_create(ibge_code, name, slug, timezone, population_seat, population_in
     except ValidationFailed as e:
         db.session.rollback()
         fail(f"município não criado: {_problems(e)}")
+    from inspector.operations import record_packs
+
+    record_packs("towns create", list(packs))   # the versions its acts will be judged under
     db.session.commit()
     click.echo(f"criado: {town.name} ({town.slug}, IBGE {town.ibge_code}, fuso {town.timezone}), "
                f"{town.population_seat + town.population_interior} habitantes, "

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from inspector.config import DEMO_PASSWORD  # noqa: F401  (the demo's logins, README)
+
 POPULATION_SOURCE = (
     "IBGE, Censo Demográfico 2022: total {total} (série municipal do IBGE, coluna POP22 de "
     "poptcu2010-2022new.csv em github.com/lsbastos/popBR_mun). Divisão sede/interior "

@@ -52,9 +52,9 @@ from flask import Flask
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from inspector import clock, inspections
+from inspector import inspections
+from inspector.config import version
 from inspector.extensions import db
-from inspector.version import version
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -309,17 +309,17 @@ def copy_evidence(source: Path, dest: Path, stamp: str) -> tuple[list[dict], dic
 
 # --- the towns' law -------------------------------------------------------------------------
 
-def copy_rules(work: Path) -> tuple[list[tuple[str, str]], dict]:
+def copy_rules(app: Flask, work: Path) -> tuple[list[tuple[str, str]], dict]:
     """Copy the law the towns need into `work`: every file of the RULES_EXTRA_DIR folders
     (put back by a restore) and the program's own packs the towns use, with their law texts
     (kept, not restored: the program ships them). (parts as (path in the backup folder,
     restore), the manifest's rule_packs: id -> town, origin, sha256, path)."""
     from inspector.operations import packs
-    from inspector.rules import LAWS_DIR, extra_dirs
+    from inspector.rules import LAWS_DIR
 
     parts: list[tuple[str, str]] = []
     seen: dict[str, Path] = {}
-    for folder in extra_dirs():
+    for folder in packs.extra_folders(app):
         for kind, pattern in (("packs", "*.yaml"), ("laws", "*.txt")):
             for f in sorted((folder / kind).glob(pattern)) if (folder / kind).is_dir() else []:
                 rel = f"rules/{kind}/{f.name}"
@@ -399,7 +399,7 @@ def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
                 shutil.copy2(inst / name, work / "instance" / name)
                 keys.append(name)
         with app.app_context():
-            rule_parts, rule_packs = copy_rules(work)
+            rule_parts, rule_packs = copy_rules(app, work)
             db.session.remove()
         final = dest / stamp
         work.rename(final)

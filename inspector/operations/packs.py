@@ -13,6 +13,7 @@ it is put back as it was or an operator takes the new version into use with
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,13 @@ class PackFile:
     def shipped(self) -> bool:
         """Whether the pack comes with the program (inspector/rules/packs/)."""
         return self.path.parent.resolve() == PACKS_DIR.resolve()
+
+
+def extra_folders(app) -> list[Path]:
+    """The folders of RULES_EXTRA_DIR this app reads (separated by ':'), in order."""
+    value = app.config.get("RULES_EXTRA_DIR") or ""
+    return [Path(d).resolve() for d in (value if isinstance(value, (list, tuple))
+                                        else str(value).split(os.pathsep)) if str(d).strip()]
 
 
 def sha256_of(path: Path) -> str:

@@ -131,7 +131,7 @@ def database_problems() -> list[str]:
 
 def problems(app: Flask) -> list[str]:
     """Every reason this app may not serve a real town, one pt-BR line each."""
-    from inspector.operations.database_errors import CONNECTION_ERRORS, explain_database_error
+    from inspector.operations.database import CONNECTION_ERRORS, explain
 
     out = config_problems(app.config)
     with app.app_context():

@@ -115,10 +115,10 @@ def _version_tuple(text: str) -> tuple[int, ...] | None:
 
 def rules_target(app: Flask) -> Path | None:
     """Where a restore puts the packs and law texts: the first folder of RULES_EXTRA_DIR."""
-    value = app.config.get("RULES_EXTRA_DIR") or ""
-    dirs = [d for d in (value if isinstance(value, (list, tuple))
-                        else str(value).split(os.pathsep)) if str(d).strip()]
-    return Path(dirs[0]).resolve() if dirs else None
+    from inspector.operations.packs import extra_folders
+
+    dirs = extra_folders(app)
+    return dirs[0] if dirs else None
 
 
 def _rules_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
@@ -149,7 +149,7 @@ def _rules_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
 def _target_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
     """Why this instance cannot take the backup: not empty, another key, newer schema or
     program, the town's law that cannot be put back."""
-    from inspector.version import version
+    from inspector.config import version
 
     out = []
     theirs, ours = _version_tuple(manifest.get("version", "")), _version_tuple(version())
@@ -240,6 +240,17 @@ def _restore_evidence(root: Path, manifest: dict, evidence: Path) -> int:
     return written
 
 
+def _use_law_of(app: Flask) -> None:
+    """Read the packs of this app's RULES_EXTRA_DIR (one app per process in production; a
+    test process holds several)."""
+    from inspector import laws, rules
+    from inspector.operations.packs import extra_folders
+
+    if rules.set_extra_dirs(extra_folders(app)):
+        rules.law_texts.cache_clear()
+        laws.forget_rules()
+
+
 def _restore_rules(app: Flask, root: Path, manifest: dict) -> int:
     """Put the packs and law texts of RULES_EXTRA_DIR back, then read every pack again (a
     pack that does not load is reported as at a start)."""
@@ -269,7 +280,7 @@ def _restore_rules(app: Flask, root: Path, manifest: dict) -> int:
 def restore(app: Flask, src: Path | str) -> Restored:
     """Put a backup back into this empty instance (see the module docstring)."""
     src = Path(src)
-    laws.use_rules_dirs(app.config.get("RULES_EXTRA_DIR"))   # this app's law (one per process)
+    _use_law_of(app)
     manifest, problems = verify(src)
     if problems:
         raise RestoreRefused(problems)

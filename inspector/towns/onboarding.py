@@ -123,9 +123,6 @@ def create_town(*, ibge_code: str, name: str, slug: str, timezone: str, populati
     after = audit.snapshot(town) | {"timezone": timezone, "packs": sorted(p.id for p in packs)}
     audit.record("municipality_created", "municipality", town.id, after=after, actor=actor,
                  municipality_id=town.id)
-    from inspector.operations import record_pack_versions  # the versions its acts will cite
-
-    record_pack_versions("towns create", [p.id for p in packs])
     return town
 
 

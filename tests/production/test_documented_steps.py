@@ -25,10 +25,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from inspector.clock import local_day
-from inspector.version import version
-from tests.support.localstack import free_port
-from tests.support.processes import wait_port
-from tests.support.santa_aurora import TOWN, fleet_csv, law_folder
+from inspector.config import version
+from tests.support.processes import free_port, wait_port
+from tests.support.sixth_town import TOWN, fleet_csv, law_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

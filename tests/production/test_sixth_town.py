@@ -20,7 +20,16 @@ from inspector.rules import load_all
 from tests import factories
 from tests.support.enforcement import enforcement_worker
 from tests.support.field_api import Api, body, jpeg
-from tests.support.santa_aurora import BASE, TOWN, fleet_csv, law_folder, sixth_town_app
+from tests.support.sixth_town import BASE, TOWN, fleet_csv, law_folder
+
+
+def sixth_town_app(schema, tmp_path, folder, client_class=None):
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": schema, "LOG_LEVEL": "ERROR",
+                      "SECRET_KEY": "test-secret", "EVIDENCE_DIR": str(tmp_path / "evidence"),
+                      "RULES_EXTRA_DIR": str(folder), "PUBLIC_BASE_URL": BASE})
+    if client_class is not None:
+        app.test_client_class = client_class   # the suite's client (it signs in)
+    return app
 
 
 def test_a_sixth_town_from_a_folder_runs_the_whole_flow(app, schema, tmp_path):

@@ -15,7 +15,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import ssl
 import subprocess
 import sys
@@ -27,8 +26,7 @@ import pytest
 from inspector.extensions import db
 from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS
-from tests.support.localstack import free_port
-from tests.support.processes import stop, wait_port
+from tests.support.processes import free_port, stop, wait_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx.conf"

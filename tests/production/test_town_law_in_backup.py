@@ -16,11 +16,10 @@ from pathlib import Path
 import pytest
 
 from inspector import create_app
+from inspector.config import version
 from inspector.extensions import db
-from inspector.version import version
 from tests import factories
-from tests.support.config import server_config as config
-from tests.support.santa_aurora import BASE, TOWN, fleet_csv, law_folder
+from tests.support.sixth_town import BASE, TOWN, fleet_csv, law_folder
 
 PACK = "santa-aurora-101-2020"
 LAW = "santa-aurora-lei-101-2020-mototaxi.txt"  # its law text, in the folder and the backup
@@ -33,8 +32,11 @@ def town_from_a_folder(app, tmp_path) -> tuple:
     from inspector.clock import local_day
 
     folder = law_folder(tmp_path)
-    origin = create_app({**config(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path / "origin"),
-                         "RULES_EXTRA_DIR": str(folder), "PUBLIC_BASE_URL": BASE})
+    root = tmp_path / "origin"
+    origin = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config[
+        "SQLALCHEMY_DATABASE_URI"], "SECRET_KEY": "test-secret", "LOG_LEVEL": "ERROR",
+        "EVIDENCE_DIR": str(root / "evidence"), "BACKUP_INSTANCE_DIR": str(root / "instance"),
+        "RULES_EXTRA_DIR": str(folder), "PUBLIC_BASE_URL": BASE})
     origin.test_client_class = app.test_client_class
     cli = origin.test_cli_runner()
     made = cli.invoke(args=["towns", "create", "--ibge", "5109996", "--name",

@@ -162,6 +162,8 @@ OWN_TRANSACTIONS = {
                                        "before the server forks its workers",
     "inspector.errors": "a crashed request's failed transaction is rolled back before the "
                         "error page is drawn",
+    "inspector.operations.production": "a production start records the rule packs it sees "
+                                       "for the first time, before gunicorn forks its workers",
 }
 
 

@@ -1,5 +1,6 @@
-"""Stopping the real servers a test started (gunicorn, nginx, redis-server), each in a process
-group of its own (`start_new_session=True`), so its workers go with it."""
+"""The real servers a test starts (gunicorn, nginx, redis-server): a free port on loopback,
+waiting until one listens, and stopping each in a process group of its own
+(`start_new_session=True`), so its workers go with it."""
 from __future__ import annotations
 
 import os
@@ -23,8 +24,13 @@ def stop(*procs: subprocess.Popen, grace: float = 20) -> None:
             proc.wait(5)
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def wait_port(port: int, proc: subprocess.Popen, what: str, seconds: float = 60) -> None:
-    """Wait until `proc` listens on loopback `port`; fail if it stops or takes too long."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if proc.poll() is not None:

@@ -39,7 +39,7 @@ def home():
 @public
 def healthz():
     """200 once the database answers; the program's version (docs/releases.md)."""
-    from inspector.version import version
+    from inspector.config import version
 
     db.session.execute(text("SELECT 1"))
     return jsonify({"status": "ok", "database": db.engine.dialect.name, "version": version()})
