@@ -159,7 +159,7 @@ def shrink_in_chromium(page, data: bytes, side: int) -> bytes:
 
 
 def sign_in(page, username: str) -> None:
-    from inspector.accounts import DEMO_PASSWORD
+    from inspector.config import DEMO_PASSWORD
 
     page.goto("/entrar?next=/campo")
     page.fill("#username", username)

@@ -94,7 +94,7 @@ def shoot(base: str, out: Path, app) -> list[Path]:
     """Sign in as each person and save their screens at each width."""
     from playwright.sync_api import sync_playwright
 
-    from inspector.accounts import DEMO_PASSWORD
+    from inspector.config import DEMO_PASSWORD
 
     passenger = codes(app)
     people = {

@@ -9,6 +9,10 @@ from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"  # Alembic's folder
+# Where links and QR codes point when PUBLIC_BASE_URL is unset (development and tests; the
+# production start refuses to run without it). Never the request's Host header.
+DEFAULT_PUBLIC_BASE_URL = "http://127.0.0.1:5000"
 # The password of the demo's accounts (README "Demo logins"): never accepted in a real town.
 DEMO_PASSWORD = "vistoria-demo"
 

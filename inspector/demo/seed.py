@@ -21,7 +21,7 @@ from io import BytesIO
 from PIL import Image, ImageDraw, ImageFont
 
 from inspector import audit, clock, credentials, registry
-from inspector.accounts import DEMO_PASSWORD
+from inspector.config import DEMO_PASSWORD
 from inspector.demo.data import MINIMUM_WAGE, ROLES, TOWNS, TownFacts
 from inspector.demo.plan import TownPlan, plan_all
 from inspector.extensions import db

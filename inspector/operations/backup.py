@@ -52,7 +52,7 @@ from flask import Flask
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from inspector import inspections
+from inspector import clock, inspections
 from inspector.config import version
 from inspector.extensions import db
 
@@ -330,7 +330,7 @@ def copy_rules(app: Flask, work: Path) -> tuple[list[tuple[str, str]], dict]:
                 (work / "rules" / kind).mkdir(parents=True, exist_ok=True)
                 shutil.copy2(f, work / rel)
                 parts.append((rel, rel))
-    towns = packs.packs_needed()
+    towns = packs.needed()
     used = {i for ids in towns.values() for i in ids}
     out = {}
     for p in rules_loaded():

@@ -50,13 +50,13 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def loaded_packs() -> dict[str, PackFile]:
+def loaded() -> dict[str, PackFile]:
     """Every pack the program reads now, by id (a file gone since it was read is not)."""
     return {p.id: PackFile(p.id, p.town, Path(p.path), sha256_of(Path(p.path)))
             for p in rules.load_all() if Path(p.path).is_file()}
 
 
-def recorded_pack_versions() -> dict[str, str]:
+def recorded() -> dict[str, str]:
     """The newest recorded SHA-256 of each pack id ({} before the table exists)."""
     from inspector.models import RulePackVersion
 
@@ -69,7 +69,7 @@ def recorded_pack_versions() -> dict[str, str]:
     return out
 
 
-def packs_needed() -> dict[str, set[str]]:
+def needed() -> dict[str, set[str]]:
     """Per town slug, the pack ids its acts name (an empty set: the town has no act yet)."""
     from inspector.models import Municipality, Sanction
 
@@ -82,14 +82,14 @@ def packs_needed() -> dict[str, set[str]]:
     return out
 
 
-def pack_problems() -> list[str]:
+def problems() -> list[str]:
     """Why the town's law on disk is not the law its records were made under, one pt-BR
     line each: a town with no pack, a pack an act names that is not there, a pack from
     RULES_EXTRA_DIR that differs from its recorded version."""
-    have = loaded_packs()
-    known = recorded_pack_versions()
+    have = loaded()
+    known = recorded()
     out = []
-    for slug, acts in sorted(packs_needed().items()):
+    for slug, acts in sorted(needed().items()):
         mine = sorted(p.id for p in have.values() if p.town == slug)
         if not mine:
             out.append(f"o município '{slug}' não tem pacote de regras carregado: restaure a "
@@ -113,7 +113,7 @@ def pack_problems() -> list[str]:
     return out
 
 
-def record_pack_versions(by: str, pack_ids=None) -> list[str]:
+def record(by: str, pack_ids=None) -> list[str]:
     """Record the SHA-256 of the packs in use that have no recorded version yet, and of
     shipped packs whose file changed with the program (the caller commits); `pack_ids`
     records exactly those (an operator's `rules accept`). The ids recorded."""
@@ -121,10 +121,10 @@ def record_pack_versions(by: str, pack_ids=None) -> list[str]:
 
     if not inspect(db.engine).has_table("rule_pack_versions"):
         return []   # a schema before 0030: `db upgrade` first (make serve runs it)
-    have = loaded_packs()
-    known = recorded_pack_versions()
+    have = loaded()
+    known = recorded()
     if pack_ids is None:
-        slugs = packs_needed()
+        slugs = needed()
         wanted = [p for p in have.values() if p.town in slugs
                   and (p.id not in known or (p.shipped and known[p.id] != p.sha256))]
     else:

@@ -1,7 +1,7 @@
 """`INSPECTOR_ENV=production`: what must hold before the web server serves a real town.
 
 The server refuses to start, with one pt-BR line per reason, while
-- any active account still signs in with the demo password (`accounts.py`);
+- any active account still signs in with the demo password (`config.py`);
 - the secret key is missing or weak: a known demo or test value, or an estimated entropy
   under 256 bits (32 bytes) — see `key_entropy_bits`;
 - `PUBLIC_BASE_URL` (printed in every QR code and document) is unset or not https;
@@ -26,7 +26,7 @@ import click
 from flask import Flask
 from sqlalchemy import inspect, select
 
-from inspector.accounts import DEMO_PASSWORD
+from inspector.config import DEMO_PASSWORD
 from inspector.extensions import db
 from inspector.models import User
 from inspector.security import verify_password
@@ -119,7 +119,7 @@ def database_problems() -> list[str]:
 
     if not inspect(db.engine).has_table("users"):
         return ["banco de dados sem tabelas: rode `flask --app inspector db upgrade` antes"]
-    out = packs.pack_problems()
+    out = packs.problems()
     names = demo_password_accounts()
     if not names:
         return out
@@ -138,7 +138,7 @@ def problems(app: Flask) -> list[str]:
         try:
             out += database_problems()
         except CONNECTION_ERRORS as e:   # the start's one line, not SQLAlchemy's traceback
-            line = explain_database_error(e, app.config.get("SQLALCHEMY_DATABASE_URI"))
+            line = explain(e, app.config.get("SQLALCHEMY_DATABASE_URI"))
             if line is None:
                 raise
             out.append(line)
@@ -168,7 +168,7 @@ def record_packs(app: Flask) -> None:
 
     with app.app_context():
         try:
-            if packs.record_pack_versions("start"):
+            if packs.record("start"):
                 db.session.commit()
         finally:
             db.session.remove()

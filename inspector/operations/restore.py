@@ -137,7 +137,7 @@ def _rules_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
         if there.exists() and file_sha256(there) != part["sha256"]:
             out.append(f"{there} já existe e difere do arquivo do backup: compare e retire-o "
                        "antes")
-    have = packs.loaded_packs()
+    have = packs.loaded()
     for pack_id, info in sorted((manifest.get("rule_packs") or {}).items()):
         if info["origin"] == "program" and (pack_id not in have or not have[pack_id].shipped):
             out.append(f"o pacote {pack_id} vinha com o programa (versão "
@@ -304,7 +304,7 @@ def restore(app: Flask, src: Path | str) -> Restored:
 
     with app.app_context():
         found = facts()
-        law = packs.pack_problems()
+        law = packs.problems()
         db.session.remove()
         db.engine.dispose()
     if found != manifest["facts"]:

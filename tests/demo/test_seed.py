@@ -13,8 +13,8 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
-from inspector.accounts import DEMO_PASSWORD
 from inspector.clock import local_day
+from inspector.config import DEMO_PASSWORD
 from inspector.demo.data import ROLES, TOWNS
 from inspector.extensions import db, limiter
 from inspector.identifiers import format_plate

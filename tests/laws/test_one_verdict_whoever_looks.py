@@ -9,7 +9,7 @@ import re
 import pytest
 from sqlalchemy import select
 
-from inspector.accounts import DEMO_PASSWORD
+from inspector.config import DEMO_PASSWORD
 from inspector.extensions import db, limiter
 from inspector.models import Credential, CredentialKind, Municipality
 from tests.support.credentials import banner

@@ -12,7 +12,7 @@ import secrets
 import pytest
 
 from inspector import create_app
-from inspector.accounts import DEMO_PASSWORD
+from inspector.config import DEMO_PASSWORD
 from inspector.extensions import db
 from inspector.models import User
 from tests import factories

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from inspector import create_app
-from inspector.accounts import DEMO_PASSWORD
+from inspector.config import DEMO_PASSWORD
 from inspector.extensions import db
 from inspector.models import User
 from inspector.operations.production import config_problems, key_entropy_bits

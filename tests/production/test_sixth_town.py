@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from inspector import create_app
 from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.models import Municipality, Notice, Sanction

@@ -158,8 +158,6 @@ OWN_TRANSACTIONS = {
                                             "destination confirmed the bytes: a cut run resumes",
     "inspector.imports.csv_import": "a dry run or a refused file rolls back everything it wrote",
     "inspector.security": "the sign-in session is written before the view runs",
-    "inspector.operations.production": "a production start records the rule packs it runs on "
-                                       "before the server forks its workers",
     "inspector.errors": "a crashed request's failed transaction is rolled back before the "
                         "error page is drawn",
     "inspector.operations.production": "a production start records the rule packs it sees "
