@@ -146,6 +146,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(InspectorError)
     def refused(e: InspectorError):
+        db.session.rollback()   # a refused request leaves nothing half-written (409: a loser)
         if e.status >= 500:  # the detail (a store's address, its error) is for the operator
             app.logger.warning("service unavailable: %s", e)
         return error_response(e.status, e.message)

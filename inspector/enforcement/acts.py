@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from inspector import audit, laws, rules
 from inspector.clock import aware, utc
-from inspector.enforcement import deadlines
+from inspector.enforcement import deadlines, lifecycle
 from inspector.enforcement.common import (
     LOCAL_TZ,
     act_state,
@@ -336,10 +336,7 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
         return None
     schedule(child)
     before = act_state(act)
-    if act.status in (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED,
-                      SanctionStatus.APPEAL_REFUSED):
-        act.status = SanctionStatus.CONVERTED_TO_DAILY_FINE
-    act.updated_at = utc(now)
+    lifecycle.move(act, "convert", now=now)
     record("sanction_converted", act, actor=actor, before=before,
            after=act_state(act) | {"daily_fine_id": child.id})
     record("sanction_applied", child, actor=actor, after=act_state(child) | {

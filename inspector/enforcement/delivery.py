@@ -36,6 +36,7 @@ from __future__ import annotations
 from datetime import date, datetime, time
 
 from inspector.clock import aware, utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.common import (
     LOCAL_TZ,
     act_state,
@@ -132,10 +133,11 @@ def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: s
                  message="Só a supervisão ou a administração registram a entrega de um ato.")
     day, at, ref = _parse(act, day, at, (via or "").strip(), ref, now)
     before = act_state(act)
-    act.notified_at = _moment(act, day, at, now)
-    act.delivered_via, act.delivery_ref = via.strip(), ref
-    act.delivery_recorded_by_id, act.delivery_recorded_at = user.id, utc(now)
-    act.updated_at = utc(now)
+    # the one winner: the act is taken while it still waits for its delivery
+    lifecycle.move(act, "deliver", now=now, expect={"notified_at": None},
+                   values={"notified_at": _moment(act, day, at, now),
+                           "delivered_via": via.strip(), "delivery_ref": ref,
+                           "delivery_recorded_by_id": user.id, "delivery_recorded_at": utc(now)})
     schedule(act)
     suspensions.plan_on_decision(act)
     if act.notice is not None:

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from inspector import rules
 from inspector.clock import utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import pack_of, schedule
 from inspector.enforcement.common import (
     NotAllowed,
@@ -77,6 +78,13 @@ def _pending(act: Sanction, user) -> rules.GrantOption:
     return option
 
 
+def _as_read(act: Sanction) -> dict:
+    """The deadline as the supervisor saw it: a grant or its removal taken at the same moment
+    by someone else changes it, and this one then loses (409)."""
+    return {"awaiting_mayor": False, "deadline_granted_by": act.deadline_granted_by,
+            "deadline_days": act.deadline_days, "deadline_hours": act.deadline_hours}
+
+
 def grant(act: Sanction, user, now: datetime, *, days, reason: str) -> Sanction:
     """The supervisor grants `days` (1 to the law's maximum) with a reason: the act's deadline
     becomes them, counted from its notification as its law counts days."""
@@ -94,6 +102,7 @@ def grant(act: Sanction, user, now: datetime, *, days, reason: str) -> Sanction:
     reason = clean_text(reason, "grant_reason", minimum=GRANT_REASON_MIN,
                         maximum=GRANT_REASON_MAX, what="o motivo da concessão do prazo")
     before = act_state(act) | {"deadline_text": act.deadline_text}
+    lifecycle.move(act, "grant", now=now, expect=_as_read(act))
     act.deadline_hours, act.deadline_days = None, n
     act.deadline_text = grant_text(n, "supervisor", option.citation.article)
     act.deadline_citation = as_json(option.citation.as_dict())
@@ -119,6 +128,7 @@ def remove(act: Sanction, user, now: datetime, *, reason: str) -> Sanction:
     step = next(s for s in pack_of(act).ladder if s.id == act.step_id)
     own = next(d for d in step.deadlines if d.grant is None)
     before = act_state(act) | {"deadline_text": act.deadline_text}
+    lifecycle.move(act, "remove_grant", now=now, expect=_as_read(act))
     act.deadline_hours, act.deadline_days = own.hours, own.days
     act.deadline_text = f"{own.hours} horas" if own.hours is not None else f"{own.days} dias"
     act.deadline_citation = as_json(own.citation.as_dict())

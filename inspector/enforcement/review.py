@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from inspector import audit, laws
 from inspector.clock import utc
-from inspector.enforcement import delivery, pricing, suspensions
+from inspector.enforcement import delivery, lifecycle, pricing, suspensions
 from inspector.enforcement.acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from inspector.enforcement.common import (
     NotAllowed,
@@ -267,9 +267,10 @@ def reject(act: Sanction, user, now: datetime, *, reason: str) -> Decision:
 
 def _close_rejected(act: Sanction, user, now: datetime, reason: str, ref: str = "") -> Decision:
     before = act_state(act)
-    act.status, act.reason, act.decision_ref = SanctionStatus.REJECTED, reason, ref
-    act.awaiting_mayor = False
-    act.decided_at, act.decided_by_user_id, act.updated_at = utc(now), user.id, utc(now)
+    lifecycle.move(act, "reject", now=now, expect={"awaiting_mayor": act.awaiting_mayor},
+                   values={"awaiting_mayor": False, "decided_at": utc(now),
+                           "decided_by_user_id": user.id})
+    act.reason, act.decision_ref = reason, ref
     record("sanction_rejected", act, actor=user, before=before, after=act_state(act))
     event("rejected", town_id=act.municipality_id, now=now, actor=user, act=act,
           message=f"Rejeitado: {reason}", data={"reason": reason, "ref": ref or None})
@@ -281,7 +282,9 @@ def _close_rejected(act: Sanction, user, now: datetime, reason: str, ref: str = 
 
 def _forward(act: Sanction, user, now: datetime, comment: str, *, amended: bool) -> Decision:
     before = act_state(act)
-    act.awaiting_mayor, act.comment, act.updated_at = True, comment, utc(now)
+    lifecycle.move(act, "forward", now=now, expect={"awaiting_mayor": False},
+                   values={"awaiting_mayor": True})
+    act.comment = comment
     record("sanction_forwarded_to_mayor", act, actor=user, before=before, after=act_state(act))
     event("forwarded_to_mayor", town_id=act.municipality_id, now=now, actor=user, act=act,
           message="Encaminhado ao prefeito" + (" com alteração." if amended else "."))
@@ -325,12 +328,15 @@ def record_mayor_decision(act: Sanction, user, now: datetime, *, decision: str, 
 def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comment: str = "",
             ref: str = "", before: dict | None = None) -> Decision:
     before = before or act_state(act)
+    # the one winner: the act is taken from "proposed" before anything of the decision is written
+    lifecycle.move(act, "confirm" if status == SanctionStatus.CONFIRMED else "amend", now=now,
+                   expect={"awaiting_mayor": act.awaiting_mayor},
+                   values={"awaiting_mayor": False, "decided_at": utc(now),
+                           "decided_by_user_id": user.id})
     pricing.reprice_for_decision(act, "registrar a decisão do prefeito" if ref else
                                  "alterar o ato" if status == SanctionStatus.AMENDED
                                  else "confirmar")
-    act.status, act.comment, act.decision_ref = status, comment, ref
-    act.awaiting_mayor = False
-    act.decided_at, act.decided_by_user_id, act.updated_at = utc(now), user.id, utc(now)
+    act.comment, act.decision_ref = comment, ref
     # Time runs from delivery, not from the decision (Nova Santa Helena Lei 535/2013 Art. 27
     # § único "Após o recebimento"; Nortelândia Lei 030/1998 Art. 16 § 2º "a partir da
     # intimação"): an act with a document waits for `delivery.record_delivery` ("Aguardando

@@ -24,13 +24,14 @@ from sqlalchemy import select
 
 from inspector import audit
 from inspector.clock import utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.common import act_state, event, local_day, notify, record
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Permit, Sanction, SanctionStatus, Status, StatusChange
 from inspector.rules import SuspensionBounds
 
-VOID = (SanctionStatus.PROPOSED, SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED)
+VOID = lifecycle.VOID
 _COLUMN = {Driver: "driver_id", Permit: "permit_id", Licence: "licence_id"}
 _TARGETS = {Driver: ("registration", "driver"), Permit: ("permit",), Licence: ("licence",)}
 _KIND = {Driver: "driver", Permit: "permit", Licence: "licence"}
