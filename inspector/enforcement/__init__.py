@@ -59,10 +59,11 @@ from inspector.enforcement.common import (
 )
 from inspector.enforcement.deadlines import counting_of, move_for_closure
 from inspector.enforcement.delivery import OFFICE_MEANS, needs_delivery, record_delivery
-from inspector.enforcement.grants import deadline_rule
+from inspector.enforcement.grants import deadline_rule, grant_seen
 from inspector.enforcement.grants import grant as give_grant
 from inspector.enforcement.grants import offered as offered_grants
 from inspector.enforcement.grants import remove as remove_grant
+from inspector.enforcement.lifecycle import Conflict
 from inspector.enforcement.payments import (
     RUNNING_NOTE,
     AlreadyReversed,
@@ -154,13 +155,13 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
 
 
 __all__ = [
-    "AlreadyReversed", "AmendOption", "Choice", "Deadlines", "Decision", "FILERS", "LIST_GROUPS",
+    "AlreadyReversed", "AmendOption", "Choice", "Conflict", "Deadlines", "Decision", "FILERS", "LIST_GROUPS",
     "NotAllowed", "OFFICE_MEANS", "PAYMENT_STATES", "QueuePage", "QueueRow", "RUNNING_NOTE",
     "ReviewState", "TickReport", "VOID_STATUSES", "acts_list", "acts_of", "agents", "amend",
     "amend_options", "balance", "balance_of", "can_file", "check_access_code", "choices", "choose",
     "citation", "comment_inspection", "comply_from_reinspection", "confirm", "counting_of",
     "deadline_rule", "deadline_soon", "deadlines", "decide_appeal", "due_of", "end_of_local_day",
-    "event", "events_of", "file_appeal", "give_grant", "history", "holder_of",
+    "event", "events_of", "file_appeal", "give_grant", "grant_seen", "history", "holder_of",
     "inspection_review_state", "loads", "mark_reviewed", "money_of", "move_for_closure",
     "needs_delivery", "new_access_code", "normalise_code", "notice_for_holder",
     "notices_for_holder", "notify", "offenders", "offered_grants", "on_inspection_complete",

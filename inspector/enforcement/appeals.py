@@ -115,7 +115,7 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
         notify("appeal_decided", appeal=appeal, act=act)
         return appeal
     if act.status == SanctionStatus.APPEALED:
-        raise ValidationFailed({"status": "Já há um recurso deste ato aguardando decisão."})
+        raise lifecycle.Conflict({"status": "Já há um recurso deste ato aguardando decisão."})
     if act.appeals and any(a.status in (AppealStatus.ACCEPTED, AppealStatus.REFUSED)
                            for a in act.appeals):
         raise ValidationFailed({"status": "O recurso deste ato já foi decidido."})
@@ -153,7 +153,7 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
                                                                 "este recurso.")
         ref = text(ref, "ref", required=False, minimum=1, maximum=200, what="a referência")
     if appeal.status != AppealStatus.PENDING:
-        raise ValidationFailed({"status": f"Este recurso já está “{appeal.status.label}”."})
+        raise lifecycle.conflict(appeal, None, noun="Este recurso", entity="appeal")
     body = text(text_, "decision_text", minimum=5, what="a fundamentação da decisão")
     act = appeal.sanction
     before_act, before = act_state(act), _appeal_state(appeal)

@@ -77,6 +77,9 @@ def _moment(act: Sanction, day: date, at: time | None, now: datetime) -> datetim
 def _parse(act: Sanction, day, at, via: str, ref: str, now: datetime):
     errors: dict[str, str] = {}
     if not act.awaiting_delivery:
+        if act.delivery_recorded_at is not None:   # someone recorded it first: 409
+            raise lifecycle.Conflict({"status": "Este ato não aguarda entrega: já foi entregue "
+                                                f"em {fmt_date(local_day(utc(act.notified_at)))}."})
         errors["status"] = ("Este ato não aguarda entrega: " + (
             f"já foi entregue em {fmt_date(local_day(utc(act.notified_at)))}."
             if act.notified_at is not None else f"está “{act.status_label.lower()}”."))

@@ -85,10 +85,23 @@ def _as_read(act: Sanction) -> dict:
             "deadline_days": act.deadline_days, "deadline_hours": act.deadline_hours}
 
 
-def grant(act: Sanction, user, now: datetime, *, days, reason: str) -> Sanction:
+def grant_seen(act: Sanction) -> str:
+    """The act's deadline as a page shows it, sent back with the grant's forms: a grant or
+    removal taken meanwhile by someone else makes it stale (409, `seen_as`)."""
+    return f"{act.deadline_granted_by or ''}:{act.deadline_days or ''}:{act.deadline_hours or ''}"
+
+
+def _seen_as(act: Sanction, seen: str | None) -> None:
+    if seen is not None and seen != grant_seen(act):
+        raise lifecycle.conflict(act, None, done="alterado")
+
+
+def grant(act: Sanction, user, now: datetime, *, days, reason: str,
+          seen: str | None = None) -> Sanction:
     """The supervisor grants `days` (1 to the law's maximum) with a reason: the act's deadline
     becomes them, counted from its notification as its law counts days."""
     option = _pending(act, user)
+    _seen_as(act, seen)
     if not option.eligible:
         raise ValidationFailed({"grant_days": f"Prazo do {option.citation.article} não pode ser "
                                               f"concedido: {option.refusal}."})
@@ -117,10 +130,12 @@ def grant(act: Sanction, user, now: datetime, *, days, reason: str) -> Sanction:
     return act
 
 
-def remove(act: Sanction, user, now: datetime, *, reason: str) -> Sanction:
+def remove(act: Sanction, user, now: datetime, *, reason: str,
+           seen: str | None = None) -> Sanction:
     """The supervisor takes the granted days back, with a reason: the law's own deadline
     (Tapurah Art. 29 § único: 72 hours) again."""
     _pending(act, user)
+    _seen_as(act, seen)
     if act.deadline_granted_by is None:
         raise ValidationFailed({"grant_reason": "Este ato não tem prazo concedido a retirar."})
     reason = clean_text(reason, "grant_reason", minimum=GRANT_REASON_MIN,

@@ -22,7 +22,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from inspector.clock import LOCAL_TZ, utc
-from inspector.errors import InspectorError
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, Sanction, SanctionStatus, User
 
@@ -58,10 +58,14 @@ OFFICE = "supervisão ou administração"
 SYSTEM = "sistema (a lei, a apuração diária)"
 
 
-class Conflict(InspectorError):
-    """Someone else took this decision first (HTTP 409): nothing of this request was written."""
+class Conflict(ValidationFailed):
+    """Someone else took this decision first (HTTP 409): nothing of this request was written.
+    A ValidationFailed, so the review's card shows it where the decision was asked for."""
 
     status = 409
+
+    def __str__(self) -> str:
+        return " ".join(self.errors.values())
 
 
 @dataclass(frozen=True)
@@ -180,7 +184,7 @@ def conflict(row, message: str | None, *, done: str = "decidido", noun: str = "E
             at = last.at if last.at.tzinfo else last.at.replace(tzinfo=UTC)
             message = (f"{noun} já foi {done} por {user.name if user else last.actor} em "
                        f"{at.astimezone(LOCAL_TZ):%d/%m/%Y às %H:%M}.")
-    return Conflict(message + " Recarregue a página para ver como ficou.")
+    return Conflict({"status": message + " Recarregue a página para ver como ficou."})
 
 
 # --- the law's order in the audit log ----------------------------------------------------------------

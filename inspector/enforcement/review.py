@@ -20,7 +20,6 @@ from inspector.clock import utc
 from inspector.enforcement import delivery, lifecycle, pricing, suspensions
 from inspector.enforcement.acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from inspector.enforcement.common import (
-    NotAllowed,
     act_state,
     as_json,
     event,
@@ -188,8 +187,14 @@ def _apply_option(act: Sanction, opt: AmendOption) -> None:
 
 
 def _pending(act: Sanction) -> None:
+    """The act still waits for this decision; else 409, saying who decided it and when."""
     if act.status != SanctionStatus.PROPOSED:
-        raise ValidationFailed({"status": f"Este ato já foi decidido ({act.status_label})."})
+        raise lifecycle.conflict(act, None)
+
+
+def _not_forwarded(act: Sanction) -> None:
+    if act.awaiting_mayor:
+        raise lifecycle.conflict(act, None, done="encaminhado ao prefeito")
 
 
 def _not_open_choice(act: Sanction) -> None:
@@ -203,8 +208,7 @@ def confirm(act: Sanction, user, now: datetime, *, amount=None, comment: str = "
     suspension lasts `days` (the pack's default when not given, within its bounds)."""
     require_role(user, *REVIEWERS, message="Só a supervisão confirma atos.")
     _pending(act)
-    if act.awaiting_mayor:
-        raise NotAllowed({"status": "Aguarda decisão do prefeito: registre a decisão dele."})
+    _not_forwarded(act)
     _not_open_choice(act)
     comment = text(comment, "comment", required=False, minimum=1, what="o comentário")
     open_amount = act.amount is None and act.amount_max is not None
@@ -223,8 +227,7 @@ def amend(act: Sanction, user, now: datetime, *, option: str | None = None, amou
     """Decide the act with another measure, amount or suspension length within the bounds."""
     require_role(user, *REVIEWERS, message="Só a supervisão altera atos.")
     _pending(act)
-    if act.awaiting_mayor:
-        raise NotAllowed({"status": "Aguarda decisão do prefeito: registre a decisão dele."})
+    _not_forwarded(act)
     reason = text(reason, "reason", what="o motivo da alteração")
     comment = text(comment, "comment", required=False, minimum=1, what="o comentário")
     before = act_state(act)
@@ -259,8 +262,7 @@ def reject(act: Sanction, user, now: datetime, *, reason: str) -> Decision:
     """Reject a proposed act with a reason the agent will read."""
     require_role(user, *REVIEWERS, message="Só a supervisão rejeita atos.")
     _pending(act)
-    if act.awaiting_mayor:
-        raise NotAllowed({"status": "Aguarda decisão do prefeito: registre a decisão dele."})
+    _not_forwarded(act)
     reason = text(reason, "reason", what="o motivo da rejeição")
     return _close_rejected(act, user, now, reason)
 
