@@ -34,10 +34,6 @@ Entry points
 """
 from __future__ import annotations
 
-import logging
-from datetime import datetime
-
-from inspector.clock import utc
 from inspector.enforcement.acts import (
     check_access_code,
     new_access_code,
@@ -79,7 +75,7 @@ from inspector.enforcement.payments import (
 )
 from inspector.enforcement.payments import STATES as PAYMENT_STATES
 from inspector.enforcement.payments import VOID as VOID_STATUSES
-from inspector.enforcement.pending import propose_pending
+from inspector.enforcement.pending import on_inspection_complete, propose_pending
 from inspector.enforcement.propose import (
     comply_from_reinspection,
     history,
@@ -121,38 +117,6 @@ from inspector.enforcement.review import (
 from inspector.enforcement.suspensions import bounds as suspension_bounds
 from inspector.enforcement.suspensions import situation_text
 from inspector.enforcement.tick import TickReport, tick
-from inspector.extensions import db
-from inspector.models import Inspection
-
-log = logging.getLogger(__name__)
-
-
-def on_inspection_complete(insp: Inspection, now: datetime) -> list:
-    """An inspection became complete: propose its acts, close what it finds complied with.
-
-    Runs inside the field sync's transaction, in a savepoint: if anything here fails, the
-    evidence is still stored (the phone must never be refused because of a proposal) and
-    a `no_proposal` event says so; `propose_for_inspection` can be run again later.
-    """
-    if insp.proposed_at is None:
-        insp.proposed_at = utc(now)
-    try:
-        with db.session.begin_nested():
-            acts = propose_for_inspection(insp, now)
-            comply_from_reinspection(insp, now)
-            event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
-                  inspection_id=insp.id,
-                  message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
-                  dedupe_key=f"to_review:{insp.id}")
-            notify("inspection_to_review", inspection=insp, acts=acts)
-    except Exception:  # noqa: BLE001 - the evidence matters more than the proposal
-        log.exception("enforcement: proposals for inspection %s failed", insp.uuid)
-        event("no_proposal", town_id=insp.municipality_id, now=now, actor=None,
-              inspection_id=insp.id, message="Propostas não geradas (erro interno); "
-              "gere-as de novo pela revisão.")
-        return []
-    return acts
-
 
 __all__ = [
     "AlreadyReversed", "AmendOption", "Choice", "Conflict", "Deadlines", "Decision", "FILERS", "LIST_GROUPS",

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from inspector import audit, laws, rules
 from inspector.clock import aware, utc
-from inspector.enforcement import deadlines, lifecycle
+from inspector.enforcement import deadlines, lifecycle, suspensions
 from inspector.enforcement.common import (
     LOCAL_TZ,
     act_state,
@@ -24,8 +24,10 @@ from inspector.enforcement.common import (
     loads,
     local_day,
     notify,
+    pack_of,
     record,
 )
+from inspector.enforcement.effects import EFFECTS, effect_subject, set_status
 from inspector.extensions import db
 from inspector.models import (
     Driver,
@@ -48,10 +50,6 @@ DOCUMENTS = {"notice": "notice", "written_warning": "warning", "fine": "infracti
              "daily_fine": "infraction_record", "suspension": "decision",
              "revocation": "decision", "suspension_or_revocation": "decision", "ban": "decision"}
 PREFIXES = {"notice": "NOT", "warning": "ADV", "infraction_record": "AI", "decision": "DEC"}
-# What a decided act does to the registry row it targets. A ban ("impedimento para prestação
-# futura do serviço", Nova Santa Helena Lei 535/2013 Art. 25 V) ends the driver's registration
-# and keeps it ended: registry.change_status refuses to reactivate it (registry_limits.ban_of).
-EFFECTS = {"suspension": Status.SUSPENDED, "revocation": Status.REVOKED, "ban": Status.REVOKED}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud over the phone
 _hasher = PasswordHasher()
 
@@ -188,39 +186,10 @@ def accrue(fine: Fine, now: datetime) -> bool:
 
 
 # --- effect on the registry -----------------------------------------------------------------------
-def effect_subject(act: Sanction):
-    """The registry row a suspension or revocation acts on (driver, permit, licence)."""
-    if act.target in ("registration", "driver") and act.driver_id:
-        return db.session.get(Driver, act.driver_id)
-    if act.target == "permit" and act.permit_id:
-        return db.session.get(Permit, act.permit_id)
-    if act.target == "licence" and act.licence_id:
-        return db.session.get(Licence, act.licence_id)
-    return None
-
-
-def _set_status(subject, to: Status, reason: str, actor, until=None) -> StatusChange:
-    kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
-    before = audit.snapshot(subject)
-    change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
-                          subject_id=subject.id, from_status=subject.status, to_status=to,
-                          reason=reason[:2000], user_id=getattr(actor, "id", None))
-    subject.status = to
-    subject.suspended_until = until if to == Status.SUSPENDED else None
-    db.session.add(change)
-    db.session.flush()
-    audit.record("status_changed", kind, subject.id, before=before,
-                 after=audit.snapshot(subject) | {"reason": reason[:2000]},
-                 actor=actor or "enforcement-tick", municipality_id=subject.municipality_id)
-    return change
-
-
 def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
     """Suspend or revoke the driver's registration, the permit or the licence; True if done.
 
     A suspension runs for its period (`suspensions`): the row keeps its last day."""
-    from inspector.enforcement import suspensions
-
     to = EFFECTS.get(act.kind)
     subject = effect_subject(act)
     if to is None or subject is None or act.effect_applied_at is not None:
@@ -230,7 +199,7 @@ def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
     period = suspensions.period_text(act)
     if subject.status != to and subject.status != Status.REVOKED:
         cite = (_cite(act) or {}).get("article", "")
-        change = _set_status(subject, to, f"{act.kind_label} ({act.law}, {cite}): {act.label}. "
+        change = set_status(subject, to, f"{act.kind_label} ({act.law}, {cite}): {act.label}. "
                              + (f"{period[0].upper()}{period[1:]}. " if period else "")
                              + f"Ato nº {act.id}.", actor, until=act.suspension_end)
         act.effect_change_id = change.id
@@ -257,7 +226,7 @@ def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> b
         StatusChange.reason.like(f"%Ato nº {act.id}.%")))
     if made_by_this_act is None:  # it was already so before this act: not ours to undo
         return False
-    _set_status(subject, Status.ACTIVE, reason, actor)
+    set_status(subject, Status.ACTIVE, reason, actor)
     event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
           message="Cadastro restabelecido: recurso provido.",
           data={"target": act.target, "status": "active", "subject_id": subject.id})
@@ -265,8 +234,6 @@ def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> b
 
 
 def _end_suspension(act: Sanction, now: datetime, reason: str, actor) -> bool:
-    from inspector.enforcement import suspensions
-
     if act.effect_applied_at is None or act.effect_lifted_at is not None:
         return False
     restored, what = suspensions.end_period(act, now, reason[:1500], actor=actor)
@@ -281,11 +248,6 @@ def _cite(act: Sanction) -> dict | None:
 
 
 # --- missed deadline -> daily fine ----------------------------------------------------------------
-def pack_of(act: Sanction) -> rules.RulePack:
-    """The rule pack the act was proposed under."""
-    return next(p for p in rules.load_all() if p.id == act.pack_id)
-
-
 def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | None:
     """Turn a notice whose deadline passed into the daily fine its ladder step names.
 

@@ -36,7 +36,8 @@ from __future__ import annotations
 from datetime import date, datetime, time
 
 from inspector.clock import aware, utc
-from inspector.enforcement import lifecycle
+from inspector.enforcement import lifecycle, suspensions
+from inspector.enforcement.acts import DOCUMENTS, accrue, apply_effect, schedule
 from inspector.enforcement.common import (
     LOCAL_TZ,
     act_state,
@@ -60,8 +61,6 @@ OFFICE_MEANS = {k: v for k, v in DELIVERY_MEANS.items() if k != "street"}
 def needs_delivery(act: Sanction) -> bool:
     """Whether a decision of this act waits for its delivery before time runs: it carries a
     document and was not already notified on the street."""
-    from inspector.enforcement.acts import DOCUMENTS
-
     return act.notified_at is None and act.kind in DOCUMENTS
 
 
@@ -129,9 +128,6 @@ def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: s
     """Record that a decided act reached the offender (supervisor or admin): from that moment
     its deadline, appeal window, suspension and registry effect run, as the decision used to
     start them. ValidationFailed naming each field that will not do; nothing written."""
-    from inspector.enforcement import suspensions
-    from inspector.enforcement.acts import accrue, apply_effect, schedule
-
     require_role(user, Role.SUPERVISOR, Role.ADMIN,
                  message="Só a supervisão ou a administração registram a entrega de um ato.")
     day, at, ref = _parse(act, day, at, (via or "").strip(), ref, now)

@@ -24,19 +24,19 @@ from sqlalchemy.orm.attributes import set_committed_value
 from inspector.clock import LOCAL_TZ, utc
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import AuditEntry, Sanction, SanctionStatus, User
+from inspector.models import EFFECTIVE, AuditEntry, Sanction, SanctionStatus, User
+from inspector.models.enforcement import AWAITS_DELIVERY as _AWAITS_DELIVERY
 
 S = SanctionStatus
 
 # --- named status sets (the one definition) -----------------------------------------------------
 PENDING = (S.PROPOSED,)
 # decided, in force, a document that may still wait for its delivery
-AWAITS_DELIVERY = (S.CONFIRMED, S.AMENDED)
+AWAITS_DELIVERY = _AWAITS_DELIVERY   # (confirmed, amended): the model's `awaiting_delivery`
 # decided and standing: a deadline may still run, a notice still be complied with
 OPEN = (S.CONFIRMED, S.AMENDED, S.APPEALED, S.APPEAL_REFUSED, S.CONVERTED_TO_DAILY_FINE)
 # with effect: counts in the offender's history (the models' EFFECTIVE)
-DECIDED = (S.CONFIRMED, S.AMENDED, S.COMPLIED, S.CONVERTED_TO_DAILY_FINE, S.APPEALED,
-           S.APPEAL_REFUSED, S.CLOSED)
+DECIDED = EFFECTIVE
 # followed by the tick: deadlines, appeal windows, effects
 LIVE = (S.CONFIRMED, S.AMENDED, S.APPEALED, S.APPEAL_REFUSED, S.CONVERTED_TO_DAILY_FINE,
         S.COMPLIED)

@@ -51,8 +51,7 @@ DEADLINE_KINDS = ("notice", "written_warning", "oral_warning")
 # intimação" of the company; Tapurah 406 Art. 27 I: the rider signs, the company gets a copy).
 SIGNER_TARGETS = ("driver", "registration")
 NARROWED = {"suspension": "Suspensão", "revocation": "Cassação"}
-OPEN_NOTICE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
-               SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE)
+OPEN_NOTICE = lifecycle.OPEN
 
 
 @dataclass(frozen=True)

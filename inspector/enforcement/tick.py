@@ -66,13 +66,7 @@ from inspector.models import (
     Vehicle,
 )
 
-CONVERTIBLE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
-               SanctionStatus.APPEAL_REFUSED)
-LIVE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
-        SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE,
-        SanctionStatus.COMPLIED)
-CLOSABLE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEAL_REFUSED,
-            SanctionStatus.COMPLIED)
+CONVERTIBLE, LIVE, CLOSABLE = lifecycle.CONVERTIBLE, lifecycle.LIVE, lifecycle.CLOSABLE
 
 
 @dataclass
