@@ -39,6 +39,16 @@ class ValidationFailed(InspectorError):
         return "; ".join(f"{k}: {v}" for k, v in self.errors.items())
 
 
+class Conflict(ValidationFailed):
+    """Someone else changed the same thing first (HTTP 409): of simultaneous decisions on one
+    object one wins, by a conditional UPDATE on the state read, and the others write nothing."""
+
+    status = 409
+
+    def __str__(self) -> str:
+        return " ".join(self.errors.values())
+
+
 MESSAGES = {
     400: "O pedido não pôde ser entendido.",
     401: "Entre com seu usuário e senha para continuar.",

@@ -22,7 +22,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from inspector.clock import LOCAL_TZ, utc
-from inspector.errors import ValidationFailed
+from inspector.errors import Conflict  # a ValidationFailed: the act's card shows it (409)
 from inspector.extensions import db
 from inspector.models import EFFECTIVE, AuditEntry, Sanction, SanctionStatus, User
 from inspector.models.enforcement import AWAITS_DELIVERY as _AWAITS_DELIVERY
@@ -56,16 +56,6 @@ REVIEW = "supervisão (ou administração)"
 MAYOR = "prefeito (registrado pela administração)"
 OFFICE = "supervisão ou administração"
 SYSTEM = "sistema (a lei, a apuração diária)"
-
-
-class Conflict(ValidationFailed):
-    """Someone else took this decision first (HTTP 409): nothing of this request was written.
-    A ValidationFailed, so the review's card shows it where the decision was asked for."""
-
-    status = 409
-
-    def __str__(self) -> str:
-        return " ".join(self.errors.values())
 
 
 @dataclass(frozen=True)

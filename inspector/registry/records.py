@@ -19,9 +19,11 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
+from sqlalchemy import update
+
 from inspector import audit
 from inspector.clock import local_day
-from inspector.errors import ValidationFailed
+from inspector.errors import Conflict, ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from inspector.models import (
@@ -477,14 +479,22 @@ def change_status(subject: Permit | Licence | Driver, to_status: Status | str, r
         errors["reason"] = "motivo curto demais: diga por que"
     elif len(reason) > 2000:
         errors["reason"] = "motivo longo demais (máximo 2000 caracteres)"
-    if errors:
-        raise ValidationFailed(errors)
+    if errors:   # already so, and nothing else wrong: someone changed it first (409)
+        raise (Conflict if errors == {"status": f"a situação já é “{label(target)}”"}
+               else ValidationFailed)(errors)
     before = _snap(subject)
     change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
                           subject_id=subject.id, from_status=subject.status, to_status=target,
                           reason=reason, user_id=getattr(actor, "id", None))
-    subject.status = target
-    subject.suspended_until = None   # a period is the enforcement act's; by hand: no known end
+    # one winner: of two changes at once, one finds the row in the status it was read in
+    model = type(subject)
+    done = db.session.execute(update(model).where(model.id == subject.id,
+                                                  model.status == subject.status)
+                              .values(status=target, suspended_until=None)
+                              .execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        raise Conflict({"status": "a situação acabou de ser mudada por outra pessoa: recarregue"})
+    db.session.refresh(subject)   # suspended_until: a period is the enforcement act's
     db.session.add(change)
     db.session.flush()
     audit.record("status_changed", kind, subject.id, before=before,
