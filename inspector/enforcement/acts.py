@@ -30,18 +30,16 @@ from inspector.enforcement.common import (
 from inspector.enforcement.effects import EFFECTS, effect_subject, set_status
 from inspector.extensions import db
 from inspector.models import (
-    Driver,
     Fine,
     Inspection,
-    Licence,
     Municipality,
     Notice,
-    Permit,
     Sanction,
     SanctionStatus,
     Status,
     StatusChange,
 )
+from inspector.registry.status import KINDS
 from inspector.rules import decree_label, money
 
 # Which document carries an act to the offender (oral warnings and requests to other
@@ -201,7 +199,7 @@ def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
         cite = (_cite(act) or {}).get("article", "")
         change = set_status(subject, to, f"{act.kind_label} ({act.law}, {cite}): {act.label}. "
                              + (f"{period[0].upper()}{period[1:]}. " if period else "")
-                             + f"Ato nº {act.id}.", actor, until=act.suspension_end)
+                             + f"Ato nº {act.id}.", actor, until=act.suspension_end, act=act)
         act.effect_change_id = change.id
     elif act.kind == "suspension":   # already suspended: by another act (extended) or by hand
         suspensions.refresh_until(subject, actor=actor, act=act)
@@ -219,14 +217,13 @@ def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> b
     if act.effect_applied_at is None or subject is None or \
             subject.status != EFFECTS.get(act.kind):
         return False
-    kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
+    kind = KINDS[type(subject)]
     made_by_this_act = db.session.scalar(select(StatusChange.id).where(
         StatusChange.subject_type == kind, StatusChange.subject_id == subject.id,
-        StatusChange.to_status == subject.status,
-        StatusChange.reason.like(f"%Ato nº {act.id}.%")))
+        StatusChange.to_status == subject.status, StatusChange.sanction_id == act.id))
     if made_by_this_act is None:  # it was already so before this act: not ours to undo
         return False
-    set_status(subject, Status.ACTIVE, reason, actor)
+    set_status(subject, Status.ACTIVE, reason, actor, act=act)
     event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
           message="Cadastro restabelecido: recurso provido.",
           data={"target": act.target, "status": "active", "subject_id": subject.id})

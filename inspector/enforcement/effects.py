@@ -3,9 +3,9 @@ row's status and the status change that records it. Below acts and suspensions, 
 change it."""
 from __future__ import annotations
 
-from inspector import audit
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Permit, Sanction, Status, StatusChange
+from inspector.registry import status as registry_status
 
 # A ban ("impedimento para prestação futura do serviço", Nova Santa Helena Lei 535/2013 Art. 25
 # V) ends the driver's registration and keeps it ended: registry.change_status refuses to
@@ -24,21 +24,12 @@ def effect_subject(act: Sanction):
     return None
 
 
-def set_status(subject, to: Status, reason: str, actor, until=None) -> StatusChange:
-    """Change a registry row's status for an act, with its StatusChange and audit entry."""
-    kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
-    before = audit.snapshot(subject)
-    change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
-                          subject_id=subject.id, from_status=subject.status, to_status=to,
-                          reason=reason[:2000], user_id=getattr(actor, "id", None))
-    subject.status = to
-    subject.suspended_until = until if to == Status.SUSPENDED else None
-    db.session.add(change)
-    db.session.flush()
-    audit.record("status_changed", kind, subject.id, before=before,
-                 after=audit.snapshot(subject) | {"reason": reason[:2000]},
-                 actor=actor or "enforcement-tick", municipality_id=subject.municipality_id)
-    return change
+def set_status(subject, to: Status, reason: str, actor, until=None, *,
+               act: Sanction | None = None) -> StatusChange:
+    """Change a registry row's status for an act, through the registry's one writer of a
+    status (the same refusals as by hand; the change names the act)."""
+    return registry_status.write(subject, to, reason, actor, until=until,
+                                 sanction_id=act.id if act is not None else None)
 
 
 __all__ = ["EFFECTS", "effect_subject", "set_status"]

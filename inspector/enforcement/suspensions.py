@@ -210,7 +210,7 @@ def end_period(act: Sanction, now: datetime, reason: str, *, actor=None) -> tupl
         return False, (f"continua suspenso até {fmt(last.suspension_end)} pelo ato nº "
                        f"{last.id}")
     previous = change.from_status or Status.ACTIVE
-    set_status(subject, previous, f"{reason} Ato nº {act.id}.", actor)
+    set_status(subject, previous, f"{reason} Ato nº {act.id}.", actor, act=act)
     return True, f"cadastro restabelecido ({STATUS_WORDS.get(previous, previous.value)})"
 
 

@@ -19,8 +19,6 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from sqlalchemy import update
-
 from inspector import audit
 from inspector.clock import local_day
 from inspector.errors import Conflict, ValidationFailed
@@ -45,6 +43,7 @@ from inspector.models import (
 )
 from inspector.registry import document_validity, rg, vistoria_validity
 from inspector.registry import limits as registry_limits
+from inspector.registry import status as registry_status
 from inspector.registry.base import (
     NOT_FOUND,
     _check,
@@ -459,20 +458,18 @@ _SUBJECTS = {Permit: "permit", Licence: "licence", Driver: "driver"}
 
 def change_status(subject: Permit | Licence | Driver, to_status: Status | str, reason: str, *,
                   actor) -> StatusChange:
-    """Suspend, revoke or reactivate a permit, licence or driver registration, with a reason."""
+    """Suspend, revoke or reactivate a permit, licence or driver registration, with a reason
+    (through the one writer of a status, registry/status.py)."""
     errors = {}
-    kind = _SUBJECTS.get(type(subject))
-    if kind is None:
+    if type(subject) not in registry_status.KINDS:
         raise TypeError(f"no status on {type(subject).__name__}")
     target = to_status if isinstance(to_status, Status) else Fields({"s": to_status}).choice(
         "s", Status, required=False)
     reason = re.sub(r"\s+", " ", reason or "").strip()
     if target is None:
         errors["status"] = "situação desconhecida"
-    elif target == subject.status:
-        errors["status"] = f"a situação já é “{label(target)}”"
-    elif kind == "driver" and (ban := registry_limits.ban_of(subject)) is not None:
-        errors["status"] = registry_limits.ban_message(ban)
+    elif (why := registry_status.refusal(subject, target)) is not None:
+        errors["status"] = why
     if not reason:
         errors["reason"] = "informe o motivo"
     elif len(reason) < 5:
@@ -482,22 +479,5 @@ def change_status(subject: Permit | Licence | Driver, to_status: Status | str, r
     if errors:   # already so, and nothing else wrong: someone changed it first (409)
         raise (Conflict if errors == {"status": f"a situação já é “{label(target)}”"}
                else ValidationFailed)(errors)
-    before = _snap(subject)
-    change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
-                          subject_id=subject.id, from_status=subject.status, to_status=target,
-                          reason=reason, user_id=getattr(actor, "id", None))
-    # one winner: of two changes at once, one finds the row in the status it was read in
-    model = type(subject)
-    done = db.session.execute(update(model).where(model.id == subject.id,
-                                                  model.status == subject.status)
-                              .values(status=target, suspended_until=None)
-                              .execution_options(synchronize_session=False))
-    if done.rowcount != 1:
-        raise Conflict({"status": "a situação acabou de ser mudada por outra pessoa: recarregue"})
-    db.session.refresh(subject)   # suspended_until: a period is the enforcement act's
-    db.session.add(change)
-    db.session.flush()
-    audit.record("status_changed", kind, subject.id, before=before,
-                 after=_snap(subject) | {"reason": reason}, actor=actor,
-                 municipality_id=subject.municipality_id)
-    return change
+    # by hand a suspension has no known end (a period is the enforcement act's)
+    return registry_status.write(subject, target, reason, actor)
