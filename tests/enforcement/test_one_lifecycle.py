@@ -7,6 +7,7 @@ import ast
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from inspector.enforcement import lifecycle
@@ -62,3 +63,18 @@ def test_every_status_is_reached_and_terminal_ones_are_never_left():
     # a terminal act is left alone by every step that changes a status
     assert all(lifecycle.find(t.event, s) is None or lifecycle.find(t.event, s).to is None
                for t in lifecycle.TRANSITIONS for s in lifecycle.TERMINAL)
+
+
+def test_in_production_the_tick_refuses_another_clock(app):
+    """DOMAIN.md (second round): the tick in production uses the real clock only; a --now in
+    the future could issue fines ahead of time. Tests and demo (debug) may move it."""
+    app.testing = False
+    try:
+        r = app.test_cli_runner().invoke(args=["enforcement", "tick", "--now",
+                                               "2031-01-01T10:00:00-04:00"])
+        assert r.exit_code == 2 and "--now recusado em produção" in r.output
+        now = app.test_cli_runner().invoke(args=["enforcement", "tick", "--now",
+                                                 datetime.now(UTC).isoformat()])
+        assert now.exit_code == 0, now.output
+    finally:
+        app.testing = True
