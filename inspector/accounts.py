@@ -1,8 +1,10 @@
 """Create and manage accounts."""
 from __future__ import annotations
 
+from sqlalchemy import update
+
 from inspector import audit
-from inspector.errors import ValidationFailed
+from inspector.errors import Conflict, ValidationFailed
 from inspector.extensions import db
 from inspector.models import Municipality, Role, User
 from inspector.security import end_all_sessions, hash_password
@@ -87,7 +89,13 @@ def set_active(username: str, active: bool, actor=None) -> User:
     if user is None:
         raise ValidationFailed({"username": f"usuário desconhecido: {username!r}"})
     before = {"active": user.active}
-    user.active = active
+    # one winner: of two deactivations at once, one finds the account as it read it
+    done = db.session.execute(update(User).where(User.id == user.id, User.active == (not active))
+                              .values(active=active).execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        raise Conflict({"user": f"a conta {user.username} já está "
+                                f"{'ativa' if active else 'desativada'}"})
+    db.session.refresh(user)
     if not active:
         end_all_sessions(user)
     audit.record("user_enabled" if active else "user_disabled", "user", user.id, actor=actor,

@@ -39,6 +39,16 @@ class ValidationFailed(InspectorError):
         return "; ".join(f"{k}: {v}" for k, v in self.errors.items())
 
 
+class Conflict(ValidationFailed):
+    """Someone else changed the same thing first (HTTP 409): of simultaneous decisions on one
+    object one wins, by a conditional UPDATE on the state read, and the others write nothing."""
+
+    status = 409
+
+    def __str__(self) -> str:
+        return " ".join(self.errors.values())
+
+
 MESSAGES = {
     400: "O pedido não pôde ser entendido.",
     401: "Entre com seu usuário e senha para continuar.",
@@ -155,6 +165,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(InspectorError)
     def refused(e: InspectorError):
+        db.session.rollback()   # a refused request leaves nothing half-written (409: a loser)
         if e.status >= 500:  # the detail (a store's address, its error) is for the operator
             app.logger.warning("service unavailable: %s", e)
         return error_response(e.status, e.message)

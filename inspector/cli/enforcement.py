@@ -2,18 +2,21 @@
 
 Idempotent and safe to run every minute (and two at once): see
 `inspector/enforcement/tick.py`. Without `--now` the real clock is used; a time
-without an offset is read as local time in Mato Grosso (America/Cuiaba).
+without an offset is read as local time in Mato Grosso (America/Cuiaba). In production
+(neither TESTING nor debug) a `--now` more than five minutes from the real clock is refused.
 """
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import click
+from flask import current_app
 from flask.cli import AppGroup
 
 from inspector import clock
 
+NOW_SLACK = timedelta(minutes=5)   # a cron's --now written a moment before it runs
 enforcement_cli = AppGroup("enforcement", help="Legal acts: deadlines, daily fines, appeals.")
 
 
@@ -66,6 +69,12 @@ def tick_command(now_text: str | None, as_json: bool) -> None:
         now = parse_now(now_text)
     except ValueError:
         fail(f"--now inválido: '{now_text}' (use ISO 8601, ex. 2026-03-05T10:00:00-04:00)")
+    # in production only the real clock: another --now could issue fines ahead of time
+    if now_text is not None and not (current_app.testing or current_app.debug) \
+            and abs(now - datetime.now(UTC)) > NOW_SLACK:
+        fail("--now recusado em produção: a apuração usa só o relógio real (um --now no "
+             "futuro emitiria multas antes do tempo); use-o só em testes e demonstração "
+             "(FLASK_DEBUG=1)")
     report = enforcement.tick(now)
     fleet_days = record_fleet_days(now)
     from inspector.cli.notifications import deliver_after_tick

@@ -33,17 +33,28 @@ def _anchor(value: str) -> tuple[int, str]:
 @click.option("--expect", "anchors", multiple=True, metavar="SEQ:HASH",
               help="An entry a document printed (repeatable): the log must still hold it.")
 def audit_verify(as_json: bool, anchors: tuple[str, ...]) -> None:
-    """Walk the chain; report the first broken link (exit 1) or that it holds. With
-    --expect, also that every entry printed on a document is still there (a truncated tail
-    leaves a chain that holds, but not the documents' entries)."""
+    """Walk the chain; report the first broken link (exit 1) or that it holds. Then replay
+    each act's audited transitions against the law's order (enforcement/lifecycle.py): an
+    entry the transition table forbids (two decisions of one act, a daily fine from a deadline
+    that never started...) fails too (exit 1), named. With --expect, also that every entry
+    printed on a document is still there (a truncated tail leaves a chain that holds, but not
+    the documents' entries)."""
+    from sqlalchemy import select
+
     from inspector.audit import missing_anchors, verify
+    from inspector.enforcement.lifecycle import replay
+    from inspector.models import AuditEntry
 
     expected = [_anchor(a) for a in anchors]
     count, broken = verify()
+    order = replay(db.session.scalars(select(AuditEntry).order_by(AuditEntry.seq)
+                                      .execution_options(yield_per=1000)))
     problems = missing_anchors(expected)
     if as_json:
-        click.echo(json.dumps({"ok": broken is None and not problems, "verified": count,
+        click.echo(json.dumps({"ok": broken is None and order is None and not problems,
+                               "verified": count,
                                "broken": None if broken is None else broken.__dict__,
+                               "out_of_order": None if order is None else order.__dict__,
                                "anchors": len(expected), "anchor_problems": problems}))
     else:
         if broken is None:
@@ -51,11 +62,15 @@ def audit_verify(as_json: bool, anchors: tuple[str, ...]) -> None:
         else:
             click.echo(f"BROKEN at entry #{broken.seq} (id {broken.entry_id}): "
                        f"{broken.reason}; {count} entries before it hold")
+        if order is None:
+            click.echo("ok: every act's entries follow the law's order")
+        else:
+            click.echo(f"OUT OF ORDER at entry #{order.seq} (id {order.entry_id}): {order.reason}")
         for problem in problems:
             click.echo(f"DOCUMENT: {problem}")
         if expected and not problems:
             click.echo(f"ok: the {len(expected)} entries printed on documents are there")
-    if broken is not None or problems:
+    if broken is not None or order is not None or problems:
         sys.exit(1)
 
 

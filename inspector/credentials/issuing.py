@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from flask import current_app
-from sqlalchemy import and_, false, func, lambda_stmt, or_, select
+from sqlalchemy import and_, false, func, lambda_stmt, or_, select, update
 from sqlalchemy.orm import joinedload
 
 from inspector import audit, clock
@@ -24,7 +24,7 @@ from inspector.credentials.tokens import (
     parse,
     verify_parsed,
 )
-from inspector.errors import ValidationFailed
+from inspector.errors import Conflict, ValidationFailed
 from inspector.extensions import db
 from inspector.models import (
     Credential,
@@ -119,12 +119,17 @@ def revoke(cred: Credential, reason: str, actor=None) -> Credential:
     if len(reason) < MIN_REASON:
         raise ValidationFailed({"motivo": f"diga o motivo (pelo menos {MIN_REASON} letras)"})
     if cred.revoked_at is not None:
-        raise ValidationFailed({"credencial": "esta credencial já está cancelada"})
+        raise Conflict({"credencial": "esta credencial já está cancelada"})
     before = _snapshot(cred)
-    cred.revoked_at = clock.now()
-    cred.revoked_reason = reason[:500]
-    cred.revoked_by_id = getattr(actor, "id", None)
-    db.session.flush()
+    # one winner: of two cancellations (or reissues) at once, one finds it still valid
+    done = db.session.execute(
+        update(Credential).where(Credential.id == cred.id, Credential.revoked_at.is_(None))
+        .values(revoked_at=clock.now(), revoked_reason=reason[:500],
+                revoked_by_id=getattr(actor, "id", None))
+        .execution_options(synchronize_session=False))
+    if done.rowcount != 1:
+        raise Conflict({"credencial": "esta credencial acabou de ser cancelada por outra pessoa"})
+    db.session.refresh(cred)
     audit.record("credential_revoked", "credential", cred.id, before=before,
                  after=_snapshot(cred), actor=actor, municipality_id=cred.municipality_id)
     return cred

@@ -34,10 +34,6 @@ Entry points
 """
 from __future__ import annotations
 
-import logging
-from datetime import datetime
-
-from inspector.clock import utc
 from inspector.enforcement.acts import (
     check_access_code,
     new_access_code,
@@ -59,10 +55,11 @@ from inspector.enforcement.common import (
 )
 from inspector.enforcement.deadlines import counting_of, move_for_closure
 from inspector.enforcement.delivery import OFFICE_MEANS, needs_delivery, record_delivery
-from inspector.enforcement.grants import deadline_rule
+from inspector.enforcement.grants import deadline_rule, grant_seen
 from inspector.enforcement.grants import grant as give_grant
 from inspector.enforcement.grants import offered as offered_grants
 from inspector.enforcement.grants import remove as remove_grant
+from inspector.enforcement.lifecycle import Conflict
 from inspector.enforcement.payments import (
     RUNNING_NOTE,
     AlreadyReversed,
@@ -78,7 +75,7 @@ from inspector.enforcement.payments import (
 )
 from inspector.enforcement.payments import STATES as PAYMENT_STATES
 from inspector.enforcement.payments import VOID as VOID_STATUSES
-from inspector.enforcement.pending import propose_pending
+from inspector.enforcement.pending import on_inspection_complete, propose_pending
 from inspector.enforcement.propose import (
     comply_from_reinspection,
     history,
@@ -120,47 +117,15 @@ from inspector.enforcement.review import (
 from inspector.enforcement.suspensions import bounds as suspension_bounds
 from inspector.enforcement.suspensions import situation_text
 from inspector.enforcement.tick import TickReport, tick
-from inspector.extensions import db
-from inspector.models import Inspection
-
-log = logging.getLogger(__name__)
-
-
-def on_inspection_complete(insp: Inspection, now: datetime) -> list:
-    """An inspection became complete: propose its acts, close what it finds complied with.
-
-    Runs inside the field sync's transaction, in a savepoint: if anything here fails, the
-    evidence is still stored (the phone must never be refused because of a proposal) and
-    a `no_proposal` event says so; `propose_for_inspection` can be run again later.
-    """
-    if insp.proposed_at is None:
-        insp.proposed_at = utc(now)
-    try:
-        with db.session.begin_nested():
-            acts = propose_for_inspection(insp, now)
-            comply_from_reinspection(insp, now)
-            event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
-                  inspection_id=insp.id,
-                  message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
-                  dedupe_key=f"to_review:{insp.id}")
-            notify("inspection_to_review", inspection=insp, acts=acts)
-    except Exception:  # noqa: BLE001 - the evidence matters more than the proposal
-        log.exception("enforcement: proposals for inspection %s failed", insp.uuid)
-        event("no_proposal", town_id=insp.municipality_id, now=now, actor=None,
-              inspection_id=insp.id, message="Propostas não geradas (erro interno); "
-              "gere-as de novo pela revisão.")
-        return []
-    return acts
-
 
 __all__ = [
-    "AlreadyReversed", "AmendOption", "Choice", "Deadlines", "Decision", "FILERS", "LIST_GROUPS",
+    "AlreadyReversed", "AmendOption", "Choice", "Conflict", "Deadlines", "Decision", "FILERS", "LIST_GROUPS",
     "NotAllowed", "OFFICE_MEANS", "PAYMENT_STATES", "QueuePage", "QueueRow", "RUNNING_NOTE",
     "ReviewState", "TickReport", "VOID_STATUSES", "acts_list", "acts_of", "agents", "amend",
     "amend_options", "balance", "balance_of", "can_file", "check_access_code", "choices", "choose",
     "citation", "comment_inspection", "comply_from_reinspection", "confirm", "counting_of",
     "deadline_rule", "deadline_soon", "deadlines", "decide_appeal", "due_of", "end_of_local_day",
-    "event", "events_of", "file_appeal", "give_grant", "history", "holder_of",
+    "event", "events_of", "file_appeal", "give_grant", "grant_seen", "history", "holder_of",
     "inspection_review_state", "loads", "mark_reviewed", "money_of", "move_for_closure",
     "needs_delivery", "new_access_code", "normalise_code", "notice_for_holder",
     "notices_for_holder", "notify", "offenders", "offered_grants", "on_inspection_complete",

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from inspector import audit, laws, rules
 from inspector.clock import aware, utc
-from inspector.enforcement import deadlines
+from inspector.enforcement import deadlines, lifecycle, suspensions
 from inspector.enforcement.common import (
     LOCAL_TZ,
     act_state,
@@ -23,17 +23,16 @@ from inspector.enforcement.common import (
     loads,
     local_day,
     notify,
+    pack_of,
     record,
 )
+from inspector.enforcement.effects import EFFECTS, effect_subject, set_status
 from inspector.extensions import db
 from inspector.models import (
-    Driver,
     Fine,
     Inspection,
-    Licence,
     Municipality,
     Notice,
-    Permit,
     Sanction,
     SanctionStatus,
     Status,
@@ -41,6 +40,7 @@ from inspector.models import (
 )
 from inspector.passwords import password_hasher
 from inspector.rules import decree_label, money
+from inspector.statuses import KINDS
 
 # Which document carries an act to the offender (oral warnings and requests to other
 # authorities have none).
@@ -48,10 +48,6 @@ DOCUMENTS = {"notice": "notice", "written_warning": "warning", "fine": "infracti
              "daily_fine": "infraction_record", "suspension": "decision",
              "revocation": "decision", "suspension_or_revocation": "decision", "ban": "decision"}
 PREFIXES = {"notice": "NOT", "warning": "ADV", "infraction_record": "AI", "decision": "DEC"}
-# What a decided act does to the registry row it targets. A ban ("impedimento para prestação
-# futura do serviço", Nova Santa Helena Lei 535/2013 Art. 25 V) ends the driver's registration
-# and keeps it ended: registry.change_status refuses to reactivate it (registry_limits.ban_of).
-EFFECTS = {"suspension": Status.SUSPENDED, "revocation": Status.REVOKED, "ban": Status.REVOKED}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud over the phone
 
 
@@ -187,39 +183,10 @@ def accrue(fine: Fine, now: datetime) -> bool:
 
 
 # --- effect on the registry -----------------------------------------------------------------------
-def effect_subject(act: Sanction):
-    """The registry row a suspension or revocation acts on (driver, permit, licence)."""
-    if act.target in ("registration", "driver") and act.driver_id:
-        return db.session.get(Driver, act.driver_id)
-    if act.target == "permit" and act.permit_id:
-        return db.session.get(Permit, act.permit_id)
-    if act.target == "licence" and act.licence_id:
-        return db.session.get(Licence, act.licence_id)
-    return None
-
-
-def _set_status(subject, to: Status, reason: str, actor, until=None) -> StatusChange:
-    kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
-    before = audit.snapshot(subject)
-    change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
-                          subject_id=subject.id, from_status=subject.status, to_status=to,
-                          reason=reason[:2000], user_id=getattr(actor, "id", None))
-    subject.status = to
-    subject.suspended_until = until if to == Status.SUSPENDED else None
-    db.session.add(change)
-    db.session.flush()
-    audit.record("status_changed", kind, subject.id, before=before,
-                 after=audit.snapshot(subject) | {"reason": reason[:2000]},
-                 actor=actor or "enforcement-tick", municipality_id=subject.municipality_id)
-    return change
-
-
 def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
     """Suspend or revoke the driver's registration, the permit or the licence; True if done.
 
     A suspension runs for its period (`suspensions`): the row keeps its last day."""
-    from inspector.enforcement import suspensions
-
     to = EFFECTS.get(act.kind)
     subject = effect_subject(act)
     if to is None or subject is None or act.effect_applied_at is not None:
@@ -229,9 +196,9 @@ def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
     period = suspensions.period_text(act)
     if subject.status != to and subject.status != Status.REVOKED:
         cite = (_cite(act) or {}).get("article", "")
-        change = _set_status(subject, to, f"{act.kind_label} ({act.law}, {cite}): {act.label}. "
+        change = set_status(subject, to, f"{act.kind_label} ({act.law}, {cite}): {act.label}. "
                              + (f"{period[0].upper()}{period[1:]}. " if period else "")
-                             + f"Ato nº {act.id}.", actor, until=act.suspension_end)
+                             + f"Ato nº {act.id}.", actor, until=act.suspension_end, act=act)
         act.effect_change_id = change.id
     elif act.kind == "suspension":   # already suspended: by another act (extended) or by hand
         suspensions.refresh_until(subject, actor=actor, act=act)
@@ -249,14 +216,13 @@ def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> b
     if act.effect_applied_at is None or subject is None or \
             subject.status != EFFECTS.get(act.kind):
         return False
-    kind = {Driver: "driver", Permit: "permit", Licence: "licence"}[type(subject)]
+    kind = KINDS[type(subject)]
     made_by_this_act = db.session.scalar(select(StatusChange.id).where(
         StatusChange.subject_type == kind, StatusChange.subject_id == subject.id,
-        StatusChange.to_status == subject.status,
-        StatusChange.reason.like(f"%Ato nº {act.id}.%")))
+        StatusChange.to_status == subject.status, StatusChange.sanction_id == act.id))
     if made_by_this_act is None:  # it was already so before this act: not ours to undo
         return False
-    _set_status(subject, Status.ACTIVE, reason, actor)
+    set_status(subject, Status.ACTIVE, reason, actor, act=act)
     event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
           message="Cadastro restabelecido: recurso provido.",
           data={"target": act.target, "status": "active", "subject_id": subject.id})
@@ -264,8 +230,6 @@ def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> b
 
 
 def _end_suspension(act: Sanction, now: datetime, reason: str, actor) -> bool:
-    from inspector.enforcement import suspensions
-
     if act.effect_applied_at is None or act.effect_lifted_at is not None:
         return False
     restored, what = suspensions.end_period(act, now, reason[:1500], actor=actor)
@@ -280,11 +244,6 @@ def _cite(act: Sanction) -> dict | None:
 
 
 # --- missed deadline -> daily fine ----------------------------------------------------------------
-def pack_of(act: Sanction) -> rules.RulePack:
-    """The rule pack the act was proposed under."""
-    return next(p for p in rules.load_all() if p.id == act.pack_id)
-
-
 def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | None:
     """Turn a notice whose deadline passed into the daily fine its ladder step names.
 
@@ -335,10 +294,7 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
         return None
     schedule(child)
     before = act_state(act)
-    if act.status in (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED,
-                      SanctionStatus.APPEAL_REFUSED):
-        act.status = SanctionStatus.CONVERTED_TO_DAILY_FINE
-    act.updated_at = utc(now)
+    lifecycle.move(act, "convert", now=now)
     record("sanction_converted", act, actor=actor, before=before,
            after=act_state(act) | {"daily_fine_id": child.id})
     record("sanction_applied", child, actor=actor, after=act_state(child) | {

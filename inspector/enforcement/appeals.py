@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from inspector import audit
 from inspector.clock import utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import accrue, apply_effect, revert_effect
 from inspector.enforcement.common import (
     act_state,
@@ -34,8 +35,7 @@ from inspector.rules import fmt_date
 
 FILERS = {"holder": "Titular da permissão", "driver": "Condutor", "company": "Empresa",
           "other": "Procurador(a) / outro"}
-APPEALABLE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
-              SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.CLOSED)
+APPEALABLE = lifecycle.APPEALABLE
 
 
 
@@ -115,16 +115,17 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
         notify("appeal_decided", appeal=appeal, act=act)
         return appeal
     if act.status == SanctionStatus.APPEALED:
-        raise ValidationFailed({"status": "Já há um recurso deste ato aguardando decisão."})
+        raise lifecycle.Conflict({"status": "Já há um recurso deste ato aguardando decisão."})
     if act.appeals and any(a.status in (AppealStatus.ACCEPTED, AppealStatus.REFUSED)
                            for a in act.appeals):
         raise ValidationFailed({"status": "O recurso deste ato já foi decidido."})
+    before = act_state(act)
+    # the one winner: of two filings at once, one takes the act to "em recurso"
+    lifecycle.move(act, "appeal", now=now,
+                   values={"suspended": True} if act.appeal_suspensive else None)
     db.session.add(appeal)
     db.session.flush()
-    before = act_state(act)
-    act.status, act.updated_at = SanctionStatus.APPEALED, utc(now)
     if act.appeal_suspensive:
-        act.suspended = True
         for fine in _fines(act):
             if fine.per == "day" and fine.stopped_at is None:
                 accrue(fine, now)
@@ -152,25 +153,30 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
                                                                 "este recurso.")
         ref = text(ref, "ref", required=False, minimum=1, maximum=200, what="a referência")
     if appeal.status != AppealStatus.PENDING:
-        raise ValidationFailed({"status": f"Este recurso já está “{appeal.status.label}”."})
+        raise lifecycle.conflict(appeal, None, noun="Este recurso", entity="appeal")
     body = text(text_, "decision_text", minimum=5, what="a fundamentação da decisão")
     act = appeal.sanction
     before_act, before = act_state(act), _appeal_state(appeal)
-    appeal.status = AppealStatus.ACCEPTED if accepted else AppealStatus.REFUSED
-    appeal.decided_by_id, appeal.decided_at = user.id, utc(now)
+    was_suspended = act.suspended
+    # the one winner: the appeal is taken from "pending" before anything else is written
+    lifecycle.claim(appeal, expect={"status": AppealStatus.PENDING},
+                    values={"status": AppealStatus.ACCEPTED if accepted else AppealStatus.REFUSED,
+                            "decided_by_id": user.id, "decided_at": utc(now)},
+                    noun="Este recurso", entity="appeal")
+    lifecycle.move(act, "appeal_accept" if accepted else "appeal_refuse", now=now,
+                   values={"suspended": False})
     appeal.decision_text, appeal.decision_ref = body, ref
-    was_suspended, act.suspended = act.suspended, False
-    act.updated_at = utc(now)
     if accepted:
         _void(act, now, user, f"Recurso provido: {body}")
-        children = db.session.scalars(select(Sanction).where(Sanction.parent_id == act.id)).all()
+        children = db.session.scalars(select(Sanction).where(
+            Sanction.parent_id == act.id, Sanction.status.not_in(lifecycle.TERMINAL))).all()
         for child in children:
             child_before = act_state(child)
+            lifecycle.move(child, "void_with_parent", now=now, values={"suspended": False})
             _void(child, now, user, "Recurso provido contra o ato de origem.")
             record("sanction_appeal_accepted", child, actor=user, before=child_before,
                    after=act_state(child))
     else:
-        act.status = SanctionStatus.APPEAL_REFUSED
         for fine in _fines(act):
             if was_suspended and fine.per == "day" and fine.stopped_at is not None:
                 fine.daily_start_at = utc(fine.daily_start_at) + (utc(now) - utc(fine.stopped_at))
@@ -194,7 +200,6 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
 
 def _void(act: Sanction, now: datetime, user, reason: str) -> None:
     """The act has no effect any more: fines count nothing, the registry is restored."""
-    act.status, act.suspended, act.updated_at = SanctionStatus.APPEAL_ACCEPTED, False, utc(now)
     if act.fine is not None:
         if act.fine.per == "day":
             act.fine.stopped_at = act.fine.daily_start_at

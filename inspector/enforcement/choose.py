@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 from inspector import laws, rules
 from inspector.enforcement.common import event, loads, require_role, text
 from inspector.enforcement.propose import NARROWED, SUBJECT_OF_TARGET, _acts, history, offenders
-from inspector.enforcement.review import REVIEWERS
+from inspector.enforcement.review import REVIEWERS, reject
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import (
@@ -223,8 +223,6 @@ def _choose_gravity(insp: Inspection, user, now: datetime, choice: Choice, reaso
                     pack, off) -> list[Sanction]:
     """The gravity rung proposed instead of what the count proposed: the pending proposals of
     the count's rungs on this inspection are rejected, saying which measure replaced them."""
-    from inspector.enforcement.review import reject
-
     step = next(s for s in pack.ladder if s.id == choice.step_id)
     subject = off.subject(SUBJECT_OF_TARGET.get(step.measures[0].target, "vehicle"))
     key_base = f"chosen:{insp.id}:{step.id}"

@@ -29,6 +29,7 @@ MAX_TEXT = 4000
 
 __all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "TICK_ACTOR", "as_json", "aware",
            "end_of_local_day", "event", "holder_of", "local_day", "loads", "notify", "pack_measure",
+           "pack_of",
            "subscribe",
            "text", "utc"]
 
@@ -149,6 +150,11 @@ def record(action: str, act: Sanction, *, actor, before: dict | None = None,
     audit.record(action, "sanction", act.id, before=before, after=after,
                  actor=actor if actor is not None else TICK_ACTOR,
                  municipality_id=act.municipality_id)
+
+
+def pack_of(act: Sanction) -> rules.RulePack:
+    """The rule pack the act was proposed under."""
+    return next(p for p in rules.load_all() if p.id == act.pack_id)
 
 
 def pack_measure(act: Sanction) -> Measure | None:

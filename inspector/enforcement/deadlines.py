@@ -21,6 +21,7 @@ from sqlalchemy import or_, select
 
 from inspector import rules
 from inspector.clock import end_of_day, town_day, town_moment, utc
+from inspector.enforcement import lifecycle, suspensions
 from inspector.enforcement.common import act_state, event, notify, record
 from inspector.extensions import db
 from inspector.laws import calendar_for
@@ -29,9 +30,7 @@ from inspector.rules import DEFAULT_COUNTING, Counting, TownCalendar, deadline_d
 
 # acts whose deadlines may still be running (not voided, not rejected): a street notice is
 # notified, its time running, while the supervisor has still to confirm it
-_LIVE = (SanctionStatus.PROPOSED, SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
-         SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE,
-         SanctionStatus.COMPLIED, SanctionStatus.CLOSED)
+_LIVE = lifecycle.ANY_LIVE
 
 
 def counting_of(act: Sanction) -> Counting:
@@ -71,8 +70,6 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
     """A closure was entered: the deadlines in days of the town's acts that are not yet past
     and that the closure reaches are counted again with it, and move to the later day the
     count gives (never earlier). Hours do not move. One audit entry and one event per act."""
-    from inspector.enforcement import suspensions
-
     town = db.session.get(Municipality, town_id)
     today = town_day(town, now)
     acts = db.session.scalars(

@@ -36,6 +36,8 @@ from __future__ import annotations
 from datetime import date, datetime, time
 
 from inspector.clock import aware, utc
+from inspector.enforcement import lifecycle, suspensions
+from inspector.enforcement.acts import DOCUMENTS, accrue, apply_effect, schedule
 from inspector.enforcement.common import (
     LOCAL_TZ,
     act_state,
@@ -59,8 +61,6 @@ OFFICE_MEANS = {k: v for k, v in DELIVERY_MEANS.items() if k != "street"}
 def needs_delivery(act: Sanction) -> bool:
     """Whether a decision of this act waits for its delivery before time runs: it carries a
     document and was not already notified on the street."""
-    from inspector.enforcement.acts import DOCUMENTS
-
     return act.notified_at is None and act.kind in DOCUMENTS
 
 
@@ -76,6 +76,9 @@ def _moment(act: Sanction, day: date, at: time | None, now: datetime) -> datetim
 def _parse(act: Sanction, day, at, via: str, ref: str, now: datetime):
     errors: dict[str, str] = {}
     if not act.awaiting_delivery:
+        if act.delivery_recorded_at is not None:   # someone recorded it first: 409
+            raise lifecycle.Conflict({"status": "Este ato não aguarda entrega: já foi entregue "
+                                                f"em {fmt_date(local_day(utc(act.notified_at)))}."})
         errors["status"] = ("Este ato não aguarda entrega: " + (
             f"já foi entregue em {fmt_date(local_day(utc(act.notified_at)))}."
             if act.notified_at is not None else f"está “{act.status_label.lower()}”."))
@@ -125,17 +128,15 @@ def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: s
     """Record that a decided act reached the offender (supervisor or admin): from that moment
     its deadline, appeal window, suspension and registry effect run, as the decision used to
     start them. ValidationFailed naming each field that will not do; nothing written."""
-    from inspector.enforcement import suspensions
-    from inspector.enforcement.acts import accrue, apply_effect, schedule
-
     require_role(user, Role.SUPERVISOR, Role.ADMIN,
                  message="Só a supervisão ou a administração registram a entrega de um ato.")
     day, at, ref = _parse(act, day, at, (via or "").strip(), ref, now)
     before = act_state(act)
-    act.notified_at = _moment(act, day, at, now)
-    act.delivered_via, act.delivery_ref = via.strip(), ref
-    act.delivery_recorded_by_id, act.delivery_recorded_at = user.id, utc(now)
-    act.updated_at = utc(now)
+    # the one winner: the act is taken while it still waits for its delivery
+    lifecycle.move(act, "deliver", now=now, expect={"notified_at": None},
+                   values={"notified_at": _moment(act, day, at, now),
+                           "delivered_via": via.strip(), "delivery_ref": ref,
+                           "delivery_recorded_by_id": user.id, "delivery_recorded_at": utc(now)})
     schedule(act)
     suspensions.plan_on_decision(act)
     if act.notice is not None:

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from inspector import rules
 from inspector.clock import utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import pack_of, schedule
 from inspector.enforcement.common import (
     NotAllowed,
@@ -77,10 +78,30 @@ def _pending(act: Sanction, user) -> rules.GrantOption:
     return option
 
 
-def grant(act: Sanction, user, now: datetime, *, days, reason: str) -> Sanction:
+def _as_read(act: Sanction) -> dict:
+    """The deadline as the supervisor saw it: a grant or its removal taken at the same moment
+    by someone else changes it, and this one then loses (409)."""
+    return {"awaiting_mayor": False, "deadline_granted_by": act.deadline_granted_by,
+            "deadline_days": act.deadline_days, "deadline_hours": act.deadline_hours}
+
+
+def grant_seen(act: Sanction) -> str:
+    """The act's deadline as a page shows it, sent back with the grant's forms: a grant or
+    removal taken meanwhile by someone else makes it stale (409, `seen_as`)."""
+    return f"{act.deadline_granted_by or ''}:{act.deadline_days or ''}:{act.deadline_hours or ''}"
+
+
+def _seen_as(act: Sanction, seen: str | None) -> None:
+    if seen is not None and seen != grant_seen(act):
+        raise lifecycle.conflict(act, None, done="alterado")
+
+
+def grant(act: Sanction, user, now: datetime, *, days, reason: str,
+          seen: str | None = None) -> Sanction:
     """The supervisor grants `days` (1 to the law's maximum) with a reason: the act's deadline
     becomes them, counted from its notification as its law counts days."""
     option = _pending(act, user)
+    _seen_as(act, seen)
     if not option.eligible:
         raise ValidationFailed({"grant_days": f"Prazo do {option.citation.article} não pode ser "
                                               f"concedido: {option.refusal}."})
@@ -94,6 +115,7 @@ def grant(act: Sanction, user, now: datetime, *, days, reason: str) -> Sanction:
     reason = clean_text(reason, "grant_reason", minimum=GRANT_REASON_MIN,
                         maximum=GRANT_REASON_MAX, what="o motivo da concessão do prazo")
     before = act_state(act) | {"deadline_text": act.deadline_text}
+    lifecycle.move(act, "grant", now=now, expect=_as_read(act))
     act.deadline_hours, act.deadline_days = None, n
     act.deadline_text = grant_text(n, "supervisor", option.citation.article)
     act.deadline_citation = as_json(option.citation.as_dict())
@@ -108,10 +130,12 @@ def grant(act: Sanction, user, now: datetime, *, days, reason: str) -> Sanction:
     return act
 
 
-def remove(act: Sanction, user, now: datetime, *, reason: str) -> Sanction:
+def remove(act: Sanction, user, now: datetime, *, reason: str,
+           seen: str | None = None) -> Sanction:
     """The supervisor takes the granted days back, with a reason: the law's own deadline
     (Tapurah Art. 29 § único: 72 hours) again."""
     _pending(act, user)
+    _seen_as(act, seen)
     if act.deadline_granted_by is None:
         raise ValidationFailed({"grant_reason": "Este ato não tem prazo concedido a retirar."})
     reason = clean_text(reason, "grant_reason", minimum=GRANT_REASON_MIN,
@@ -119,6 +143,7 @@ def remove(act: Sanction, user, now: datetime, *, reason: str) -> Sanction:
     step = next(s for s in pack_of(act).ladder if s.id == act.step_id)
     own = next(d for d in step.deadlines if d.grant is None)
     before = act_state(act) | {"deadline_text": act.deadline_text}
+    lifecycle.move(act, "remove_grant", now=now, expect=_as_read(act))
     act.deadline_hours, act.deadline_days = own.hours, own.days
     act.deadline_text = f"{own.hours} horas" if own.hours is not None else f"{own.days} dias"
     act.deadline_citation = as_json(own.citation.as_dict())

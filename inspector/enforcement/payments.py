@@ -21,17 +21,18 @@ from sqlalchemy.orm import selectinload
 
 from inspector import audit
 from inspector.clock import utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.common import NotAllowed, event, local_day, require_role
 from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
-from inspector.models import Fine, FinePayment, Role, Sanction, SanctionStatus
+from inspector.models import Fine, FinePayment, Role, Sanction
 from inspector.rules import brl, fmt_date
 
 STATES = {"open": "em aberto", "partial": "paga parcialmente", "paid": "quitada",
           "void": "anulada", "undefined": "valor em reais não definido",
           "none": "nada a pagar"}
-VOID = (SanctionStatus.PROPOSED, SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED)
+VOID = lifecycle.VOID
 RUNNING_NOTE = ("A multa diária continua correndo, dia a dia, até que nova vistoria constate "
                 "o reparo; registrar um pagamento não interrompe a contagem.")
 _RECEIPT = re.compile(r"^[A-Z0-9][A-Z0-9./\-]{2,39}$")
@@ -209,8 +210,11 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
                  message="Só a supervisão ou a administração registram pagamentos de multas.")
     if act.fine is None:
         raise ValidationFailed({"status": "Este ato não tem multa a pagar."})
+    # one payment at a time per fine (SQLite too: the lock is an UPDATE), read after the others
+    lifecycle.lock(act.fine)
     fine = db.session.scalar(select(Fine).where(Fine.id == act.fine.id)
                              .with_for_update().execution_options(populate_existing=True))
+    db.session.refresh(act, ["status"])
     if act.status in VOID:
         raise ValidationFailed({"status": f"Não há o que pagar: a multa está "
                                           f"“{act.status_label.lower()}”."})
@@ -290,6 +294,7 @@ def reverse_payment(payment: FinePayment, user, now: datetime, *, reason) -> Fin
                  message="Só a supervisão ou a administração estornam pagamentos de multas.")
     if getattr(user, "municipality_id", None) != payment.municipality_id:
         raise NotAllowed({"role": "Este pagamento é de outro município."})
+    lifecycle.lock(payment.fine)
     fine = db.session.scalar(select(Fine).where(Fine.id == payment.fine_id)
                              .with_for_update().execution_options(populate_existing=True))
     db.session.refresh(payment)

@@ -9,13 +9,18 @@ two runs at once (two supervisors, a tick beside a page) make its proposals exac
 """
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from sqlalchemy import select, update
 
 from inspector.clock import utc
+from inspector.enforcement.common import event, notify
+from inspector.enforcement.propose import comply_from_reinspection, propose_for_inspection
 from inspector.extensions import db
 from inspector.models import Inspection
+
+log = logging.getLogger(__name__)
 
 BATCH = 200
 
@@ -23,10 +28,6 @@ BATCH = 200
 def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATCH) -> list[int]:
     """Propose for up to `limit` completed, unproposed inspections (oldest first), in the
     caller's transaction; return their ids. The caller commits."""
-    from inspector.enforcement import (
-        on_inspection_complete,  # the one place that proposes and announces
-    )
-
     q = select(Inspection.id).where(Inspection.proposed_at.is_(None),
                                     Inspection.completed_at.is_not(None))
     if town_id is not None:
@@ -43,3 +44,30 @@ def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATC
         on_inspection_complete(insp, now)
         done.append(iid)
     return done
+
+
+def on_inspection_complete(insp: Inspection, now: datetime) -> list:
+    """An inspection became complete: propose its acts, close what it finds complied with.
+
+    Runs inside the field sync's transaction, in a savepoint: if anything here fails, the
+    evidence is still stored (the phone must never be refused because of a proposal) and
+    a `no_proposal` event says so; `propose_for_inspection` can be run again later.
+    """
+    if insp.proposed_at is None:
+        insp.proposed_at = utc(now)
+    try:
+        with db.session.begin_nested():
+            acts = propose_for_inspection(insp, now)
+            comply_from_reinspection(insp, now)
+            event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
+                  inspection_id=insp.id,
+                  message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
+                  dedupe_key=f"to_review:{insp.id}")
+            notify("inspection_to_review", inspection=insp, acts=acts)
+    except Exception:  # noqa: BLE001 - the evidence matters more than the proposal
+        log.exception("enforcement: proposals for inspection %s failed", insp.uuid)
+        event("no_proposal", town_id=insp.municipality_id, now=now, actor=None,
+              inspection_id=insp.id, message="Propostas não geradas (erro interno); "
+              "gere-as de novo pela revisão.")
+        return []
+    return acts

@@ -15,6 +15,7 @@ from sqlalchemy import func, or_, select
 
 from inspector import laws, rules
 from inspector.clock import aware, local_day, utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
 from inspector.enforcement.common import act_state, as_json, event, loads, notify, record
 from inspector.extensions import db
@@ -50,8 +51,7 @@ DEADLINE_KINDS = ("notice", "written_warning", "oral_warning")
 # intimação" of the company; Tapurah 406 Art. 27 I: the rider signs, the company gets a copy).
 SIGNER_TARGETS = ("driver", "registration")
 NARROWED = {"suspension": "Suspensão", "revocation": "Cassação"}
-OPEN_NOTICE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
-               SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE)
+OPEN_NOTICE = lifecycle.OPEN
 
 
 @dataclass(frozen=True)
@@ -331,8 +331,8 @@ def repropose_later(decided: Sanction, now: datetime, *, actor=None) -> list[San
                f"veja a nova proposta.")
         for a in old:
             before = act_state(a)
-            a.status, a.reason, a.updated_at = SanctionStatus.REJECTED, why, utc(now)
-            a.decided_at = utc(now)
+            lifecycle.move(a, "supersede", now=now, values={"decided_at": utc(now)})
+            a.reason = why
             record("sanction_superseded", a, actor=actor, before=before, after=act_state(a))
             event("superseded", town_id=a.municipality_id, now=now, actor=actor, act=a,
                   message=why)
@@ -373,8 +373,7 @@ def comply(act: Sanction, moment: datetime, insp: Inspection | None, now: dateti
     if aware(act.deadline_at) and moment > aware(act.deadline_at):
         convert_missed(act, moment, actor=actor)  # the days before the fix are still due
     before = act_state(act)
-    act.status = SanctionStatus.COMPLIED
-    act.updated_at = utc(now)
+    lifecycle.move(act, "comply", now=now)
     if act.notice is not None:
         act.notice.complied_at = moment
         act.notice.complied_inspection_id = insp.id if insp else None

@@ -9,6 +9,7 @@ from sqlalchemy import Row, func, select
 from sqlalchemy.orm import selectinload
 
 from inspector.clock import aware, utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import check_access_code, fmt_moment, normalise_code
 from inspector.enforcement.common import end_of_local_day, loads, local_day
 from inspector.enforcement.pricing import shown
@@ -32,16 +33,13 @@ from inspector.models import (
 )
 from inspector.rules import Money
 
-OPEN_DEADLINE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
-                 SanctionStatus.APPEAL_REFUSED)
-DECIDED = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
-           SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,
-           SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)
+OPEN_DEADLINE = lifecycle.CONVERTIBLE   # a deadline still running
+DECIDED = lifecycle.DECIDED
 
 # Groups of statuses the acts list filters by (the dashboard's columns): key -> label, statuses
 LIST_GROUPS = {
     "decided": ("Decididos (confirmados ou alterados)",
-                (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)),
+                lifecycle.AWAITS_DELIVERY),
     "effective": ("Em vigor ou cumpridos (não anulados)", EFFECTIVE),
     "other": ("Rejeitados, encerrados ou com recurso decidido",
               (SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED,

@@ -17,10 +17,9 @@ from sqlalchemy import func, select
 
 from inspector import audit, laws
 from inspector.clock import utc
-from inspector.enforcement import delivery, pricing, suspensions
+from inspector.enforcement import delivery, lifecycle, pricing, suspensions
 from inspector.enforcement.acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from inspector.enforcement.common import (
-    NotAllowed,
     act_state,
     as_json,
     event,
@@ -188,8 +187,14 @@ def _apply_option(act: Sanction, opt: AmendOption) -> None:
 
 
 def _pending(act: Sanction) -> None:
+    """The act still waits for this decision; else 409, saying who decided it and when."""
     if act.status != SanctionStatus.PROPOSED:
-        raise ValidationFailed({"status": f"Este ato já foi decidido ({act.status_label})."})
+        raise lifecycle.conflict(act, None)
+
+
+def _not_forwarded(act: Sanction) -> None:
+    if act.awaiting_mayor:
+        raise lifecycle.conflict(act, None, done="encaminhado ao prefeito")
 
 
 def _not_open_choice(act: Sanction) -> None:
@@ -203,8 +208,7 @@ def confirm(act: Sanction, user, now: datetime, *, amount=None, comment: str = "
     suspension lasts `days` (the pack's default when not given, within its bounds)."""
     require_role(user, *REVIEWERS, message="Só a supervisão confirma atos.")
     _pending(act)
-    if act.awaiting_mayor:
-        raise NotAllowed({"status": "Aguarda decisão do prefeito: registre a decisão dele."})
+    _not_forwarded(act)
     _not_open_choice(act)
     comment = text(comment, "comment", required=False, minimum=1, what="o comentário")
     open_amount = act.amount is None and act.amount_max is not None
@@ -223,8 +227,7 @@ def amend(act: Sanction, user, now: datetime, *, option: str | None = None, amou
     """Decide the act with another measure, amount or suspension length within the bounds."""
     require_role(user, *REVIEWERS, message="Só a supervisão altera atos.")
     _pending(act)
-    if act.awaiting_mayor:
-        raise NotAllowed({"status": "Aguarda decisão do prefeito: registre a decisão dele."})
+    _not_forwarded(act)
     reason = text(reason, "reason", what="o motivo da alteração")
     comment = text(comment, "comment", required=False, minimum=1, what="o comentário")
     before = act_state(act)
@@ -259,17 +262,17 @@ def reject(act: Sanction, user, now: datetime, *, reason: str) -> Decision:
     """Reject a proposed act with a reason the agent will read."""
     require_role(user, *REVIEWERS, message="Só a supervisão rejeita atos.")
     _pending(act)
-    if act.awaiting_mayor:
-        raise NotAllowed({"status": "Aguarda decisão do prefeito: registre a decisão dele."})
+    _not_forwarded(act)
     reason = text(reason, "reason", what="o motivo da rejeição")
     return _close_rejected(act, user, now, reason)
 
 
 def _close_rejected(act: Sanction, user, now: datetime, reason: str, ref: str = "") -> Decision:
     before = act_state(act)
-    act.status, act.reason, act.decision_ref = SanctionStatus.REJECTED, reason, ref
-    act.awaiting_mayor = False
-    act.decided_at, act.decided_by_user_id, act.updated_at = utc(now), user.id, utc(now)
+    lifecycle.move(act, "reject", now=now, expect={"awaiting_mayor": act.awaiting_mayor},
+                   values={"awaiting_mayor": False, "decided_at": utc(now),
+                           "decided_by_user_id": user.id})
+    act.reason, act.decision_ref = reason, ref
     record("sanction_rejected", act, actor=user, before=before, after=act_state(act))
     event("rejected", town_id=act.municipality_id, now=now, actor=user, act=act,
           message=f"Rejeitado: {reason}", data={"reason": reason, "ref": ref or None})
@@ -281,7 +284,9 @@ def _close_rejected(act: Sanction, user, now: datetime, reason: str, ref: str = 
 
 def _forward(act: Sanction, user, now: datetime, comment: str, *, amended: bool) -> Decision:
     before = act_state(act)
-    act.awaiting_mayor, act.comment, act.updated_at = True, comment, utc(now)
+    lifecycle.move(act, "forward", now=now, expect={"awaiting_mayor": False},
+                   values={"awaiting_mayor": True})
+    act.comment = comment
     record("sanction_forwarded_to_mayor", act, actor=user, before=before, after=act_state(act))
     event("forwarded_to_mayor", town_id=act.municipality_id, now=now, actor=user, act=act,
           message="Encaminhado ao prefeito" + (" com alteração." if amended else "."))
@@ -325,12 +330,15 @@ def record_mayor_decision(act: Sanction, user, now: datetime, *, decision: str, 
 def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comment: str = "",
             ref: str = "", before: dict | None = None) -> Decision:
     before = before or act_state(act)
+    # the one winner: the act is taken from "proposed" before anything of the decision is written
+    lifecycle.move(act, "confirm" if status == SanctionStatus.CONFIRMED else "amend", now=now,
+                   expect={"awaiting_mayor": act.awaiting_mayor},
+                   values={"awaiting_mayor": False, "decided_at": utc(now),
+                           "decided_by_user_id": user.id})
     pricing.reprice_for_decision(act, "registrar a decisão do prefeito" if ref else
                                  "alterar o ato" if status == SanctionStatus.AMENDED
                                  else "confirmar")
-    act.status, act.comment, act.decision_ref = status, comment, ref
-    act.awaiting_mayor = False
-    act.decided_at, act.decided_by_user_id, act.updated_at = utc(now), user.id, utc(now)
+    act.comment, act.decision_ref = comment, ref
     # Time runs from delivery, not from the decision (Nova Santa Helena Lei 535/2013 Art. 27
     # § único "Após o recebimento"; Nortelândia Lei 030/1998 Art. 16 § 2º "a partir da
     # intimação"): an act with a document waits for `delivery.record_delivery` ("Aguardando

@@ -24,13 +24,15 @@ from sqlalchemy import select
 
 from inspector import audit
 from inspector.clock import utc
-from inspector.enforcement.common import act_state, event, local_day, notify, record
+from inspector.enforcement import lifecycle
+from inspector.enforcement.common import act_state, event, local_day, notify, pack_of, record
+from inspector.enforcement.effects import effect_subject, set_status
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Driver, Licence, Permit, Sanction, SanctionStatus, Status, StatusChange
+from inspector.models import Driver, Licence, Permit, Sanction, Status, StatusChange
 from inspector.rules import SuspensionBounds
 
-VOID = (SanctionStatus.PROPOSED, SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED)
+VOID = lifecycle.VOID
 _COLUMN = {Driver: "driver_id", Permit: "permit_id", Licence: "licence_id"}
 _TARGETS = {Driver: ("registration", "driver"), Permit: ("permit",), Licence: ("licence",)}
 _KIND = {Driver: "driver", Permit: "permit", Licence: "licence"}
@@ -45,8 +47,6 @@ def fmt(day: date | None) -> str:
 # --- length ---------------------------------------------------------------------------------------
 def bounds(act: Sanction) -> SuspensionBounds | None:
     """The pack's bounds for the length of this act's suspension (None: the pack has none)."""
-    from inspector.enforcement.acts import pack_of
-
     return pack_of(act).suspension
 
 
@@ -129,7 +129,7 @@ def situation_text(act: Sanction) -> str:
         return f"{act.suspension_days} dias, a contar da entrega deste documento"
     if not period:
         return ""
-    if act.status in (SanctionStatus.APPEAL_ACCEPTED, SanctionStatus.REJECTED):
+    if act.status in lifecycle.TERMINAL:
         return f"{period}: anulada"
     if act.effect_lifted_at is not None:
         return f"{period}; encerrada"
@@ -193,8 +193,6 @@ def end_period(act: Sanction, now: datetime, reason: str, *, actor=None) -> tupl
     """The act's suspension is over (its last day passed, or its appeal was upheld): the row
     returns to the status it had before, unless something else changed it or another
     suspension act still holds it. Returns (restored, what happened in pt-BR)."""
-    from inspector.enforcement.acts import _set_status, effect_subject
-
     act.effect_lifted_at = utc(now)
     subject = effect_subject(act)
     if subject is None:
@@ -212,7 +210,7 @@ def end_period(act: Sanction, now: datetime, reason: str, *, actor=None) -> tupl
         return False, (f"continua suspenso até {fmt(last.suspension_end)} pelo ato nº "
                        f"{last.id}")
     previous = change.from_status or Status.ACTIVE
-    _set_status(subject, previous, f"{reason} Ato nº {act.id}.", actor)
+    set_status(subject, previous, f"{reason} Ato nº {act.id}.", actor, act=act)
     return True, f"cadastro restabelecido ({STATUS_WORDS.get(previous, previous.value)})"
 
 

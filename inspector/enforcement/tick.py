@@ -29,6 +29,7 @@ from sqlalchemy.orm import aliased
 
 from inspector import clock, laws, rules
 from inspector.clock import town_day, utc
+from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import (
     accrue,
     apply_effect,
@@ -65,13 +66,7 @@ from inspector.models import (
     Vehicle,
 )
 
-CONVERTIBLE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
-               SanctionStatus.APPEAL_REFUSED)
-LIVE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEALED,
-        SanctionStatus.APPEAL_REFUSED, SanctionStatus.CONVERTED_TO_DAILY_FINE,
-        SanctionStatus.COMPLIED)
-CLOSABLE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.APPEAL_REFUSED,
-            SanctionStatus.COMPLIED)
+CONVERTIBLE, LIVE, CLOSABLE = lifecycle.CONVERTIBLE, lifecycle.LIVE, lifecycle.CLOSABLE
 
 
 @dataclass
@@ -241,7 +236,7 @@ def _close_finished(now: datetime, report: TickReport) -> None:
                 and act.effect_lifted_at is None:
             continue   # a suspension still running
         before = act_state(act)
-        act.status, act.closed_at, act.updated_at = SanctionStatus.CLOSED, now, now
+        lifecycle.move(act, "close", now=now, values={"closed_at": now})
         record("sanction_closed", act, actor=None, before=before, after=act_state(act))
         event("closed", town_id=act.municipality_id, now=now, act=act,
               message="Ato encerrado: prazo de recurso terminado, nada pendente.")

@@ -377,6 +377,8 @@ class StatusChange(TownScoped, db.Model):
     to_status: Mapped[Status] = mapped_column(_enum(Status))
     reason: Mapped[str] = mapped_column(Text)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    # the legal act that made this change (its effect, or its undoing); null: by hand or import
+    sanction_id: Mapped[int | None]
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
     user = relationship("User")

@@ -38,7 +38,6 @@ Refusal or warning, and why (the law's words):
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import date
 
@@ -204,27 +203,4 @@ def debt_message(holder_name: str, citations: list[Citation], owed: list[str]) -
     return (f"Alvará não expedido: {holder_name} tem multa em aberto ({'; '.join(owed)}). "
             f"{law}, Arts. {arts}: “{quote}” Registre o pagamento da multa e tente de novo.")
 
-
-# --- a ban keeps the registration ended -------------------------------------------------------
-_VOID = ("appeal_accepted", "rejected")
-
-
-def ban_of(driver: Driver):
-    """The act banning this driver from the service (kind `ban`, its effect applied, not
-    undone by an upheld appeal or a rejection), or None: while it stands the registration
-    stays revoked (Nova Santa Helena Lei 535/2013 Art. 25 V, "impedimento para prestação
-    futura do serviço")."""
-    return db.session.scalar(
-        select(Sanction).where(Sanction.driver_id == driver.id, Sanction.kind == "ban",
-                               Sanction.effect_applied_at.is_not(None),
-                               Sanction.status.not_in(_VOID))
-        .order_by(Sanction.id).limit(1))
-
-
-def ban_message(act) -> str:
-    """Why a banned driver's registration cannot be reactivated, with the act's article."""
-    article = json.loads(act.citation or "{}").get("article", "")
-    cite = f"{act.law}, {article}" if article else act.law
-    return (f"condutor impedido de prestar o serviço pelo ato nº {act.id} ({act.label}; "
-            f"{cite}): o registro não pode voltar a valer enquanto o ato estiver em vigor")
 

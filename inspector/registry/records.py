@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
-from inspector import audit, clock
+from inspector import audit, clock, statuses
 from inspector.clock import default_day
-from inspector.errors import ValidationFailed
+from inspector.errors import Conflict, ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import digits, is_cnpj, is_cpf, is_plate, normalise_plate
 from inspector.models import (
@@ -460,37 +460,26 @@ _SUBJECTS = {Permit: "permit", Licence: "licence", Driver: "driver"}
 
 def change_status(subject: Permit | Licence | Driver, to_status: Status | str, reason: str, *,
                   actor) -> StatusChange:
-    """Suspend, revoke or reactivate a permit, licence or driver registration, with a reason."""
+    """Suspend, revoke or reactivate a permit, licence or driver registration, with a reason
+    (through the one writer of a status, inspector/statuses.py)."""
     errors = {}
-    kind = _SUBJECTS.get(type(subject))
-    if kind is None:
+    if type(subject) not in statuses.KINDS:
         raise TypeError(f"no status on {type(subject).__name__}")
     target = to_status if isinstance(to_status, Status) else Fields({"s": to_status}).choice(
         "s", Status, required=False)
     reason = re.sub(r"\s+", " ", reason or "").strip()
     if target is None:
         errors["status"] = "situação desconhecida"
-    elif target == subject.status:
-        errors["status"] = f"a situação já é “{label(target)}”"
-    elif kind == "driver" and (ban := registry_limits.ban_of(subject)) is not None:
-        errors["status"] = registry_limits.ban_message(ban)
+    elif (why := statuses.refusal(subject, target)) is not None:
+        errors["status"] = why
     if not reason:
         errors["reason"] = "informe o motivo"
     elif len(reason) < 5:
         errors["reason"] = "motivo curto demais: diga por que"
     elif len(reason) > 2000:
         errors["reason"] = "motivo longo demais (máximo 2000 caracteres)"
-    if errors:
-        raise ValidationFailed(errors)
-    before = _snap(subject)
-    change = StatusChange(municipality_id=subject.municipality_id, subject_type=kind,
-                          subject_id=subject.id, from_status=subject.status, to_status=target,
-                          reason=reason, user_id=getattr(actor, "id", None))
-    subject.status = target
-    subject.suspended_until = None   # a period is the enforcement act's; by hand: no known end
-    db.session.add(change)
-    db.session.flush()
-    audit.record("status_changed", kind, subject.id, before=before,
-                 after=_snap(subject) | {"reason": reason}, actor=actor,
-                 municipality_id=subject.municipality_id)
-    return change
+    if errors:   # already so, and nothing else wrong: someone changed it first (409)
+        raise (Conflict if errors == {"status": f"a situação já é “{label(target)}”"}
+               else ValidationFailed)(errors)
+    # by hand a suspension has no known end (a period is the enforcement act's)
+    return statuses.write(subject, target, reason, actor)

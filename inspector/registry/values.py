@@ -22,6 +22,7 @@ from inspector.models import (
     Status,
     VehicleKind,
 )
+from inspector.statuses import STATUS_LABELS
 
 REQUIRED = "obrigatório"
 
@@ -36,7 +37,7 @@ LABELS: dict[enum.Enum, str] = {
     LicenceKind.ALVARA_LICENCA: "Alvará de Licença",
     LicenceKind.ALVARA_ESTACIONAMENTO: "Alvará de Estacionamento",
     LicenceKind.ALVARA_MOTOTAXI: "Alvará de Moto-táxi",
-    Status.ACTIVE: "Ativo", Status.SUSPENDED: "Suspenso", Status.REVOKED: "Cassado",
+    **STATUS_LABELS,
 }
 
 _ALIASES: dict[enum.Enum, tuple[str, ...]] = {

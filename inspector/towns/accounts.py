@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from sqlalchemy import select
 
 from inspector.accounts import MIN_PASSWORD, create_user, set_active
-from inspector.errors import ValidationFailed
+from inspector.errors import Conflict, ValidationFailed
 from inspector.extensions import db
 from inspector.models import Municipality, Role, User
 from inspector.registry import Fields
@@ -126,5 +126,5 @@ def deactivate(town: Municipality, user: User, actor) -> User:
         raise ValidationFailed({"user": "você não pode desativar a própria conta: peça a outro(a) "
                                         "administrador(a)"})
     if not user.active:
-        raise ValidationFailed({"user": f"a conta {user.username} já está desativada"})
+        raise Conflict({"user": f"a conta {user.username} já está desativada"})
     return set_active(user.username, False, actor=actor)

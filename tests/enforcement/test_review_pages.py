@@ -171,7 +171,7 @@ def test_a_failing_proposal_never_refuses_the_evidence_and_can_be_made_again(app
 
     def broken(insp, now):
         raise RuntimeError("bug")
-    monkeypatch.setattr("inspector.enforcement.propose_for_inspection", broken)
+    monkeypatch.setattr("inspector.enforcement.pending.propose_for_inspection", broken)
     iid = send_inspection(app, town["agent"], town["vehicle_id"], {"mirrors": [jpeg(4)]})  # + worker
     monkeypatch.undo()
     insp_id, acts, photos = inspection_ids(app, iid)

@@ -141,7 +141,7 @@ def test_deactivating_ends_the_sessions_and_the_sign_in(app, client, make):
         entry = db.session.scalar(db.select(AuditEntry).filter_by(action="user_disabled"))
         assert entry.actor == "admin.t" and entry.entity_id == str(agent.id)
     again = client.post_form(f"/municipio/contas/{agent.id}/desativar", token_from=PAGE)
-    assert again.status_code == 422 and "já está desativada" in again.get_data(as_text=True)
+    assert again.status_code == 409 and "já está desativada" in again.get_data(as_text=True)
 
 
 def test_an_admin_cannot_deactivate_their_own_account(app, client, make):

@@ -195,7 +195,7 @@ def revoke(ident: int):
         credentials.revoke(c, reason, g.user)
     except ValidationFailed as e:
         db.session.rollback()
-        return _detail(c, e.errors, 422, "cancelar", reason)
+        return _detail(c, e.errors, e.status, "cancelar", reason)   # 409: cancelled first
     db.session.commit()
     flash("Credencial cancelada. O QR agora mostra CREDENCIAL CANCELADA.", "success")
     return redirect(url_for("credentials.detail", ident=c.id))
@@ -214,7 +214,7 @@ def reissue(ident: int):
         new = credentials.reissue(c, reason, g.user)
     except ValidationFailed as e:
         db.session.rollback()
-        return _detail(c, e.errors, 422, "reemitir", reason)
+        return _detail(c, e.errors, e.status, "reemitir", reason)
     db.session.commit()
     flash("Nova credencial emitida; a anterior foi cancelada. Imprima a nova.", "success")
     return redirect(url_for("credentials.detail", ident=new.id))

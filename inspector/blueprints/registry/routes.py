@@ -212,6 +212,7 @@ def status_view(kind: Kind):
             db.session.commit()
         except ValidationFailed as e:
             db.session.rollback()
+            code = e.status   # 409: changed by someone else at the same moment
             errors = dict(e.errors) or {"_": "mudança de situação não permitida"}
             if "status" in errors:  # the form's field is to_status
                 errors["to_status"] = (errors.pop("status") if values["to_status"]
@@ -224,9 +225,9 @@ def status_view(kind: Kind):
         if wants_fragment():
             response = make_response(render_template(
                 "registry/_status_form.html", kind=kind, obj=obj, status_errors=errors,
-                status_values=values), 422)
+                status_values=values), code)
         else:
-            response = render_detail(kind, obj, errors, values, 422)
+            response = render_detail(kind, obj, errors, values, code)
         response.vary.add("HX-Request")
         return response
     view.__doc__ = f"Change the status of a {kind.key}."

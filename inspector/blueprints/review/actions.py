@@ -64,7 +64,7 @@ def _done(act: Sanction, message: str, code: str | None = None):
 def _refused(act: Sanction, e: ValidationFailed):
     db.session.rollback()
     act = db.session.get(Sanction, act.id)
-    status = 403 if isinstance(e, enforcement.NotAllowed) else 422
+    status = 403 if isinstance(e, enforcement.NotAllowed) else e.status   # 409: decided first
     if wants_fragment():
         return make_response(render_template("review/_act.html",
                                              **act_context(act, errors=e.errors)), status)
@@ -253,7 +253,7 @@ def choose(ident: int):
     except ValidationFailed as e:
         db.session.rollback()
         from inspector.blueprints.review.routes import inspection_context
-        status = 403 if isinstance(e, enforcement.NotAllowed) else 422
+        status = 403 if isinstance(e, enforcement.NotAllowed) else e.status   # 409: decided first
         return make_response(render_template("review/inspection.html",
                                               **inspection_context(insp, e.errors)), status)
     db.session.commit()

@@ -50,8 +50,8 @@ def payment(ident: int):
         enforcement.record_payment(a, g.user, now(), paid_on=_form("paid_on"),
                                 amount=_form("amount_paid"), receipt=_form("receipt"))
     except ValidationFailed as e:
-        return _refused(a, ValidationFailed({("amount_paid" if k == "amount" else k): v
-                                             for k, v in e.errors.items()}))
+        return _refused(a, type(e)({("amount_paid" if k == "amount" else k): v
+                                    for k, v in e.errors.items()}))
     balance = enforcement.balance_of(a)
     return _done(a, f"Pagamento registrado. Multa {balance.text}.")
 
@@ -68,8 +68,8 @@ def reverse_payment(ident: int):
     try:
         enforcement.reverse_payment(p, g.user, now(), reason=_form("reason"))
     except ValidationFailed as e:
-        response = _refused(a, ValidationFailed({(f"reversal-{ident}" if k == "reason" else k): v
-                                                 for k, v in e.errors.items()}))
+        response = _refused(a, type(e)({(f"reversal-{ident}" if k == "reason" else k): v
+                                        for k, v in e.errors.items()}))
         if isinstance(e, enforcement.AlreadyReversed):
             response.status_code = 409
         return response

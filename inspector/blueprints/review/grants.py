@@ -16,6 +16,8 @@ from inspector.security import get_in_town, roles_required
 
 # the act's card asks whether to offer the grant (review/_grant.html)
 bp.add_app_template_global(enforcement.offered_grants, "repair_grant")
+# the deadline as the supervisor saw it, sent back with the form: changed meanwhile -> 409
+bp.add_app_template_global(enforcement.grant_seen, "grant_seen")
 
 
 @bp.post("/atos/<int:ident>/prazo")
@@ -24,7 +26,8 @@ def grant_deadline(ident: int):
     """Grant the law's discretionary deadline (days and a reason) before deciding the act."""
     a = get_in_town(Sanction, ident)
     try:
-        enforcement.give_grant(a, g.user, now(), days=_form("grant_days"), reason=_form("grant_reason"))
+        enforcement.give_grant(a, g.user, now(), days=_form("grant_days"),
+                               reason=_form("grant_reason"), seen=_form("grant_seen") or None)
     except ValidationFailed as e:
         return _refused(a, e)
     return _done(a, f"Prazo concedido: {a.deadline_text}.")
@@ -36,7 +39,8 @@ def remove_grant(ident: int):
     """Take the granted days back (the law's own deadline again), with a reason."""
     a = get_in_town(Sanction, ident)
     try:
-        enforcement.remove_grant(a, g.user, now(), reason=_form("grant_reason"))
+        enforcement.remove_grant(a, g.user, now(), reason=_form("grant_reason"),
+                                 seen=_form("grant_seen") or None)
     except ValidationFailed as e:
         return _refused(a, e)
     return _done(a, f"Prazo concedido retirado: {a.deadline_text}.")

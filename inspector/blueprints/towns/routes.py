@@ -118,7 +118,7 @@ def deactivate_account(ident: int):
         towns.deactivate(town, user, g.user)
     except ValidationFailed as e:
         db.session.rollback()
-        return _accounts({"user": e.errors["user"]}, status=422)
+        return _accounts({"user": e.errors["user"]}, status=e.status)   # 409: done first
     db.session.commit()
     flash(f"Conta {user.username} ({user.name}) desativada: não entra mais, e as sessões "
           "abertas foram encerradas.", "success")

@@ -19,7 +19,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0030'
-down_revision = '0027'
+down_revision = '0028'
 branch_labels = None
 depends_on = None
 
