@@ -5,7 +5,7 @@ hand or by an import. An act finds the change it made by this column, not by its
 Added and dropped in place on SQLite (no batch copy), as in 0024.
 
 Revision ID: 0028
-Revises: 0026
+Revises: 0027
 Create Date: 2026-12-06 00:00:00
 
 """

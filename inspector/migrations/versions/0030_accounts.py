@@ -10,7 +10,7 @@ packs a town's acts are judged under; and again the repair of revision 0027
   already true.
 
 Revision ID: 0030
-Revises: 0027
+Revises: 0028
 Create Date: 2026-12-06 05:20:00
 
 """
