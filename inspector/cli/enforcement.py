@@ -71,7 +71,7 @@ def tick_command(now_text: str | None, as_json: bool) -> None:
         fail(f"--now inválido: '{now_text}' (use ISO 8601, ex. 2026-03-05T10:00:00-04:00)")
     # in production only the real clock: another --now could issue fines ahead of time
     if now_text is not None and not (current_app.testing or current_app.debug) \
-            and abs(now - datetime.now(UTC)) > NOW_SLACK:
+            and abs(now - clock.now()) > NOW_SLACK:
         fail("--now recusado em produção: a apuração usa só o relógio real (um --now no "
              "futuro emitiria multas antes do tempo); use-o só em testes e demonstração "
              "(FLASK_DEBUG=1)")

@@ -42,7 +42,7 @@ def audit_verify(as_json: bool, anchors: tuple[str, ...]) -> None:
     from sqlalchemy import select
 
     from inspector.audit import missing_anchors, verify
-    from inspector.enforcement.lifecycle import replay
+    from inspector.enforcement import replay
     from inspector.models import AuditEntry
 
     expected = [_anchor(a) for a in anchors]

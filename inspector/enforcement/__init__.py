@@ -59,7 +59,7 @@ from inspector.enforcement.grants import deadline_rule, grant_seen
 from inspector.enforcement.grants import grant as give_grant
 from inspector.enforcement.grants import offered as offered_grants
 from inspector.enforcement.grants import remove as remove_grant
-from inspector.enforcement.lifecycle import Conflict
+from inspector.enforcement.lifecycle import Conflict, replay
 from inspector.enforcement.payments import (
     RUNNING_NOTE,
     AlreadyReversed,
@@ -131,7 +131,7 @@ __all__ = [
     "notices_for_holder", "notify", "offenders", "offered_grants", "on_inspection_complete",
     "open_fines", "pack_measure", "paid_so_far", "payment_state", "propose_for_inspection",
     "propose_pending", "record_delivery", "record_mayor_decision", "record_payment", "reject",
-    "remove_grant", "reset_access_code", "reversal_text", "reverse_payment", "review_for_agent",
+    "remove_grant", "replay", "reset_access_code", "reversal_text", "reverse_payment", "review_for_agent",
     "review_queue", "review_state", "situation_text", "subscribe", "suspension_bounds", "tick",
     "unsubscribe"
 ]

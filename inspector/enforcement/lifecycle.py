@@ -24,15 +24,14 @@ from sqlalchemy.orm.attributes import set_committed_value
 from inspector.clock import LOCAL_TZ, utc
 from inspector.errors import Conflict  # a ValidationFailed: the act's card shows it (409)
 from inspector.extensions import db
-from inspector.models import EFFECTIVE, AuditEntry, Sanction, SanctionStatus, User
-from inspector.models.enforcement import AWAITS_DELIVERY as _AWAITS_DELIVERY
+from inspector.models import AWAITS_DELIVERY, EFFECTIVE, AuditEntry, Sanction, SanctionStatus, User
 
 S = SanctionStatus
 
 # --- named status sets (the one definition) -----------------------------------------------------
 PENDING = (S.PROPOSED,)
 # decided, in force, a document that may still wait for its delivery
-AWAITS_DELIVERY = _AWAITS_DELIVERY   # (confirmed, amended): the model's `awaiting_delivery`
+AWAITS_DELIVERY = AWAITS_DELIVERY   # (confirmed, amended): the model's `awaiting_delivery`
 # decided and standing: a deadline may still run, a notice still be complied with
 OPEN = (S.CONFIRMED, S.AMENDED, S.APPEALED, S.APPEAL_REFUSED, S.CONVERTED_TO_DAILY_FINE)
 # with effect: counts in the offender's history (the models' EFFECTIVE)

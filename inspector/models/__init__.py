@@ -13,6 +13,7 @@ from inspector.models.credentials import (
 from inspector.models.documents import NoticeDocument
 from inspector.models.enforcement import (
     AUTHORITY_LABELS,
+    AWAITS_DELIVERY,
     COPY_MEANS,
     DELIVERY_MEANS,
     EFFECTIVE,
@@ -69,6 +70,7 @@ from inspector.models.rule_packs import RulePackVersion
 from inspector.models.stats import FleetStandingDay
 
 __all__ = [
+    "AWAITS_DELIVERY",
     "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder", "HolderKind",
     "InsurancePolicy", "Licence", "LicenceKind", "Municipality", "Permit", "PermitKind",
     "Role", "Service", "Stand", "Status", "StatusChange", "User", "UserSession", "Vehicle",
