@@ -66,6 +66,7 @@ from inspector.models.registry import (
     vehicle_drivers,
 )
 from inspector.models.stats import FleetStandingDay
+from inspector.models.vistorias import InspectionKind, Vistoria, VistoriaResult, VistoriaSettings
 
 __all__ = [
     "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder", "HolderKind",
@@ -86,3 +87,4 @@ __all__ += ["FleetStandingDay"]
 # the acts' labels and states, and the company's copy, for the areas that show or count acts
 __all__ += ["AUTHORITY_LABELS", "COPY_MEANS", "DELIVERY_MEANS", "EFFECTIVE", "KIND_LABELS", "STATUS_LABELS",
             "NoticeCompanyCopy"]
+__all__ += ["InspectionKind", "Vistoria", "VistoriaResult", "VistoriaSettings"]

@@ -1,0 +1,85 @@
+"""vistorias: the kind of each inspection (street, prior, periodic vistoria), the decided
+result of each vistoria with its certificate, and each town's vistoria settings
+
+Revision ID: 0029
+Revises: 0026
+Create Date: 2026-12-06 00:00:00
+
+"""
+import sqlalchemy as sa
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision = '0029'
+down_revision = '0026'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    # every inspection before this one was a street inspection
+    with op.batch_alter_table('inspections') as batch:
+        batch.add_column(sa.Column('kind', sa.Enum('street', 'prior', 'periodic',
+                                                   name='inspectionkind', native_enum=False,
+                                                   length=30),
+                                   server_default='street', nullable=False))
+    op.create_table(
+        'vistorias',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('inspection_id', sa.Integer(), nullable=False),
+        sa.Column('vehicle_id', sa.Integer(), nullable=False),
+        sa.Column('agent_id', sa.Integer(), nullable=False),
+        sa.Column('kind', sa.Enum('street', 'prior', 'periodic', name='inspectionkind',
+                                  native_enum=False, length=30), nullable=False),
+        sa.Column('performed_on', sa.Date(), nullable=False),
+        sa.Column('result', sa.Enum('approved', 'rejected', name='vistoriaresult',
+                                    native_enum=False, length=30), nullable=False),
+        sa.Column('law', sa.String(length=60), nullable=False),
+        sa.Column('article', sa.String(length=120), nullable=False),
+        sa.Column('period_article', sa.String(length=120), nullable=True),
+        sa.Column('normal_until', sa.Date(), nullable=True),
+        sa.Column('valid_until', sa.Date(), nullable=True),
+        sa.Column('shortened_reason', sa.Text(), nullable=True),
+        sa.Column('return_on', sa.Date(), nullable=True),
+        sa.Column('to_fix', sa.Text(), nullable=False),
+        sa.Column('decided_at', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('certificate_number', sa.String(length=30), nullable=True),
+        sa.Column('token', sa.String(length=200), nullable=True),
+        sa.Column('token_hash', sa.String(length=64), nullable=True),
+        sa.Column('pdf', sa.LargeBinary(), nullable=True),
+        sa.Column('pdf_sha256', sa.String(length=64), nullable=True),
+        sa.Column('revoked_at', sa.DateTime(timezone=True), nullable=True),
+        sa.Column('revoked_reason', sa.Text(), nullable=True),
+        sa.Column('municipality_id', sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(['agent_id'], ['users.id'], name=op.f('fk_vistorias_agent_id_users')),
+        sa.ForeignKeyConstraint(['inspection_id'], ['inspections.id'],
+                                name=op.f('fk_vistorias_inspection_id_inspections')),
+        sa.ForeignKeyConstraint(['municipality_id'], ['municipalities.id'],
+                                name=op.f('fk_vistorias_municipality_id_municipalities')),
+        sa.ForeignKeyConstraint(['vehicle_id'], ['vehicles.id'],
+                                name=op.f('fk_vistorias_vehicle_id_vehicles')),
+        sa.PrimaryKeyConstraint('id', name=op.f('pk_vistorias')),
+        sa.UniqueConstraint('inspection_id', name=op.f('uq_vistorias_inspection_id')),
+        sa.UniqueConstraint('municipality_id', 'certificate_number',
+                            name=op.f('uq_vistorias_municipality_id_certificate_number')),
+        sa.UniqueConstraint('token_hash', name=op.f('uq_vistorias_token_hash')),
+    )
+    op.create_index(op.f('ix_vistorias_municipality_id'), 'vistorias', ['municipality_id'])
+    op.create_index(op.f('ix_vistorias_vehicle_id'), 'vistorias', ['vehicle_id'])
+    op.create_table(
+        'vistoria_settings',
+        sa.Column('municipality_id', sa.Integer(), nullable=False),
+        sa.Column('return_days', sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(['municipality_id'], ['municipalities.id'],
+                                name=op.f('fk_vistoria_settings_municipality_id_municipalities')),
+        sa.PrimaryKeyConstraint('municipality_id', name=op.f('pk_vistoria_settings')),
+    )
+
+
+def downgrade():
+    op.drop_table('vistoria_settings')
+    op.drop_index(op.f('ix_vistorias_vehicle_id'), table_name='vistorias')
+    op.drop_index(op.f('ix_vistorias_municipality_id'), table_name='vistorias')
+    op.drop_table('vistorias')
+    with op.batch_alter_table('inspections') as batch:
+        batch.drop_column('kind')

@@ -1,0 +1,82 @@
+"""Vistorias: the result of a prior or periodic vistoria made with the field app, decided from
+its checklist (docs/vistoria.md), its certificate, and each town's vistoria settings."""
+from __future__ import annotations
+
+import enum
+from datetime import date, datetime
+
+from sqlalchemy import Date, DateTime, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
+
+from inspector.extensions import db
+from inspector.models.registry import TownScoped, Vehicle, _enum
+
+
+class InspectionKind(str, enum.Enum):
+    """What an inspection is: the street check, or one of the law's vistorias."""
+
+    STREET = "street"      # fiscalização
+    PRIOR = "prior"        # vistoria prévia (before a first licence or a vehicle change)
+    PERIODIC = "periodic"  # vistoria periódica
+
+    @property
+    def label(self) -> str:
+        return {"street": "Fiscalização", "prior": "Vistoria prévia",
+                "periodic": "Vistoria periódica"}[self.value]
+
+
+class VistoriaResult(str, enum.Enum):
+    APPROVED = "approved"
+    REJECTED = "rejected"
+
+    @property
+    def label(self) -> str:
+        return {"approved": "Aprovada", "rejected": "Reprovada"}[self.value]
+
+
+class Vistoria(TownScoped, db.Model):
+    """The decided result of one vistoria inspection, and its certificate when approved.
+
+    `valid_until` is the certificate's last valid day (shortened where the law allows, with
+    `shortened_reason`); `return_on` the day a rejected vehicle comes back; `to_fix` the
+    failed items as JSON [{item_id, label, law, article, note}]."""
+
+    __tablename__ = "vistorias"
+    __table_args__ = (UniqueConstraint("municipality_id", "certificate_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    inspection_id: Mapped[int] = mapped_column(ForeignKey("inspections.id"), unique=True)
+    vehicle_id: Mapped[int] = mapped_column(ForeignKey("vehicles.id"), index=True)
+    agent_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    kind: Mapped[InspectionKind] = mapped_column(_enum(InspectionKind))
+    performed_on: Mapped[date] = mapped_column(Date)
+    result: Mapped[VistoriaResult] = mapped_column(_enum(VistoriaResult))
+    law: Mapped[str] = mapped_column(String(60))
+    article: Mapped[str] = mapped_column(String(120))          # the kind's article
+    period_article: Mapped[str | None] = mapped_column(String(120))  # where its period comes from
+    normal_until: Mapped[date | None] = mapped_column(Date)
+    valid_until: Mapped[date | None] = mapped_column(Date)
+    shortened_reason: Mapped[str | None] = mapped_column(Text)
+    return_on: Mapped[date | None] = mapped_column(Date)
+    to_fix: Mapped[str] = mapped_column(Text, default="[]")
+    decided_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    certificate_number: Mapped[str | None] = mapped_column(String(30))
+    token: Mapped[str | None] = mapped_column(String(200))
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    pdf: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))
+    pdf_sha256: Mapped[str | None] = mapped_column(String(64))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_reason: Mapped[str | None] = mapped_column(Text)
+
+    vehicle: Mapped[Vehicle] = relationship()
+    agent = relationship("User")
+    inspection = relationship("Inspection")
+
+
+class VistoriaSettings(db.Model):
+    """A town's vistoria settings (docs/vistoria.md, "Return date")."""
+
+    __tablename__ = "vistoria_settings"
+
+    municipality_id: Mapped[int] = mapped_column(ForeignKey("municipalities.id"), primary_key=True)
+    return_days: Mapped[int] = mapped_column(Integer, default=15)
