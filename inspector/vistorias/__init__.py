@@ -1,0 +1,23 @@
+"""The law's vistorias run in the field app: the result decided from the checklist, the
+vehicle's vistoria recorded through the registry, and the certificado de vistoria (a signed
+PDF the passenger can check). docs/vistoria.md."""
+
+# The names other areas use. Modules of this area import each other's modules, never
+# this face: that keeps the import order free of circles.
+from inspector.vistorias.certificate import revoke_for_vehicle
+from inspector.vistorias.certificate import status as certificate_status
+from inspector.vistorias.results import MAX_RETURN_DAYS, decide, return_days, set_return_days, settle
+from inspector.vistorias.queries import (
+    find_by_token,
+    find_certificate,
+    for_vehicle,
+    latest_for_vehicle,
+    result_of,
+    to_fix,
+)
+
+__all__ = [
+    "MAX_RETURN_DAYS", "certificate_status", "decide", "find_by_token", "find_certificate",
+    "for_vehicle", "latest_for_vehicle", "result_of", "return_days", "revoke_for_vehicle",
+    "set_return_days", "settle", "to_fix",
+]
