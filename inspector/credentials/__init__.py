@@ -33,7 +33,7 @@ from inspector.credentials.keys import public_key_set
 from inspector.credentials.keys import rotate as rotate_keys
 from inspector.credentials.sheets import GREEN, LABEL_GREY, SHEETS, WHITE, printable, render_pdf
 from inspector.credentials.sheets import Pen as SheetPen
-from inspector.credentials.tokens import claimed_town
+from inspector.credentials.tokens import claimed_kind, claimed_town
 
 __all__ = [
     "DEFAULT_BASE_URL", "Lookup", "MAX_QUERY", "MIN_REASON", "SHEETS", "check_sheet",
@@ -44,4 +44,4 @@ __all__ = [
 ]
 # what another document drawn on the sheets' pen and signed with their key uses (a vistoria
 # certificate)
-__all__ += ["GREEN", "LABEL_GREY", "SheetPen", "WHITE", "sign"]
+__all__ += ["GREEN", "LABEL_GREY", "SheetPen", "WHITE", "claimed_kind", "sign"]

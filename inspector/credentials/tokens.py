@@ -130,6 +130,19 @@ def claimed_town(token: str) -> str | None:
     return f"{ibge:07d}"
 
 
+def claimed_kind(token: str) -> str | None:
+    """The kind a token's head claims ("vehicle", "driver", "vistoria"), nothing checked: only
+    which page should verify it."""
+    if not 12 <= len(token) <= TOKEN_CHARS or not _B64URL.issuperset(token):
+        return None
+    try:
+        raw = b64d(token[:12])
+    except (ValueError, binascii.Error):
+        return None
+    version, _kid, kind, _ibge = _CLAIM_HEAD.unpack(raw[:_CLAIM_HEAD.size])
+    return KINDS.get(kind) if version == VERSION else None
+
+
 def verify(token: str, keys: Mapping[int, PublicKey], today: date) -> Claims:
     """The token's claims if it is well formed, signed by a known key and not expired."""
     return verify_parsed(parse(token), keys, today)

@@ -6,8 +6,10 @@ PDF the passenger can check). docs/vistoria.md."""
 # this face: that keeps the import order free of circles.
 from inspector.vistorias.certificate import revoke_for_vehicle
 from inspector.vistorias.certificate import status as certificate_status
-from inspector.vistorias.results import MAX_RETURN_DAYS, decide, return_days, set_return_days, settle
 from inspector.vistorias.queries import (
+    CertificateView,
+    certificate_state,
+    certificate_view,
     find_by_token,
     find_certificate,
     for_vehicle,
@@ -15,9 +17,11 @@ from inspector.vistorias.queries import (
     result_of,
     to_fix,
 )
+from inspector.vistorias.results import MAX_RETURN_DAYS, decide, return_days, set_return_days, settle
 
 __all__ = [
-    "MAX_RETURN_DAYS", "certificate_status", "decide", "find_by_token", "find_certificate",
+    "CertificateView", "MAX_RETURN_DAYS", "certificate_state", "certificate_status",
+    "certificate_view", "decide", "find_by_token", "find_certificate",
     "for_vehicle", "latest_for_vehicle", "result_of", "return_days", "revoke_for_vehicle",
     "set_return_days", "settle", "to_fix",
 ]

@@ -2,14 +2,18 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import date
 
 from sqlalchemy import select
 
+from inspector import laws, registry
 from inspector.clock import local_day
 from inspector.credentials import check_signature, public_url, token_hash
 from inspector.extensions import db
+from inspector.identifiers import format_plate
 from inspector.models import Inspection, Municipality, Vistoria
-from inspector.vistorias.certificate import status
+from inspector.rules import fmt_date
 
 
 def to_fix(v: Vistoria) -> list[dict]:
@@ -35,7 +39,7 @@ def result_of(uuid: str) -> dict | None:
             "to_fix": to_fix(v),
             "certificate": None if v.token is None else {
                 "number": v.certificate_number, "url": public_url(v.token),
-                "pdf_sha256": v.pdf_sha256, "status": status(v, local_day())}}
+                "pdf_sha256": v.pdf_sha256, "status": certificate_state(v, local_day())[0]}}
 
 
 def for_vehicle(vehicle_id: int) -> list[Vistoria]:
@@ -68,4 +72,77 @@ def find_by_token(token: str, today=None) -> tuple[Vistoria | None, str]:
         return None, "unknown"
     if claims is not None and (claims.kind != "vistoria" or claims.subject_id != row.id):
         return None, "unknown"
-    return row, status(row, today)
+    return row, certificate_state(row, today)[0]
+
+
+STATE_TEXT = {
+    "active": ("b-regular", "Vistoria válida"),
+    "expired": ("b-expired", "Vistoria vencida"),
+    "revoked": ("b-revoked", "Certificado cancelado"),
+    "suspended": ("b-suspended", "Certificado sem efeito"),
+    "unknown": ("b-unknown", "Certificado não reconhecido"),
+}
+
+
+def certificate_state(v: Vistoria, today: date) -> tuple[str, str]:
+    """What a certificate is worth today, read live from the registry, and why (pt-BR):
+    cancelled (by hand, or superseded), without effect while the vehicle is suspended, no
+    longer the vehicle's vistoria (corrected) or shortened since (then cancelled), expired."""
+    if v.revoked_at is not None:
+        return "revoked", f"Cancelado: {v.revoked_reason}."
+    vehicle = v.vehicle
+    if vehicle.last_vistoria_on != v.performed_on:
+        return "revoked", ("Cancelado: a vistoria registrada do veículo não é mais esta "
+                           "(corrigida ou substituída).")
+    validity = registry.vistoria_valid_until(vehicle, today)
+    if validity is not None and validity.until < v.valid_until:
+        return "revoked", (f"Cancelado: a validade desta vistoria foi reduzida para "
+                           f"{fmt_date(validity.until)} ({validity.where}).")
+    verdict = laws.verdict_of(vehicle, today)
+    if verdict.state == "suspended":
+        return "suspended", "O veículo está suspenso: não pode levar passageiros."
+    if today > v.valid_until:
+        return "expired", f"Venceu em {fmt_date(v.valid_until)}."
+    return "active", f"Válida até {fmt_date(v.valid_until)}."
+
+
+@dataclass(frozen=True)
+class CertificateView:
+    """What the certificate's public pages show: no personal data."""
+
+    state: str
+    css: str
+    title: str
+    reason: str
+    number: str = ""
+    town: str = ""
+    town_slug: str = ""
+    kind: str = ""
+    plate: str = ""
+    prefix: str = ""
+    service: str = ""
+    model: str = ""
+    performed_on: str = ""
+    valid_until: str = ""
+    badge: str = ""
+    article: str = ""
+    pdf_sha256: str = ""
+
+
+def certificate_view(v: Vistoria | None, today: date) -> CertificateView:
+    """The public view of a certificate (None: a code or number the town did not issue)."""
+    if v is None or v.token is None:
+        css, title = STATE_TEXT["unknown"]
+        return CertificateView("unknown", css, title, "Este código não foi emitido como "
+                               "certificado de vistoria por nenhum município deste sistema.")
+    state, reason = certificate_state(v, today)
+    css, title = STATE_TEXT[state]
+    vehicle, town = v.vehicle, db.session.get(Municipality, v.municipality_id)
+    return CertificateView(
+        state, css, title, reason, number=v.certificate_number, town=town.name,
+        town_slug=town.slug, kind=v.kind.label, plate=format_plate(vehicle.plate),
+        prefix=vehicle.prefix or "—",
+        service="Moto-táxi" if vehicle.service.value == "mototaxi" else "Táxi",
+        model=f"{vehicle.make_model} · {vehicle.colour}", performed_on=fmt_date(v.performed_on),
+        valid_until=fmt_date(v.valid_until), badge=(v.agent.badge_number or "—"),
+        article=f"{v.law}, {v.article}", pdf_sha256=v.pdf_sha256 or "")
