@@ -109,3 +109,21 @@ def test_a_newer_vistoria_or_a_correction_cancels_the_certificate(app, api, moto
     assert r.status_code in (302, 303), r.get_data(as_text=True)
     banner = _banner(client.get(new_path).get_data(as_text=True))
     assert "Certificado cancelado" in banner and "não é mais esta" in banner
+
+
+def test_the_passenger_page_of_the_vehicle_says_until_when_its_vistoria_is_valid(app, api,
+                                                                                 moto, client):
+    """Tapurah Lei 406/2001 Art. 23 X: 6 months from the approved vistoria, one line."""
+    from inspector.credentials import issue, public_url
+
+    v = moto()
+    with app.app_context():
+        vehicle = db.session.get(Vehicle, v.id)
+        url = public_url(issue(vehicle, actor="test").token)
+        db.session.commit()
+    html = client.get(urlsplit(url).path).get_data(as_text=True)
+    assert 'id="vistoria"' not in html  # none recorded yet: no line
+    _approved(api, v.id)
+    html = client.get(urlsplit(url).path).get_data(as_text=True)
+    line = f"Vistoria válida até {add_months(local_day(), 6).strftime('%d/%m/%Y')}"
+    assert f'<p class="vistoria" id="vistoria">{line}</p>' in html
