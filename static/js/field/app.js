@@ -307,7 +307,20 @@ function showResult(details, verification = null, scan = null) {
   box.replaceChildren(details ? resultCard(details, verification, scan) : codeCard(verification, scan));
   const canInspect = !state.user || !state.user.role || state.user.role === "agent"; // supervisors read only
   $("start-inspection").hidden = !details || verification?.verdict === "forged" || !canInspect;
+  renderKinds(details, !$("start-inspection").hidden);
   navigate("result");
+}
+
+/** The law's vistorias offered for this vehicle's service (docs/vistoria.md), as buttons under
+ * the street inspection's: each starts the same checklist form with the items its kind checks. */
+async function renderKinds(details, allowed) {
+  const box = $("start-kinds");
+  const checklist = allowed && details ? await checklistFor(details.vehicle.service) : null;
+  const plans = (checklist && checklist.vistorias) || [];
+  box.replaceChildren(...plans.map((p) => el("button", {
+    type: "button", class: "btn", dataset: { kind: p.kind }, onclick: () => startInspection(p.kind),
+  }, p.label)));
+  box.hidden = !plans.length;
 }
 
 async function search(event) {
@@ -335,21 +348,31 @@ async function pickVehicle(id) {
 
 // ---------- inspection ----------
 
-async function startInspection() {
+async function startInspection(kind = "street") {
   const details = state.current;
   if (!details) return;
-  const checklist = await checklistFor(details.vehicle.service);
-  if (!checklist || !checklist.items || !checklist.items.length) {
+  const full = await checklistFor(details.vehicle.service);
+  if (!full || !full.items || !full.items.length) {
     toast("Não há checklist em vigor para este serviço nos dados do aparelho. Atualize os dados.");
     return;
   }
+  const plan = kind === "street" ? null : (full.vistorias || []).find((p) => p.kind === kind);
+  if (kind !== "street" && !plan) {
+    toast(full.vistoria_none || "A lei deste serviço não prevê esta vistoria.");
+    return;
+  }
+  const checklist = plan ? { ...full, items: full.items.filter((i) => plan.item_ids.includes(i.id)) } : full;
+  // a vistoria renews the vistoria itself: its lapse is not a defect to find in it
+  const known = knownFailures(details, state.riderId ?? null)
+    .filter((r) => !plan || !String(r.rule_id || "").startsWith("vistoria."));
   state.form.open({
+    kind, plan,
     vehicle: details.vehicle, checklist,
     credentialToken: state.lastToken || null, scannedHost: state.lastHost || null,
     snapshotVersion: await store.getMeta("snapshotVersion"),
     drivers: details.drivers, riderId: state.riderId ?? null,
     agentId: state.user ? state.user.id : null,
-    known: knownFailures(details, state.riderId ?? null), // pre-marks what the card already says
+    known, // pre-marks what the card already says
   });
   navigate("inspection");
 }
@@ -403,7 +426,7 @@ function wire() {
   $("search-form").addEventListener("submit", search);
   $("sync-now").addEventListener("click", () => { sync.resetBackoff(); sync.syncOutbox({ manual: true }); });
   $("refresh-data").addEventListener("click", () => refreshData({ announce: true }));
-  $("start-inspection").addEventListener("click", startInspection);
+  $("start-inspection").addEventListener("click", () => startInspection("street"));
   $("inspection-form").addEventListener("submit", saveInspection);
   $("inspection-cancel").addEventListener("click", () => {
     if (state.form.hasAnswers() && !window.confirm("Descartar esta vistoria? O que foi preenchido será perdido.")) return;

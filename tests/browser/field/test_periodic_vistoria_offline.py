@@ -1,0 +1,69 @@
+"""On a 360×740 phone, offline, the agent runs Tapurah's periodic vistoria (Lei 406/2001
+Art. 23 X: every 6 months) on a moto-taxi: the card offers it beside the street inspection,
+the form holds only the items the vistoria checks (not the rider's uniform), the kind travels
+with the synced inspection, and the server approves it and issues the certificate whose QR
+(read by zxing-cpp from the PDF as poppler draws it) opens a page that says it is valid."""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+import zxingcpp
+from playwright.sync_api import expect
+
+from tests.browser.field_helpers import open_card, start_online, sync_until_empty
+from tests.support.vistorias import rasterise
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+
+
+def _certificate(app):
+    from inspector.clock import local_day
+    from inspector.extensions import db
+    from inspector.models import Inspection, Vistoria
+    from inspector.rules import add_months
+
+    with app.app_context():
+        insp = db.session.scalars(db.select(Inspection)).one()
+        v = db.session.scalars(db.select(Vistoria)).one()
+        out = (insp.kind.value, v.result.value, v.valid_until, add_months(local_day(), 6),
+               bytes(v.pdf))
+        db.session.remove()
+        return out
+
+
+def test_a_periodic_vistoria_offline_ends_in_a_certificate_whose_qr_verifies(
+        browser, live_server, app, world, tmp_path):
+    context, guard, page = start_online(browser, live_server, world["agent"])
+    page.set_viewport_size(PHONE)
+    context.set_offline(True)
+    open_card(page, world["plate"])
+    kinds = page.locator("#start-kinds")
+    expect(kinds.get_by_role("button")).to_have_text(["Vistoria prévia", "Vistoria periódica"])
+    kinds.get_by_role("button", name="Vistoria periódica").click()
+    expect(page.locator("#inspection-title")).to_contain_text("Vistoria periódica")
+    items = page.locator("#checklist li.item")
+    expect(items.first).to_be_visible()
+    ids = [items.nth(i).get_attribute("data-item-id") for i in range(items.count())]
+    assert "general-condition" in ids and "leg-guard" in ids
+    assert "uniform" not in ids and "one-passenger" not in ids  # the street's, not the vistoria's
+    expect(page.locator("#shorten-box")).to_be_hidden()  # Tapurah's law does not allow it
+    for i in range(items.count()):
+        items.nth(i).locator("label.choice.ok").click()
+    page.locator("#inspection-save").click()
+    expect(page.locator("#pending")).to_have_attribute("data-inspections", "1")
+    context.set_offline(False)
+    sync_until_empty(page)
+    kind, result, until, expected, pdf = _certificate(app)
+    assert (kind, result, until) == ("periodic", "approved", expected)
+    page_image = rasterise(pdf, tmp_path)[0]
+    codes = [b.text for b in zxingcpp.read_barcodes(page_image,
+                                                    formats=zxingcpp.BarcodeFormat.QRCode)]
+    assert len(codes) == 1 and urlsplit(codes[0]).path.startswith("/v/")
+    page.goto(urlsplit(codes[0]).path)
+    expect(page.locator("#veredito h1")).to_have_text("Vistoria válida")
+    expect(page.locator("#valida-ate")).to_have_text(until.strftime("%d/%m/%Y"))
+    assert not guard.foreign()
+    context.close()
