@@ -192,3 +192,27 @@ def test_the_openapi_document_says_the_kind_and_its_default(app, client):
     kind = body_schema["properties"]["kind"]
     assert kind["enum"] == ["street", "prior", "periodic"] and kind["default"] == "street"
     assert "vistoria" in body_schema["properties"]
+
+
+def test_the_registry_shows_a_rejected_vistorias_return_day_and_what_to_fix(app, api, moto,
+                                                                           make):
+    v = moto()
+    r = api.put_inspection(str(uuid.uuid4()), vistoria_body(
+        v.id, "tapurah", "mototaxi", "prior", fail={"mirrors": jpeg(4)}))
+    assert r.status_code == 201
+    back = (local_day() + timedelta(days=15)).strftime("%d/%m/%Y")
+    admin = make(factories.user, "admin", "tapurah")
+    staff = app.test_client()
+    assert staff.login(admin.username).status_code == 302
+    page = staff.get(f"/cadastro/veiculos/{v.id}").get_data(as_text=True)
+    assert f"reprovada, retorno até {back}" in page
+    with app.app_context():
+        vid = db.session.scalar(select(Vistoria.id))
+    detail = staff.get(f"/vistorias/{vid}").get_data(as_text=True)
+    assert back in detail and "(Lei 406/2001, Art. 15)" in detail
+    # the town's return days: an admin setting, 1 to 30
+    assert staff.post_form("/vistorias/configuracao", {"return_days": "31"}).status_code == 303
+    assert staff.post_form("/vistorias/configuracao", {"return_days": "10"}).status_code == 303
+    r = api.put_inspection(str(uuid.uuid4()), vistoria_body(
+        v.id, "tapurah", "mototaxi", "prior", fail={"mirrors": jpeg(5)}))
+    assert r.json["vistoria"]["return_on"] == (local_day() + timedelta(days=10)).isoformat()

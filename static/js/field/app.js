@@ -95,6 +95,17 @@ function toast(message) {
   if (message) toast.timer = setTimeout(() => { node.hidden = true; }, 6000);
 }
 
+/** The decided result of a synced vistoria, in one sentence. */
+function vistoriaText(v) {
+  const day = (iso) => (iso ? iso.split("-").reverse().join("/") : "");
+  if (v.result === "approved") {
+    const cert = v.certificate ? `, certificado nº ${v.certificate.number}` : "";
+    return `Vistoria aprovada (${v.label}): válida até ${day(v.valid_until)}${cert}.`;
+  }
+  const items = (v.to_fix || []).map((f) => f.label).join("; ");
+  return `Vistoria reprovada (${v.label}): retorno até ${day(v.return_on)}. Corrigir: ${items}.`;
+}
+
 // ---------- always-visible status ----------
 
 let countsQueued = null;
@@ -467,6 +478,7 @@ function wire() {
   });
   sync.events.addEventListener("snapshot", renderFreshness);
   sync.events.addEventListener("sent", renderLastSend);
+  sync.events.addEventListener("vistoria", (e) => toast(vistoriaText(e.detail)));
 }
 
 async function start() {

@@ -57,6 +57,9 @@ def test_a_periodic_vistoria_offline_ends_in_a_certificate_whose_qr_verifies(
     context.set_offline(False)
     sync_until_empty(page)
     kind, result, until, expected, pdf = _certificate(app)
+    expect(page.locator("#toast")).to_contain_text(
+        f"Vistoria aprovada ({world['plate'][:3]}")  # the phone is told the result
+    expect(page.locator("#toast")).to_contain_text(f"válida até {until.strftime('%d/%m/%Y')}")
     assert (kind, result, until) == ("periodic", "approved", expected)
     page_image = rasterise(pdf, tmp_path)[0]
     codes = [b.text for b in zxingcpp.read_barcodes(page_image,
