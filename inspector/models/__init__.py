@@ -66,7 +66,15 @@ from inspector.models.registry import (
     vehicle_drivers,
 )
 from inspector.models.stats import FleetStandingDay
-from inspector.models.vistorias import InspectionKind, Vistoria, VistoriaResult, VistoriaSettings
+from inspector.models.vistorias import (
+    AppointmentStatus,
+    InspectionKind,
+    Vistoria,
+    VistoriaAppointment,
+    VistoriaPlace,
+    VistoriaResult,
+    VistoriaSettings,
+)
 
 __all__ = [
     "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder", "HolderKind",
@@ -87,4 +95,5 @@ __all__ += ["FleetStandingDay"]
 # the acts' labels and states, and the company's copy, for the areas that show or count acts
 __all__ += ["AUTHORITY_LABELS", "COPY_MEANS", "DELIVERY_MEANS", "EFFECTIVE", "KIND_LABELS", "STATUS_LABELS",
             "NoticeCompanyCopy"]
-__all__ += ["InspectionKind", "Vistoria", "VistoriaResult", "VistoriaSettings"]
+__all__ += ["AppointmentStatus", "InspectionKind", "Vistoria", "VistoriaAppointment",
+            "VistoriaPlace", "VistoriaResult", "VistoriaSettings"]

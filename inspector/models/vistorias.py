@@ -80,3 +80,51 @@ class VistoriaSettings(db.Model):
 
     municipality_id: Mapped[int] = mapped_column(ForeignKey("municipalities.id"), primary_key=True)
     return_days: Mapped[int] = mapped_column(Integer, default=15)
+
+
+class VistoriaPlace(TownScoped, db.Model):
+    """Where and when a town holds vistorias: weekdays (0 = Monday), opening hours in the
+    town's time, and how many vehicles an hour (the agenda's slots)."""
+
+    __tablename__ = "vistoria_places"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    address: Mapped[str] = mapped_column(String(200), default="")
+    weekdays: Mapped[str] = mapped_column(String(20), default="0,1,2,3,4")
+    start_hour: Mapped[int] = mapped_column(Integer, default=8)
+    end_hour: Mapped[int] = mapped_column(Integer, default=12)
+    slots_per_hour: Mapped[int] = mapped_column(Integer, default=2)
+    active: Mapped[bool] = mapped_column(default=True)
+
+
+class AppointmentStatus(str, enum.Enum):
+    BOOKED = "booked"
+    DONE = "done"
+    NO_SHOW = "no_show"
+    CANCELLED = "cancelled"
+
+    @property
+    def label(self) -> str:
+        return {"booked": "Agendada", "done": "Realizada", "no_show": "Não compareceu",
+                "cancelled": "Cancelada"}[self.value]
+
+
+class VistoriaAppointment(TownScoped, db.Model):
+    """A vehicle booked for a vistoria at a place and time (the slot's start, UTC)."""
+
+    __tablename__ = "vistoria_appointments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    place_id: Mapped[int] = mapped_column(ForeignKey("vistoria_places.id"), index=True)
+    vehicle_id: Mapped[int] = mapped_column(ForeignKey("vehicles.id"), index=True)
+    kind: Mapped[InspectionKind] = mapped_column(_enum(InspectionKind))
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    status: Mapped[AppointmentStatus] = mapped_column(_enum(AppointmentStatus),
+                                                      default=AppointmentStatus.BOOKED)
+    booked_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    booked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    status_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    place: Mapped[VistoriaPlace] = relationship()
+    vehicle: Mapped[Vehicle] = relationship()

@@ -8,7 +8,14 @@ Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 - `propose_sanction(town, service, finding, history, on, grant=None)`: step, amount, deadline,
   appeal; `grant_option(pack, rule_id, on)`: the discretionary deadline a finding may get.
 """
-from inspector.rules.calendar import Closure, TownCalendar, deadline_days, deadline_hours, official_holidays
+from inspector.rules.calendar import (
+    Closure,
+    TownCalendar,
+    deadline_days,
+    deadline_hours,
+    official_holidays,
+    why_no_office,
+)
 from inspector.rules.engine import (
     DUE_SOON_DAYS,
     AgeLimit,
@@ -130,3 +137,4 @@ __all__ += ["Closure", "TownCalendar", "deadline_days", "deadline_hours", "offic
 # the law's vistorias (docs/vistoria.md)
 __all__ += ["INSPECTION_KINDS", "KIND_LABELS", "ROLE_LABELS", "VistoriaPlan", "plans_of",
             "vistoria_plan", "why_none"]
+__all__ += ["why_no_office"]  # the agenda's days without office

@@ -4,6 +4,10 @@ PDF the passenger can check). docs/vistoria.md."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
+from inspector.vistorias.agenda import WEEKDAYS, day_appointments, free_slots, save_place
+from inspector.vistorias.agenda import book as book_vistoria
+from inspector.vistorias.agenda import mark as mark_appointment
+from inspector.vistorias.agenda import places as agenda_places
 from inspector.vistorias.certificate import revoke_for_vehicle
 from inspector.vistorias.certificate import status as certificate_status
 from inspector.vistorias.queries import (
@@ -24,4 +28,9 @@ __all__ = [
     "certificate_view", "decide", "find_by_token", "find_certificate",
     "for_vehicle", "latest_for_vehicle", "result_of", "return_days", "revoke_for_vehicle",
     "set_return_days", "settle", "to_fix",
+]
+# the agenda (places, slots, bookings, no-shows)
+__all__ += [
+    "WEEKDAYS", "agenda_places", "book_vistoria", "day_appointments", "free_slots",
+    "mark_appointment", "save_place",
 ]

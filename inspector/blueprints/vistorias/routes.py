@@ -2,12 +2,15 @@
 date, certificate), the certificate's PDF, and the town's return days (docs/vistoria.md)."""
 from __future__ import annotations
 
+from datetime import date
+
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 
 from inspector import vistorias
-from inspector.clock import local_day
+from inspector.clock import LOCAL_TZ, local_day
+from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Role, Vistoria
+from inspector.models import Role, Vistoria, VistoriaAppointment
 from inspector.security import roles_required, town_id
 
 bp = Blueprint("vistorias", __name__, url_prefix="/vistorias")
@@ -79,3 +82,84 @@ def settings():
     db.session.commit()
     flash(f"Prazo de retorno após vistoria reprovada: {int(raw)} dias.", "success")
     return redirect(url_for("vistorias.index")), 303
+
+
+def _day_arg() -> date:
+    raw = request.args.get("dia", "")
+    try:
+        return date.fromisoformat(raw) if raw else local_day()
+    except ValueError:
+        return local_day()
+
+
+def _agenda_page(errors: dict | None = None, values: dict | None = None, status: int = 200):
+    day = _day_arg()
+    places = vistorias.agenda_places(town_id())
+    chosen = next((p for p in places if str(p.id) == request.args.get("local", "")),
+                  places[0] if places else None)
+    free = vistorias.free_slots(chosen, day) if chosen else None
+    return render_template("vistorias/agenda.html", day=day, places=places, chosen=chosen,
+                           free=free, appointments=vistorias.day_appointments(town_id(), day),
+                           weekdays=vistorias.WEEKDAYS, errors=errors or {},
+                           values=values or {}, local_tz=LOCAL_TZ), status
+
+
+@bp.get("/agenda")
+@roles_required(Role.SUPERVISOR, Role.ADMIN)
+def agenda():
+    """The day's vistorias at the town's places, the free slots, the booking form."""
+    return _agenda_page()
+
+
+@bp.post("/agenda/locais")
+@roles_required(Role.ADMIN)
+def agenda_place():
+    """Add a place where vistorias happen (weekdays, hours, slots an hour)."""
+    data = {k: request.form.get(k, "") for k in ("name", "address", "start_hour", "end_hour",
+                                                 "slots_per_hour")}
+    data["weekdays"] = request.form.getlist("weekdays")
+    try:
+        vistorias.save_place(town_id(), data, g.user)
+        db.session.commit()
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _agenda_page(e.errors, data, 422)
+    flash("Local de vistoria salvo.", "success")
+    return redirect(url_for("vistorias.agenda")), 303
+
+
+@bp.post("/agenda/agendar")
+@roles_required(Role.ADMIN)
+def agenda_book():
+    """Book a vehicle into a free slot."""
+    values = {k: request.form.get(k, "") for k in ("plate", "place", "when", "kind")}
+    place = values["place"]
+    try:
+        appt = vistorias.book_vistoria(town_id(), values["plate"],
+                                       int(place) if place.isascii() and place.isdigit()
+                                       and len(place) < 10 else None,
+                                       values["when"], values["kind"], g.user)
+        db.session.commit()
+    except ValidationFailed as e:
+        db.session.rollback()
+        return _agenda_page(e.errors, values, 422)
+    local = appt.starts_at.astimezone(LOCAL_TZ)
+    flash(f"Vistoria agendada: {appt.vehicle.plate} em {local:%d/%m/%Y %H:%M}.", "success")
+    return redirect(url_for("vistorias.agenda", dia=local.date().isoformat())), 303
+
+
+@bp.post("/agenda/<int:ident>/<any(no_show, cancelled):status>")
+@roles_required(Role.SUPERVISOR, Role.ADMIN)
+def agenda_mark(ident: int, status: str):
+    """Record that a booked vehicle did not come, or cancel the booking."""
+    appt = db.session.get(VistoriaAppointment, ident)
+    if appt is None or appt.municipality_id != town_id():
+        abort(404)
+    day = appt.starts_at.astimezone(LOCAL_TZ).date()
+    try:
+        vistorias.mark_appointment(appt, status, g.user)
+        db.session.commit()
+    except ValidationFailed as e:
+        db.session.rollback()
+        flash(next(iter(e.errors.values())).capitalize() + ".", "error")
+    return redirect(url_for("vistorias.agenda", dia=day.isoformat())), 303

@@ -1,5 +1,6 @@
 """vistorias: the kind of each inspection (street, prior, periodic vistoria), the decided
-result of each vistoria with its certificate, and each town's vistoria settings
+result of each vistoria with its certificate, each town's vistoria settings, and the agenda
+(places with their weekdays, hours and slots; appointments)
 
 Revision ID: 0029
 Revises: 0026
@@ -74,9 +75,60 @@ def upgrade():
                                 name=op.f('fk_vistoria_settings_municipality_id_municipalities')),
         sa.PrimaryKeyConstraint('municipality_id', name=op.f('pk_vistoria_settings')),
     )
+    op.create_table(
+        'vistoria_places',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('name', sa.String(length=120), nullable=False),
+        sa.Column('address', sa.String(length=200), nullable=False),
+        sa.Column('weekdays', sa.String(length=20), nullable=False),
+        sa.Column('start_hour', sa.Integer(), nullable=False),
+        sa.Column('end_hour', sa.Integer(), nullable=False),
+        sa.Column('slots_per_hour', sa.Integer(), nullable=False),
+        sa.Column('active', sa.Boolean(), nullable=False),
+        sa.Column('municipality_id', sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(['municipality_id'], ['municipalities.id'],
+                                name=op.f('fk_vistoria_places_municipality_id_municipalities')),
+        sa.PrimaryKeyConstraint('id', name=op.f('pk_vistoria_places')),
+    )
+    op.create_index(op.f('ix_vistoria_places_municipality_id'), 'vistoria_places',
+                    ['municipality_id'])
+    op.create_table(
+        'vistoria_appointments',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('place_id', sa.Integer(), nullable=False),
+        sa.Column('vehicle_id', sa.Integer(), nullable=False),
+        sa.Column('kind', sa.Enum('street', 'prior', 'periodic', name='inspectionkind',
+                                  native_enum=False, length=30), nullable=False),
+        sa.Column('starts_at', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('status', sa.Enum('booked', 'done', 'no_show', 'cancelled',
+                                    name='appointmentstatus', native_enum=False, length=30),
+                  nullable=False),
+        sa.Column('booked_by_id', sa.Integer(), nullable=True),
+        sa.Column('booked_at', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('status_at', sa.DateTime(timezone=True), nullable=True),
+        sa.Column('municipality_id', sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(['booked_by_id'], ['users.id'],
+                                name=op.f('fk_vistoria_appointments_booked_by_id_users')),
+        sa.ForeignKeyConstraint(['municipality_id'], ['municipalities.id'],
+                                name=op.f('fk_vistoria_appointments_municipality_id_municipalities')),
+        sa.ForeignKeyConstraint(['place_id'], ['vistoria_places.id'],
+                                name=op.f('fk_vistoria_appointments_place_id_vistoria_places')),
+        sa.ForeignKeyConstraint(['vehicle_id'], ['vehicles.id'],
+                                name=op.f('fk_vistoria_appointments_vehicle_id_vehicles')),
+        sa.PrimaryKeyConstraint('id', name=op.f('pk_vistoria_appointments')),
+    )
+    for column in ('municipality_id', 'place_id', 'starts_at', 'vehicle_id'):
+        op.create_index(op.f(f'ix_vistoria_appointments_{column}'), 'vistoria_appointments',
+                        [column])
 
 
 def downgrade():
+    for column in ('municipality_id', 'place_id', 'starts_at', 'vehicle_id'):
+        op.drop_index(op.f(f'ix_vistoria_appointments_{column}'),
+                      table_name='vistoria_appointments')
+    op.drop_table('vistoria_appointments')
+    op.drop_index(op.f('ix_vistoria_places_municipality_id'), table_name='vistoria_places')
+    op.drop_table('vistoria_places')
     op.drop_table('vistoria_settings')
     op.drop_index(op.f('ix_vistorias_vehicle_id'), table_name='vistorias')
     op.drop_index(op.f('ix_vistorias_municipality_id'), table_name='vistorias')
