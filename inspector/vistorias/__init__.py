@@ -6,6 +6,7 @@ PDF the passenger can check). docs/vistoria.md."""
 # this face: that keeps the import order free of circles.
 from inspector.vistorias.agenda import WEEKDAYS, day_appointments, free_slots, save_place
 from inspector.vistorias.agenda import book as book_vistoria
+from inspector.vistorias.agenda import for_phone as appointments_for_phone
 from inspector.vistorias.agenda import mark as mark_appointment
 from inspector.vistorias.agenda import places as agenda_places
 from inspector.vistorias.certificate import revoke_for_vehicle
@@ -31,6 +32,6 @@ __all__ = [
 ]
 # the agenda (places, slots, bookings, no-shows)
 __all__ += [
-    "WEEKDAYS", "agenda_places", "book_vistoria", "day_appointments", "free_slots",
+    "WEEKDAYS", "agenda_places", "appointments_for_phone", "book_vistoria", "day_appointments", "free_slots",
     "mark_appointment", "save_place",
 ]

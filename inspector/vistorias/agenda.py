@@ -175,6 +175,19 @@ def day_appointments(town_id: int, day: date) -> list[VistoriaAppointment]:
         .order_by(VistoriaAppointment.starts_at)))
 
 
+def for_phone(town_id: int, today: date) -> list[dict]:
+    """The town's booked vistorias of today and tomorrow, as the field app keeps them offline
+    (a phone synced the evening before has the next day's list)."""
+    rows = day_appointments(town_id, today) + day_appointments(town_id, today + timedelta(days=1))
+    return [{"id": a.id, "vehicle_id": a.vehicle_id, "plate": a.vehicle.plate,
+             "prefix": a.vehicle.prefix or "", "kind": a.kind.value, "kind_label": a.kind.label,
+             "starts_at": a.starts_at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+             # the town's day and hour, as the agenda shows them (the phone shows these)
+             "day": a.starts_at.astimezone(LOCAL_TZ).date().isoformat(),
+             "time": a.starts_at.astimezone(LOCAL_TZ).strftime("%H:%M"),
+             "place": a.place.name} for a in rows if a.status == AppointmentStatus.BOOKED]
+
+
 def places(town_id: int) -> list[VistoriaPlace]:
     """The town's places."""
     return list(db.session.scalars(select(VistoriaPlace).where(

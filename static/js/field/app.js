@@ -130,6 +130,19 @@ async function renderCounts() {
   if (document.body.dataset.screen === "outbox") renderOutbox();
 }
 
+/** Today's vistorias booked in the agenda, kept on the phone: each opens its vehicle's card. */
+async function renderAgenda() {
+  const today = new Date().toLocaleDateString("sv-SE"); // YYYY-MM-DD on the phone's clock
+  const rows = (await store.allRows("appointments").catch(() => []))
+    .filter((a) => a.day === today)
+    .sort((a, b) => a.starts_at.localeCompare(b.starts_at));
+  $("agenda-list").replaceChildren(...rows.map((a) => el("li", {},
+    el("button", { type: "button", class: "btn result-row", onclick: () => pickVehicle(a.vehicle_id) },
+      el("strong", {}, a.time),
+      ` · ${a.plate}${a.prefix ? ` · prefixo ${a.prefix}` : ""} · ${a.kind_label} · ${a.place}`))));
+  $("agenda-box").hidden = !rows.length;
+}
+
 async function renderFreshness() {
   const node = $("freshness");
   const refreshed = await store.getMeta("refreshedAt");
@@ -477,6 +490,7 @@ function wire() {
     $("sync-status").dataset.state = e.detail.state;
   });
   sync.events.addEventListener("snapshot", renderFreshness);
+  sync.events.addEventListener("snapshot", renderAgenda);
   sync.events.addEventListener("sent", renderLastSend);
   sync.events.addEventListener("vistoria", (e) => toast(vistoriaText(e.detail)));
 }
@@ -496,6 +510,7 @@ async function start() {
     history.replaceState({ screen: "home" }, "");
     show("home");
     await resumeDraft();
+    renderAgenda().catch((e) => console.warn("agenda", e));
   }
   if (online) await Promise.all([sync.syncOutbox(), refreshData()]);
   window.fieldApp.ready = true;
