@@ -165,6 +165,18 @@ def mark(appt: VistoriaAppointment, status: str, actor) -> None:
                  municipality_id=appt.municipality_id, after={"status": target.value})
 
 
+def attended(vehicle_id: int, town_id: int, day: date, actor) -> VistoriaAppointment | None:
+    """The vehicle's booking of that day, marked done by the vistoria made for it (audited)."""
+    appt = next((a for a in day_appointments(town_id, day)
+                 if a.vehicle_id == vehicle_id and a.status == AppointmentStatus.BOOKED), None)
+    if appt is not None:
+        appt.status, appt.status_at = AppointmentStatus.DONE, datetime.now(UTC)
+        db.session.flush()
+        audit.record("vistoria_done", "vistoria_appointment", appt.id, actor=actor,
+                     municipality_id=town_id, after={"status": "done"})
+    return appt
+
+
 def day_appointments(town_id: int, day: date) -> list[VistoriaAppointment]:
     """The town's booked vistorias of a day (the agent's list), by time."""
     lo = datetime.combine(day, time(0), LOCAL_TZ).astimezone(UTC)

@@ -32,7 +32,7 @@ from inspector.models import (
     VistoriaSettings,
 )
 from inspector.registry import record_vistoria
-from inspector.vistorias import certificate
+from inspector.vistorias import agenda, certificate
 from inspector.vistorias.queries import result_of
 
 DEFAULT_RETURN_DAYS = 15
@@ -133,6 +133,7 @@ def decide(insp: Inspection, now: datetime) -> Vistoria:
                         "shortened_reason": v.shortened_reason,
                         "return_on": v.return_on.isoformat() if v.return_on else None,
                         "to_fix": [f["item_id"] for f in to_fix]})
+    agenda.attended(vehicle.id, town.id, day, user)  # its booking, if any, took place
     if v.result == VistoriaResult.APPROVED:
         # a vistoria synced late, after a newer one was recorded, does not go back in time
         if vehicle.last_vistoria_on is None or day >= vehicle.last_vistoria_on:

@@ -31,7 +31,7 @@ def _prefix(app, world) -> str:
 def _certificate(app):
     from inspector.clock import local_day
     from inspector.extensions import db
-    from inspector.models import Inspection, Vistoria
+    from inspector.models import Inspection, Vistoria, VistoriaAppointment
     from inspector.rules import add_months
 
     with app.app_context():
@@ -39,6 +39,8 @@ def _certificate(app):
         v = db.session.scalars(db.select(Vistoria)).one()
         out = (insp.kind.value, v.result.value, v.valid_until, add_months(local_day(), 6),
                bytes(v.pdf))
+        booking = db.session.scalars(db.select(VistoriaAppointment)).one()
+        assert booking.status.value == "done"  # the booking took place
         db.session.remove()
         return out
 
