@@ -72,6 +72,7 @@ from inspector.models.vistorias import (
     Vistoria,
     VistoriaAppointment,
     VistoriaPlace,
+    VistoriaReminder,
     VistoriaResult,
     VistoriaSettings,
 )
@@ -96,4 +97,4 @@ __all__ += ["FleetStandingDay"]
 __all__ += ["AUTHORITY_LABELS", "COPY_MEANS", "DELIVERY_MEANS", "EFFECTIVE", "KIND_LABELS", "STATUS_LABELS",
             "NoticeCompanyCopy"]
 __all__ += ["AppointmentStatus", "InspectionKind", "Vistoria", "VistoriaAppointment",
-            "VistoriaPlace", "VistoriaResult", "VistoriaSettings"]
+            "VistoriaPlace", "VistoriaReminder", "VistoriaResult", "VistoriaSettings"]

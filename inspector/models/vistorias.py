@@ -80,6 +80,7 @@ class VistoriaSettings(db.Model):
 
     municipality_id: Mapped[int] = mapped_column(ForeignKey("municipalities.id"), primary_key=True)
     return_days: Mapped[int] = mapped_column(Integer, default=15)
+    reminder_days: Mapped[str] = mapped_column(String(20), default="30,7")  # days before due
 
 
 class VistoriaPlace(TownScoped, db.Model):
@@ -128,3 +129,20 @@ class VistoriaAppointment(TownScoped, db.Model):
 
     place: Mapped[VistoriaPlace] = relationship()
     vehicle: Mapped[Vehicle] = relationship()
+
+
+class VistoriaReminder(TownScoped, db.Model):
+    """A reminder sent to a vehicle's holder before its vistoria falls due: once per due day,
+    lead (days before) and channel (push, email)."""
+
+    __tablename__ = "vistoria_reminders"
+    __table_args__ = (UniqueConstraint("vehicle_id", "due_on", "lead_days", "channel"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    vehicle_id: Mapped[int] = mapped_column(ForeignKey("vehicles.id"), index=True)
+    holder_id: Mapped[int] = mapped_column(ForeignKey("holders.id"))
+    due_on: Mapped[date] = mapped_column(Date)        # the vistoria's last valid day
+    lead_days: Mapped[int] = mapped_column(Integer)
+    channel: Mapped[str] = mapped_column(String(10))  # push | email
+    address: Mapped[str] = mapped_column(String(200), default="")  # the e-mail it went to
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

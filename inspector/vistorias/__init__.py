@@ -22,6 +22,8 @@ from inspector.vistorias.queries import (
     result_of,
     to_fix,
 )
+from inspector.vistorias.reminders import for_vehicle as reminders_for_vehicle
+from inspector.vistorias.reminders import send_due as send_reminders
 from inspector.vistorias.results import MAX_RETURN_DAYS, decide, return_days, set_return_days, settle
 
 __all__ = [
@@ -33,5 +35,5 @@ __all__ = [
 # the agenda (places, slots, bookings, no-shows)
 __all__ += [
     "WEEKDAYS", "agenda_places", "appointments_for_phone", "book_vistoria", "day_appointments", "free_slots",
-    "mark_appointment", "save_place",
+    "mark_appointment", "save_place", "reminders_for_vehicle", "send_reminders",
 ]

@@ -30,6 +30,7 @@ def _vehicle(v: Vehicle, town: int) -> dict:
             "insurance_in_force": insurance_in_force,
             "vistoria": registry.vistoria_valid_until(v, today),
             "vistorias": vistorias.for_vehicle(v.id)[:5],
+            "reminders": vistorias.reminders_for_vehicle(v.id)[:6],
             "sanctions": sanctions(town, vehicle_id=v.id), "can_open_acts": allowed("review.act"),
             "acts_args": {}}   # the acts list filters by holder or driver, not by vehicle
 

@@ -1,6 +1,6 @@
 """vistorias: the kind of each inspection (street, prior, periodic vistoria), the decided
 result of each vistoria with its certificate, each town's vistoria settings, and the agenda
-(places with their weekdays, hours and slots; appointments)
+(places with their weekdays, hours and slots; appointments) and the reminders sent to holders
 
 Revision ID: 0029
 Revises: 0026
@@ -71,6 +71,7 @@ def upgrade():
         'vistoria_settings',
         sa.Column('municipality_id', sa.Integer(), nullable=False),
         sa.Column('return_days', sa.Integer(), nullable=False),
+        sa.Column('reminder_days', sa.String(length=20), nullable=False),
         sa.ForeignKeyConstraint(['municipality_id'], ['municipalities.id'],
                                 name=op.f('fk_vistoria_settings_municipality_id_municipalities')),
         sa.PrimaryKeyConstraint('municipality_id', name=op.f('pk_vistoria_settings')),
@@ -120,9 +121,37 @@ def upgrade():
     for column in ('municipality_id', 'place_id', 'starts_at', 'vehicle_id'):
         op.create_index(op.f(f'ix_vistoria_appointments_{column}'), 'vistoria_appointments',
                         [column])
+    op.create_table(
+        'vistoria_reminders',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('vehicle_id', sa.Integer(), nullable=False),
+        sa.Column('holder_id', sa.Integer(), nullable=False),
+        sa.Column('due_on', sa.Date(), nullable=False),
+        sa.Column('lead_days', sa.Integer(), nullable=False),
+        sa.Column('channel', sa.String(length=10), nullable=False),
+        sa.Column('address', sa.String(length=200), nullable=False),
+        sa.Column('sent_at', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('municipality_id', sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(['holder_id'], ['holders.id'],
+                                name=op.f('fk_vistoria_reminders_holder_id_holders')),
+        sa.ForeignKeyConstraint(['municipality_id'], ['municipalities.id'],
+                                name=op.f('fk_vistoria_reminders_municipality_id_municipalities')),
+        sa.ForeignKeyConstraint(['vehicle_id'], ['vehicles.id'],
+                                name=op.f('fk_vistoria_reminders_vehicle_id_vehicles')),
+        sa.PrimaryKeyConstraint('id', name=op.f('pk_vistoria_reminders')),
+        sa.UniqueConstraint('vehicle_id', 'due_on', 'lead_days', 'channel',
+                            name=op.f('uq_vistoria_reminders_vehicle_id_due_on_lead_days_channel')),
+    )
+    op.create_index(op.f('ix_vistoria_reminders_municipality_id'), 'vistoria_reminders',
+                    ['municipality_id'])
+    op.create_index(op.f('ix_vistoria_reminders_vehicle_id'), 'vistoria_reminders',
+                    ['vehicle_id'])
 
 
 def downgrade():
+    op.drop_index(op.f('ix_vistoria_reminders_vehicle_id'), table_name='vistoria_reminders')
+    op.drop_index(op.f('ix_vistoria_reminders_municipality_id'), table_name='vistoria_reminders')
+    op.drop_table('vistoria_reminders')
     for column in ('municipality_id', 'place_id', 'starts_at', 'vehicle_id'):
         op.drop_index(op.f(f'ix_vistoria_appointments_{column}'),
                       table_name='vistoria_appointments')
