@@ -18,12 +18,12 @@ depends_on = None
 
 
 def upgrade():
-    # every inspection before this one was a street inspection
-    with op.batch_alter_table('inspections') as batch:
-        batch.add_column(sa.Column('kind', sa.Enum('street', 'prior', 'periodic',
-                                                   name='inspectionkind', native_enum=False,
-                                                   length=30),
-                                   server_default='street', nullable=False))
+    # every inspection before this one was a street inspection; added in place (a batch copy
+    # of `inspections` on SQLite would drop a table that items and photos reference)
+    op.add_column('inspections', sa.Column('kind', sa.Enum('street', 'prior', 'periodic',
+                                                           name='inspectionkind',
+                                                           native_enum=False, length=30),
+                                           server_default='street', nullable=False))
     op.create_table(
         'vistorias',
         sa.Column('id', sa.Integer(), nullable=False),
@@ -162,5 +162,7 @@ def downgrade():
     op.drop_index(op.f('ix_vistorias_vehicle_id'), table_name='vistorias')
     op.drop_index(op.f('ix_vistorias_municipality_id'), table_name='vistorias')
     op.drop_table('vistorias')
-    with op.batch_alter_table('inspections') as batch:
-        batch.drop_column('kind')
+    if op.get_bind().dialect.name == 'sqlite':
+        op.execute('ALTER TABLE inspections DROP COLUMN kind')  # in place (SQLite >= 3.35)
+        return
+    op.drop_column('inspections', 'kind')
