@@ -5,8 +5,8 @@ SMTP server on loopback (aiosmtpd); each once, recorded, shown on the vehicle's 
 from __future__ import annotations
 
 import json
-from email.header import decode_header, make_header
 from datetime import UTC, datetime, timedelta
+from email.header import decode_header, make_header
 
 import pytest
 from sqlalchemy import func, select
