@@ -15,6 +15,7 @@ from inspector.vistorias.queries import (
     CertificateView,
     certificate_state,
     certificate_view,
+    figures,
     find_by_token,
     find_certificate,
     for_vehicle,
@@ -28,7 +29,7 @@ from inspector.vistorias.results import MAX_RETURN_DAYS, decide, return_days, se
 
 __all__ = [
     "CertificateView", "MAX_RETURN_DAYS", "certificate_state", "certificate_status",
-    "certificate_view", "decide", "find_by_token", "find_certificate",
+    "certificate_view", "figures", "decide", "find_by_token", "find_certificate",
     "for_vehicle", "latest_for_vehicle", "result_of", "return_days", "revoke_for_vehicle",
     "set_return_days", "settle", "to_fix",
 ]

@@ -146,3 +146,40 @@ def certificate_view(v: Vistoria | None, today: date) -> CertificateView:
         model=f"{vehicle.make_model} · {vehicle.colour}", performed_on=fmt_date(v.performed_on),
         valid_until=fmt_date(v.valid_until), badge=(v.agent.badge_number or "—"),
         article=f"{v.law}, {v.article}", pdf_sha256=v.pdf_sha256 or "")
+
+
+@dataclass(frozen=True)
+class Figures:
+    """A town's vistorias over a period: per month (YYYY-MM) the done, approved and rejected;
+    the vistorias falling due in the period; the vehicles overdue today."""
+
+    months: tuple[tuple[str, int, int, int], ...]   # (month, done, approved, rejected)
+    due: int
+    overdue: int
+
+
+def figures(town_id: int, first: date, last: date, today: date) -> Figures:
+    """Counts for the dashboard (no personal data: numbers only)."""
+    from sqlalchemy import func
+
+    month = func.substr(func.cast(Vistoria.performed_on, db.String), 1, 7)
+    rows = db.session.execute(
+        select(month, Vistoria.result, func.count(Vistoria.id))
+        .where(Vistoria.municipality_id == town_id, Vistoria.performed_on >= first,
+               Vistoria.performed_on <= last).group_by(month, Vistoria.result)).all()
+    by: dict[str, list[int]] = {}
+    for m, result, n in rows:
+        counts = by.setdefault(m, [0, 0, 0])
+        counts[0] += n
+        counts[1 if getattr(result, "value", result) == "approved" else 2] += n
+    due = overdue = 0
+    from inspector.models import Vehicle
+
+    for v in db.session.scalars(select(Vehicle).where(Vehicle.municipality_id == town_id,
+                                                      Vehicle.last_vistoria_on.is_not(None))):
+        validity = registry.vistoria_valid_until(v, today)
+        if validity is None:
+            continue
+        due += first <= validity.until <= last
+        overdue += validity.until < today
+    return Figures(tuple((m, *by[m]) for m in sorted(by)), due, overdue)

@@ -127,3 +127,23 @@ def test_the_passenger_page_of_the_vehicle_says_until_when_its_vistoria_is_valid
     html = client.get(urlsplit(url).path).get_data(as_text=True)
     line = f"Vistoria válida até {add_months(local_day(), 6).strftime('%d/%m/%Y')}"
     assert f'<p class="vistoria" id="vistoria">{line}</p>' in html
+
+
+def test_the_dashboard_counts_vistorias_per_month_and_those_falling_due(app, api, moto, make):
+    """Numbers only: done, approved and rejected per month; due in the period."""
+    v = moto()
+    _approved(api, v.id)
+    from tests.support.field_api import jpeg
+    from tests.support.vistorias import vistoria_body as vb
+
+    r = api.put_inspection(str(uuid.uuid4()), vb(moto().id, "tapurah", "mototaxi", "prior",
+                                                 fail={"mirrors": jpeg(9)}))
+    assert r.json["vistoria"]["result"] == "rejected"
+    supervisor = make(factories.user, "supervisor", "tapurah")
+    staff = app.test_client()
+    assert staff.login(supervisor.username).status_code == 302
+    page = staff.get("/painel").get_data(as_text=True)
+    month = local_day().strftime("%m/%Y")
+    row = re.search(r'<td data-label="Mês">' + re.escape(month) + r"</td>(.*?)</tr>", page, re.S)
+    assert row, page[-3000:]
+    assert re.findall(r">(\d+)<", row.group(1)) == ["2", "1", "1"]
