@@ -21,6 +21,7 @@ def register_blueprints(app: Flask) -> None:
     from inspector.blueprints.review.routes import bp as review_bp
     from inspector.blueprints.towns.routes import bp as towns_bp
     from inspector.blueprints.transparency.routes import bp as transparency_bp
+    from inspector.blueprints.vistorias.routes import bp as vistorias_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(auth_bp)
@@ -38,6 +39,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(towns_bp)
     app.register_blueprint(dashboard_bp)
     app.register_blueprint(opendata_bp)
+    app.register_blueprint(vistorias_bp)
     # The registry's labels and formatters are plain functions: as globals, its templates
     # import their macros without the context, and Jinja keeps the imported module instead
     # of running it again on every render (~0.2 ms of a plate search).

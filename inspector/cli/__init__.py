@@ -24,10 +24,11 @@ def register_cli(app: Flask) -> None:
     from inspector.cli.records import audit_cli, evidence_cli, users_cli
     from inspector.cli.rules import rules_cli
     from inspector.cli.towns import towns_cli
+    from inspector.cli.vistorias import vistorias_cli
 
     for group in (audit_cli, users_cli, evidence_cli, rules_cli, registry_cli, demo_cli,
                   credentials_cli, notifications_cli, enforcement_cli, docs_cli, production_cli,
-                  towns_cli, backup_cli):
+                  towns_cli, backup_cli, vistorias_cli):
         app.cli.add_command(group)
     app.cli.add_command(version_command)
     guard(app.cli, lambda: app.config.get("SQLALCHEMY_DATABASE_URI"))   # db (Flask-Migrate) too

@@ -24,14 +24,16 @@ from inspector.credentials.issuing import (
     search,
     service_of,
     sheet_of,
+    sign,
     subject_of,
     token_hash,
 )
 from inspector.credentials.issuing import decide as decide_token
 from inspector.credentials.keys import public_key_set
 from inspector.credentials.keys import rotate as rotate_keys
-from inspector.credentials.sheets import SHEETS, printable, render_pdf
-from inspector.credentials.tokens import claimed_town
+from inspector.credentials.sheets import GREEN, LABEL_GREY, SHEETS, WHITE, printable, render_pdf
+from inspector.credentials.sheets import Pen as SheetPen
+from inspector.credentials.tokens import claimed_kind, claimed_town
 
 __all__ = [
     "DEFAULT_BASE_URL", "Lookup", "MAX_QUERY", "MIN_REASON", "SHEETS", "check_sheet",
@@ -40,3 +42,6 @@ __all__ = [
     "public_key_set", "public_url", "reissue", "render_pdf", "revoke", "rotate_keys", "search",
     "service_of", "sheet_of", "subject_of", "token_hash"
 ]
+# what another document drawn on the sheets' pen and signed with their key uses (a vistoria
+# certificate)
+__all__ += ["GREEN", "LABEL_GREY", "SheetPen", "WHITE", "claimed_kind", "sign"]

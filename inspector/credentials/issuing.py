@@ -113,6 +113,14 @@ def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None 
     return cred
 
 
+def sign(kind: str, town: Municipality, subject_id: int, expires_on: date, actor=None) -> str:
+    """A token of another kind signed with the credentials' active key (a vistoria
+    certificate: inspector/vistorias), the same format and verification as a credential's."""
+    key = credential_keys.ensure_active_key(actor)
+    return encode(credential_keys.private_key(key), key.kid, kind, town.ibge_code, subject_id,
+                  expires_on)
+
+
 def revoke(cred: Credential, reason: str, actor=None) -> Credential:
     """Cancel a credential at once: its QR answers CREDENCIAL CANCELADA from now on."""
     reason = (reason or "").strip()

@@ -26,7 +26,7 @@ from inspector.clock import default_day
 from inspector.credentials.tokens import PublicKey, b64e
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Credential, SigningKey
+from inspector.models import Credential, SigningKey, Vistoria
 
 CACHE_SECONDS = 60
 _lock = threading.Lock()
@@ -109,6 +109,12 @@ def rotate(actor=None) -> SigningKey:
     if old is not None:
         last = db.session.scalar(select(func.max(Credential.expires_on))
                                  .where(Credential.kid == old.kid))
+        # vistoria certificates are signed by the same key (inspector/vistorias): the latest
+        # one's last day is an upper bound of what the old key signed
+        certificates = db.session.scalar(select(func.max(Vistoria.valid_until))
+                                         .where(Vistoria.token.is_not(None)))
+        last = max(d for d in (last, certificates) if d is not None) \
+            if (last or certificates) else None
         old.retired_at = clock.now()
         old.verify_until = last or default_day()
     new = _new_key(kid)

@@ -5,9 +5,9 @@ app's offline verifier. Layout (version 1, big-endian, 94 bytes, 126 base64url c
 
     0   1  version (1)
     1   2  key id (kid) of the Ed25519 key that signed it
-    3   1  kind: 1 = vehicle, 2 = driver
+    3   1  kind: 1 = vehicle, 2 = driver, 3 = vistoria certificate (inspector/vistorias)
     4   4  town: IBGE code
-    8   4  subject: the vehicle's or the driver's id in the registry
+    8   4  subject: the vehicle's or the driver's id in the registry (the vistoria's id)
    12   2  expiry: days since 1970-01-01; the token is valid through that day
    14  16  nonce: 128 random bits (no two tokens alike, nothing to enumerate)
    30  64  Ed25519 signature over bytes 0..29
@@ -34,7 +34,7 @@ SIGNED_LEN = _HEAD.size  # 30
 SIG_LEN = 64
 TOKEN_BYTES = SIGNED_LEN + SIG_LEN  # 94
 TOKEN_CHARS = 126
-KINDS = {1: "vehicle", 2: "driver"}
+KINDS = {1: "vehicle", 2: "driver", 3: "vistoria"}
 KIND_CODES = {v: k for k, v in KINDS.items()}
 
 
@@ -43,7 +43,7 @@ class Claims:
     """What a verified token says."""
 
     kid: int
-    kind: str          # "vehicle" | "driver"
+    kind: str          # "vehicle" | "driver" | "vistoria"
     town_ibge: str     # 7-digit IBGE code
     subject_id: int
     expires_on: date
@@ -128,6 +128,19 @@ def claimed_town(token: str) -> str | None:
     if version != VERSION or kind not in KINDS:
         return None
     return f"{ibge:07d}"
+
+
+def claimed_kind(token: str) -> str | None:
+    """The kind a token's head claims ("vehicle", "driver", "vistoria"), nothing checked: only
+    which page should verify it."""
+    if not 12 <= len(token) <= TOKEN_CHARS or not _B64URL.issuperset(token):
+        return None
+    try:
+        raw = b64d(token[:12])
+    except (ValueError, binascii.Error):
+        return None
+    version, _kid, kind, _ibge = _CLAIM_HEAD.unpack(raw[:_CLAIM_HEAD.size])
+    return KINDS.get(kind) if version == VERSION else None
 
 
 def verify(token: str, keys: Mapping[int, PublicKey], today: date) -> Claims:

@@ -147,6 +147,9 @@ class Seeder:
                   "doors": "" if v.doors is None else str(v.doors), "prefix": v.prefix,
                   "is_trail": "sim" if v.is_trail else "não",
                   "last_vistoria_on": v.last_vistoria_on.isoformat(),
+                  # a vistoria before the app is an audited correction (docs/vistoria.md)
+                  "vistoria_correction_reason": "Vistoria anterior ao sistema, registrada em "
+                                                "papel",
                   "stand_code": v.stand_code or ""})
         plates_of = {}
         for v in plan.vehicles:

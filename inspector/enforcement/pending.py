@@ -55,6 +55,8 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
     """
     if insp.proposed_at is None:
         insp.proposed_at = utc(now)
+    if insp.kind.value != "street":
+        return []  # a vistoria proposes no act: its result is decided (inspector/vistorias)
     try:
         with db.session.begin_nested():
             acts = propose_for_inspection(insp, now)

@@ -14,7 +14,7 @@ from datetime import date, datetime
 
 from sqlalchemy import func, select
 
-from inspector import audit, clock, credentials, laws, registry
+from inspector import audit, clock, credentials, laws, registry, vistorias
 from inspector.extensions import db
 from inspector.field import notices as field_notices
 from inspector.field import standing as field_standing
@@ -280,6 +280,8 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
         deleted["notices"] = gone  # decided otherwise, complied with or closed since
     out["checklists"] = with_requirements(town, laws.checklists_in_force(town, today), today)
     out["keys"] = _keys(today)
+    # the day's vistorias booked in the agenda (docs/vistoria.md), replaced by every delta
+    out["appointments"] = vistorias.appointments_for_phone(town.id, today)
     out["deleted"] = deleted
     return out
 

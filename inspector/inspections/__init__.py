@@ -14,7 +14,7 @@ from inspector.inspections.evidence_store import S3 as IN_S3
 from inspector.inspections.evidence_store import check as check_evidence_files
 from inspector.inspections.evidence_store import photo_blocks
 from inspector.inspections.evidence_store import root as evidence_root
-from inspector.inspections.input import driver_told, grant_told
+from inspector.inspections.input import driver_told, grant_told, vistoria_plan
 from inspector.inspections.records import (
     Conflict,
     NotFound,
@@ -30,7 +30,7 @@ from inspector.inspections.registry_check import check as check_registry
 from inspector.inspections.renditions import SIZES as RENDITION_SIZES
 from inspector.inspections.renditions import Unrenderable
 from inspector.inspections.renditions import cached as rendition
-from inspector.inspections.schemas import InspectionBody
+from inspector.inspections.schemas import InspectionBody, VistoriaTold
 
 __all__ = [
     "Conflict", "IN_S3", "InspectionBody", "NotConfigured", "NotFound", "PACK_HEADER", "PACK_MAGIC",
@@ -40,3 +40,4 @@ __all__ = [
     "check_photo", "photo_blocks", "photo_bytes", "receive_inspection", "receive_photo", "rendition",
     "town_by_slug"
 ]
+__all__ += ["VistoriaTold", "vistoria_plan"]

@@ -77,6 +77,8 @@ class Parsed:
     items: list[ParsedItem]
     driver_id: int | None = None    # who was driving, as the agent chose (None: not told /
     driver_name: str | None = None  # not registered, then driver_name is the typed name)
+    kind: str = "street"            # street | prior | periodic (docs/vistoria.md)
+    vistoria: schemas.VistoriaTold | None = None  # the inspector's shortening, with its reason
 
 
 class _Errors(dict):
@@ -115,8 +117,10 @@ def parse_inspection(raw: bytes | str, town: Municipality) -> Parsed:
         e.add("driver.id", f"condutor não encontrado no cadastro de {town.name}")
     day = clock.default_day(body.started_at)
     items = _items(body.items, e)
+    if body.vistoria is not None and body.kind == "street":
+        e.add("vistoria", "só uma vistoria prévia ou periódica tem validade a reduzir")
     if vehicle is not None and items:
-        _against_checklist(items, town, vehicle, day, e)
+        _against_checklist(items, town, vehicle, day, e, body.kind, body.vistoria)
     _photos_unused(items, taken, e)
     if e:
         raise ValidationFailed(dict(e))
@@ -126,7 +130,7 @@ def parse_inspection(raw: bytes | str, town: Municipality) -> Parsed:
                   lat=loc.lat if loc else None, lon=loc.lon if loc else None,
                   accuracy_m=loc.accuracy_m if loc else None, ack_name=ack_name,
                   ack_signature=ack_sig, items=items, driver_id=driver_id,
-                  driver_name=driver_name)
+                  driver_name=driver_name, kind=body.kind, vistoria=body.vistoria)
 
 
 def _acknowledgement(ack: schemas.Acknowledgement | None,
@@ -238,8 +242,10 @@ def _items(raw: list[schemas.Item], e: _Errors) -> list[ParsedItem]:
 
 
 def _against_checklist(items: list[ParsedItem], town: Municipality, vehicle: Vehicle,
-                       day: date, e: _Errors) -> None:
-    """Every item must be in the checklist in force that day; failures need their photos."""
+                       day: date, e: _Errors, kind: str = "street",
+                       told: schemas.VistoriaTold | None = None) -> None:
+    """Every item must be in the checklist in force that day; failures need their photos; a
+    vistoria answers exactly the items its kind checks (docs/vistoria.md)."""
     service = vehicle.service.value
     try:
         found = laws.checklist(town, service, day)
@@ -262,6 +268,45 @@ def _against_checklist(items: list[ParsedItem], town: Municipality, vehicle: Veh
             e.add(f"items[{i}].photos", "este item não conforme exige foto")
         if item.grant is not None:
             _grant_allowed(item.grant, rule.get("grant"), found["law"], f"items[{i}].grant", e)
+    if kind != "street":
+        _vistoria_items(items, town, service, kind, day, told, e)
+
+
+def vistoria_plan(town: Municipality, service: str, kind: str, day: date):
+    """The law's plan for this kind of vistoria that day (rules.VistoriaPlan), or None."""
+    from inspector import rules
+
+    return rules.vistoria_plan(town.slug, service, kind, day, town.population_seat,
+                               laws.decrees_in_force(town, day))
+
+
+def _vistoria_items(items: list[ParsedItem], town: Municipality, service: str, kind: str,
+                    day: date, told: schemas.VistoriaTold | None, e: _Errors) -> None:
+    """A vistoria of a kind the law sets, answering every item it checks and nothing else; a
+    shortened validity only where the law allows it (rules.VistoriaPlan)."""
+    from inspector import rules
+
+    plan = vistoria_plan(town, service, kind, day)
+    if plan is None:
+        e.add("kind", rules.why_none(town.slug, service, kind, day))
+        return
+    wanted = [i.id for i in plan.items]
+    for i, item in enumerate(items):
+        if item.item_id not in wanted and item.label is not None:
+            e.add(f"items[{i}].item_id", f"o item {item.item_id} não é verificado na "
+                                         f"{plan.label.lower()}")
+    given = {it.item_id for it in items}
+    missing = [iid for iid in wanted if iid not in given]
+    if missing:
+        e.add("items", f"a {plan.label.lower()} verifica todos os seus itens: faltam "
+                       f"{', '.join(missing)}")
+    if told is not None and any(it.result == ItemResult.FAIL for it in items):
+        e.add("vistoria.shorten_until", "só uma vistoria aprovada (nenhum item não conforme) "
+                                        "tem validade a reduzir")
+    elif told is not None:
+        problem = plan.shortening_problem(day, told.shorten_until)
+        if problem:
+            e.add("vistoria.shorten_until", problem)
 
 
 def _grant_allowed(grant: schemas.RepairGrant, option: dict | None, law: str, name: str,

@@ -204,6 +204,7 @@ def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,
         "snapshot_version": p.snapshot_version, "lat": p.lat, "lon": p.lon,
         "accuracy_m": p.accuracy_m, "body_sha256": digest, "body": text,
         "ack_name": p.ack_name, "ack_signature": p.ack_signature, "status": status,
+        "kind": p.kind,
         "failed_items": failed, "registry_changed": bool(changes),
         "registry_changes": audit.canonical(changes) if changes else None,
         "received_at": now, "completed_at": None if n_photos else now}).scalar_one()
@@ -536,6 +537,7 @@ def summary(insp: Inspection) -> dict:
         InspectionItem.inspection_id == insp.id).options(
         load_only(InspectionItem.item_id, InspectionItem.result))).all()
     out.update({"vehicle_id": insp.vehicle_id, "agent_id": insp.agent_id,
+                "kind": insp.kind.value,
                 "received_at": insp.received_at.isoformat(),
                 "completed_at": insp.completed_at.isoformat() if insp.completed_at else None,
                 "body_sha256": insp.body_sha256,

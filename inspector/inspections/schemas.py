@@ -7,6 +7,7 @@ twice, the signature is a PNG) is checked by `inspections.input`.
 """
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Literal
 from uuid import UUID
 
@@ -118,10 +119,33 @@ class DriverTold(Body):
                                          "(required when id is null).")
 
 
+MIN_SHORTEN_REASON, MAX_SHORTEN_REASON = 10, 500
+
+
+class VistoriaTold(Body):
+    """What the inspector decided beyond the checklist in a vistoria: a shorter validity
+    where the law allows it (Nova Santa Helena Lei 535/2013 Art. 32 § 3º), with the reason."""
+
+    shorten_until: date = Field(title="validade reduzida até",
+                                description="The last valid day the inspector sets: after the "
+                                            "vistoria's day, before its normal end; refused "
+                                            "where the law does not allow shortening.")
+    reason: str = Field(min_length=MIN_SHORTEN_REASON, max_length=MAX_SHORTEN_REASON,
+                        title="motivo da redução")
+
+
 class InspectionBody(Body):
     """An inspection as the field app sends it (docs/sync.md §2)."""
 
     vehicle_id: Id = Field(title="veículo")
+    kind: Annotated[Literal["street", "prior", "periodic"],
+                    Refusal("tipo de inspeção deve ser street, prior ou periodic")] = Field(
+        "street", title="tipo de inspeção",
+        description="street: a fiscalização (the default: bodies without this key, from older "
+                    "apps, are street inspections); prior / periodic: a vistoria prévia or "
+                    "periódica where the town's law sets it (docs/vistoria.md). A vistoria "
+                    "answers every item its kind checks and nothing else; its result is decided "
+                    "from the answers when it arrives.")
     agent_id: Annotated[Id | None, Refusal("identificação do agente inválida")] = Field(
         None, title="agente",
         description="The agent who made it, as the phone knew them; another agent's session "
@@ -143,6 +167,10 @@ class InspectionBody(Body):
         None, title="quem conduzia",
         description="Optional: who was driving, as the agent chose it. Absent in older apps' "
                     "bodies (the server then guesses as before).")
+    vistoria: VistoriaTold | None = Field(
+        None, title="decisão do responsável pela vistoria",
+        description="Optional, in a prior or periodic vistoria only: a shortened validity with "
+                    "its reason.")
     scanned_host: Annotated[str | None, Refusal("endereço do QR inválido")] = Field(
         None, max_length=MAX_HOST, pattern=HOST_PATTERN, title="endereço do QR",
         description="Optional: the web address (host[:port]) of the scanned QR when it is not "
@@ -152,4 +180,4 @@ class InspectionBody(Body):
 
 __all__ = ["MAX_ITEMS", "MAX_NAME", "MAX_NOTE", "MAX_PHOTOS", "MIMES", "Acknowledgement",
            "DriverTold", "InspectionBody", "Item", "Location", "PhotoDeclaration",
-           "RegistryKnew"]
+           "RegistryKnew", "VistoriaTold"]

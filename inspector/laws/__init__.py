@@ -19,7 +19,7 @@ from inspector.laws.compliance import (
 from inspector.laws.compliance_page import build as build_compliance_page
 from inspector.laws.compliance_page import pct
 from inspector.laws.folders import forget_rules, use_rules_dirs
-from inspector.laws.in_force import NoLawInForce, checklist, checklists_in_force
+from inspector.laws.in_force import NoLawInForce, checklist, checklists_in_force, decrees_in_force
 from inspector.laws.pages import (
     CHECKS_LABELS,
     NoChecklist,
@@ -49,6 +49,7 @@ __all__ = [
     "CHECKS_LABELS", "FIRST_YEAR", "LAST_YEAR", "NoChecklist", "NoLawInForce", "Reason",
     "TownCompliance", "Verdict", "act_text", "add_closure", "article_citation",
     "build_compliance_page", "calendar_for", "checklist", "checklist_for", "checklists_in_force",
+    "decrees_in_force",
     "combine_verdicts", "driver_facts", "driver_standing", "entered_years", "fiscal_unit_of",
     "fmt_date", "forget_rules", "law_index", "law_summary", "outline", "pct", "propose_sanction",
     "propose_step", "remove_closure", "set_year_entered", "town_compliance", "town_facts",

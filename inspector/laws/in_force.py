@@ -33,10 +33,16 @@ def checklist(town, service: str, day: date) -> dict | None:
         pack = rules.find_pack(town.slug, service, day)
     except rules.RulesError as e:
         raise NoLawInForce(str(e)) from None
-    items = rules.checklist_of(pack, day, town.population_seat, decrees_in_force(town, day))
+    decrees = decrees_in_force(town, day)
+    items = rules.checklist_of(pack, day, town.population_seat, decrees)
     return {"service": service, "law": pack.law, "pack": pack.id, "law_slug": pack.law_slug,
             "items": [i.as_dict() | {"grant": _grant(pack, i.id, day)} for i in items],
-            "driver_registration": _driver_registration(rules.rules_on(pack, day))}
+            "driver_registration": _driver_registration(rules.rules_on(pack, day)),
+            # the law's vistorias: the kinds the app offers beside the street inspection, each
+            # with the items it checks (docs/vistoria.md); `vistoria_none`: why none is offered
+            "vistorias": [p.as_dict() for p in rules.plans_of(pack, day, town.population_seat,
+                                                              decrees)],
+            "vistoria_none": pack.vistoria.none}
 
 
 @functools.cache

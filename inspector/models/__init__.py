@@ -68,6 +68,16 @@ from inspector.models.registry import (
 )
 from inspector.models.rule_packs import RulePackVersion
 from inspector.models.stats import FleetStandingDay
+from inspector.models.vistorias import (
+    AppointmentStatus,
+    InspectionKind,
+    Vistoria,
+    VistoriaAppointment,
+    VistoriaPlace,
+    VistoriaReminder,
+    VistoriaResult,
+    VistoriaSettings,
+)
 
 __all__ = [
     "AWAITS_DELIVERY",
@@ -89,3 +99,5 @@ __all__ += ["FleetStandingDay"]
 # the acts' labels and states, and the company's copy, for the areas that show or count acts
 __all__ += ["AUTHORITY_LABELS", "COPY_MEANS", "DELIVERY_MEANS", "EFFECTIVE", "KIND_LABELS", "STATUS_LABELS",
             "NoticeCompanyCopy"]
+__all__ += ["AppointmentStatus", "InspectionKind", "Vistoria", "VistoriaAppointment",
+            "VistoriaPlace", "VistoriaReminder", "VistoriaResult", "VistoriaSettings"]

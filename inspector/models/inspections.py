@@ -28,6 +28,7 @@ from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from inspector.extensions import db
 from inspector.models.registry import Service, TownScoped, Vehicle, _enum
+from inspector.models.vistorias import InspectionKind
 
 
 class InspectionStatus(str, enum.Enum):
@@ -84,6 +85,9 @@ class Inspection(TownScoped, db.Model):
     ack_name: Mapped[str | None] = mapped_column(String(200))
     ack_signature: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))  # PNG bytes
     status: Mapped[InspectionStatus] = mapped_column(_enum(InspectionStatus), index=True)
+    # street (fiscalização), prior or periodic vistoria (models/vistorias.py InspectionKind)
+    kind: Mapped[InspectionKind] = mapped_column(_enum(InspectionKind), default=InspectionKind.STREET,
+                                                 server_default="street")
     failed_items: Mapped[int] = mapped_column(Integer, default=0)
     registry_changed: Mapped[bool] = mapped_column(default=False)
     registry_changes: Mapped[str | None] = mapped_column(Text)  # JSON list of audit entries

@@ -4,6 +4,7 @@ moves."""
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
 from inspector.notifications.push import deliver_pending, public_key
+from inspector.notifications.push import notify as notify_push
 from inspector.notifications.schemas import (
     NoticeSubscribe,
     NoticeUnsubscribe,
@@ -22,3 +23,4 @@ __all__ = [
     "count_subscriptions", "deliver_pending", "public_key", "register_triggers",
     "release_on_sign_out", "remove_subscription", "save_subscription", "subscription_of"
 ]
+__all__ += ["notify_push"]  # a notification of another area (a vistoria's reminder)

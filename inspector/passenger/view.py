@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from inspector import laws
+from inspector import laws, registry
 from inspector.credentials import Lookup, service_of
 from inspector.identifiers import format_plate
 from inspector.laws import Reason
@@ -60,6 +60,7 @@ class Car:
     prefix: str
     service: str
     licence_text: str = "sem alvará"   # what is true of the Alvará today: "válido até …"
+    vistoria_text: str = ""            # "Vistoria válida até …" where the law sets a period
 
 
 @dataclass
@@ -121,7 +122,18 @@ def _car(v: Vehicle, on: date) -> Car:
     lic = v.current_licence
     return Car(plate=format_plate(v.plate), model=v.make_model, colour=v.colour,
                prefix=v.prefix, service="Moto-táxi" if v.service == Service.MOTOTAXI else "Táxi",
-               licence_text=licence_text(lic, on))
+               licence_text=licence_text(lic, on), vistoria_text=vistoria_text(v, on))
+
+
+def vistoria_text(v: Vehicle, on: date) -> str:
+    """One line on the vistoria's last valid day ("Vistoria válida até 10/09/2026", or
+    "vencida em" once past); empty where the law sets no period or none is recorded."""
+    validity = registry.vistoria_valid_until(v, on)
+    if validity is None:
+        return ""
+    if on > validity.until:
+        return f"Vistoria vencida em {fmt_date(validity.until)}"
+    return f"Vistoria válida até {fmt_date(validity.until)}"
 
 
 def _person(d: Driver) -> Person:

@@ -45,6 +45,7 @@ from inspector.registry.records import (
 from inspector.registry.rg import printed as printed_rg
 from inspector.registry.values import Fields, label, parse_choice, parse_date
 from inspector.registry.vistoria_validity import of as vistoria_valid_until
+from inspector.registry.vistoria_validity import record as record_vistoria
 from inspector.registry.vistoria_validity import town_allows as vistoria_may_be_shortened
 
 __all__ = [
@@ -57,3 +58,4 @@ __all__ = [
     "set_driver_photo", "set_value", "settle", "town_services", "unlink_driver",
     "vistoria_may_be_shortened", "vistoria_valid_until"
 ]
+__all__ += ["record_vistoria"]  # the one writer of a vehicle's vistoria dates

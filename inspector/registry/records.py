@@ -71,7 +71,7 @@ from inspector.registry.search import (
     search_stands,
     search_vehicles,
 )
-from inspector.registry.values import REQUIRED, Fields, label
+from inspector.registry.values import REQUIRED, Fields, label, text_of
 
 __all__ = [
     "Lookup", "as_data", "change_status", "save_driver", "save_holder", "save_insurance",
@@ -88,6 +88,7 @@ PERMIT_KIND_OF_SERVICE = {Service.TAXI: PermitKind.PERMISSAO,
 LICENCE_KIND_OF_SERVICE = {Service.TAXI: LicenceKind.ALVARA_ESTACIONAMENTO,
                            Service.MOTOTAXI: LicenceKind.ALVARA_MOTOTAXI}
 CNH_CATEGORIES = ("A", "B", "C", "D", "E", "AB", "AC", "AD", "AE", "ACC")
+CORRECTION_REASON = "vistoria_correction_reason"
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
@@ -206,9 +207,38 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
                   doors=doors, prefix=prefix, is_trail=is_trail, last_vistoria_on=last_vistoria_on,
                   vistoria_valid_until=_vistoria_valid_until(f, town_id, service, last_vistoria_on,
                                                              vehicle, data))
+    correction = _vistoria_correction(f, vehicle, values, batch=lookup.pending is not None)
     _check(f)
     values.update(holder=holder, stand=stand)
-    return _write("vehicle", Vehicle, vehicle, values, town_id=town_id, actor=actor, lookup=lookup)
+    saved = _write("vehicle", Vehicle, vehicle, values, town_id=town_id, actor=actor,
+                   lookup=lookup)
+    if correction:
+        audit.record("vehicle_vistoria_corrected", "vehicle", saved.id,
+                     after={"last_vistoria_on": text_of(saved.last_vistoria_on),
+                            "vistoria_valid_until": text_of(saved.vistoria_valid_until),
+                            "reason": correction}, actor=actor, municipality_id=town_id)
+    return saved
+
+
+def _vistoria_correction(f: Fields, vehicle: Vehicle | None, values: dict, *,
+                         batch: bool) -> str | None:
+    """A vehicle's vistoria dates come from its approved vistoria (inspector/vistorias, through
+    vistoria_validity.record); a form that changes them is an audited correction with a reason
+    (`vistoria_correction_reason`). A spreadsheet import (a batch) loads the town's past records
+    and is audited per record. Returns the reason when a correction is made."""
+    current = ((vehicle.last_vistoria_on, vehicle.vistoria_valid_until) if vehicle is not None
+               else (None, None))
+    if batch or (values["last_vistoria_on"], values["vistoria_valid_until"]) == current:
+        return None
+    if not (f.ok("last_vistoria_on") and f.ok(vistoria_validity.FIELD)):
+        return None  # the date's own error first
+    reason = f.raw(CORRECTION_REASON).strip()
+    if len(reason) < vistoria_validity.MIN_REASON:
+        f.fail(CORRECTION_REASON, "a vistoria é registrada pela vistoria aprovada no aplicativo; "
+                                  "para corrigir a data, escreva o motivo da correção (no "
+                                  f"mínimo {vistoria_validity.MIN_REASON} caracteres)")
+        return None
+    return reason[:500]
 
 
 def _vehicle_days(f: Fields, year: int | None) -> tuple[date | None, date | None]:

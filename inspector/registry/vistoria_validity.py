@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from inspector import rules
+from inspector import audit, rules
 from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Municipality, Vehicle
@@ -99,3 +99,66 @@ def of(vehicle: Vehicle, on: date) -> Validity | None:
                                vistoria_valid_until=vehicle.vistoria_valid_until)
     until, citation, shortened = rules.vistoria_end(r, facts)
     return None if until is None else Validity(until, shortened, citation)
+
+
+# --- the one writer of a vehicle's vistoria facts ---------------------------------------------
+# `last_vistoria_on` and `vistoria_valid_until` change only here: from a decided vistoria
+# (inspector/vistorias), or as an audited correction with a reason (the registry form).
+MIN_REASON = 10
+
+
+def _facts(vehicle: Vehicle) -> dict:
+    return {"last_vistoria_on": vehicle.last_vistoria_on.isoformat()
+            if vehicle.last_vistoria_on else None,
+            "vistoria_valid_until": vehicle.vistoria_valid_until.isoformat()
+            if vehicle.vistoria_valid_until else None}
+
+
+def record(vehicle: Vehicle, performed_on: date, shortened_until: date | None, *, actor,
+           why: dict, action: str = "vehicle_vistoria_recorded") -> None:
+    """Set the vehicle's last vistoria (and its shortened last day, or none) and audit it
+    with `why` (the vistoria that decided it, or a correction's reason), in the caller's
+    transaction."""
+    before = _facts(vehicle)
+    vehicle.last_vistoria_on = performed_on
+    vehicle.vistoria_valid_until = shortened_until
+    db.session.flush()
+    audit.record(action, "vehicle", vehicle.id, before=before, after=_facts(vehicle) | why,
+                 actor=actor, municipality_id=vehicle.municipality_id)
+
+
+def shorten(vehicle: Vehicle, until: date, *, actor, why: dict) -> None:
+    """Shorten the validity of the vehicle's current vistoria (where the law allows it:
+    `check` first), audited."""
+    record(vehicle, vehicle.last_vistoria_on, until, actor=actor, why=why,
+           action="vehicle_vistoria_shortened")
+
+
+def correct(vehicle: Vehicle, last: date | None, until: date | None, reason: str, *,
+            actor) -> dict[str, str]:
+    """An admin's correction of the vehicle's vistoria dates (a typing error, a vistoria made
+    before the app): the reason is required, the law's limits apply. Returns the field errors
+    (pt-BR); writes nothing when there is one."""
+    errors: dict[str, str] = {}
+    reason = (reason or "").strip()
+    if len(reason) < MIN_REASON:
+        errors["vistoria_correction_reason"] = ("escreva o motivo da correção (no mínimo "
+                                                f"{MIN_REASON} caracteres): ela fica registrada")
+    today = default_day()
+    if last is not None and last > today:
+        errors["last_vistoria_on"] = (f"a data não pode ser futura (hoje é {fmt_date(today)})")
+    if until is not None:
+        why = check(vehicle.municipality_id, vehicle.service.value, last, until)
+        if why:
+            errors[FIELD] = why
+    if errors:
+        return errors
+    if (last, until) == (vehicle.last_vistoria_on, vehicle.vistoria_valid_until):
+        return {}
+    before = _facts(vehicle)
+    vehicle.last_vistoria_on, vehicle.vistoria_valid_until = last, until
+    db.session.flush()
+    audit.record("vehicle_vistoria_corrected", "vehicle", vehicle.id, before=before,
+                 after=_facts(vehicle) | {"reason": reason}, actor=actor,
+                 municipality_id=vehicle.municipality_id)
+    return {}

@@ -8,7 +8,14 @@ Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 - `propose_sanction(town, service, finding, history, on, grant=None)`: step, amount, deadline,
   appeal; `grant_option(pack, rule_id, on)`: the discretionary deadline a finding may get.
 """
-from inspector.rules.calendar import Closure, TownCalendar, deadline_days, deadline_hours, official_holidays
+from inspector.rules.calendar import (
+    Closure,
+    TownCalendar,
+    deadline_days,
+    deadline_hours,
+    official_holidays,
+    why_no_office,
+)
 from inspector.rules.engine import (
     DUE_SOON_DAYS,
     AgeLimit,
@@ -67,6 +74,8 @@ from inspector.rules.loader import (
 )
 from inspector.rules.model import (
     DEFAULT_COUNTING,
+    INSPECTION_KINDS,
+    KIND_LABELS,
     Amount,
     Appeal,
     ChecklistItem,
@@ -101,6 +110,8 @@ from inspector.rules.sanctions import (
 )
 from inspector.rules.texts import law_text, law_texts
 from inspector.rules.validate import validate_path
+from inspector.rules.vistoria import ROLE_LABELS, VistoriaPlan, plans_of, why_none
+from inspector.rules.vistoria import plan as vistoria_plan
 
 __all__ = [
     "DUE_SOON_DAYS", "AgeLimit", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",
@@ -125,3 +136,7 @@ __all__ += ["Closure", "TownCalendar", "deadline_days", "deadline_hours", "offic
             "Appeal", "Counting", "Measure", "Parameter", "SuspensionBounds", "GRANT_REASON_MAX",
             "GRANT_REASON_MIN", "UNDEFINED", "brl", "decree_label", "foreign_unit", "grant_text",
             "money", "number_text", "unit_value", "validate_path"]
+# the law's vistorias (docs/vistoria.md)
+__all__ += ["INSPECTION_KINDS", "KIND_LABELS", "ROLE_LABELS", "VistoriaPlan", "plans_of",
+            "vistoria_plan", "why_none"]
+__all__ += ["why_no_office"]  # the agenda's days without office

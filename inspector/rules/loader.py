@@ -33,6 +33,8 @@ from inspector.rules.model import (
     Step,
     SuspensionBounds,
     Version,
+    VistoriaKind,
+    VistoriaRules,
     finding_matches,
 )
 from inspector.rules.reading import (
@@ -380,7 +382,74 @@ def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):
 
 _TOP = ("format", "id", "town", "town_name", "service", "law", "in_force", "fiscal_unit",
         "counting", "checklist", "limits", "periodicity", "requirements", "sanctions", "decree",
-        "notes")
+        "vistoria", "notes")
+VISTORIA_KINDS = ("prior", "periodic")
+VISTORIA_ROLES = ("agent", "supervisor")  # who may perform one: a role of the app
+
+
+def _vistoria(ctx, raw, parameters, checklist_ids) -> VistoriaRules:
+    """`vistoria: {performed_by: {role, citation}, kinds: [{kind, checks, citation, validity}],
+    note}` or `vistoria: {none: "why"}` (docs/rule-packs.md, "Vistorias"). A pack without the
+    key offers none. A periodic vistoria lasts the pack's `periodicity.vistoria_months`; a
+    prior one too, unless its law gives it a validity of its own."""
+    if raw is None:
+        return VistoriaRules(none="A lei deste pacote não prevê vistoria: só a fiscalização "
+                                  "é feita.")
+    data = _mapping(ctx, raw, "vistoria", optional=("performed_by", "kinds", "none", "note"))
+    note = _str(ctx, data["note"], "vistoria.note") if data.get("note") else None
+    if "none" in data:
+        if "kinds" in data or "performed_by" in data:
+            ctx.fail("vistoria.none", "a law that sets no vistoria names no kinds and no one "
+                                      "to perform them")
+        return VistoriaRules(none=_str(ctx, data["none"], "vistoria.none"), note=note)
+    if not data.get("kinds") or not isinstance(data["kinds"], list):
+        ctx.fail("vistoria.kinds", "list the kinds the law sets (prior, periodic), or say "
+                                   "why there is none with `none`")
+    who = _mapping(ctx, data.get("performed_by"), "vistoria.performed_by",
+                   required=("role", "citation"))
+    role = _choice(ctx, who["role"], "vistoria.performed_by.role", VISTORIA_ROLES)
+    kinds: list[VistoriaKind] = []
+    months = parameters.get("periodicity.vistoria_months")
+    for i, k in enumerate(data["kinds"]):
+        key = f"vistoria.kinds[{i}]"
+        _mapping(ctx, k, key, required=("kind", "checks", "citation"),
+                 optional=("validity", "except", "note"))
+        name = _choice(ctx, k["kind"], f"{key}.kind", VISTORIA_KINDS)
+        if any(x.kind == name for x in kinds):
+            ctx.fail(f"{key}.kind", f"'{name}' is listed twice")
+        checks = k["checks"]
+        if not isinstance(checks, list) or not checks:
+            ctx.fail(f"{key}.checks", "list the checklist sections it checks")
+        checks = tuple(_choice(ctx, c, f"{key}.checks[{j}]", CHECKS) for j, c in enumerate(checks))
+        left_out = k.get("except") or []
+        if not isinstance(left_out, list):
+            ctx.fail(f"{key}.except", "list the checklist ids this vistoria does not check")
+        for j, iid in enumerate(left_out):
+            if iid not in checklist_ids:
+                ctx.fail(f"{key}.except[{j}]", f"unknown checklist id '{iid}'")
+        own_months = own_cite = None
+        if "validity" in k:
+            if name == "periodic":
+                ctx.fail(f"{key}.validity", "a periodic vistoria lasts the pack's "
+                                            "periodicity.vistoria_months")
+            v = _mapping(ctx, k["validity"], f"{key}.validity", required=("months", "citation"))
+            own_months = _int(ctx, v["months"], f"{key}.validity.months")
+            if own_months < 1:
+                ctx.fail(f"{key}.validity.months", "must be at least 1")
+            own_cite = _citation(ctx, v["citation"], f"{key}.validity.citation")
+        elif months is None:
+            ctx.fail(f"{key}", f"a {name} vistoria needs a period: set "
+                               "periodicity.vistoria_months" +
+                     ("" if name == "periodic" else " or the kind's own validity"))
+        kinds.append(VistoriaKind(
+            kind=name, citation=_citation(ctx, k["citation"], f"{key}.citation"), checks=checks,
+            left_out=tuple(left_out),
+            months=own_months, months_citation=own_cite,
+            note=_str(ctx, k["note"], f"{key}.note") if k.get("note") else None))
+    return VistoriaRules(kinds=tuple(kinds), performed_by=role,
+                         performed_by_citation=_citation(ctx, who["citation"],
+                                                         "vistoria.performed_by.citation"),
+                         note=note)
 
 
 def _counting(ctx, raw) -> Counting:
@@ -520,6 +589,8 @@ def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,),
     fiscal_unit = raw.get("fiscal_unit")
     if fiscal_unit is not None:
         _choice(ctx, fiscal_unit, "fiscal_unit", ("UFM", "UFIM"))
+    parameters = _parameters(ctx, raw)
+    vistoria = _vistoria(ctx, raw.get("vistoria"), parameters, {i.id for i in checklist})
     return RulePack(
         id=_str(ctx, raw["id"], "id"), town=_str(ctx, raw["town"], "town"),
         town_name=_str(ctx, raw["town_name"], "town_name"),
@@ -527,9 +598,9 @@ def load_pack(path: Path | str, laws_dirs: tuple[Path, ...] = (LAWS_DIR,),
         law=ctx.law_name, law_slug=ctx.law_slug, title=_str(ctx, law["title"], "law.title"),
         source=source, span=span,
         in_force_citation=_citation(ctx, inf["citation"], "in_force.citation"),
-        fiscal_unit=fiscal_unit, checklist=checklist, parameters=_parameters(ctx, raw),
+        fiscal_unit=fiscal_unit, checklist=checklist, parameters=parameters,
         ladder=ladder, offences=offences, appeal=appeal, decree=decree, path=str(path),
-        suspension=suspension, counting=_counting(ctx, raw.get("counting")))
+        suspension=suspension, counting=_counting(ctx, raw.get("counting")), vistoria=vistoria)
 
 
 def load_dir(directory: Path, laws_dirs: tuple[Path, ...] = (LAWS_DIR,)) -> tuple[RulePack, ...]:

@@ -262,6 +262,51 @@ class Counting:
 
 DEFAULT_COUNTING = Counting()
 
+# The kinds of inspection: the street check every pack has, and the vistorias a law sets
+# (docs/vistoria.md). Labels are what the app shows.
+INSPECTION_KINDS = ("street", "prior", "periodic")
+KIND_LABELS = {"street": "Fiscalização", "prior": "Vistoria prévia",
+               "periodic": "Vistoria periódica"}
+
+
+@dataclass(frozen=True)
+class VistoriaKind:
+    """One kind of vistoria the law sets: why (`citation`), the checklist sections it checks
+    (`checks`: the vehicle's whole state, documents included), and, where the law gives the
+    vistoria no period of its own, how long its certificate holds (`months`, `months_citation`;
+    else the pack's `periodicity.vistoria_months`)."""
+
+    kind: str                         # prior | periodic
+    citation: Citation
+    checks: tuple[str, ...]
+    months: int | None = None
+    months_citation: Citation | None = None
+    note: str | None = None
+    left_out: tuple[str, ...] = ()    # items of those sections it does not check (`except`)
+
+    def covers(self, item: ChecklistItem) -> bool:
+        """Whether this vistoria checks the item (by its section, less `except`)."""
+        return item.checks in self.checks and item.id not in self.left_out
+
+
+@dataclass(frozen=True)
+class VistoriaRules:
+    """What the law says of its vistorias: the kinds offered, who performs them (`performed_by`,
+    a role of AUTHORITIES, with its article), or why none is offered (`none`)."""
+
+    kinds: tuple[VistoriaKind, ...] = ()
+    performed_by: str | None = None
+    performed_by_citation: Citation | None = None
+    none: str | None = None           # pt-BR: why this law offers no vistoria of its own
+    note: str | None = None
+
+    def kind(self, name: str) -> VistoriaKind | None:
+        """The kind by name ("prior", "periodic"), or None when the law does not set it."""
+        return next((k for k in self.kinds if k.kind == name), None)
+
+
+NO_VISTORIA = VistoriaRules(none="Esta lei não prevê vistoria: só a fiscalização é feita.")
+
 
 @dataclass(frozen=True)
 class RulePack:
@@ -287,6 +332,7 @@ class RulePack:
     path: str                # where the pack was loaded from
     suspension: SuspensionBounds | None = None   # length of a suspension (pack data, not law)
     counting: Counting = DEFAULT_COUNTING        # how its deadlines in days are counted
+    vistoria: VistoriaRules = NO_VISTORIA        # the law's vistorias (docs/vistoria.md)
 
     def param(self, path: str) -> Parameter | None:
         """A parameter by dotted path ("limits.vehicle.max_age_years"), or None."""

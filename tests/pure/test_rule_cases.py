@@ -232,7 +232,42 @@ def run_param(case, on):
     _assert_cited(case, cites)
 
 
-RUNNERS = {"vehicle": run_vehicle, "driver": run_driver, "checklist": run_checklist,
+def run_vistoria(case, on):
+    """A kind of vistoria under the law in force: offered or not (and why), its period, who
+    performs it, whether and how far its validity may be shortened."""
+    inp, exp = case["input"], case["expect"]
+    p = R.vistoria_plan(case["town"], case["service"], inp["kind"], on)
+    if not exp.get("offered", True):
+        assert p is None
+        why = R.why_none(case["town"], case["service"], inp["kind"], on)
+        for text in exp.get("reason_contains", []):
+            assert text in why, why
+        return
+    assert p is not None, R.why_none(case["town"], case["service"], inp["kind"], on)
+    for key in ("months", "may_shorten", "performed_by"):
+        if key in exp:
+            assert getattr(p, key) == exp[key], (key, getattr(p, key))
+    done = _day(inp.get("performed_on", on))
+    if "valid_until" in exp:
+        assert p.normal_until(done) == _day(exp["valid_until"])
+    ids = [i.id for i in p.items]
+    for i in exp.get("includes", []):
+        assert i in ids, (i, ids)
+    for i in exp.get("excludes", []):
+        assert i not in ids, (i, ids)
+    if "shorten_until" in inp:
+        problem = p.shortening_problem(done, _day(inp["shorten_until"]))
+        if exp.get("shortened") is True:
+            assert problem is None, problem
+        else:
+            assert problem is not None
+            for text in exp.get("problem_contains", []):
+                assert text in problem, problem
+    _assert_cited(case, [p.citation, p.months_citation, p.performed_by_citation,
+                         p.shorten_citation])
+
+
+RUNNERS = {"vistoria": run_vistoria, "vehicle": run_vehicle, "driver": run_driver, "checklist": run_checklist,
            "town": run_town, "sanction": run_sanction, "error": run_error, "param": run_param}
 
 
@@ -242,3 +277,19 @@ def test_rule_case(case):
                                        "expect"} <= set(case), sorted(case)
     assert case["article"].startswith("Lei "), "each case names the law and article it tests"
     RUNNERS[case["check"]](case, _day(case["day"]))
+
+
+VISTORIA_CASES = case_params("vistorias")
+
+
+def test_every_law_has_vistoria_cases():
+    """Each law's vistorias (or why it has none) are covered by cases of their own."""
+    laws = {c.values[0]["article"].split(",")[0] for c in VISTORIA_CASES}
+    assert laws == {"Lei 406/2001", "Lei 030/1998", "Lei 127/2009", "Lei 535/2013",
+                    "Lei 060/1998"}
+
+
+@pytest.mark.parametrize("case", VISTORIA_CASES)
+def test_vistoria_case(case):
+    assert set(case) <= CASE_KEYS and case["check"] == "vistoria"
+    run_vistoria(case, _day(case["day"]))

@@ -19,6 +19,7 @@ from inspector.extensions import db
 from inspector.laws import compliance
 from inspector.models import AuditEntry, Vehicle
 from inspector.registry import records as registry
+from inspector.registry.lookup import Lookup
 from inspector.rules.engine import add_months
 from tests import factories
 from tests.support.credentials import banner
@@ -59,7 +60,12 @@ def _form(v: Vehicle, **kw) -> dict:
             "last_vistoria_on": v.last_vistoria_on.isoformat(), **kw}
 
 
+REASON = "Correção: vistoria de papel anterior ao aplicativo"
+
+
 def _post(app, c, v: Vehicle, **kw):
+    """The vehicle form, the vistoria dates changed as an audited correction (with a reason)."""
+    kw.setdefault("vistoria_correction_reason", REASON)
     with app.app_context():
         data = _form(v, **kw)
     return c.post_form(f"/cadastro/veiculos/{v.id}/editar", data)
@@ -89,22 +95,28 @@ def test_nova_santa_helena_admin_shortens_a_vistoria_audited_and_shown(app, make
     assert 'name="vistoria_valid_until"' in page
     before = len(_audits(app, v.id))
     until = TODAY - timedelta(days=5)
+    # typed without a reason: refused, the date comes from the vistoria (docs/vistoria.md)
+    r = _post(app, c, v, vistoria_valid_until=_fmt(until), vistoria_correction_reason="")
+    assert r.status_code == 422
+    assert "motivo da correção" in _error(r.get_data(as_text=True), "vistoria_correction_reason")
+    assert len(_audits(app, v.id)) == before
     r = _post(app, c, v, vistoria_valid_until=_fmt(until))
     assert r.status_code in (302, 303), r.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Vehicle, v.id).vistoria_valid_until == until
     entries = _audits(app, v.id)
-    assert len(entries) == before + 1
-    _, old, new = entries[-1]
+    assert [e[0] for e in entries[before:]] == ["vehicle_updated", "vehicle_vistoria_corrected"]
+    _, old, new = entries[-2]
     assert old["vistoria_valid_until"] is None
     assert new["vistoria_valid_until"] == until.isoformat()
+    assert entries[-1][2]["reason"] == REASON
     page = c.get(f"/cadastro/veiculos/{v.id}").get_data(as_text=True)
     assert f"{_fmt(until)} — prazo reduzido pelo responsável pela vistoria " \
            f"(Lei 535/2013, {ART_32_P3}) (vencida)" in page
     # clearing it is a change too, audited
     r = _post(app, c, v, vistoria_valid_until="")
     assert r.status_code in (302, 303)
-    assert _audits(app, v.id)[-1][2]["vistoria_valid_until"] is None
+    assert _audits(app, v.id)[-2][2]["vistoria_valid_until"] is None
     page = c.get(f"/cadastro/veiculos/{v.id}").get_data(as_text=True)
     normal = add_months(v.last_vistoria_on, 12)
     assert f"<dt>Vistoria periódica válida até</dt><dd>{_fmt(normal)}</dd>" in page
@@ -131,7 +143,7 @@ def test_bad_shortened_dates_are_422_with_the_reason_and_nothing_saved(app, make
     # the normal end itself is allowed (not later than it)
     r = _post(app, c, v, vistoria_valid_until=_fmt(normal))
     assert r.status_code in (302, 303)
-    assert len(_audits(app, v.id)) == before + 1
+    assert len(_audits(app, v.id)) == before + 2  # the change and its correction's reason
 
 
 def test_elsewhere_the_law_does_not_allow_it_422_citing_why(app, make):
@@ -157,8 +169,10 @@ def test_a_new_vistoria_date_from_a_spreadsheet_ends_the_shortening(app, make):
     v = make(_taxi, vistoria_valid_until=TODAY + timedelta(days=10))
     with app.app_context():
         row = db.session.get(Vehicle, v.id)
+        batch = Lookup(row.municipality_id, batch=True)  # as the CSV import saves
         registry.save_vehicle(row.municipality_id, {"last_vistoria_on": TODAY.isoformat()},
-                              actor=None, vehicle=row)
+                              actor=None, vehicle=row, lookup=batch)
+        registry.settle(batch)
         db.session.commit()
         row = db.session.get(Vehicle, v.id)
         assert row.last_vistoria_on == TODAY and row.vistoria_valid_until is None

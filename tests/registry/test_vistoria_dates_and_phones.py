@@ -57,7 +57,8 @@ def test_a_vistoria_dated_in_the_future_is_refused_and_nothing_is_saved(app, cli
                          f"feita (hoje é {local_day().strftime('%d/%m/%Y')}).")
         assert table_counts(app) == before
     ok = client.post_form("/cadastro/veiculos/novo",
-                          moto_form(h.tax_id, last_vistoria_on=local_day().strftime("%d/%m/%Y")),
+                          moto_form(h.tax_id, last_vistoria_on=local_day().strftime("%d/%m/%Y"),
+                                    vistoria_correction_reason="Vistoria em papel, feita hoje"),
                           token_from="/cadastro/veiculos/novo")
     assert ok.status_code == 303
     with app.app_context():

@@ -20,7 +20,7 @@ from flask import (
 )
 from markupsafe import Markup
 
-from inspector import audit, clock, render_cache, stats
+from inspector import audit, clock, render_cache, stats, vistorias
 from inspector.blueprints.dashboard import charts
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.errors import ValidationFailed
@@ -76,6 +76,7 @@ def _content(town: int, period: stats.Period, today) -> str:
     fines = stats.fine_figures(town, period)
     reports = stats.report_figures(town, period)
     fleet_today = stats.fleet_today(town, today)
+    vistoria_figures = vistorias.figures(town, period.first, period.last, today)
     trend = stats.fleet_trend(town, period)
     db.session.commit()   # the day's fleet counts, when first computed
     states = list(stats.ACT_STATES)
@@ -115,7 +116,8 @@ def _content(town: int, period: stats.Period, today) -> str:
         acts=acts, states=states, state_labels={k: v[0] for k, v in stats.ACT_STATES.items()},
         fines=fines, issued=issued, reports=reports, fleet_today=fleet_today, trend=trend,
         services=services, service_labels=stats.SERVICE_LABELS, charts=pictures, brl=brl,
-        pct=_pct, today=today, args=period.args(), exports=EXPORT_LABELS)
+        pct=_pct, today=today, args=period.args(), exports=EXPORT_LABELS,
+        vistorias=vistoria_figures)
 
 
 def _pct(share: float | None) -> str:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, g, make_response, render_template, request
 
-from inspector import documents
+from inspector import documents, vistorias
+from inspector.blueprints.vistorias.pages import certificate_document
+from inspector.blueprints.vistorias.pages import check_copy as certificate_copy
+from inspector.clock import local_day
 from inspector.extensions import db, limiter
 from inspector.models import Inspection, Role
 from inspector.security import config_limit, no_store, public, roles_required, town_id
@@ -43,7 +46,10 @@ def too_many(_e):
 
 def _page(town: str, number: str, result: str | None = None, error: str = "", status: int = 200):
     notice = documents.find_notice(town, number)
-    if notice is None:
+    if notice is None:  # a certificado de vistoria is a document of the town too
+        page = certificate_document(town, number, local_day(), result, error, status)
+        if page is not None:
+            return page
         return no_store(make_response(render_template(
             "public/message.html", title="Documento não encontrado",
             message=f"Nenhum documento nº {number} foi emitido por este município. "
@@ -68,9 +74,14 @@ def authenticity(town: str, number: str):
 def check(town: str, number: str):
     """Compare an uploaded PDF with the document's hash (the file is not kept)."""
     notice = documents.find_notice(town, number)
-    if notice is None:
-        return _page(town, number)
     upload = request.files.get("arquivo")
+    if notice is None:
+        data = upload.read() if upload else b""
+        found = certificate_copy(town, number, data) if data else None
+        if data or found is not None:
+            return _page(town, number, result=found)
+        return _page(town, number, error="Escolha o arquivo PDF a conferir.",
+                     status=422 if vistorias.find_certificate(town, number) else 200)
     data = upload.read() if upload else b""
     if not data:
         return _page(town, number, error="Escolha o arquivo PDF a conferir.", status=422)

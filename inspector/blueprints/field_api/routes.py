@@ -7,10 +7,12 @@ import json
 
 from flask import Blueprint, Response, g, jsonify, request
 from flask_wtf.csrf import generate_csrf
+from sqlalchemy.exc import IntegrityError
 
-from inspector import enforcement, field, inspections
+from inspector import enforcement, field, inspections, vistorias
 from inspector.blueprints.field_api.openapi import MAX_VERSION, document
 from inspector.errors import ValidationFailed, error_body
+from inspector.extensions import db
 from inspector.inspections import PhotoRefused
 from inspector.models import Role
 from inspector.security import public, roles_required, town_id
@@ -95,7 +97,19 @@ def put_inspection(inspection_id):
         return _error(409, str(e))
     except inspections.WrongAuthor as e:
         return _error(403, str(e), reason="other_author")
-    return jsonify(got.progress), 201 if got.created else 200
+    return jsonify(_with_vistoria(got.progress)), 201 if got.created else 200
+
+
+def _with_vistoria(progress: dict) -> dict:
+    """A vistoria's answer carries its decided result (docs/vistoria.md); a street
+    inspection's is unchanged."""
+    try:
+        result = vistorias.settle(progress["id"], g.user.municipality_id)
+        db.session.commit()
+    except IntegrityError:  # decided meanwhile by a concurrent request: read it back
+        db.session.rollback()
+        result = vistorias.result_of(progress["id"])
+    return progress if result is None else progress | {"vistoria": result}
 
 
 @bp.get("/field/inspections/<uuid:inspection_id>")
@@ -106,7 +120,7 @@ def get_inspection(inspection_id):
         insp = inspections.find_inspection(str(inspection_id), town_id())
     except inspections.NotFound:
         return _error(404, "Vistoria não encontrada.")
-    body = inspections.inspection_summary(insp)
+    body = _with_vistoria(inspections.inspection_summary(insp))
     # decisions and comments: for the agent who made it and the supervision only
     mine = insp.agent_id == g.user.id or g.user.role != Role.AGENT
     body["review"] = enforcement.review_for_agent(insp) if mine else None

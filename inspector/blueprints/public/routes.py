@@ -8,6 +8,7 @@ from flask import Blueprint, Response, abort, current_app, make_response, render
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from inspector import clock, credentials, passenger
+from inspector.blueprints.vistorias.pages import certificate_check
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
 from inspector.models import ReportCategory
@@ -44,8 +45,11 @@ def too_many(_e):
 @public
 @limiter.limit(_verify_limit)
 def verify(token: str):
-    """The passenger's verification page: a live banner and what to match."""
+    """The passenger's verification page: a live banner and what to match; a vistoria
+    certificate's QR opens its own check (docs/vistoria.md)."""
     zone = passenger.town_zone(token)
+    if credentials.claimed_kind(token) == "vistoria":
+        return certificate_check(token, clock.today(zone))
     p = passenger.page_for(token, clock.today(zone))
     current_app.logger.info("credential checked", extra={"fields": {
         "outcome": p.outcome, "reason": p.reason, "credential_id": p.credential_id}})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 
-from inspector import clock, laws, registry
+from inspector import clock, laws, registry, vistorias
 from inspector.blueprints.registry.kinds import Kind
 from inspector.blueprints.registry.queries import allowed
 from inspector.extensions import db
@@ -33,6 +33,8 @@ def _vehicle(v: Vehicle, town: int) -> dict:
             "needs_insurance": v.service == Service.MOTOTAXI,
             "insurance_in_force": insurance_in_force,
             "vistoria": registry.vistoria_valid_until(v, today),
+            "vistorias": vistorias.for_vehicle(v.id)[:5],
+            "reminders": vistorias.reminders_for_vehicle(v.id)[:6],
             "sanctions": sanctions(town, vehicle_id=v.id), "can_open_acts": allowed("review.act"),
             "acts_args": {}}   # the acts list filters by holder or driver, not by vehicle
 

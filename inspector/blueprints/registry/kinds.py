@@ -187,13 +187,19 @@ VEHICLE = Kind(
             Field("colour", "Cor", required=True),
             Field("doors", "Portas", "number", attrs={**NUMERIC, "min": "2", "max": "5"}),
             Field("is_trail", "Motocicleta trail (fora de estrada)", "checkbox"),
+        )),
+        ("Vistoria (correção auditada)", (
             Field("last_vistoria_on", "Última vistoria periódica", "date",
                   hint="A vistoria do veículo exigida pela lei do município a cada período, não "
-                  "a fiscalização na rua."),
+                  "a fiscalização na rua. Registrada pela vistoria aprovada no aplicativo; "
+                  "altere só para corrigir, com o motivo abaixo."),
             Field("vistoria_valid_until", "Vistoria periódica válida até (prazo reduzido)", "date",
                   hint="Só quando o responsável pela vistoria reduziu a validade dela por causa "
                   "do estado do veículo, como a lei do município permite. Em branco: a "
                   "validade normal da lei.", shown=_vistoria_shortening),
+            Field("vistoria_correction_reason", "Motivo da correção da vistoria",
+                  hint="Obrigatório quando as datas acima mudam: a correção fica registrada "
+                  "no histórico do veículo.", attrs={"maxlength": "500", "autocomplete": "off"}),
         )),
         ("Vínculos", (
             Field("holder_tax_id", "CPF ou CNPJ do permissionário", required=True,

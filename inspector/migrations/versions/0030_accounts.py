@@ -10,7 +10,7 @@ packs a town's acts are judged under; and again the repair of revision 0027
   already true.
 
 Revision ID: 0030
-Revises: 0028
+Revises: 0029
 Create Date: 2026-12-06 05:20:00
 
 """
@@ -19,7 +19,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0030'
-down_revision = '0028'
+down_revision = '0029'
 branch_labels = None
 depends_on = None
 

@@ -95,6 +95,17 @@ function toast(message) {
   if (message) toast.timer = setTimeout(() => { node.hidden = true; }, 6000);
 }
 
+/** The decided result of a synced vistoria, in one sentence. */
+function vistoriaText(v) {
+  const day = (iso) => (iso ? iso.split("-").reverse().join("/") : "");
+  if (v.result === "approved") {
+    const cert = v.certificate ? `, certificado nº ${v.certificate.number}` : "";
+    return `Vistoria aprovada (${v.label}): válida até ${day(v.valid_until)}${cert}.`;
+  }
+  const items = (v.to_fix || []).map((f) => f.label).join("; ");
+  return `Vistoria reprovada (${v.label}): retorno até ${day(v.return_on)}. Corrigir: ${items}.`;
+}
+
 // ---------- always-visible status ----------
 
 let countsQueued = null;
@@ -117,6 +128,19 @@ async function currentUser() {
 async function renderCounts() {
   await renderPending(await currentUser());
   if (document.body.dataset.screen === "outbox") renderOutbox();
+}
+
+/** Today's vistorias booked in the agenda, kept on the phone: each opens its vehicle's card. */
+async function renderAgenda() {
+  const today = new Date().toLocaleDateString("sv-SE"); // YYYY-MM-DD on the phone's clock
+  const rows = (await store.allRows("appointments").catch(() => []))
+    .filter((a) => a.day === today)
+    .sort((a, b) => a.starts_at.localeCompare(b.starts_at));
+  $("agenda-list").replaceChildren(...rows.map((a) => el("li", {},
+    el("button", { type: "button", class: "btn result-row", onclick: () => pickVehicle(a.vehicle_id) },
+      el("strong", {}, a.time),
+      ` · ${a.plate}${a.prefix ? ` · prefixo ${a.prefix}` : ""} · ${a.kind_label} · ${a.place}`))));
+  $("agenda-box").hidden = !rows.length;
 }
 
 async function renderFreshness() {
@@ -307,7 +331,20 @@ function showResult(details, verification = null, scan = null) {
   box.replaceChildren(details ? resultCard(details, verification, scan) : codeCard(verification, scan));
   const canInspect = !state.user || !state.user.role || state.user.role === "agent"; // supervisors read only
   $("start-inspection").hidden = !details || verification?.verdict === "forged" || !canInspect;
+  renderKinds(details, !$("start-inspection").hidden);
   navigate("result");
+}
+
+/** The law's vistorias offered for this vehicle's service (docs/vistoria.md), as buttons under
+ * the street inspection's: each starts the same checklist form with the items its kind checks. */
+async function renderKinds(details, allowed) {
+  const box = $("start-kinds");
+  const checklist = allowed && details ? await checklistFor(details.vehicle.service) : null;
+  const plans = (checklist && checklist.vistorias) || [];
+  box.replaceChildren(...plans.map((p) => el("button", {
+    type: "button", class: "btn", dataset: { kind: p.kind }, onclick: () => startInspection(p.kind),
+  }, p.label)));
+  box.hidden = !plans.length;
 }
 
 async function search(event) {
@@ -335,21 +372,31 @@ async function pickVehicle(id) {
 
 // ---------- inspection ----------
 
-async function startInspection() {
+async function startInspection(kind = "street") {
   const details = state.current;
   if (!details) return;
-  const checklist = await checklistFor(details.vehicle.service);
-  if (!checklist || !checklist.items || !checklist.items.length) {
+  const full = await checklistFor(details.vehicle.service);
+  if (!full || !full.items || !full.items.length) {
     toast("Não há checklist em vigor para este serviço nos dados do aparelho. Atualize os dados.");
     return;
   }
+  const plan = kind === "street" ? null : (full.vistorias || []).find((p) => p.kind === kind);
+  if (kind !== "street" && !plan) {
+    toast(full.vistoria_none || "A lei deste serviço não prevê esta vistoria.");
+    return;
+  }
+  const checklist = plan ? { ...full, items: full.items.filter((i) => plan.item_ids.includes(i.id)) } : full;
+  // a vistoria renews the vistoria itself: its lapse is not a defect to find in it
+  const known = knownFailures(details, state.riderId ?? null)
+    .filter((r) => !plan || !String(r.rule_id || "").startsWith("vistoria."));
   state.form.open({
+    kind, plan,
     vehicle: details.vehicle, checklist,
     credentialToken: state.lastToken || null, scannedHost: state.lastHost || null,
     snapshotVersion: await store.getMeta("snapshotVersion"),
     drivers: details.drivers, riderId: state.riderId ?? null,
     agentId: state.user ? state.user.id : null,
-    known: knownFailures(details, state.riderId ?? null), // pre-marks what the card already says
+    known, // pre-marks what the card already says
   });
   navigate("inspection");
 }
@@ -403,7 +450,7 @@ function wire() {
   $("search-form").addEventListener("submit", search);
   $("sync-now").addEventListener("click", () => { sync.resetBackoff(); sync.syncOutbox({ manual: true }); });
   $("refresh-data").addEventListener("click", () => refreshData({ announce: true }));
-  $("start-inspection").addEventListener("click", startInspection);
+  $("start-inspection").addEventListener("click", () => startInspection("street"));
   $("inspection-form").addEventListener("submit", saveInspection);
   $("inspection-cancel").addEventListener("click", () => {
     if (state.form.hasAnswers() && !window.confirm("Descartar esta vistoria? O que foi preenchido será perdido.")) return;
@@ -443,7 +490,9 @@ function wire() {
     $("sync-status").dataset.state = e.detail.state;
   });
   sync.events.addEventListener("snapshot", renderFreshness);
+  sync.events.addEventListener("snapshot", renderAgenda);
   sync.events.addEventListener("sent", renderLastSend);
+  sync.events.addEventListener("vistoria", (e) => toast(vistoriaText(e.detail)));
 }
 
 async function start() {
@@ -461,6 +510,7 @@ async function start() {
     history.replaceState({ screen: "home" }, "");
     show("home");
     await resumeDraft();
+    renderAgenda().catch((e) => console.warn("agenda", e));
   }
   if (online) await Promise.all([sync.syncOutbox(), refreshData()]);
   window.fieldApp.ready = true;

@@ -7,7 +7,7 @@
 const DB_NAME = "inspector-campo";
 // 2: the "reviews" store, notices indexed by driver and holder.
 // 3: outbox inspections carry their author (agentId, agentName); older ones get one here.
-const DB_VERSION = 3;
+const DB_VERSION = 4; // 4: the day's booked vistorias (appointments)
 const REVIEWS_KEPT = 300;       // the newest inspections kept in "Minhas vistorias"
 const FIRST_FETCH_NEW_DAYS = 7; // a first download marks as new only the answers of the last week
 
@@ -28,6 +28,7 @@ export const TABLES = {
   last_inspections: { key: (r) => r.vehicle_id, indexes: [] },
   checklists: { key: (r) => r.service, indexes: [], replace: true },
   keys: { key: (r) => r.kid, indexes: [], replace: true },
+  appointments: { key: (r) => r.id, indexes: [], replace: true },
 };
 const SNAPSHOT_STORES = Object.keys(TABLES);
 

@@ -117,6 +117,8 @@ export async function saveInspection(draft) {
   };
   // Optional since the "quem conduzia" step; older phones' bodies have no key at all.
   if (draft.driver) body.driver = draft.driver;
+  if (draft.kind && draft.kind !== "street") body.kind = draft.kind; // older servers: street only
+  if (draft.shorten) body.vistoria = draft.shorten; // the inspector's shorter validity, with why
   if (draft.scannedHost) body.scanned_host = draft.scannedHost; // a swapped sticker's address
   const label = [draft.vehicle.plate, draft.vehicle.prefix && `prefixo ${draft.vehicle.prefix}`]
     .filter(Boolean).join(" · ");
@@ -182,8 +184,10 @@ export class InspectionForm {
     this.renderKnown(known.loose);
     this.gapsShown = false;
     this.root.querySelector("#inspection-gaps").hidden = true;
+    const kindLabel = context.plan ? context.plan.label : "Vistoria";
     this.root.querySelector("#inspection-title").textContent =
-      `Vistoria · ${context.vehicle.plate || ""}${context.vehicle.prefix ? " · prefixo " + context.vehicle.prefix : ""}`;
+      `${kindLabel} · ${context.vehicle.plate || ""}${context.vehicle.prefix ? " · prefixo " + context.vehicle.prefix : ""}`;
+    this.openShorten(context.plan, saved);
     this.root.querySelector("#inspection-law").textContent = context.checklist.law
       ? `${context.checklist.law}, em vigor hoje` : "";
     this.root.querySelector("#gps-status").textContent = "";
@@ -195,6 +199,35 @@ export class InspectionForm {
     this.signature.clear();
     this.showError("");
     if (saved) this.restore(saved);
+  }
+
+  /** The shorter validity the law lets the inspector set (Nova Santa Helena Art. 32 § 3º),
+   * shown only in a vistoria whose law allows it. */
+  openShorten(plan, saved) {
+    const box = this.root.querySelector("#shorten-box");
+    box.hidden = !(plan && plan.may_shorten);
+    const c = plan && plan.shorten_citation;
+    this.root.querySelector("#shorten-law").textContent = c
+      ? `Se o estado do veículo exigir, a validade pode ser reduzida (${c.law}, ${c.article}); em branco vale ${plan.months} meses.` : "";
+    this.root.querySelector("#shorten-until").value = (saved && saved.shortenUntil) || "";
+    this.root.querySelector("#shorten-reason").value = (saved && saved.shortenReason) || "";
+    this.root.querySelector("#shorten-error").hidden = true;
+  }
+
+  /** {shorten_until, reason} when the inspector shortened the validity, null when not, or
+   * undefined (and the error shown) when the date has no reason. */
+  shortenChoice() {
+    const until = this.root.querySelector("#shorten-until").value;
+    const reason = this.root.querySelector("#shorten-reason").value.trim();
+    const error = this.root.querySelector("#shorten-error");
+    error.hidden = true;
+    if (this.root.querySelector("#shorten-box").hidden || !until) return null;
+    if (reason.length < 10) {
+      error.textContent = "Escreva o motivo da redução (pelo menos 10 letras).";
+      error.hidden = false;
+      return undefined;
+    }
+    return { shorten_until: until, reason };
   }
 
   /** Fill the form back in from a kept draft (the items' answers are in `this.answers`). */
@@ -241,6 +274,8 @@ export class InspectionForm {
       answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result, note: a.note,
         photoIds: a.photos.map((p) => p.id), grant: a.grant || null })),
       driver, otherName: this.otherName.value, ackName: this.ackName.value, autoName: this.autoName,
+      shortenUntil: this.root.querySelector("#shorten-until").value,
+      shortenReason: this.root.querySelector("#shorten-reason").value,
       signature: this.signature.isEmpty() ? null : this.signature.toDataURL(), keptAt: new Date().toISOString() };
   }
 
@@ -579,11 +614,18 @@ export class InspectionForm {
     }
     // without a signature only a name the agent typed is a ciente (given aloud), never the
     // app's own prefill (a draft kept by an older version may still hold one)
+    const shorten = this.shortenChoice();
+    if (shorten === undefined) {
+      this.showError("Falta o motivo da redução da validade.");
+      this.root.querySelector("#shorten-reason").focus();
+      return null;
+    }
     const unsigned = this.signature.isEmpty() && (!name || name === this.autoName);
     const acknowledgement = unsigned ? null
       : { name, signature_png: this.signature.isEmpty() ? null : this.signature.toDataURL() };
     const id = await saveInspection({
       id: this.id, vehicle: this.context.vehicle, credentialToken: this.context.credentialToken,
+      kind: this.context.kind || "street", shorten,
       scannedHost: this.context.scannedHost,
       startedAt: this.startedAt, snapshotVersion: this.context.snapshotVersion,
       location: this.location, acknowledgement, driver,

@@ -237,6 +237,8 @@ export async function sendInspection(entry) {
     return outcome;
   }
   await store.updateOutboxEntry(entry.id, { ...tried, state: "pending", message: "", acknowledged: true });
+  // a vistoria's result is decided when it arrives (docs/vistoria.md): the agent is told
+  if (result.data && result.data.vistoria) emit("vistoria", { label: entry.label, ...result.data.vistoria });
   return sendMissingPhotos(entry, result.data || {});
 }
 

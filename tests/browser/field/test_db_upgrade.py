@@ -1,6 +1,7 @@
 """A phone that ran a previous app version holds an IndexedDB of version 1, perhaps with
 inspections waiting to be sent: the new app (version 2: the supervisor's answers, notices
-indexed by driver and holder; version 3: each outbox inspection keeps its author) upgrades
+indexed by driver and holder; version 3: each outbox inspection keeps its author; version 4:
+the day's booked vistorias) upgrades
 it in place, the outbox intact, and sends it under the agent the phone knew as signed in.
 An inspection saved when the phone knew nobody has no known author: it waits until the
 agent who made it claims it."""
@@ -108,7 +109,7 @@ def test_a_version_1_phone_keeps_its_outbox_through_the_upgrade(browser, live_se
         return {version: db.version, stores: Array.from(db.objectStoreNames),
                 notices: Array.from(db.transaction('notices').store.indexNames)};
     }""")
-    assert schema["version"] == 3 and "reviews" in schema["stores"]
+    assert schema["version"] == 4 and {"reviews", "appointments"} <= set(schema["stores"])
     assert sorted(schema["notices"]) == ["driver_id", "holder_id", "vehicle_id"]
     page.get_by_role("button", name="Minhas vistorias").click()   # its answer list came too
     expect(page.locator(f"#reviews-list [data-id='{waiting}']")).to_contain_text("Aguardando")

@@ -1,0 +1,2 @@
+"""The vistorias' pages: the certificate's public check and the staff's list, detail, PDF and
+settings."""
