@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy import select
 
-from inspector import audit, laws
+from inspector import audit, clock, laws
 from inspector.clock import LOCAL_TZ, local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -142,7 +142,7 @@ def book(town_id: int, plate: str, place_id: int | None, when: str, kind: str,
                                kind=InspectionKind(kind), starts_at=start.astimezone(UTC),
                                status=AppointmentStatus.BOOKED,
                                booked_by_id=getattr(actor, "id", None),
-                               booked_at=datetime.now(UTC))
+                               booked_at=clock.now())
     db.session.add(appt)
     db.session.flush()
     audit.record("vistoria_booked", "vistoria_appointment", appt.id, actor=actor,
@@ -157,9 +157,9 @@ def mark(appt: VistoriaAppointment, status: str, actor) -> None:
     if appt.status != AppointmentStatus.BOOKED:
         raise ValidationFailed({"status": "esta vistoria agendada já foi encerrada"})
     target = AppointmentStatus(status)
-    if target == AppointmentStatus.NO_SHOW and appt.starts_at.astimezone(UTC) > datetime.now(UTC):
+    if target == AppointmentStatus.NO_SHOW and appt.starts_at.astimezone(UTC) > clock.now():
         raise ValidationFailed({"status": "o horário ainda não chegou: não há falta a registrar"})
-    appt.status, appt.status_at = target, datetime.now(UTC)
+    appt.status, appt.status_at = target, clock.now()
     db.session.flush()
     audit.record(f"vistoria_{target.value}", "vistoria_appointment", appt.id, actor=actor,
                  municipality_id=appt.municipality_id, after={"status": target.value})
@@ -170,7 +170,7 @@ def attended(vehicle_id: int, town_id: int, day: date, actor) -> VistoriaAppoint
     appt = next((a for a in day_appointments(town_id, day)
                  if a.vehicle_id == vehicle_id and a.status == AppointmentStatus.BOOKED), None)
     if appt is not None:
-        appt.status, appt.status_at = AppointmentStatus.DONE, datetime.now(UTC)
+        appt.status, appt.status_at = AppointmentStatus.DONE, clock.now()
         db.session.flush()
         audit.record("vistoria_done", "vistoria_appointment", appt.id, actor=actor,
                      municipality_id=town_id, after={"status": "done"})

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import io
-from datetime import UTC, date, datetime
+from datetime import date
 
 from reportlab.lib.pagesizes import A6
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from sqlalchemy import func, select
 
-from inspector import audit
+from inspector import audit, clock
 from inspector.credentials import GREEN, LABEL_GREY, WHITE, public_url, sign, token_hash
 from inspector.credentials import SheetPen as Pen
 from inspector.extensions import db
@@ -66,7 +66,7 @@ def revoke(v: Vistoria, reason: str, actor) -> None:
     """Cancel a certificate at once: its QR and its page say so from now on."""
     if v.revoked_at is not None or v.token is None:
         return
-    v.revoked_at = datetime.now(UTC)
+    v.revoked_at = clock.now()
     v.revoked_reason = reason[:500]
     db.session.flush()
     audit.record("vistoria_certificate_revoked", "vistoria", v.id, actor=actor,

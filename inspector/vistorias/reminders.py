@@ -9,13 +9,13 @@ from __future__ import annotations
 import smtplib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date
 from email.message import EmailMessage
 
 from flask import current_app
 from sqlalchemy import select
 
-from inspector import audit, registry
+from inspector import audit, clock, registry
 from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.identifiers import format_plate
@@ -85,7 +85,7 @@ def _record(v: Vehicle, due: date, lead: int, channel: str, address: str = "") -
     db.session.add(VistoriaReminder(municipality_id=v.municipality_id, vehicle_id=v.id,
                                     holder_id=v.holder_id, due_on=due, lead_days=lead,
                                     channel=channel, address=address,
-                                    sent_at=datetime.now(UTC)))
+                                    sent_at=clock.now()))
     db.session.flush()
     audit.record("vistoria_reminder_sent", "vehicle", v.id, actor="system",
                  municipality_id=v.municipality_id,

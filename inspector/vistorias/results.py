@@ -12,11 +12,11 @@ vehicle's earlier vistoria is left as it was (it lapses on its own day, as the l
 from __future__ import annotations
 
 import json
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import select
 
-from inspector import audit
+from inspector import audit, clock
 from inspector.extensions import db
 from inspector.inspections import VistoriaTold, vistoria_plan
 from inspector.models import (
@@ -94,7 +94,7 @@ def settle(uuid: str, town_id: int, now: datetime | None = None) -> dict | None:
     if insp is None or insp.municipality_id != town_id or insp.kind == InspectionKind.STREET:
         return None
     if db.session.scalar(select(Vistoria.id).where(Vistoria.inspection_id == insp.id)) is None:
-        decide(insp, now or datetime.now(UTC))
+        decide(insp, now or clock.now())
     return result_of(uuid.lower())
 
 
