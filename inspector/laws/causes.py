@@ -8,7 +8,9 @@ status set by hand (no act behind it) has no cause: the law's article for the sa
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from sqlalchemy import select
 
@@ -73,8 +75,30 @@ def causes(kind: str, rows: Iterable) -> dict[int, StatusCause]:
     return out
 
 
+_PRELOADED: ContextVar[dict | None] = ContextVar("status_causes", default=None)
+
+
+@contextmanager
+def preloaded(rows_by_kind: dict[str, Iterable]) -> Iterator[None]:
+    """Read the causes of many rows at once (one query per kind), for a town-wide judgement:
+    `cause_of` answers from them inside the block, so the queries do not grow with the fleet."""
+    known = {}
+    for kind, rows in rows_by_kind.items():
+        rows = list(rows)
+        found = causes(kind, rows)
+        known.update({(kind, r.id): found.get(r.id) for r in rows})
+    token = _PRELOADED.set(known)
+    try:
+        yield
+    finally:
+        _PRELOADED.reset(token)
+
+
 def cause_of(kind: str, row) -> StatusCause | None:
     """The cause of one row's current status (see `causes`), or None."""
     if row is None:
         return None
+    known = _PRELOADED.get()
+    if known is not None and (kind, row.id) in known:
+        return known[(kind, row.id)]
     return causes(kind, [row]).get(row.id)

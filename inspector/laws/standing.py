@@ -81,14 +81,8 @@ class VehicleStanding:
 
     @property
     def cause(self) -> Reason | None:
-        """The reason a passenger reads first: the one most others follow from (a permit,
-        then a licence, then the rest in the engine's order)."""
-        reasons = self.verdict.reasons
-        for prefix in ("permit.", "licence."):
-            hit = next((r for r in reasons if r.rule_id.startswith(prefix)), None)
-            if hit is not None:
-                return hit
-        return reasons[0] if reasons else None
+        """The reason most others follow from (`first_reason`)."""
+        return first_reason(self.verdict.reasons)
 
 
 def _cite(doc: dict, finding) -> dict:
@@ -258,3 +252,62 @@ def of_driver_documents(driver: Driver, on: date) -> list[DocumentStanding]:
         return []
     facts = driver_facts(driver)
     return driver_documents(r, facts, rules.driver_rule_violations(r, facts))
+
+
+# --- in a passenger's words ---------------------------------------------------------------------
+# What the passenger page says, one plain sentence per reason (the article still follows it):
+# no engine wording ("só o ano é conhecido: completou com certeza …"), no document numbers.
+PLAIN = {
+    "permit.revoked": "a permissão deste {noun} foi cassada",
+    "permit.suspended": "a permissão deste {noun} está suspensa",
+    "permit.expired": "a permissão deste {noun} venceu{day}",
+    "permit.not_yet_valid": "a permissão deste {noun} ainda não vale",
+    "licence.revoked": "o alvará deste {noun} foi cassado",
+    "licence.suspended": "o alvará deste {noun} está suspenso",
+    "licence.expired": "o alvará deste {noun} venceu{day}",
+    "licence.missing": "este {noun} não tem alvará da prefeitura",
+    "licence.not_yet_valid": "o alvará deste {noun} ainda não vale",
+    "insurance.lapsed": "o seguro obrigatório deste {noun} venceu{day}",
+    "insurance.missing": "este {noun} não tem o seguro obrigatório",
+    "vistoria.overdue": "a vistoria deste {noun} venceu{day}",
+    "vehicle.age": "este {noun} passou da idade máxima que a lei permite",
+    "vehicle.cc.min": "esta moto é mais fraca do que a lei exige",
+    "vehicle.cc.max": "esta moto é mais potente do que a lei permite",
+    "vehicle.trail": "a lei não permite moto do tipo trail neste serviço",
+    "vehicle.doors": "este táxi não tem o número de portas que a lei exige",
+    "driver.registration.revoked": "o registro deste condutor foi cassado",
+    "driver.registration.suspended": "o registro deste condutor está suspenso",
+    "driver.registration.expired": "o registro deste condutor venceu{day}",
+    "driver.registration.cancelled": "o registro deste condutor foi cancelado",
+    "driver.cnh.expired": "a CNH deste condutor venceu{day}",
+    "driver.cnh.category": "a CNH deste condutor não é da categoria que a lei exige",
+    "law.none": "a prefeitura não tem lei em vigor para este serviço",
+}
+COMPANY = ": nenhum {noun} da empresa pode circular"
+
+
+def plain_reason(reason: Reason, noun: str) -> str:
+    """One reason as a passenger reads it, without its article ("a permissão deste moto-táxi
+    foi cassada"); `noun`: "moto-táxi" or "táxi"."""
+    rule = reason.rule_id
+    text = PLAIN.get(rule, "não está em dia com a lei municipal")
+    if rule == "driver.registration.revoked" and " cancelado " in reason.message:
+        text = PLAIN["driver.registration.cancelled"]
+    day = f" em {fmt_date(reason.day)}" if reason.day and rule.endswith(
+        (".expired", ".lapsed", ".overdue")) else ""
+    text = text.format(noun=noun, day=day)
+    if rule == "vistoria.overdue" and "validade reduzida" in reason.message:
+        text += " (validade reduzida na vistoria)"
+    if rule.startswith("permit.") and " da empresa " in reason.message:
+        text = text.replace("deste", "da empresa deste", 1) + COMPANY.format(noun=noun)
+    return text
+
+
+def first_reason(reasons: list[Reason]) -> Reason | None:
+    """The reason a passenger reads first: the one most others follow from (a permit, then a
+    licence, then the engine's order)."""
+    for prefix in ("permit.", "licence."):
+        hit = next((r for r in reasons if r.rule_id.startswith(prefix)), None)
+        if hit is not None:
+            return hit
+    return reasons[0] if reasons else None
