@@ -29,18 +29,21 @@ JUDGE = """async ({ snap }) => {
     const out = {};
     for (const vehicle of snap.vehicles) {
         // registry.vehicleFacts: the newest licence, its permit or the holder's of the service
-        const lic = (licences[vehicle.id] || []).sort((a, b) => b.valid_from.localeCompare(a.valid_from))[0] || null;
+        const lic = (licences[vehicle.id] || [])
+            .sort((a, b) => b.valid_from.localeCompare(a.valid_from))[0] || null;
         const mine = permits[vehicle.holder_id] || [];
         const permit = (lic && lic.permit_id && mine.find((p) => p.id === lic.permit_id))
-            || mine.filter((p) => p.service === vehicle.service).sort((a, b) => (b.status === 'active') - (a.status === 'active')
-                || String(b.valid_from || '').localeCompare(String(a.valid_from || '')))[0] || null;
+            || mine.filter((p) => p.service === vehicle.service)
+                .sort((a, b) => (b.status === 'active') - (a.status === 'active')
+                    || String(b.valid_from || '').localeCompare(String(a.valid_from || '')))[0] || null;
         const facts = { vehicle, licence: lic, permit, insurance: insurance[vehicle.id] || [],
             requirements: req[vehicle.service] || null };
         const judged = standingToday(standing[vehicle.id], facts);
         const drivers = snap.drivers.filter((d) => (d.vehicle_ids || []).includes(vehicle.id))
             .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)); // as Python's sorted()
         out[vehicle.id] = { status: judged.status,
-            documents: [...vehicleDocuments(facts, judged), ...drivers.flatMap((d) => driverDocuments(d, facts.requirements))] };
+            documents: [...vehicleDocuments(facts, judged),
+                ...drivers.flatMap((d) => driverDocuments(d, facts.requirements))] };
     }
     return out;
 }"""
