@@ -30,7 +30,13 @@ from inspector.laws.pages import (
     law_summary,
     outline,
 )
-from inspector.laws.standing import DocumentStanding, VehicleStanding, first_reason, plain_reason
+from inspector.laws.standing import (
+    DocumentStanding,
+    VehicleStanding,
+    first_reason,
+    plain_reason,
+    town_standings,
+)
 from inspector.laws.standing import of_driver_documents as driver_documents_of
 from inspector.laws.standing import of_vehicle as standing_of
 from inspector.laws.town_calendar import (
@@ -51,7 +57,7 @@ from inspector.laws.verdict import of_standing as verdict_of_standing
 
 __all__ = [
     "CHECKS_LABELS", "DocumentStanding", "VehicleStanding", "driver_documents_of", "first_reason",
-    "plain_reason", "preloaded_causes", "standing_of", "status_causes",
+    "plain_reason", "preloaded_causes", "standing_of", "status_causes", "town_standings",
     "FIRST_YEAR", "LAST_YEAR", "NoChecklist", "NoLawInForce", "Reason",
     "TownCompliance", "Verdict", "act_text", "add_closure", "article_citation",
     "build_compliance_page", "calendar_for", "checklist", "checklist_for", "checklists_in_force",

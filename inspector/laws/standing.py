@@ -19,10 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
 from inspector import rules
+from inspector.extensions import db
+from inspector.laws.causes import preloaded
 from inspector.laws.compliance import driver_facts, judge_vehicle, rules_for_driver
 from inspector.laws.verdict import Reason, Verdict, of_standing, reason_of
-from inspector.models import Driver, Vehicle
+from inspector.models import Driver, Holder, Licence, Vehicle
 from inspector.rules import fmt_date
 
 KINDS = ("permit", "licence", "insurance", "vistoria", "registration", "cnh")
@@ -243,6 +248,21 @@ def of_vehicle(vehicle: Vehicle, on: date, *, drivers: bool = True) -> VehicleSt
         for d in sorted(vehicle.drivers, key=lambda d: d.name):
             docs.extend(of_driver_documents(d, on))
     return VehicleStanding(of_standing(standing), docs, on)
+
+
+def town_standings(town_id: int, on: date, *, drivers: bool = False) -> dict[int, VehicleStanding]:
+    """Every vehicle of a town with its standing on `on` (exports, open data), read in a few
+    queries whatever the fleet's size."""
+    vehicles = list(db.session.scalars(
+        select(Vehicle).where(Vehicle.municipality_id == town_id).order_by(Vehicle.id).options(
+            selectinload(Vehicle.licences).selectinload(Licence.permit),
+            selectinload(Vehicle.insurance_policies), selectinload(Vehicle.drivers),
+            selectinload(Vehicle.holder).selectinload(Holder.permits))))
+    rows = {"licence": [lic for v in vehicles for lic in v.licences],
+            "permit": [p for v in vehicles if v.holder is not None for p in v.holder.permits],
+            "driver": [d for v in vehicles for d in v.drivers]}
+    with preloaded(rows):
+        return {v.id: of_vehicle(v, on, drivers=drivers) for v in vehicles}
 
 
 def of_driver_documents(driver: Driver, on: date) -> list[DocumentStanding]:

@@ -1,12 +1,15 @@
 """One standing for every demo vehicle, whoever looks: the demo seeded and its enforcement tick
 run (Tapurah's company permit AUT-002 falls with a lapsed policy, Lei 406/2001 Art. 17;
 Nortelândia cancels a lapsed auxiliary's registration, Lei 127/2009 Art. 8 § ú). For each
-vehicle sticker the passenger's page, the registry's list and page and the field snapshot say
+vehicle sticker the passenger's page, the registry's list and page, the field snapshot and the
+registry export (CSV) say
 the same REGULAR / IRREGULAR / SUSPENSO with the same articles, and each document's line (the
 permit, the Alvará) reads the same words and article on every screen."""
 from __future__ import annotations
 
+import csv
 import html as htmllib
+import io
 import re
 
 import pytest
@@ -95,6 +98,11 @@ def test_every_demo_vehicle_has_one_standing_on_every_screen(app, runner, client
         assert agent.login(f"agente.{slug}", DEMO_PASSWORD).status_code == 302
         snapshot = agent.get("/api/field/snapshot").json
         field = {s["vehicle_id"]: s for s in snapshot["standing"]}
+        export = list(csv.reader(io.StringIO(
+            admin.get("/painel/exportar/cadastro.csv").get_data(as_text=True).lstrip("\ufeff"),
+        ), delimiter=";"))
+        col = {name: i for i, name in enumerate(export[0])}
+        exported = {r[col["Placa"]]: r for r in export[1:]}
         for token, vehicle_id, vehicle_town, plate in stickers:
             if vehicle_town != town_id:
                 continue
@@ -115,6 +123,14 @@ def test_every_demo_vehicle_has_one_standing_on_every_screen(app, runner, client
             assert passenger["docs"]["Alvará"] == licence == listed["licence"], plate
             if "permit" in page["docs"] and page["docs"]["permit"][0] != "Permissão":
                 assert passenger["docs"]["Permissão"] == page["docs"]["permit"][1], plate
+            # the registry export (CSV): the same verdict, Alvará, permit and articles
+            row = exported[plate]
+            assert row[col["Situação hoje"]] == {"REGULAR": "regular", "IRREGULAR": "irregular",
+                                                 "SUSPENSO": "suspenso"}[word], plate
+            assert _cap(row[col["Situação do alvará"]]) == licence, plate
+            if "permit" in page["docs"]:
+                assert _cap(row[col["Situação da permissão"]]) == page["docs"]["permit"][1], plate
+            assert _articles(row[col["Motivos (artigo)"]].split("; ")) == page["articles"], plate
             # a red page says what to do and why, in the banner
             if word != "REGULAR":
                 assert passenger["instruction"].startswith("NÃO EMBARQUE — "), plate
