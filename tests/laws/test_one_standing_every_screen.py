@@ -180,7 +180,10 @@ def test_a_cancelled_auxiliary_is_one_line_with_its_article(app, runner):
     assert cancelled[0].endswith("(Lei 127/2009, Art. 8, parágrafo único)")
     assert "assado" not in cancelled[0]
     # the driver's own page: one reason, the cancellation with its article
-    driver = _page(admin.get(f"/cadastro/condutores/{aux}").get_data(as_text=True))
+    driver_html = admin.get(f"/cadastro/condutores/{aux}").get_data(as_text=True)
+    head = _text(driver_html[:driver_html.index("</section>")])
+    assert "Registro: Cancelado em " in head and "assado" not in head
+    driver = _page(driver_html)
     assert len(driver["reasons"]) == 1, driver["reasons"]
     assert driver["reasons"][0].startswith("Registro do condutor cancelado em ")
     assert driver["articles"] == {("Lei 127/2009", "Art. 8, parágrafo único")}

@@ -37,6 +37,7 @@ def _vehicle(v: Vehicle, town: int) -> dict:
 def _driver(d: Driver, town: int) -> dict:
     return {"history": record_history(town, [("driver", d.id)]), "today": local_day(),
             "verdict": laws.verdict_of(d, local_day()),
+            "documents": {x.kind: x for x in laws.driver_documents_of(d, local_day())},
             "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act"),
             "acts_args": {"condutor": d.id}}
 
