@@ -23,6 +23,7 @@ from inspector.models import (
     Credential,
     Driver,
     Holder,
+    HolderKind,
     Inspection,
     InsurancePolicy,
     Licence,
@@ -112,30 +113,43 @@ def vehicle_json(v: Vehicle) -> dict:
             "vistoria_valid_until": _d(v.vistoria_valid_until)}
 
 
-def driver_json(d: Driver, vehicle_ids: list[int], photo: str | None) -> dict:
+def driver_json(d: Driver, vehicle_ids: list[int], photo: str | None, cause=None) -> dict:
     return {"id": d.id, "name": d.name, "category": d.category.value, "holder_id": d.holder_id,
             "cnh_category": d.cnh_category, "cnh_expiry": _d(d.cnh_expiry),
             "registration_number": d.registration_number,
             "registration_expiry": _d(d.registration_expiry), "status": d.status.value,
-            "suspended_until": _d(d.suspended_until), "vehicle_ids": vehicle_ids, "photo": photo}
+            "suspended_until": _d(d.suspended_until), "vehicle_ids": vehicle_ids, "photo": photo,
+            "cause": cause_json(cause)}
 
 
 def holder_json(h: Holder) -> dict:
     return {"id": h.id, "name": h.name, "kind": h.kind.value}
 
 
-def licence_json(x: Licence) -> dict:
+def cause_json(cause) -> dict | None:
+    """The act behind a row's suspension or revocation (laws.causes), as the phone words it
+    (static/js/field/situation.js): its day, its cause in words and its article."""
+    if cause is None:
+        return None
+    return {"words": cause.words, "on": _d(cause.on), "cancelled": cause.cancelled,
+            "citation": cause.citation.as_dict() if cause.citation is not None else None}
+
+
+def licence_json(x: Licence, cause=None) -> dict:
     return {"id": x.id, "vehicle_id": x.vehicle_id, "permit_id": x.permit_id,
             "kind": x.kind.value, "number": x.number, "valid_from": _d(x.valid_from),
             "valid_until": _d(x.valid_until), "status": x.status.value,
-            "suspended_until": _d(x.suspended_until)}
+            "suspended_until": _d(x.suspended_until), "cause": cause_json(cause)}
 
 
-def permit_json(x: Permit) -> dict:
+def permit_json(x: Permit, cause=None, company: str = "") -> dict:
+    # `company`: the holder's name when a company (its permit covers all its vehicles: the
+    # phone says so, as the server does)
     return {"id": x.id, "holder_id": x.holder_id, "kind": x.kind.value,
             "service": x.service.value, "number": x.number, "valid_from": _d(x.valid_from),
             "valid_until": _d(x.valid_until), "status": x.status.value,
-            "suspended_until": _d(x.suspended_until)}
+            "suspended_until": _d(x.suspended_until), "cause": cause_json(cause),
+            "company": company}
 
 
 def insurance_json(x: InsurancePolicy) -> dict:
@@ -260,10 +274,17 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
     drivers = found["drivers"]
     links = _links(town.id, None if named is None else {d.id for d in drivers})
     photos = driver_photos(town.id, [d.id for d in drivers])
-    out["drivers"] = [driver_json(d, links.get(d.id, []), photos.get(d.id)) for d in drivers]
+    why = {kind: laws.status_causes(kind, found[key]) for kind, key in
+           (("driver", "drivers"), ("licence", "licences"), ("permit", "permits"))}
+    out["drivers"] = [driver_json(d, links.get(d.id, []), photos.get(d.id), why["driver"].get(d.id))
+                      for d in drivers]
     out["holders"] = [holder_json(h) for h in found["holders"]]
-    out["licences"] = [licence_json(x) for x in found["licences"]]
-    out["permits"] = [permit_json(x) for x in found["permits"]]
+    out["licences"] = [licence_json(x, why["licence"].get(x.id)) for x in found["licences"]]
+    companies = dict(db.session.execute(select(Holder.id, Holder.name).where(
+        Holder.municipality_id == town.id, Holder.kind == HolderKind.COMPANY)).all()) \
+        if found["permits"] else {}
+    out["permits"] = [permit_json(x, why["permit"].get(x.id), companies.get(x.holder_id, ""))
+                      for x in found["permits"]]
     out["insurance"] = [insurance_json(x) for x in found["insurance"]]
     out["stands"] = [stand_json(x) for x in found["stands"]]
     out["credentials"] = [credential_json(c, today) for c in found["credentials"]]
@@ -368,6 +389,10 @@ def requirements_of(r) -> dict:
                               "citation": _cite(r, path)}
     else:
         out["vehicle_age"] = None
+    # the article an expired or due registration cites where the law revalidates it yearly
+    # (engine's _registration: `periodicity.registration_months`)
+    out["registration_validity"] = ({"citation": _cite(r, "periodicity.registration_months")}
+                                    if r.value("periodicity.registration_months") else None)
     grace = r.value("periodicity.registration_grace_days")  # the engine's _registration
     out["registration_grace"] = None if grace is None else {
         "days": grace, "citation": _cite(r, "periodicity.registration_grace_days")}

@@ -20,6 +20,7 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from inspector import laws
 from inspector.extensions import db
 from inspector.models import AuditEntry, Holder, Licence, Permit, Vehicle, vehicle_drivers
 
@@ -43,8 +44,6 @@ def _options():
 
 def compute(town_id: int, vehicle_ids: set[int] | None, day: date) -> dict[int, dict]:
     """Standing of a town's vehicles (all, or these) on a day, from the compliance service."""
-    from inspector import laws
-
     base = select(Vehicle).where(Vehicle.municipality_id == town_id).options(*_options())
     if vehicle_ids is None:
         batches = [base]
@@ -54,12 +53,27 @@ def compute(town_id: int, vehicle_ids: set[int] | None, day: date) -> dict[int, 
                    for i in range(0, len(ids), CHUNK)]
     out = {}
     for query in batches:
-        for v in db.session.scalars(query):
-            standing = laws.vehicle_standing(v, day)
-            d = standing.as_dict()
-            out[v.id] = {"vehicle_id": v.id, "status": d["status"],
-                         "suspended_until": suspended_until(standing),
-                         "reasons": d["reasons"], "warnings": d.get("warnings", [])}
+        rows = list(db.session.scalars(query))
+        with laws.preloaded_causes(_status_rows(rows)):
+            out.update(_judge(rows, day))
+    return out
+
+
+def _status_rows(vehicles: list[Vehicle]) -> dict[str, list]:
+    """The rows whose status an act may have set, for `laws.causes.preloaded`."""
+    return {"licence": [lic for v in vehicles for lic in v.licences],
+            "permit": [p for v in vehicles if v.holder is not None for p in v.holder.permits],
+            "driver": [d for v in vehicles for d in v.drivers]}
+
+
+def _judge(vehicles: list[Vehicle], day: date) -> dict[int, dict]:
+    out = {}
+    for v in vehicles:
+        standing = laws.vehicle_standing(v, day)
+        d = standing.as_dict()
+        out[v.id] = {"vehicle_id": v.id, "status": d["status"],
+                     "suspended_until": suspended_until(standing),
+                     "reasons": d["reasons"], "warnings": d.get("warnings", [])}
     return out
 
 

@@ -3,6 +3,8 @@ compliance with its law, and the pages that show the law texts."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
+from inspector.laws.causes import causes as status_causes
+from inspector.laws.causes import preloaded as preloaded_causes
 from inspector.laws.compliance import (
     TownCompliance,
     article_citation,
@@ -29,6 +31,15 @@ from inspector.laws.pages import (
     law_summary,
     outline,
 )
+from inspector.laws.standing import (
+    DocumentStanding,
+    VehicleStanding,
+    first_reason,
+    plain_reason,
+    town_standings,
+)
+from inspector.laws.standing import of_driver_documents as driver_documents_of
+from inspector.laws.standing import of_vehicle as standing_of
 from inspector.laws.town_calendar import (
     FIRST_YEAR,
     LAST_YEAR,
@@ -46,7 +57,9 @@ from inspector.laws.verdict import of as verdict_of
 from inspector.laws.verdict import of_standing as verdict_of_standing
 
 __all__ = [
-    "CHECKS_LABELS", "FIRST_YEAR", "LAST_YEAR", "NoChecklist", "NoLawInForce", "Reason",
+    "CHECKS_LABELS", "DocumentStanding", "VehicleStanding", "driver_documents_of", "first_reason",
+    "plain_reason", "preloaded_causes", "standing_of", "status_causes", "town_standings",
+    "FIRST_YEAR", "LAST_YEAR", "NoChecklist", "NoLawInForce", "Reason",
     "TownCompliance", "Verdict", "act_text", "add_closure", "article_citation",
     "build_compliance_page", "calendar_for", "checklist", "checklist_for", "checklists_in_force",
     "decrees_in_force",

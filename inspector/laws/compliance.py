@@ -25,6 +25,7 @@ from sqlalchemy.orm import selectinload
 
 from inspector import audit, render_cache, rules
 from inspector.extensions import db
+from inspector.laws.causes import cause_of, preloaded
 from inspector.laws.town_calendar import calendar_for
 from inspector.models import (
     DecreeValue,
@@ -128,7 +129,7 @@ def _licence(lic: Licence | None) -> LicenceFacts | None:
     if lic is None:
         return None
     return LicenceFacts(lic.number, lic.valid_from, lic.valid_until, _value(lic.status),
-                        lic.suspended_until)
+                        lic.suspended_until, cause_of("licence", lic))
 
 
 def _permit_row(vehicle: Vehicle) -> Permit | None:
@@ -143,6 +144,14 @@ def _permit_row(vehicle: Vehicle) -> Permit | None:
     return max(mine, key=lambda p: (_value(p.status) == "active", p.valid_from))
 
 
+def permit_facts(p: Permit) -> PermitFacts:
+    """A permit row as engine facts: with the act behind its status, and its company's name
+    (a company's permit covers all its vehicles)."""
+    company = p.holder.name if p.holder is not None and p.holder.kind == HolderKind.COMPANY else ""
+    return PermitFacts(p.number, p.valid_from, p.valid_until, _value(p.status), p.suspended_until,
+                       cause_of("permit", p), company)
+
+
 def vehicle_facts(vehicle: Vehicle) -> VehicleFacts:
     """A vehicle row with its licence, permit, insurance and auxiliaries as engine facts."""
     p = _permit_row(vehicle)
@@ -153,8 +162,7 @@ def vehicle_facts(vehicle: Vehicle) -> VehicleFacts:
         holder_id=vehicle.holder_id, last_vistoria_on=vehicle.last_vistoria_on,
         vistoria_valid_until=vehicle.vistoria_valid_until,
         licence=_licence(vehicle.current_licence),
-        permit=None if p is None else PermitFacts(p.number, p.valid_from, p.valid_until,
-                                                  _value(p.status), p.suspended_until),
+        permit=None if p is None else permit_facts(p),
         insurance=tuple(InsuranceFacts(i.valid_from, i.valid_until, i.policy_number)
                         for i in vehicle.insurance_policies),
         auxiliaries=sum(1 for d in vehicle.drivers if d.category == DriverCategory.AUXILIAR))
@@ -167,7 +175,8 @@ def driver_facts(driver: Driver) -> DriverFacts:
                        cnh_expiry=driver.cnh_expiry,
                        registration_number=driver.registration_number,
                        registration_expiry=driver.registration_expiry,
-                       status=_value(driver.status), suspended_until=driver.suspended_until)
+                       status=_value(driver.status), suspended_until=driver.suspended_until,
+                       cause=cause_of("driver", driver))
 
 
 # --- standing ---------------------------------------------------------------------------------
@@ -185,14 +194,29 @@ def _no_law(e: RulesError, on: date, subject: str) -> Standing:
 
 def vehicle_standing(vehicle: Vehicle, on: date) -> Standing:
     """The standing of one vehicle on a day, with the reasons and their citations."""
+    return judge_vehicle(vehicle, on)[0]
+
+
+def judge_vehicle(vehicle: Vehicle, on: date) -> tuple[Standing, VehicleFacts, rules.Rules | None]:
+    """The vehicle's standing on a day, with the facts and the rules it was judged on (None
+    where no law is in force): `laws.standing` reads each document's finding from them."""
     town = _town_slug(vehicle.municipality_id)
     facts = vehicle_facts(vehicle)
     try:
         r = _rules(town, _value(vehicle.service), on)
     except RulesError as e:
-        return _no_law(e, on, facts.subject)
+        return _no_law(e, on, facts.subject), facts, None
     bad, due = rules.vehicle_check(r, facts)
-    return Standing(rules.standing_status(bad), bad, due, on)
+    return Standing(rules.standing_status(bad), bad, due, on), facts, r
+
+
+def rules_for_driver(driver: Driver, on: date) -> rules.Rules | None:
+    """The rules a driver is judged by on a day (his service's law), None where none is in force."""
+    service = Service.MOTOTAXI if driver.category == DriverCategory.MOTOTAXISTA else Service.TAXI
+    try:
+        return _rules(_town_slug(driver.municipality_id), service.value, on)
+    except RulesError:
+        return None
 
 
 def driver_standing(driver: Driver, on: date) -> Standing:
@@ -252,10 +276,12 @@ def registry_facts(town: Municipality, service: str, tf: TownFacts | None = None
     q = q.where(Driver.category == category) if category else \
         q.where(Driver.category != DriverCategory.MOTOTAXISTA)
     drivers = list(db.session.scalars(q))
-    return Registry(town=tf, service=service,
-                    holders=tuple(HolderFacts(h.id, _value(h.kind), h.name) for h in holders),
-                    vehicles=tuple(vehicle_facts(v) for v in vehicles),
-                    drivers=tuple(driver_facts(d) for d in drivers))
+    with preloaded({"licence": [lic for v in vehicles for lic in v.licences],
+                    "permit": [p for h in holders for p in h.permits], "driver": drivers}):
+        return Registry(town=tf, service=service,
+                        holders=tuple(HolderFacts(h.id, _value(h.kind), h.name) for h in holders),
+                        vehicles=tuple(vehicle_facts(v) for v in vehicles),
+                        drivers=tuple(driver_facts(d) for d in drivers))
 
 
 def town_compliance(municipality: Municipality, on: date, *,

@@ -3,8 +3,8 @@ needs to match the ride in front of them (photo, name, plate, model, colour, pre
 company, licence validity). Nothing else leaves the server: see docs/passenger-page.md."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import date
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 
 from inspector import laws, registry
 from inspector.credentials import Lookup, service_of
@@ -61,6 +61,7 @@ class Car:
     service: str
     licence_text: str = "sem alvará"   # what is true of the Alvará today: "válido até …"
     vistoria_text: str = ""            # "Vistoria válida até …" where the law sets a period
+    permit_text: str = ""              # the permit's, where the law requires one
 
 
 @dataclass
@@ -78,6 +79,8 @@ class View:
     registration_text: str = ""   # what is true of a rider's registration today
     can_report: bool = False
     no_driver: str = ""           # a vehicle nobody registered may drive today: what to do
+    instruction: str = ""         # red states: "a permissão deste moto-táxi foi cassada", in
+    # the banner after "NÃO EMBARQUE" (the first thing a passenger reads)
 
 
 def licence_text(lic, on: date) -> str:
@@ -102,7 +105,9 @@ def registration_text(d: Driver, reasons: list[Reason], on: date) -> str:
     expired registration is already cancelled, where the law cancels it after a grace)."""
     status = str(getattr(d.status, "value", d.status))
     if status == "revoked":
-        return "Registro cassado"
+        # the act behind it, when there is one: "Registro cancelado em … (…)" (laws.standing)
+        doc = next((x for x in laws.driver_documents_of(d, on) if x.kind == "registration"), None)
+        return f"Registro {doc.words}" if doc is not None else "Registro cassado"
     if status == "suspended":
         end = d.suspended_until
         return f"Registro suspenso até {fmt_date(end)}" if end else "Registro suspenso"
@@ -113,16 +118,22 @@ def registration_text(d: Driver, reasons: list[Reason], on: date) -> str:
         return f"Registro válido até {fmt_date(expiry)}"
     cancelled = next((r for r in reasons if r.rule_id == "driver.registration.cancelled"), None)
     if cancelled is not None:
-        return f"Registro cancelado em {fmt_date(cancelled.day)}" if cancelled.day \
-            else "Registro cancelado"
+        # the day it is cancelled: the day after the last day to revalidate (the engine's)
+        return f"Registro cancelado em {fmt_date(cancelled.day + timedelta(days=1))}" \
+            if cancelled.day else "Registro cancelado"
     return f"Registro vencido em {fmt_date(expiry)}"
 
 
 def _car(v: Vehicle, on: date) -> Car:
-    lic = v.current_licence
+    """The vehicle's lines, each document's effective standing (laws.standing_of): an Alvará
+    under a permit that does not hold reads "sem efeito: permissão cassada (…, Art. 17)"."""
+    standing = laws.standing_of(v, on, drivers=False)
+    lic, permit = standing.document("licence"), standing.document("permit")
     return Car(plate=format_plate(v.plate), model=v.make_model, colour=v.colour,
                prefix=v.prefix, service="Moto-táxi" if v.service == Service.MOTOTAXI else "Táxi",
-               licence_text=licence_text(lic, on), vistoria_text=vistoria_text(v, on))
+               licence_text=lic.text if lic is not None else licence_text(v.current_licence, on),
+               permit_text=permit.text if permit is not None and permit.state != "none" else "",
+               vistoria_text=vistoria_text(v, on))
 
 
 def vistoria_text(v: Vehicle, on: date) -> str:
@@ -134,6 +145,17 @@ def vistoria_text(v: Vehicle, on: date) -> str:
     if on > validity.until:
         return f"Vistoria vencida em {fmt_date(validity.until)}"
     return f"Vistoria válida até {fmt_date(validity.until)}"
+
+
+INSTRUCTIONS = {
+    "revoked": "este código foi cancelado pela prefeitura",
+    "expired": "este código venceu e não confirma que o transporte está licenciado hoje",
+    "unknown": "este código não foi emitido pela prefeitura ou foi alterado",
+}
+
+
+def _noun(vehicles: list[Vehicle]) -> str:
+    return "moto-táxi" if vehicles and vehicles[0].service == Service.MOTOTAXI else "táxi"
 
 
 def _person(d: Driver) -> Person:
@@ -151,7 +173,8 @@ def closed(outcome: str, town: str) -> View:
     """The page of a revoked or expired credential: no ride details, only the warning. Each
     keeps its own state ("revoked" / "expired"), which a report from it stores as what the
     passenger saw (VENCIDA is not CANCELADA on the supervisors' page)."""
-    return View(outcome, TITLES[outcome], SUMMARIES[outcome], town=town, can_report=True)
+    return View(outcome, TITLES[outcome], SUMMARIES[outcome], town=town, can_report=True,
+                instruction=INSTRUCTIONS[outcome])
 
 
 def unavailable(town: str) -> View:
@@ -167,10 +190,12 @@ def unknown(claimed_town: str = "") -> View:
     the town the code claims, when that is one of ours, so the passenger can report the code
     there; it shows nothing of any vehicle or driver (the code proves nothing)."""
     if not claimed_town:
-        return View("unknown", TITLES["unknown"], SUMMARIES["unknown"])
+        return View("unknown", TITLES["unknown"], SUMMARIES["unknown"],
+                    instruction=INSTRUCTIONS["unknown"])
     summary = (f"Este código diz ser da Prefeitura de {claimed_town}, mas não foi emitido por ela "
                "ou foi alterado. Não confie nele.")
-    return View("unknown", TITLES["unknown"], summary, town=claimed_town, can_report=True)
+    return View("unknown", TITLES["unknown"], summary, town=claimed_town, can_report=True,
+                instruction=INSTRUCTIONS["unknown"])
 
 
 # A sticker cannot tell who is driving, so drivers never change the vehicle's banner; but when
@@ -187,7 +212,8 @@ NO_DRIVER = {
 def build(found: Lookup, on: date) -> View:
     """The page for a looked-up token, status computed now."""
     if found.outcome == "unknown":
-        return View("unknown", TITLES["unknown"], SUMMARIES["unknown"])
+        return View("unknown", TITLES["unknown"], SUMMARIES["unknown"],
+                    instruction=INSTRUCTIONS["unknown"])
     cred = found.credential
     if found.outcome in ("revoked", "expired"):
         return closed(found.outcome, _town_name(cred))
@@ -214,11 +240,27 @@ def build(found: Lookup, on: date) -> View:
         last = max(r.until for r in reasons).strftime("%d/%m/%Y")   # every suspension ends
         title = f"{title} até {last}"
         summary = summary.replace("pela prefeitura.", f"pela prefeitura até {last}.", 1)
+    noun = _noun(vehicles)
+    first = laws.first_reason(reasons)
+    instruction = laws.plain_reason(first, noun) if first is not None and state != "regular" \
+        else ""
+    # reasons in a passenger's words, each with its article (the registry keeps the engine's)
+    plain = []
+    for r in reasons:
+        said = replace(r, message=_sentence(laws.plain_reason(r, noun)))
+        if all(p.message != said.message for p in plain):
+            plain.append(said)
+    reasons = plain
     return View(state, title, summary, reasons=reasons, town=_town_name(cred),
+                instruction=instruction,
                 drivers=[_person(d) for d in drivers], vehicles=[_car(v, on) for v in vehicles],
                 company=_company(vehicles) if service_of(cred) == Service.MOTOTAXI else "",
                 registration_text=registration,
                 can_report=True, no_driver=no_driver if state != "suspended" else "")
+
+
+def _sentence(text: str) -> str:
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _town_name(cred) -> str:

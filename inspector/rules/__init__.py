@@ -56,6 +56,7 @@ from inspector.rules.facts import (
     PermitFacts,
     PriorSanction,
     Registry,
+    StatusCause,
     TownFacts,
     VehicleFacts,
 )
@@ -116,7 +117,7 @@ from inspector.rules.vistoria import plan as vistoria_plan
 __all__ = [
     "DUE_SOON_DAYS", "AgeLimit", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",
     "Finding", "HolderFacts", "InsuranceFacts", "LAWS_DIR", "LawNotInForce", "LawText",
-    "LicenceFacts", "Money", "NoSanction", "PACKS_DIR", "PermitFacts", "PriorSanction",
+    "LicenceFacts", "Money", "NoSanction", "PACKS_DIR", "PermitFacts", "PriorSanction", "StatusCause",
     "Proposal", "QuotaUse", "Registry", "RulePack", "RulePackError", "Rules", "RulesError",
     "ShareUse", "TownFacts", "TownReport", "Unit", "UnknownService", "UnknownTown",
     "VehicleFacts", "Violation", "checklist", "checklist_of", "driver_rule_violations",

@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from inspector.rules.errors import LawNotInForce, UnknownService, UnknownTown
-from inspector.rules.facts import DriverFacts, VehicleFacts
+from inspector.rules.facts import DriverFacts, StatusCause, VehicleFacts
 from inspector.rules.loader import SERVICES, load_all
 from inspector.rules.model import ChecklistItem, RulePack, Version
 from inspector.rules.results import Citation, Violation
@@ -346,6 +346,40 @@ def _until(last_day: date | None) -> str:
     return f" até {fmt_date(last_day)}" if last_day else ""
 
 
+SERVICE_NOUNS = {"mototaxi": "moto-táxi", "taxi": "táxi"}
+
+
+def _ended_word(cause: StatusCause | None, gender: str) -> str:
+    """"cassada" / "cassado", or "cancelada" / "cancelado" where the law lapses it itself."""
+    word = "cancelad" if cause is not None and cause.cancelled else "cassad"
+    return word + ("a" if gender == "f" else "o")
+
+
+def _since(cause: StatusCause | None) -> str:
+    """" em 06/12/2026 (seguro do moto-táxi SAF9Q98 vencido)" for a status an act set."""
+    return f" em {fmt_date(cause.on)} ({cause.words})" if cause is not None else ""
+
+
+def _why(cause: StatusCause | None) -> str:
+    """" (caixa luminosa ausente)": why a suspension was decided, when an act says."""
+    return f" ({cause.words})" if cause is not None else ""
+
+
+def _cause_cite(cause: StatusCause | None, default: Citation | None) -> Citation | None:
+    """The article of the act that set the status (the cause's), else the law's default."""
+    return cause.citation if cause is not None and cause.citation is not None else default
+
+
+def _permit_fall(r: Rules, p, state: str, until: str) -> str:
+    """A permit that does not hold. A company's permit covers all its vehicles: said so, as
+    every rider of the company reads it ("nenhum moto-táxi da empresa pode circular")."""
+    if not p.company:
+        return f"Permissão {p.number} {state}."
+    noun = SERVICE_NOUNS.get(r.pack.service, "veículo")
+    return (f"Permissão {p.number} da empresa {p.company} {state}: nenhum {noun} da empresa "
+            f"pode circular{until}.")
+
+
 def _due(rule_id: str, text: str, citation, subject, until: date, on: date) -> Violation | None:
     if on <= until <= on + timedelta(days=DUE_SOON_DAYS):
         return Violation(rule_id, text.format(date=fmt_date(until)), citation,
@@ -369,11 +403,13 @@ def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
             out.append(Violation("licence.missing", "Veículo sem alvará registrado.", c,
                                  subject=subject))
         elif lic.status == "revoked":
-            out.append(Violation("licence.revoked", f"Alvará {lic.number} cassado.", c_sanction,
-                                 subject=subject))
+            out.append(Violation("licence.revoked", f"Alvará {lic.number} "
+                                 f"{_ended_word(lic.cause, 'm')}{_since(lic.cause)}.",
+                                 _cause_cite(lic.cause, c_sanction), subject=subject))
         elif lic.status == "suspended":
             out.append(Violation("licence.suspended", f"Alvará {lic.number} suspenso"
-                                 f"{_until(lic.suspended_until)}.", c_sanction, subject=subject,
+                                 f"{_until(lic.suspended_until)}{_why(lic.cause)}.",
+                                 _cause_cite(lic.cause, c_sanction), subject=subject,
                                  due_on=lic.suspended_until, effect="suspended"))
         elif lic.valid_until < on:
             out.append(Violation("licence.expired", f"Alvará {lic.number} vencido em "
@@ -397,12 +433,14 @@ def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
                                  "autorização) registrada.", c, severity="warning",
                                  subject=subject))
         elif p.status == "revoked":
-            out.append(Violation("permit.revoked", f"Permissão {p.number} cassada.", c_sanction,
-                                 subject=subject))
+            out.append(Violation("permit.revoked", _permit_fall(
+                r, p, f"{_ended_word(p.cause, 'f')}{_since(p.cause)}", ""),
+                _cause_cite(p.cause, c_sanction), subject=subject))
         elif p.status == "suspended":
-            out.append(Violation("permit.suspended", f"Permissão {p.number} suspensa"
-                                 f"{_until(p.suspended_until)}.", c_sanction, subject=subject,
-                                 due_on=p.suspended_until, effect="suspended"))
+            out.append(Violation("permit.suspended", _permit_fall(
+                r, p, f"suspensa{_until(p.suspended_until)}{_why(p.cause)}",
+                _until(p.suspended_until)), _cause_cite(p.cause, c_sanction), subject=subject,
+                due_on=p.suspended_until, effect="suspended"))
         elif p.valid_until is not None and p.valid_until < on:
             out.append(Violation("permit.expired", f"Permissão {p.number} vencida em "
                                  f"{fmt_date(p.valid_until)}.", c, subject=subject,
@@ -494,13 +532,17 @@ def driver_rule_violations(r: Rules, d: DriverFacts) -> list[Violation]:
         c = r.cite("requirements.driver_registration")
         if d.status == "revoked":
             out.append(Violation("driver.registration.revoked",
-                                 "Registro do condutor cassado.", c, subject=subject))
+                                 f"Registro do condutor {_ended_word(d.cause, 'm')}"
+                                 f"{_since(d.cause)}.", _cause_cite(d.cause, c),
+                                 subject=subject))
         elif d.status == "suspended":
             out.append(Violation("driver.registration.suspended",
-                                 f"Registro do condutor suspenso{_until(d.suspended_until)}.",
-                                 c, subject=subject, due_on=d.suspended_until,
-                                 effect="suspended"))
-        if d.registration_expiry is not None:
+                                 f"Registro do condutor suspenso{_until(d.suspended_until)}"
+                                 f"{_why(d.cause)}.", _cause_cite(d.cause, c), subject=subject,
+                                 due_on=d.suspended_until, effect="suspended"))
+        # a revoked (or cancelled) registration is ended whatever its day: its expiry is not a
+        # second reason ("CASSADO" and "CANCELADO" side by side)
+        if d.registration_expiry is not None and d.status != "revoked":
             out.append(_registration(r, d, c))
     if r.value("requirements.cnh") and d.cnh_expiry is not None:
         c = r.cite("requirements.cnh")

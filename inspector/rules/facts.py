@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from inspector.rules.calendar import TownCalendar
 
@@ -53,6 +54,19 @@ class TownFacts:
 
 
 @dataclass(frozen=True)
+class StatusCause:
+    """Why a licence, permit or driver registration is suspended, revoked or cancelled: the
+    act that did it (its day, its article, its cause in a few plain words). A standing cites
+    the article of the cause (Tapurah Art. 17: insurance not renewed), not the article that
+    requires the document."""
+
+    words: str                        # "seguro do moto-táxi SAF9Q98 vencido"
+    on: date                          # the day the status changed
+    citation: Any = None              # results.Citation of the act's article
+    cancelled: bool = False           # lapsed by law ("cancelada"), not revoked ("cassada")
+
+
+@dataclass(frozen=True)
 class LicenceFacts:
     """An alvará: number, validity and status (active | suspended | revoked)."""
 
@@ -61,6 +75,7 @@ class LicenceFacts:
     valid_until: date
     status: str = "active"
     suspended_until: date | None = None   # last day of a suspension in force
+    cause: StatusCause | None = None      # the act behind a suspension or revocation
 
 
 @dataclass(frozen=True)
@@ -72,6 +87,9 @@ class PermitFacts:
     valid_until: date | None = None
     status: str = "active"
     suspended_until: date | None = None   # last day of a suspension in force
+    cause: StatusCause | None = None      # the act behind a suspension or revocation
+    company: str = ""                     # the holder's name when it is a company: the
+    # permit covers every vehicle of the company, so its fall is said as such
 
 
 @dataclass(frozen=True)
@@ -123,6 +141,7 @@ class DriverFacts:
     registration_expiry: date | None = None
     status: str = "active"
     suspended_until: date | None = None   # last day of a suspension in force
+    cause: StatusCause | None = None      # the act behind a suspension or revocation
 
     @property
     def subject(self) -> str:

@@ -14,7 +14,8 @@ from datetime import timedelta
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import aliased
 
-from inspector import clock
+from inspector import clock, laws
+from inspector.clock import local_day
 from inspector.enforcement import LIST_GROUPS, VOID_STATUSES, end_of_local_day, paid_so_far
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf
@@ -258,6 +259,8 @@ def payments(town_id: int, f: Filters) -> Dataset:
 
 
 # --- registry and credentials --------------------------------------------------------------------
+STATUS_WORDS = {"active": "ativo", "suspended": "suspenso", "revoked": "cassado"}
+
 def registry(town_id: int, f: Filters) -> Dataset:
     """One row per vehicle as the registry shows it today: holder, permit, newest licence,
     drivers (names), stand; `standing` (vehicle id -> status) adds today's situation."""
@@ -273,11 +276,28 @@ def registry(town_id: int, f: Filters) -> Dataset:
          .outerjoin(Permit, Permit.id == Licence.permit_id)
          .where(Vehicle.municipality_id == town_id).order_by(Vehicle.prefix, Vehicle.plate))
     standing = f.extra.get("standing", {})
+    # each document as it stands today, with the article of its cause (laws.standing): an
+    # Alvará under a fallen permit is "sem efeito: permissão cassada (…, Art. 17)", not "active"
+    today = f.extra.get("today") or local_day()
+    documents = laws.town_standings(town_id, today)
     labels = {"regular": "regular", "irregular": "irregular", "suspended": "suspenso"}
     header = ["Prefixo", "Placa", "Serviço", "Marca/modelo", "Ano", "Data de fabricação",
               "1º licenciamento", "Cor", "Última vistoria",
-              "Titular", "CPF/CNPJ do titular", "Permissão", "Alvará", "Alvará válido até",
-              "Situação do alvará", "Ponto", "Condutores", "Situação hoje"]
+              "Titular", "CPF/CNPJ do titular", "Permissão", "Situação da permissão", "Alvará",
+              "Alvará válido até", "Situação do alvará", "Ponto", "Condutores", "Situação hoje",
+              "Motivos (artigo)"]
+
+    def doc(vehicle_id: int, kind: str, fallback: str = "") -> str:
+        held = documents.get(vehicle_id)
+        found = held.document(kind) if held is not None else None
+        return found.text if found is not None else fallback
+
+    def why(vehicle_id: int) -> str:
+        held = documents.get(vehicle_id)
+        if held is None:
+            return ""
+        return "; ".join(f"{r.message.rstrip('.')} ({r.law}, {r.article})" if r.article
+                         else r.message.rstrip(".") for r in held.verdict.reasons)
 
     def rows():
         drivers: dict[int, list[str]] = {}
@@ -291,9 +311,10 @@ def registry(town_id: int, f: Filters) -> Dataset:
             yield [r.prefix, r.plate, SERVICES.get(_v(r.service)), r.make_model,
                    r.year_of_manufacture, r.manufactured_on, r.first_licensed_on, r.colour,
                    r.last_vistoria_on, r.name, _tax_id(r.tax_id),
-                   r.permit or "", r.number or "", r.valid_until, _v(r.status) or "",
+                   r.permit or "", doc(r.id, "permit"), r.number or "", r.valid_until,
+                   doc(r.id, "licence", STATUS_WORDS.get(_v(r.status), "")),
                    r.code or "", ", ".join(names),
-                   labels.get(standing.get(r.id, {}).get("status", ""), "")]
+                   labels.get(standing.get(r.id, {}).get("status", ""), ""), why(r.id)]
     return Dataset("Cadastro", header, rows())
 
 

@@ -44,7 +44,7 @@ def test_the_printout_and_the_passenger_pages_agree(app, runner, client):
     line, plate = _line(out, "vencido há 35 dias")
     assert "(Lei 060/1998 Art. 10)" in line
     assert banner(sapezal[plate]) == "IRREGULAR"
-    assert any(r.endswith("(Lei 060/1998, Art. 10)") and "vencido em" in r
+    assert any(r.endswith("(Lei 060/1998, Art. 10)") and "venceu em" in r
                for r in _reasons(sapezal[plate]))
     line, plate = _line(out, "suspenso (Lei 060/1998 Art. 20 IV)")
     assert banner(sapezal[plate]) == "SUSPENSO"

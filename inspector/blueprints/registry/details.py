@@ -28,8 +28,9 @@ def _vehicle(v: Vehicle, town: int) -> dict:
     today = clock.today(_town(town))
     insurance_in_force = any(p.valid_from <= today <= p.valid_until
                              for p in v.insurance_policies)
+    standing = laws.standing_of(v, today)
     return {"history": record_history(town, subjects), "today": today,
-            "verdict": laws.verdict_of(v, today),
+            "verdict": standing.verdict, "standing": standing,
             "needs_insurance": v.service == Service.MOTOTAXI,
             "insurance_in_force": insurance_in_force,
             "vistoria": registry.vistoria_valid_until(v, today),
@@ -43,6 +44,7 @@ def _driver(d: Driver, town: int) -> dict:
     today = clock.today(_town(town))
     return {"history": record_history(town, [("driver", d.id)]), "today": today,
             "verdict": laws.verdict_of(d, today),
+            "documents": {x.kind: x for x in laws.driver_documents_of(d, today)},
             "sanctions": sanctions(town, driver_id=d.id), "can_open_acts": allowed("review.act"),
             "acts_args": {"condutor": d.id}}
 
@@ -91,3 +93,14 @@ def vehicle_verdicts(rows: list[Vehicle], town: int) -> dict[int, laws.Verdict]:
     kept = town_standing(town, today, audit.town_version(town))
     return {v.id: laws.verdict_of_standing(kept[v.id]) if v.id in kept else laws.verdict_of(v, today)
             for v in rows}
+
+
+def vehicle_documents(rows: list[Vehicle]) -> dict[int, dict]:
+    """Each listed vehicle's licence and permit as they stand today (laws.standing_of): an
+    Alvará under a revoked permit is "sem efeito", not "Ativo"."""
+    today = clock.today(_town(rows[0].municipality_id)) if rows else clock.default_day()
+    out = {}
+    for v in rows:
+        standing = laws.standing_of(v, today, drivers=False)
+        out[v.id] = {d.kind: d for d in standing.documents}
+    return out

@@ -115,8 +115,10 @@ def list_view(kind: Kind):
         results = queries.search(kind, service(), town_id(), q, _page_number())
         verdicts = (details.vehicle_verdicts(results.rows, town_id())
                     if kind.key == "vehicle" else {})
+        documents = details.vehicle_documents(results.rows) if kind.key == "vehicle" else {}
         return page_or_fragment("registry/list.html", kind.results_template, kind=kind,
-                                q=q, results=results, section=kind.plural, verdicts=verdicts)
+                                q=q, results=results, section=kind.plural, verdicts=verdicts,
+                                documents=documents)
     view.__doc__ = f"List and search {kind.plural}."
     return view
 

@@ -8,7 +8,7 @@ from datetime import date, datetime
 from flask import Response, abort, g, make_response, render_template, request, url_for
 from markupsafe import Markup
 
-from inspector import audit, clock, enforcement, inspections, render_cache
+from inspector import audit, clock, enforcement, field, inspections, laws, render_cache
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (register their routes on bp)
 from inspector.blueprints.review.blueprint import VIEWERS, bp
@@ -27,6 +27,7 @@ from inspector.models import (
     ItemResult,
     Sanction,
     SanctionStatus,
+    Vehicle,
 )
 from inspector.rules import brl
 from inspector.security import day_in_range, get_in_town, roles_required, town_id, whole_number
@@ -165,18 +166,34 @@ def queue():
             status=filters["situacao"] if filters["situacao"] in QUEUE_STATUSES else None,
             day_from=filters["de"], day_to=filters["ate"], page=page_no,
             item=filters["item"] or None)
+        today_verdicts = _today_verdicts(town, page.rows)
         if fragment:
-            return render_template("review/_queue_rows.html", page=page, filters=filters)
+            return render_template("review/_queue_rows.html", page=page, filters=filters,
+                                   today_verdicts=today_verdicts)
         return render_template("review/_queue_content.html", page=page, filters=filters,
-                               agents=enforcement.agents(town), statuses=QUEUE_STATUSES)
+                               agents=enforcement.agents(town), statuses=QUEUE_STATUSES,
+                               today_verdicts=today_verdicts)
 
     version = g.get("town_version") or audit.town_version(town)  # set before_request
-    key = (town, *filters.values(), page_no, fragment, version)
+    # the registry's verdict of today changes with the day too (a date passes)
+    key = (town, *filters.values(), page_no, fragment, version, clock.local_day(now()))
     html = render_cache.reuse("review_queue", key, render)
     body = html if fragment else render_template("review/queue.html", content=Markup(html))
     response = make_response(body)
     response.vary.add("HX-Request")
     return response
+
+
+def _today_verdicts(town: int, rows) -> dict[str, laws.Verdict]:
+    """Each listed vehicle's verdict in the registry today (plate -> Verdict), from the town's
+    standing kept for the field snapshot: the queue's "Cadastro hoje"."""
+    plates = sorted({r.plate for r in rows})
+    if not plates:
+        return {}
+    ids = dict(db.session.execute(db.select(Vehicle.plate, Vehicle.id).where(
+        Vehicle.municipality_id == town, Vehicle.plate.in_(plates))).all())
+    kept = field.town_standing(town, clock.local_day(now()), audit.town_version(town))
+    return {plate: laws.verdict_of_standing(kept[vid]) for plate, vid in ids.items() if vid in kept}
 
 
 def inspection_context(insp: Inspection, errors: dict | None = None,

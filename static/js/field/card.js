@@ -5,6 +5,7 @@
 
 import { citationLink, daysUntil, el, expired, formatDate, formatDateTime, plural } from "./ui.js";
 import { registrationText, situationBanner, situationOf, standingToday } from "./situation.js";
+import { documentText, driverDocuments, vehicleDocuments } from "./standing.js";
 import { VERDICTS } from "./verify.js";
 
 const STANDING = {
@@ -158,8 +159,11 @@ export function codeCard(verification, scan = null) {
     : el("h1", { class: "not-found" }, "Veículo não encontrado"));
 }
 
-function driverBlock(driver, verification) {
+function driverBlock(driver, verification, req = null) {
   const badge = scannedCredential(verification, "driver", driver.id);
+  // a revoked registration: one line, with the act's day, cause and article (standing.js)
+  const revoked = driver.status === "revoked"
+    ? driverDocuments(driver, req).find((d) => d.kind === "registration") : null;
   return el("li", { class: "driver" },
     driver.photo ? el("img", { src: driver.photo, alt: `Foto de ${driver.name}`, class: "driver-photo" }) : null,
     el("div", {},
@@ -167,13 +171,14 @@ function driverBlock(driver, verification) {
       el("p", {}, [CATEGORY[driver.category] || driver.category, driver.registration_number && `Reg. ${driver.registration_number}`]
         .filter(Boolean).join(" · ")),
       el("ul", { class: "expiries" },
-        driver.registration_expiry ? expiry("Registro", driver.registration_expiry, "m") : null,
+        driver.registration_expiry && !revoked ? expiry("Registro", driver.registration_expiry, "m") : null,
         driver.cnh_expiry ? expiry("CNH", driver.cnh_expiry, "f") : null,
         badge ? credentialExpiry("Credencial (crachá)", badge) : null),
       driver.status === "suspended"
         ? el("p", { class: "exp-bad suspended-until" }, `Registro: ${suspendedText(driver.suspended_until)}`)
-        : driver.status && driver.status !== "active"
-          ? el("p", { class: "exp-bad" }, registrationText(driver.status).replace(/^r/, "R")) : null));
+        : revoked ? el("p", { class: "exp-bad" }, `Registro ${documentText(revoked)}`)
+          : driver.status && driver.status !== "active"
+            ? el("p", { class: "exp-bad" }, registrationText(driver.status).replace(/^r/, "R")) : null));
 }
 
 /** A reason's words without the "." its sentence ends with (the article follows it). */
@@ -243,13 +248,27 @@ export function resultCard(details, verification = null, scan = null) {
         open ? `, ${plural(open, "notificação em aberto", "notificações em aberto")}` : ", notificações",
         warnings.length ? ` · ${plural(warnings.length, "aviso", "avisos")}` : ""),
       cardDetails({ own: judged ? own : null, warnings, holder, licence, insurance, scanned, inForce, drivers,
-        verification, lastInspection, notices })));
+        verification, lastInspection, notices, docs: vehicleDocuments(details.facts, standing),
+        req: details.facts && details.facts.requirements })));
 }
 
 /** What the card folds under "Detalhes": the vehicle's own verdict, warnings, dates, drivers,
  * last inspection and open notices. */
+/** One document's effective standing as a date row (standing.js, the server's laws/standing.py):
+ * the permit's, or an Alvará that does not stand on its own dates (revoked by an act, or without
+ * effect under a permit that does not hold): "Alvará AM-0012 — sem efeito: permissão cassada". */
+function documentRow(doc) {
+  const tone = doc.state === "bad" || doc.state === "void" ? "bad" : doc.state === "due" ? "warn" : "";
+  return el("li", { class: tone ? `exp-${tone} document` : "document", dataset: { document: doc.kind, state: doc.state } },
+    el("span", {}, doc.name), el("strong", {}, documentText(doc)));
+}
+
 function cardDetails({ own, warnings, holder, licence, insurance, scanned, inForce, drivers, verification,
-  lastInspection, notices }) {
+  lastInspection, notices, docs = [], req = null }) {
+  const permit = docs.find((d) => d.kind === "permit");
+  const lic = docs.find((d) => d.kind === "licence");
+  // the Alvará's own dates say the rest (its suspension has its own line below)
+  const licenceDoc = lic && (lic.state === "void" || (licence && licence.status === "revoked")) ? lic : null;
   return el("div", { class: "card-details-body" },
     own,
     warnings.length ? el("ul", { class: "warnings" }, warnings.map((w) =>
@@ -259,7 +278,9 @@ function cardDetails({ own, warnings, holder, licence, insurance, scanned, inFor
     el("h2", {}, "Validades"),
     el("ul", { class: "expiries" },
       // the Alvará, as the banner and the passenger's page name it ("Alvará AL-0009 suspenso")
-      expiry("Alvará", licence && licence.valid_until, "m", licence && licence.status === "revoked" ? "revoked" : null),
+      permit ? documentRow(permit) : null,
+      licenceDoc ? documentRow(licenceDoc)
+        : expiry("Alvará", licence && licence.valid_until, "m", licence && licence.status === "revoked" ? "revoked" : null),
       licence && licence.status === "suspended"
         ? el("li", { class: "exp-bad suspended-until" }, el("span", {}, `Alvará ${licence.number || ""}`.trim()),
           el("strong", {}, suspendedText(licence.suspended_until)))
@@ -268,7 +289,7 @@ function cardDetails({ own, warnings, holder, licence, insurance, scanned, inFor
       scanned ? credentialExpiry(inForce ? "Credencial lida" : "Credencial", scanned) : null,
       inForce ? credentialExpiry(scanned ? "Credencial em vigor" : "Credencial", inForce) : null),
     el("h2", {}, drivers.length === 1 ? "Condutor" : "Condutores"),
-    drivers.length ? el("ul", { class: "drivers" }, drivers.map((d) => driverBlock(d, verification))) : el("p", {}, "Nenhum condutor vinculado."),
+    drivers.length ? el("ul", { class: "drivers" }, drivers.map((d) => driverBlock(d, verification, req))) : el("p", {}, "Nenhum condutor vinculado."),
     el("h2", {}, "Última vistoria"),
     el("p", { class: "last-inspection" }, lastInspectionText(lastInspection)),
     el("h2", {}, "Notificações em aberto"),

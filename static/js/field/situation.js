@@ -77,10 +77,15 @@ export function driverProblems(driver, req = null) {
     out.push({ rule_id: "driver.registration.suspended", state: "suspended", text: `SUSPENSO${untilText(driver.suspended_until)}`,
       until: driver.suspended_until });
   } else if (driver.status && driver.status !== "active" && driver.status !== "suspended") {
+    // an act behind it: its day, cause and article ("registro CANCELADO em …"), as the engine
+    const cause = driver.status === "revoked" ? driver.cause : null;
+    const text = cause ? `registro ${cause.cancelled ? "CANCELADO" : "CASSADO"}${causeSince(cause)}` : registrationText(driver.status);
     out.push({ rule_id: driver.status === "revoked" ? "driver.registration.revoked" : "driver.registration",
-      state: "irregular", text: registrationText(driver.status), citation: cite(req && req.driver_registration) });
+      state: "irregular", text, citation: (cause && cause.citation && cause.citation.law ? cause.citation : null)
+        || cite(req && req.driver_registration) });
   }
-  if (driver.registration_expiry && expired(driver.registration_expiry)) {
+  // a revoked registration is ended whatever its day: its expiry is no second reason
+  if (driver.registration_expiry && expired(driver.registration_expiry) && driver.status !== "revoked") {
     out.push(expiredRegistration(driver.registration_expiry, req));
   }
   if (driver.cnh_expiry && expired(driver.cnh_expiry) && (!req || req.cnh)) {
@@ -133,14 +138,41 @@ function citedBy(req, which) {
   return citation && citation.law ? { citation } : req;
 }
 
-/** A licence or permit: the engine's reading of its status and days. */
-function documentFindings(kind, row, req, label, word, missing) {
+/** The act behind a row's suspension or revocation (the snapshot's `cause`, laws/causes.py):
+ * its article answers for the finding, as the engine's _cause_cite. */
+function causeCited(row, fallback) {
+  const c = row.cause && row.cause.citation;
+  return c && c.law ? { citation: c } : fallback;
+}
+
+/** " em 06/12/2026 (seguro … vencido)" for a revocation an act made (engine's _since). */
+export function causeSince(cause) {
+  return cause ? ` em ${formatDate(cause.on)} (${cause.words})` : "";
+}
+
+/** " (caixa luminosa ausente)" for a suspension an act decided (engine's _why). */
+export function causeWhy(cause) {
+  return cause ? ` (${cause.words})` : "";
+}
+
+const NOUNS = { mototaxi: "moto-táxi", taxi: "táxi" };
+
+/** A licence or permit: the engine's reading of its status and days. A company's permit that
+ * does not hold stops every vehicle of the company (engine's _permit_fall). */
+function documentFindings(kind, row, req, label, word, missing, service = null) {
   if (!row) return [missing];
   const name = `${label} ${row.number || ""}`.trim();
-  const sanction = citedBy(req, "sanction_citation");
-  if (row.status === "revoked") return [finding(`${kind}.revoked`, `${name} ${word.revoked}`, sanction)];
+  const sanction = causeCited(row, citedBy(req, "sanction_citation"));
+  const fall = (state, until) => (kind === "permit" && row.company
+    ? `${name} da empresa ${row.company} ${state}: nenhum ${NOUNS[service] || "veículo"} da empresa pode circular${until}`
+    : `${name} ${state}`);
+  if (row.status === "revoked") {
+    const ended = row.cause && row.cause.cancelled ? word.cancelled : word.revoked;
+    return [finding(`${kind}.revoked`, fall(`${ended}${causeSince(row.cause)}`, ""), sanction)];
+  }
   if (row.status === "suspended" && !ended(row)) {
-    return [finding(`${kind}.suspended`, `${name} ${word.suspended}${row.suspended_until ? ` até ${formatDate(row.suspended_until)}` : ""}`,
+    const until = row.suspended_until ? ` até ${formatDate(row.suspended_until)}` : "";
+    return [finding(`${kind}.suspended`, fall(`${word.suspended}${until}${causeWhy(row.cause)}`, until),
       sanction, { effect: "suspended", due_on: row.suspended_until || null })];
   }
   const validity = citedBy(req, "validity_citation");
@@ -225,11 +257,12 @@ function ageFindings(vehicle, req) {
 // same requirement (rule_id prefix) are replaced by these
 const REQUIREMENTS = {
   licence: (f, req) => documentFindings("licence", f.licence, req, "Alvará",
-    { revoked: "cassado", suspended: "suspenso", expired: "vencido" },
+    { revoked: "cassado", cancelled: "cancelado", suspended: "suspenso", expired: "vencido" },
     finding("licence.missing", "Veículo sem alvará registrado", req)),
   permit: (f, req) => documentFindings("permit", f.permit, req, "Permissão",
-    { revoked: "cassada", suspended: "suspensa", expired: "vencida" },
-    finding("permit.missing", "Sem permissão (termo de permissão ou autorização) registrada", req, { severity: "warning" })),
+    { revoked: "cassada", cancelled: "cancelada", suspended: "suspensa", expired: "vencida" },
+    finding("permit.missing", "Sem permissão (termo de permissão ou autorização) registrada", req, { severity: "warning" }),
+    f.vehicle && f.vehicle.service),
   insurance: (f, req) => insuranceFindings(f.insurance, req),
   vistoria: (f, req) => vistoriaFindings(f.vehicle, req),
   vehicle_age: (f, req) => ageFindings(f.vehicle, req),
