@@ -65,6 +65,7 @@ class Received:
     created: bool
     inspection: Inspection | None  # None where the answer was built without loading it
     progress: dict = field(default_factory=dict)
+    street: bool = True  # a street inspection (not a vistoria, whose result is decided)
 
 
 def canonical_body(raw: bytes) -> tuple[dict, str, str]:
@@ -168,7 +169,7 @@ def receive_inspection(uuid: str, raw: bytes, *, user) -> Received:
         answer = {"id": uuid, "complete": not missing, "missing_photos": missing,
                   "refused_photos": [], "status": status.value, "registry_changed": changed}
         db.session.commit()
-        return Received(True, None, answer)
+        return Received(True, None, answer, street=parsed.kind == "street")
 
     return _retrying(write)
 
@@ -182,7 +183,7 @@ def _replay(uuid: str, digest: str, user) -> Received | None:
         raise Conflict("Esta vistoria já foi recebida com outro conteúdo; a versão "
                        "registrada foi mantida.")
     insp = db.session.get(Inspection, known.id)
-    return Received(False, insp, progress(insp))
+    return Received(False, insp, progress(insp), street=insp.kind.value == "street")
 
 
 def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,

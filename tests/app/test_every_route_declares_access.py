@@ -129,6 +129,7 @@ ROW_OF_PREFIX = [
     ("/revisao/pagamentos/", "payment"), ("/revisao/vistorias/", "inspection"),
     ("/credenciais/", "credential"), ("/denuncias/", "report"),
     ("/conformidade/calendario/", "closure"), ("/municipio/contas/", "user"),
+    ("/vistorias/agenda/", "appointment"), ("/vistorias/", "vistoria"),
 ]
 # Routes with arguments that name no row: the printed sheet of one kind of credential is
 # always the signed-in user's own town's (its argument is "vehicle", "rider" or "card"), and

@@ -33,7 +33,7 @@ def _page(app, client, valid_until_days: int, zone: str = "America/Cuiaba") -> t
 def test_an_alvara_ending_today_in_the_town_is_still_valid(instant, app, client):
     html, today = _page(app, client, 0)
     assert banner(html) == "REGULAR"
-    assert f"válido até {today:%d/%m/%Y}" in html
+    assert f"vence em {today:%d/%m/%Y}" in html  # still valid today, and due: said so
 
 
 def test_an_alvara_that_ended_yesterday_in_the_town_is_expired(instant, app, client):
@@ -54,7 +54,7 @@ def test_a_town_on_another_clock_is_judged_on_its_own_day(instant, app, client):
 def test_an_alvara_ending_tomorrow_is_valid(instant, app, client):
     html, today = _page(app, client, 1)
     assert banner(html) == "REGULAR"
-    assert f"válido até {today + timedelta(days=1):%d/%m/%Y}" in html
+    assert f"vence em {today + timedelta(days=1):%d/%m/%Y}" in html
 
 
 def test_the_page_stamps_the_time_on_the_towns_clock(instant, app, client):

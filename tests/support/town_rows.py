@@ -28,13 +28,22 @@ from inspector.models import (
     Photo,
     Sanction,
     User,
+    Vehicle,
 )
 from inspector.models.calendar import TownClosure
+from inspector.models.vistorias import (
+    AppointmentStatus,
+    InspectionKind,
+    Vistoria,
+    VistoriaAppointment,
+    VistoriaPlace,
+)
 from inspector.passenger import reports as passenger_reports
 from tests import factories
 from tests.support.credentials import jpeg as small_jpeg
 from tests.support.enforcement import enforcement_worker, fleet, inspect, local, set_values
 from tests.support.field_api import Api, body, jpeg
+from tests.support.vistorias import vistoria_body
 
 # What fails at each town's inspections (an item of its moto-taxi checklist) and what the
 # second inspection declares as passed.
@@ -145,6 +154,26 @@ def build(app, slug: str) -> TownRows:
         insp = db.session.scalar(select(Inspection).where(Inspection.uuid == iid))
         out.ids["inspection"] = insp.id
         out.ids["photo"] = db.session.scalar(select(Photo.id).where(Photo.uuid == pid))
+    # 6. a prior vistoria synced by the same phone (decided from its answers), and a booking
+    #    of the vehicle's next one at the town's place of vistorias
+    service = "mototaxi"
+    r = api.put_inspection(str(uuid.uuid4()),
+                           vistoria_body(out.ids["vehicle"], slug, service, "prior"))
+    assert r.status_code == 201, r.get_data(as_text=True)
+    with app.app_context():
+        town_id = db.session.get(Vehicle, out.ids["vehicle"]).municipality_id
+        out.ids["vistoria"] = db.session.scalar(
+            select(Vistoria.id).where(Vistoria.vehicle_id == out.ids["vehicle"]))
+        place = VistoriaPlace(municipality_id=town_id, name="Pátio da Prefeitura")
+        db.session.add(place)
+        db.session.flush()
+        appt = VistoriaAppointment(municipality_id=town_id, place_id=place.id,
+                                   vehicle_id=out.ids["vehicle"], kind=InspectionKind.PERIODIC,
+                                   starts_at=local(2027, 3, 1, 9), booked_at=local(2026, 3, 2),
+                                   status=AppointmentStatus.BOOKED)
+        db.session.add(appt)
+        db.session.commit()
+        out.ids["appointment"] = appt.id
     return out
 
 

@@ -97,7 +97,9 @@ def put_inspection(inspection_id):
         return _error(409, str(e))
     except inspections.WrongAuthor as e:
         return _error(403, str(e), reason="other_author")
-    return jsonify(_with_vistoria(got.progress)), 201 if got.created else 200
+    # a street inspection's answer is its progress: no second reading of what was just stored
+    answer = got.progress if got.street else _with_vistoria(got.progress)
+    return jsonify(answer), 201 if got.created else 200
 
 
 def _with_vistoria(progress: dict) -> dict:

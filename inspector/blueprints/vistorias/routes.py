@@ -6,7 +6,7 @@ from datetime import date
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 
-from inspector import vistorias
+from inspector import laws, vistorias
 from inspector.clock import LOCAL_TZ, local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -85,11 +85,16 @@ def settings():
 
 
 def _day_arg() -> date:
+    """The day asked for (?dia=AAAA-MM-DD), today for none, for a bad one or for a year the
+    legal calendar does not cover."""
     raw = request.args.get("dia", "")
     try:
-        return date.fromisoformat(raw) if raw else local_day()
+        day = date.fromisoformat(raw) if raw else None
     except ValueError:
+        day = None
+    if day is None or not laws.FIRST_YEAR <= day.year <= laws.LAST_YEAR:
         return local_day()
+    return day
 
 
 def _agenda_page(errors: dict | None = None, values: dict | None = None, status: int = 200):

@@ -85,7 +85,8 @@ def test_sections_progress_premarked_item_and_one_summary_of_gaps(browser, live_
         f"O cadastro já aponta: Seguro obrigatório vencido em {ended} (Lei 406/2001, Art.")
     # ... and what no item asks, above the list
     expect(page.locator("#inspection-known")).to_contain_text("Permissão")
-    expect(page.locator("#inspection-known")).to_contain_text("cassada (Lei 406/2001, Art.")
+    expect(page.locator("#inspection-known")).to_contain_text(
+        "cassada: nenhum moto-táxi da empresa pode circular (Lei 406/2001, Art.")
 
     items.nth(0).locator("label.choice.ok").click()
     expect(progress).to_have_text(f"2 de {n} itens respondidos")
