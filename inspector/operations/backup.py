@@ -328,7 +328,7 @@ def copy_rules(app: Flask, work: Path) -> tuple[list[tuple[str, str]], dict]:
                                       "poria na mesma pasta; renomeie um deles")
                 seen[rel] = f
                 (work / "rules" / kind).mkdir(parents=True, exist_ok=True)
-                shutil.copy2(f, work / rel)
+                shutil.copyfile(f, work / rel)
                 parts.append((rel, rel))
     towns = packs.needed()
     used = {i for ids in towns.values() for i in ids}
@@ -340,12 +340,12 @@ def copy_rules(app: Flask, work: Path) -> tuple[list[tuple[str, str]], dict]:
         if f.shipped:
             (work / "program" / "packs").mkdir(parents=True, exist_ok=True)
             rel = f"program/packs/{f.path.name}"
-            shutil.copy2(f.path, work / rel)
+            shutil.copyfile(f.path, work / rel)
             parts.append((rel, rel))
             law = LAWS_DIR / p.source
             if law.is_file() and not (work / "program" / "laws" / law.name).exists():
                 (work / "program" / "laws").mkdir(parents=True, exist_ok=True)
-                shutil.copy2(law, work / "program" / "laws" / law.name)
+                shutil.copyfile(law, work / "program" / "laws" / law.name)
                 parts.append((f"program/laws/{law.name}", f"program/laws/{law.name}"))
         else:
             rel = f"rules/packs/{f.path.name}"
@@ -373,7 +373,17 @@ def _objects_of(app: Flask) -> dict | None:
 
 def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
     """Make one backup in DEST (see the module docstring); raise BackupError on failure,
-    leaving no folder that looks like a finished backup (no manifest)."""
+    leaving no folder that looks like a finished backup (no manifest). Everything it writes
+    is readable by its owner only: the database, the keys and the evidence are personal data,
+    and a backup run as root would otherwise leave them 0644."""
+    mask = os.umask(0o077)
+    try:
+        return _create(app, dest, now)
+    finally:
+        os.umask(mask)
+
+
+def _create(app: Flask, dest: Path | str, now: datetime | None) -> Report:
     started = time.monotonic()
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
@@ -396,7 +406,7 @@ def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
                 continue   # SECRET_KEY comes from elsewhere: this file is not the key in use
             if (inst / name).is_file():
                 (work / "instance").mkdir(exist_ok=True)
-                shutil.copy2(inst / name, work / "instance" / name)
+                shutil.copyfile(inst / name, work / "instance" / name)
                 keys.append(name)
         with app.app_context():
             rule_parts, rule_packs = copy_rules(app, work)

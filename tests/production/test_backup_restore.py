@@ -137,6 +137,9 @@ def test_evidence_is_copied_incrementally_and_a_changed_part_is_refused(origin, 
     new = sum(p["size"] for p in seg2) - sum(p["size"] for p in seg1)
     rest = sum(p["size"] for p in m2["parts"] if not p["path"].startswith("evidence/"))
     assert new > 0 and second["copied"] == new + rest    # only the packs' new tails copied
+    # personal data: no file or folder of a backup is readable by another user of the machine
+    written = [p for p in dest.rglob("*")]
+    assert written and not [str(p) for p in written if p.stat().st_mode & 0o077]
 
     # the first backup still restores after the second one appended to the same packs; a
     # changed byte anywhere and it is refused, with nothing written
