@@ -89,6 +89,16 @@ def _origin(name: str) -> str | None:
     return value.rstrip("/")
 
 
+def _port(name: str) -> int | None:
+    """A TCP port from the environment (None when unset)."""
+    value = (os.environ.get(name) or "").strip()
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit() and 0 < int(value) < 65536):
+        raise SystemExit(f"erro: {name}={value!r} não é válido: use um número de porta (ex. 587)")
+    return int(value)
+
+
 def _count(name: str) -> int:
     """A whole number >= 0 from the environment (0 when unset)."""
     value = (os.environ.get(name) or "0").strip()
@@ -184,6 +194,14 @@ def defaults(instance_path: Path) -> dict:
         # Argon2id's cost (inspector/passwords.py): "standard" always; the tests' config says
         # "test", which a production start refuses. Not read from the environment.
         "PASSWORD_HASH_COST": "standard",
+        # the SMTP server of the vistoria reminders by e-mail (docs/vistoria.md): none is sent
+        # without SMTP_HOST
+        "SMTP_HOST": os.environ.get("SMTP_HOST", "").strip(),
+        "SMTP_PORT": _port("SMTP_PORT"),
+        "SMTP_FROM": os.environ.get("SMTP_FROM", "").strip(),
+        "SMTP_USER": os.environ.get("SMTP_USER", "").strip(),
+        "SMTP_PASSWORD": os.environ.get("SMTP_PASSWORD", ""),
+        "SMTP_STARTTLS": bool(_flag("SMTP_STARTTLS")),
         # the origin printed in every QR code (credentials, documents): where passengers'
         # phones will open it; `make run` sets it to its own port
         "PUBLIC_BASE_URL": _origin("PUBLIC_BASE_URL"),
