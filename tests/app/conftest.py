@@ -5,6 +5,7 @@ import logging
 
 import pytest
 
+import inspector
 from inspector import logs
 
 
@@ -20,6 +21,10 @@ def start_logs(monkeypatch, caplog):
         apps.append(app)
 
     monkeypatch.setattr(logs, "init_app", init_app)
+    # the app starts as the web server starts it, whatever an earlier test of this worker left
+    # in the process: no `flask` command running (commands stay quiet) and its logger enabled
+    monkeypatch.setattr(inspector, "quiet_command", lambda: False)
+    monkeypatch.setattr(logging.getLogger("inspector"), "disabled", False)
     caplog.set_level(logging.WARNING)
     yield caplog
     for app in apps:
