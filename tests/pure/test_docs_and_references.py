@@ -25,8 +25,8 @@ NOT_OURS = ("static/vendor/", "inspector/rules/laws/")  # copied files; the laws
 
 # Built from pieces so that this file does not name what it looks for.
 HISTORY = re.compile("|".join([
-    r"\bsessions? \d",             # a work session: "session 12", "sessions 6-7"
-    r"\bissues? #?\d",             # an issue number: "issue 18 point 6", "issue #3"
+    r"\bsessions? \d",             # a work session named by its number
+    r"\bissues? #?\d",             # an issue named by its number, with or without "#"
     r"\bmust[ -]show \d",          # an issue's checklist
     "tests/" + "unit" + r"\b",     # a folder the tests no longer have
 ]), re.I)
