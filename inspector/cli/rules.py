@@ -168,13 +168,85 @@ def rules_validate(path: str) -> None:
     files, problems = validate_path(path)
     if not files:
         fail(f"nenhum pacote (*.yaml) em {path} nem em {path}/packs")
+    left = [p for p in problems if p.pending]
+    if left:   # a draft (`rules draft`): what a person must still do, by article
+        click.echo(f"a terminar ({len(left)}), por artigo:", err=True)
     for p in problems:
         click.echo(str(p), err=True)
     if problems:
-        click.echo(f"erro: {len(problems)} problema(s) em {len(files)} pacote(s)", err=True)
+        wrong = len(problems) - len(left)
+        click.echo(f"erro: {wrong} problema(s)" + (f" e {len(left)} pendência(s) de rascunho"
+                                                   if left else "")
+                   + f" em {len(files)} pacote(s)", err=True)
         sys.exit(2)
     for f in files:
         click.echo(f"ok: {f}")
+
+
+@rules_cli.command("draft")
+@click.argument("law_file", metavar="LEI.txt")
+@click.option("--town", required=True, help="The town's short name (slug), e.g. santa-rita-do-trivelato.")
+@click.option("--service", type=click.Choice(("taxi", "mototaxi")), default=None,
+              help="taxi or mototaxi (default: read from the law's title).")
+@click.option("--output", "-o", default=None,
+              help="Pack file to write (default: ../packs/<id>.yaml beside a laws/ folder, "
+                   "else beside the law).")
+@click.option("--exclude", multiple=True, metavar="PACK",
+              help="A pack not to propose from (repeatable).")
+@click.option("--like", "like", default=None, metavar="PACK",
+              help="Propose from this pack instead of the most similar one.")
+def rules_draft(law_file: str, town: str, service: str | None, output: str | None,
+                exclude: tuple[str, ...], like: str | None) -> None:
+    """Start a new town's pack from its law's text: every article, paragraph, item and alínea
+    anchored with its own words, and the checklist and sanctions of the most similar pack
+    proposed for a person to finish (`rules validate` lists what is left)."""
+    from pathlib import Path
+
+    from inspector.rules import DraftError, build_draft, check_town_slug, read_law_file
+
+    law_path = Path(law_file)
+    known = {p.id: p for p in load_all()}
+    for pack_id in (*exclude, *([like] if like else [])):
+        if pack_id not in known:
+            fail(f"pacote de regras desconhecido: {pack_id!r} (veja `flask --app inspector "
+                 "rules list`)")
+    try:
+        check_town_slug(town)
+        text = read_law_file(law_path)
+        candidates = tuple(p for p in known.values() if p.id not in exclude
+                           and (like is None or p.id == like))
+        result = build_draft(text, law_path.name, town, candidates, service)
+    except DraftError as e:
+        fail(str(e))
+    if output is None:
+        folder = law_path.resolve().parent
+        out = (folder.parent / "packs" if folder.name == "laws" else folder) / f"{result.pack_id}.yaml"
+    else:
+        out = Path(output)
+    if out.exists():
+        fail(f"o arquivo já existe: {out} (escolha outro com --output; nada foi escrito)")
+    if not out.parent.is_dir():
+        if output is not None:
+            fail(f"pasta não encontrada: {out.parent}")
+        out.parent.mkdir(parents=True)
+    try:
+        with out.open("x", encoding="utf-8") as f:
+            f.write(result.text)
+    except OSError as e:
+        fail(f"não foi possível escrever {out}: {e.strerror}")
+    click.echo(f"rascunho: {out}")
+    click.echo(f"lei: {law_path.name} — {result.articles} artigos, {result.units} dispositivos "
+               "ancorados com suas palavras (draft.articles)")
+    if result.similar:
+        others = ", ".join(f"{k} {v:.2f}".replace(".", ",") for k, v in
+                           sorted(result.scores.items(), key=lambda kv: -kv[1]))
+        click.echo(f"propostas de {result.similar} (semelhança: {others}): "
+                   f"{result.proposed_items} itens do checklist, {result.proposed_citations} "
+                   f"citações a conferir; {len(result.left_out)} regras sem artigo parecido "
+                   "(draft.left_out)")
+    else:
+        click.echo("nenhum pacote para comparar: nenhuma proposta")
+    click.echo(f"próximo passo: flask --app inspector rules validate {out}")
 
 
 # --- deadlines: a lawyer checks a reading without the web ------------------------

@@ -16,6 +16,7 @@ from inspector.rules.calendar import (
     official_holidays,
     why_no_office,
 )
+from inspector.rules.draft import DraftError, build_draft, check_town_slug, read_law_file
 from inspector.rules.engine import (
     DUE_SOON_DAYS,
     AgeLimit,
@@ -141,3 +142,4 @@ __all__ += ["Closure", "TownCalendar", "deadline_days", "deadline_hours", "offic
 __all__ += ["INSPECTION_KINDS", "KIND_LABELS", "ROLE_LABELS", "VistoriaPlan", "plans_of",
             "vistoria_plan", "why_none"]
 __all__ += ["why_no_office"]  # the agenda's days without office
+__all__ += ["DraftError", "build_draft", "check_town_slug", "read_law_file"]  # `rules draft`

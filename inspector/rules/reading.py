@@ -77,6 +77,9 @@ def _mapping(ctx: _Ctx, data: Any, key: str, required=(), optional=()) -> dict:
     if not isinstance(data, dict):
         ctx.fail(key, "must be a mapping")
     for k in data:
+        if k in ("draft", "proposal") and k not in optional:
+            ctx.fail(f"{key}.{k}" if key else str(k), "rascunho não terminado (flask rules draft):"
+                     " `flask --app inspector rules validate` lista o que falta")
         if k not in required and k not in optional:
             ctx.fail(f"{key}.{k}" if key else str(k), "unknown key")
     for k in required:
