@@ -103,16 +103,20 @@ def set_active(username: str, active: bool, actor=None) -> User:
     return user
 
 
-def set_password(username: str, password: str, actor=None) -> User:
-    """Give an account a new password (the caller commits); its sessions end at once. The
-    audit entry says that it changed, never the password or its hash."""
+def set_password(username: str, password: str, actor=None, must_change: bool = True) -> User:
+    """Give an account a new password (the caller commits); its sessions end at once. A
+    password someone else chose (`must_change`, an operator's reset) must be replaced by the
+    holder's own at the next sign-in. The audit entry says that it changed, never the
+    password or its hash."""
     user = db.session.scalar(db.select(User).filter_by(username=username.strip().lower()))
     if user is None:
         raise ValidationFailed({"username": f"usuário desconhecido: {username!r}"})
     if problem := password_problem(password, user.username):
         raise ValidationFailed({"password": problem})
     user.password_hash = hash_password(password)
+    user.must_change_password = must_change
     end_all_sessions(user)
     audit.record("user_password_changed", "user", user.id, actor=actor,
-                 municipality_id=user.municipality_id, after={"username": user.username})
+                 municipality_id=user.municipality_id,
+                 after={"username": user.username, "must_change_password": must_change})
     return user

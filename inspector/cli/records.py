@@ -255,7 +255,8 @@ def users_disable(username: str) -> None:
               help="Read the password from the first line of standard input.")
 def users_password(username: str, generate: bool, password_stdin: bool) -> None:
     """Set an account's password (typed twice, --password-stdin or --generate); its sessions
-    end at once."""
+    end at once and its holder must choose their own at the next sign-in (an operator chose
+    this one)."""
     import secrets
 
     from inspector.accounts import set_password
@@ -263,9 +264,10 @@ def users_password(username: str, generate: bool, password_stdin: bool) -> None:
 
     password = secrets.token_urlsafe(12) if generate else read_password(password_stdin)
     try:
-        set_password(username, password, actor="cli")
+        set_password(username, password, actor="cli", must_change=True)
     except ValidationFailed as e:
         fail(str(e))
     db.session.commit()
     click.echo(f"senha de {username} trocada" + (f": {password}  (anote: não será mostrada "
-                                                 "de novo)" if generate else ""))
+                                                 "de novo)" if generate else "")
+               + "; deverá ser trocada no próximo acesso")

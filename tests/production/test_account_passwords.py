@@ -122,3 +122,22 @@ def test_the_account_form_cites_the_towns_own_law_for_the_badge(client, make, to
         assert cites in hint
     else:
         assert "Lei" not in hint and "Tapurah" not in hint and "sai em cada notificação" in hint
+
+
+def test_a_password_reset_by_an_operator_must_be_changed_at_the_next_sign_in(app, client, make):
+    make(factories.user, "supervisor", "tapurah", username="rui.lima")   # has chosen their own
+    with app.app_context():
+        assert not db.session.scalar(db.select(User).filter_by(username="rui.lima")) \
+            .must_change_password
+    reset = app.test_cli_runner().invoke(args=["users", "password", "rui.lima",
+                                               "--password-stdin"], input=GOOD + "\n")
+    assert reset.exit_code == 0, reset.output
+    assert "deverá ser trocada no próximo acesso" in reset.output and GOOD not in reset.output
+    signed = client.login("rui.lima", GOOD)
+    assert signed.status_code == 302 and signed.headers["Location"].endswith("/senha")
+    assert client.get("/inicio").headers["Location"].endswith("/senha")
+    mine = "meu cavalo azul de sempre"
+    changed = client.post("/senha", data={"current": GOOD, "new": mine, "confirm": mine,
+                                          "csrf_token": client.csrf_token("/senha")})
+    assert changed.status_code == 302
+    assert client.get("/inicio").status_code == 200
