@@ -52,12 +52,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-node_modules/.package-lock.json: package.json
+# Stamps: a second `make setup` (and every `make serve`, `make run`) does no pip or npm work
+# until pyproject.toml, package.json or package-lock.json change. The npm stamp is ours, not
+# npm's own node_modules/.package-lock.json, which npm rewrites or drops as it sees fit.
+NPM_STAMP := node_modules/.inspector-installed
+$(NPM_STAMP): package.json package-lock.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
 # Vendor assets are copied from node_modules, never committed.
-$(VENDOR)/.copied: node_modules/.package-lock.json
+$(VENDOR)/.copied: $(NPM_STAMP)
 	mkdir -p $(VENDOR)
 	cp node_modules/htmx.org/dist/htmx.min.js $(VENDOR)/htmx.min.js
 	cp node_modules/idb/build/umd.js $(VENDOR)/idb.umd.js

@@ -1,7 +1,9 @@
 """The production steps as an operator runs them (docs/production.md, docs/operations.md),
 each one a real command in a process of its own, on a server of its own: the unsafe start
 refused; a town created from a law folder outside the program; its fleet imported, its QR
-codes issued; gunicorn serving the passenger's page and /healthz with the version; a backup;
+codes issued; gunicorn serving the passenger's page and /healthz with the version; the backup
+folder made by the documented step (owner, mode 0700) and a backup in it, readable by its owner
+alone;
 a restore into a new database, a new evidence folder and a new law folder; `db upgrade`,
 `production check`, `audit verify`, `evidence verify`; gunicorn serving the restored town.
 
@@ -10,10 +12,15 @@ and an upgrade from the previous release's tag (1.0.0 is the first; from 1.1.0 o
 tests/app/test_released_migrations.py builds each release's database)."""
 from __future__ import annotations
 
+import grp
 import json
 import os
+import pwd
+import re
 import secrets
+import shlex
 import signal
+import stat
 import subprocess
 import sys
 import urllib.request
@@ -78,6 +85,50 @@ def get(url: str) -> tuple[int, str]:
         return e.code, e.read().decode()
 
 
+def unit(name: str) -> dict[str, str]:
+    """The [Service] settings of a unit file in deploy/."""
+    settings = {}
+    for line in (ROOT / "deploy" / name).read_text(encoding="utf-8").splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            settings[key.strip()] = value.strip()
+    return settings
+
+
+def documented_lines(doc: str, command: str) -> list[str]:
+    """The lines of the doc's shell blocks that run `command`."""
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.DOTALL)
+    return [ln.split("  #")[0].strip() for b in blocks for ln in b.splitlines()
+            if ln.strip().startswith(command)]
+
+
+def documented_backup_folder(tmp_path: Path) -> Path:
+    """Run docs/production.md's step that makes the folders the units write to (as this
+    test's user instead of `inspector`, under tmp_path instead of /), after checking it makes
+    every folder the units write to, for the units' user, readable by it alone."""
+    backup_unit = unit("inspector-backup.service")
+    target = backup_unit["ExecStart"].split()[-1]
+    writable = {p for name in ("inspector-backup.service", "inspector-web.service",
+                               "inspector-tick.service")
+                for p in unit(name)["ReadWritePaths"].split()}
+    assert target in writable
+    [step] = documented_lines("production.md", "install -d")
+    args = shlex.split(step)
+    assert args[args.index("-o") + 1] == backup_unit["User"]
+    assert args[args.index("-g") + 1] == backup_unit["Group"]
+    assert args[args.index("-m") + 1] == "0700"
+    folders = [a for a in args[1:] if a.startswith("/")]
+    assert writable <= set(folders), writable - set(folders)
+    me = pwd.getpwuid(os.getuid())
+    grp_name = grp.getgrgid(os.getgid()).gr_name
+    local = [str(tmp_path / "root" / f.lstrip("/")) for f in folders]
+    run = [a if a not in folders else local[folders.index(a)] for a in args]
+    run[run.index("-o") + 1], run[run.index("-g") + 1] = me.pw_name, grp_name
+    subprocess.run(run, check=True, timeout=30)
+    return tmp_path / "root" / target.lstrip("/")
+
+
 def stop(proc) -> None:
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(30)
@@ -138,9 +189,13 @@ def test_the_documented_production_steps_end_to_end(databases, tmp_path):
     finally:
         stop(proc)
 
-    backup = json.loads(origin.flask("backup", "create", str(tmp_path / "backups"),
-                                     "--json").stdout)["folder"]
+    # the backup folder made as docs/production.md says, written as the backup unit writes
+    backups = documented_backup_folder(tmp_path)
+    backup = json.loads(origin.flask("backup", "create", str(backups), "--json").stdout)["folder"]
     origin.flask("backup", "verify", backup)
+    assert stat.S_IMODE(backups.stat().st_mode) == 0o700
+    open_to_others = [str(p) for p in backups.rglob("*") if p.stat().st_mode & 0o077]
+    assert not open_to_others, open_to_others
 
     # a new server after a loss: new database, evidence folder and an empty law folder
     laws = tmp_path / "restored-laws"
