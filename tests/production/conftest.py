@@ -11,6 +11,7 @@ from sqlalchemy.engine import make_url
 from inspector import create_app
 from inspector.extensions import db
 from tests.support.config import server_config as config
+from tests.support.town_server import databases  # noqa: F401 (a fixture of these tests)
 
 
 @pytest.fixture
