@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, g
-from jinja2 import StrictUndefined
+from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -75,10 +74,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         from inspector.operations import refuse_unsafe_start
 
         refuse_unsafe_start(app)
-    app.jinja_env.undefined = StrictUndefined  # a typo in a template is an error, not ""
-    app.jinja_env.globals["app_name"] = "Inspector"
-    app.context_processor(lambda: {"current_user": g.get("user")})
-    app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
+    from inspector import templating
+
+    templating.init_app(app)  # the filters and globals every template may use
     return app
 
 

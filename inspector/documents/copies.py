@@ -21,6 +21,7 @@ from sqlalchemy import select, update
 
 from inspector import audit
 from inspector.clock import town_day, utc
+from inspector.documents.drawing import render_notice_pdf
 from inspector.enforcement import holder_of, notify, pack_measure
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -72,7 +73,7 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
     """Make and keep the company's copy when the law asks for one (idempotent), then remit
     it by push when the company is subscribed; None when no copy is due.
 
-    `sheet`: the notice's content as read for the original (`notice_documents.notice_sheet`,
+    `sheet`: the notice's content as read for the original (`drawing.notice_sheet`,
     same access code); the copy is then drawn from it without reading the database again.
 
     The copy prints `audit.latest()`, as every stored document does: "na emissão deste
@@ -86,7 +87,6 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
     found = copy_of(notice)
     if found is not None:
         return found
-    from inspector.documents.issuing import render_notice_pdf
     holder = company_of(act)
     name = holder.name if holder is not None else NO_COMPANY
     pdf = render_notice_pdf(notice, access_code, audit.latest(), copy_mark=copy_mark(name),

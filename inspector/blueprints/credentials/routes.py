@@ -51,13 +51,6 @@ KIND_LABELS = {"vehicle": "Adesivo de veículo", "rider": "Crachá de colete (mo
 STATUS_LABELS = {"active": "Ativa", "revoked": "Cancelada", "expired": "Vencida"}
 
 
-@bp.app_template_filter("seen_banner")
-def seen_banner(state: str | None) -> str:
-    """What the passenger's page said when they reported ("NÃO RECONHECIDA"), in its words."""
-    from inspector.passenger import TITLES
-    return TITLES.get(state or "", state or "") or "—"
-
-
 def _sheet_arg() -> str | None:
     """The sheet asked for, if the town prints it (else the whole list: no button to issue
     a sheet the town does not offer)."""

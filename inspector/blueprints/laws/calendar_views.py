@@ -10,7 +10,6 @@ from __future__ import annotations
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
 from inspector import enforcement, laws
-from inspector.blueprints.laws.routes import bp
 from inspector.clock import now as clock_now
 from inspector.clock import town_day
 from inspector.errors import ValidationFailed
@@ -51,7 +50,6 @@ def _weekday(day) -> str:
     return ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")[day.weekday()]
 
 
-@bp.get("/conformidade/calendario")
 @READ
 def calendar():
     """The town's own closures of a year, the official holidays, and whether the year is entered."""
@@ -59,7 +57,6 @@ def calendar():
     return _render(town, _year_arg())
 
 
-@bp.post("/conformidade/calendario")
 @WRITE
 def add_closure():
     """Record a day without office with its act; deadlines not yet past that it reaches move."""
@@ -82,7 +79,6 @@ def add_closure():
     return redirect(url_for("laws.calendar", ano=row.day.year))
 
 
-@bp.post("/conformidade/calendario/<int:ident>/remover")
 @WRITE
 def remove_closure(ident: int):
     """Remove a closure entered by mistake (deadlines already issued keep their dates)."""
@@ -94,7 +90,6 @@ def remove_closure(ident: int):
     return redirect(url_for("laws.calendar", ano=year))
 
 
-@bp.post("/conformidade/calendario/ano")
 @WRITE
 def set_year():
     """Say the year's own closures are all entered (or reopen it)."""

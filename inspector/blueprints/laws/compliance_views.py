@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
 from inspector import clock, laws, registry
-from inspector.blueprints.laws.routes import bp
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.laws import fmt_date
@@ -32,7 +31,6 @@ def _render(town: Municipality, on, errors: dict | None = None, values=None, sta
     return make_response(html, status)
 
 
-@bp.get("/conformidade")
 @READ
 def compliance():
     """Quotas, company shares, auxiliaries, vehicle ages and documents due, with citations."""
@@ -44,7 +42,6 @@ def compliance():
     return _render(town, on)
 
 
-@bp.post("/conformidade/decretos")
 @WRITE
 def set_decree_value():
     """Record a value a law leaves to a decree (amount, unit, from when, which decree)."""

@@ -28,7 +28,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from inspector import bodies, clock, documents, enforcement, notifications
-from inspector.blueprints.notifications.routes import bp
 from inspector.clock import LOCAL_TZ
 from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
@@ -56,7 +55,6 @@ _code_limit = config_limit("HOLDER_CODE_RATE_LIMIT", "10 per minute;40 per hour"
 _page_limit = config_limit("HOLDER_PAGE_RATE_LIMIT", "60 per minute")
 
 
-@bp.errorhandler(429)
 def too_many(_e):
     """Rate-limited: JSON for the API, a small pt-BR page for the holder."""
     message = "Muitas tentativas. Aguarde alguns minutos e tente de novo."
@@ -283,7 +281,6 @@ def _suspension_and_fine(act) -> dict:
             "fine_note": balance.note if balance else ""}
 
 
-@bp.get("/notificacoes/<path:number>")
 @public
 @limiter.limit(_page_limit)
 def holder_notice(number: str):
@@ -296,7 +293,6 @@ def holder_notice(number: str):
         shown=notice.number, error=None)))
 
 
-@bp.get("/notificacoes/<path:number>/pdf")
 @public
 @limiter.limit(_page_limit)
 def holder_pdf(number: str):
@@ -313,7 +309,6 @@ def holder_pdf(number: str):
     return no_store(resp)
 
 
-@bp.post("/notificacoes/<path:number>")
 @public
 @limiter.limit(_code_limit)
 def holder_code(number: str):
@@ -321,7 +316,6 @@ def holder_code(number: str):
     return _check(number, request.form.get("codigo", ""))
 
 
-@bp.post("/notificacoes/consulta")
 @public
 @limiter.limit(_code_limit)
 def holder_lookup():
@@ -355,7 +349,6 @@ def _holder_request(schema):
     return body, (notice, holder), None
 
 
-@bp.post("/api/push/notice-subscriptions")
 @public
 @limiter.limit(_page_limit)
 def holder_subscribe():
@@ -379,7 +372,6 @@ def holder_subscribe():
     return jsonify({"id": row.id, "created": created}), 201 if created else 200
 
 
-@bp.delete("/api/push/notice-subscriptions")
 @public
 @limiter.limit(_page_limit)
 def holder_unsubscribe():

@@ -13,7 +13,8 @@ from flask import flash, g, make_response, render_template, request, url_for
 
 from inspector import clock, enforcement
 from inspector.blueprints.fragments import wants_fragment
-from inspector.blueprints.review.blueprint import VIEWERS, bp, go
+from inspector.blueprints.review.common import VIEWERS, go
+from inspector.blueprints.review.routes import FILER_LABELS, SUSPENSIVE, inspection_context
 from inspector.clock import now
 from inspector.enforcement import loads
 from inspector.errors import ValidationFailed
@@ -25,7 +26,6 @@ from inspector.security import get_in_town, roles_required
 def act_context(act: Sanction, errors: dict | None = None, code: str | None = None,
                 message: str | None = None) -> dict:
     """What `review/_act.html` needs for one act."""
-    from inspector.blueprints.review.routes import FILER_LABELS, SUSPENSIVE
     from inspector.models import AppealStatus
 
     return {"act": act, "act_errors": errors or {}, "access_code": code, "message": message,
@@ -69,7 +69,6 @@ def _refused(act: Sanction, e: ValidationFailed):
         return make_response(render_template("review/_act.html",
                                              **act_context(act, errors=e.errors)), status)
     if act.inspection_id:
-        from inspector.blueprints.review.routes import inspection_context
         return make_response(render_template(
             "review/inspection.html", **inspection_context(act.inspection, e.errors, act.id)),
             status)
@@ -81,14 +80,12 @@ def _form(name: str) -> str:
     return (request.form.get(name) or "").strip()
 
 
-@bp.get("/atos/<int:ident>")
 @roles_required(*VIEWERS)
 def act(ident: int):
     """One act on its own page (acts the law applied by itself have no inspection)."""
     return render_template("review/act.html", **act_context(get_in_town(Sanction, ident)))
 
 
-@bp.post("/atos/<int:ident>/confirmar")
 @roles_required(*VIEWERS)
 def confirm(ident: int):
     """Confirm a proposed act (a mayor's act is forwarded to the mayor)."""
@@ -102,7 +99,6 @@ def confirm(ident: int):
     return _done(a, msg, d.access_code)
 
 
-@bp.post("/atos/<int:ident>/alterar")
 @roles_required(*VIEWERS)
 def amend(ident: int):
     """Decide with another measure or amount within the law's bounds, with a reason."""
@@ -117,7 +113,6 @@ def amend(ident: int):
     return _done(a, msg, d.access_code)
 
 
-@bp.post("/atos/<int:ident>/rejeitar")
 @roles_required(*VIEWERS)
 def reject(ident: int):
     """Reject a proposed act; the reason goes back to the agent's app."""
@@ -129,7 +124,6 @@ def reject(ident: int):
     return _done(a, "Ato rejeitado.")
 
 
-@bp.post("/atos/<int:ident>/prefeito")
 @roles_required(Role.ADMIN)
 def mayor(ident: int):
     """Record the mayor's decision (confirm, amend or reject) with the mayor's act number."""
@@ -145,7 +139,6 @@ def mayor(ident: int):
     return _done(a, "Decisão do prefeito registrada.", d.access_code)
 
 
-@bp.post("/atos/<int:ident>/recurso")
 @roles_required(*VIEWERS)
 def appeal(ident: int):
     """Record an appeal with the day it was filed (protocol)."""
@@ -164,7 +157,6 @@ def appeal(ident: int):
                  else f"Recurso não admitido: {ap.decision_text}")
 
 
-@bp.post("/atos/<int:ident>/entrega")
 @roles_required(*VIEWERS)
 def deliver(ident: int):
     """Record the delivery of a decided act (day, means, reference): its deadline, appeal
@@ -179,7 +171,6 @@ def deliver(ident: int):
     return _done(a, "Entrega registrada: os prazos contam a partir dela.")
 
 
-@bp.post("/recursos/<int:ident>/decidir")
 @roles_required(*VIEWERS)
 def decide_appeal(ident: int):
     """Uphold or dismiss an appeal (the mayor's: recorded by an admin with the act number)."""
@@ -193,7 +184,6 @@ def decide_appeal(ident: int):
     return _done(a, "Recurso decidido.")
 
 
-@bp.post("/vistorias/<int:ident>/comentar")
 @roles_required(*VIEWERS)
 def comment(ident: int):
     """A comment on the inspection for the agent (shown in the field app after a sync)."""
@@ -202,7 +192,6 @@ def comment(ident: int):
         enforcement.comment_inspection(insp, g.user, now(), _form("comment"))
     except ValidationFailed as e:
         db.session.rollback()
-        from inspector.blueprints.review.routes import inspection_context
         return make_response(render_template("review/inspection.html",
                                               **inspection_context(insp, e.errors)), 422)
     db.session.commit()
@@ -210,7 +199,6 @@ def comment(ident: int):
     return go(url_for("review.inspection", ident=insp.id, _anchor="historico"))
 
 
-@bp.post("/vistorias/<int:ident>/revisada")
 @roles_required(*VIEWERS)
 def reviewed(ident: int):
     """Mark an inspection reviewed (when no act waits for a decision)."""
@@ -219,7 +207,6 @@ def reviewed(ident: int):
         enforcement.mark_reviewed(insp, g.user, now())
     except ValidationFailed as e:
         db.session.rollback()
-        from inspector.blueprints.review.routes import inspection_context
         return make_response(render_template("review/inspection.html",
                                               **inspection_context(insp, e.errors)), 422)
     db.session.commit()
@@ -227,7 +214,6 @@ def reviewed(ident: int):
     return go(url_for("review.inspection", ident=insp.id))
 
 
-@bp.post("/vistorias/<int:ident>/propor")
 @roles_required(*VIEWERS)
 def propose(ident: int):
     """Propose the acts of failed items that have none yet (idempotent)."""
@@ -241,7 +227,6 @@ def propose(ident: int):
     return go(url_for("review.inspection", ident=insp.id))
 
 
-@bp.post("/vistorias/<int:ident>/sancoes")
 @roles_required(*VIEWERS)
 def choose(ident: int):
     """Propose a sanction the law allows here that no checklist item proposes (seizure
@@ -252,7 +237,6 @@ def choose(ident: int):
                                   reason=_form("reason"))
     except ValidationFailed as e:
         db.session.rollback()
-        from inspector.blueprints.review.routes import inspection_context
         status = 403 if isinstance(e, enforcement.NotAllowed) else e.status   # 409: decided first
         return make_response(render_template("review/inspection.html",
                                               **inspection_context(insp, e.errors)), status)

@@ -9,7 +9,7 @@ from flask import abort, g, request
 from inspector import enforcement
 from inspector.blueprints.fragments import page_or_fragment
 from inspector.blueprints.review.actions import _done, _form, _refused
-from inspector.blueprints.review.blueprint import VIEWERS, bp
+from inspector.blueprints.review.common import VIEWERS
 from inspector.clock import now
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -17,31 +17,6 @@ from inspector.models import FinePayment, Sanction
 from inspector.security import get_in_town, roles_required, town_id, whole_number
 
 
-@bp.app_template_global("act_balance")
-def act_balance(act: Sanction):
-    """The fine's balance (due, paid, "quitada" / "paga parcialmente" / "em aberto"), or None."""
-    return enforcement.balance_of(act)
-
-
-@bp.app_template_global("reversal_text")
-def reversal_text(payment: FinePayment) -> str:
-    """"estornado em dd/mm/aaaa por Nome: motivo" ("" when the payment stands)."""
-    return enforcement.reversal_text(payment)
-
-
-@bp.app_template_global("can_file_appeal")
-def can_file_appeal(act: Sanction) -> bool:
-    """Whether the page offers "Registrar recurso" (not while one is pending or decided)."""
-    return enforcement.can_file(act)
-
-
-@bp.app_template_global("suspension_bounds")
-def suspension_bounds(act: Sanction):
-    """The pack's bounds for a suspension's length in days (None: the pack has none)."""
-    return enforcement.suspension_bounds(act)
-
-
-@bp.post("/atos/<int:ident>/pagamento")
 @roles_required(*VIEWERS)
 def payment(ident: int):
     """Record a payment of the act's fine, as the treasury's DAM or receipt shows it."""
@@ -56,7 +31,6 @@ def payment(ident: int):
     return _done(a, f"Pagamento registrado. Multa {balance.text}.")
 
 
-@bp.post("/pagamentos/<int:ident>/estorno")
 @roles_required(*VIEWERS)
 def reverse_payment(ident: int):
     """Reverse (estornar) a payment recorded by mistake, with a reason; it stays in the
@@ -77,7 +51,6 @@ def reverse_payment(ident: int):
     return _done(a, f"Pagamento estornado. Multa {balance.text}.")
 
 
-@bp.get("/multas")
 @roles_required(*VIEWERS)
 def open_fines():
     """The town's fines not paid in full, oldest first."""

@@ -1,9 +1,9 @@
-"""The review blueprint object and the helpers its views share."""
+"""What the review's views share: who may see them, and the answer after a form's POST."""
 from __future__ import annotations
 
 import logging
 
-from flask import Blueprint, Response, current_app, g, redirect
+from flask import Response, current_app, g, redirect
 from sqlalchemy.exc import OperationalError
 
 from inspector import audit, enforcement
@@ -11,12 +11,10 @@ from inspector.clock import now
 from inspector.extensions import db
 from inspector.models import Role
 
-bp = Blueprint("review", __name__, url_prefix="/revisao")
 VIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 log = logging.getLogger(__name__)
 
 
-@bp.before_request
 def propose_what_the_sync_left() -> None:
     """Before a reviewer sees anything, the town's newly synced inspections get their
     proposals (the enforcement tick does the same every minute). A sync that completes an
