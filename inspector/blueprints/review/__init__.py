@@ -4,10 +4,9 @@ proposed acts, the acts list and what expires soon. Supervisors and admins, own 
 Every URL of the review is in the table below; each view module only defines functions."""
 from flask import Blueprint
 
-from inspector.blueprints.review import actions, common, fines, grants, photos, routes
+from inspector.blueprints.review import actions, fines, grants, photos, routes
 
 bp = Blueprint("review", __name__, url_prefix="/revisao")
-bp.before_request(common.propose_what_the_sync_left)
 
 ROUTES = [  # (method, rule, view); the endpoint is the view's name: review.<name>
     ("GET", "", routes.queue),

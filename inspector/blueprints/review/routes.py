@@ -72,7 +72,7 @@ def queue():
                                agents=enforcement.agents(town), statuses=QUEUE_STATUSES,
                                today_verdicts=today_verdicts)
 
-    version = g.get("town_version") or audit.town_version(town)  # set before_request
+    version = audit.town_version(town)
     # the registry's verdict of today changes with the day too (a date passes)
     key = (town, *filters.values(), page_no, fragment, version, clock.local_day(now()))
     html = render_cache.reuse("review_queue", key, render)
