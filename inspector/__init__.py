@@ -7,10 +7,10 @@ from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from inspector import config as config_module
+from inspector import config
 
-ROOT = config_module.ROOT
-MIGRATIONS = config_module.MIGRATIONS
+ROOT = config.ROOT
+MIGRATIONS = config.MIGRATIONS
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -27,7 +27,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
         template_folder=str(ROOT / "templates"),
     )
-    app.config.from_mapping(config_module.defaults(Path(app.instance_path)))
+    app.config.from_mapping(config.defaults(Path(app.instance_path)))
     app.config.from_pyfile("config.py", silent=True)
     if test_config:
         app.config.from_mapping(test_config)
@@ -50,7 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     limiter.init_app(app)
-    for warn in (config_module.rate_limit_warning, config_module.public_base_url_warning):
+    for warn in (config.rate_limit_warning, config.public_base_url_warning):
         if (warning := warn(app.config)) and not quiet_command():
             app.logger.warning(warning)
     errors.init_app(app)

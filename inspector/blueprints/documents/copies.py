@@ -53,7 +53,7 @@ def record_copy(ident: int):
     try:
         documents.record_remittance(row, g.user, clock.now(), day=form.get("data"),
                                         via=form.get("meio"), ref=form.get("referencia"))
-    except documents.CopyNotAllowed:
+    except documents.CopyNotAllowed:  # each refusal has its own status and page here
         db.session.rollback()
         abort(403)
     except documents.AlreadyRemitted as e:

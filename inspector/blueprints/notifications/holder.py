@@ -31,7 +31,7 @@ from inspector import bodies, clock, documents, enforcement, notifications
 from inspector.clock import LOCAL_TZ
 from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
-from inspector.errors import ValidationFailed
+from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db, limiter
 from inspector.models import Municipality, Notice, SanctionStatus
 from inspector.rules import UNDEFINED, Money
@@ -335,7 +335,7 @@ def _holder_request(schema):
     the error answer (422 malformed, 403 code not given in this session, 422 no holder)."""
     try:
         body = bodies.parse(schema, request.get_data(cache=False))
-    except ValidationFailed as e:
+    except ValidationFailed as e:  # a helper's answer, not a view's: its own words
         return None, None, (jsonify({"error": "Pedido recusado: " + "; ".join(e.errors.values()),
                                      "status": 422, "fields": e.errors}), 422)
     notice = _granted(body.notice)
@@ -351,6 +351,7 @@ def _holder_request(schema):
 
 @public
 @limiter.limit(_page_limit)
+@on_refusal(says="Inscrição recusada")
 def holder_subscribe():
     """Subscribe this phone to pushes about the holder of a notice opened with its code."""
     body, found, error = _holder_request(notifications.NoticeSubscribe)
@@ -362,10 +363,6 @@ def holder_subscribe():
                                                notice=notice,
                                                user_agent=request.user_agent.string or "")
         db.session.commit()
-    except ValidationFailed as e:
-        db.session.rollback()
-        return jsonify({"error": "Inscrição recusada: " + "; ".join(e.errors.values()),
-                        "status": 422, "fields": e.errors}), 422
     except IntegrityError:
         db.session.rollback()
         return jsonify({"error": "Tente de novo.", "status": 409}), 409

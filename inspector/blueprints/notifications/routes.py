@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 
 from inspector import bodies, clock, notifications
 from inspector.blueprints.notifications.holder import lookup_form
-from inspector.errors import ValidationFailed, error_body, error_response
+from inspector.errors import error_body, error_response, on_refusal
 from inspector.extensions import db
 from inspector.models import Notification
 from inspector.security import login_required, public, safe_redirect_target, whole_number
@@ -39,17 +39,15 @@ def public_key():
 
 
 @login_required
+@on_refusal(says="Inscrição recusada")
 def subscribe():
     """Save this browser's push subscription for the signed-in user."""
+    body = bodies.parse(notifications.UserSubscribe, request.get_data(cache=False))
     try:
-        body = bodies.parse(notifications.UserSubscribe, request.get_data(cache=False))
         row, created = notifications.save_subscription(
             notifications.subscription_of(body).model_dump(), user=g.user,
             user_agent=request.user_agent.string or "")
         db.session.commit()
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _json_error(422, "Inscrição recusada: " + "; ".join(e.errors.values()), e.errors)
     except IntegrityError:
         db.session.rollback()
         return _json_error(409, "Outra inscrição deste navegador chegou ao mesmo tempo: "
@@ -58,12 +56,10 @@ def subscribe():
 
 
 @login_required
+@on_refusal(says="Pedido recusado")
 def unsubscribe():
     """Stop pushes to this browser (the endpoint must be one of the user's)."""
-    try:
-        body = bodies.parse(notifications.UserUnsubscribe, request.get_data(cache=False))
-    except ValidationFailed as e:
-        return _json_error(422, "Pedido recusado: " + "; ".join(e.errors.values()), e.errors)
+    body = bodies.parse(notifications.UserUnsubscribe, request.get_data(cache=False))
     if not notifications.remove_subscription(notifications.subscription_of(body).endpoint, user=g.user):
         return _json_error(404, "Este navegador não está inscrito para receber notificações.")
     db.session.commit()

@@ -135,7 +135,7 @@ def form_view(kind: Kind, editing: bool):
                 saved = forms.save(kind, service(), town_id(), values, request.files, obj,
                                    g.user)
                 db.session.commit()
-            except ValidationFailed as e:
+            except ValidationFailed as e:  # one view draws the form for GET and POST alike
                 db.session.rollback()
                 errors = in_form_order(kind, e.errors) or {"_": "os dados enviados têm erros"}
             else:
@@ -212,7 +212,7 @@ def status_view(kind: Kind):
             change = service().change_status(obj, values["to_status"], values["reason"],
                                              actor=g.user)
             db.session.commit()
-        except ValidationFailed as e:
+        except ValidationFailed as e:  # one view draws the form for GET and POST alike
             db.session.rollback()
             code = e.status   # 409: changed by someone else at the same moment
             errors = dict(e.errors) or {"_": "mudança de situação não permitida"}
