@@ -20,7 +20,8 @@ DECLARED = ("review.confirm", "review.amend", "review.reject", "review.mayor", "
             "towns.set_photo_size", "towns.create_account", "towns.deactivate_account",
             "credentials.issue", "credentials.revoke", "credentials.reissue",
             "credentials.close_report", "notifications.subscribe",
-            "notifications.unsubscribe", "notifications.holder_subscribe")
+            "notifications.unsubscribe", "notifications.holder_subscribe",
+            "registry.driver_unlink")
 
 
 def test_every_declared_refusal_page_is_reached_through_the_views_decorators(app):

@@ -96,7 +96,7 @@ def put_inspection(inspection_id):
     try:
         got = inspections.receive_inspection(str(inspection_id), request.get_data(cache=False),
                                              user=g.user)
-    except ValidationFailed as e:
+    except ValidationFailed as e:  # the sync's refusals each carry their own words and reason
         return _refused(e, "A vistoria")
     except inspections.Conflict as e:
         return _error(409, str(e))
@@ -166,7 +166,7 @@ def put_photo(inspection_id, photo_id):
     except PhotoRefused as e:  # these bytes never: the phone stops sending them (docs/sync.md)
         _propose(str(inspection_id), town)  # it may have been the last photo awaited
         return jsonify(e.answer()), 422
-    except ValidationFailed as e:
+    except ValidationFailed as e:  # as for the inspection: the phone reads these answers
         return _refused(e, "A foto")
     except inspections.Conflict as e:
         return _error(409, str(e))
