@@ -37,7 +37,7 @@ class AlreadyRemitted(ValidationFailed):
     """The copy's remittance was recorded before (HTTP 409)."""
 
 
-class NotAllowed(ValidationFailed):
+class CopyNotAllowed(ValidationFailed):
     """Not a supervisor or admin of the copy's town (HTTP 403)."""
 
 
@@ -143,12 +143,12 @@ def record_remittance(row: NoticeCompanyCopy, user, now: datetime, *, day, via,
                       ref="") -> NoticeCompanyCopy:
     """A supervisor or admin of the town records how and when the copy went to the company.
 
-    NotAllowed (403), AlreadyRemitted (409) or ValidationFailed (422), nothing written."""
+    CopyNotAllowed (403), AlreadyRemitted (409) or ValidationFailed (422), nothing written."""
     if getattr(user, "role", None) not in (Role.SUPERVISOR, Role.ADMIN):
-        raise NotAllowed({"role": "Só a supervisão ou a administração registram a remessa "
+        raise CopyNotAllowed({"role": "Só a supervisão ou a administração registram a remessa "
                                   "da cópia à empresa."})
     if getattr(user, "municipality_id", None) != row.municipality_id:
-        raise NotAllowed({"role": "Esta cópia é de outro município."})
+        raise CopyNotAllowed({"role": "Esta cópia é de outro município."})
     db.session.refresh(row)
     if row.remitted_on is not None:
         raise AlreadyRemitted({"status": f"A remessa desta cópia já foi registrada: "
@@ -209,7 +209,7 @@ class CopyView:
     citation: dict
 
 
-def view_of(act: Sanction) -> CopyView | None:
+def copy_view(act: Sanction) -> CopyView | None:
     """What the act page shows about the company's copy (None: no copy is due)."""
     if act.notice is None:
         return None

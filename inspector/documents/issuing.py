@@ -87,7 +87,7 @@ def _on_notice_issued(notice: Notice, act=None, access_code: str | None = None, 
     make_copy(notice, access_code, sheet=sheet)  # the company's copy, where the law asks
 
 
-def install() -> bool:
+def install_document_hooks() -> bool:
     """Make the PDF whenever the enforcement services issue a notice (create_app calls it)."""
     from inspector import enforcement
     enforcement.subscribe("notice_issued", _on_notice_issued)
