@@ -3,15 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, g
-from jinja2 import StrictUndefined
+from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from inspector import config as config_module
+from inspector import config
 
-ROOT = config_module.ROOT
-MIGRATIONS = config_module.MIGRATIONS
+ROOT = config.ROOT
+MIGRATIONS = config.MIGRATIONS
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -28,7 +27,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
         template_folder=str(ROOT / "templates"),
     )
-    app.config.from_mapping(config_module.defaults(Path(app.instance_path)))
+    app.config.from_mapping(config.defaults(Path(app.instance_path)))
     app.config.from_pyfile("config.py", silent=True)
     if test_config:
         app.config.from_mapping(test_config)
@@ -51,7 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     htmx.init_app(app)
     limiter.init_app(app)
-    for warn in (config_module.rate_limit_warning, config_module.public_base_url_warning):
+    for warn in (config.rate_limit_warning, config.public_base_url_warning):
         if (warning := warn(app.config)) and not quiet_command():
             app.logger.warning(warning)
     errors.init_app(app)
@@ -75,10 +74,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         from inspector.operations import refuse_unsafe_start
 
         refuse_unsafe_start(app)
-    app.jinja_env.undefined = StrictUndefined  # a typo in a template is an error, not ""
-    app.jinja_env.globals["app_name"] = "Inspector"
-    app.context_processor(lambda: {"current_user": g.get("user")})
-    app.jinja_env.globals["has_endpoint"] = lambda name: name in app.view_functions
+    from inspector import templating
+
+    templating.init_app(app)  # the filters and globals every template may use
     return app
 
 

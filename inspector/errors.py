@@ -1,13 +1,18 @@
-"""The error root every service raises from, and the pages that answer HTML or JSON by what
-the client accepts."""
+"""The error root every service raises from, and the one handler that turns it into an answer:
+HTML or JSON by what the client accepts, or the page a view declared with `on_refusal`.
+
+A service refuses with an `InspectorError` carrying its HTTP status and a pt-BR message
+(`ValidationFailed`: one reason per field). Views do not catch it: the handler rolls the
+session back (nothing half-written) and answers."""
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from flask import Flask, g, jsonify, make_response, render_template, request, session
+from flask import Flask, current_app, g, jsonify, make_response, render_template, request, session
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from pydantic import BaseModel, ConfigDict, Field
@@ -110,6 +115,35 @@ def error_response(status: int, message: str | None = None):
     return render_template("errors/error.html", status=status, message=message), status
 
 
+def on_refusal(render: Callable[[InspectorError], object] | None = None, *,
+               says: str | None = None):
+    """Declare what a view answers when a service refuses its request: `render(e)` gives the
+    page to show again (the form with `e.errors` beside its fields), called after the
+    session is rolled back; its status is the error's unless it returns one. `says`, for a
+    JSON view: the words before the reasons ("Inscrição recusada"). Put it under the route's
+    access decorator, which keeps the mark (functools.wraps)."""
+    def mark(view):
+        view.refusal = (render, says)
+        return view
+    return mark
+
+
+def refusal_response(e: InspectorError):
+    """The answer to a refused request (the session is rolled back already)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    render, says = getattr(view, "refusal", (None, None))
+    fields = getattr(e, "errors", None) or None
+    if says is not None:
+        reasons = "; ".join(fields.values()) if fields else e.message
+        return jsonify(error_body(e.status, f"{says}: {reasons}", fields=fields)), e.status
+    if render is not None:
+        response = make_response(render(e))
+        if response.status_code == 200:
+            response.status_code = e.status
+        return response
+    return error_response(e.status, e.message)
+
+
 def wait_text(seconds: float) -> str:
     """How long to wait, said as people say it: "em um minuto", "em 5 minutos", "em 2 horas"."""
     minutes = max(1, math.ceil((seconds - 2) / 60))  # the limiter's reset is a second late
@@ -168,7 +202,8 @@ def init_app(app: Flask) -> None:
         db.session.rollback()   # a refused request leaves nothing half-written (409: a loser)
         if e.status >= 500:  # the detail (a store's address, its error) is for the operator
             app.logger.warning("service unavailable: %s", e)
-        return error_response(e.status, e.message)
+            return error_response(e.status, e.message)
+        return refusal_response(e)
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):

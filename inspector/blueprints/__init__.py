@@ -8,17 +8,17 @@ def register_blueprints(app: Flask) -> None:
     from inspector.blueprints.bench.routes import bp as bench_bp
     from inspector.blueprints.credentials.routes import bp as credentials_bp
     from inspector.blueprints.dashboard.routes import bp as dashboard_bp
-    from inspector.blueprints.documents.routes import bp as documents_bp
+    from inspector.blueprints.documents import bp as documents_bp
     from inspector.blueprints.field.routes import bp as field_bp
     from inspector.blueprints.field_api.routes import bp as field_api_bp
     from inspector.blueprints.imports.routes import bp as imports_bp
-    from inspector.blueprints.laws.routes import bp as laws_bp
+    from inspector.blueprints.laws import bp as laws_bp
     from inspector.blueprints.main.routes import bp as main_bp
-    from inspector.blueprints.notifications.routes import bp as notifications_bp
+    from inspector.blueprints.notifications import bp as notifications_bp
     from inspector.blueprints.opendata.routes import bp as opendata_bp
     from inspector.blueprints.public.routes import bp as public_bp
     from inspector.blueprints.registry.routes import bp as registry_bp
-    from inspector.blueprints.review.routes import bp as review_bp
+    from inspector.blueprints.review import bp as review_bp
     from inspector.blueprints.towns.routes import bp as towns_bp
     from inspector.blueprints.transparency.routes import bp as transparency_bp
     from inspector.blueprints.vistorias.routes import bp as vistorias_bp
@@ -40,11 +40,5 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(dashboard_bp)
     app.register_blueprint(opendata_bp)
     app.register_blueprint(vistorias_bp)
-    # The registry's labels and formatters are plain functions: as globals, its templates
-    # import their macros without the context, and Jinja keeps the imported module instead
-    # of running it again on every render (~0.2 ms of a plate search).
-    from inspector.blueprints.registry.labels import template_helpers
-
-    app.jinja_env.globals.update(template_helpers())
     if app.config.get("BENCH_ENDPOINTS"):  # bench/field.py only, never in production
         app.register_blueprint(bench_bp)

@@ -6,17 +6,23 @@ copy."""
 from inspector.documents.content import APPEAL_TO
 from inspector.documents.copies import (
     AlreadyRemitted,
+    CopyNotAllowed,
     copy_citation,
     copy_of,
+    copy_view,
     mark_remitted,
     pending_copies,
     record_remittance,
     remittance_text,
 )
-from inspector.documents.copies import NotAllowed as CopyNotAllowed
-from inspector.documents.copies import view_of as copy_view
-from inspector.documents.issuing import check_copy, current_document, find_notice, public_status, public_view
-from inspector.documents.issuing import install as install_document_hooks
+from inspector.documents.issuing import (
+    check_copy,
+    current_document,
+    find_notice,
+    install_document_hooks,
+    public_status,
+    public_view,
+)
 
 __all__ = [
     "APPEAL_TO", "AlreadyRemitted", "CopyNotAllowed", "check_copy", "copy_citation", "copy_of",

@@ -21,6 +21,7 @@ from sqlalchemy import select, update
 
 from inspector import audit
 from inspector.clock import town_day, utc
+from inspector.documents.drawing import render_notice_pdf
 from inspector.enforcement import holder_of, notify, pack_measure
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -36,7 +37,7 @@ class AlreadyRemitted(ValidationFailed):
     """The copy's remittance was recorded before (HTTP 409)."""
 
 
-class NotAllowed(ValidationFailed):
+class CopyNotAllowed(ValidationFailed):
     """Not a supervisor or admin of the copy's town (HTTP 403)."""
 
 
@@ -72,7 +73,7 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
     """Make and keep the company's copy when the law asks for one (idempotent), then remit
     it by push when the company is subscribed; None when no copy is due.
 
-    `sheet`: the notice's content as read for the original (`notice_documents.notice_sheet`,
+    `sheet`: the notice's content as read for the original (`drawing.notice_sheet`,
     same access code); the copy is then drawn from it without reading the database again.
 
     The copy prints `audit.latest()`, as every stored document does: "na emissão deste
@@ -86,7 +87,6 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
     found = copy_of(notice)
     if found is not None:
         return found
-    from inspector.documents.issuing import render_notice_pdf
     holder = company_of(act)
     name = holder.name if holder is not None else NO_COMPANY
     pdf = render_notice_pdf(notice, access_code, audit.latest(), copy_mark=copy_mark(name),
@@ -143,12 +143,12 @@ def record_remittance(row: NoticeCompanyCopy, user, now: datetime, *, day, via,
                       ref="") -> NoticeCompanyCopy:
     """A supervisor or admin of the town records how and when the copy went to the company.
 
-    NotAllowed (403), AlreadyRemitted (409) or ValidationFailed (422), nothing written."""
+    CopyNotAllowed (403), AlreadyRemitted (409) or ValidationFailed (422), nothing written."""
     if getattr(user, "role", None) not in (Role.SUPERVISOR, Role.ADMIN):
-        raise NotAllowed({"role": "Só a supervisão ou a administração registram a remessa "
+        raise CopyNotAllowed({"role": "Só a supervisão ou a administração registram a remessa "
                                   "da cópia à empresa."})
     if getattr(user, "municipality_id", None) != row.municipality_id:
-        raise NotAllowed({"role": "Esta cópia é de outro município."})
+        raise CopyNotAllowed({"role": "Esta cópia é de outro município."})
     db.session.refresh(row)
     if row.remitted_on is not None:
         raise AlreadyRemitted({"status": f"A remessa desta cópia já foi registrada: "
@@ -209,7 +209,7 @@ class CopyView:
     citation: dict
 
 
-def view_of(act: Sanction) -> CopyView | None:
+def copy_view(act: Sanction) -> CopyView | None:
     """What the act page shows about the company's copy (None: no copy is due)."""
     if act.notice is None:
         return None

@@ -9,16 +9,16 @@ and supersedes the old one. No Flask request here; see docs/documents.md.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime
 
-from flask import current_app
 from sqlalchemy import func, select
 
 from inspector import audit, clock
-from inspector.credentials import DEFAULT_BASE_URL
-from inspector.documents.content import KIND_NAMES, anchored, build_sheet, day, utc
-from inspector.documents.pdf import Sheet, render
+from inspector.documents.content import KIND_NAMES, day, utc
+from inspector.documents.copies import copy_of, make_copy
+from inspector.documents.drawing import notice_sheet, render_notice_pdf, town_of
+from inspector.documents.pdf import Sheet
 from inspector.extensions import db
 from inspector.models import Municipality, Notice, NoticeDocument, SanctionStatus
 
@@ -34,49 +34,6 @@ PUBLIC_STATUS = {
     SanctionStatus.CLOSED: "Encerrado",
     SanctionStatus.REJECTED: "Anulado",
 }
-
-
-def _base() -> str:
-    return (current_app.config.get("PUBLIC_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
-
-
-def authenticity_url(town_slug: str, number: str) -> str:
-    """The absolute URL of a document's public page (what its QR code encodes)."""
-    return f"{_base()}/documentos/{town_slug}/{number}"
-
-
-def holder_url(number: str) -> str:
-    """Where the holder follows the notice and subscribes to its reminders, with the code."""
-    return f"{_base()}/notificacoes/{number}"
-
-
-def _town(notice: Notice) -> Municipality:
-    return db.session.get(Municipality, notice.municipality_id)
-
-
-def notice_sheet(notice: Notice, access_code: str | None = None) -> Sheet:
-    """What the notice's PDF prints, read from the database (queries, photo thumbnails),
-    without the audit log's tail or a copy mark: `render_notice_pdf(..., sheet=)` adds them."""
-    return build_sheet(notice, url=authenticity_url(_town(notice).slug, notice.number),
-                       access_code=access_code, holder_url=holder_url(notice.number))
-
-
-def render_notice_pdf(notice: Notice, access_code: str | None = None,
-                      anchor: tuple[int, str] | None = None,
-                      copy_mark: str | None = None, *, sheet: Sheet | None = None) -> bytes:
-    """The PDF of a notice as it would be issued now (nothing stored); `anchor`: the audit
-    log's last entry (seq, hash) to print, as at issuance (audit.latest()); `copy_mark`: the
-    company's copy's "CÓPIA — remetida à empresa ..." on every page; `sheet`: the notice's
-    content already read (`notice_sheet`, same access code), so that the notice and its
-    company's copy are drawn from one reading."""
-    if sheet is None:
-        sheet = notice_sheet(notice, access_code)
-    elif sheet.number != notice.number or sheet.access_code != access_code:
-        raise ValueError("the sheet given is not this notice's with this access code")
-    sheet = anchored(sheet, anchor)
-    if copy_mark:
-        sheet = replace(sheet, copy_mark=copy_mark)
-    return render(sheet)
 
 
 def current_document(notice: Notice) -> NoticeDocument | None:
@@ -127,11 +84,10 @@ def _on_notice_issued(notice: Notice, act=None, access_code: str | None = None, 
     # copy; each is then drawn with its own audit anchor (see notice_copies.make_copy).
     sheet = notice_sheet(notice, access_code)
     issue_document(notice, access_code, sheet=sheet)
-    from inspector.documents.copies import make_copy
     make_copy(notice, access_code, sheet=sheet)  # the company's copy, where the law asks
 
 
-def install() -> bool:
+def install_document_hooks() -> bool:
     """Make the PDF whenever the enforcement services issue a notice (create_app calls it)."""
     from inspector import enforcement
     enforcement.subscribe("notice_issued", _on_notice_issued)
@@ -203,7 +159,7 @@ def public_view(notice: Notice) -> PublicView:
     balance = balance_of(notice.sanction)
     return PublicView(
         number=notice.number, kind=KIND_NAMES.get(notice.document_kind, notice.document_kind),
-        town=_town(notice).name, issued_on=day(clock.town_day(_town(notice), notice.issued_at)),
+        town=town_of(notice).name, issued_on=day(clock.town_day(town_of(notice), notice.issued_at)),
         status=public_status(notice), sha256=current.sha256 if current else None,
         version=current.version if current else None,
         superseded=tuple((v, s) for v, s in docs[1:]),
@@ -212,7 +168,6 @@ def public_view(notice: Notice) -> PublicView:
 
 
 def _copy_sha256(notice: Notice) -> str | None:
-    from inspector.documents.copies import copy_of
     row = copy_of(notice)
     return row.sha256 if row is not None else None
 

@@ -2,9 +2,10 @@
 
 The sync only stores evidence: it answers the phone as soon as the inspection and its
 photos are safe and leaves the legal reading to enforcement. `propose_pending` makes the
-proposals of every completed inspection that has none yet. It runs at the start of each
-`tick` (every minute) and before any review page is served, so a supervisor never sees an
-inspection without its proposals. Each inspection is claimed with a conditional UPDATE, so
+proposals of every completed inspection that has none yet. The sync request that completes
+an inspection runs it for that inspection, in a transaction of its own once the evidence is
+committed; the start of each `tick` (every minute) takes whatever that left (a concurrent
+writer, a crash). Review pages only read. Each inspection is claimed with a conditional UPDATE, so
 two runs at once (two supervisors, a tick beside a page) make its proposals exactly once.
 """
 from __future__ import annotations
@@ -25,13 +26,16 @@ log = logging.getLogger(__name__)
 BATCH = 200
 
 
-def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATCH) -> list[int]:
-    """Propose for up to `limit` completed, unproposed inspections (oldest first), in the
-    caller's transaction; return their ids. The caller commits."""
+def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATCH, *,
+                    uuid: str | None = None) -> list[int]:
+    """Propose for up to `limit` completed, unproposed inspections (oldest first; `uuid`: that
+    one only), in the caller's transaction; return their ids. The caller commits."""
     q = select(Inspection.id).where(Inspection.proposed_at.is_(None),
                                     Inspection.completed_at.is_not(None))
     if town_id is not None:
         q = q.where(Inspection.municipality_id == town_id)
+    if uuid is not None:
+        q = q.where(Inspection.uuid == uuid)
     done = []
     for iid in db.session.scalars(q.order_by(Inspection.completed_at, Inspection.id)
                                   .limit(limit)).all():

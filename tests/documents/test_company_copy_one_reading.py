@@ -12,6 +12,7 @@ from sqlalchemy import select
 from inspector import audit
 from inspector.documents import content as notice_content
 from inspector.documents import copies as notice_copies
+from inspector.documents import drawing
 from inspector.documents import issuing as notice_documents
 from inspector.extensions import db
 from inspector.models import AuditEntry, Notice, NoticeDocument
@@ -40,7 +41,7 @@ def test_a_tapurah_notice_and_its_copy_read_the_database_once(app, monkeypatch):
         calls.append(a[0].number)
         return real(*a, **kw)
 
-    monkeypatch.setattr(notice_documents, "build_sheet", counted)
+    monkeypatch.setattr(drawing, "build_sheet", counted)
     out = company_notice(app)
     assert calls == [out["number"]]  # two PDFs, one reading
     with app.app_context():

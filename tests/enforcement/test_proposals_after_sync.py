@@ -1,11 +1,13 @@
-"""The field sync only stores evidence; enforcement makes the proposals afterwards: the next
-review page of the town, or the tick, whichever comes first, and each inspection once."""
+"""The field sync stores the evidence first; the request that completes an inspection then
+makes its proposals, in a transaction of its own, each inspection once. What that leaves (a
+concurrent writer holding the database) the enforcement tick makes; review pages only read."""
 from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 
 from inspector import enforcement
 from inspector.extensions import db
@@ -13,18 +15,28 @@ from inspector.models import Inspection, Notification, Sanction, User
 from tests.support.field_api import Api, body, jpeg
 
 
-def _sync_only(app, username: str, vehicle_id: int) -> str:
-    """The phone sends an inspection with one failed item and its photo; nothing else runs."""
+def _sync(app, username: str, vehicle_id: int, before_last=None) -> str:
+    """The phone sends an inspection with one failed item, then its photo (the last awaited);
+    `before_last(iid)` runs between the two."""
     c = app.test_client()
     assert c.login(username).status_code == 302
     api = Api(c)
     iid = str(uuid.uuid4())
     b = body(vehicle_id, fail={"mirrors": [jpeg(11)]}, ok=("general-condition",))
     assert api.put_inspection(iid, b).status_code == 201
+    if before_last is not None:
+        before_last(iid)
     ph = next(i for i in b["items"] if i["item_id"] == "mirrors")["photos"][0]
     r = api.put_photo(iid, ph["id"], jpeg(11))
     assert r.status_code == 201 and r.json["complete"] is True
     return iid
+
+
+def _locked(monkeypatch):
+    """The proposals' transaction finds the database held by another writer (SQLite's lock)."""
+    def held(*_a, **_kw):
+        raise OperationalError("UPDATE inspections", {}, Exception("database is locked"))
+    monkeypatch.setattr(enforcement, "propose_pending", held)
 
 
 def _state(app, iid: str) -> tuple[bool, int, int]:
@@ -37,27 +49,34 @@ def _state(app, iid: str) -> tuple[bool, int, int]:
         return insp.proposed_at is not None, acts, to_review
 
 
-def test_sync_answers_before_any_proposal_and_the_review_page_makes_them(app, town):
-    iid = _sync_only(app, town["agent"], town["vehicle_id"])
-    assert _state(app, iid) == (False, 0, 0)
-
-    other = app.test_client()  # Sapezal's supervisor: not their town, nothing happens here
-    other.login(town["sapezal"])
-    assert other.get("/revisao").status_code == 200
-    assert _state(app, iid) == (False, 0, 0)
+def test_the_sync_that_completes_an_inspection_makes_its_proposals_once(app, town):
+    seen = []
+    iid = _sync(app, town["agent"], town["vehicle_id"],
+                before_last=lambda iid: seen.append(_state(app, iid)))
+    assert seen == [(False, 0, 0)]   # a photo still awaited: nothing to propose yet
+    proposed, acts, to_review = _state(app, iid)
+    assert proposed and acts >= 1 and to_review >= 1   # the supervisors are told once
 
     sup = app.test_client()
     sup.login(town["supervisor"])
     assert sup.get("/revisao").status_code == 200
-    proposed, acts, to_review = _state(app, iid)
-    assert proposed and acts >= 1 and to_review >= 1   # the supervisors are told once
-
-    sup.get("/revisao")
-    assert _state(app, iid) == (True, acts, to_review)  # once, not on every page
+    with app.app_context():
+        assert enforcement.tick(datetime.now(UTC)).proposed == []
+    assert _state(app, iid) == (True, acts, to_review)  # once, whatever runs after
 
 
-def test_the_tick_makes_them_once(app, town):
-    iid = _sync_only(app, town["agent"], town["vehicle_id"])
+def test_evidence_kept_when_the_proposals_cannot_be_made_and_the_tick_makes_them_once(
+        app, town, monkeypatch):
+    _locked(monkeypatch)
+    iid = _sync(app, town["agent"], town["vehicle_id"])   # answered 201, complete
+    assert _state(app, iid) == (False, 0, 0)
+    monkeypatch.undo()
+
+    sup = app.test_client()  # a review page proposes nothing: it only reads
+    sup.login(town["supervisor"])
+    assert sup.get("/revisao").status_code == 200
+    assert _state(app, iid) == (False, 0, 0)
+
     with app.app_context():
         first = enforcement.tick(datetime.now(UTC))
         insp_id = db.session.scalar(select(Inspection.id).filter_by(uuid=iid))
@@ -77,7 +96,7 @@ def test_the_reused_queue_follows_every_recorded_change(app, town):
     assert "Nenhuma vistoria" in sup.get("/revisao").get_data(as_text=True)
     assert "Nenhuma vistoria" in sup.get("/revisao", headers=hx).get_data(as_text=True)
 
-    iid = _sync_only(app, town["agent"], town["vehicle_id"])
+    iid = _sync(app, town["agent"], town["vehicle_id"])
     with app.app_context():
         ident = db.session.scalar(select(Inspection.id).filter_by(uuid=iid))
     link = f"/revisao/vistorias/{ident}"

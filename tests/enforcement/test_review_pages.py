@@ -186,7 +186,7 @@ def test_a_failing_proposal_never_refuses_the_evidence_and_can_be_made_again(app
 
 
 def test_exif_times_read_in_brazilian_order_as_the_camera_wrote_them():
-    from inspector.blueprints.review.routes import exif_dt
+    from inspector.templating import exif_dt
 
     assert exif_dt("2026-11-30T09:05:00-04:00") == "30/11/2026 09:05:00 (UTC-04:00)"
     assert exif_dt("2026-11-30T09:05:00") == "30/11/2026 09:05:00"  # camera clock, no zone

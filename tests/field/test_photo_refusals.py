@@ -141,12 +141,14 @@ def test_a_photo_that_cannot_be_evidence_is_a_permanent_422_and_nothing_is_store
         assert photos[good_decl["id"]].refused_at is None
         insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
         assert insp.status == InspectionStatus.AWAITING_REVIEW
-        # the refusal once, then the good photo's arrival and the completion; chain whole
+        # the refusal once, then the good photo's arrival and the completion; chain whole;
+        # then the proposals the completing request made, in a transaction of their own
         actions = db.session.scalars(select(AuditEntry).order_by(AuditEntry.seq)).all()
         actions = actions[entries_before:]
-        assert [(e.action, e.entity_id) for e in actions] == [
+        assert [(e.action, e.entity_id) for e in actions[:3]] == [
             ("photo_refused", bad_decl["id"]), ("photo_received", good_decl["id"]),
             ("inspection_completed", iid)]
+        assert {e.action for e in actions[3:]} == {"sanction_proposed"}
         assert json.loads(actions[0].after)["problem"] == problem
         assert audit.verify()[1] is None
 

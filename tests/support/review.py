@@ -1,5 +1,5 @@
-"""An inspection sent through the field API as the agent's phone sends it, and the ids the
-review pages need."""
+"""An inspection sent through the field API as the agent's phone sends it (the request that
+completes it makes its proposals), and the ids the review pages need."""
 from __future__ import annotations
 
 import uuid
@@ -8,7 +8,6 @@ from sqlalchemy import select
 
 from inspector.extensions import db
 from inspector.models import Inspection, Photo, Sanction
-from tests.support.enforcement import enforcement_worker
 from tests.support.field_api import Api, body, jpeg
 
 BIG = jpeg(7, size=(2000, 1500))
@@ -24,7 +23,6 @@ def send_inspection(app, username: str, vehicle_id: int, fail: dict, started=Non
     for item in b["items"]:
         for ph, data in zip(item["photos"], fail.get(item["item_id"], [])):
             assert api.put_photo(iid, ph["id"], data).status_code == 201
-    enforcement_worker(app)  # the tick after the sync (or the next review page) proposes
     return iid
 
 

@@ -21,7 +21,7 @@ from flask import (
 from inspector import clock, credentials, passenger
 from inspector.blueprints.fragments import page_or_fragment
 from inspector.enforcement import end_of_local_day
-from inspector.errors import ValidationFailed
+from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db
 from inspector.models import (
     Credential,
@@ -49,13 +49,6 @@ SHEET_LABELS = {"vehicle": "Adesivos de veículos", "rider": "Crachás de colete
 KIND_LABELS = {"vehicle": "Adesivo de veículo", "rider": "Crachá de colete (moto-táxi)",
                "card": "Carteira de motorista de táxi"}   # one credential of each sheet
 STATUS_LABELS = {"active": "Ativa", "revoked": "Cancelada", "expired": "Vencida"}
-
-
-@bp.app_template_filter("seen_banner")
-def seen_banner(state: str | None) -> str:
-    """What the passenger's page said when they reported ("NÃO RECONHECIDA"), in its words."""
-    from inspector.passenger import TITLES
-    return TITLES.get(state or "", state or "") or "—"
 
 
 def _sheet_arg() -> str | None:
@@ -123,26 +116,23 @@ def index():
 
 @bp.post("/credenciais/emitir")
 @roles_required(Role.ADMIN)
+@on_refusal(lambda e: (render_template("credentials/list.html", **_list_context(None, e.errors)),
+                       422))
 def issue():
     """Issue one credential (vehicle_id or driver_id) or all that are missing on a sheet."""
-    try:
-        if "folha" in request.form:  # refused (422) when the town does not print that sheet
-            made = credentials.issue_missing(town_id(), request.form["folha"], g.user)
-            flash(f"{len(made)} credenciais emitidas.", "success")
-        elif whole_number(request.form.get("vehicle_id")):
-            credentials.issue(get_in_town(Vehicle, whole_number(request.form["vehicle_id"])),
-                              g.user)
-            flash("Credencial emitida.", "success")
-        elif whole_number(request.form.get("driver_id")):
-            credentials.issue(get_in_town(Driver, whole_number(request.form["driver_id"])),
-                              g.user)
-            flash("Credencial emitida.", "success")
-        else:
-            abort(400, "Diga para quem emitir a credencial.")
-    except ValidationFailed as e:
-        db.session.rollback()
-        return render_template("credentials/list.html",
-                               **_list_context(None, e.errors)), 422
+    if "folha" in request.form:  # refused (422) when the town does not print that sheet
+        made = credentials.issue_missing(town_id(), request.form["folha"], g.user)
+        flash(f"{len(made)} credenciais emitidas.", "success")
+    elif whole_number(request.form.get("vehicle_id")):
+        credentials.issue(get_in_town(Vehicle, whole_number(request.form["vehicle_id"])),
+                          g.user)
+        flash("Credencial emitida.", "success")
+    elif whole_number(request.form.get("driver_id")):
+        credentials.issue(get_in_town(Driver, whole_number(request.form["driver_id"])),
+                          g.user)
+        flash("Credencial emitida.", "success")
+    else:
+        abort(400, "Diga para quem emitir a credencial.")
     db.session.commit()
     return redirect(url_for("credentials.index"))
 
@@ -183,19 +173,25 @@ def _confirmed_reason(action: str) -> tuple[str, dict]:
     return reason, errors
 
 
+def _refused_form(action: str):
+    """`on_refusal` of a destructive form: the credential's page, that form with its reasons
+    and the reason typed kept."""
+    def render(e: ValidationFailed):
+        c = get_in_town(Credential, request.view_args["ident"])
+        return _detail(c, e.errors, e.status, action, _confirmed_reason(action)[0])
+    return render
+
+
 @bp.post("/credenciais/<int:ident>/cancelar")
 @roles_required(Role.ADMIN)
+@on_refusal(_refused_form("cancelar"))   # 409: cancelled first
 def revoke(ident: int):
     """Cancel a credential; a reason and an explicit confirmation are required."""
     c = get_in_town(Credential, ident)
     reason, errors = _confirmed_reason("cancelar")
-    try:
-        if errors:
-            raise ValidationFailed(errors)
-        credentials.revoke(c, reason, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _detail(c, e.errors, e.status, "cancelar", reason)   # 409: cancelled first
+    if errors:
+        raise ValidationFailed(errors)
+    credentials.revoke(c, reason, g.user)
     db.session.commit()
     flash("Credencial cancelada. O QR agora mostra CREDENCIAL CANCELADA.", "success")
     return redirect(url_for("credentials.detail", ident=c.id))
@@ -203,18 +199,15 @@ def revoke(ident: int):
 
 @bp.post("/credenciais/<int:ident>/reemitir")
 @roles_required(Role.ADMIN)
+@on_refusal(_refused_form("reemitir"))
 def reissue(ident: int):
     """Cancel a credential and issue a new one to the same vehicle or driver (lost vest);
     its own reason and an explicit confirmation are required."""
     c = get_in_town(Credential, ident)
     reason, errors = _confirmed_reason("reemitir")
-    try:
-        if errors:
-            raise ValidationFailed(errors)
-        new = credentials.reissue(c, reason, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _detail(c, e.errors, e.status, "reemitir", reason)
+    if errors:
+        raise ValidationFailed(errors)
+    new = credentials.reissue(c, reason, g.user)
     db.session.commit()
     flash("Nova credencial emitida; a anterior foi cancelada. Imprima a nova.", "success")
     return redirect(url_for("credentials.detail", ident=new.id))
@@ -305,14 +298,13 @@ def report_photo(ident: int):
 
 @bp.post("/denuncias/<int:ident>/concluir")
 @roles_required(*VIEWERS)
+@on_refusal(lambda e: (render_template("credentials/report.html", errors=e.errors,
+                                       r=get_in_town(PassengerReport, request.view_args["ident"])),
+                       422))
 def close_report(ident: int):
     """Mark a report handled, with a note of what was done."""
     r = get_in_town(PassengerReport, ident)
-    try:
-        passenger.close_report(r, request.form.get("nota", ""), g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return render_template("credentials/report.html", r=r, errors=e.errors), 422
+    passenger.close_report(r, request.form.get("nota", ""), g.user)
     db.session.commit()
     flash("Denúncia concluída.", "success")
     return redirect(url_for("credentials.reports"))

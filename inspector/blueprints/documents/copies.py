@@ -7,25 +7,12 @@ from __future__ import annotations
 from flask import Response, abort, flash, g, redirect, render_template, request, url_for
 
 from inspector import clock, documents
-from inspector.blueprints.documents.routes import bp
 from inspector.errors import ValidationFailed, error_body, wants_json
 from inspector.extensions import db
 from inspector.models import Role, Sanction
-from inspector.security import get_in_town, roles_required, town_id
+from inspector.security import get_in_town, roles_required
 
 VIEWERS = (Role.SUPERVISOR, Role.ADMIN)
-
-
-@bp.app_template_global("company_copy")
-def company_copy(act: Sanction):
-    """The act's "Cópia à empresa" line (None: the law asks for no copy of this act)."""
-    return documents.copy_view(act)
-
-
-@bp.app_template_global("pending_company_copies")
-def pending_company_copies():
-    """The user's town's company copies not yet remitted (deadlines page)."""
-    return documents.pending_copies(town_id())
 
 
 def _copy(ident: int):
@@ -36,7 +23,6 @@ def _copy(ident: int):
     return act, row
 
 
-@bp.get("/revisao/atos/<int:ident>/copia-empresa.pdf")
 @roles_required(*VIEWERS)
 def copy_pdf(ident: int):
     """The company's copy as made at issuance ("CÓPIA — remetida à empresa ...")."""
@@ -59,7 +45,6 @@ def _refused(act: Sanction, errors: dict, status: int):
     return render_template("review/act.html", **act_context(act), copy_errors=errors), status
 
 
-@bp.post("/revisao/atos/<int:ident>/copia-empresa")
 @roles_required(*VIEWERS)
 def record_copy(ident: int):
     """Record how and when the copy of the notice went to the company (once)."""
@@ -68,7 +53,7 @@ def record_copy(ident: int):
     try:
         documents.record_remittance(row, g.user, clock.now(), day=form.get("data"),
                                         via=form.get("meio"), ref=form.get("referencia"))
-    except documents.CopyNotAllowed:
+    except documents.CopyNotAllowed:  # each refusal has its own status and page here
         db.session.rollback()
         abort(403)
     except documents.AlreadyRemitted as e:

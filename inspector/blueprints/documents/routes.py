@@ -7,7 +7,7 @@ town's slug in the URL. The PDFs are made by the enforcement listener (services/
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, g, make_response, render_template, request
+from flask import Response, abort, g, make_response, render_template, request
 
 from inspector import documents, vistorias
 from inspector.blueprints.vistorias.pages import certificate_document
@@ -16,8 +16,6 @@ from inspector.clock import local_day
 from inspector.extensions import db, limiter
 from inspector.models import Inspection, Role
 from inspector.security import config_limit, no_store, public, roles_required, town_id
-
-bp = Blueprint("documents", __name__)
 
 CHECK_RESULTS = {
     "current": ("b-regular", "O arquivo é este documento, na versão em vigor."),
@@ -36,7 +34,6 @@ _page_limit = config_limit("DOCUMENT_RATE_LIMIT", "30 per minute;300 per hour")
 _check_limit = config_limit("DOCUMENT_CHECK_RATE_LIMIT", "10 per minute;60 per hour")
 
 
-@bp.errorhandler(429)
 def too_many(_e):
     """A small pt-BR page for a rate-limited visitor."""
     return no_store(make_response(render_template(
@@ -60,7 +57,6 @@ def _page(town: str, number: str, result: str | None = None, error: str = "", st
         result=CHECK_RESULTS.get(result) if result else None, error=error), status))
 
 
-@bp.get("/documentos/<town>/<path:number>")
 @public
 @limiter.limit(_page_limit)
 def authenticity(town: str, number: str):
@@ -68,7 +64,6 @@ def authenticity(town: str, number: str):
     return _page(town, number)
 
 
-@bp.post("/documentos/<town>/<path:number>/conferir")
 @public
 @limiter.limit(_check_limit)
 def check(town: str, number: str):
@@ -88,7 +83,6 @@ def check(town: str, number: str):
     return _page(town, number, result=documents.check_copy(notice, data))
 
 
-@bp.get("/documentos/<town>/<path:number>/pdf")
 @roles_required(Role.SUPERVISOR, Role.ADMIN, Role.AGENT)
 def download(town: str, number: str):
     """The PDF as issued: the town's supervisors and admins, and the agent who inspected."""
@@ -108,4 +102,3 @@ def download(town: str, number: str):
     resp.headers["Cache-Control"] = "private, no-store"
     resp.headers["X-Content-SHA256"] = doc.sha256
     return resp
-from inspector.blueprints.documents import copies  # noqa: E402,F401  (the company copy of a notice: same blueprint)

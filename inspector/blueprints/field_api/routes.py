@@ -4,13 +4,15 @@ errors are JSON with a pt-BR message."""
 from __future__ import annotations
 
 import json
+import logging
 
 from flask import Blueprint, Response, g, jsonify, request
 from flask_wtf.csrf import generate_csrf
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from inspector import enforcement, field, inspections, vistorias
 from inspector.blueprints.field_api.openapi import MAX_VERSION, document
+from inspector.clock import now
 from inspector.errors import ValidationFailed, error_body
 from inspector.extensions import db
 from inspector.inspections import PhotoRefused
@@ -22,6 +24,8 @@ bp = Blueprint("field_api", __name__, url_prefix="/api")
 READERS = (Role.AGENT, Role.SUPERVISOR)
 WRITERS = (Role.AGENT,)
 
+
+log = logging.getLogger(__name__)
 
 _FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
 
@@ -88,10 +92,11 @@ def reviews():
 @roles_required(*WRITERS)
 def put_inspection(inspection_id):
     """Store an inspection once: 201 new, 200 identical replay, 409 different, 422 refused."""
+    town = g.user.municipality_id  # read before the commit expires the user
     try:
         got = inspections.receive_inspection(str(inspection_id), request.get_data(cache=False),
                                              user=g.user)
-    except ValidationFailed as e:
+    except ValidationFailed as e:  # the sync's refusals each carry their own words and reason
         return _refused(e, "A vistoria")
     except inspections.Conflict as e:
         return _error(409, str(e))
@@ -99,7 +104,22 @@ def put_inspection(inspection_id):
         return _error(403, str(e), reason="other_author")
     # a street inspection's answer is its progress: no second reading of what was just stored
     answer = got.progress if got.street else _with_vistoria(got.progress)
+    if got.created and answer["complete"]:  # sent without photos: complete on arrival
+        _propose(answer["id"], town)
     return jsonify(answer), 201 if got.created else 200
+
+
+def _propose(uuid: str, town: int) -> None:
+    """The request that completes an inspection makes its proposals, in a transaction of its
+    own once the evidence is committed: the phone's answer never depends on them. What this
+    leaves (a concurrent writer holding SQLite's lock) the enforcement tick takes within the
+    minute; review pages only read."""
+    try:
+        if enforcement.propose_pending(now(), town, uuid=uuid):
+            db.session.commit()
+    except OperationalError:
+        db.session.rollback()
+        log.info("sync: the proposals of %s left to the tick", uuid)
 
 
 def _with_vistoria(progress: dict) -> dict:
@@ -136,6 +156,7 @@ def put_photo(inspection_id, photo_id):
     if request.mimetype in _FORMS:  # the CSRF check has read such a body as a form already
         return _error(415, "Envie a foto como o próprio arquivo (o tipo da imagem no "
                            "Content-Type), não como formulário.")
+    town = g.user.municipality_id  # read before the commit expires the user
     try:
         got = inspections.receive_photo(str(inspection_id), str(photo_id),
                                         request.get_data(cache=False),
@@ -143,11 +164,14 @@ def put_photo(inspection_id, photo_id):
     except inspections.NotFound:
         return _error(404, "Vistoria não encontrada: envie a vistoria antes das fotos.")
     except PhotoRefused as e:  # these bytes never: the phone stops sending them (docs/sync.md)
+        _propose(str(inspection_id), town)  # it may have been the last photo awaited
         return jsonify(e.answer()), 422
-    except ValidationFailed as e:
+    except ValidationFailed as e:  # as for the inspection: the phone reads these answers
         return _refused(e, "A foto")
     except inspections.Conflict as e:
         return _error(409, str(e))
+    if got.created and got.progress["complete"]:
+        _propose(str(inspection_id), town)
     return jsonify(got.progress), 201 if got.created else 200
 
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
 from inspector import enforcement, laws
-from inspector.blueprints.laws.routes import bp
-from inspector.clock import now as clock_now
-from inspector.clock import town_day
-from inspector.errors import ValidationFailed
+from inspector.clock import now, town_day
+from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db
 from inspector.laws import fmt_date
 from inspector.models import CLOSURE_KINDS, Municipality, Role, TownClosure
@@ -51,7 +49,15 @@ def _weekday(day) -> str:
     return ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")[day.weekday()]
 
 
-@bp.get("/conformidade/calendario")
+def _refused(e: ValidationFailed):
+    """The calendar again with the reasons: the year of the day typed when it is one."""
+    day = (request.form.get("day") or "")[:4]
+    year = int(day) if day.isascii() and day.isdigit() else 0
+    if not laws.FIRST_YEAR <= year <= laws.LAST_YEAR:  # "0000-00-00": show this year
+        year = today().year
+    return _render(db.session.get(Municipality, town_id()), year, e.errors, request.form, 422)
+
+
 @READ
 def calendar():
     """The town's own closures of a year, the official holidays, and whether the year is entered."""
@@ -59,21 +65,13 @@ def calendar():
     return _render(town, _year_arg())
 
 
-@bp.post("/conformidade/calendario")
 @WRITE
+@on_refusal(_refused)
 def add_closure():
     """Record a day without office with its act; deadlines not yet past that it reaches move."""
     town = db.session.get(Municipality, town_id())
-    try:
-        row = laws.add_closure(town, request.form, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        day = (request.form.get("day") or "")[:4]
-        year = int(day) if day.isascii() and day.isdigit() else 0
-        if not laws.FIRST_YEAR <= year <= laws.LAST_YEAR:  # "0000-00-00": show this year
-            year = today().year
-        return _render(town, year, e.errors, request.form, 422)
-    moved = enforcement.move_for_closure(town.id, row.day, clock_now(), actor=g.user)
+    row = laws.add_closure(town, request.form, g.user)
+    moved = enforcement.move_for_closure(town.id, row.day, now(), actor=g.user)
     db.session.commit()
     flash(f"Dia sem expediente registrado: {fmt_date(row.day)} — {row.reason} "
           f"({laws.act_text(row)})."
@@ -82,7 +80,6 @@ def add_closure():
     return redirect(url_for("laws.calendar", ano=row.day.year))
 
 
-@bp.post("/conformidade/calendario/<int:ident>/remover")
 @WRITE
 def remove_closure(ident: int):
     """Remove a closure entered by mistake (deadlines already issued keep their dates)."""
@@ -94,17 +91,14 @@ def remove_closure(ident: int):
     return redirect(url_for("laws.calendar", ano=year))
 
 
-@bp.post("/conformidade/calendario/ano")
 @WRITE
+@on_refusal(lambda e: _render(db.session.get(Municipality, town_id()), today().year, e.errors,
+                              request.form, 422))
 def set_year():
     """Say the year's own closures are all entered (or reopen it)."""
     town = db.session.get(Municipality, town_id())
     entered = request.form.get("entered") == "1"
-    try:
-        year = laws.set_year_entered(town, request.form.get("year"), entered, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _render(town, today().year, e.errors, request.form, 422)
+    year = laws.set_year_entered(town, request.form.get("year"), entered, g.user)
     db.session.commit()
     flash(f"Calendário municipal de {year} marcado como completo." if entered else
           f"Calendário municipal de {year} reaberto: os prazos dirão que ele não foi informado.",

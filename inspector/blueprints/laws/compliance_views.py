@@ -5,8 +5,7 @@ from __future__ import annotations
 from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
 from inspector import clock, laws, registry
-from inspector.blueprints.laws.routes import bp
-from inspector.errors import ValidationFailed
+from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db
 from inspector.laws import fmt_date
 from inspector.models import Municipality, Role
@@ -32,7 +31,6 @@ def _render(town: Municipality, on, errors: dict | None = None, values=None, sta
     return make_response(html, status)
 
 
-@bp.get("/conformidade")
 @READ
 def compliance():
     """Quotas, company shares, auxiliaries, vehicle ages and documents due, with citations."""
@@ -44,16 +42,17 @@ def compliance():
     return _render(town, on)
 
 
-@bp.post("/conformidade/decretos")
+def _refused(e: ValidationFailed):
+    town = db.session.get(Municipality, town_id())
+    return _render(town, clock.today(town), e.errors, request.form, 422)
+
+
 @WRITE
+@on_refusal(_refused)
 def set_decree_value():
     """Record a value a law leaves to a decree (amount, unit, from when, which decree)."""
     town = db.session.get(Municipality, town_id())
-    try:
-        row = registry.set_value(town, request.form, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _render(town, clock.today(town), e.errors, request.form, 422)
+    row = registry.set_value(town, request.form, g.user)
     db.session.commit()
     flash(f"Valor do decreto registrado: {number_text(row.amount)} {registry.UNIT_LABELS[row.unit]} a "
           f"partir de {fmt_date(row.valid_from)} ({row.source}).", "success")

@@ -9,21 +9,14 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, session
+from flask import Response, abort, make_response, render_template, request, session
 
 from inspector import clock, laws
-from inspector.blueprints.laws.citations import citation_text, citation_url
 from inspector.registry import parse_date
 from inspector.security import public
 
-bp = Blueprint("laws", __name__)
-
 LAW_MAX_AGE = 7 * 24 * 3600   # law texts and packs change only with a new release
 TODAY_MAX_AGE = 3600          # "today's checklist" turns over at midnight
-
-bp.add_app_template_global(citation_url, "citation_url")
-bp.add_app_template_global(citation_text, "citation_text")
-
 
 def today() -> date:
     """The day a law's public page is read on: Mato Grosso's (a law's page names no town's
@@ -45,7 +38,6 @@ def cacheable(html: str, max_age: int) -> Response:
     return resp.make_conditional(request)
 
 
-@bp.get("/leis")
 @public
 def index():
     """The laws the product enforces: town, service, number, title, in force from."""
@@ -64,7 +56,6 @@ def render_law(law_slug: str) -> str | None:
                            slug=law_slug, fmt_date=laws.fmt_date)
 
 
-@bp.get("/leis/<law_slug>")
 @public
 def law(law_slug: str):
     """A law's full text, every unit anchored, each article with the rules that cite it."""
@@ -74,7 +65,6 @@ def law(law_slug: str):
     return cacheable(html, LAW_MAX_AGE)
 
 
-@bp.get("/leis/<law_slug>/checklist")
 @public
 def checklist(law_slug: str):
     """The checklist of this law in force on a day (`?on=AAAA-MM-DD`, default today)."""
@@ -94,6 +84,3 @@ def checklist(law_slug: str):
                            checks_labels=laws.CHECKS_LABELS)
     return cacheable(html, LAW_MAX_AGE if raw else TODAY_MAX_AGE)
 
-
-# /conformidade and /conformidade/calendario routes on this blueprint
-from inspector.blueprints.laws import calendar_views, compliance_views  # noqa: E402,F401

@@ -28,11 +28,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from inspector import bodies, clock, documents, enforcement, notifications
-from inspector.blueprints.notifications.routes import bp
 from inspector.clock import LOCAL_TZ
 from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
-from inspector.errors import ValidationFailed
+from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db, limiter
 from inspector.models import Municipality, Notice, SanctionStatus
 from inspector.rules import UNDEFINED, Money
@@ -56,7 +55,6 @@ _code_limit = config_limit("HOLDER_CODE_RATE_LIMIT", "10 per minute;40 per hour"
 _page_limit = config_limit("HOLDER_PAGE_RATE_LIMIT", "60 per minute")
 
 
-@bp.errorhandler(429)
 def too_many(_e):
     """Rate-limited: JSON for the API, a small pt-BR page for the holder."""
     message = "Muitas tentativas. Aguarde alguns minutos e tente de novo."
@@ -283,7 +281,6 @@ def _suspension_and_fine(act) -> dict:
             "fine_note": balance.note if balance else ""}
 
 
-@bp.get("/notificacoes/<path:number>")
 @public
 @limiter.limit(_page_limit)
 def holder_notice(number: str):
@@ -296,7 +293,6 @@ def holder_notice(number: str):
         shown=notice.number, error=None)))
 
 
-@bp.get("/notificacoes/<path:number>/pdf")
 @public
 @limiter.limit(_page_limit)
 def holder_pdf(number: str):
@@ -313,7 +309,6 @@ def holder_pdf(number: str):
     return no_store(resp)
 
 
-@bp.post("/notificacoes/<path:number>")
 @public
 @limiter.limit(_code_limit)
 def holder_code(number: str):
@@ -321,7 +316,6 @@ def holder_code(number: str):
     return _check(number, request.form.get("codigo", ""))
 
 
-@bp.post("/notificacoes/consulta")
 @public
 @limiter.limit(_code_limit)
 def holder_lookup():
@@ -341,7 +335,7 @@ def _holder_request(schema):
     the error answer (422 malformed, 403 code not given in this session, 422 no holder)."""
     try:
         body = bodies.parse(schema, request.get_data(cache=False))
-    except ValidationFailed as e:
+    except ValidationFailed as e:  # a helper's answer, not a view's: its own words
         return None, None, (jsonify({"error": "Pedido recusado: " + "; ".join(e.errors.values()),
                                      "status": 422, "fields": e.errors}), 422)
     notice = _granted(body.notice)
@@ -355,9 +349,9 @@ def _holder_request(schema):
     return body, (notice, holder), None
 
 
-@bp.post("/api/push/notice-subscriptions")
 @public
 @limiter.limit(_page_limit)
+@on_refusal(says="Inscrição recusada")
 def holder_subscribe():
     """Subscribe this phone to pushes about the holder of a notice opened with its code."""
     body, found, error = _holder_request(notifications.NoticeSubscribe)
@@ -369,17 +363,12 @@ def holder_subscribe():
                                                notice=notice,
                                                user_agent=request.user_agent.string or "")
         db.session.commit()
-    except ValidationFailed as e:
-        db.session.rollback()
-        return jsonify({"error": "Inscrição recusada: " + "; ".join(e.errors.values()),
-                        "status": 422, "fields": e.errors}), 422
     except IntegrityError:
         db.session.rollback()
         return jsonify({"error": "Tente de novo.", "status": 409}), 409
     return jsonify({"id": row.id, "created": created}), 201 if created else 200
 
 
-@bp.delete("/api/push/notice-subscriptions")
 @public
 @limiter.limit(_page_limit)
 def holder_unsubscribe():

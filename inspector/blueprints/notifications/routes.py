@@ -1,22 +1,19 @@
 """Notifications: the VAPID public key, push subscriptions of signed-in users, the in-app
 list (`/notificacoes`) and the unread count in the nav. The holders' pages are in
-`holder.py`; docs/notifications.md."""
+`holder.py`; the URLs of both are in this package's `__init__`; docs/notifications.md."""
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
+from flask import Response, g, jsonify, redirect, render_template, request, url_for
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from inspector import bodies, clock, notifications
-from inspector.clock import LOCAL_TZ
-from inspector.errors import ValidationFailed, error_body, error_response
+from inspector.blueprints.notifications.holder import lookup_form
+from inspector.errors import error_body, error_response, on_refusal
 from inspector.extensions import db
 from inspector.models import Notification
 from inspector.security import login_required, public, safe_redirect_target, whole_number
 
-bp = Blueprint("notifications", __name__)
 PAGE = 50
 
 
@@ -29,25 +26,10 @@ def unread_count() -> int:
         Notification.user_id == user.id, Notification.read_at.is_(None))) or 0
 
 
-def local_time(moment: datetime | None) -> str:
-    """A stored instant as Mato Grosso local time, dd/mm/yyyy hh:mm."""
-    if moment is None:
-        return ""
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
-
-
-@bp.app_context_processor
-def _template_helpers() -> dict:
-    """`unread_notifications()` for the nav badge (queried only where the nav is drawn)."""
-    return {"unread_notifications": unread_count, "local_time": local_time}
-
-
 def _json_error(status: int, message: str, fields: dict | None = None) -> Response:
     return jsonify(error_body(status, message, fields=fields or None)), status
 
 
-@bp.get("/api/push/public-key")
 @public
 def public_key():
     """The VAPID public key browsers subscribe with (`applicationServerKey`)."""
@@ -56,19 +38,16 @@ def public_key():
     return resp
 
 
-@bp.post("/api/push/subscriptions")
 @login_required
+@on_refusal(says="Inscrição recusada")
 def subscribe():
     """Save this browser's push subscription for the signed-in user."""
+    body = bodies.parse(notifications.UserSubscribe, request.get_data(cache=False))
     try:
-        body = bodies.parse(notifications.UserSubscribe, request.get_data(cache=False))
         row, created = notifications.save_subscription(
             notifications.subscription_of(body).model_dump(), user=g.user,
             user_agent=request.user_agent.string or "")
         db.session.commit()
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _json_error(422, "Inscrição recusada: " + "; ".join(e.errors.values()), e.errors)
     except IntegrityError:
         db.session.rollback()
         return _json_error(409, "Outra inscrição deste navegador chegou ao mesmo tempo: "
@@ -76,26 +55,22 @@ def subscribe():
     return jsonify({"id": row.id, "created": created}), 201 if created else 200
 
 
-@bp.delete("/api/push/subscriptions")
 @login_required
+@on_refusal(says="Pedido recusado")
 def unsubscribe():
     """Stop pushes to this browser (the endpoint must be one of the user's)."""
-    try:
-        body = bodies.parse(notifications.UserUnsubscribe, request.get_data(cache=False))
-    except ValidationFailed as e:
-        return _json_error(422, "Pedido recusado: " + "; ".join(e.errors.values()), e.errors)
+    body = bodies.parse(notifications.UserUnsubscribe, request.get_data(cache=False))
     if not notifications.remove_subscription(notifications.subscription_of(body).endpoint, user=g.user):
         return _json_error(404, "Este navegador não está inscrito para receber notificações.")
     db.session.commit()
     return Response(status=204)
 
 
-@bp.get("/notificacoes")
 @public
 def index():
     """Signed in: the user's notifications (newest first). Anyone else: the holder's form."""
     if g.get("user") is None:
-        return holder_lookup_form()
+        return lookup_form()
     page = whole_number(request.args.get("pagina"), 1, hi=100_000)
     rows = db.session.scalars(
         select(Notification).where(Notification.user_id == g.user.id)
@@ -106,7 +81,6 @@ def index():
                            subscribed=notifications.count_subscriptions(g.user))
 
 
-@bp.post("/notificacoes/ler")
 @login_required
 def mark_read():
     """Mark one notification (`id`) or all of the user's (`todas`) as read; `abrir` follows
@@ -130,11 +104,4 @@ def mark_read():
     return redirect(url_for("notifications.index"), 303)
 
 
-def holder_lookup_form():
-    """Imported late: the holder's views live in holder.py."""
-    from inspector.blueprints.notifications.holder import lookup_form
 
-    return lookup_form()
-
-
-from inspector.blueprints.notifications import holder  # noqa: E402,F401  (the holders' routes, on this blueprint)

@@ -148,7 +148,7 @@ def report(token: str):
         else:
             passenger.create_report(found.credential, view.state, values["categoria"],
                                      values["texto"], values["contato"], photo)
-    except ValidationFailed as e:
+    except ValidationFailed as e:  # the form again needs what this view read (view, values)
         db.session.rollback()
         return _form(view, token, e.errors, values, 422)
     db.session.commit()

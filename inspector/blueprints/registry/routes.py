@@ -24,7 +24,7 @@ from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.registry import details, forms, queries
 from inspector.blueprints.registry.kinds import KINDS, LISTED, Kind
 from inspector.blueprints.registry.labels import OTHER_FIELDS, label
-from inspector.errors import ValidationFailed
+from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db, htmx
 from inspector.models import Role
 from inspector.security import get_in_town, roles_required, town_id
@@ -135,7 +135,7 @@ def form_view(kind: Kind, editing: bool):
                 saved = forms.save(kind, service(), town_id(), values, request.files, obj,
                                    g.user)
                 db.session.commit()
-            except ValidationFailed as e:
+            except ValidationFailed as e:  # one view draws the form for GET and POST alike
                 db.session.rollback()
                 errors = in_form_order(kind, e.errors) or {"_": "os dados enviados têm erros"}
             else:
@@ -212,7 +212,7 @@ def status_view(kind: Kind):
             change = service().change_status(obj, values["to_status"], values["reason"],
                                              actor=g.user)
             db.session.commit()
-        except ValidationFailed as e:
+        except ValidationFailed as e:  # one view draws the form for GET and POST alike
             db.session.rollback()
             code = e.status   # 409: changed by someone else at the same moment
             errors = dict(e.errors) or {"_": "mudança de situação não permitida"}
@@ -236,22 +236,24 @@ def status_view(kind: Kind):
     return view
 
 
+def _unlink_refused(e: ValidationFailed):
+    """Back to the driver's page, the reason said at its top."""
+    flash(label_error(e), "error")
+    return go(url_for("registry.driver", ident=request.view_args["ident"]))
+
+
 @bp.post("/condutores/<int:ident>/veiculos/<int:vehicle_id>/desvincular")
 @WRITE
+@on_refusal(_unlink_refused)
 def driver_unlink(ident: int, vehicle_id: int):
     """Stop registering a driver on one vehicle (the form can only add vehicles)."""
     from inspector.models import Driver, Vehicle
 
     driver = get_in_town(Driver, ident)
     vehicle = get_in_town(Vehicle, vehicle_id)
-    try:
-        service().unlink_driver(driver, vehicle, actor=g.user)
-        db.session.commit()
-    except ValidationFailed as e:
-        db.session.rollback()
-        flash(label_error(e), "error")
-    else:
-        flash(f"{driver.name} não conduz mais o veículo {vehicle.plate}.", "success")
+    service().unlink_driver(driver, vehicle, actor=g.user)
+    db.session.commit()
+    flash(f"{driver.name} não conduz mais o veículo {vehicle.plate}.", "success")
     return go(url_for("registry.driver", ident=driver.id))
 
 

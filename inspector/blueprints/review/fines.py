@@ -8,56 +8,45 @@ from flask import abort, g, request
 
 from inspector import enforcement
 from inspector.blueprints.fragments import page_or_fragment
-from inspector.blueprints.review.actions import _done, _form, _refused
-from inspector.blueprints.review.blueprint import VIEWERS, bp
+from inspector.blueprints.review.actions import _done, _form, _refused, act_refused
+from inspector.blueprints.review.common import VIEWERS
 from inspector.clock import now
-from inspector.errors import ValidationFailed
+from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db
 from inspector.models import FinePayment, Sanction
 from inspector.security import get_in_town, roles_required, town_id, whole_number
 
 
-@bp.app_template_global("act_balance")
-def act_balance(act: Sanction):
-    """The fine's balance (due, paid, "quitada" / "paga parcialmente" / "em aberto"), or None."""
-    return enforcement.balance_of(act)
+def _payment_refused(e: ValidationFailed):
+    """The act's card, the amount's reason beside the form's field (amount_paid)."""
+    return act_refused(type(e)({("amount_paid" if k == "amount" else k): v
+                                for k, v in e.errors.items()}))
 
 
-@bp.app_template_global("reversal_text")
-def reversal_text(payment: FinePayment) -> str:
-    """"estornado em dd/mm/aaaa por Nome: motivo" ("" when the payment stands)."""
-    return enforcement.reversal_text(payment)
+def _reversal_refused(e: ValidationFailed):
+    """The act's card, the reason beside the reversal's own field (one per payment)."""
+    p = db.session.get(FinePayment, request.view_args["ident"])
+    ident = request.view_args["ident"]
+    response = _refused(p.fine.sanction, type(e)({(f"reversal-{ident}" if k == "reason" else k): v
+                                                  for k, v in e.errors.items()}))
+    if isinstance(e, enforcement.AlreadyReversed):
+        response.status_code = 409
+    return response
 
 
-@bp.app_template_global("can_file_appeal")
-def can_file_appeal(act: Sanction) -> bool:
-    """Whether the page offers "Registrar recurso" (not while one is pending or decided)."""
-    return enforcement.can_file(act)
-
-
-@bp.app_template_global("suspension_bounds")
-def suspension_bounds(act: Sanction):
-    """The pack's bounds for a suspension's length in days (None: the pack has none)."""
-    return enforcement.suspension_bounds(act)
-
-
-@bp.post("/atos/<int:ident>/pagamento")
 @roles_required(*VIEWERS)
+@on_refusal(_payment_refused)
 def payment(ident: int):
     """Record a payment of the act's fine, as the treasury's DAM or receipt shows it."""
     a = get_in_town(Sanction, ident)
-    try:
-        enforcement.record_payment(a, g.user, now(), paid_on=_form("paid_on"),
-                                amount=_form("amount_paid"), receipt=_form("receipt"))
-    except ValidationFailed as e:
-        return _refused(a, type(e)({("amount_paid" if k == "amount" else k): v
-                                    for k, v in e.errors.items()}))
+    enforcement.record_payment(a, g.user, now(), paid_on=_form("paid_on"),
+                               amount=_form("amount_paid"), receipt=_form("receipt"))
     balance = enforcement.balance_of(a)
     return _done(a, f"Pagamento registrado. Multa {balance.text}.")
 
 
-@bp.post("/pagamentos/<int:ident>/estorno")
 @roles_required(*VIEWERS)
+@on_refusal(_reversal_refused)
 def reverse_payment(ident: int):
     """Reverse (estornar) a payment recorded by mistake, with a reason; it stays in the
     fine's history, struck through, and no longer counts."""
@@ -65,19 +54,11 @@ def reverse_payment(ident: int):
     if p is None or p.municipality_id != town_id():   # never confirm another town's rows
         abort(404, "Pagamento não encontrado.")
     a = p.fine.sanction
-    try:
-        enforcement.reverse_payment(p, g.user, now(), reason=_form("reason"))
-    except ValidationFailed as e:
-        response = _refused(a, type(e)({(f"reversal-{ident}" if k == "reason" else k): v
-                                        for k, v in e.errors.items()}))
-        if isinstance(e, enforcement.AlreadyReversed):
-            response.status_code = 409
-        return response
+    enforcement.reverse_payment(p, g.user, now(), reason=_form("reason"))
     balance = enforcement.balance_of(a)
     return _done(a, f"Pagamento estornado. Multa {balance.text}.")
 
 
-@bp.get("/multas")
 @roles_required(*VIEWERS)
 def open_fines():
     """The town's fines not paid in full, oldest first."""

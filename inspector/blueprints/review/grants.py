@@ -7,40 +7,29 @@ from __future__ import annotations
 from flask import g
 
 from inspector import enforcement
-from inspector.blueprints.review.actions import _done, _form, _refused
-from inspector.blueprints.review.blueprint import VIEWERS, bp
+from inspector.blueprints.review.actions import _done, _form, act_refused
+from inspector.blueprints.review.common import VIEWERS
 from inspector.clock import now
-from inspector.errors import ValidationFailed
+from inspector.errors import on_refusal
 from inspector.models import Sanction
 from inspector.security import get_in_town, roles_required
 
-# the act's card asks whether to offer the grant (review/_grant.html)
-bp.add_app_template_global(enforcement.offered_grants, "repair_grant")
-# the deadline as the supervisor saw it, sent back with the form: changed meanwhile -> 409
-bp.add_app_template_global(enforcement.grant_seen, "grant_seen")
 
-
-@bp.post("/atos/<int:ident>/prazo")
 @roles_required(*VIEWERS)
+@on_refusal(act_refused)
 def grant_deadline(ident: int):
     """Grant the law's discretionary deadline (days and a reason) before deciding the act."""
     a = get_in_town(Sanction, ident)
-    try:
-        enforcement.give_grant(a, g.user, now(), days=_form("grant_days"),
-                               reason=_form("grant_reason"), seen=_form("grant_seen") or None)
-    except ValidationFailed as e:
-        return _refused(a, e)
+    enforcement.give_grant(a, g.user, now(), days=_form("grant_days"),
+                           reason=_form("grant_reason"), seen=_form("grant_seen") or None)
     return _done(a, f"Prazo concedido: {a.deadline_text}.")
 
 
-@bp.post("/atos/<int:ident>/prazo/retirar")
 @roles_required(*VIEWERS)
+@on_refusal(act_refused)
 def remove_grant(ident: int):
     """Take the granted days back (the law's own deadline again), with a reason."""
     a = get_in_town(Sanction, ident)
-    try:
-        enforcement.remove_grant(a, g.user, now(), reason=_form("grant_reason"),
-                                 seen=_form("grant_seen") or None)
-    except ValidationFailed as e:
-        return _refused(a, e)
+    enforcement.remove_grant(a, g.user, now(), reason=_form("grant_reason"),
+                             seen=_form("grant_seen") or None)
     return _done(a, f"Prazo concedido retirado: {a.deadline_text}.")

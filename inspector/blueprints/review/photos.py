@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Response, abort, make_response, render_template, request
 
 from inspector import inspections
-from inspector.blueprints.review.blueprint import VIEWERS, bp
+from inspector.blueprints.review.common import VIEWERS
 from inspector.extensions import db
 from inspector.inspections import evidence_state, photo_bytes
 from inspector.models import Photo
@@ -51,7 +51,6 @@ def _image(data: bytes, mime: str, etag: str) -> Response:
     return response.make_conditional(request)
 
 
-@bp.get("/fotos/<int:ident>/<any(mini, zoom):size>.jpg")
 @roles_required(*VIEWERS)
 def photo_rendition(ident: int, size: str):
     """A JPEG rendition of an evidence photo (mini: gallery, zoom: the larger view)."""
@@ -65,7 +64,6 @@ def photo_rendition(ident: int, size: str):
     return _image(data, "image/jpeg", f"{photo.sha256}-{size}")
 
 
-@bp.get("/fotos/<int:ident>/original")
 @roles_required(*VIEWERS)
 def photo_original(ident: int):
     """The original bytes, never re-encoded (download with the hash in the name)."""
@@ -91,7 +89,6 @@ def photo_original(ident: int):
     return response
 
 
-@bp.get("/fotos/<int:ident>/ampliar")
 @roles_required(*VIEWERS)
 def photo_zoom(ident: int):
     """The zoom panel: the larger rendition, the photo's facts and the link to the original."""
@@ -109,7 +106,6 @@ def photo_zoom(ident: int):
     return response
 
 
-@bp.get("/vazio")
 @roles_required(*VIEWERS)
 def empty():
     """Nothing: what closes the zoom panel (htmx swaps it in)."""

@@ -1,18 +1,17 @@
 """Review pages: the queue, one inspection (answers, photos, proposed acts), the acts list
 and "Prazos". Views parse, call `inspector.enforcement`, render; POSTs are in actions.py,
-photos in photos.py."""
+photos in photos.py; the URLs of all of them are in this package's `__init__`."""
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 
-from flask import Response, abort, g, make_response, render_template, request, url_for
+from flask import Response, abort, g, make_response, render_template, request
 from markupsafe import Markup
 
 from inspector import audit, clock, enforcement, field, inspections, laws, render_cache
 from inspector.blueprints.fragments import page_or_fragment, wants_fragment
-from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (register their routes on bp)
-from inspector.blueprints.review.blueprint import VIEWERS, bp
-from inspector.clock import LOCAL_TZ, aware, now
+from inspector.blueprints.review.common import VIEWERS
+from inspector.clock import now
 from inspector.enforcement import LIST_GROUPS, loads
 from inspector.extensions import db
 from inspector.inspections import evidence_state
@@ -29,112 +28,12 @@ from inspector.models import (
     SanctionStatus,
     Vehicle,
 )
-from inspector.rules import brl
 from inspector.security import day_in_range, get_in_town, roles_required, town_id, whole_number
 
 QUEUE_STATUSES = {"awaiting_review": "Aguardando revisão", "reviewed": "Revisadas",
                   "incomplete": "Aguardando fotos"}
 FILER_LABELS = enforcement.FILERS
 SUSPENSIVE = {True: "sim", False: "não", None: "a lei não diz"}
-
-
-@bp.app_template_filter("review_dt")
-def review_dt(moment: datetime | None, fmt: str = "%d/%m/%Y %H:%M") -> str:
-    """A stored UTC moment in Mato Grosso's local time."""
-    if moment is None:
-        return "—"
-    return aware(moment).astimezone(LOCAL_TZ).strftime(fmt)
-
-
-@bp.app_template_filter("exif_dt")
-def exif_dt(written: str | None) -> str:
-    """A photo's EXIF time as the camera wrote it ("2026-11-30T09:05:00-04:00"), in Brazilian
-    order: 30/11/2026 09:05:00 (UTC-04:00); the camera's clock zone only when it wrote one.
-    Evidence: never converted; anything unexpected is shown as written."""
-    if not written:
-        return "—"
-    day, _, rest = written.partition("T")
-    parts = day.split("-")
-    time_, offset = rest[:8], rest[8:]
-    if len(parts) != 3 or len(time_) != 8 or offset not in ("", "Z") and len(offset) != 6:
-        return written
-    zone = "" if not offset else " (UTC)" if offset == "Z" else f" (UTC{offset})"
-    return f"{parts[2]}/{parts[1]}/{parts[0]} {time_}{zone}"
-
-
-# A registry change the phone did not know (inspections.registry_changes), in words: what
-# happened to which record, linked to it where the supervisor can open it.
-_CHANGE_VERBS = {"issued": "emissão", "reissued": "reemissão", "revoked": "cancelamento",
-                 "deleted": "exclusão", "linked": "vínculo", "unlinked": "fim do vínculo"}
-_CHANGE_PAGES = {"vehicle": "registry.vehicle", "holder": "registry.holder",
-                 "driver": "registry.driver", "licence": "registry.licence",
-                 "permit": "registry.permit", "credential": "credentials.detail"}
-
-
-@bp.app_template_global("registry_change")
-def registry_change(entry: dict) -> dict:
-    """{when, what, url} of one change: local time, "Veículo: cadastro", its page or None."""
-    from inspector.blueprints.registry.kinds import KINDS
-    from inspector.blueprints.registry.labels import audit_action
-
-    action, entity = entry.get("action", ""), entry.get("entity", "")
-    kind = next((k for k in KINDS.values() if k.key == entity), None)
-    title = kind.title if kind else {"credential": "Credencial QR"}.get(entity, entity)
-    verb = audit_action(action)
-    if verb == action:  # not one of the registry's own verbs
-        verb = next((v for suffix, v in _CHANGE_VERBS.items() if action.endswith(suffix)),
-                    action.replace("_", " "))
-    try:
-        when = review_dt(datetime.fromisoformat(entry.get("at", "")))
-    except (TypeError, ValueError):
-        when = "—"
-    page, ident = _CHANGE_PAGES.get(entity), str(entry.get("entity_id", ""))
-    url = url_for(page, ident=int(ident)) if page and ident.isdigit() else None
-    return {"when": when, "what": f"{title}: {verb.lower()}", "url": url}
-
-
-@bp.app_template_filter("review_day")
-def review_day(day: date | None) -> str:
-    """dd/mm/aaaa."""
-    return "—" if day is None else day.strftime("%d/%m/%Y")
-
-
-@bp.app_template_filter("review_brl")
-def review_brl(value) -> str:
-    """R$ 1.234,56."""
-    return "não definido" if value is None else brl(value)
-
-
-TARGETS = {"driver": "Condutor", "registration": "Registro do condutor", "holder": "Titular",
-           "company": "Empresa", "permit": "Permissão / autorização", "licence": "Alvará",
-           "vehicle": "Veículo"}
-
-
-def _licence_of(act: Sanction) -> str:
-    """The alvará an act suspends or revokes, by its number, with its vehicle's plate."""
-    plate = act.vehicle.plate if act.vehicle else ""
-    if act.licence is None:
-        return plate
-    return f"nº {act.licence.number}" + (f" (veículo {plate})" if plate else "")
-
-
-@bp.app_template_global("target_label")
-def target_label(act: Sanction) -> str:
-    """Who the act is against, by name."""
-    who = {"driver": act.driver.name if act.driver else "condutor não identificado",
-           "registration": act.driver.name if act.driver else "condutor não identificado",
-           "holder": act.holder.name if act.holder else "", "company":
-           act.holder.name if act.holder else "", "permit": act.holder.name if act.holder
-           else "", "licence": _licence_of(act),
-           "vehicle": act.vehicle.plate if act.vehicle else ""}.get(act.target, "")
-    return f"{TARGETS.get(act.target, act.target)}: {who}" if who else \
-        TARGETS.get(act.target, act.target)
-
-
-@bp.app_template_global("act_money")
-def act_money(act: Sanction):
-    """The act's amount as the rules engine prints it (unit and BRL, or "não definido")."""
-    return enforcement.money_of(act)
 
 
 def _day_arg(name: str) -> date | None:
@@ -145,7 +44,6 @@ def _int_arg(name: str, default: int | None = None) -> int | None:
     return whole_number(request.args.get(name), default, lo=0, hi=999_999_999)
 
 
-@bp.get("")
 @roles_required(*VIEWERS)
 def queue():
     """Inspections of the town by agent, day and status, newest first.
@@ -174,7 +72,7 @@ def queue():
                                agents=enforcement.agents(town), statuses=QUEUE_STATUSES,
                                today_verdicts=today_verdicts)
 
-    version = g.get("town_version") or audit.town_version(town)  # set before_request
+    version = audit.town_version(town)
     # the registry's verdict of today changes with the day too (a date passes)
     key = (town, *filters.values(), page_no, fragment, version, clock.local_day(now()))
     html = render_cache.reuse("review_queue", key, render)
@@ -225,7 +123,6 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
             "InspectionStatus": InspectionStatus, "SanctionStatus": SanctionStatus}
 
 
-@bp.get("/vistorias/<int:ident>")
 @roles_required(*VIEWERS)
 def inspection(ident: int):
     """One inspection: answers, photos with their hashes, proposed acts and their decisions."""
@@ -233,7 +130,6 @@ def inspection(ident: int):
     return render_template("review/inspection.html", **inspection_context(insp))
 
 
-@bp.get("/vistorias/<int:ident>/assinatura.png")
 @roles_required(*VIEWERS)
 def signature(ident: int) -> Response:
     """The driver's on-screen signature ("ciente") as recorded by the phone."""
@@ -273,7 +169,6 @@ def _subject_filters() -> tuple[dict[str, int], list[dict]]:
     return ids, shown
 
 
-@bp.get("/atos")
 @roles_required(*VIEWERS)
 def acts():
     """The town's acts with their status and deadlines, optionally of one holder or driver."""
@@ -299,7 +194,6 @@ def acts():
                             days=days, list_args={"situacao": status, "tipo": kind} | ids | days)
 
 
-@bp.get("/prazos")
 @roles_required(*VIEWERS)
 def deadlines():
     """What expires soon: notices, appeal windows, the mayor's decisions, appeals, daily fines."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, g, make_response, redirect, render_template, request, url_for
 
 from inspector import towns
-from inspector.errors import ValidationFailed
+from inspector.errors import on_refusal
 from inspector.extensions import db
 from inspector.models import Municipality, Role, User
 from inspector.rules import brl
@@ -39,14 +39,11 @@ def setup():
 
 @bp.post("/municipio/valores")
 @ADMIN
+@on_refusal(lambda e: _render(e.errors, request.form, 422))
 def set_value():
     """Record the fiscal unit's value in reais or the minimum wage from a date, with its act."""
     town = db.session.get(Municipality, town_id())
-    try:
-        row = towns.set_dated_value(town, request.form, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _render(e.errors, request.form, 422)
+    row = towns.set_dated_value(town, request.form, g.user)
     db.session.commit()
     flash(f"{towns.DATED_KINDS[row.kind].capitalize()}: {brl(row.value_brl)} a partir de "
           f"{row.valid_from:%d/%m/%Y} ({row.source}).", "success")
@@ -55,15 +52,12 @@ def set_value():
 
 @bp.post("/municipio/fotos")
 @ADMIN
+@on_refusal(lambda e: _render(status=422, photo_errors=e.errors, photo_values=request.form))
 def set_photo_size():
     """The size and JPEG quality the field app keeps photos at (sent to the phones in the
     snapshot)."""
     town = db.session.get(Municipality, town_id())
-    try:
-        towns.set_photo_size(town, request.form, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _render(status=422, photo_errors=e.errors, photo_values=request.form)
+    towns.set_photo_size(town, request.form, g.user)
     db.session.commit()
     side = towns.PHOTO_SIDES[town.photo_max_side]
     flash(f"Tamanho das fotos: {side}, qualidade {town.photo_quality}. Os celulares recebem "
@@ -96,29 +90,23 @@ def accounts():
 
 @bp.post("/municipio/contas")
 @ADMIN
+@on_refusal(lambda e: _accounts(e.errors, request.form, status=422))
 def create_account():
     """Create an account of the admin's own town; a generated password is shown once, here."""
     town = db.session.get(Municipality, town_id())
-    try:
-        user, generated = towns.create_account(town, request.form, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _accounts(e.errors, request.form, status=422)
+    user, generated = towns.create_account(town, request.form, g.user)
     db.session.commit()
     return _accounts(created=user, password=generated, status=201)
 
 
 @bp.post("/municipio/contas/<int:ident>/desativar")
 @ADMIN
+@on_refusal(lambda e: _accounts({"user": e.errors["user"]}, status=e.status))  # 409: done first
 def deactivate_account(ident: int):
     """Deactivate an account of the town: it cannot sign in, its sessions end at once."""
     town = db.session.get(Municipality, town_id())
     user = get_in_town(User, ident)
-    try:
-        towns.deactivate(town, user, g.user)
-    except ValidationFailed as e:
-        db.session.rollback()
-        return _accounts({"user": e.errors["user"]}, status=e.status)   # 409: done first
+    towns.deactivate(town, user, g.user)
     db.session.commit()
     flash(f"Conta {user.username} ({user.name}) desativada: não entra mais, e as sessões "
           "abertas foram encerradas.", "success")
