@@ -129,15 +129,19 @@ def form_view(kind: Kind, editing: bool):
     def view(ident: int | None = None):
         obj = get_in_town(kind.model, ident) if editing else None
         errors: dict[str, str] = {}
+        over_cap = None   # the caps of the law a refused save passes, if the town may pass them
+        reason = request.form.get(registry.law_caps.REASON_FIELD, "").strip()[:1000]
         if request.method == "POST":
             values = forms.read(kind, request.form)
             try:
                 saved = forms.save(kind, service(), town_id(), values, request.files, obj,
-                                   g.user)
+                                   g.user, override_reason=reason)
                 db.session.commit()
             except ValidationFailed as e:
                 db.session.rollback()
                 errors = in_form_order(kind, e.errors) or {"_": "os dados enviados têm erros"}
+                if isinstance(e, registry.CapExceeded) and e.overridable:
+                    over_cap = e.breaches
             else:
                 flash_saved(kind, saved, editing)
                 return go(detail_url(kind, saved))
@@ -152,7 +156,7 @@ def form_view(kind: Kind, editing: bool):
         return page_or_fragment("registry/form.html", "registry/_form.html",
                                 422 if errors else 200, kind=kind, obj=obj, values=values,
                                 errors=errors, action=action, cancel_url=cancel_url,
-                                town=town_id(),
+                                town=town_id(), over_cap=over_cap, override_reason=reason,
                                 limits=registry.limits_for(obj) if obj is not None
                                 and not errors else [],
                                 section=kind.plural if kind.listed else "vehicles")
