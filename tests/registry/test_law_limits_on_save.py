@@ -25,6 +25,7 @@ from inspector.models import (
     FinePayment,
     Licence,
     SanctionStatus,
+    Status,
     Vehicle,
 )
 from tests import factories
@@ -404,3 +405,24 @@ def test_a_100_cc_moto_taxi_in_tapurah_is_warned_a_160_cc_one_is_not(app, client
     assert "Motocicleta de 100 cc" in card and "Lei 406/2001, Art. 13" in card
     assert limits_card(save(client, "/cadastro/veiculos/novo",
                             moto_form("QCA1B12", cpfs[1], "160"))) == ""
+
+
+def test_bringing_back_a_revoked_licence_past_the_fleet_cap_is_refused(app, client, make):
+    """Nortelândia 127 Art. 3: six taxis licensed, a seventh's revoked Alvará reactivated
+    would make seven; refused with the article, its status unchanged."""
+    admin_of(app, client, make, "nortelandia")
+    licensed_taxis(app, "nortelandia", 6)
+    with app.app_context():
+        v = factories.vehicle("nortelandia", "taxi")
+        lic = factories.licence(v, status=Status.REVOKED)
+        db.session.commit()
+        lic_id = lic.id
+    before = written(app)
+    r = client.post_form(f"/cadastro/alvaras/{lic_id}/situacao",
+                         {"to_status": "active", "reason": "Recurso aceito pela Secretaria"})
+    assert r.status_code == 422, text(r)[:500]
+    assert "7 veículos licenciados: o limite da lei é 6" in text(r)
+    assert "Lei 127/2009, Art. 3" in text(r)
+    with app.app_context():
+        assert db.session.get(Licence, lic_id).status.value == "revoked"
+    assert written(app) == before

@@ -26,7 +26,7 @@ from inspector.blueprints.registry.kinds import KINDS, LISTED, Kind
 from inspector.blueprints.registry.labels import OTHER_FIELDS, label
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, htmx
-from inspector.models import Role
+from inspector.models import Municipality, Role
 from inspector.security import get_in_town, roles_required, town_id
 
 bp = Blueprint("registry", __name__, url_prefix="/cadastro")
@@ -213,8 +213,15 @@ def status_view(kind: Kind):
         values = {"to_status": request.form.get("to_status", ""),
                   "reason": request.form.get("reason", "")}
         try:
+            # a licence brought back counts in the fleet again: the caps of the law hold, and
+            # where the town may pass one by decree the change's reason is the one recorded
+            town = db.session.get(Municipality, town_id()) if kind.key == "licence" else None
+            before = registry.law_caps.use(town) if town is not None else None
             change = service().change_status(obj, values["to_status"], values["reason"],
                                              actor=g.user)
+            if town is not None:
+                registry.law_caps.check(town, before, reason=values["reason"], actor=g.user,
+                                        what=f"licence {kind.name_of(obj)}")
             db.session.commit()
         except ValidationFailed as e:
             db.session.rollback()
