@@ -127,9 +127,10 @@ lint: setup
 	$(BIN)/lint-imports --no-cache
 	npx --no-install eslint .
 
-# Each person's main screens at 360 and 1280 px, from a fresh demo (bench/screenshots.py).
+# Each person's main screens at 360 and 1280 px, from a fresh demo (bench/screenshots.py),
+# in docs/screenshots/ (kept in git: a change's pictures are reviewed with it).
 screenshots: setup chromium
-	$(BIN)/python bench/screenshots.py --out screenshots
+	$(BIN)/python bench/screenshots.py --out docs/screenshots
 
 clean:
 	rm -rf $(VENV) node_modules $(VENDOR) instance/*.sqlite3 instance/evidence

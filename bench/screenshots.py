@@ -3,8 +3,8 @@ anyone can look before and after a change.
 
 Builds the demo (`demo seed`) in a temporary folder, serves it on a free loopback port with a
 threaded WSGI server, signs in as each demo account in Debian's Chromium and saves PNGs
-under `screenshots/` (git-ignored): `<person>-<screen>-<width>.png`. Nothing is written under
-`instance/`.
+under `docs/screenshots/` (kept in git, so a change's pictures are reviewed with it):
+`<person>-<screen>-<width>.png`. Nothing is written under `instance/`.
 """
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def field_screens(page, out: Path, person: str, width: int, code_url: str | None
     saved.append(out / f"{person}-campo-checklist-{width}.png")
     page.screenshot(path=str(saved[-1]), full_page=True)
     page.click("#inspection-save")
-    page.wait_for_selector("#inspection-error:not([hidden])")
+    page.wait_for_selector("#inspection-gaps:not([hidden])")   # "Faltam N itens: …"
     saved.append(out / f"{person}-campo-checklist-faltam-{width}.png")
     page.screenshot(path=str(saved[-1]))
     return saved
@@ -101,7 +101,8 @@ def shoot(base: str, out: Path, app) -> list[Path]:
         "passageiro": (None, [(f"verificacao-{k}", p) for k, p in passenger.items()]
                        + [("codigo-desconhecido", "/v/nao-reconhecido")]),
         "agente": (f"agente.{TOWN}", [("campo", "/campo")]),
-        "supervisor": (f"supervisor.{TOWN}", [("inicio", "/inicio"), ("revisao", "/revisao"),
+        "supervisor": (f"supervisor.{TOWN}", [("inicio", "/inicio"), ("painel", "/painel"),
+                                              ("revisao", "/revisao"),
                                               ("atos", "/revisao/atos"),
                                               ("conformidade", "/conformidade")]),
         "admin": (f"admin.{TOWN}", [("cadastro", "/cadastro/veiculos"),
@@ -142,7 +143,7 @@ def shoot(base: str, out: Path, app) -> list[Path]:
 def main() -> None:
     """Parse --out; build, serve, shoot, print what was saved."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:

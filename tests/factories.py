@@ -45,13 +45,15 @@ def n() -> int:
 
 
 def town(slug: str = "tapurah", **kw) -> Municipality:
-    """A town by slug, created once."""
+    """A town by slug, created once. Its population (1,000,000 unless `seat`/`interior` say)
+    lets the quotas per inhabitants (Tapurah 406 Art. 5, Nova Santa Helena 535 Art. 3 § 3º)
+    hold any fleet a test registers; a test of a quota gives the figures it needs."""
     found = db.session.scalar(db.select(Municipality).filter_by(slug=slug))
     if found:
         return found
     name, ibge, unit = TOWNS.get(slug, (slug.title(), str(5100000 + n()), "UFM"))
-    t = Municipality(slug=slug, name=name, ibge_code=ibge, population_seat=kw.pop("seat", 9000),
-                     population_interior=kw.pop("interior", 4000), fiscal_unit_name=unit, **kw)
+    t = Municipality(slug=slug, name=name, ibge_code=ibge, population_seat=kw.pop("seat", 600_000),
+                     population_interior=kw.pop("interior", 400_000), fiscal_unit_name=unit, **kw)
     db.session.add(t)
     db.session.flush()
     db.session.add(DatedValue(municipality_id=t.id, kind="minimum_wage",

@@ -24,7 +24,11 @@ def _fail(message: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Só valida: mostra o que faria e não grava nada.")
 @click.option("--json", "as_json", is_flag=True, help="Relatório em JSON na saída padrão.")
-def registry_import(town: str, file: Path, dry_run: bool, as_json: bool) -> None:
+@click.option("--acima-do-limite", "override_reason", default="", metavar="MOTIVO",
+              help="Decreto e motivo para passar um limite que a lei deixa o município "
+                   "ampliar por decreto (fica no registro de auditoria).")
+def registry_import(town: str, file: Path, dry_run: bool, as_json: bool,
+                    override_reason: str) -> None:
     """Import a town's registry CSV: every row or nothing (see docs/csv-import.md)."""
     from inspector.imports import MAX_BYTES, FileRefused, import_registry
     from inspector.models import Municipality
@@ -40,7 +44,8 @@ def registry_import(town: str, file: Path, dry_run: bool, as_json: bool) -> None
         _fail(f"não consegui ler {str(file)!r}: {_why(e)}")
     try:
         report = import_registry(municipality.id, data, actor="cli", dry_run=dry_run,
-                                 source=f"planilha {file.name}")
+                                 source=f"planilha {file.name}",
+                                 override_reason=override_reason)
     except FileRefused as e:
         _fail(str(e))
     if report.written:
@@ -50,12 +55,19 @@ def registry_import(town: str, file: Path, dry_run: bool, as_json: bool) -> None
     if not report.ok:
         for error in report.errors:
             click.echo(str(error), err=True)
-        _fail(f"{report.bad_summary()}; nada foi gravado")
+        if report.errors:
+            _fail(f"{report.bad_summary()}; nada foi gravado")
+        for b in report.caps:
+            click.echo(f"limite da lei: {b.text()}", err=True)
+        _fail("a planilha passa um limite da lei; nada foi gravado"
+              + ("" if report.cap_refused else " (use --acima-do-limite com o decreto e o motivo)"))
     if not as_json:
         prefix = "simulação, nada foi gravado" if dry_run else "importado"
         click.echo(f"{prefix}: {report.summary()}")
         for line in limit_lines(report):
             click.echo(line)
+        for b in report.caps:
+            click.echo(f"acima do limite da lei, por decreto: {b.text()}")
 
 
 _ERRNO = {errno.ENOENT: "o arquivo não existe", errno.EACCES: "sem permissão para ler",

@@ -55,14 +55,17 @@ _SAVE: dict[str, Callable] = {
 
 
 def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
-                    source: str = "planilha") -> ImportReport:
+                    source: str = "planilha", override_reason: str = "") -> ImportReport:
     """Validate and save every row in the session's transaction.
 
     Raises FileRefused when the file itself is unreadable (nothing was touched). When any
-    row is bad, or on a dry run, the session is rolled back before returning; otherwise
-    the rows are flushed and the caller commits.
+    row is bad, the file passes a cap of the law (registry.caps: refused, or passed only
+    with `override_reason` where the law lets the town), or on a dry run, the session is
+    rolled back before returning; otherwise the rows are flushed and the caller commits.
     """
     _, rows, problems = read_any(data)   # CSV, or .xlsx / .ods / .xls (workbook.py)
+    town = db.session.get(Municipality, town_id)
+    before = registry.law_caps.use(town)     # the caps' use before the file
     report = ImportReport(rows=len({line for line, _ in rows} | {p[0] for p in problems}),
                           dry_run=dry_run)
     read_errors = [RowError(p[0], p[1] if len(p) == 3 else "(linha)", p[-1]) for p in problems]
@@ -80,7 +83,8 @@ def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
         report.errors.sort(key=lambda e: e.line)
         if not report.errors:
             registry.settle(lookup)  # a dry run too: the database checks what we checked
-            _limits(town_id, run, report)
+            whole = _limits(town_id, run, report)
+            _caps(town, before, whole, report, actor, source, override_reason)
     except IntegrityError:
         db.session.rollback()
         raise FileRefused("o cadastro mudou durante a importação (outra pessoa gravou os "
@@ -88,14 +92,33 @@ def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
     except BaseException:
         db.session.rollback()
         raise
-    if report.errors or dry_run:
+    if not report.ok or dry_run:
         db.session.rollback()
     else:
         report.written = True
     return report
 
 
-def _limits(town_id: int, run: _Run, report: ImportReport) -> None:
+def _caps(town: Municipality, before, whole, report: ImportReport, actor, source: str,
+          reason: str) -> None:
+    """The caps of the law the file passes (registry.caps): listed on a dry run; on the
+    import, refused, or passed with the reason (audited) where the law lets the town. They
+    leave the warnings, since they are not saved as such."""
+    try:
+        if report.dry_run:
+            report.caps = registry.law_caps.breaches(town, before, whole)
+        else:
+            report.caps = registry.law_caps.check(town, before, reason=reason, actor=actor,
+                                              run=whole, what=f"importação ({source})")
+            report.override_reason = registry.law_caps.clean_reason(reason) if report.caps else ""
+    except registry.CapExceeded as e:
+        report.caps = e.breaches
+    passed = {b.violation for b in report.caps}
+    report.file_limits = [v for v in report.file_limits if v not in passed]
+    report.row_limits = [(line, v) for line, v in report.row_limits if v not in passed]
+
+
+def _limits(town_id: int, run: _Run, report: ImportReport):
     """The law's limits the saved rows break, picked by `registry_limits.for_record` (what
     the forms show) from one compliance run for the whole file, afresh since the rows are
     not committed yet. The town's own (fleet cap, quota) are listed once for the file."""
@@ -118,6 +141,7 @@ def _limits(town_id: int, run: _Run, report: ImportReport) -> None:
                 elif v not in seen:
                     seen.add(v)
                     report.row_limits.append((line, v))
+    return whole
 
 
 def _code(value: str) -> str:

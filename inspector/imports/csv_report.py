@@ -42,10 +42,24 @@ class ImportReport:
     # them: the town's (fleet cap, quotas) once for the file, the rest by line.
     file_limits: list[Violation] = field(default_factory=list)
     row_limits: list[tuple[int, Violation]] = field(default_factory=list)
+    # The caps of the law the file passes (registry.caps.Breach): none may be passed, or,
+    # where the law lets the town, only with the reason (the decree), kept in the audit log.
+    caps: list = field(default_factory=list)
+    override_reason: str = ""
+
+    @property
+    def cap_refused(self) -> bool:
+        """A cap the law lets nobody pass: the file cannot be imported as it is."""
+        return any(not b.overridable for b in self.caps)
+
+    @property
+    def needs_reason(self) -> bool:
+        """Every cap passed may be passed by decree, and the decree and reason are missing."""
+        return bool(self.caps) and not self.cap_refused and not self.override_reason
 
     @property
     def ok(self) -> bool:
-        return not self.errors
+        return not self.errors and not self.cap_refused and (self.dry_run or not self.needs_reason)
 
     @property
     def bad_lines(self) -> list[int]:
@@ -86,7 +100,9 @@ class ImportReport:
                 "status_changes": self.status_changes,
                 "errors": [{"line": e.line, "column": e.column, "reason": e.reason}
                            for e in self.errors],
-                "limits": self.limits_json()}
+                "limits": self.limits_json(),
+                "caps": [{**b.as_dict(), "text": b.text()} for b in self.caps],
+                "override_reason": self.override_reason}
 
 
 def count(n: int, singular: str, plural: str) -> str:

@@ -14,7 +14,7 @@ from inspector.inspections.evidence_store import S3 as IN_S3
 from inspector.inspections.evidence_store import check as check_evidence_files
 from inspector.inspections.evidence_store import photo_blocks
 from inspector.inspections.evidence_store import root as evidence_root
-from inspector.inspections.input import driver_told, grant_told, vistoria_plan
+from inspector.inspections.input import bulk_answers, driver_told, grant_told, vistoria_plan
 from inspector.inspections.records import (
     Conflict,
     NotFound,
@@ -35,7 +35,8 @@ from inspector.inspections.schemas import InspectionBody, VistoriaTold
 __all__ = [
     "Conflict", "IN_S3", "InspectionBody", "NotConfigured", "NotFound", "PACK_HEADER", "PACK_MAGIC",
     "PhotoRefused", "RENDITION_SIZES", "StoreError", "Unrenderable", "WrongAuthor",
-    "check_evidence_files", "check_registry", "driver_told", "evidence_root", "evidence_state",
+    "bulk_answers", "check_evidence_files", "check_registry", "driver_told", "evidence_root",
+    "evidence_state",
     "find_inspection", "grant_told", "inspection_summary", "move_evidence", "object_store",
     "check_photo", "photo_blocks", "photo_bytes", "receive_inspection", "receive_photo", "rendition",
     "town_by_slug"

@@ -202,6 +202,19 @@ def registry_answers(insp: Inspection) -> dict[str, dict]:
     return out
 
 
+def bulk_answers(insp: Inspection) -> set[str]:
+    """The items the agent answered "conforme" with the one tap "Marcar os demais como
+    conformes" (the body's items[].bulk), not one by one; empty for older apps' bodies."""
+    try:
+        items = json.loads(insp.body).get("items")
+    except (TypeError, ValueError, AttributeError):
+        return set()
+    if not isinstance(items, list):
+        return set()
+    return {it["item_id"] for it in items if isinstance(it, dict) and it.get("bulk") is True
+            and isinstance(it.get("item_id"), str)}
+
+
 def grant_told(insp: Inspection, item_id: str) -> schemas.RepairGrant | None:
     """The grant the agent chose for this item in the inspection's body (None: none, or an
     older app). The body was checked when it arrived."""
@@ -230,6 +243,8 @@ def _items(raw: list[schemas.Item], e: _Errors) -> list[ParsedItem]:
                       "discordar do cadastro é responder conforme ou não se aplica")
             elif it.registry.overruled and not note:
                 e.add(f"items[{i}].note", "explique por que discorda do cadastro")
+        if it.bulk and it.result != "ok":
+            e.add(f"items[{i}].bulk", "só um item conforme é marcado com “os demais conformes”")
         out.append(ParsedItem(it.item_id, RESULTS[it.result], note, photos=photos,
                               grant=it.grant))
         if it.grant is not None and it.result != "fail":

@@ -96,6 +96,11 @@ class Item(Body):
         None, title="o que o cadastro já apontava",
         description="Optional: present when the registry already knew the item failing; "
                     "absent in older apps' bodies. Kept in the stored body for the review.")
+    bulk: bool = Field(
+        False, title="marcado com “Marcar os demais como conformes”",
+        description="Optional: true when the agent marked this item 'ok' with the one tap "
+                    "that answers every item still open, not one by one; only with result "
+                    "'ok'. Absent (false) in older apps' bodies. Kept in the stored body.")
 
 
 class Acknowledgement(Body):

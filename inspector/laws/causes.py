@@ -11,13 +11,14 @@ import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import date, timedelta
 
 from sqlalchemy import select
 
 from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.models import Sanction, StatusChange, Vehicle
-from inspector.rules import Citation, StatusCause
+from inspector.models import Driver, InsurancePolicy, Municipality, Sanction, StatusChange, Vehicle
+from inspector.rules import Citation, RulesError, StatusCause, find_pack
 
 KINDS = ("permit", "licence", "driver")
 _NOUNS = {"mototaxi": "moto-táxi", "taxi": "táxi"}
@@ -50,6 +51,38 @@ def _words(act: Sanction) -> str:
     return label[:1].lower() + label[1:] if label[1:2].islower() else label
 
 
+def _law_day(act: Sanction, change: StatusChange) -> date:
+    """The day the status holds from by the law, not the day the tick wrote it: an automatic
+    revocation for a lapsed insurance holds from the day after the policy ended (Tapurah Art.
+    17: "revogação automática"), a registration not revalidated lapses the day after its grace
+    (Nortelândia 127 Art. 8 § ú); any other act from the day it was decided."""
+    written = local_day(change.at)
+    if not act.automatic:
+        return written
+    if act.rule_id == "insurance.lapsed" and act.vehicle_id:
+        ended = db.session.scalars(select(InsurancePolicy.valid_until).where(
+            InsurancePolicy.vehicle_id == act.vehicle_id, InsurancePolicy.valid_until < written)).all()
+        return max(ended) + timedelta(days=1) if ended else written
+    if act.rule_id == "driver.registration.cancelled" and act.driver_id:
+        driver = db.session.get(Driver, act.driver_id)
+        grace = _grace_days(driver, written) if driver is not None else None
+        if driver is not None and grace is not None:
+            day = driver.registration_expiry + timedelta(days=grace + 1)
+            return day if day <= written else written
+    return written
+
+
+def _grace_days(driver: Driver, on: date) -> int | None:
+    """The days of grace after a registration's expiry the law in force gives (None: none)."""
+    town = db.session.get(Municipality, driver.municipality_id)
+    service = "mototaxi" if str(getattr(driver.category, "value", driver.category)) == "mototaxista" \
+        else "taxi"
+    try:
+        return find_pack(town.slug, service, on).value("periodicity.registration_grace_days", on)
+    except RulesError:
+        return None
+
+
 def causes(kind: str, rows: Iterable) -> dict[int, StatusCause]:
     """The cause of each row's current status, for rows of `kind` (permit | licence | driver)
     that are suspended or revoked and whose status an act set; rows without one are absent."""
@@ -70,7 +103,7 @@ def causes(kind: str, rows: Iterable) -> dict[int, StatusCause]:
         if act is None or status != held[subject_id]:
             continue   # set by hand, or changed again since: no act to name
         cancelled = bool(act.automatic) and act.rule_id.endswith(".cancelled")
-        out[subject_id] = StatusCause(_words(act), local_day(change.at), _citation(act.citation),
+        out[subject_id] = StatusCause(_words(act), _law_day(act, change), _citation(act.citation),
                                       cancelled)
     return out
 

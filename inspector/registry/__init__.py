@@ -4,7 +4,9 @@ record breaks."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
+from inspector.registry import caps as law_caps
 from inspector.registry.base import town_services
+from inspector.registry.caps import CapExceeded
 from inspector.registry.decree_values import (
     FISCAL_UNIT_KEY,
     UNIT_LABELS,
@@ -49,9 +51,9 @@ from inspector.registry.vistoria_validity import record as record_vistoria
 from inspector.registry.vistoria_validity import town_allows as vistoria_may_be_shortened
 
 __all__ = [
-    "FISCAL_UNIT_KEY", "Fields", "LIMIT_RULES", "Lookup", "NOT_FOUND", "PHOTO_MAX_BYTES",
+    "CapExceeded", "FISCAL_UNIT_KEY", "Fields", "LIMIT_RULES", "Lookup", "NOT_FOUND", "PHOTO_MAX_BYTES",
     "UNIT_LABELS", "accepted_units", "as_data", "change_status", "changed_fields", "key_choices",
-    "label", "limits_for", "normalise_photo", "parse_amount", "parse_choice", "parse_date",
+    "label", "law_caps", "limits_for", "normalise_photo", "parse_amount", "parse_choice", "parse_date",
     "photo_thumbnail", "printed_rg", "record_history", "sanctions", "save_driver", "save_holder",
     "save_insurance", "save_licence", "save_permit", "save_stand", "save_vehicle", "search_drivers",
     "search_holders", "search_licences", "search_permits", "search_stands", "search_vehicles",

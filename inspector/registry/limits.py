@@ -19,22 +19,20 @@ Refusal or warning, and why (the law's words):
   "em aberto" or "paga parcialmente" (reversed payments do not count) that is not void
   (rejected, upheld on appeal) nor held by a suspensive appeal; a fine whose value in reais
   the town has not set is not counted, since it cannot be paid.
-- WARNED, saved and shown with the article (and listed on /conformidade until fixed):
-  fleet cap ("será fixado em 6 (seis) veículos", Nortelândia 127 Art. 3; Sapezal Art. 14,
-  which Art. 18 lets a decree raise) and quotas per inhabitant (Nova Santa Helena Art. 3
-  § 3º, Tapurah Art. 5), which rest on population figures the registry may hold out of
-  date; company share (NSH Art. 5, Sapezal Art. 3 § ú: the town "poderá" fix it, "nunca
-  superior a 20%"); one permit or one licence per self-employed driver ("declaração de não
-  possuir outra permissão", Nortelândia 127 Art. 4 III; NSH Art. 9 § 1º; Sapezal Art. 13
-  § ú), where a replacement is entered before the old record is closed; auxiliaries
-  ("Serão admitidos até 02 (dois)", Nortelândia 127 Art. 9); vehicle age (Nortelândia 127
-  Art. 18 binds the *first* Alvará only, "requerido em caráter inicial", and § 1º-§ 2º
-  keep older cars with a CIRETRAN report; Sapezal Art. 11, NSH Art. 14), engine size and
-  trail bikes (Tapurah Art. 13, Nortelândia 030 Art. 2), doors; stand capacity (Sapezal
-  Art. 14). These are conditions on the fleet as a whole, or hold only for a first
-  licence the registry cannot tell from a renewal, or pass through a transient state while
-  a clerk enters a replacement: the registry must be able to record what the Prefeitura
-  did, and the warning (and the compliance page) says it breaks the law.
+- REFUSED unless the law lets the town pass them (registry/caps.py): the caps on the number
+  of vehicles (fleet cap, quotas per inhabitant, company share, stand capacity), when the
+  save adds to one. Passed before the save, they are warnings like the rest.
+- WARNED, saved and shown with the article (and listed on /conformidade until fixed): one
+  permit or one licence per self-employed driver ("declaração de não possuir outra
+  permissão", Nortelândia 127 Art. 4 III; NSH Art. 9 § 1º; Sapezal Art. 13 § ú), where a
+  replacement is entered before the old record is closed; auxiliaries ("Serão admitidos até
+  02 (dois)", Nortelândia 127 Art. 9); vehicle age (Nortelândia 127 Art. 18 binds the
+  *first* Alvará only, "requerido em caráter inicial", and § 1º-§ 2º keep older cars with a
+  CIRETRAN report; Sapezal Art. 11, NSH Art. 14), engine size and trail bikes (Tapurah
+  Art. 13, Nortelândia 030 Art. 2), doors. These hold only for a first licence the registry
+  cannot tell from a renewal, or pass through a transient state while a clerk enters a
+  replacement: the registry must be able to record what the Prefeitura did, and the warning
+  (and the compliance page) says it breaks the law.
 """
 from __future__ import annotations
 

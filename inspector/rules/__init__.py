@@ -83,6 +83,7 @@ from inspector.rules.model import (
     ChecklistItem,
     Counting,
     Measure,
+    Override,
     Parameter,
     RulePack,
     SuspensionBounds,
@@ -135,7 +136,7 @@ __all__ += ["Grant", "GrantOption", "GrantRefused", "grant_option"]
 __all__ += ["Closure", "TownCalendar", "deadline_days", "deadline_hours", "official_holidays",
             "add_months", "fmt_date", "SERVICES", "UNITS", "extra_dirs", "set_extra_dirs",
             "DEFAULT_COUNTING", "Amount",
-            "Appeal", "Counting", "Measure", "Parameter", "SuspensionBounds", "GRANT_REASON_MAX",
+            "Appeal", "Counting", "Measure", "Override", "Parameter", "SuspensionBounds", "GRANT_REASON_MAX",
             "GRANT_REASON_MIN", "UNDEFINED", "brl", "decree_label", "foreign_unit", "grant_text",
             "money", "number_text", "unit_value", "validate_path"]
 # the law's vistorias (docs/vistoria.md)

@@ -18,6 +18,7 @@ import yaml
 from inspector.rules.model import (
     AUTHORITIES,
     DEFAULT_COUNTING,
+    OVERRIDES,
     Amount,
     Appeal,
     ChecklistItem,
@@ -26,6 +27,7 @@ from inspector.rules.model import (
     DecreeKey,
     Measure,
     Offence,
+    Override,
     Parameter,
     Reincidence,
     RulePack,
@@ -124,6 +126,11 @@ PARAMETERS: dict[str, str] = {
     "requirements.no_debt_for_licence": "int_list",
 }
 SECTIONS = sorted({p.rsplit(".", 1)[0] for p in PARAMETERS})
+# The caps on the number of vehicles (the town's, a company's): the registry refuses a save
+# that would pass one, unless the pack names the article by which the town may (`override`).
+CAPS = ("limits.town.fleet_cap", "limits.town.inhabitants_per_vehicle",
+        "limits.town.inhabitants_per_vehicle_seat", "limits.town.inhabitants_per_vehicle_interior",
+        "limits.town.company_max_share")
 
 
 # --- parameters -----------------------------------------------------------------------------------
@@ -151,7 +158,9 @@ def _value(ctx: _Ctx, kind: str, data: Any, key: str) -> Any:
 
 
 def _parameter(ctx: _Ctx, path: str, data: Any, key: str) -> Parameter:
-    _mapping(ctx, data, key, required=("values",), optional=("message", "note"))
+    _mapping(ctx, data, key, required=("values",), optional=("message", "note", "override"))
+    override = _override(ctx, data["override"], f"{key}.override", path) \
+        if "override" in data else None
     values = data["values"]
     if not isinstance(values, dict) or not values:
         ctx.fail(f"{key}.values", "must map dates to values")
@@ -171,7 +180,17 @@ def _parameter(ctx: _Ctx, path: str, data: Any, key: str) -> Parameter:
     versions.sort(key=lambda v: v.start)
     message = _str(ctx, data["message"], f"{key}.message") if "message" in data else None
     note = _str(ctx, data["note"], f"{key}.note") if "note" in data else None
-    return Parameter(path, tuple(versions), message, note)
+    return Parameter(path, tuple(versions), message, note, override)
+
+
+def _override(ctx: _Ctx, data: Any, key: str, path: str) -> Override:
+    """`override: {by: decree, citation: ...}`: the article that lets the town pass this cap."""
+    if path not in CAPS:
+        ctx.fail(key, "only a cap on the number of vehicles may be passed "
+                      f"({', '.join(CAPS)})")
+    _mapping(ctx, data, key, required=("by", "citation"))
+    return Override(_choice(ctx, data["by"], f"{key}.by", OVERRIDES),
+                    _citation(ctx, data["citation"], f"{key}.citation"))
 
 
 def _parameters(ctx: _Ctx, raw: dict) -> dict[str, Parameter]:

@@ -22,6 +22,19 @@ class Version:
     ended: bool = False
 
 
+# Who may let the registry pass a cap of the law, and how (a pack's `override.by`).
+OVERRIDES = ("decree",)
+
+
+@dataclass(frozen=True)
+class Override:
+    """The article by which the town may pass a cap (Sapezal 060 Art. 18: a decree may enlarge
+    the fleet). A cap without one is refused outright."""
+
+    by: str                 # "decree"
+    citation: Citation
+
+
 @dataclass(frozen=True)
 class Parameter:
     """A dated legal parameter (OpenFisca style): the value in force on a day."""
@@ -30,6 +43,7 @@ class Parameter:
     versions: tuple[Version, ...]
     message: str | None = None
     note: str | None = None
+    override: Override | None = None   # a cap the town may pass, and the article that lets it
 
     def at(self, day: date) -> Version | None:
         """The version in force on `day`, or None before the first one or after a null."""

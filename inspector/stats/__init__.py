@@ -5,12 +5,22 @@ exports of its lists as spreadsheets, and the open data any citizen may download
 - `dashboard`: inspections per week and agent, the most failed items, acts by kind and
   state, fines issued, paid and open, passenger reports; each read from indexes only.
 - `fleet`: the share of the fleet regular today (the field snapshot's standing) and its trend.
+- `causes`: why vehicles are not regular today (by cause), and documents falling due soon.
 - `exports`, `sheets`: rows of the town's lists, streamed as CSV or XLSX.
 - `opendata`: monthly figures without any personal data.
 """
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
+from inspector.stats.causes import (
+    CAUSE_LABELS,
+    DOCUMENTS,
+    WINDOWS,
+    cause_label,
+    expiring,
+    falling_due,
+    irregular_by_cause,
+)
 from inspector.stats.dashboard import FINE_KINDS, FINE_LABELS, failed_items
 from inspector.stats.dashboard import STATES as ACT_STATES
 from inspector.stats.dashboard import ZERO as ZERO_BRL
@@ -36,6 +46,8 @@ from inspector.stats.period import preset as preset_period
 from inspector.stats.sheets import csv_stream, xlsx_stream
 
 __all__ = [
+    "CAUSE_LABELS", "DOCUMENTS", "WINDOWS", "cause_label", "expiring", "falling_due",
+    "irregular_by_cause",
     "ACT_STATES", "EXPORT_DATASETS", "ExportFilters", "FINE_KINDS", "FINE_LABELS",
     "OPEN_DATA_DICTIONARY", "OPEN_DATA_MONTHS", "OpenData", "PERIOD_PRESETS", "Period",
     "SERVICE_LABELS", "STANDING_LABELS", "ZERO_BRL", "act_figures", "csv_stream", "failed_items",

@@ -130,12 +130,14 @@ def trend(town_id: int, period: Period) -> list[tuple[date, dict[str, ServiceFle
 
 
 def vehicles_in(town_id: int, service: str, standing: str,
-                day: date | None = None) -> list[tuple[Vehicle, list[dict]]]:
+                day: date | None = None, cause: str = "") -> list[tuple[Vehicle, list[dict]]]:
     """The vehicles of a service in a standing today (or on `day`, the town's today), by
-    prefix, with the reasons."""
+    prefix, with the reasons; with `cause`, only those with a reason of that rule."""
     entries, services = standing_today(town_id, day)
     ids = [vid for vid, s in services.items() if s == service
-           and entries.get(vid, {}).get("status", "irregular") == standing]
+           and entries.get(vid, {}).get("status", "irregular") == standing
+           and (not cause or any(r.get("rule_id") == cause
+                                 for r in entries.get(vid, {}).get("reasons", [])))]
     rows = []
     for start in range(0, len(ids), 500):
         rows += list(db.session.scalars(select(Vehicle).where(Vehicle.id.in_(ids[start:start + 500]))))

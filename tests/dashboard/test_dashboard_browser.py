@@ -89,3 +89,28 @@ def _axe(page, where: str) -> list[str]:
     return [f"{where}: {v['id']} ({v['impact']}) at "
             + ", ".join(" ".join(n["target"]) for n in v["nodes"][:3])
             for v in result["violations"]]
+
+
+CUT = """() => [...document.querySelectorAll('#painel .table-wrap')]
+  .filter(w => w.scrollWidth > w.clientWidth + 1)
+  .map(w => (w.querySelector('caption') || w).textContent.trim().slice(0, 60))"""
+LEGENDS = """() => [...document.querySelectorAll('#painel svg')].flatMap(svg => {
+  const box = svg.viewBox.baseVal;
+  return [...svg.querySelectorAll('text.legend, text.tick')].filter(t => {
+    const b = t.getBBox();
+    return b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5;
+  }).map(t => t.textContent);
+})"""
+
+
+@pytest.mark.parametrize("width, height", [(1280, 900)], ids=["desktop"])
+def test_no_table_is_cut_and_every_legend_and_tick_is_inside_its_chart(page, town, width, height):
+    """At desktop width the fleet table's last column ("Regular") shows without scrolling, and
+    every legend and axis label ("100%") is drawn inside its picture, whole."""
+    page.set_viewport_size({"width": width, "height": height})
+    sign_in(page, town["sup"], "/painel")
+    page.goto(f"/painel?{PERIOD}")
+    page.wait_for_load_state("load")
+    assert page.evaluate(CUT) == []
+    assert page.evaluate(LEGENDS) == []
+    assert "100%" in page.locator("#painel svg.chart-svg").nth(3).text_content()

@@ -29,7 +29,7 @@ def test_the_bare_address_lists_the_whole_fleet(app, client, town):
     html = r.get_data(as_text=True)
     assert r.status_code == 200
     assert "<h1>Frota: todos os veículos hoje</h1>" in html
-    assert "3 veículo(s) em" in html and len(_plates(html)) == 3
+    assert "3 veículos em" in html and len(_plates(html)) == 3
     assert '<th scope="col">Serviço</th>' in html and '<th scope="col">Situação</th>' in html
     row = next(r for r in re.findall(r"<tr>(.*?)</tr>", html, re.S) if suspended in r)
     assert ">Suspenso</span>" in row

@@ -11,13 +11,22 @@ import csv
 import html as htmllib
 import io
 import re
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
 from inspector.demo.data import DEMO_PASSWORD
 from inspector.extensions import db, limiter
-from inspector.models import Credential, CredentialKind, Holder, Municipality, Vehicle
+from inspector.models import (
+    Credential,
+    CredentialKind,
+    Driver,
+    Holder,
+    InsurancePolicy,
+    Municipality,
+    Vehicle,
+)
 from tests.support.credentials import banner
 
 ARTICLE = re.compile(r"\((Lei [^,()]+), (Art\. [^()]+)\)")
@@ -147,7 +156,13 @@ def test_every_demo_vehicle_has_one_standing_on_every_screen(app, runner, client
     assert ("Lei 406/2001", "Art. 17") in saf["page"]["articles"]
     assert ("Lei 406/2001", "Art. 6") not in saf["page"]["articles"]
     assert saf["page"]["docs"]["licence"][1] == "Sem efeito: permissão cassada (Lei 406/2001, Art. 17)"
-    assert saf["page"]["docs"]["permit"][1].startswith("Cassada em ")
+    # ... from the day the law says, the day after the policy ended, not the tick's day
+    with app.app_context():
+        ended = max(db.session.scalars(select(InsurancePolicy.valid_until).join(Vehicle).where(
+            Vehicle.plate == "SAF9Q98")))
+        db.session.remove()
+    assert saf["page"]["docs"]["permit"][1].startswith(
+        f"Cassada em {ended + timedelta(days=1):%d/%m/%Y}"), saf["page"]["docs"]["permit"]
     assert saf["passenger"]["docs"]["Permissão"].endswith("vencido) (Lei 406/2001, Art. 17)")
     assert saf["passenger"]["instruction"] == ("NÃO EMBARQUE — a permissão da empresa deste "
                                                "moto-táxi foi cassada: nenhum moto-táxi da "
@@ -182,7 +197,12 @@ def test_a_cancelled_auxiliary_is_one_line_with_its_article(app, runner):
     # the driver's own page: one reason, the cancellation with its article
     driver_html = admin.get(f"/cadastro/condutores/{aux}").get_data(as_text=True)
     head = _text(driver_html[:driver_html.index("</section>")])
-    assert "Registro: Cancelado em " in head and "assado" not in head
+    # cancelled by the law the day after its 30 days of grace (Art. 8 § ú), not the tick's day
+    with app.app_context():
+        expiry = db.session.get(Driver, aux).registration_expiry
+        db.session.remove()
+    assert f"Registro: Cancelado em {expiry + timedelta(days=31):%d/%m/%Y}" in head, head
+    assert "assado" not in head
     driver = _page(driver_html)
     assert len(driver["reasons"]) == 1, driver["reasons"]
     assert driver["reasons"][0].startswith("Registro do condutor cancelado em ")

@@ -81,6 +81,49 @@ def test_an_unknown_parameter_is_refused(tmp_path):
     _rejects(tmp_path, text, r"^limits\.vehicle\.min_wheels$", "unknown key")
 
 
+def test_only_sapezal_lets_a_decree_pass_a_cap_and_it_cites_article_18():
+    """Sapezal 060 Art. 18: "poderá, através de Decreto ... ampliar o número de táxis"; no
+    other shipped law lets the town pass its fleet, quota or company share."""
+    found = {(p.town, path): prm.override for p in R.load_all()
+             for path, prm in p.parameters.items() if prm.override is not None}
+    assert list(found) == [("sapezal", "limits.town.fleet_cap")]
+    override = found[("sapezal", "limits.town.fleet_cap")]
+    assert override.by == "decree" and override.citation.article == "Art. 18"
+
+
+def _with_override(param_line: str, by: str = "decree", article: int = 5,
+                   quote: str = "respeitarão critérios populacional") -> str:
+    return _pack_text().replace(param_line, param_line + f"""      override:
+        by: {by}
+        citation:
+          article: {article}
+          quote: {quote}
+""", 1)
+
+
+def test_an_override_on_a_limit_that_is_not_a_cap_is_refused(tmp_path):
+    _rejects(tmp_path, _with_override("    min_cc:\n"), r"^limits\.vehicle\.min_cc\.override$",
+             "only a cap on the number of vehicles")
+
+
+def test_an_override_by_anything_but_a_decree_is_refused(tmp_path):
+    _rejects(tmp_path, _with_override("    inhabitants_per_vehicle_seat:\n", by="mayor"),
+             r"^limits\.town\.inhabitants_per_vehicle_seat\.override\.by$", "not one of decree")
+
+
+def test_an_override_citing_words_the_law_does_not_have_is_refused(tmp_path):
+    _rejects(tmp_path, _with_override("    inhabitants_per_vehicle_seat:\n",
+                                      quote="poderá ampliar por decreto"),
+             r"^limits\.town\.inhabitants_per_vehicle_seat\.override\.citation", "quote|not found")
+
+
+def test_an_override_on_a_cap_with_its_article_loads(tmp_path):
+    path = _write(tmp_path, _with_override("    inhabitants_per_vehicle_seat:\n"))
+    pack = load_pack(path, (LAWS_DIR,))
+    override = pack.param("limits.town.inhabitants_per_vehicle_seat").override
+    assert override.by == "decree" and override.citation.article == "Art. 5"
+
+
 def test_a_duplicate_key_is_refused(tmp_path):
     text = _pack_text().replace("town: tapurah\n", "town: tapurah\ntown: sapezal\n")
     _rejects(tmp_path, text, r"^town$", "duplicate key")

@@ -1,11 +1,15 @@
-"""The law's limits when an admin saves a registry record: each limit the compliance page
-computes shows on the saved record's page (or as a message after saving) with its article
-when broken, and not when within it; stand capacity (Sapezal Art. 14) is on /conformidade
-too; a licence for a holder owing a fine is refused in Nortelândia (Lei 127 Arts. 23, 34)
-with nothing written, and not elsewhere. Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+"""The law's limits when an admin saves a registry record. The caps on the number of vehicles
+(the fleet, the quota per inhabitants, a company's share, a stand's cars) refuse the save
+that would pass them, with the article, and write nothing; where the law lets the town pass
+one by decree (Sapezal 060 Art. 18) the save goes through only with the decree and a reason,
+recorded in the audit log. Every other limit the compliance page computes shows on the saved
+record's page (or as a message after saving) with its article when broken, and not when
+within it; a licence for a holder owing a fine is refused in Nortelândia (Lei 127 Arts. 23,
+34) with nothing written, and not elsewhere. Runs on SQLite and PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
 import html as html_lib
+import json
 import re
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -21,6 +25,7 @@ from inspector.models import (
     FinePayment,
     Licence,
     SanctionStatus,
+    Status,
     Vehicle,
 )
 from tests import factories
@@ -78,20 +83,67 @@ def taxi_form(plate: str, holder_tax_id: str, **kw) -> dict:
             "holder_tax_id": holder_tax_id, **kw}
 
 
+def refusal(r) -> str:
+    """The form's error summary, as a person reads it."""
+    m = re.search(r'<div class="error error-summary" role="alert">(.*?)</div>', text(r), re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", m.group(1)).split()) if m else ""
+
+
+def written(app) -> tuple[int, int, int]:
+    """Vehicles, licences and audit entries: what a refused save must leave as it was."""
+    with app.app_context():
+        return tuple(db.session.scalar(select(func.count()).select_from(t))
+                     for t in (Vehicle, Licence, AuditEntry))
+
+
 # ------------------------------------------------------------- fleet cap (Nortelândia Art. 3)
-def test_a_seventh_taxi_licence_in_nortelandia_is_saved_with_the_fleet_cap_warning(
-        app, client, make):
+def test_a_seventh_taxi_licence_in_nortelandia_is_refused_with_article_3(app, client, make):
     admin_of(app, client, make, "nortelandia")
     licensed_taxis(app, "nortelandia", 6)
     plate, _ = new_taxi(app, "nortelandia")
-    page = save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-7"))
-    card = limits_card(page)
-    assert "7 veículos licenciados: o limite da lei é 6" in card
-    assert "Lei 127/2009, Art. 3" in card
-    assert 'href="/leis/nortelandia-lei-127-2009-taxi#art-3"' in card
-    assert "A lei aponta 1 aviso" in page
-    with app.app_context():                       # a warning: the licence is written
-        assert db.session.scalar(select(Licence).filter_by(number="AL-7")) is not None
+    before = written(app)
+    r = client.post_form("/cadastro/alvaras/novo", licence_form(plate, "AL-7"))
+    assert r.status_code == 422
+    why = refusal(r)
+    assert "7 veículos licenciados: o limite da lei é 6" in why
+    assert "(Lei 127/2009, Art. 3)" in why and "A lei não admite exceção" in why
+    assert "acima_do_limite_motivo" not in text(r)    # Art. 3 lets no decree pass it
+    # a reason does not pass a cap the law gives no way past
+    r = client.post_form("/cadastro/alvaras/novo", {**licence_form(plate, "AL-7"),
+                         "acima_do_limite_motivo": "Decreto nº 1/2026 amplia a frota"})
+    assert r.status_code == 422
+    assert written(app) == before                     # nothing written, not even the audit
+
+
+def test_sapezal_passes_its_fleet_cap_only_by_decree_with_a_reason_in_the_audit_log(
+        app, client, make):
+    """Sapezal 060 Art. 14 fixes 15 taxis; Art. 18 lets the town enlarge the fleet by decree."""
+    admin_of(app, client, make, "sapezal")
+    licensed_taxis(app, "sapezal", 15)
+    plate, _ = new_taxi(app, "sapezal")
+    before = written(app)
+    r = client.post_form("/cadastro/alvaras/novo", licence_form(plate, "AL-16"))
+    assert r.status_code == 422
+    page = text(r)
+    assert "16 veículos licenciados: o limite da lei é 15" in refusal(r)
+    assert "por decreto (Lei 060/1998, Art. 18)" in refusal(r)
+    assert 'name="acima_do_limite_motivo"' in page
+    assert 'href="/leis/sapezal-lei-060-1998-taxi#art-18"' in page
+    short = client.post_form("/cadastro/alvaras/novo", {**licence_form(plate, "AL-16"),
+                             "acima_do_limite_motivo": "decreto"})
+    assert short.status_code == 422 and "O motivo precisa ter de 10 a 500" in refusal(short)
+    assert written(app) == before
+    reason = "Decreto nº 12/2026 amplia a frota para 16 táxis"
+    save(client, "/cadastro/alvaras/novo",
+         {**licence_form(plate, "AL-16"), "acima_do_limite_motivo": reason})
+    with app.app_context():
+        assert db.session.scalar(select(Licence).filter_by(number="AL-16")) is not None
+        entry = db.session.scalar(select(AuditEntry).filter_by(action="registry.cap_override"))
+        recorded = json.loads(entry.after)
+    assert recorded["reason"] == reason and recorded["rule_id"] == "town.fleet_cap"
+    assert (recorded["before"], recorded["after"]) == (15, 16)
+    assert recorded["override"]["citation"]["article"] == "Art. 18"
+    assert recorded["citation"]["article"] == "Art. 14"
 
 
 def test_the_sixth_taxi_licence_is_within_the_cap_and_shows_no_warning(app, client, make):
@@ -178,7 +230,7 @@ def test_a_second_permit_for_a_self_employed_driver_warns_with_article_4(app, cl
 
 
 # ------------------------------------------------------------- stand capacity (Sapezal Art. 14)
-def test_a_fifth_taxi_on_sapezal_stand_01_warns_and_shows_on_the_compliance_page(
+def test_a_fifth_taxi_on_sapezal_stand_01_is_refused_and_an_older_excess_is_on_compliance(
         app, client, make):
     admin_of(app, client, make, "sapezal")
     with app.app_context():
@@ -196,30 +248,29 @@ def test_a_fifth_taxi_on_sapezal_stand_01_warns_and_shows_on_the_compliance_page
         page = save(client, "/cadastro/veiculos/novo",
                     taxi_form(f"QBZ3C{i:02d}", cpfs[i], stand_code="01"))
         assert limits_card(page) == "", i               # 4 cars: the stand's number
-    page = save(client, "/cadastro/veiculos/novo", taxi_form("QBZ3C09", cpfs[4], stand_code="01"))
-    card = limits_card(page)
+    before = written(app)
+    r = client.post_form("/cadastro/veiculos/novo", taxi_form("QBZ3C09", cpfs[4], stand_code="01"))
+    assert r.status_code == 422
     assert "Ponto 01 (Av. Surubim Jaú - Ponto de Ônibus) tem 5 veículos: a capacidade do " \
-           "ponto é 4" in card
-    assert 'href="/leis/sapezal-lei-060-1998-taxi#art-14"' in card and "Art. 14" in card
+           "ponto é 4 (Lei 060/1998, Art. 14). A lei não admite exceção" in refusal(r)
+    assert written(app) == before
+    # a stand whose number the town lowers below its cars (a new decree of the stands): a
+    # warning on the stand and on /conformidade, and editing a car of that stand is not
+    # refused, since the edit adds no car to it
+    save(client, f"/cadastro/pontos/{stand_id}/editar",
+         {"code": "01", "place": "Av. Surubim Jaú - Ponto de Ônibus", "capacity": "3",
+          "service": "taxi", "legal_basis": "Lei 060/1998 (Sapezal), Art. 14"})
     stand_page = text(client.get(f"/cadastro/pontos/{stand_id}"))
-    assert "a capacidade do ponto é 4" in limits_card(stand_page)
+    assert "a capacidade do ponto é 3" in limits_card(stand_page)
     compliance = text(client.get("/conformidade"))
     section = compliance[compliance.index("Lotação dos pontos"):]
-    assert "tem 5 veículos: a capacidade do ponto é 4" in section
+    assert "tem 4 veículos: a capacidade do ponto é 3" in section
     assert f'href="/cadastro/pontos/{stand_id}">Ponto 01</a>' in section
-
-
-def test_a_stand_within_its_capacity_is_not_on_the_compliance_page(app, client, make):
-    admin_of(app, client, make, "sapezal")
     with app.app_context():
-        s = factories.stand("sapezal", code="05", place="Av. Surubim - Mercado Sapezal",
-                            capacity=1, service="taxi",
-                            legal_basis="Lei 060/1998 (Sapezal), Art. 14")
-        v = factories.vehicle("sapezal", "taxi", stand=s)
-        factories.licence(v)
-        db.session.commit()
-    compliance = text(client.get("/conformidade"))
-    assert "Lotação dos pontos" in compliance and "Nenhum ponto acima da capacidade." in compliance
+        vehicle_id = db.session.scalar(select(Vehicle.id).filter_by(plate="QBZ3C00"))
+    r = client.post_form(f"/cadastro/veiculos/{vehicle_id}/editar",
+                         taxi_form("QBZ3C00", cpfs[0], stand_code="01", colour="Prata"))
+    assert r.status_code == 303, refusal(r)
 
 
 # ------------------------------------------------- unpaid fines (Nortelândia 127 Arts. 23 and 34)
@@ -287,7 +338,7 @@ def test_other_towns_do_not_bar_a_licence_for_a_debt(app, client, make):
 
 
 # ------------------------------------------------ quota per inhabitants (Nova Santa Helena Art. 3)
-def test_nova_santa_helena_quota_per_750_inhabitants(app, client, make):
+def test_nova_santa_helena_refuses_a_licence_past_1_taxi_per_750_inhabitants(app, client, make):
     make(factories.town, "nova-santa-helena", seat=1500, interior=0)   # 1500 / 750 = 2 taxis
     admin_of(app, client, make, "nova-santa-helena")
     licensed_taxis(app, "nova-santa-helena", 1)
@@ -295,13 +346,17 @@ def test_nova_santa_helena_quota_per_750_inhabitants(app, client, make):
     page = save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-N2"))
     assert limits_card(page) == ""
     plate, _ = new_taxi(app, "nova-santa-helena")
-    card = limits_card(save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-N3")))
-    assert "3 veículos licenciados: o limite da lei é 2" in card and "1500 habitantes" in card
-    assert "Lei 535/2013, Art. 3, § 3º" in card
+    before = written(app)
+    r = client.post_form("/cadastro/alvaras/novo", licence_form(plate, "AL-N3"))
+    assert r.status_code == 422
+    why = refusal(r)
+    assert "3 veículos licenciados: o limite da lei é 2" in why and "1500 habitantes" in why
+    assert "Lei 535/2013, Art. 3, § 3º" in why and "A lei não admite exceção" in why
+    assert written(app) == before
 
 
 # ------------------------------------------------------- company share (Sapezal Art. 3 § único)
-def test_a_company_above_20_percent_of_sapezal_taxis_is_warned(app, client, make):
+def test_a_company_above_20_percent_of_sapezal_taxis_is_refused(app, client, make):
     admin_of(app, client, make, "sapezal")
     licensed_taxis(app, "sapezal", 4)
     with app.app_context():
@@ -310,9 +365,13 @@ def test_a_company_above_20_percent_of_sapezal_taxis_is_warned(app, client, make
         db.session.commit()
     first = save(client, "/cadastro/alvaras/novo", licence_form(plates[0], "AL-E1"))
     assert limits_card(first) == ""                               # 1 of 5 = 20%: the ceiling
-    card = limits_card(save(client, "/cadastro/alvaras/novo", licence_form(plates[1], "AL-E2")))
-    assert "tem 2 de 6 veículos (33,3%): o limite por empresa é 20,0%" in card
-    assert "Lei 060/1998, Art. 3, parágrafo único" in card
+    before = written(app)
+    r = client.post_form("/cadastro/alvaras/novo", licence_form(plates[1], "AL-E2"))
+    assert r.status_code == 422
+    why = refusal(r)
+    assert "tem 2 de 6 veículos (33,3%): o limite por empresa é 20,0%" in why
+    assert "Lei 060/1998, Art. 3, parágrafo único" in why and "não admite exceção" in why
+    assert written(app) == before
 
 
 # ----------------------------------------- one licence per self-employed driver (Sapezal Art. 13)
@@ -346,3 +405,24 @@ def test_a_100_cc_moto_taxi_in_tapurah_is_warned_a_160_cc_one_is_not(app, client
     assert "Motocicleta de 100 cc" in card and "Lei 406/2001, Art. 13" in card
     assert limits_card(save(client, "/cadastro/veiculos/novo",
                             moto_form("QCA1B12", cpfs[1], "160"))) == ""
+
+
+def test_bringing_back_a_revoked_licence_past_the_fleet_cap_is_refused(app, client, make):
+    """Nortelândia 127 Art. 3: six taxis licensed, a seventh's revoked Alvará reactivated
+    would make seven; refused with the article, its status unchanged."""
+    admin_of(app, client, make, "nortelandia")
+    licensed_taxis(app, "nortelandia", 6)
+    with app.app_context():
+        v = factories.vehicle("nortelandia", "taxi")
+        lic = factories.licence(v, status=Status.REVOKED)
+        db.session.commit()
+        lic_id = lic.id
+    before = written(app)
+    r = client.post_form(f"/cadastro/alvaras/{lic_id}/situacao",
+                         {"to_status": "active", "reason": "Recurso aceito pela Secretaria"})
+    assert r.status_code == 422, text(r)[:500]
+    assert "7 veículos licenciados: o limite da lei é 6" in text(r)
+    assert "Lei 127/2009, Art. 3" in text(r)
+    with app.app_context():
+        assert db.session.get(Licence, lic_id).status.value == "revoked"
+    assert written(app) == before

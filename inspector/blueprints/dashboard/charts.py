@@ -11,6 +11,7 @@ from itertools import count
 from markupsafe import Markup, escape
 
 WIDTH = 340
+LEGEND_HALF = 22     # characters of an 11-unit legend that fit half the width
 _ids = count(1)
 
 
@@ -81,7 +82,9 @@ def stacked(title: str, labels: Sequence[str], parts: Sequence[Sequence[float]],
     """Horizontal bars cut in parts (states of acts, standing of a fleet), with a legend;
     part k takes the class `<prefix>-k`."""
     row, left = 34, 2
-    legend_rows = (len(names) + 1) // 2
+    # two legend columns when every name fits half the width, else one: never cut a name
+    per_row = 2 if max((len(n) for n in names), default=0) <= LEGEND_HALF else 1
+    legend_rows = (len(names) + per_row - 1) // per_row
     height = max(len(parts), 1) * row + 8 + legend_rows * 18
     total_max = max((sum(p) for p in parts), default=0) or 1
     room = WIDTH - left - 50
@@ -101,9 +104,9 @@ def stacked(title: str, labels: Sequence[str], parts: Sequence[Sequence[float]],
         body.append(f'<text class="value" x="{x + 4:.1f}" y="{y + 26}">{_num(sum(values))}</text>')
     y0 = max(len(parts), 1) * row + 10
     for k, name in enumerate(names):
-        x, y = (k % 2) * (WIDTH / 2), y0 + (k // 2) * 18
+        x, y = (k % per_row) * (WIDTH / 2), y0 + (k // per_row) * 18
         body.append(f'<rect class="{prefix}-{k}" x="{x + 2:.1f}" y="{y}" width="12" height="12"/>'
-                    f'<text class="legend" x="{x + 18:.1f}" y="{y + 11}">{escape(_cut(name, 24))}</text>')
+                    f'<text class="legend" x="{x + 18:.1f}" y="{y + 11}">{escape(name)}</text>')
     return _svg(title, height, body)
 
 
@@ -111,7 +114,8 @@ def lines(title: str, labels: Sequence[str], series: dict[str, Sequence[float | 
           percent: bool = True) -> Markup:
     """Lines over days (the share of the fleet regular), 0 to 100 %, one per series (class
     `line-k`, with a dot on each recorded day); gaps where a day was not recorded."""
-    height, top, bottom, left, right = 170, 12, 40, 30, 8
+    # room on the left for "100%" written at the tick size
+    height, top, bottom, left, right = 170, 12, 40, 40, 8
     n = len(labels)
     inner_w, inner_h = WIDTH - left - right, height - top - bottom
     body = []

@@ -5,7 +5,7 @@ plain GET (htmx swaps only the figures). The figures of a town, period and audit
 are rendered once and reused until anything of the town changes (render_cache.py)."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from flask import (
@@ -78,6 +78,8 @@ def _content(town: int, period: stats.Period, today) -> str:
     fleet_today = stats.fleet_today(town, today)
     vistoria_figures = vistorias.figures(town, period.first, period.last, today)
     trend = stats.fleet_trend(town, period)
+    causes = stats.irregular_by_cause(town, today)
+    expiring = stats.expiring(town, today)
     db.session.commit()   # the day's fleet counts, when first computed
     states = list(stats.ACT_STATES)
     names = [{"decided": "Decididos, já entregues"}.get(s, stats.ACT_STATES[s][0]) for s in states]
@@ -102,6 +104,9 @@ def _content(town: int, period: stats.Period, today) -> str:
                                [[k.states[s] - (k.states["awaiting_delivery"] if s == "decided"
                                                 else 0) for s in states]   # parts add up
                                 for k in acts], names),
+        "causes": charts.bars("Veículos irregulares por causa",
+                              [f"{c.label} ({c.service_label})" for c in causes],
+                              [c.vehicles for c in causes]),
         "reports": charts.bars("Denúncias por tipo", [r[1] for r in reports.by_category],
                                [r[2] for r in reports.by_category]),
     }
@@ -117,7 +122,25 @@ def _content(town: int, period: stats.Period, today) -> str:
         fines=fines, issued=issued, reports=reports, fleet_today=fleet_today, trend=trend,
         services=services, service_labels=stats.SERVICE_LABELS, charts=pictures, brl=brl,
         pct=_pct, today=today, args=period.args(), exports=EXPORT_LABELS,
-        vistorias=vistoria_figures)
+        vistorias=vistoria_figures, causes=causes, expiring=expiring, windows=stats.WINDOWS,
+        folded=_folded(buckets, insp.buckets), plural=plural)
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """'1 vistoria', '0 vistorias', '2 vistorias' (pt-BR: only 1 is singular)."""
+    return f"{n} {one if n == 1 else many}"
+
+
+def _folded(buckets, counts) -> list[tuple[date, date, int]]:
+    """The period's weeks or months as table rows, each run of empty ones folded into one row
+    (first day, last day, count): a quiet quarter is one line, not twelve rows of zeros."""
+    rows: list[tuple[date, date, int]] = []
+    for b, n in zip(buckets, counts):
+        if n == 0 and rows and rows[-1][2] == 0:
+            rows[-1] = (rows[-1][0], b.last, 0)
+        else:
+            rows.append((b.first, b.last, n))
+    return rows
 
 
 def _pct(share: float | None) -> str:
@@ -139,20 +162,43 @@ def fleet_list():
     or neither: the bare address lists the whole fleet."""
     service = request.args.get("servico", "")
     asked = request.args.get("situacao", "")
+    cause = request.args.get("causa", "")
     if (service and service not in stats.SERVICE_LABELS) or (asked and asked not in STANDING_ARGS):
         abort(400, "Filtro inválido: use servico=taxi ou mototaxi e situacao=regular, "
                    "irregular ou suspenso, ou abra a lista sem filtro para ver a frota inteira.")
+    if cause and cause not in stats.CAUSE_LABELS:
+        abort(400, "Filtro inválido: a causa pedida não existe; abra a lista pelo painel.")
     standing = STANDING_ARGS.get(asked, "")
     today = clock.today(g.user.municipality)
+    standings = [standing] if standing else \
+        [s for s in stats.STANDING_LABELS if not cause or s != "regular"]
     rows = [(v, reasons, s, st) for s in ([service] if service else stats.SERVICE_LABELS)
-            for st in ([standing] if standing else stats.STANDING_LABELS)
-            for v, reasons in stats.vehicles_in(town_id(), s, st, today)]
+            for st in standings
+            for v, reasons in stats.vehicles_in(town_id(), s, st, today, cause)]
     rows.sort(key=lambda r: (r[0].prefix or "", r[0].plate))
     return render_template("dashboard/fleet.html", rows=rows, today=today, service=service,
                            standing=standing, services=stats.SERVICE_LABELS,
                            standings=stats.STANDING_LABELS, standing_words=STANDING_WORDS,
+                           cause=cause, cause_label=stats.cause_label(cause) if cause else "",
                            service_label=stats.SERVICE_LABELS.get(service, "Frota"),
                            standing_label=stats.STANDING_LABELS.get(standing, "todos os veículos"))
+
+
+@bp.get("/vencimentos")
+@VIEWERS
+def falling_due():
+    """Documents in force whose last day falls within ?dias=30|60|90 (of one kind, with
+    ?documento=alvara|permissao|seguro|registro|cnh, or all): the dashboard's "vencem em"."""
+    kind = request.args.get("documento", "")
+    days = request.args.get("dias", "90")
+    if (kind and kind not in stats.DOCUMENTS) or days not in {str(w) for w in stats.WINDOWS}:
+        abort(400, "Filtro inválido: use documento=alvara, permissao, seguro, registro ou cnh "
+                   "e dias=30, 60 ou 90.")
+    today = clock.today(g.user.municipality)
+    rows = stats.falling_due(town_id(), today, int(days), kind or None)
+    return render_template("dashboard/due.html", rows=rows, today=today, kind=kind,
+                           days=int(days), until=today + timedelta(days=int(days)),
+                           documents=stats.DOCUMENTS, windows=stats.WINDOWS)
 
 
 @bp.get("/pagamentos")

@@ -2,9 +2,10 @@
 
 The dry run keeps the uploaded bytes in the instance folder under a random token tied
 to the admin and the town; "Importar" validates them again (the registry may have
-changed meanwhile) and commits only if every row is still good. The law's limits the
-file breaks (warnings) are listed on the dry run and, kept the same way under a new token,
-on the page "Importar" goes back to.
+changed meanwhile) and commits only if every row is still good and no cap of the law is
+passed (registry.caps: refused, or with the decree and a reason where the law lets the town
+pass it). The law's other limits the file breaks (warnings) are listed on the dry run
+and, kept the same way under a new token, on the page "Importar" goes back to.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from flask import (
     url_for,
 )
 
+from inspector import registry
 from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.imports import (
@@ -132,6 +134,7 @@ def _page(status: int = 200, **context) -> tuple[str, int]:
     context.setdefault("token", None)
     context.setdefault("filename", "")
     context.setdefault("done", None)
+    context.setdefault("override_reason", "")
     return render_template("imports/upload.html", columns=COLUMNS, max_rows=MAX_ROWS,
                            max_mb=MAX_BYTES // (1024 * 1024), example=examples(local_today()),
                            **context), status
@@ -172,13 +175,17 @@ def confirm():
     if kept is None:
         return _page(422, refused="Este envio expirou ou não é seu. Envie o arquivo de novo.")
     data, filename = kept
+    reason = request.form.get(registry.law_caps.REASON_FIELD, "")[:1000]
     try:
         report: ImportReport = import_registry(town_id(), data, actor=g.user,
-                                               source=f"planilha {filename}")
+                                               source=f"planilha {filename}",
+                                               override_reason=reason)
     except FileRefused as e:
         return _page(422, refused=f"Arquivo recusado: {e}.", filename=filename)
     if not report.ok:
-        return _page(422, report=report, filename=filename)
+        # a cap the town may pass by decree, without the decree and reason: ask again
+        return _page(422, report=report, filename=filename, override_reason=reason.strip(),
+                     token=token if report.needs_reason else None)
     db.session.commit()
     _drop(token)
     limits = report.limits_summary()

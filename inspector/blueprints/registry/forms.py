@@ -6,6 +6,8 @@ from werkzeug.datastructures import FileStorage, MultiDict
 from inspector import registry
 from inspector.blueprints.registry.kinds import Kind
 from inspector.errors import ValidationFailed
+from inspector.extensions import db
+from inspector.models import Municipality
 
 
 def read(kind: Kind, form: MultiDict) -> dict[str, str]:
@@ -35,11 +37,29 @@ def prefill(kind: Kind, args: MultiDict) -> dict[str, str]:
     return {f.name: args.get(f.name, "").strip()[:200] for f in kind.fields if f.type != "file"}
 
 
-def save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict, obj, actor):
+# The records whose save may pass a cap of the law (the fleet, a company's share, a stand).
+CAPPED = ("vehicle", "licence")
+
+
+def save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict, obj, actor,
+         override_reason: str = ""):
     """Save through the service; a driver's photo is checked and stored in the same step.
 
-    Every problem is reported at once: a bad photo and a bad CPF come back together.
+    Every problem is reported at once: a bad photo and a bad CPF come back together. A
+    vehicle or licence that would pass a cap of the law is refused (registry.CapExceeded),
+    or saved with the reason where the law lets the town pass it (registry.caps).
     """
+    if kind.key in CAPPED:
+        municipality = db.session.get(Municipality, town)
+        before = registry.law_caps.use(municipality)
+        saved = _save(kind, service, town, data, files, obj, actor)
+        registry.law_caps.check(municipality, before, reason=override_reason, actor=actor,
+                            what=f"{kind.key} {kind.name_of(saved)}")
+        return saved
+    return _save(kind, service, town, data, files, obj, actor)
+
+
+def _save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict, obj, actor):
     upload: FileStorage | None = files.get("photo") if kind.key == "driver" else None
     jpeg, photo_errors = None, {}
     if upload is not None and upload.filename:

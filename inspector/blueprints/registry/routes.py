@@ -26,7 +26,7 @@ from inspector.blueprints.registry.kinds import KINDS, LISTED, Kind
 from inspector.blueprints.registry.labels import OTHER_FIELDS, label
 from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db, htmx
-from inspector.models import Role
+from inspector.models import Municipality, Role
 from inspector.security import get_in_town, roles_required, town_id
 
 bp = Blueprint("registry", __name__, url_prefix="/cadastro")
@@ -129,15 +129,19 @@ def form_view(kind: Kind, editing: bool):
     def view(ident: int | None = None):
         obj = get_in_town(kind.model, ident) if editing else None
         errors: dict[str, str] = {}
+        over_cap = None   # the caps of the law a refused save passes, if the town may pass them
+        reason = request.form.get(registry.law_caps.REASON_FIELD, "").strip()[:1000]
         if request.method == "POST":
             values = forms.read(kind, request.form)
             try:
                 saved = forms.save(kind, service(), town_id(), values, request.files, obj,
-                                   g.user)
+                                   g.user, override_reason=reason)
                 db.session.commit()
             except ValidationFailed as e:  # one view draws the form for GET and POST alike
                 db.session.rollback()
                 errors = in_form_order(kind, e.errors) or {"_": "os dados enviados têm erros"}
+                if isinstance(e, registry.CapExceeded) and e.overridable:
+                    over_cap = e.breaches
             else:
                 flash_saved(kind, saved, editing)
                 return go(detail_url(kind, saved))
@@ -152,7 +156,7 @@ def form_view(kind: Kind, editing: bool):
         return page_or_fragment("registry/form.html", "registry/_form.html",
                                 422 if errors else 200, kind=kind, obj=obj, values=values,
                                 errors=errors, action=action, cancel_url=cancel_url,
-                                town=town_id(),
+                                town=town_id(), over_cap=over_cap, override_reason=reason,
                                 limits=registry.limits_for(obj) if obj is not None
                                 and not errors else [],
                                 section=kind.plural if kind.listed else "vehicles")
@@ -209,8 +213,15 @@ def status_view(kind: Kind):
         values = {"to_status": request.form.get("to_status", ""),
                   "reason": request.form.get("reason", "")}
         try:
+            # a licence brought back counts in the fleet again: the caps of the law hold, and
+            # where the town may pass one by decree the change's reason is the one recorded
+            town = db.session.get(Municipality, town_id()) if kind.key == "licence" else None
+            before = registry.law_caps.use(town) if town is not None else None
             change = service().change_status(obj, values["to_status"], values["reason"],
                                              actor=g.user)
+            if town is not None:
+                registry.law_caps.check(town, before, reason=values["reason"], actor=g.user,
+                                        what=f"licence {kind.name_of(obj)}")
             db.session.commit()
         except ValidationFailed as e:  # one view draws the form for GET and POST alike
             db.session.rollback()

@@ -111,6 +111,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
     folded = [i for i in insp.items if i not in open_items]
     return {"insp": insp, "acts": acts, "by_item": by_item, "checks": checks,
             "registry": registry, "open_items": open_items, "folded_items": folded,
+            "bulk": inspections.bulk_answers(insp),
             "state": enforcement.inspection_review_state(insp, acts), "body": body,
             "options": {a.id: enforcement.amend_options(a) for a in acts
                         if a.status == SanctionStatus.PROPOSED},

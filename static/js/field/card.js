@@ -231,18 +231,19 @@ export function resultCard(details, verification = null, scan = null) {
   const situation = judged ? { ...situationOf(judged, verification), ownCredential: Boolean(scanned) } : null;
   const warnings = (standing && standing.warnings) || [];
   const inForce = credentials.find((c) => c.status === "active" && (!scanned || c.id !== scanned.id));
-  // On a 360 px phone in the street: the verdict first, in one box (the scanned
-  // code's line inside it), the plate, then everything else folded in <details>; "Iniciar
-  // vistoria" follows the card (sticky, app.html) without scrolling.
+  // On a 360 px phone in the street: the plate, prefix, model and colour the agent checks
+  // against the vehicle in front of them, then the verdict in one box (the scanned code's line
+  // inside it), then everything else folded in <details>; "Iniciar vistoria" follows the card
+  // (a sticky bar, app.html) without scrolling.
   const line = verification ? verdictBanner(verification, judged, { inside: Boolean(judged) }) : null;
   const own = standingBox(vehicle, standing, situation);
   const open = notices.length;
   return el("article", { class: "card result", dataset: { vehicleId: vehicle.id } },
-    judged ? situationBanner(judged, verification, line) : [line, own],
     el("h1", { class: "plate" }, vehicle.plate || "—",
       vehicle.prefix ? el("span", { class: "prefix" }, ` · prefixo ${vehicle.prefix}`) : null),
     el("p", { class: "vehicle-line" }, [serviceLabel(vehicle.service), vehicle.make_model, vehicle.colour,
       vehicle.year_of_manufacture].filter(Boolean).join(" · ")),
+    judged ? situationBanner(judged, verification, line) : [line, own],
     el("details", { class: "card-details" },
       el("summary", {}, "Detalhes: validades, condutores, vistoria",
         open ? `, ${plural(open, "notificação em aberto", "notificações em aberto")}` : ", notificações",

@@ -101,6 +101,7 @@ export async function saveInspection(draft) {
     });
     const item = { item_id: a.itemId, result: a.result, note: a.note || "", photos: declared };
     if (a.grant) item.grant = a.grant; // Tapurah Art. 19, chosen by the agent (grant.js)
+    if (a.bulk && a.result === "ok") item.bulk = true; // "Marcar os demais como conformes" (older servers: absent)
     // what the registry knew, and whether the agent overruled it (docs/sync.md §2)
     if (a.registry) item.registry = { reason: a.registry, overruled: a.result !== "fail" };
     return item;
@@ -128,6 +129,8 @@ export async function saveInspection(draft) {
 
 // ---------- the form ----------
 
+const GAPS_SHOWN = 5; // gap numbers shown before "ver todos"
+
 /** The checklist form of one inspection, wired to the elements of #screen-inspection. */
 export class InspectionForm {
   constructor(root) {
@@ -147,6 +150,8 @@ export class InspectionForm {
       this.remember();
     });
     root.querySelector("#gps").addEventListener("click", () => this.locate());
+    root.querySelector("#bulk-ok").addEventListener("click", () => this.markRest());
+    root.querySelector("#bulk-undo").addEventListener("click", () => this.undoRest());
     this.ackName = root.querySelector("#ack-name");
     this.ackError = root.querySelector("#ack-name-error");
     this.ackName.addEventListener("input", () => {
@@ -179,10 +184,14 @@ export class InspectionForm {
       const a = kept.get(item.id);
       const registry = known.byItem[item.id] || null; // pre-marked "Não conforme", with why
       return { item, registry, result: a ? a.result : registry ? "fail" : null,
-        note: a ? a.note || "" : "", photos: a ? a.photos || [] : [], grant: a ? a.grant || null : null };
+        note: a ? a.note || "" : "", photos: a ? a.photos || [] : [], grant: a ? a.grant || null : null,
+        bulk: Boolean(a && a.bulk) };
     });
     this.renderKnown(known.loose);
+    this.bulkUndo = null;
+    this.showBulk();
     this.gapsShown = false;
+    this.gapsOpen = false;
     this.root.querySelector("#inspection-gaps").hidden = true;
     const kindLabel = context.plan ? context.plan.label : "Vistoria";
     this.root.querySelector("#inspection-title").textContent =
@@ -272,7 +281,7 @@ export class InspectionForm {
     const driver = this.driver === undefined ? "none" : this.driver === null ? "other" : this.driver.id;
     return { id: this.id, context: this.context, startedAt: this.startedAt, location: this.location,
       answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result, note: a.note,
-        photoIds: a.photos.map((p) => p.id), grant: a.grant || null })),
+        photoIds: a.photos.map((p) => p.id), grant: a.grant || null, bulk: Boolean(a.bulk) })),
       driver, otherName: this.otherName.value, ackName: this.ackName.value, autoName: this.autoName,
       shortenUntil: this.root.querySelector("#shorten-until").value,
       shortenReason: this.root.querySelector("#shorten-reason").value,
@@ -332,7 +341,55 @@ export class InspectionForm {
     bar.max = n;
     bar.value = done(this.answers);
     (this.groups || []).forEach((g) => { g.count.textContent = `(${done(g.answers)} de ${g.answers.length})`; });
+    this.showBulk();
     this.refreshGaps();
+  }
+
+  /** "Marcar os demais como conformes": every item still without an answer becomes "Conforme",
+   * flagged `bulk` in the body (docs/sync.md §2), undoable until another one is marked. */
+  markRest() {
+    const open = this.answers.map((a, i) => [a, i]).filter(([a]) => !a.result);
+    if (!open.length) return;
+    open.forEach(([a, i]) => {
+      a.result = "ok";
+      a.bulk = true;
+      const radio = this.nodes[i].querySelector('input[value="ok"]');
+      radio.checked = true;
+      this.showAnswer(this.nodes[i], a);
+      this.nodes[i].classList.remove("is-missing");
+    });
+    this.bulkUndo = open.map(([a]) => a);
+    this.progress();
+    this.remember();
+  }
+
+  /** Undo the last "os demais": those items are unanswered again (unless answered since). */
+  undoRest() {
+    (this.bulkUndo || []).forEach((a) => {
+      if (!a.bulk) return;
+      const i = this.answers.indexOf(a);
+      a.result = null;
+      a.bulk = false;
+      this.nodes[i].querySelectorAll('input[type="radio"]').forEach((r) => { r.checked = false; });
+      this.showAnswer(this.nodes[i], a);
+    });
+    this.bulkUndo = null;
+    this.progress();
+    this.remember();
+    this.root.querySelector("#bulk-ok").focus();
+  }
+
+  /** The button while items are open; after a tap, what it did and "Desfazer". */
+  showBulk() {
+    const open = (this.answers || []).filter((a) => !a.result).length;
+    const undo = (this.bulkUndo || []).filter((a) => a.bulk).length;
+    const button = this.root.querySelector("#bulk-ok");
+    button.hidden = !open;
+    button.textContent = open === 1 ? "Marcar o item que falta como conforme" : "Marcar os demais como conformes";
+    const done = this.root.querySelector("#bulk-done");
+    done.hidden = !undo;
+    this.root.querySelector("#bulk-text").textContent = undo === 1
+      ? "1 item marcado como conforme de uma vez." : `${undo} itens marcados como conformes de uma vez.`;
   }
 
   /** Reasons the registry knows that no checklist item asks about: said above the list. */
@@ -363,15 +420,20 @@ export class InspectionForm {
     node.dataset.label = item.label;
     node.id = `item-${index + 1}`;
     node.querySelector(".item-label").textContent = `${index + 1}. ${item.label}`;
-    node.querySelector(".item-help").textContent = item.help || "";
+    const help = node.querySelector(".item-help");
+    help.textContent = item.help || "";
+    help.hidden = !item.help;
     const registry = node.querySelector(".item-registry");
     registry.hidden = !answer.registry;
     if (answer.registry) registry.querySelector(".item-registry-text").textContent = answer.registry;
     // The citation one tap away: the law's own words work offline, the full text online.
     const cite = node.querySelector(".item-cite");
     const c = item.citation || {};
-    if (c.law || c.law_slug) {
-      cite.querySelector("summary").textContent = [c.law, c.article].filter(Boolean).join(", ");
+    if (c.law || c.law_slug || item.help) {
+      // the row's last cell: the article alone ("Art. 2"); the law's name where it unfolds
+      cite.querySelector("summary").textContent = c.article || c.law || "Detalhes";
+      cite.querySelector("summary").setAttribute("aria-label", `${[c.law, c.article].filter(Boolean).join(", ") || "Detalhes"}: o que conferir`);
+      cite.querySelector(".item-where").textContent = [c.law, c.article].filter(Boolean).join(", ");
       cite.querySelector(".item-quote").textContent = c.quote ? `“${c.quote}”` : "";
       const link = cite.querySelector(".item-law");
       if (c.law_slug) link.href = lawHref(c);
@@ -383,6 +445,7 @@ export class InspectionForm {
       radio.name = `item-${index}`;
       radio.addEventListener("change", () => {
         answer.result = radio.value;
+        answer.bulk = false; // answered by hand: no longer "os demais"
         this.showAnswer(node, answer);
         node.classList.remove("is-missing");
         this.progress();
@@ -567,14 +630,24 @@ export class InspectionForm {
     this.gapsShown = gaps.length > 0;
     box.hidden = !gaps.length;
     if (!gaps.length) return;
-    const kinds = [...new Set(gaps.map((g) => g.what))];
+    // a few numbers on one or two lines; more fold behind "ver todos" (never a box that
+    // takes the screen, never a list cut short)
+    const shown = this.gapsOpen || gaps.length <= GAPS_SHOWN ? gaps : gaps.slice(0, GAPS_SHOWN);
+    const kinds = [...new Set(shown.map((g) => g.what))];
+    const more = gaps.length - shown.length;
+    const toggle = gaps.length > GAPS_SHOWN ? el("button", { type: "button", class: "link-button gaps-toggle",
+      "aria-expanded": String(this.gapsOpen), onclick: () => {
+        this.gapsOpen = !this.gapsOpen;
+        this.showGaps(this.problems(), false);
+        this.root.querySelector(".gaps-toggle").focus();
+      } }, this.gapsOpen ? "recolher" : `ver todos (mais ${more})`) : null;
     box.replaceChildren(`${gaps.length === 1 ? "Falta 1 item" : `Faltam ${gaps.length} itens`}: `,
       ...kinds.flatMap((what, k) => [k ? "; " : "", `${what} em `,
-        ...gaps.filter((g) => g.what === what).flatMap((g, i) => [i ? ", " : "",
+        ...shown.filter((g) => g.what === what).flatMap((g, i) => [i ? ", " : "",
           el("a", { href: `#${g.node.id}`, title: g.node.dataset.label, onclick: (e) => {
             e.preventDefault();
             this.goTo(g);
-          } }, String(g.index + 1))])]), ".");
+          } }, String(g.index + 1))])]), more ? "… " : ".", toggle ? " " : "", toggle || "");
     if (jump) this.goTo(gaps[0]);
   }
 
@@ -631,7 +704,7 @@ export class InspectionForm {
       location: this.location, acknowledgement, driver,
       answers: this.answers.map((a) => ({ itemId: a.item.id, result: a.result, registry: a.registry,
         note: a.result === "fail" || a.registry ? a.note : "", photos: a.result === "fail" ? a.photos : [],
-        grant: grantOf(a) })),
+        grant: grantOf(a), bulk: Boolean(a.bulk) })),
     });
     this.close();
     return id;

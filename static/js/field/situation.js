@@ -74,8 +74,11 @@ function expiredRegistration(expiry, req) {
 export function driverProblems(driver, req = null) {
   const out = [];
   if (driver.status === "suspended" && !ended(driver)) {
-    out.push({ rule_id: "driver.registration.suspended", state: "suspended", text: `SUSPENSO${untilText(driver.suspended_until)}`,
-      until: driver.suspended_until });
+    // the act behind it says why, with its article, as the passenger's page does
+    const cause = driver.cause || null;
+    out.push({ rule_id: "driver.registration.suspended", state: "suspended",
+      text: `SUSPENSO${untilText(driver.suspended_until)}${causeWhy(cause)}`, until: driver.suspended_until,
+      citation: cause && cause.citation && cause.citation.law ? cause.citation : null });
   } else if (driver.status && driver.status !== "active" && driver.status !== "suspended") {
     // an act behind it: its day, cause and article ("registro CANCELADO em …"), as the engine
     const cause = driver.status === "revoked" ? driver.cause : null;

@@ -53,7 +53,12 @@ def _scan(playwright_instance, live_server, world, url, tmp_path):
 def _looks(banner) -> dict:
     return banner.evaluate("""(el) => {
         const title = el.querySelector('.situation-title');
-        return {first: el.parentElement.firstElementChild === el,
+        // right under the plate, prefix, model and colour the agent checks against the
+        // vehicle, and the first thing after them
+        const before = el.previousElementSibling;
+        return {first: Boolean(before && before.classList.contains('vehicle-line')
+                               && before.previousElementSibling.classList.contains('plate')
+                               && before.previousElementSibling === el.parentElement.firstElementChild),
                 size: parseFloat(getComputedStyle(title).fontSize),
                 bg: getComputedStyle(el).backgroundColor, fg: getComputedStyle(el).color};
     }""")
@@ -72,7 +77,7 @@ def test_a_suspended_riders_vest_qr_says_so_on_top(playwright_instance, live_ser
     expect(banner.locator(".situation-lines > li")).to_have_text(
         [f"Condutor SUSPENSO até {day} — {RIDER}"])
     looks = _looks(banner)
-    assert looks["first"]                                       # the very top of the card
+    assert looks["first"]                             # the top of the card, under the plate
     assert looks["size"] >= 32                                  # readable at arm's length
     assert looks["bg"] == "rgb(176, 0, 32)" and looks["fg"] == "rgb(255, 255, 255)"
     # the moto-taxi itself is in order, said in words: no green REGULAR under the red banner
