@@ -10,7 +10,6 @@ day recomputes everything (dates expire without any entry).
 """
 from __future__ import annotations
 
-import json
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from inspector import laws
+from inspector import audit, laws
 from inspector.extensions import db
 from inspector.models import AuditEntry, Holder, Licence, Permit, Vehicle, vehicle_drivers
 
@@ -137,12 +136,7 @@ def affected_vehicles(town_id: int, since: int, version: int) -> set[int]:
 
 
 def _load(snapshot: str | None) -> dict:
-    if not snapshot:
-        return {}
-    try:
-        value = json.loads(snapshot)
-    except ValueError:
-        return {}
+    value = audit.values(snapshot)
     return value if isinstance(value, dict) else {}
 
 

@@ -391,7 +391,7 @@ def test_a_licence_revoked_after_the_snapshot_is_accepted_and_flagged(app, api, 
     assert r.json["registry_changed"] is False
     with app.app_context():
         insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
-        changes = json.loads(insp.registry_changes)
+        changes = insp.registry_changes
         assert any(c["entity"] == "licence" and c["entity_id"] == str(lic_id) for c in changes)
         town, insp_id = insp.municipality_id, insp.id
     # the supervisor reads the change in words, in local time, linked to the record

@@ -15,7 +15,6 @@ from inspector import clock, enforcement
 from inspector.blueprints.fragments import wants_fragment
 from inspector.blueprints.review.blueprint import VIEWERS, bp, go
 from inspector.clock import now
-from inspector.enforcement import loads
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Appeal, Inspection, Role, Sanction, SanctionStatus
@@ -31,7 +30,7 @@ def act_context(act: Sanction, errors: dict | None = None, code: str | None = No
     return {"act": act, "act_errors": errors or {}, "access_code": code, "message": message,
             "act_options": enforcement.amend_options(act)
             if act.status == SanctionStatus.PROPOSED else [],
-            "loads": loads, "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS,
+            "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS,
             "suspensive": SUSPENSIVE,
             # the delivery's date picker offers the days the service accepts (decision..today)
             "today": clock.town_day(g.user.municipality, now()),

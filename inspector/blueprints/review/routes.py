@@ -13,7 +13,7 @@ from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.blueprints.review import actions, fines, photos  # noqa: F401  (register their routes on bp)
 from inspector.blueprints.review.blueprint import VIEWERS, bp
 from inspector.clock import LOCAL_TZ, aware, now
-from inspector.enforcement import LIST_GROUPS, loads
+from inspector.enforcement import LIST_GROUPS
 from inspector.extensions import db
 from inspector.inspections import evidence_state
 from inspector.models import (
@@ -204,7 +204,7 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
     for a in acts:
         by_item.setdefault(a.inspection_item_id, []).append(a)
     checks = {p.id: evidence_state(p) for p in insp.photos}
-    body = loads(insp.body) or {}
+    body = insp.payload
     registry = inspections.check_registry(insp, insp.items, body.get("driver"))
     # On a phone the answers that need the supervisor come first, open; the ones that agree
     # with the agent and the registry wait folded in one <details>.
@@ -217,8 +217,8 @@ def inspection_context(insp: Inspection, errors: dict | None = None,
             "options": {a.id: enforcement.amend_options(a) for a in acts
                         if a.status == SanctionStatus.PROPOSED},
             "choices": enforcement.choices(insp), "chosen": by_item.get(None, []),
-            "events": enforcement.events_of(insp), "loads": loads,
-            "changes": loads(insp.registry_changes) or [], "errors": errors or {},
+            "events": enforcement.events_of(insp),
+            "changes": insp.registry_changes or [], "errors": errors or {},
             "error_act": error_act, "filers": FILER_LABELS, "suspensive": SUSPENSIVE,
             "delivery_means": enforcement.OFFICE_MEANS,
             "today": clock.town_day(g.user.municipality, now()), "AppealStatus": AppealStatus,
