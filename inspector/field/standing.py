@@ -142,6 +142,7 @@ def _load(snapshot: str | None) -> dict:
 
 def town_standing(town_id: int, day: date, version: int) -> dict[int, dict]:
     """Every vehicle's standing on `day`, as of audit version `version` (cached)."""
+    # bench/caches.py: a town's standing judged anew costs 83 ms (20 vehicles) to 1.6 s (500)
     cache = current_app.extensions.setdefault("field_standing", {})
     with _locks[town_id]:
         held = cache.get(town_id)

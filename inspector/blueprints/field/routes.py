@@ -106,6 +106,7 @@ def _static_digest() -> str:
     (the browser asks for /sw.js on every visit; the wasm alone is over 1 MB)."""
     root = _static_dir()
     names = _static_files()
+    # bench/caches.py: /sw.js 1.2-1.35x slower without it
     cache = current_app.extensions.setdefault("field_shell_digest", {})
     key = _stats(root, names)
     if key not in cache:

@@ -177,6 +177,7 @@ def queue():
     version = g.get("town_version") or audit.town_version(town)  # set before_request
     # the registry's verdict of today changes with the day too (a date passes)
     key = (town, *filters.values(), page_no, fragment, version, clock.local_day(now()))
+    # bench/caches.py: /revisao 2.6x (500 vehicles) to 3.2x (20) slower without it
     html = render_cache.reuse("review_queue", key, render)
     body = html if fragment else render_template("review/queue.html", content=Markup(html))
     response = make_response(body)
