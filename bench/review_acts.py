@@ -16,6 +16,7 @@ import math
 from datetime import datetime, timedelta
 
 from inspector.audit import canonical as canon  # noqa: F401  (review_data uses it)
+from inspector.audit import jsonable
 
 DOCUMENTS = {"notice": "notice", "written_warning": "warning", "fine": "infraction_record",
              "daily_fine": "infraction_record", "suspension": "decision",
@@ -110,8 +111,8 @@ class Ledger:
                     occurrence=occurrence, measure_index=i, kind=m.kind, target=m.target,
                     label=m.label, offender=f"driver:{driver_id}", holder_id=holder_id,
                     driver_id=driver_id, vehicle_id=vehicle_id,
-                    breach_citation=canon(rule.citation.as_dict()),
-                    citation=canon(m.citation.as_dict()), required_action=action,
+                    breach_citation=jsonable(rule.citation.as_dict()),
+                    citation=jsonable(m.citation.as_dict()), required_action=action,
                     decided_by=m.decided_by, status="proposed", proposed_at=completed,
                     updated_at=completed, amount_on=insp["rules_day"])
                 if m.money is not None:
@@ -122,14 +123,14 @@ class Ledger:
                 if m.appeal is not None:
                     act.update(appeal_days=m.appeal.days, appeal_to=m.appeal.to,
                                appeal_suspensive=m.appeal.suspensive,
-                               appeal_citation=canon(m.appeal.citation.as_dict()))
+                               appeal_citation=jsonable(m.appeal.citation.as_dict()))
                 if i == principal and p.deadline is not None:
                     d = p.deadline
                     act.update(deadline_hours=d.hours, deadline_days=d.days,
                                deadline_text=d.text,
-                               deadline_citation=canon(d.citation.as_dict()))
+                               deadline_citation=jsonable(d.citation.as_dict()))
                     if p.on_missed_deadline is not None:
-                        act["on_missed"] = canon(p.on_missed_deadline.as_dict())
+                        act["on_missed"] = jsonable(p.on_missed_deadline.as_dict())
                 if m.decided_by == "agent" and insp["ack_name"]:
                     act["notified_at"] = insp["finished_at"]   # signed on the street
                     self._schedule(act, schedule, Sanction)
@@ -286,7 +287,7 @@ class Ledger:
             label=missed.label, offender=parent["offender"], holder_id=parent["holder_id"],
             driver_id=parent["driver_id"], vehicle_id=parent["vehicle_id"],
             breach_citation=parent["breach_citation"],
-            citation=canon(missed.citation.as_dict()),
+            citation=jsonable(missed.citation.as_dict()),
             required_action=parent["required_action"], decided_by=missed.decided_by,
             automatic=True, status="confirmed", notified_at=start, proposed_at=start,
             decided_at=start, updated_at=start, amount_unit=cash.unit, amount=cash.amount,

@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from multiprocessing import Pool
 
 from _common import load_mototaxi_town
-from review_acts import Ledger, canon
+from review_acts import Ledger, canon, jsonable
 
 PASSWORD = "bench-password-123"
 SECRET = "bench-review-secret-not-for-production"
@@ -284,7 +284,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
                     item_rows.append({"id": item_row, "inspection_id": iid, "position": pos,
                                       "item_id": it.id, "result": result, "note": note,
                                       "label": it.label,
-                                      "citation": canon(it.citation.as_dict())})
+                                      "citation": jsonable(it.citation.as_dict())})
                 lat, lon = -12.73 + rng.uniform(-0.02, 0.02), -56.51 + rng.uniform(-0.02, 0.02)
                 body = canon({
                     "vehicle_id": vid, "credential_token": None, "snapshot_version": None,

@@ -48,13 +48,24 @@ def canonical(value: Any) -> str:
                       ensure_ascii=False)
 
 
+def jsonable(value: Any) -> Any:
+    """A value as JSON keeps it (dates and instants as ISO text, enums as their value,
+    decimals as text): what a JSON column stores and gives back."""
+    return json.loads(canonical(value))
+
+
+def values(stored: str | None) -> Any:
+    """An entry's `before` or `after` (canonical JSON text) as Python; None stays None."""
+    return None if stored is None else json.loads(stored)
+
+
 def snapshot(row: Any, exclude: Iterable[str] = ("photo", "photo_thumb", "name_folded")) -> dict:
     """The column values of a model row, as the audit log records them."""
     out = {}
     for attr in sa_inspect(row).mapper.column_attrs:
         if attr.key not in exclude:
             out[attr.key] = getattr(row, attr.key)
-    return json.loads(canonical(out))
+    return jsonable(out)
 
 
 def entry_hash(seq: int, at: datetime, actor: str, actor_id: int | None,

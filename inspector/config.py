@@ -24,6 +24,7 @@ DEMO_PASSWORD = "vistoria-demo"
 PYPROJECT = ROOT / "pyproject.toml"
 
 
+# bench/caches.py: reading pyproject.toml costs 0.8 ms a call
 @functools.lru_cache(maxsize=1)
 def version() -> str:
     """The version string, e.g. '1.0.0' ('desconhecida' when neither source has one)."""

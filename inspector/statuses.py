@@ -8,7 +8,6 @@ its `StatusChange` names the act that caused it (`sanction_id`), never only its 
 """
 from __future__ import annotations
 
-import json
 from datetime import date
 
 from sqlalchemy import inspect as sa_inspect
@@ -95,7 +94,7 @@ def ban_of(driver: Driver):
 
 def ban_message(act) -> str:
     """Why a banned driver's registration cannot be reactivated, with the act's article."""
-    article = json.loads(act.citation or "{}").get("article", "")
+    article = (act.citation or {}).get("article", "")
     cite = f"{act.law}, {article}" if article else act.law
     return (f"condutor impedido de prestar o serviço pelo ato nº {act.id} ({act.label}; "
             f"{cite}): o registro não pode voltar a valer enquanto o ato estiver em vigor")

@@ -190,8 +190,7 @@ def shared_app(schema):
 
 # What an app keeps between requests, per process (its caches): cleared between tests, whose
 # rows (and ids) start again from nothing.
-_APP_CACHES = ("render_cache:", "field_standing", "credential_keys", "field_shell_digest",
-               "field_worker")
+_APP_CACHES = ("render_cache:", "field_standing", "credential_keys", "field_worker")
 
 
 @pytest.fixture

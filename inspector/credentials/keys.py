@@ -28,6 +28,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Credential, SigningKey, Vistoria
 
+# bench/caches.py: 0.1 ms a passenger page without it (a key read per request), 6% of /healthz
 CACHE_SECONDS = 60
 _lock = threading.Lock()
 

@@ -8,7 +8,6 @@ deadlines and appeal windows are the ones the act was decided with (kept on the 
 from __future__ import annotations
 
 import io
-import json
 import re
 from dataclasses import replace
 from datetime import UTC, date, datetime
@@ -44,11 +43,6 @@ THUMB_PX = 520
 def utc(value: datetime) -> datetime:
     """An aware UTC datetime (SQLite gives naive UTC values back)."""
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-def loads(value: str | None):
-    """A JSON column back to Python (None stays None)."""
-    return json.loads(value) if value else None
 
 
 def moment(value: datetime | None) -> str:
@@ -102,10 +96,9 @@ def quote(cite: dict | None, pack: rules.RulePack | None) -> Quote | None:
     return Quote(f"{cite.get('law') or (pack.law if pack else '')}, {label}", text)
 
 
-def breaches(stored: str | None) -> list[dict]:
+def breaches(first: dict | None) -> list[dict]:
     """Every article an act's breach citation names: the first, then those under "also" (an
     act chosen on an inspection with several failed items is for all of them)."""
-    first = loads(stored)
     if not first:
         return []
     return [{k: v for k, v in first.items() if k != "also"}, *first.get("also", ())]
@@ -218,7 +211,7 @@ def _measure_section(act: Sanction, pack) -> Section:
         rows.append(("Motivo", act.reason))
     rows += _suspension_rows(act)
     blocks: list = [Rows(tuple(rows))]
-    cite = loads(act.citation)
+    cite = act.citation
     if any(_same(cite, b) for b in breaches(act.breach_citation)):
         blocks.append(Text(f"Fundamento: {cite.get('article')}, transcrito acima.", "strong"))
     elif cite:
@@ -275,10 +268,10 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
         rule = deadline_rule(act)
         blocks.append(Rows((("Prazo para cumprir", span),
                             *([("Prazo fixado", rule)] if rule else []))))
-    dq = loads(act.deadline_citation)
+    dq = act.deadline_citation
     if dq:
         blocks.append(quote(dq, pack))
-    missed = loads(act.on_missed)
+    missed = act.on_missed
     if missed:
         cash = missed.get("money") or {}
         value = cash.get("text") or UNDEFINED
@@ -363,7 +356,7 @@ def _appeal_section(act: Sanction, town, pack) -> Section:
              ("Como recorrer", f"por escrito, protocolado na Prefeitura Municipal de {town.name}, "
                                "com o número deste documento e as razões do recurso")]
     blocks: list = [Rows(tuple(rows))]
-    q = quote(loads(act.appeal_citation), pack)
+    q = quote(act.appeal_citation, pack)
     if q:
         blocks.append(q)
     return Section("Recurso", tuple(blocks))

@@ -13,7 +13,6 @@ No Flask request here; see docs/documents.md.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -94,7 +93,7 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
     row = NoticeCompanyCopy(
         municipality_id=notice.municipality_id, notice_id=notice.id,
         holder_id=holder.id if holder is not None else None, company_name=name[:200],
-        citation=json.dumps(cite, ensure_ascii=False, sort_keys=True),
+        citation=cite,
         sha256=hashlib.sha256(pdf).hexdigest(), size=len(pdf), pdf=pdf,
         created_at=utc(now or notice.issued_at), remittance_ref="")
     db.session.add(row)
@@ -216,7 +215,7 @@ def copy_view(act: Sanction) -> CopyView | None:
     row = copy_of(act.notice)
     if row is None:
         return None
-    cite = json.loads(row.citation)
+    cite = row.citation
     return CopyView(copy=row, company=row.company_name, pending=row.remitted_on is None,
                     text=remittance_text(row), article=f"{cite['law']}, {cite['article']}",
                     citation=cite)

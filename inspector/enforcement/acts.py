@@ -18,9 +18,8 @@ from inspector.enforcement import deadlines, lifecycle, suspensions
 from inspector.enforcement.common import (
     LOCAL_TZ,
     act_state,
-    as_json,
     event,
-    loads,
+    jsonable,
     local_day,
     notify,
     pack_of,
@@ -240,7 +239,7 @@ def _end_suspension(act: Sanction, now: datetime, reason: str, actor) -> bool:
 
 
 def _cite(act: Sanction) -> dict | None:
-    return loads(act.citation)
+    return act.citation
 
 
 # --- missed deadline -> daily fine ----------------------------------------------------------------
@@ -275,12 +274,12 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
         target=m.target, label=m.label, offender=act.offender, holder_id=act.holder_id,
         driver_id=act.driver_id, vehicle_id=act.vehicle_id, permit_id=act.permit_id,
         licence_id=act.licence_id, breach_citation=act.breach_citation,
-        citation=as_json(m.citation.as_dict()), required_action=act.required_action,
+        citation=jsonable(m.citation.as_dict()), required_action=act.required_action,
         decided_by=m.decided_by, automatic=True, status=SanctionStatus.CONFIRMED,
         notified_at=utc(now), proposed_at=utc(now), decided_at=utc(now),
         appeal_days=appeal.days if appeal else None, appeal_to=appeal.to if appeal else None,
         appeal_suspensive=appeal.suspensive if appeal else None,
-        appeal_citation=as_json(appeal.citation.as_dict()) if appeal else None,
+        appeal_citation=jsonable(appeal.citation.as_dict()) if appeal else None,
         updated_at=utc(now))
     if cash is not None:
         child.amount_unit, child.amount, child.amount_max = cash.unit, cash.amount, cash.max
@@ -332,7 +331,7 @@ def propose_removal(act: Sanction, pack: rules.RulePack, missed_at: datetime, no
         step_id=act.step_id, offence_id=None, occurrence=act.occurrence, measure_index=0,
         kind=measure.kind, target=measure.target, label=measure.label, offender=act.offender,
         holder_id=act.holder_id, driver_id=act.driver_id, vehicle_id=act.vehicle_id,
-        breach_citation=act.breach_citation, citation=as_json(measure.citation.as_dict()),
+        breach_citation=act.breach_citation, citation=jsonable(measure.citation.as_dict()),
         required_action="", decided_by=measure.decided_by, automatic=False,
         status=SanctionStatus.PROPOSED, proposed_at=utc(now), updated_at=utc(now),
         amount_on=act.amount_on,

@@ -19,7 +19,6 @@ from inspector.enforcement.acts import accrue, apply_effect, revert_effect
 from inspector.enforcement.common import (
     act_state,
     event,
-    loads,
     local_day,
     notify,
     record,
@@ -100,7 +99,7 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
                     suspensive=act.appeal_suspensive, to=act.appeal_to or "supervisor",
                     status=AppealStatus.PENDING)
     if window is not None and filed_on > window:
-        cite = (loads(act.appeal_citation) or {}).get("article", "")
+        cite = (act.appeal_citation or {}).get("article", "")
         appeal.admitted, appeal.status = False, AppealStatus.NOT_ADMITTED
         appeal.decided_at = utc(now)
         appeal.decision_text = (f"Recurso apresentado em {fmt_date(filed_on)}, após o prazo de "

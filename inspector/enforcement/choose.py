@@ -21,7 +21,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from inspector import laws, rules
-from inspector.enforcement.common import event, loads, require_role, text
+from inspector.enforcement.common import event, require_role, text
 from inspector.enforcement.propose import NARROWED, SUBJECT_OF_TARGET, _acts, history, offenders
 from inspector.enforcement.review import REVIEWERS, reject
 from inspector.errors import ValidationFailed
@@ -70,7 +70,7 @@ def _breach_of(failed: list) -> dict | None:
     other distinct article under "also" (readers of one citation still find the first)."""
     cites: list[dict] = []
     for item in failed:
-        c = loads(item.citation)
+        c = item.citation
         if c and all((c.get("law_slug"), c.get("anchor")) != (o.get("law_slug"), o.get("anchor"))
                      for o in cites):
             cites.append(c)

@@ -5,7 +5,6 @@ days are the local days of Mato Grosso (America/Cuiaba).
 """
 from __future__ import annotations
 
-import json
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -27,8 +26,8 @@ TICK_ACTOR = "enforcement-tick"
 REMIND_BEFORE = timedelta(days=2)   # product setting: "a deadline two days away"
 MAX_TEXT = 4000
 
-__all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "TICK_ACTOR", "as_json", "aware",
-           "end_of_local_day", "event", "holder_of", "local_day", "loads", "notify", "pack_measure",
+__all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "TICK_ACTOR", "aware",
+           "end_of_local_day", "event", "holder_of", "jsonable", "local_day", "notify", "pack_measure",
            "pack_of",
            "subscribe",
            "text", "utc"]
@@ -48,14 +47,9 @@ def end_of_local_day(day: date) -> datetime:
 
 
 # --- JSON --------------------------------------------------------------------------------------
-def as_json(value: Any) -> str | None:
-    """Canonical JSON for a Text column (None stays None)."""
-    return None if value is None else audit.canonical(value)
-
-
-def loads(value: str | None) -> Any:
-    """A JSON Text column back to Python (None stays None)."""
-    return None if not value else json.loads(value)
+def jsonable(value: Any) -> Any:
+    """A value as a JSON column keeps it: dates and instants as ISO text (None stays None)."""
+    return None if value is None else audit.jsonable(value)
 
 
 def text(value: Any, field: str, *, required: bool = True, minimum: int = 5,
@@ -136,7 +130,7 @@ def event(kind: str, *, town_id: int, now: datetime, actor=None, act: Sanction |
         actor_id=getattr(actor, "id", None),
         actor=getattr(actor, "username", None) or (actor if isinstance(actor, str) else
                                                    TICK_ACTOR),
-        text=message, data=as_json(data), dedupe_key=dedupe_key)
+        text=message, data=jsonable(data), dedupe_key=dedupe_key)
     if dedupe_key is None:
         db.session.add(row)
         db.session.flush()

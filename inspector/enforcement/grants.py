@@ -15,9 +15,8 @@ from inspector.enforcement.acts import pack_of, schedule
 from inspector.enforcement.common import (
     NotAllowed,
     act_state,
-    as_json,
     event,
-    loads,
+    jsonable,
     record,
     require_role,
 )
@@ -49,7 +48,7 @@ def deadline_rule(act: Sanction) -> str | None:
     <motivo>". None: the act has no deadline to fix."""
     if act.deadline_hours is None and act.deadline_days is None:
         return None
-    article = (loads(act.deadline_citation) or {}).get("article")
+    article = (act.deadline_citation or {}).get("article")
     if act.deadline_granted_by:
         return f"{act.deadline_text}: {act.deadline_grant_reason}"
     n = f"{act.deadline_hours} horas" if act.deadline_hours is not None \
@@ -118,7 +117,7 @@ def grant(act: Sanction, user, now: datetime, *, days, reason: str,
     lifecycle.move(act, "grant", now=now, expect=_as_read(act))
     act.deadline_hours, act.deadline_days = None, n
     act.deadline_text = grant_text(n, "supervisor", option.citation.article)
-    act.deadline_citation = as_json(option.citation.as_dict())
+    act.deadline_citation = jsonable(option.citation.as_dict())
     act.deadline_granted_by, act.deadline_grant_reason = "supervisor", reason
     act.updated_at = utc(now)
     schedule(act)   # a notice signed on the street: its time runs from the "ciente"
@@ -146,7 +145,7 @@ def remove(act: Sanction, user, now: datetime, *, reason: str,
     lifecycle.move(act, "remove_grant", now=now, expect=_as_read(act))
     act.deadline_hours, act.deadline_days = own.hours, own.days
     act.deadline_text = f"{own.hours} horas" if own.hours is not None else f"{own.days} dias"
-    act.deadline_citation = as_json(own.citation.as_dict())
+    act.deadline_citation = jsonable(own.citation.as_dict())
     act.deadline_granted_by = act.deadline_grant_reason = None
     act.updated_at = utc(now)
     schedule(act)

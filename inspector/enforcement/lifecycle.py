@@ -13,7 +13,6 @@ waits for the winner's row lock and then sees its commit; SQLite has one writer 
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,6 +20,7 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
+from inspector import audit
 from inspector.clock import LOCAL_TZ, utc
 from inspector.errors import Conflict  # a ValidationFailed: the act's card shows it (409)
 from inspector.extensions import db
@@ -187,12 +187,12 @@ class OutOfOrder:
 
 
 def _status(raw: str | None) -> str | None:
-    data = json.loads(raw) if raw else None
+    data = audit.values(raw)
     return data.get("status") if isinstance(data, dict) else None
 
 
 def _field(raw: str | None, name: str):
-    data = json.loads(raw) if raw else None
+    data = audit.values(raw)
     return data.get(name) if isinstance(data, dict) else None
 
 

@@ -17,7 +17,7 @@ from inspector import laws, rules
 from inspector.clock import aware, local_day, utc
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
-from inspector.enforcement.common import act_state, as_json, event, loads, notify, record
+from inspector.enforcement.common import act_state, event, jsonable, notify, record
 from inspector.extensions import db
 from inspector.inspections import driver_told, grant_told
 from inspector.models import (
@@ -121,7 +121,7 @@ def history(town_id: int, offender: str, *, exclude_inspection: int | None = Non
         occasion = r.inspection_id if r.inspection_id is not None else r.origin_key
         if occasion == exclude_inspection or occasion in seen:
             continue
-        breach = loads(r.breach_citation) or {}
+        breach = r.breach_citation or {}
         provision = f"{breach['law_slug']}#{breach['anchor']}" \
             if breach.get("law_slug") and breach.get("anchor") else ""
         seen[occasion] = PriorSanction(on=r.amount_on or utc(r.proposed_at).date(),
@@ -227,7 +227,7 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
     picks "suspension" or "revocation" of a `suspension_or_revocation` measure)."""
     if item is not None:
         rule = _checklist_item(pack, item.item_id)
-        breach = loads(item.citation) or (rule.citation.as_dict() if rule else None)
+        breach = item.citation or (rule.citation.as_dict() if rule else None)
         action = required_action(rule.label, rule.help) if rule else ""
         if item.note:
             action = f"{action} Observação do agente: {_sentence(item.note)}".strip()
@@ -253,7 +253,7 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
             driver_id=off.driver.id if off.driver else None, vehicle_id=off.vehicle.id,
             permit_id=permit.id if permit and m.target == "permit" else None,
             licence_id=licence.id if licence and m.target == "licence" else None,
-            breach_citation=as_json(breach), citation=as_json(m.citation.as_dict()),
+            breach_citation=jsonable(breach), citation=jsonable(m.citation.as_dict()),
             required_action=action, decided_by=m.decided_by, automatic=False,
             status=SanctionStatus.PROPOSED, proposed_at=utc(now), updated_at=utc(now),
             amount_on=p.on, reason=reason)
@@ -264,15 +264,15 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
         if m.appeal is not None:
             act.appeal_days, act.appeal_to = m.appeal.days, m.appeal.to
             act.appeal_suspensive = m.appeal.suspensive
-            act.appeal_citation = as_json(m.appeal.citation.as_dict())
+            act.appeal_citation = jsonable(m.appeal.citation.as_dict())
         if i == principal and p.deadline is not None:
             act.deadline_hours, act.deadline_days = p.deadline.hours, p.deadline.days
             act.deadline_text = p.deadline.text
-            act.deadline_citation = as_json(p.deadline.citation.as_dict())
+            act.deadline_citation = jsonable(p.deadline.citation.as_dict())
             act.deadline_granted_by = p.deadline.granted_by
             act.deadline_grant_reason = p.deadline.grant_reason
             if p.on_missed_deadline is not None:
-                act.on_missed = as_json(p.on_missed_deadline.as_dict())
+                act.on_missed = jsonable(p.on_missed_deadline.as_dict())
         if m.decided_by == "agent" and street and m.target in SIGNER_TARGETS:
             act.notified_at = utc(insp.finished_at)  # handed over and signed on the street
             schedule(act)

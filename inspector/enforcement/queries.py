@@ -11,7 +11,7 @@ from sqlalchemy.orm import selectinload
 from inspector.clock import aware, utc
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import check_access_code, fmt_moment, normalise_code
-from inspector.enforcement.common import end_of_local_day, loads, local_day
+from inspector.enforcement.common import end_of_local_day, local_day
 from inspector.enforcement.pricing import shown
 from inspector.extensions import db
 from inspector.models import (
@@ -359,12 +359,7 @@ def money_of(act: Sanction) -> Money:
     return shown(act)
 
 
-def citation(value: str | None) -> dict | None:
-    """A stored citation (JSON) as a dict."""
-    return loads(value)
-
-
 __all__ = ["Deadlines", "QueuePage", "QueueRow", "ReviewState", "inspection_review_state",
-           "review_state", "acts_list", "acts_of", "agents", "citation",
+           "review_state", "acts_list", "acts_of", "agents",
            "deadline_soon", "deadlines", "events_of", "fmt_moment", "money_of", "normalise_code",
            "notice_for_holder", "notices_for_holder", "review_for_agent", "review_queue"]

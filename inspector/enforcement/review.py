@@ -21,8 +21,8 @@ from inspector.enforcement import delivery, lifecycle, pricing, suspensions
 from inspector.enforcement.acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from inspector.enforcement.common import (
     act_state,
-    as_json,
     event,
+    jsonable,
     notify,
     pack_measure,
     record,
@@ -160,7 +160,7 @@ def _apply_option(act: Sanction, opt: AmendOption) -> None:
     town = db.session.get(Municipality, act.municipality_id)
     act.kind, act.target, act.label, act.decided_by = opt.kind, opt.target, opt.label, \
         opt.decided_by
-    act.citation = as_json(opt.citation)
+    act.citation = jsonable(opt.citation)
     cash = money(opt.amount, laws.town_facts(town), act.amount_on,
                  decree_label(pack_of(act), opt.amount.decree)) if opt.amount else None
     act.amount_unit = cash.unit if cash else None
@@ -170,7 +170,7 @@ def _apply_option(act: Sanction, opt: AmendOption) -> None:
     a = opt.appeal
     act.appeal_days, act.appeal_to = (a.days, a.to) if a else (None, None)
     act.appeal_suspensive = a.suspensive if a else None
-    act.appeal_citation = as_json(a.citation.as_dict()) if a else None
+    act.appeal_citation = jsonable(a.citation.as_dict()) if a else None
     if opt.kind not in DEADLINE_KINDS:
         act.deadline_hours = act.deadline_days = act.deadline_text = None
         act.deadline_citation = act.on_missed = None

@@ -41,8 +41,8 @@ from inspector.enforcement.acts import (
 from inspector.enforcement.common import (
     REMIND_BEFORE,
     act_state,
-    as_json,
     event,
+    jsonable,
     local_day,
     notify,
     record,
@@ -325,14 +325,14 @@ def _apply_automatic(town, pack, offence, m, violation, row, vehicle, now: datet
         driver_id=driver.id if driver else None,
         vehicle_id=vehicle.id if vehicle is not None else None,
         permit_id=permit.id if permit else None,
-        breach_citation=as_json(violation.citation.as_dict()) if violation.citation else None,
-        citation=as_json(m.citation.as_dict()), required_action=violation.message,
+        breach_citation=jsonable(violation.citation.as_dict()) if violation.citation else None,
+        citation=jsonable(m.citation.as_dict()), required_action=violation.message,
         decided_by=m.decided_by, automatic=True, status=SanctionStatus.CONFIRMED,
         notified_at=now, proposed_at=now, decided_at=now, updated_at=now,
         amount_on=town_day(town, now),
         appeal_days=appeal.days if appeal else None, appeal_to=appeal.to if appeal else None,
         appeal_suspensive=appeal.suspensive if appeal else None,
-        appeal_citation=as_json(appeal.citation.as_dict()) if appeal else None)
+        appeal_citation=jsonable(appeal.citation.as_dict()) if appeal else None)
     if not insert_once(act):
         return None
     schedule(act)

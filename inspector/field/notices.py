@@ -10,7 +10,6 @@ whom it concerns; no name, no amount, no access code.
 """
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
 from sqlalchemy import select
@@ -33,11 +32,10 @@ def _iso(moment: datetime | None) -> str | None:
     return aware(moment).isoformat() if moment is not None else None
 
 
-def _citation(*stored: str | None) -> dict | None:
-    """The first stored citation (JSON) there is, without the quote (the card links the law)."""
-    for text in stored:
-        if text:
-            cite = json.loads(text)
+def _citation(*stored: dict | None) -> dict | None:
+    """The first stored citation there is, without the quote (the card links the law)."""
+    for cite in stored:
+        if cite:
             return {k: cite.get(k) for k in CITATION_KEYS if cite.get(k) is not None}
     return None
 

@@ -10,7 +10,6 @@ day recomputes everything (dates expire without any entry).
 """
 from __future__ import annotations
 
-import json
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from inspector import laws
+from inspector import audit, laws
 from inspector.extensions import db
 from inspector.models import AuditEntry, Holder, Licence, Permit, Vehicle, vehicle_drivers
 
@@ -137,17 +136,13 @@ def affected_vehicles(town_id: int, since: int, version: int) -> set[int]:
 
 
 def _load(snapshot: str | None) -> dict:
-    if not snapshot:
-        return {}
-    try:
-        value = json.loads(snapshot)
-    except ValueError:
-        return {}
+    value = audit.values(snapshot)
     return value if isinstance(value, dict) else {}
 
 
 def town_standing(town_id: int, day: date, version: int) -> dict[int, dict]:
     """Every vehicle's standing on `day`, as of audit version `version` (cached)."""
+    # bench/caches.py: a town's standing judged anew costs 83 ms (20 vehicles) to 1.6 s (500)
     cache = current_app.extensions.setdefault("field_standing", {})
     with _locks[town_id]:
         held = cache.get(town_id)

@@ -7,7 +7,6 @@ the phone shows them to the agent and stops retrying.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -171,7 +170,7 @@ class DriverTold:
 def driver_told(insp: Inspection) -> DriverTold | None:
     """The inspection's `driver` as sent (None: the phone did not say, older app)."""
     try:
-        raw = json.loads(insp.body).get("driver")
+        raw = insp.payload.get("driver")
     except (TypeError, ValueError, AttributeError):
         return None
     if not isinstance(raw, dict):
@@ -190,7 +189,7 @@ def registry_answers(insp: Inspection) -> dict[str, dict]:
     card's words, "overruled": the agent answered otherwise (with a note)}. Empty for bodies
     without them (older apps). The review reads it beside the agent's answer."""
     try:
-        items = json.loads(insp.body).get("items")
+        items = insp.payload.get("items")
     except (TypeError, ValueError, AttributeError):
         return {}
     out = {}
@@ -219,7 +218,7 @@ def grant_told(insp: Inspection, item_id: str) -> schemas.RepairGrant | None:
     """The grant the agent chose for this item in the inspection's body (None: none, or an
     older app). The body was checked when it arrived."""
     try:
-        raw = json.loads(insp.body).get("items")
+        raw = insp.payload.get("items")
         found = next((it.get("grant") for it in raw if isinstance(it, dict)
                       and it.get("item_id") == item_id), None)
         return schemas.RepairGrant.model_validate(found) if isinstance(found, dict) else None

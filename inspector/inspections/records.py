@@ -207,12 +207,12 @@ def _store(uuid: str, p: Parsed, text: str, digest: str, town: Municipality,
         "ack_name": p.ack_name, "ack_signature": p.ack_signature, "status": status,
         "kind": p.kind,
         "failed_items": failed, "registry_changed": bool(changes),
-        "registry_changes": audit.canonical(changes) if changes else None,
+        "registry_changes": audit.jsonable(changes) if changes else None,
         "received_at": now, "completed_at": None if n_photos else now}).scalar_one()
     by_position = dict(db.session.execute(_ADD_ITEMS, [  # one multi-row INSERT
         {"inspection_id": insp_id, "position": index, "item_id": item.item_id,
          "result": item.result, "note": item.note, "label": item.label,
-         "citation": audit.canonical(item.citation) if item.citation else None}
+         "citation": item.citation or None}
         for index, item in enumerate(p.items)]).all())
     item_ids = [by_position[index] for index in range(len(p.items))]
     photos = [{"uuid": ph.uuid, "inspection_id": insp_id, "item_id": item_id,

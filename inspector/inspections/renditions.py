@@ -23,6 +23,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from inspector.inspections import evidence
 
 SIZES = {"mini": 320, "zoom": 1600}
+# bench/caches.py: a thumbnail drawn anew costs 60-68 ms
 CACHE_BYTES = 48 * 1024 * 1024
 DAMAGED_KEPT = 4096               # hashes of photos found unrenderable, newest kept
 _cache: OrderedDict[tuple[str, int], bytes] = OrderedDict()

@@ -7,7 +7,6 @@ status set by hand (no act behind it) has no cause: the law's article for the sa
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -24,11 +23,7 @@ KINDS = ("permit", "licence", "driver")
 _NOUNS = {"mototaxi": "moto-táxi", "taxi": "táxi"}
 
 
-def _citation(text: str | None) -> Citation | None:
-    try:
-        c = json.loads(text or "")
-    except ValueError:
-        return None
+def _citation(c: dict | None) -> Citation | None:
     if not isinstance(c, dict) or not c.get("law") or not c.get("article"):
         return None
     return Citation(str(c["law"]), str(c.get("law_slug", "")), str(c["article"]),

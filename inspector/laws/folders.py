@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 
 from inspector import rules
-from inspector.laws import compliance, pages
+from inspector.laws import pages
 from inspector.rules import RulePackError, load_all
 
 
 def forget_rules() -> None:
     """Drop what this area computed from the rule packs and law texts, after they were read
     again from other folders (RULES_EXTRA_DIR changed: a new app in the same process)."""
-    for cached in (pages.law_index, pages.outline, pages.cited_by_article, compliance._rules):
+    for cached in (pages.law_index, pages.outline):
         cached.cache_clear()
 
 

@@ -45,6 +45,7 @@ def checklist(town, service: str, day: date) -> dict | None:
             "vistoria_none": pack.vistoria.none}
 
 
+# bench/caches.py: building it anew costs 0.6-0.7 ms a call, a third of a /healthz request
 @functools.cache
 def _decrees_statement():
     """Built once (every synced inspection asks): building it cost more than running it."""

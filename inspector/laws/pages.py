@@ -2,7 +2,8 @@
 and, per article, the rule-pack entries that cite it (what the product enforces from it).
 
 Pure: reads the shipped law texts and packs only (no Flask, no database), so the pages
-are the same for everyone and can be cached. Everything is computed once per process.
+are the same for everyone and can be cached. The index and each law's outline are computed
+once per process.
 """
 from __future__ import annotations
 
@@ -103,6 +104,7 @@ class LawSummary:
     packs: tuple[str, ...] = ()
 
 
+# bench/caches.py: /leis 1.8x (20 vehicles) to 9.9x (500) slower without it
 @functools.lru_cache(maxsize=1)
 def law_index() -> tuple[LawSummary, ...]:
     """Every shipped law with its town, service, number, title and dates (from its packs)."""
@@ -153,6 +155,8 @@ def _parents(law: LawText) -> dict[str, str | None]:
     return out
 
 
+# bench/caches.py: /sw.js's source is kept while these objects are (field routes'
+# _worker_inputs); without it /sw.js renders every law page again (see docs/figures.md)
 @functools.lru_cache(maxsize=16)
 def outline(slug: str) -> tuple[Node, ...] | None:
     """The law's blocks in reading order, each unit nested inside its article/paragraph/item,
@@ -305,7 +309,6 @@ def pack_entries(pack: RulePack) -> list[Cited]:
     return out
 
 
-@functools.lru_cache(maxsize=16)
 def cited_by_article(slug: str) -> dict[int, list[Cited]]:
     """Entries of every shipped pack that cite this law, by article number, without repeats."""
     out: dict[int, list[Cited]] = {}

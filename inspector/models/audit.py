@@ -28,7 +28,9 @@ class AuditEntry(db.Model):
     action: Mapped[str] = mapped_column(String(60))
     entity: Mapped[str] = mapped_column(String(40))
     entity_id: Mapped[str] = mapped_column(String(40))
-    before: Mapped[str | None] = mapped_column(Text)  # canonical JSON
-    after: Mapped[str | None] = mapped_column(Text)   # canonical JSON
+    # canonical JSON text, kept as text (not JSON/JSONB): the hash covers these exact bytes,
+    # and JSONB would re-encode them (key order, number spelling); read with audit.values()
+    before: Mapped[str | None] = mapped_column(Text)
+    after: Mapped[str | None] = mapped_column(Text)
     prev_hash: Mapped[str] = mapped_column(String(64), unique=True)
     hash: Mapped[str] = mapped_column(String(64), unique=True)

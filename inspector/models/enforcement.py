@@ -36,7 +36,7 @@ from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from inspector.extensions import db
-from inspector.models.registry import TownScoped, _enum
+from inspector.models.registry import JSON_VALUE, TownScoped, _enum
 
 
 class SanctionStatus(str, enum.Enum):
@@ -120,9 +120,9 @@ class Sanction(TownScoped, db.Model):
     vehicle_id: Mapped[int | None] = mapped_column(ForeignKey("vehicles.id"), index=True)
     permit_id: Mapped[int | None] = mapped_column(ForeignKey("permits.id"))
     licence_id: Mapped[int | None] = mapped_column(ForeignKey("licences.id"))
-    # citations as recorded (JSON: law, article, anchor, law_slug, quote)
-    breach_citation: Mapped[str | None] = mapped_column(Text)    # the article broken
-    citation: Mapped[str] = mapped_column(Text)                  # the article giving the measure
+    # citations as recorded (law, article, anchor, law_slug, quote)
+    breach_citation: Mapped[dict | None] = mapped_column(JSON_VALUE)    # the article broken
+    citation: Mapped[dict] = mapped_column(JSON_VALUE)           # the article giving the measure
     required_action: Mapped[str] = mapped_column(Text, default="")  # what must be done
     # amount: in the law's unit and in BRL on `amount_on` (None: "não definido")
     amount_unit: Mapped[str | None] = mapped_column(String(20))  # UFM | UFIM | minimum_wage | BRL
@@ -137,9 +137,9 @@ class Sanction(TownScoped, db.Model):
     deadline_hours: Mapped[int | None] = mapped_column(Integer)
     deadline_days: Mapped[int | None] = mapped_column(Integer)
     deadline_text: Mapped[str | None] = mapped_column(String(60))
-    deadline_citation: Mapped[str | None] = mapped_column(Text)
+    deadline_citation: Mapped[dict | None] = mapped_column(JSON_VALUE)
     deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
-    on_missed: Mapped[str | None] = mapped_column(Text)  # JSON: the measure a missed deadline brings
+    on_missed: Mapped[dict | None] = mapped_column(JSON_VALUE)  # the measure a missed deadline brings
     # how the deadline was counted, as issued (rules.calendar explain(): rule, span, days
     # skipped and why); kept with the date, which a later calendar change does not move
     deadline_explain: Mapped[str | None] = mapped_column(Text)
@@ -151,7 +151,7 @@ class Sanction(TownScoped, db.Model):
     appeal_days: Mapped[int | None] = mapped_column(Integer)
     appeal_to: Mapped[str | None] = mapped_column(String(20))
     appeal_suspensive: Mapped[bool | None] = mapped_column(Boolean)  # None: the law does not say
-    appeal_citation: Mapped[str | None] = mapped_column(Text)
+    appeal_citation: Mapped[dict | None] = mapped_column(JSON_VALUE)
     appeal_until: Mapped[date | None] = mapped_column(Date)   # last day (local) to file
     appeal_explain: Mapped[str | None] = mapped_column(Text)  # how appeal_until was counted
     appeal_closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -296,7 +296,7 @@ class NoticeCompanyCopy(TownScoped, db.Model):
     notice_id: Mapped[int] = mapped_column(ForeignKey("notices.id"), unique=True)
     holder_id: Mapped[int | None] = mapped_column(ForeignKey("holders.id"))
     company_name: Mapped[str] = mapped_column(String(200))   # as on the day of issue
-    citation: Mapped[str] = mapped_column(Text)              # JSON: the article asking for it
+    citation: Mapped[dict] = mapped_column(JSON_VALUE)       # the article asking for it
     sha256: Mapped[str] = mapped_column(String(64), index=True)
     size: Mapped[int] = mapped_column(Integer)
     pdf: Mapped[bytes] = deferred(mapped_column(LargeBinary, nullable=False))
@@ -438,7 +438,7 @@ class EnforcementEvent(TownScoped, db.Model):
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     actor: Mapped[str] = mapped_column(String(120))
     text: Mapped[str] = mapped_column(Text, default="")     # a pt-BR sentence
-    data: Mapped[str | None] = mapped_column(Text)          # JSON
+    data: Mapped[dict | None] = mapped_column(JSON_VALUE)
     dedupe_key: Mapped[str | None] = mapped_column(String(160), unique=True)
 
 

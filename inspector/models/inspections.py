@@ -8,6 +8,7 @@ re-encoded) are a record in a pack file (inspections/evidence_store.py).
 from __future__ import annotations
 
 import enum
+import json
 from datetime import date, datetime
 
 from sqlalchemy import (
@@ -27,7 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from inspector.extensions import db
-from inspector.models.registry import Service, TownScoped, Vehicle, _enum
+from inspector.models.registry import JSON_VALUE, Service, TownScoped, Vehicle, _enum
 from inspector.models.vistorias import InspectionKind
 
 
@@ -81,7 +82,9 @@ class Inspection(TownScoped, db.Model):
     lon: Mapped[float | None] = mapped_column(Float)
     accuracy_m: Mapped[float | None] = mapped_column(Float)
     body_sha256: Mapped[str] = mapped_column(String(64))
-    body: Mapped[str] = deferred(mapped_column(Text, nullable=False))  # canonical JSON as received
+    # the canonical JSON text as received, kept as text (not JSON/JSONB): body_sha256 and the
+    # documents that print it cover these exact bytes; read with Inspection.payload
+    body: Mapped[str] = deferred(mapped_column(Text, nullable=False))
     ack_name: Mapped[str | None] = mapped_column(String(200))
     ack_signature: Mapped[bytes | None] = deferred(mapped_column(LargeBinary))  # PNG bytes
     status: Mapped[InspectionStatus] = mapped_column(_enum(InspectionStatus), index=True)
@@ -90,7 +93,7 @@ class Inspection(TownScoped, db.Model):
                                                  server_default="street")
     failed_items: Mapped[int] = mapped_column(Integer, default=0)
     registry_changed: Mapped[bool] = mapped_column(default=False)
-    registry_changes: Mapped[str | None] = mapped_column(Text)  # JSON list of audit entries
+    registry_changes: Mapped[list | None] = mapped_column(JSON_VALUE)  # audit entries
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     completed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # when enforcement made this inspection's proposals (null: complete, still to do)
@@ -107,6 +110,11 @@ class Inspection(TownScoped, db.Model):
                                                order_by="Photo.position",
                                                cascade="all, delete-orphan")
 
+    @property
+    def payload(self) -> dict:
+        """The body as the phone sent it, parsed (a stored body is always a JSON object)."""
+        return json.loads(self.body)
+
 
 class InspectionItem(db.Model):
     """One checklist answer, with the rule's text and citation as they were that day."""
@@ -121,7 +129,7 @@ class InspectionItem(db.Model):
     result: Mapped[ItemResult] = mapped_column(_enum(ItemResult))
     note: Mapped[str] = mapped_column(Text, default="")
     label: Mapped[str | None] = mapped_column(Text)     # the checklist's wording, when known
-    citation: Mapped[str | None] = mapped_column(Text)  # JSON {"law", "article"}, when known
+    citation: Mapped[dict | None] = mapped_column(JSON_VALUE)  # {"law", "article"}, when known
 
     inspection: Mapped[Inspection] = relationship(back_populates="items")
     photos: Mapped[list[Photo]] = relationship(back_populates="item", order_by="Photo.position")

@@ -7,6 +7,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from sqlalchemy import (
+    JSON,
     CheckConstraint,
     Column,
     Date,
@@ -23,6 +24,7 @@ from sqlalchemy import (
     event,
     func,
 )
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from inspector.extensions import db
@@ -47,6 +49,12 @@ def _enum(cls: type[enum.Enum]) -> Enum:
     """A portable enum column stored as its value (no native PG type to migrate)."""
     return Enum(cls, native_enum=False, length=30, values_callable=lambda e: [m.value for m in e],
                 validate_strings=True)
+
+
+# A JSON document (a citation, an event's data): JSONB on PostgreSQL, JSON text on SQLite;
+# Python None is SQL NULL. Values are stored as given: callers pass plain JSON values
+# (audit.jsonable). Migration 0031 turned the Text columns that held JSON into this.
+JSON_VALUE = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 
 
 class Service(str, enum.Enum):

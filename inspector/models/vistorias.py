@@ -9,7 +9,7 @@ from sqlalchemy import Date, DateTime, ForeignKey, Integer, LargeBinary, String,
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from inspector.extensions import db
-from inspector.models.registry import TownScoped, Vehicle, _enum
+from inspector.models.registry import JSON_VALUE, TownScoped, Vehicle, _enum
 
 
 class InspectionKind(str, enum.Enum):
@@ -58,7 +58,7 @@ class Vistoria(TownScoped, db.Model):
     valid_until: Mapped[date | None] = mapped_column(Date)
     shortened_reason: Mapped[str | None] = mapped_column(Text)
     return_on: Mapped[date | None] = mapped_column(Date)
-    to_fix: Mapped[str] = mapped_column(Text, default="[]")
+    to_fix: Mapped[list] = mapped_column(JSON_VALUE, default=list)
     decided_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     certificate_number: Mapped[str | None] = mapped_column(String(30))
     token: Mapped[str | None] = mapped_column(String(200))

@@ -11,10 +11,8 @@ from inspector.passenger.reports import create as create_report
 from inspector.passenger.reports import create_forged as create_forged_report
 from inspector.passenger.reports import queue as report_queue
 from inspector.passenger.view import TITLES
-from inspector.passenger.view import build as view_for
-from inspector.passenger.view import unknown as unknown_view
 
 __all__ = [
     "TITLES", "claimed_municipality", "close_report", "create_forged_report", "create_report",
-    "page_for", "page_html", "report_queue", "town_zone", "unknown_view", "view_for"
+    "page_for", "page_html", "report_queue", "town_zone"
 ]

@@ -683,6 +683,7 @@ def pack_files() -> list[Path]:
             for p in sorted(d.glob("*.yaml"))]
 
 
+# bench/caches.py: loading and checking the packs costs ~200 ms a call
 @functools.lru_cache(maxsize=1)
 def load_all() -> tuple[RulePack, ...]:
     """Every pack shipped in `inspector/rules/packs/` and in the extra folders

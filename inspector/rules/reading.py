@@ -66,6 +66,7 @@ class _Ctx:
         self.fail(key, f"law text '{source}' not found")
 
 
+# bench/caches.py: parsing a law text costs 1.8-6.5 ms a call
 @functools.lru_cache(maxsize=64)
 def _read_law_cached(path: str) -> LawText:
     return read_law(Path(path))

@@ -9,6 +9,7 @@ from inspector.rules.lawtext import LawText, read_law
 from inspector.rules.loader import RulePackError, laws_dirs
 
 
+# bench/caches.py: reading the law texts costs 65-91 ms a call
 @functools.lru_cache(maxsize=1)
 def law_texts() -> dict[str, LawText]:
     """Every law by slug (its file name without `.txt`): the package's, then the extra

@@ -166,13 +166,7 @@ def failed_items(town_id: int, period: Period, limit: int = 10) -> list[FailedIt
     return out
 
 
-def _citation(raw: str | None) -> dict:
-    import json
-
-    try:
-        value = json.loads(raw or "{}")
-    except ValueError:
-        return {}
+def _citation(value: dict | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 

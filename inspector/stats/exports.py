@@ -6,7 +6,6 @@ a time. Nothing personal beyond what a supervisor reads on those screens: no CPF
 driver, no address, no access code, no token."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -79,11 +78,7 @@ def _v(value):
     return getattr(value, "value", value)
 
 
-def _cited(raw: str | None) -> tuple[str, str]:
-    try:
-        value = json.loads(raw or "{}")
-    except ValueError:
-        return "", ""
+def _cited(value: dict | None) -> tuple[str, str]:
     if not isinstance(value, dict):
         return "", ""
     return str(value.get("law") or ""), str(value.get("article") or "")

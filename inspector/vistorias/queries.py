@@ -1,7 +1,6 @@
 """Reading vistorias back: by inspection, vehicle, certificate number or QR token."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import date
 
@@ -19,7 +18,7 @@ from inspector.rules import fmt_date
 def to_fix(v: Vistoria) -> list[dict]:
     """What a rejected vistoria asks to fix: [{item_id, label, law, article, note}]."""
     try:
-        return json.loads(v.to_fix or "[]")
+        return v.to_fix or []
     except ValueError:
         return []
 

@@ -65,10 +65,7 @@ def _to_fix(items: list[InspectionItem]) -> list[dict]:
     for item in items:
         if item.result != ItemResult.FAIL:
             continue
-        try:
-            c = json.loads(item.citation) if item.citation else {}
-        except ValueError:
-            c = {}
+        c = item.citation if isinstance(item.citation, dict) else {}
         out.append({"item_id": item.item_id, "label": item.label or item.item_id,
                     "law": c.get("law", ""), "article": c.get("article", ""),
                     "note": item.note or ""})
@@ -78,7 +75,7 @@ def _to_fix(items: list[InspectionItem]) -> list[dict]:
 def _told(insp: Inspection) -> VistoriaTold | None:
     """The inspector's shortening as the phone sent it (checked when it arrived)."""
     try:
-        raw = json.loads(insp.body).get("vistoria")
+        raw = insp.payload.get("vistoria")
         return VistoriaTold.model_validate_json(json.dumps(raw)) if isinstance(raw, dict) \
             else None
     except (TypeError, ValueError, AttributeError):
@@ -115,7 +112,7 @@ def decide(insp: Inspection, now: datetime) -> Vistoria:
                  law=plan.citation.law, article=plan.citation.article,
                  period_article=(f"{plan.months_citation.law}, {plan.months_citation.article}"
                                  if plan.months_citation else None), decided_at=now,
-                 to_fix=json.dumps(to_fix, ensure_ascii=False))
+                 to_fix=to_fix)
     if to_fix:
         v.result = VistoriaResult.REJECTED
         v.return_on = day + timedelta(days=return_days(town.id))

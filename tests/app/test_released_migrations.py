@@ -3,15 +3,18 @@ upgrades to this program's head with the models matching (docs/releases.md):
 
 - each migration file a release listed (released_migrations.json) is still here, byte for
   byte: an edit or a deletion fails with the way out (a new migration);
-- a database at the head of each release, built from that release's own migration files,
-  upgrades with `flask db upgrade`;
+- a database at the head of each release, built from that release's own migration files and
+  holding a town's records as that release wrote them (tests/support/legacy_rows.py),
+  upgrades with `flask db upgrade`; the program then reads each stored JSON document as the
+  value it was written as, and `audit verify` and `evidence verify` still pass;
 - a database that ran the withdrawn revision 0027 (its file kept in released_schemas/),
   and one migrated to 0026 before 0026 gained ix_inspection_photos_waiting, both upgrade.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
-import uuid
 from pathlib import Path
 
 import flask_migrate
@@ -19,11 +22,11 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.operations import Operations
-from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import inspect, select, text
 
 from inspector import MIGRATIONS, create_app
 from inspector.extensions import db
+from tests.support import legacy_rows
 from tests.support.config import app_config
 from tests.support.released_migrations import VERSIONS, released, sha256
 
@@ -50,23 +53,6 @@ def test_the_list_names_every_migration_of_this_tree():
     unlisted = sorted(p.name for p in VERSIONS.glob("*.py") if p.name not in listed)
     # a new migration is listed when its release is cut; until then it may still change
     assert len(unlisted) <= 3, f"migrações novas demais sem lançamento: {unlisted}"
-
-
-@pytest.fixture
-def fresh_url(schema, tmp_path):
-    """A new, empty database beside the suite's: a SQLite file, or a PostgreSQL database."""
-    base = make_url(schema)
-    if base.get_backend_name() == "sqlite":
-        yield f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
-        return
-    name = f"{base.database}_up_{uuid.uuid4().hex[:6]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield base.set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
 
 
 def upgrade_to_head_matches_the_models(app) -> None:
@@ -106,11 +92,59 @@ def test_a_database_at_the_head_of_a_release_upgrades_to_this_program(version, f
     (scripts / "versions").mkdir()
     for name in names:
         shutil.copy(VERSIONS / name, scripts / "versions" / name)
-    app = create_app(app_config(fresh_url))
+    app = create_app(app_config(fresh_url) | {"EVIDENCE_DIR": str(tmp_path / "evidence")})
     with app.app_context():
         flask_migrate.upgrade(directory=str(scripts))
+        with db.engine.begin() as conn:   # a town's records, as that release wrote them
+            rows = legacy_rows.release_1_0_0(conn, tmp_path / "evidence")
         db.engine.dispose()
     upgrade_to_head_matches_the_models(app)
+    the_records_kept_their_meaning_and_their_hashes(app, rows)
+
+
+def the_records_kept_their_meaning_and_their_hashes(app, rows: dict) -> None:
+    """After the upgrade the program reads each stored document as the value it was written
+    as, and the audit chain and the evidence still verify."""
+    from inspector.models import (
+        EnforcementEvent,
+        Inspection,
+        InspectionItem,
+        NoticeCompanyCopy,
+        Sanction,
+        Vistoria,
+    )
+
+    with app.app_context():
+        act = db.session.execute(select(
+            Sanction.citation, Sanction.breach_citation, Sanction.deadline_citation,
+            Sanction.on_missed, Sanction.appeal_citation).where(Sanction.id == rows["act"])).one()
+        assert tuple(act) == (legacy_rows.CITATION, legacy_rows.BREACH, legacy_rows.DEADLINE,
+                              legacy_rows.ON_MISSED, None)
+        assert db.session.scalar(select(NoticeCompanyCopy.citation).where(
+            NoticeCompanyCopy.id == rows["copy"])) == legacy_rows.CITATION
+        assert db.session.scalar(select(EnforcementEvent.data).where(
+            EnforcementEvent.id == rows["event"])) == legacy_rows.EVENT
+        assert db.session.scalar(select(Vistoria.to_fix).where(
+            Vistoria.id == rows["vistoria"])) == legacy_rows.TO_FIX
+        assert db.session.scalar(select(InspectionItem.citation).where(
+            InspectionItem.id == rows["item"])) == legacy_rows.DEADLINE
+        body, digest, changes = db.session.execute(select(
+            Inspection.body, Inspection.body_sha256, Inspection.registry_changes).where(
+            Inspection.id == rows["inspection"])).one()
+        # the body stays the bytes its hash (printed on the documents) was taken of
+        assert body == rows["body"] and hashlib.sha256(body.encode()).hexdigest() == digest
+        assert changes[0]["entity_id"] == "7"
+        db.session.remove()
+        db.engine.dispose()
+    runner = app.test_cli_runner()
+    checked = runner.invoke(args=["audit", "verify", "--json"])
+    assert checked.exit_code == 0, checked.output
+    assert json.loads(checked.output)["verified"] == 3
+    evidence = runner.invoke(args=["evidence", "verify", "--json"])
+    assert evidence.exit_code == 0, evidence.output
+    assert json.loads(evidence.output)["verified"] == 1
+    with app.app_context():
+        db.engine.dispose()
 
 
 def test_a_database_that_ran_the_withdrawn_0027_upgrades_to_this_program(fresh_url):

@@ -329,7 +329,7 @@ def _failed(town: str, service: str, item_id: str, agent, moment: datetime) -> I
     db.session.flush()
     db.session.add(InspectionItem(inspection_id=insp.id, position=0, item_id=item_id,
                                   result=ItemResult.FAIL, note="", label=rule.label,
-                                  citation=audit.canonical(rule.citation.as_dict())))
+                                  citation=rule.citation.as_dict()))
     db.session.flush()
     db.session.expire(insp, ["items"])
     enforcement.on_inspection_complete(insp, moment)

@@ -58,5 +58,5 @@ def test_a_chosen_act_on_one_failed_item_cites_that_item_alone(app):
                        datetime.now(UTC) - timedelta(hours=2))
         db.session.commit()
         act = chosen_permit_suspension(insp, sup, REASON)
-        breach = enforcement.citation(act.breach_citation)
+        breach = act.breach_citation
     assert breach["article"] == "Art. 13, VII" and "also" not in breach

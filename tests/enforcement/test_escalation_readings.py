@@ -53,7 +53,7 @@ def test_the_third_notice_missed_without_repair_proposes_the_removal_request(app
             Sanction.origin_key == f"removal:{third.id}"))
         assert removal.kind == "removal_request" and removal.status == SanctionStatus.PROPOSED
         assert removal.decided_by == "agent" and removal.parent_id == third.id
-        assert enforcement.citation(removal.citation)["article"] == "Art. 27, III"
+        assert removal.citation["article"] == "Art. 27, III"
         assert "3ª do condutor" in removal.reason and "continua sem cumprir" in removal.reason
         assert db.session.scalar(select(AuditEntry.id).where(
             AuditEntry.action == "sanction_proposed", AuditEntry.entity_id == str(removal.id)))
@@ -104,8 +104,8 @@ def test_choosing_the_suspension_by_gravity_replaces_the_notices(app):
         assert (susp.kind, susp.target, susp.step_id, susp.status.value) == \
             ("suspension", "licence", "suspension", "proposed")
         assert susp.reason.startswith("Proposta da supervisão pela gravidade da falta: Carro")
-        assert enforcement.citation(susp.citation)["article"] == "Art. 26"
-        breach = enforcement.citation(susp.breach_citation)
+        assert susp.citation["article"] == "Art. 26"
+        breach = susp.breach_citation
         assert {breach["article"]} | {c["article"] for c in breach.get("also", [])} == \
             {"Art. 14, V", "Art. 14, X"}
         for a in notices:

@@ -43,7 +43,7 @@ def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(ap
         assert local_day(warning.notified_at) == date(2026, 3, 9)
         # 10 business days from Mon 09/03 (Art. 16 § 2º "na forma prevista no CPC", CPC Art. 219)
         assert warning.appeal_until == date(2026, 3, 23)   # was 2026-03-12, from the street
-        assert enforcement.citation(warning.appeal_citation)["article"] == "Art. 16, § 2º"
+        assert warning.appeal_citation["article"] == "Art. 16, § 2º"
 
 
 def test_tapurah_holder_fine_is_not_notified_by_the_rider_but_his_notice_is(app):
@@ -78,4 +78,4 @@ def test_tapurah_holder_fine_is_not_notified_by_the_rider_but_his_notice_is(app)
         assert local_day(fine.notified_at) == date(2026, 3, 6)
         # 8 days from Fri 06/03 end Sat 14/03: moved to Mon 16/03 (Lei 9.784/1999 Art. 66 § 1º)
         assert fine.appeal_until == date(2026, 3, 16)      # was 2026-03-10, from the street
-        assert enforcement.citation(fine.appeal_citation)["article"] == "Art. 30"
+        assert fine.appeal_citation["article"] == "Art. 30"

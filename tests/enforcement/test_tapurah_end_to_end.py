@@ -89,14 +89,14 @@ def test_failed_safety_item_is_proposed_as_a_72_hour_notice_to_the_rider(app, wo
             ("notice", "driver", "agent", SanctionStatus.PROPOSED)
         assert act.driver_id == world["driver_id"] and act.offender == f"driver:{world['driver_id']}"
         assert act.step_id == "notice" and act.occurrence == 1
-        assert '"article":"Art. 27, I"' in act.citation            # the agent notifies in writing
-        assert '"article":"Art. 15"' in act.breach_citation         # the mirrors
-        assert act.deadline_hours == 72 and '"Art. 29, parágrafo único"' in act.deadline_citation
+        assert act.citation["article"] == "Art. 27, I"            # the agent notifies in writing
+        assert act.breach_citation["article"] == "Art. 15"         # the mirrors
+        assert act.deadline_hours == 72 and act.deadline_citation["article"] == "Art. 29, parágrafo único"
         # handed over and signed on the street: the 72 hours run from the signature
         assert clock.utc(act.deadline_at) == DEADLINE
         assert act.appeal_days == 8 and act.appeal_until == date(2026, 1, 6)
         assert act.appeal_to == "supervisor" and act.appeal_suspensive is None
-        assert "60% do salário mínimo por dia" in act.on_missed
+        assert "60% do salário mínimo por dia" in str(act.on_missed)
 
 
 def test_supervisor_confirms_then_72_hours_later_tick_makes_the_daily_fine(app, client, world,
@@ -134,7 +134,7 @@ def test_supervisor_confirms_then_72_hours_later_tick_makes_the_daily_fine(app, 
         assert act.status == SanctionStatus.CONVERTED_TO_DAILY_FINE
         daily = db.session.scalar(select(Sanction).where(Sanction.parent_id == act_id))
         assert (daily.kind, daily.status, daily.automatic) == ("daily_fine", SanctionStatus.CONFIRMED, True)
-        assert '"Art. 29, parágrafo único"' in daily.citation
+        assert daily.citation["article"] == "Art. 29, parágrafo único"
         fine = daily.fine
         assert (fine.unit, fine.amount, fine.per) == ("minimum_wage", Decimal("0.6"), "day")
         assert fine.amount_brl == Decimal("972.60")       # 60% of R$ 1.621,00, in force on 01/01/2026

@@ -160,7 +160,7 @@ def test_registration_not_revalidated_30_days_after_expiry_is_cancelled(app):
         act = db.session.get(Sanction, report.automatic[0])
         assert (act.kind, act.target, act.automatic, act.status) == \
             ("revocation", "registration", True, SanctionStatus.CONFIRMED)
-        assert enforcement.citation(act.citation)["article"] == "Art. 8, parágrafo único"
+        assert act.citation["article"] == "Art. 8, parágrafo único"
         change = db.session.scalar(select(StatusChange))
         assert change.subject_id == due.id and "Art. 8" in change.reason
         assert act.notice.document_kind == "decision"
@@ -185,7 +185,7 @@ def test_lapsed_insurance_revokes_the_moto_taxi_permit_in_tapurah_only(app):
         assert db.session.get(Permit, t["permit"].id).status == Status.REVOKED
         assert db.session.get(Permit, n["permit"].id).status == Status.ACTIVE
         act = db.session.get(Sanction, report.automatic[0])
-        assert enforcement.citation(act.citation)["article"] == "Art. 17"
+        assert act.citation["article"] == "Art. 17"
         assert enforcement.tick(local(2026, 3, 3)).automatic == []
         # its document states the law's act and names no driver "not identified" at a
         # vistoria that never took place

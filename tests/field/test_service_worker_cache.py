@@ -39,8 +39,7 @@ def renders(monkeypatch) -> list[str]:
 
 def _reload_laws() -> None:
     """What a new process does: read the law texts again and rebuild the pages' data."""
-    for cached in (texts.law_texts, law_pages.law_index, law_pages.outline,
-                   law_pages.cited_by_article):
+    for cached in (texts.law_texts, law_pages.law_index, law_pages.outline):
         cached.cache_clear()
 
 

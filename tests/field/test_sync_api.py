@@ -65,7 +65,7 @@ def test_first_put_stores_replay_is_200_and_different_content_is_409(app, api, m
         assert json.loads(insp.body) == b
         assert [(i.item_id, i.result.value) for i in insp.items] == [
             ("general-condition", "ok"), ("mirrors", "ok")]
-        assert insp.items[0].citation and "Lei 406/2001" in insp.items[0].citation
+        assert insp.items[0].citation["law"] == "Lei 406/2001"
         assert insp.ack_name == "Condutor de Teste" and insp.ack_signature.startswith(b"\x89PNG")
         assert insp.agent_id is not None and insp.lat == -12.7
         actions = db.session.scalars(select(AuditEntry.action).filter_by(
@@ -391,7 +391,7 @@ def test_a_licence_revoked_after_the_snapshot_is_accepted_and_flagged(app, api, 
     assert r.json["registry_changed"] is False
     with app.app_context():
         insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
-        changes = json.loads(insp.registry_changes)
+        changes = insp.registry_changes
         assert any(c["entity"] == "licence" and c["entity_id"] == str(lic_id) for c in changes)
         town, insp_id = insp.municipality_id, insp.id
     # the supervisor reads the change in words, in local time, linked to the record

@@ -111,10 +111,8 @@ def odd_law(monkeypatch):
     monkeypatch.setattr(rules, "law_text", lambda slug: law if slug == "lei-de-teste"
                         else real(slug))
     law_pages.outline.cache_clear()
-    law_pages.cited_by_article.cache_clear()
     yield law
     law_pages.outline.cache_clear()
-    law_pages.cited_by_article.cache_clear()
 
 
 def test_law_text_is_html_escaped_and_keeps_its_paragraphs(client, odd_law):

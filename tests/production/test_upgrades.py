@@ -1,16 +1,18 @@
 """Upgrades never lose data: a database populated through the services and
 taken back to the schema before the newest migration is upgraded with `flask db upgrade`;
-every row of every table (the columns it had), the audit chain and the evidence survive.
+every row of every table (the columns it had; a JSON document as the document it holds, text
+before a migration typed its column), the audit chain and the evidence survive.
 `db upgrade` refuses a database that a newer version of the program migrated."""
 from __future__ import annotations
 
 import hashlib
+import json
 
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import MetaData, select, text
+from sqlalchemy import JSON, MetaData, select, text
 
-from inspector import MIGRATIONS
+from inspector import MIGRATIONS, audit
 from inspector.extensions import db
 from tests.support.drill import make_town, send, sync
 
@@ -23,8 +25,8 @@ def previous_revision() -> str:
     return script.get_revision(script.get_current_head()).down_revision
 
 
-def table_digests() -> dict[str, tuple[int, str]]:
-    """(rows, SHA-256 of every row in primary-key order) of each table, as it is now."""
+def table_rows() -> dict[str, tuple[tuple[str, ...], list[tuple]]]:
+    """(column names, every row in primary-key order) of each table, as it is now."""
     meta = MetaData()
     meta.reflect(bind=db.engine)
     out = {}
@@ -32,15 +34,33 @@ def table_digests() -> dict[str, tuple[int, str]]:
         for table in meta.sorted_tables:
             order = list(table.primary_key.columns) or list(table.columns)
             rows = conn.execute(select(*table.columns).order_by(*order)).all()
-            h = hashlib.sha256()
-            for row in rows:
-                h.update(repr(tuple(row)).encode())
-            out[table.name] = (len(rows), h.hexdigest(), tuple(c.name for c in table.columns))
+            out[table.name] = (tuple(c.name for c in table.columns), [tuple(r) for r in rows])
     return out
 
 
-def same_columns_digests(columns_of: dict) -> dict[str, tuple[int, str]]:
-    """table_digests over only the columns each table had before the upgrade."""
+def json_columns() -> set[tuple[str, str]]:
+    """(table, column) of the columns that are JSON in the schema as it is now."""
+    meta = MetaData()
+    meta.reflect(bind=db.engine)
+    return {(t.name, c.name) for t in meta.sorted_tables for c in t.columns
+            if isinstance(c.type, JSON)}
+
+
+def digest(name: str, columns: tuple[str, ...], rows: list[tuple], as_json: set) -> tuple:
+    """(rows, SHA-256 of the rows); a value of a JSON column counts as the document it holds,
+    whether the schema stored it as text (before a migration typed it) or as JSON."""
+    h = hashlib.sha256()
+    for row in rows:
+        h.update(repr(tuple(
+            (audit.canonical(json.loads(v) if isinstance(v, str) else v)
+             if (name, c) in as_json and v not in (None, "", "null") else
+             None if (name, c) in as_json else v)
+            for c, v in zip(columns, row))).encode())
+    return len(rows), h.hexdigest()
+
+
+def same_columns_rows(columns_of: dict) -> dict[str, list[tuple]]:
+    """table_rows over only the columns each table had before the upgrade."""
     meta = MetaData()
     meta.reflect(bind=db.engine)
     out = {}
@@ -49,11 +69,7 @@ def same_columns_digests(columns_of: dict) -> dict[str, tuple[int, str]]:
             table = meta.tables[name]
             pick = [table.c[c] for c in cols]
             order = [table.c[c.name] for c in table.primary_key.columns] or pick
-            rows = conn.execute(select(*pick).order_by(*order)).all()
-            h = hashlib.sha256()
-            for row in rows:
-                h.update(repr(tuple(row)).encode())
-            out[name] = (len(rows), h.hexdigest())
+            out[name] = [tuple(r) for r in conn.execute(select(*pick).order_by(*order))]
     return out
 
 
@@ -68,17 +84,19 @@ def test_an_upgrade_keeps_every_row_the_audit_chain_and_the_evidence(empty_insta
     down = cli.invoke(args=["db", "downgrade", older])
     assert down.exit_code == 0, down.output
     with new.app_context():
-        before = table_digests()
+        before = table_rows()
         db.engine.dispose()
     del before["alembic_version"]   # the one row that must change
-    assert sum(n for n, _, _ in before.values()) > 50
+    assert sum(len(rows) for _, rows in before.values()) > 50
 
     up = cli.invoke(args=["db", "upgrade"])
     assert up.exit_code == 0, up.output
     with new.app_context():
-        after = same_columns_digests({name: cols for name, (_, _, cols) in before.items()})
+        after = same_columns_rows({name: cols for name, (cols, _) in before.items()})
+        as_json = json_columns()
         db.engine.dispose()
-    assert after == {name: (n, h) for name, (n, h, _) in before.items()}
+    assert ({name: digest(name, before[name][0], rows, as_json) for name, rows in after.items()}
+            == {name: digest(name, cols, rows, as_json) for name, (cols, rows) in before.items()})
     assert cli.invoke(args=["audit", "verify"]).exit_code == 0
     assert cli.invoke(args=["evidence", "verify"]).exit_code == 0
     client = new.test_client()

@@ -95,7 +95,7 @@ def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
         db.session.add(InspectionItem(inspection_id=insp.id, position=pos, item_id=item_id,
                                       result=ItemResult(result), note=(notes or {}).get(item_id, ""),
                                       label=rule.label,
-                                      citation=audit.canonical(rule.citation.as_dict())))
+                                      citation=rule.citation.as_dict()))
     db.session.flush()
     db.session.expire(insp, ["items"])
     if complete:

@@ -152,7 +152,7 @@ def notice_row(holder, vehicle, *, code: str = "ABCDE-FGHJK", number: str | None
         law="Lei 1.234/2020", rule_id="test.rule", occurrence=1, measure_index=0, kind="notice",
         target="holder", label="Notificação para regularizar", offender=f"holder:{holder.id}",
         holder_id=holder.id, vehicle_id=vehicle.id if vehicle else None,
-        citation=json.dumps({"law": "Lei 1.234/2020", "article": "Art. 29"}),
+        citation={"law": "Lei 1.234/2020", "article": "Art. 29"},
         required_action="Trocar o pneu dianteiro.", decided_by="supervisor",
         status=SanctionStatus.CONFIRMED, proposed_at=issued_at, decided_at=issued_at,
         notified_at=issued_at, updated_at=issued_at, deadline_at=deadline_at,

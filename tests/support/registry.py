@@ -54,7 +54,7 @@ def fine_for(app, town: str, holder_cpf: str, amount: str = "300.00",
         act = Sanction(municipality_id=t.id, origin_key=f"test:{factories.n()}",
                        pack_id="test", law="Lei de teste", rule_id="test", kind="fine",
                        target="holder", label="Multa", offender=f"holder:{holder.id}",
-                       holder_id=holder.id, citation="{}", decided_by="supervisor",
+                       holder_id=holder.id, citation={}, decided_by="supervisor",
                        status=status, proposed_at=now, decided_at=now, updated_at=now)
         db.session.add(act)
         db.session.flush()

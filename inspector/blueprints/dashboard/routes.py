@@ -55,6 +55,7 @@ def index():
     errors, period = asked if isinstance(asked, tuple) else ({}, asked)
     town, fragment, today = town_id(), wants_fragment(), clock.today(g.user.municipality)
     key = (town, period.first, period.last, fragment, audit.town_version(town), today)
+    # bench/caches.py: /painel 4.9x (20 vehicles) to 11x (500) slower without it
     html = render_cache.reuse("dashboard", key, lambda: _content(town, period, today),
                               size=128, seconds=300)
     if fragment and not errors:

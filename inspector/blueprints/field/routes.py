@@ -102,21 +102,15 @@ def _stats(root: Path, names: list[str]) -> tuple:
 
 
 def _static_digest() -> str:
-    """SHA-256 over the shell's static files, re-read only when one of them changed on disk
-    (the browser asks for /sw.js on every visit; the wasm alone is over 1 MB)."""
+    """SHA-256 over the shell's static files (the wasm alone is over 1 MB): read only when the
+    worker's source is built again (`worker_source`), which a changed file's stats trigger."""
     root = _static_dir()
-    names = _static_files()
-    cache = current_app.extensions.setdefault("field_shell_digest", {})
-    key = _stats(root, names)
-    if key not in cache:
-        h = hashlib.sha256()
-        for name in names:
-            path = root / name
-            h.update(name.encode() + b"\0")
-            h.update(path.read_bytes() if path.exists() else b"<missing>")
-        cache.clear()
-        cache[key] = h.hexdigest()
-    return cache[key]
+    h = hashlib.sha256()
+    for name in _static_files():
+        path = root / name
+        h.update(name.encode() + b"\0")
+        h.update(path.read_bytes() if path.exists() else b"<missing>")
+    return h.hexdigest()
 
 
 def _shell_html() -> str:
@@ -201,6 +195,7 @@ def worker_source() -> str:
     """`service_worker/sw.js` with its version and precache list written in, built again only
     when an input changed (`_worker_inputs`)."""
     fingerprint, objects = _worker_inputs()
+    # bench/caches.py: /sw.js renders every law page again without it
     kept = current_app.extensions.get("field_worker")
     if kept is None or kept[0] != fingerprint:
         source = SW_SOURCE.read_text(encoding="utf-8")

@@ -8,7 +8,6 @@ wrong, known number or not, and the form is rate-limited per address.
 """
 from __future__ import annotations
 
-import json
 import time
 from datetime import UTC, date, datetime
 
@@ -179,7 +178,7 @@ def holder_view(notice: Notice) -> dict:
     """What the holder's page shows: what is printed on the document, and its status now."""
     act = notice.sanction
     town = db.session.get(Municipality, notice.municipality_id)
-    cite = json.loads(act.citation) if act.citation else {}
+    cite = act.citation or {}
     deadline = notice.deadline_at or act.deadline_at
     if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=UTC)
@@ -229,7 +228,7 @@ def _if_not_done(notice: Notice) -> dict | None:
     § único, a daily fine of 60% of the minimum wage, with its value in reais. None when the
     act brings nothing on a missed deadline or is already settled."""
     act = notice.sanction
-    missed = json.loads(act.on_missed) if act.on_missed else None
+    missed = act.on_missed
     if not missed or notice.complied_at is not None or act.status in _SETTLED:
         return None
     cash = missed.get("money") or {}

@@ -40,6 +40,7 @@ def _data(town: Municipality) -> stats.OpenData:
         data = stats.open_data(town.id, today)
         db.session.commit()   # the fleet's counts of the day, when first computed
         return data
+    # bench/caches.py: the open data 2.8x (20 vehicles) to 7.4x (500) slower without it
     return render_cache.reuse("open_data", (town.id, today, audit.town_version(town.id)), build,
                               size=64, seconds=MAX_AGE)
 

@@ -11,7 +11,7 @@ from inspector import clock, credentials, passenger
 from inspector.blueprints.vistorias.pages import certificate_check
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, limiter
-from inspector.models import ReportCategory
+from inspector.models import Credential, ReportCategory
 from inspector.security import config_limit, no_store, public
 
 bp = Blueprint("public", __name__)
@@ -25,12 +25,10 @@ _verify_limit = config_limit("VERIFY_RATE_LIMIT", "60 per minute;600 per hour")
 _report_limit = config_limit("REPORT_RATE_LIMIT", "5 per 10 minutes;20 per day")
 
 
-def _lookup(token: str):
-    """Look up the token and build what the page shows (status computed now, on the day of
-    the code's town: a licence ends at its midnight)."""
-    today = clock.today(passenger.town_zone(token))
-    found = credentials.lookup(token, today)
-    return found, passenger.view_for(found, today)
+def _page(token: str):
+    """The page's verdict for a token, judged on the day of the code's town (a licence ends at
+    its midnight): the one path the page, a driver's photo and the report form share."""
+    return passenger.page_for(token, clock.today(passenger.town_zone(token)))
 
 
 @bp.errorhandler(429)
@@ -71,7 +69,7 @@ def verify(token: str):
 @limiter.limit(_verify_limit)
 def driver_photo(token: str, driver_id: int):
     """The photo of a driver shown on an active credential's page."""
-    found, view = _lookup(token)
+    view = _page(token).view
     if view.state in ("unknown", "revoked", "expired") or driver_id not in {p.id for p in view.drivers}:
         abort(404)
     from inspector.models import Driver
@@ -120,11 +118,9 @@ def _form(view, token: str, errors: dict, values: dict, status: int = 200):
 def report(token: str):
     """Report a problem with this ride to the town's supervisors; for a code we did not
     issue, a report of a false code to the town it claims (none when no town can be read)."""
-    found, view = _lookup(token)
-    claimed = None
-    if found.outcome == "unknown":
-        claimed = passenger.claimed_municipality(token)
-        view = passenger.unknown_view(claimed.name if claimed else "")
+    p = _page(token)
+    view = p.view
+    claimed = passenger.claimed_municipality(token) if p.outcome == "unknown" else None
     if not view.can_report:
         abort(404)
     if request.method == "GET":
@@ -146,8 +142,9 @@ def report(token: str):
             passenger.create_forged_report(claimed.id, values["texto"], values["contato"],
                                             photo)
         else:
-            passenger.create_report(found.credential, view.state, values["categoria"],
-                                     values["texto"], values["contato"], photo)
+            passenger.create_report(db.session.get(Credential, p.credential_id), view.state,
+                                    values["categoria"], values["texto"], values["contato"],
+                                    photo)
     except ValidationFailed as e:  # the form again needs what this view read (view, values)
         db.session.rollback()
         return _form(view, token, e.errors, values, 422)

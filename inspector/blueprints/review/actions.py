@@ -18,7 +18,6 @@ from inspector.blueprints.fragments import wants_fragment
 from inspector.blueprints.review.common import VIEWERS, go
 from inspector.blueprints.review.routes import FILER_LABELS, SUSPENSIVE, inspection_context
 from inspector.clock import now
-from inspector.enforcement import loads
 from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db
 from inspector.models import Appeal, Inspection, Role, Sanction, SanctionStatus
@@ -33,7 +32,7 @@ def act_context(act: Sanction, errors: dict | None = None, code: str | None = No
     return {"act": act, "act_errors": errors or {}, "access_code": code, "message": message,
             "act_options": enforcement.amend_options(act)
             if act.status == SanctionStatus.PROPOSED else [],
-            "loads": loads, "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS,
+            "filers": FILER_LABELS, "delivery_means": enforcement.OFFICE_MEANS,
             "suspensive": SUSPENSIVE,
             # the delivery's date picker offers the days the service accepts (decision..today)
             "today": clock.town_day(g.user.municipality, now()),
