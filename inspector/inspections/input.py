@@ -205,7 +205,7 @@ def bulk_answers(insp: Inspection) -> set[str]:
     """The items the agent answered "conforme" with the one tap "Marcar os demais como
     conformes" (the body's items[].bulk), not one by one; empty for older apps' bodies."""
     try:
-        items = json.loads(insp.body).get("items")
+        items = insp.payload.get("items")
     except (TypeError, ValueError, AttributeError):
         return set()
     if not isinstance(items, list):
