@@ -65,7 +65,7 @@ def render_notice_pdf(notice: Notice, access_code: str | None = None,
                       anchor: tuple[int, str] | None = None,
                       copy_mark: str | None = None, *, sheet: Sheet | None = None) -> bytes:
     """The PDF of a notice as it would be issued now (nothing stored); `anchor`: the audit
-    log's last entry (seq, hash) to print, as at issuance (audit.latest()); `copy_mark`: the
+    town chain's last entry (seq, hash) to print, as at issuance (audit.head); `copy_mark`: the
     company's copy's "CÓPIA — remetida à empresa ..." on every page; `sheet`: the notice's
     content already read (`notice_sheet`, same access code), so that the notice and its
     company's copy are drawn from one reading."""
@@ -109,7 +109,8 @@ def issue_document(notice: Notice, access_code: str | None, *, actor=None,
         return found
     act = notice.sanction
     actor = actor or act.decided_by_user or "enforcement-tick"
-    return _store(notice, render_notice_pdf(notice, access_code, audit.latest(), sheet=sheet),
+    anchor = audit.head(notice.municipality_id)
+    return _store(notice, render_notice_pdf(notice, access_code, anchor, sheet=sheet),
                   utc(notice.issued_at), "emissão", actor)
 
 
@@ -117,7 +118,8 @@ def reissue_document(notice: Notice, *, actor, now: datetime) -> tuple[NoticeDoc
     """A reprint with a new access code (the old code and paper are superseded)."""
     from inspector.enforcement import reset_access_code
     code = reset_access_code(notice, actor=actor)
-    doc = _store(notice, render_notice_pdf(notice, code, audit.latest()), now,
+    anchor = audit.head(notice.municipality_id)
+    doc = _store(notice, render_notice_pdf(notice, code, anchor), now,
                  "reemissão: novo código de acesso", actor)
     return doc, code
 
