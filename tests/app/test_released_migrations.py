@@ -4,12 +4,15 @@ upgrades to this program's head with the models matching (docs/releases.md):
 - each migration file a release listed (released_migrations.json) is still here, byte for
   byte: an edit or a deletion fails with the way out (a new migration);
 - a database at the head of each release, built from that release's own migration files,
-  upgrades with `flask db upgrade`;
+  with an audit log as that release wrote it (one chain over every town), upgrades with
+  `flask db upgrade`: its log still verifies, every entry a document printed is still there,
+  and new entries go to each town's own chain;
 - a database that ran the withdrawn revision 0027 (its file kept in released_schemas/),
   and one migrated to 0026 before 0026 gained ix_inspection_photos_waiting, both upgrade.
 """
 from __future__ import annotations
 
+import json
 import shutil
 import uuid
 from pathlib import Path
@@ -22,9 +25,11 @@ from alembic.operations import Operations
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
-from inspector import MIGRATIONS, create_app
+from inspector import MIGRATIONS, audit, create_app
 from inspector.extensions import db
+from inspector.models import AuditEntry, Municipality
 from tests.support.config import app_config
+from tests.support.legacy_audit import write_legacy_log
 from tests.support.released_migrations import VERSIONS, released, sha256
 
 HERE = Path(__file__).resolve().parent
@@ -109,8 +114,36 @@ def test_a_database_at_the_head_of_a_release_upgrades_to_this_program(version, f
     app = create_app(app_config(fresh_url))
     with app.app_context():
         flask_migrate.upgrade(directory=str(scripts))
+        with db.engine.begin() as conn:
+            printed = write_legacy_log(conn)
         db.engine.dispose()
     upgrade_to_head_matches_the_models(app)
+    with app.app_context():
+        the_log_as_released_still_verifies(printed)
+        db.engine.dispose()
+
+
+def the_log_as_released_still_verifies(printed: list[tuple[int, str]]) -> None:
+    """The released log is kept as it was (none of its hashes recomputed: documents printed
+    them), ends where the cut-over entry says, and new entries start each town's chain."""
+    checks = {c.chain: c for c in audit.chains()}
+    assert {k: (c.count, c.broken) for k, c in checks.items()} == {
+        audit.LEGACY: (len(printed), None), audit.DEPLOYMENT: (1, None)}
+    assert audit.missing_anchors(printed) == []
+    cut_over = db.session.scalar(db.select(AuditEntry).filter_by(action=audit.CUT_OVER))
+    assert cut_over.seq > printed[-1][0] and cut_over.chain_seq == 1
+    assert json.loads(cut_over.after)["legacy_head"] == {"seq": printed[-1][0],
+                                                         "sha256": printed[-1][1]}
+    towns = db.session.scalars(db.select(Municipality).order_by(Municipality.slug)).all()
+    for town in towns:
+        audit.record("vehicle_updated", "vehicle", 1, actor="teste", municipality_id=town.id,
+                     after={"colour": "Verde"})
+    db.session.commit()
+    checks = {c.chain: c for c in audit.chains()}
+    assert {k: (c.count, c.broken) for k, c in checks.items()} == {
+        audit.LEGACY: (len(printed), None), audit.DEPLOYMENT: (1, None),
+        "nortelandia": (1, None), "tapurah": (1, None)}
+    assert all(audit.head(t.id)[0] > cut_over.seq for t in towns)
 
 
 def test_a_database_that_ran_the_withdrawn_0027_upgrades_to_this_program(fresh_url):

@@ -38,7 +38,8 @@ def write_legacy_log(conn, per_town: int = 3) -> list[tuple[int, str]]:
             "entity, entity_id, before, after, prev_hash, hash) VALUES (:seq, :seq, :at, NULL, "
             "'fiscal', :town, 'vehicle_updated', 'vehicle', :eid, NULL, :after, :prev, :hash)"),
             {"seq": seq, "town": town,
-             "at": at if conn.dialect.name == "postgresql" else at.strftime("%Y-%m-%d %H:%M:%S.%f"), "eid": str(seq), "after": after, "prev": prev,
+             "at": at if conn.dialect.name == "postgresql" else at.strftime("%Y-%m-%d %H:%M:%S.%f"),
+             "eid": str(seq), "after": after, "prev": prev,
              "hash": digest})
         out.append((seq, digest))
         prev = digest
