@@ -457,7 +457,7 @@ def digest_of(day: date, heads: list[dict], prev_digest: str | None) -> str:
 def take_digest(now: datetime | None = None) -> tuple[AuditDigest, bool]:
     """Today's digest (Mato Grosso's day) of every chain's head: taken and committed by the
     first call of the day, returned as stored by the others (second value: whether this call
-    took it). Days only move forward: a clock set back gets the newest digest, so the
+    took it); the caller commits. Days only move forward: a clock set back gets the newest digest, so the
     digests stay one chain in day order. The tick calls it; `flask audit digest` too."""
     now = now or clock.now()
     day = clock.default_day(now)
@@ -471,12 +471,10 @@ def take_digest(now: datetime | None = None) -> tuple[AuditDigest, bool]:
     try:
         with db.session.begin_nested():
             db.session.add(row)
-        record("audit_digest_taken", "audit_digest", day.isoformat(), actor="system",
-               after={"day": day, "digest": row.digest, "chains": len(heads)}, at=now)
-        db.session.commit()
     except IntegrityError:  # another process took today's at the same moment
-        db.session.rollback()
         return db.session.scalar(select(AuditDigest).where(AuditDigest.day == day)), False
+    record("audit_digest_taken", "audit_digest", day.isoformat(), actor="system",
+           after={"day": day, "digest": row.digest, "chains": len(heads)}, at=now)
     return row, True
 
 

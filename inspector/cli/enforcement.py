@@ -64,6 +64,7 @@ def take_audit_digest(now: datetime) -> str | None:
 
     try:
         row, _taken = audit.take_digest(now)
+        db.session.commit()
     except Exception:  # noqa: BLE001 - the digest is retried by the next tick
         db.session.rollback()
         current_app.logger.exception("resumo diário do registro de auditoria não tomado")

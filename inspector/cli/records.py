@@ -183,6 +183,7 @@ def audit_digest(as_json: bool) -> None:
     from inspector import audit
 
     row, taken = audit.take_digest()
+    db.session.commit()
     if as_json:
         click.echo(json.dumps({"day": row.day.isoformat(), "digest": row.digest,
                                "taken": taken, "heads": json.loads(row.heads)}))

@@ -25,6 +25,13 @@ def _write(town_id, what):
     db.session.commit()
 
 
+def _take(now=None):
+    """Take the day's digest as the tick does (then commits)."""
+    row, taken = audit.take_digest(now)
+    db.session.commit()
+    return row, taken
+
+
 @pytest.fixture
 def towns(app):
     with app.app_context():
@@ -38,14 +45,14 @@ def towns(app):
 def test_one_digest_a_day_lists_every_towns_head_and_moves_with_any_of_them(app, towns):
     tapurah, sapezal = towns
     with app.app_context():
-        first, taken = audit.take_digest(DAY1)
-        again, taken_again = audit.take_digest(DAY1 + timedelta(hours=5))
+        first, taken = _take(DAY1)
+        again, taken_again = _take(DAY1 + timedelta(hours=5))
         assert taken and not taken_again and again.digest == first.digest
         heads = {h["town"]: (h["seq"], h["sha256"]) for h in json.loads(first.heads)}
         assert heads["tapurah"] == audit.head(tapurah) and heads["sapezal"] == audit.head(sapezal)
         day1 = first.digest
         _write(sapezal, "Roxa")                       # only Sapezal moves
-        second, _ = audit.take_digest(DAY2)
+        second, _ = _take(DAY2)
         moved = {h["town"]: h["seq"] for h in json.loads(second.heads)}
         assert second.digest != day1 and second.prev_digest == day1
         assert moved["tapurah"] == heads["tapurah"][0] and moved["sapezal"] > heads["sapezal"][0]
@@ -67,7 +74,7 @@ def test_the_digest_changes_when_any_towns_head_changes(app, towns):
 
 def test_the_page_publishes_each_days_digest_and_heads_without_personal_data(app, towns, client):
     with app.app_context():
-        row, _ = audit.take_digest()
+        row, _ = _take()
         digest, day = row.digest, row.day.isoformat()
     page = client.get("/transparencia/registro/resumos")
     html = page.get_data(as_text=True)
@@ -104,7 +111,7 @@ def _rewrite_chain(town_id):
 def test_a_rewritten_town_chain_no_longer_matches_the_digest_and_verify_says_so(app, towns):
     tapurah, _ = towns
     with app.app_context():
-        row, _ = audit.take_digest(DAY1)
+        row, _ = _take(DAY1)
         kept = f"{row.day.isoformat()}:{row.digest}"
         _rewrite_chain(tapurah)
         assert [c.chain for c in audit.chains() if c.broken] == []  # each chain alone holds
@@ -120,7 +127,7 @@ def test_a_whole_deployment_rewritten_with_its_digests_still_differs_from_a_kept
     elsewhere shows it."""
     tapurah, _ = towns
     with app.app_context():
-        row, _ = audit.take_digest(DAY1)
+        row, _ = _take(DAY1)
         kept = f"{row.day.isoformat()}:{row.digest}"
         _rewrite_chain(tapurah)
         heads = [h for h in audit.heads_now() if h["town"] is not None]  # as on that day

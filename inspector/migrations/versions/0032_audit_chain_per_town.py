@@ -3,13 +3,18 @@
 - audit_entries.chain_seq: an entry's position in its town's chain (entries of no town: the
   deployment's chain); unique per town. Entries already in the log keep chain_seq NULL and
   stay, untouched, the single chain they were (the legacy chain): their hashes are what
-  documents printed and archives kept, so none is recomputed.
+  documents printed and archives kept, so none is recomputed. (A database downgraded after
+  this revision gets each town chain's positions back: an entry that links to its town's
+  previous one and whose hash holds with its position is in that chain.)
 - the cut-over: when the log holds entries, the deployment chain's first entry
   (`audit_chains_split`) records the legacy chain's last entry (number and SHA-256) and how
   many it holds; `audit verify` checks that the legacy chain still ends there. New entries
   are numbered after every existing one (PostgreSQL: from the id's own sequence, moved past
   every number in use).
 - audit_digests: one digest per day of every chain's head.
+
+The downgrade keeps every entry and drops the positions and the digests: an earlier program
+does not verify the town chains (restore the backup made before the upgrade to go back).
 
 The entry's hash is computed here as inspector/audit.py does it, copied so that this file
 never changes with the app.
@@ -56,13 +61,51 @@ def _sha256(value) -> str:
     return hashlib.sha256(_canonical(value).encode()).hexdigest()
 
 
-def _cut_over(bind) -> None:
+def _genesis(town_id) -> str:
+    return _sha256({'chain': 'deployment' if town_id is None else town_id})
+
+
+def _positions(bind) -> dict:
+    """The town chains already in the log (a database downgraded after this revision): the
+    position of each entry that follows its town's previous one and whose hash holds with
+    that position; {town: (position, hash)} of the chains found. Entries of 1.0.0 (the legacy
+    chain) follow no town chain and keep no position."""
+    heads = {}
+    updates = []
+    for r in bind.execute(sa.select(ENTRIES).order_by(ENTRIES.c.seq)):
+        town = r.municipality_id
+        position, prev = heads.get(town, (0, None))
+        if r.prev_hash != (prev or _genesis(town)):
+            continue
+        content = {k: getattr(r, k) for k in (
+            'seq', 'actor', 'actor_id', 'municipality_id', 'action', 'entity', 'entity_id',
+            'before', 'after', 'prev_hash')}
+        at = r.at if r.at.tzinfo else r.at.replace(tzinfo=UTC)
+        content.update(at=at, chain_seq=position + 1)
+        if _sha256(content) == r.hash:
+            heads[town] = (position + 1, r.hash)
+            updates.append({'i': r.id, 'p': position + 1})
+    if updates:
+        bind.execute(sa.text('UPDATE audit_entries SET chain_seq = :p WHERE id = :i'), updates)
+    return heads
+
+
+def _now(bind) -> datetime:
+    """The database's clock: this file asks nothing else for the time."""
+    value = bind.scalar(sa.select(sa.func.current_timestamp()))
+    if isinstance(value, str):  # SQLite: UTC, as text
+        value = datetime.fromisoformat(value)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _cut_over(bind, heads: dict) -> None:
     """The deployment chain's first entry, naming where the legacy chain ends."""
-    last = bind.execute(sa.select(ENTRIES.c.seq, ENTRIES.c.hash)
+    legacy = ENTRIES.c.chain_seq.is_(None)
+    last = bind.execute(sa.select(ENTRIES.c.seq, ENTRIES.c.hash).where(legacy)
                         .order_by(ENTRIES.c.seq.desc()).limit(1)).first()
-    if last is None:
+    if last is None or None in heads:  # no legacy chain, or its cut-over is already there
         return
-    count = bind.scalar(sa.select(sa.func.count()).select_from(ENTRIES))
+    count = bind.scalar(sa.select(sa.func.count()).select_from(ENTRIES).where(legacy))
     top = max(last.seq, bind.scalar(sa.select(sa.func.max(ENTRIES.c.id))))
     if bind.dialect.name == 'postgresql':
         bind.execute(sa.text("SELECT setval(pg_get_serial_sequence('audit_entries', 'id'), :n)"),
@@ -71,14 +114,14 @@ def _cut_over(bind) -> None:
                                      "'id'))"))
     else:
         number = top + 1
-    at = datetime.now(UTC)
+    at = _now(bind)
     entry = {
         'seq': number, 'at': at, 'actor': 'system', 'actor_id': None,
         'municipality_id': None, 'action': CUT_OVER, 'entity': 'audit_log',
         'entity_id': 'legacy', 'before': None,
         'after': _canonical({'legacy_entries': count,
                              'legacy_head': {'seq': last.seq, 'sha256': last.hash}}),
-        'prev_hash': _sha256({'chain': 'deployment'}), 'chain_seq': 1,
+        'prev_hash': _genesis(None), 'chain_seq': 1,
     }
     entry['hash'] = _sha256(entry)
     bind.execute(ENTRIES.insert(), [{**entry, 'id': number}])
@@ -87,6 +130,9 @@ def _cut_over(bind) -> None:
 def upgrade():
     with op.batch_alter_table('audit_entries', schema=None) as batch_op:
         batch_op.add_column(sa.Column('chain_seq', sa.Integer(), nullable=True))
+    bind = op.get_bind()
+    _cut_over(bind, _positions(bind))
+    with op.batch_alter_table('audit_entries', schema=None) as batch_op:
         batch_op.create_unique_constraint('uq_audit_entries_municipality_id_chain_seq',
                                           ['municipality_id', 'chain_seq'])
     op.create_table('audit_digests',
@@ -100,18 +146,9 @@ def upgrade():
     sa.UniqueConstraint('day', name=op.f('uq_audit_digests_day')),
     sa.UniqueConstraint('digest', name=op.f('uq_audit_digests_digest'))
     )
-    _cut_over(op.get_bind())
 
 
 def downgrade():
-    bind = op.get_bind()
-    chained = bind.scalar(sa.select(sa.func.count()).select_from(ENTRIES).where(
-        ENTRIES.c.chain_seq.is_not(None), ENTRIES.c.action != CUT_OVER))
-    if chained:
-        raise RuntimeError(f'{chained} entradas de auditoria já estão nas cadeias por município: '
-                           'voltar a uma só cadeia as deixaria sem verificação; restaure o '
-                           'backup feito antes da atualização')
-    bind.execute(ENTRIES.delete().where(ENTRIES.c.action == CUT_OVER))
     op.drop_table('audit_digests')
     with op.batch_alter_table('audit_entries', schema=None) as batch_op:
         batch_op.drop_constraint('uq_audit_entries_municipality_id_chain_seq', type_='unique')
