@@ -1,6 +1,7 @@
-"""Each town is its own legal entity (docs/audit.md): its entries form a chain of their own,
-verified on its own, and no lock is shared by two towns: one town's open commit does not hold
-up another's, while one town's concurrent writes still make one unbroken chain."""
+"""Each town is its own legal entity (docs/security.md, "One chain per town"): its entries
+form a chain of their own, verified on its own, and no lock is shared by two towns: one
+town's open commit does not hold up another's, while one town's concurrent writes still make
+one unbroken chain."""
 from __future__ import annotations
 
 import json
