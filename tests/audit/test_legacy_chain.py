@@ -96,3 +96,22 @@ def test_a_legacy_chain_rewritten_whole_shows(upgraded):
         assert audit.missing_anchors(printed[1:2])  # and what documents printed is gone
     result = _verify(app)
     assert result.exit_code == 1 and "BROKEN: legacy" in result.output
+
+
+def test_a_downgrade_and_upgrade_again_keep_both_kinds_of_chain(upgraded):
+    """Back to 0030 (positions and digests dropped, every entry kept) and up again: each
+    town's chain is found again from the hashes, the legacy one stays legacy."""
+    app, printed = upgraded
+    with app.app_context():
+        for town_id in (1, 2):
+            audit.record("vehicle_updated", "vehicle", 1, actor="teste",
+                         municipality_id=town_id, after={"colour": "Verde"})
+        db.session.commit()
+        before = {c.chain: (c.count, c.head) for c in audit.chains()}
+        flask_migrate.downgrade(revision="0030")
+        flask_migrate.upgrade()
+        db.session.remove()
+        after = {c.chain: (c.count, c.head, c.broken) for c in audit.chains()}
+    assert after == {k: (*v, None) for k, v in before.items()}
+    assert set(after) == {audit.LEGACY, audit.DEPLOYMENT, "tapurah", "nortelandia"}
+    assert _verify(app).exit_code == 0
