@@ -56,6 +56,22 @@ def record_fleet_days(now: datetime) -> list[str]:
     return written
 
 
+def take_audit_digest(now: datetime) -> str | None:
+    """The day's digest of every audit chain's head (taken by the day's first tick) as
+    DAY:SHA256; None when it could not be taken (logged: the tick's work stands)."""
+    from inspector import audit
+    from inspector.extensions import db
+
+    try:
+        row, _taken = audit.take_digest(now)
+        db.session.commit()
+    except Exception:  # noqa: BLE001 - the digest is retried by the next tick
+        db.session.rollback()
+        current_app.logger.exception("resumo diário do registro de auditoria não tomado")
+        return None
+    return f"{row.day.isoformat()}:{row.digest}"
+
+
 @enforcement_cli.command("tick")
 @click.option("--now", "now_text", metavar="ISO", help="Clock to use, e.g. 2026-03-05T10:00-04:00.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -77,14 +93,18 @@ def tick_command(now_text: str | None, as_json: bool) -> None:
              "(FLASK_DEBUG=1)")
     report = enforcement.tick(now)
     fleet_days = record_fleet_days(now)
+    digest = take_audit_digest(now)
     from inspector.cli.notifications import deliver_after_tick
     pushed = deliver_after_tick(now)  # the pushes this tick (and earlier requests) queued
     if as_json:
-        click.echo(json.dumps(report.as_dict() | {"push": pushed, "fleet_days": fleet_days},
+        click.echo(json.dumps(report.as_dict() | {"push": pushed, "fleet_days": fleet_days,
+                                                  "audit_digest": digest},
                               ensure_ascii=False))
         return
     click.echo(f"frota: dia registrado em {len(fleet_days)} município(s)" if fleet_days
                else "frota: dia já registrado")
+    click.echo(f"registro: resumo do dia {digest}" if digest else
+               "registro: resumo do dia não tomado (veja o log)")
     click.echo(f"push: {pushed['error']}" if "error" in pushed else
                f"push: {len(pushed['sent'])} enviada(s), {len(pushed['retry'])} a repetir, "
                f"{len(pushed['failed'])} falha(s), {len(pushed['dropped'])} descartada(s)")

@@ -28,68 +28,169 @@ def _anchor(value: str) -> tuple[int, str]:
     return int(seq), digest
 
 
+def _kept_digest(value: str):
+    """DAY:SHA256 as published at /transparencia/registro/resumos."""
+    from datetime import date
+
+    day, _, digest = value.partition(":")
+    digest = digest.strip().lower()
+    try:
+        when = date.fromisoformat(day.strip())
+    except ValueError:
+        when = None
+    if when is None or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        fail(f"--digest {value!r}: use AAAA-MM-DD:SHA256 (64 algarismos hexadecimais), como "
+             "publicado em /transparencia/registro/resumos")
+    return when, digest
+
+
+def _town_id(slug: str | None):
+    """The id of the town named by --town; one pt-BR line and exit 2 when there is none."""
+    from sqlalchemy import select
+
+    from inspector.models import Municipality
+
+    slug = (slug or "").strip().lower()
+    town_id = db.session.scalar(select(Municipality.id).where(Municipality.slug == slug))
+    if town_id is None:
+        fail(f"município {slug!r} não existe (veja `flask --app inspector towns list`)")
+    return town_id
+
+
 @audit_cli.command("verify")
+@click.option("--town", "slug", metavar="SLUG", help="Only this town's chain (default: every "
+              "chain: each town's, the deployment's and the legacy one).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--expect", "anchors", multiple=True, metavar="SEQ:HASH",
               help="An entry a document printed (repeatable): the log must still hold it.")
-def audit_verify(as_json: bool, anchors: tuple[str, ...]) -> None:
-    """Walk the chain; report the first broken link (exit 1) or that it holds. Then replay
-    each act's audited transitions against the law's order (enforcement/lifecycle.py): an
-    entry the transition table forbids (two decisions of one act, a daily fine from a deadline
-    that never started...) fails too (exit 1), named. With --expect, also that every entry
-    printed on a document is still there (a truncated tail leaves a chain that holds, but not
-    the documents' entries)."""
+@click.option("--digest", "digests", multiple=True, metavar="DAY:SHA256",
+              help="A daily digest kept from /transparencia/registro/resumos (repeatable): "
+                   "the log's digest of that day must be the same.")
+def audit_verify(slug: str | None, as_json: bool, anchors: tuple[str, ...],
+                 digests: tuple[str, ...]) -> None:
+    """Walk each town's chain (and the deployment's); report each chain's first broken link
+    (exit 1) or that it holds. Then replay each town's audited transitions against the law's
+    order (enforcement/lifecycle.py): an entry the transition table forbids (two decisions of
+    one act, a daily fine from a deadline that never started...) fails too (exit 1), named.
+    Without --town, also that every daily digest still matches the heads it recorded (a
+    chain rewritten after its digest shows). With --expect, also that every entry printed on
+    a document is still there (a truncated tail leaves a chain that holds, but not the
+    documents' entries)."""
     from sqlalchemy import select
 
-    from inspector.audit import missing_anchors, verify
+    from inspector import audit
     from inspector.enforcement import replay
     from inspector.models import AuditEntry
 
+    town_id = _town_id(slug) if slug is not None else None
     expected = [_anchor(a) for a in anchors]
-    count, broken = verify()
-    order = replay(db.session.scalars(select(AuditEntry).order_by(AuditEntry.seq)
-                                      .execution_options(yield_per=1000)))
-    problems = missing_anchors(expected)
+    kept = [_kept_digest(d) for d in digests]
+    checks = audit.chains(town_id) if slug is not None else audit.chains()
+    orders = {}
+    for check in checks:
+        if check.chain in (audit.LEGACY, audit.DEPLOYMENT):
+            continue
+        orders[check.chain] = replay(db.session.scalars(
+            select(AuditEntry).where(AuditEntry.municipality_id == check.town_id)
+            .order_by(AuditEntry.seq).execution_options(yield_per=1000)))
+    problems = audit.missing_anchors(expected)
+    digest_problems = audit.digest_problems(kept) if slug is None else []
+    breaks = [c.broken for c in checks if c.broken is not None]
+    broken = min(breaks, key=lambda b: (b.seq is None, b.seq or 0)) if breaks else None
+    disorders = [o for o in orders.values() if o is not None]
+    order = min(disorders, key=lambda o: o.seq) if disorders else None
+    count = sum(c.count for c in checks)
+    ok = broken is None and order is None and not problems and not digest_problems
     if as_json:
-        click.echo(json.dumps({"ok": broken is None and order is None and not problems,
-                               "verified": count,
-                               "broken": None if broken is None else broken.__dict__,
-                               "out_of_order": None if order is None else order.__dict__,
-                               "anchors": len(expected), "anchor_problems": problems}))
+        click.echo(json.dumps({
+            "ok": ok, "verified": count,
+            "broken": None if broken is None else broken.__dict__,
+            "out_of_order": None if order is None else order.__dict__,
+            "chains": [{"chain": c.chain, "entries": c.count,
+                        "head": None if c.head is None else {"seq": c.head[0],
+                                                             "sha256": c.head[1]},
+                        "broken": None if c.broken is None else c.broken.__dict__,
+                        "out_of_order": None if orders.get(c.chain) is None
+                        else orders[c.chain].__dict__} for c in checks],
+            "digest_problems": digest_problems,
+            "anchors": len(expected), "anchor_problems": problems}, ensure_ascii=False))
     else:
-        if broken is None:
-            click.echo(f"ok: {count} entries, chain intact")
-        else:
-            click.echo(f"BROKEN at entry #{broken.seq} (id {broken.entry_id}): "
-                       f"{broken.reason}; {count} entries before it hold")
+        for c in checks:
+            if c.broken is None:
+                click.echo(f"ok: {c.chain}: {c.count} entries, chain intact")
+            else:
+                where = f"entry #{c.broken.seq}" if c.broken.seq is not None else "its end"
+                click.echo(f"BROKEN: {c.chain}: at {where}"
+                           f"{f' (id {c.broken.entry_id})' if c.broken.entry_id else ''}: "
+                           f"{c.broken.reason}; {c.count} entries before it hold")
+        if not breaks:
+            click.echo(f"ok: {count} entries in {len(checks)} chain(s), every chain intact")
+        for chain, o in orders.items():
+            if o is not None:
+                click.echo(f"OUT OF ORDER: {chain}: at entry #{o.seq} (id {o.entry_id}): "
+                           f"{o.reason}")
         if order is None:
             click.echo("ok: every act's entries follow the law's order")
-        else:
-            click.echo(f"OUT OF ORDER at entry #{order.seq} (id {order.entry_id}): {order.reason}")
+        for problem in digest_problems:
+            click.echo(f"DIGEST: {problem}")
+        if slug is None and not digest_problems:
+            click.echo("ok: every daily digest matches the chains' heads it recorded")
         for problem in problems:
             click.echo(f"DOCUMENT: {problem}")
         if expected and not problems:
             click.echo(f"ok: the {len(expected)} entries printed on documents are there")
-    if broken is not None or order is not None or problems:
+    if not ok:
         sys.exit(1)
 
 
 @audit_cli.command("head")
+@click.option("--town", "slug", metavar="SLUG", help="Only this town's chain.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def audit_head(as_json: bool) -> None:
-    """Print the log's last entry as NÚMERO:SHA256, to publish (the town's official
-    gazette, its site) and check later with `audit verify --expect`; /transparencia/registro
-    shows the same to anyone."""
-    from inspector.audit import latest
+def audit_head(slug: str | None, as_json: bool) -> None:
+    """Print each chain's last entry as NÚMERO:SHA256 (one town's with --town), to publish
+    (the town's official gazette, its site) and check later with `audit verify --expect`;
+    /transparencia/registro shows the same to anyone."""
+    from inspector import audit
 
-    head = latest()
+    if slug is not None:
+        town_id = _town_id(slug)
+        head = audit.head(town_id)
+        if as_json:
+            click.echo(json.dumps({"town": slug.strip().lower(), "seq": head[0],
+                                   "sha256": head[1]} if head else
+                                  {"town": slug.strip().lower(), "seq": 0, "sha256": None}))
+        elif head is None:
+            click.echo("o registro deste município está vazio")
+        else:
+            click.echo(f"{head[0]}:{head[1]}")
+        return
+    heads = audit.heads_now()
     if as_json:
-        click.echo(json.dumps({"seq": head[0], "sha256": head[1]} if head else
-                              {"seq": 0, "sha256": None}))
-    elif head is None:
+        click.echo(json.dumps([{"town": h["town"], "position": h["position"], "seq": h["seq"],
+                                "sha256": h["sha256"]} for h in heads]))
+    elif not heads:
         click.echo("o registro está vazio")
     else:
-        click.echo(f"{head[0]}:{head[1]}")
+        for h in heads:
+            click.echo(f"{h['town'] or audit.DEPLOYMENT} {h['seq']}:{h['sha256']}")
+
+
+@audit_cli.command("digest")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def audit_digest(as_json: bool) -> None:
+    """Take today's digest of every chain's head (the tick does it; a second run the same day
+    prints the one already taken). Published at /transparencia/registro/resumos."""
+    from inspector import audit
+
+    row, taken = audit.take_digest()
+    db.session.commit()
+    if as_json:
+        click.echo(json.dumps({"day": row.day.isoformat(), "digest": row.digest,
+                               "taken": taken, "heads": json.loads(row.heads)}))
+    else:
+        click.echo(f"{row.day.isoformat()}:{row.digest} "
+                   f"({'tomado agora' if taken else 'já tomado hoje'}, "
+                   f"{len(json.loads(row.heads))} cadeia(s))")
 
 
 @evidence_cli.command("verify")

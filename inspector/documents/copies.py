@@ -75,7 +75,7 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
     `sheet`: the notice's content as read for the original (`drawing.notice_sheet`,
     same access code); the copy is then drawn from it without reading the database again.
 
-    The copy prints `audit.latest()`, as every stored document does: "na emissão deste
+    The copy prints `audit.head(town)`, as every stored document does: "na emissão deste
     documento, o registro terminava na entrada nº N", the last entry committed when it was
     made. Made in the original's transaction, that is the original's anchor too; the records
     of both issues are chained after it when the transaction commits."""
@@ -88,8 +88,8 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
         return found
     holder = company_of(act)
     name = holder.name if holder is not None else NO_COMPANY
-    pdf = render_notice_pdf(notice, access_code, audit.latest(), copy_mark=copy_mark(name),
-                            sheet=sheet)
+    pdf = render_notice_pdf(notice, access_code, audit.head(notice.municipality_id),
+                            copy_mark=copy_mark(name), sheet=sheet)
     row = NoticeCompanyCopy(
         municipality_id=notice.municipality_id, notice_id=notice.id,
         holder_id=holder.id if holder is not None else None, company_name=name[:200],

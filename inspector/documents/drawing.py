@@ -44,7 +44,7 @@ def render_notice_pdf(notice: Notice, access_code: str | None = None,
                       anchor: tuple[int, str] | None = None,
                       copy_mark: str | None = None, *, sheet: Sheet | None = None) -> bytes:
     """The PDF of a notice as it would be issued now (nothing stored); `anchor`: the audit
-    log's last entry (seq, hash) to print, as at issuance (audit.latest()); `copy_mark`: the
+    town chain's last entry (seq, hash) to print, as at issuance (audit.head); `copy_mark`: the
     company's copy's "CÓPIA — remetida à empresa ..." on every page; `sheet`: the notice's
     content already read (`notice_sheet`, same access code), so that the notice and its
     company's copy are drawn from one reading."""

@@ -66,7 +66,7 @@ def issue_document(notice: Notice, access_code: str | None, *, actor=None,
         return found
     act = notice.sanction
     actor = actor or act.decided_by_user or "enforcement-tick"
-    return _store(notice, render_notice_pdf(notice, access_code, audit.latest(), sheet=sheet),
+    return _store(notice, render_notice_pdf(notice, access_code, audit.head(notice.municipality_id), sheet=sheet),
                   utc(notice.issued_at), "emissão", actor)
 
 
@@ -74,7 +74,7 @@ def reissue_document(notice: Notice, *, actor, now: datetime) -> tuple[NoticeDoc
     """A reprint with a new access code (the old code and paper are superseded)."""
     from inspector.enforcement import reset_access_code
     code = reset_access_code(notice, actor=actor)
-    doc = _store(notice, render_notice_pdf(notice, code, audit.latest()), now,
+    doc = _store(notice, render_notice_pdf(notice, code, audit.head(notice.municipality_id)), now,
                  "reemissão: novo código de acesso", actor)
     return doc, code
 

@@ -1,6 +1,6 @@
 """The data model: towns, the regulated fleet, accounts and the audit log."""
 from inspector.models.accounts import Role, User, UserSession
-from inspector.models.audit import AuditEntry
+from inspector.models.audit import AuditDigest, AuditEntry
 from inspector.models.calendar import CLOSURE_KINDS, TownCalendarYear, TownClosure
 from inspector.models.credentials import (
     Credential,
@@ -81,7 +81,8 @@ from inspector.models.vistorias import (
 
 __all__ = [
     "AWAITS_DELIVERY",
-    "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder", "HolderKind",
+    "AuditDigest", "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder",
+    "HolderKind",
     "InsurancePolicy", "Licence", "LicenceKind", "Municipality", "Permit", "PermitKind",
     "Role", "Service", "Stand", "Status", "StatusChange", "User", "UserSession", "Vehicle",
     "VehicleKind", "vehicle_drivers", "RulePackVersion",

@@ -7,6 +7,9 @@ upgrades to this program's head with the models matching (docs/releases.md):
   holding a town's records as that release wrote them (tests/support/legacy_rows.py),
   upgrades with `flask db upgrade`; the program then reads each stored JSON document as the
   value it was written as, and `audit verify` and `evidence verify` still pass;
+- the same with an audit log as that release wrote it (one chain over every town): its log
+  still verifies, every entry a document printed is still there, and new entries go to each
+  town's own chain;
 - a database that ran the withdrawn revision 0027 (its file kept in released_schemas/),
   and one migrated to 0026 before 0026 gained ix_inspection_photos_waiting, both upgrade.
 """
@@ -24,10 +27,12 @@ from alembic.migration import MigrationContext
 from alembic.operations import Operations
 from sqlalchemy import inspect, select, text
 
-from inspector import MIGRATIONS, create_app
+from inspector import MIGRATIONS, audit, create_app
 from inspector.extensions import db
+from inspector.models import AuditEntry, Municipality
 from tests.support import legacy_rows
 from tests.support.config import app_config
+from tests.support.legacy_audit import write_legacy_log
 from tests.support.released_migrations import VERSIONS, released, sha256
 
 HERE = Path(__file__).resolve().parent
@@ -77,11 +82,10 @@ def head() -> str:
     return ScriptDirectory.from_config(cfg).get_current_head()
 
 
-@pytest.mark.parametrize("version", list(released()))
-def test_a_database_at_the_head_of_a_release_upgrades_to_this_program(version, fresh_url,
-                                                                     tmp_path):
-    # the release's migration set: its files and every earlier release's, as listed (the
-    # first test holds them byte for byte to what the release shipped)
+def release_database(version: str, fresh_url: str, tmp_path: Path, write):
+    """An app on a database at the head of `version`, built from that release's own migration
+    files (the first test holds them byte for byte to what the release shipped), holding what
+    `write(conn)` wrote with that schema; returns (app, what `write` returned)."""
     names = []
     for v, files in released().items():
         names += list(files)
@@ -95,11 +99,29 @@ def test_a_database_at_the_head_of_a_release_upgrades_to_this_program(version, f
     app = create_app(app_config(fresh_url) | {"EVIDENCE_DIR": str(tmp_path / "evidence")})
     with app.app_context():
         flask_migrate.upgrade(directory=str(scripts))
-        with db.engine.begin() as conn:   # a town's records, as that release wrote them
-            rows = legacy_rows.release_1_0_0(conn, tmp_path / "evidence")
+        with db.engine.begin() as conn:
+            written = write(conn)
         db.engine.dispose()
+    return app, written
+
+
+@pytest.mark.parametrize("version", list(released()))
+def test_a_database_at_the_head_of_a_release_upgrades_to_this_program(version, fresh_url,
+                                                                     tmp_path):
+    app, rows = release_database(  # a town's records, as that release wrote them
+        version, fresh_url, tmp_path, lambda conn: legacy_rows.release_1_0_0(
+            conn, tmp_path / "evidence"))
     upgrade_to_head_matches_the_models(app)
     the_records_kept_their_meaning_and_their_hashes(app, rows)
+
+
+@pytest.mark.parametrize("version", list(released()))
+def test_a_released_audit_log_still_verifies_after_the_upgrade(version, fresh_url, tmp_path):
+    app, printed = release_database(version, fresh_url, tmp_path, write_legacy_log)
+    upgrade_to_head_matches_the_models(app)
+    with app.app_context():
+        the_log_as_released_still_verifies(printed)
+        db.engine.dispose()
 
 
 def the_records_kept_their_meaning_and_their_hashes(app, rows: dict) -> None:
@@ -145,6 +167,29 @@ def the_records_kept_their_meaning_and_their_hashes(app, rows: dict) -> None:
     assert json.loads(evidence.output)["verified"] == 1
     with app.app_context():
         db.engine.dispose()
+
+
+def the_log_as_released_still_verifies(printed: list[tuple[int, str]]) -> None:
+    """The released log is kept as it was (none of its hashes recomputed: documents printed
+    them), ends where the cut-over entry says, and new entries start each town's chain."""
+    checks = {c.chain: c for c in audit.chains()}
+    assert {k: (c.count, c.broken) for k, c in checks.items()} == {
+        audit.LEGACY: (len(printed), None), audit.DEPLOYMENT: (1, None)}
+    assert audit.missing_anchors(printed) == []
+    cut_over = db.session.scalar(db.select(AuditEntry).filter_by(action=audit.CUT_OVER))
+    assert cut_over.seq > printed[-1][0] and cut_over.chain_seq == 1
+    assert json.loads(cut_over.after)["legacy_head"] == {"seq": printed[-1][0],
+                                                         "sha256": printed[-1][1]}
+    towns = db.session.scalars(db.select(Municipality).order_by(Municipality.slug)).all()
+    for town in towns:
+        audit.record("vehicle_updated", "vehicle", 1, actor="teste", municipality_id=town.id,
+                     after={"colour": "Verde"})
+    db.session.commit()
+    checks = {c.chain: c for c in audit.chains()}
+    assert {k: (c.count, c.broken) for k, c in checks.items()} == {
+        audit.LEGACY: (len(printed), None), audit.DEPLOYMENT: (1, None),
+        "nortelandia": (1, None), "tapurah": (1, None)}
+    assert all(audit.head(t.id)[0] > cut_over.seq for t in towns)
 
 
 def test_a_database_that_ran_the_withdrawn_0027_upgrades_to_this_program(fresh_url):

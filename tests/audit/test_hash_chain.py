@@ -1,4 +1,5 @@
-"""The audit log is a hash chain: any edit, deletion or reordering in the database shows."""
+"""The audit log is a hash chain per town: any edit, deletion or reordering in the database
+shows, in the chain of the town it touched."""
 from __future__ import annotations
 
 import json
@@ -43,7 +44,9 @@ def test_an_untouched_chain_verifies(chain):
 def test_each_entry_links_to_the_previous_ones_hash(chain):
     with chain.app_context():
         rows = db.session.scalars(db.select(audit.AuditEntry).order_by(audit.AuditEntry.seq)).all()
-        assert rows[0].prev_hash == audit.GENESIS
+        town_id = rows[0].municipality_id
+        assert rows[0].prev_hash == audit.genesis(town_id) != audit.genesis(None)
+        assert [r.chain_seq for r in rows] == [1, 2, 3, 4, 5]
         for prev, cur in zip(rows, rows[1:]):
             assert cur.prev_hash == prev.hash
 
@@ -81,7 +84,8 @@ def test_a_recomputed_hash_still_breaks_the_next_link(chain):
         e = db.session.scalar(db.select(audit.AuditEntry).filter_by(seq=3))
         forged_after = audit.canonical({"colour": "Preta"})
         forged = audit.entry_hash(e.seq, e.at, e.actor, e.actor_id, e.municipality_id, e.action,
-                                  e.entity, e.entity_id, e.before, forged_after, e.prev_hash)
+                                  e.entity, e.entity_id, e.before, forged_after, e.prev_hash,
+                                  chain_seq=e.chain_seq)
     _run(chain, "UPDATE audit_entries SET after = :a, hash = :h WHERE seq = 3",
          a=forged_after, h=forged)
     count, broken = _verify(chain)
@@ -91,12 +95,13 @@ def test_a_recomputed_hash_still_breaks_the_next_link(chain):
 def test_cli_reports_ok_then_the_first_broken_link(chain):
     runner = chain.test_cli_runner()
     ok = runner.invoke(args=["audit", "verify"])
-    assert ok.exit_code == 0 and "5 entries" in ok.output
+    assert ok.exit_code == 0 and "tapurah: 5 entries, chain intact" in ok.output
     _run(chain, "DELETE FROM audit_entries WHERE seq = 4")
     bad = runner.invoke(args=["audit", "verify", "--json"])
     assert bad.exit_code == 1
     report = json.loads(bad.output)
     assert report["ok"] is False and report["broken"]["seq"] == 5 and report["verified"] == 3
+    assert report["broken"]["chain"] == "tapurah"
 
 
 def test_snapshot_records_columns_but_not_photo_bytes(app):

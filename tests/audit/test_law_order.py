@@ -63,7 +63,7 @@ def test_a_second_decision_of_one_act_fails_and_is_named(app, confirmed, before)
     assert report["out_of_order"]["seq"] == seq and "sanction_rejected" in \
         report["out_of_order"]["reason"]
     text_out = app.test_cli_runner().invoke(args=["audit", "verify"]).output
-    assert f"OUT OF ORDER at entry #{seq}" in text_out and "chain intact" in text_out
+    assert f"OUT OF ORDER: tapurah: at entry #{seq}" in text_out and "chain intact" in text_out
 
 
 def test_a_daily_fine_from_a_notice_never_delivered_fails(app):

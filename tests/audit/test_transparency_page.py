@@ -1,4 +1,4 @@
-"""/transparencia/registro: the audit log's head, public, and the check of a kept copy.
+"""/transparencia/registro: each town's audit chain head, public, and the check of a kept copy.
 
 A log whose newest entries are deleted still verifies as a chain; only a copy of the head kept
 elsewhere exposes it. These tests keep the page's pair, cut or rewrite the log, and ask again.
@@ -27,10 +27,11 @@ def _entries(app, n: int, start: int = 0) -> None:
 
 
 def _kept(client) -> tuple[int, str]:
-    """The pair a visitor copies from the page."""
+    """The pair a visitor copies from the page: Tapurah's chain's head."""
     html = client.get("/transparencia/registro").get_data(as_text=True)
-    seq = re.search(r'<dd class="plate">(\d+)</dd>', html).group(1)
-    digest = re.search(r'<code class="hash">([0-9a-f]{64})</code>', html).group(1)
+    row = re.search(r'<tr data-chain="tapurah">(.*?)</tr>', html, re.S).group(1)
+    seq = re.search(r'<td class="plate">(\d+)</td>', row).group(1)
+    digest = re.search(r'<code class="hash">([0-9a-f]{64})</code>', row).group(1)
     return int(seq), digest
 
 
@@ -55,6 +56,8 @@ def test_anyone_sees_the_head_and_it_moves_with_every_change(logged, client):
         assert (seq, digest) == (last.seq, last.hash)
     as_json = client.get("/transparencia/registro.json").get_json()
     assert (as_json["seq"], as_json["sha256"]) == (seq, digest)
+    assert [(c["town"], c["seq"], c["sha256"]) for c in as_json["chains"]] == [
+        ("tapurah", seq, digest)]
     _entries(logged, 1, start=10)
     assert _kept(client)[0] == seq + 1
 
@@ -122,9 +125,10 @@ def test_the_page_is_rate_limited_per_client(logged, client):
 
 
 def test_the_cli_prints_the_same_pair_to_publish_and_verify_takes_it(logged, client, runner):
-    printed = runner.invoke(args=["audit", "head"])
+    printed = runner.invoke(args=["audit", "head", "--town", "tapurah"])
     assert printed.exit_code == 0
     seq, digest = _kept(client)
     assert printed.output.strip() == f"{seq}:{digest}"
+    assert runner.invoke(args=["audit", "head"]).output.strip() == f"tapurah {seq}:{digest}"
     ok = runner.invoke(args=["audit", "verify", "--expect", printed.output.strip()])
     assert ok.exit_code == 0 and "entries printed on documents are there" in ok.output

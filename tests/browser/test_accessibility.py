@@ -78,13 +78,13 @@ def _context(browser, live_server):
 
 def test_public_pages_have_no_accessibility_violation(browser, live_server, place):
     """The passenger's pages (regular, irregular, an unknown code, the report form), the
-    sign-in page, the laws and the transparency page."""
+    sign-in page, the laws and the transparency pages (the chains' heads, the daily digests)."""
     context = _context(browser, live_server)
     try:
         assert _violations(context, [
             "/entrar", place["regular"], place["irregular"], "/v/nao-e-um-codigo",
             place["regular"] + "/denunciar", "/leis", "/leis/tapurah-lei-406-2001-mototaxi",
-            "/transparencia/registro"]) == []
+            "/transparencia/registro", "/transparencia/registro/resumos"]) == []
     finally:
         context.close()
 

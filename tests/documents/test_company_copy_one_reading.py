@@ -17,6 +17,7 @@ from inspector.documents import issuing as notice_documents
 from inspector.extensions import db
 from inspector.models import AuditEntry, Notice, NoticeDocument
 from inspector.models.enforcement import NoticeCompanyCopy
+from tests import factories
 from tests.support.documents import COMPANY, company_notice, pdf_text
 
 
@@ -50,8 +51,10 @@ def test_a_tapurah_notice_and_its_copy_read_the_database_once(app, monkeypatch):
 
 
 def test_both_pdfs_are_what_a_fresh_reading_gives_with_the_logs_tail_when_made(app, tmp_path):
-    with app.app_context():  # the log already holds the town's setup, as any town's does
-        audit.record("town_setup", "municipality", 0, actor="teste")
+    with app.app_context():  # the town's chain already holds its setup, as any town's does
+        town = factories.town("tapurah")
+        audit.record("town_setup", "municipality", town.id, actor="teste",
+                     municipality_id=town.id)
         db.session.commit()
     out = company_notice(app)
     with app.app_context():

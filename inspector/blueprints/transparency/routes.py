@@ -1,22 +1,29 @@
-"""`/transparencia/registro`: the audit log's head, public, so that copies kept elsewhere
-witness it.
+"""`/transparencia/registro`: the head of each town's audit chain, public, so that copies
+kept elsewhere witness it; `/transparencia/registro/resumos`: the daily digests of every
+chain's head.
 
-Every change the app makes is an entry of one hash-chained log (audit.py). The
-chain shows an edited or deleted entry in the middle, but not a cut tail: a log whose
-newest entries were deleted still verifies. Issued documents print the head when they are
-issued; this page prints it at any moment, for anyone (the town's chamber, the press, an
-archive) to keep, and checks a kept pair (number, SHA-256) against the log as it is now.
-No login, no personal data: an entry number and a hash. The head is read without the
-chain's lock, so the page cannot hold up a writer; it is rate-limited like every public page.
+Every change the app makes is an entry of its town's hash-chained log (audit.py). A
+chain shows an edited or deleted entry in the middle, but not a cut tail: a chain whose
+newest entries were deleted still verifies. Issued documents print their town's head when
+they are issued; this page prints every head at any moment, for anyone (the town's chamber,
+the press, an archive) to keep, and checks a kept pair (number, SHA-256) against the log as
+it is now. The daily digest covers every town at once, so a rewrite of the whole deployment
+shows against a digest kept elsewhere. No login, no personal data: entry numbers and hashes.
+Heads are read without the chains' locks, so the pages cannot hold up a writer; they are
+rate-limited like every public page.
 """
 from __future__ import annotations
 
+import json
 import re
+from datetime import date, timedelta
 
 from flask import Blueprint, jsonify, make_response, render_template, request
+from sqlalchemy import select
 
 from inspector import audit, clock
-from inspector.extensions import limiter
+from inspector.extensions import db, limiter
+from inspector.models import AuditDigest, Municipality
 from inspector.security import config_limit, no_store, public
 
 bp = Blueprint("transparency", __name__, url_prefix="/transparencia")
@@ -78,11 +85,22 @@ def too_many(_e):
         message="Aguarde alguns minutos e tente de novo."), 429))
 
 
+def _names() -> dict[str, str]:
+    return dict(db.session.execute(select(Municipality.slug, Municipality.name)).all())
+
+
+def _chains() -> list[dict]:
+    """Each chain's head now, with the town's name (the deployment's chain: no town)."""
+    names = _names()
+    return [{**h, "name": names.get(h["town"], h["town"]) if h["town"] else None}
+            for h in audit.heads_now()]
+
+
 @bp.get("/registro")
 @public
 @limiter.shared_limit(_limit, scope="transparency")
 def head_page():
-    """The log's head to keep, and the check of a pair kept before."""
+    """Each chain's head to keep, and the check of a pair kept before."""
     head = audit.latest()
     status, check, error = 200, None, None
     try:
@@ -92,7 +110,7 @@ def head_page():
     if asked is not None:
         check = _check(*asked, head)
     return no_store(make_response(render_template(
-        "transparency/registro.html", head=head, check=check, error=error,
+        "transparency/registro.html", head=head, chains=_chains(), check=check, error=error,
         now_text=_now_text(), asked=request.args), status))
 
 
@@ -107,7 +125,62 @@ def head_json():
     except BadAnchor as e:
         return no_store(make_response(jsonify(error=str(e)), 400))
     body = {"seq": head[0] if head else 0, "sha256": head[1] if head else None,
+            "chains": [{"town": c["town"], "position": c["position"], "seq": c["seq"],
+                        "sha256": c["sha256"]} for c in _chains()],
             "consulted_at": clock.default_now().isoformat(timespec="seconds")}
     if asked is not None:
         body["check"] = {"seq": asked[0], "sha256": asked[1], **_check(*asked, head)}
     return no_store(make_response(jsonify(body), 200))
+
+
+DIGEST_DAYS = 31  # the digests listed by default: a month, newest first
+
+
+def _asked_day() -> date | None:
+    raw = request.args.get("dia", "").strip()
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(raw)
+    except ValueError:
+        raise BadAnchor("Informe o dia como AAAA-MM-DD, por exemplo 2026-12-06.") from None
+
+
+def _digests(day: date | None) -> list[dict]:
+    query = select(AuditDigest).order_by(AuditDigest.day.desc())
+    if day is not None:
+        query = query.where(AuditDigest.day == day)
+    else:
+        query = query.where(AuditDigest.day > clock.default_day() - timedelta(days=DIGEST_DAYS))
+    return [{"day": d.day.isoformat(), "digest": d.digest, "prev_digest": d.prev_digest,
+             "taken_at": clock.utc(d.taken_at).isoformat(timespec="seconds"),
+             "heads": json.loads(d.heads)} for d in db.session.scalars(query)]
+
+
+@bp.get("/registro/resumos")
+@public
+@limiter.shared_limit(_limit, scope="transparency")
+def digests_page():
+    """The daily digests of every chain's head: the last month, or one day (?dia=)."""
+    status, error, day = 200, None, None
+    try:
+        day = _asked_day()
+    except BadAnchor as e:
+        error, status = str(e), 400
+    return no_store(make_response(render_template(
+        "transparency/resumos.html", digests=[] if error else _digests(day), names=_names(),
+        day=day, error=error, days=DIGEST_DAYS, now_text=_now_text()), status))
+
+
+@bp.get("/registro/resumos.json")
+@public
+@limiter.shared_limit(_limit, scope="transparency")
+def digests_json():
+    """The same as JSON, for archives that keep them."""
+    try:
+        day = _asked_day()
+    except BadAnchor as e:
+        return no_store(make_response(jsonify(error=str(e)), 400))
+    return no_store(make_response(jsonify(
+        {"digests": _digests(day),
+         "consulted_at": clock.default_now().isoformat(timespec="seconds")}), 200))
