@@ -66,8 +66,8 @@ def issue_document(notice: Notice, access_code: str | None, *, actor=None,
         return found
     act = notice.sanction
     actor = actor or act.decided_by_user or "enforcement-tick"
-    return _store(notice, render_notice_pdf(notice, access_code, audit.head(notice.municipality_id), sheet=sheet),
-                  utc(notice.issued_at), "emissão", actor)
+    pdf = render_notice_pdf(notice, access_code, audit.head(notice.municipality_id), sheet=sheet)
+    return _store(notice, pdf, utc(notice.issued_at), "emissão", actor)
 
 
 def reissue_document(notice: Notice, *, actor, now: datetime) -> tuple[NoticeDocument, str]:

@@ -20,7 +20,7 @@ The entry's hash is computed here as inspector/audit.py does it, copied so that 
 never changes with the app.
 
 Revision ID: 0032
-Revises: 0030
+Revises: 0031
 Create Date: 2026-12-06 08:40:00
 
 """
