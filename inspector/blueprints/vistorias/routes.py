@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from sqlalchemy.exc import IntegrityError
 
 from inspector import laws, vistorias
 from inspector.clock import LOCAL_TZ, local_day
@@ -148,6 +149,10 @@ def agenda_book():
     except ValidationFailed as e:
         db.session.rollback()
         return _agenda_page(e.errors, values, 422)
+    except IntegrityError:  # the slot was taken between the check and the write
+        db.session.rollback()
+        return _agenda_page({"when": "este horário acabou de ser reservado: escolha outro"},
+                            values, 409)
     local = appt.starts_at.astimezone(LOCAL_TZ)
     flash(f"Vistoria agendada: {appt.vehicle.plate} em {local:%d/%m/%Y %H:%M}.", "success")
     return redirect(url_for("vistorias.agenda", dia=local.date().isoformat())), 303
