@@ -142,7 +142,7 @@ def view(holder: Holder, now: datetime | None = None) -> HolderVistorias | None:
     vehicles = []
     for v in sorted(holder.vehicles, key=lambda v: (v.prefix or "", v.plate)):
         kind = kind_for(v, today)
-        if kind is None and v.last_vistoria_on is None:
+        if kind is None:  # the law sets no vistoria (Nortelândia Lei 127/2009)
             continue
         state, overdue = _state(v, today)
         booking = _booking(v.id, now)

@@ -198,7 +198,8 @@ def test_the_page_lists_the_reminders_sent(happ, world):
 def test_a_town_whose_law_sets_no_vistoria_offers_no_booking(happ):
     """Nortelândia Lei 127/2009 sets no vistoria of its own (docs/vistoria.md)."""
     with happ.app_context():
-        v = factories.vehicle("nortelandia", "taxi", plate="QAH5B55")
+        v = factories.vehicle("nortelandia", "taxi", plate="QAH5B55",
+                              last_vistoria_on=date(2026, 1, 5))  # a date from before the app
         n = notice_row(v.holder, v, code=CODE)
         db.session.commit()
         path = f"nortelandia/{n.number}"
