@@ -110,6 +110,9 @@ def vehicle(town_slug: str = "tapurah", service: str = "mototaxi", **kw) -> Vehi
                 engine_cc=kw.pop("engine_cc", 160 if moto else 1000),
                 colour=kw.pop("colour", "Vermelha" if moto else "Branca"),
                 doors=kw.pop("doors", None if moto else 4), prefix=kw.pop("prefix", f"{i:04d}"),
+                # vistoriado a month ago: where the law licenses only after a vistoria, a vehicle
+                # with none is irregular (docs/vistoria.md); pass None to have none
+                last_vistoria_on=kw.pop("last_vistoria_on", date.today() - timedelta(days=30)),
                 **kw)
     db.session.add(v)
     db.session.flush()

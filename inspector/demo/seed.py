@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from inspector import audit, clock, credentials, registry
 from inspector.config import DEMO_PASSWORD
+from inspector.demo import vistorias as demo_vistorias
 from inspector.demo.data import MINIMUM_WAGE, ROLES, TOWNS, TownFacts
 from inspector.demo.plan import TownPlan, plan_all
 from inspector.extensions import db
@@ -227,4 +228,6 @@ def seed(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
             if issued:
                 seeder.created["credential"] += len(issued)
         irregular += [(facts.name, note) for note in plans[facts.slug].irregular]
+    db.session.flush()
+    demo_vistorias.seed(seeder.created)  # Tapurah's agenda and vistorias (docs/vistoria.md)
     return seeder.created, irregular

@@ -369,8 +369,12 @@ def requirements_of(r) -> dict:
         out["permit"]["sanction_citation"] = (s.permit_citation.as_dict()
                                               if s is not None and s.permit_citation else None)
     months = r.value("periodicity.vistoria_months")
-    out["vistoria"] = None if not months else {
-        "months": months, "citation": _cite(r, "periodicity.vistoria_months"),
+    # a law that licenses only after a vistoria (its prior kind): none on record is a
+    # violation citing that kind's article (engine vehicle_document_violations)
+    prior = r.pack.vistoria.kind("prior")
+    out["vistoria"] = None if not months and prior is None else {
+        "months": months or None, "citation": _cite(r, "periodicity.vistoria_months"),
+        "prior_citation": prior.citation.as_dict() if prior is not None else None,
         "shortened_citation": (_cite(r, "periodicity.vistoria_may_be_shortened")
                                if r.value("periodicity.vistoria_may_be_shortened") else None)}
     # the engine's vehicle.age (rules.age_limit): with only the year of manufacture, out from

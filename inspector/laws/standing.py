@@ -180,15 +180,19 @@ def vehicle_documents(r: rules.Rules | None, facts: rules.VehicleFacts,
         else:
             doc = {"state": "ok", "words": f"válido até {fmt_date(max(covering))}"}
         out.append(_cite({"kind": "insurance", "name": "Seguro"} | doc, f))
-    if r.value("periodicity.vistoria_months"):
+    if r.value("periodicity.vistoria_months") or r.pack.vistoria.kind("prior") is not None:
         f = _find(findings, "vistoria.")
         end, _, _ = rules.vistoria_end(r, facts)
         if f is not None and f.rule_id == "vistoria.missing":
-            doc = {"state": "none", "words": "nenhuma registrada"}
+            # where the law licenses only after a vistoria, none on record is not in order
+            doc = {"state": "bad" if f.severity == "violation" else "none",
+                   "words": "nenhuma registrada"}
         elif f is not None and f.rule_id == "vistoria.overdue":
             doc = {"state": "bad", "words": f"vencida desde {fmt_date(f.due_on)}"}
         elif f is not None and f.rule_id == "vistoria.due":
             doc = {"state": "due", "words": f"vence em {fmt_date(f.due_on)}"}
+        elif end is None:  # a vistoria the law gives no period of its own (Nortelândia 030)
+            doc = {"state": "ok", "words": f"feita em {fmt_date(facts.last_vistoria_on)}"}
         else:
             doc = {"state": "ok", "words": f"válida até {fmt_date(end)}"}
         out.append(_cite({"kind": "vistoria", "name": "Vistoria"} | doc, f))

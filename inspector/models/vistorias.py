@@ -5,7 +5,18 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import Date, DateTime, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import (
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy import text as sql_text
 from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from inspector.extensions import db
@@ -115,6 +126,10 @@ class VistoriaAppointment(TownScoped, db.Model):
     """A vehicle booked for a vistoria at a place and time (the slot's start, UTC)."""
 
     __tablename__ = "vistoria_appointments"
+    # one vehicle a slot: of two people booking its last place at once, the database keeps one
+    __table_args__ = (Index("uq_vistoria_appointments_booked_slot", "place_id", "starts_at",
+                            unique=True, sqlite_where=sql_text("status = 'booked'"),
+                            postgresql_where=sql_text("status = 'booked'")),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     place_id: Mapped[int] = mapped_column(ForeignKey("vistoria_places.id"), index=True)

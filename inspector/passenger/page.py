@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import LABEL_STYLE_TABLENAME_PLUS_COL, and_, bindparam, or_, select
+from sqlalchemy import LABEL_STYLE_TABLENAME_PLUS_COL, and_, bindparam, func, or_, select
 
 from inspector import credentials, render_cache, rules
 from inspector.credentials import Lookup
@@ -34,6 +34,7 @@ from inspector.models import (
     Municipality,
     Permit,
     Vehicle,
+    Vistoria,
     vehicle_drivers,
 )
 from inspector.passenger import view as passenger_view
@@ -64,8 +65,13 @@ def _statement():
               .outerjoin(d, or_(d.c.id == vd.c.driver_id, d.c.id == c.c.driver_id)))
     cred_cols = [c.c.id, c.c.token_hash, c.c.kind, c.c.vehicle_id, c.c.driver_id, c.c.kid,
                  c.c.expires_on, c.c.revoked_at]
+    # the vehicle's newest vistoria: a rejected one changes the page (its return day) but no
+    # registry row
+    vis = Vistoria.__table__
+    newest_vistoria = (select(func.max(vis.c.id)).where(vis.c.vehicle_id == v.c.id)
+                       .scalar_subquery().label("newest_vistoria"))
     return (select(*cred_cols, m.c.name, m.c.slug, *v.c, *lic.c, *lp.c, *holder_cols, *hp.c,
-                   *ins.c, *driver_cols)
+                   *ins.c, *driver_cols, newest_vistoria)
             .select_from(joined)
             .where(c.c.token_hash == bindparam("digest"))
             .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL))

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
-from inspector import laws, registry
+from inspector import laws, registry, vistorias
 from inspector.credentials import Lookup, service_of
 from inspector.identifiers import format_plate
 from inspector.laws import Reason
-from inspector.models import CredentialKind, Driver, HolderKind, Service, Vehicle
+from inspector.models import CredentialKind, Driver, HolderKind, Service, Vehicle, VistoriaResult
 from inspector.rules import fmt_date
 
 TITLES = {
@@ -140,11 +140,18 @@ def vistoria_text(v: Vehicle, on: date) -> str:
     """One line on the vistoria's last valid day ("Vistoria válida até 10/09/2026", or
     "vencida em" once past); empty where the law sets no period or none is recorded."""
     validity = registry.vistoria_valid_until(v, on)
+    latest = vistorias.latest_for_vehicle(v.id)
+    # a rejected vistoria after the last approved one: the day the vehicle must come back
+    back = (f"; reprovada na vistoria de {fmt_date(latest.performed_on)}, retorno até "
+            f"{fmt_date(latest.return_on)}"
+            if latest is not None and latest.result == VistoriaResult.REJECTED
+            and latest.return_on is not None
+            and (v.last_vistoria_on is None or latest.performed_on >= v.last_vistoria_on) else "")
     if validity is None:
-        return ""
+        return f"Vistoria {back[2:]}" if back else ""
     if on > validity.until:
-        return f"Vistoria vencida em {fmt_date(validity.until)}"
-    return f"Vistoria válida até {fmt_date(validity.until)}"
+        return f"Vistoria vencida em {fmt_date(validity.until)}{back}"
+    return f"Vistoria válida até {fmt_date(validity.until)}{back}"
 
 
 INSTRUCTIONS = {

@@ -88,6 +88,7 @@ from inspector.rules.model import (
     RulePack,
     SuspensionBounds,
 )
+from inspector.rules.proof import Proof, proof_of
 from inspector.rules.registry import QuotaUse, ShareUse, TownReport, town_report
 from inspector.rules.results import Citation, Violation
 from inspector.rules.sanctions import (
@@ -118,7 +119,7 @@ from inspector.rules.vistoria import plan as vistoria_plan
 
 __all__ = [
     "DUE_SOON_DAYS", "AgeLimit", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",
-    "Finding", "HolderFacts", "InsuranceFacts", "LAWS_DIR", "LawNotInForce", "LawText",
+    "Finding", "HolderFacts", "Proof", "proof_of", "InsuranceFacts", "LAWS_DIR", "LawNotInForce", "LawText",
     "LicenceFacts", "Money", "NoSanction", "PACKS_DIR", "PermitFacts", "PriorSanction", "StatusCause",
     "Proposal", "QuotaUse", "Registry", "RulePack", "RulePackError", "Rules", "RulesError",
     "ShareUse", "TownFacts", "TownReport", "Unit", "UnknownService", "UnknownTown",

@@ -453,7 +453,14 @@ def vehicle_document_violations(r: Rules, v: VehicleFacts) -> list[Violation]:
                             subject, p.valid_until, on))
     if r.value("requirements.insurance"):
         out.extend(_insurance(r, v))
-    if r.value("periodicity.vistoria_months"):
+    prior = r.pack.vistoria.kind("prior")
+    if v.last_vistoria_on is None and prior is not None:
+        # the law licenses a vehicle only after a vistoria (Nova Santa Helena Art. 32, Sapezal
+        # Art. 11, Tapurah Art. 13, Nortelândia 030 Art. 2): none on record is not in order
+        out.append(Violation("vistoria.missing", "Nenhuma vistoria registrada: a lei exige "
+                             "vistoria do veículo para licenciá-lo e mantê-lo em circulação.",
+                             prior.citation, subject=subject))
+    elif r.value("periodicity.vistoria_months"):
         if v.last_vistoria_on is None:
             out.append(Violation("vistoria.missing", "Nenhuma vistoria registrada.",
                                  r.cite("periodicity.vistoria_months"), severity="warning",

@@ -83,14 +83,15 @@ RULE_IDS = ("vehicle.age", "vehicle.cc.min", "vehicle.cc.max", "vehicle.trail", 
 # What the engine reports against a vehicle or its driver as a violation (engine.py
 # vehicle_limit_violations, vehicle_document_violations, driver_rule_violations): the findings a
 # checklist item's `registry_findings` may name, one by one or by family ("driver.registration.").
-# Warnings (".due", a missing vistoria or permit) are left out: they fail nothing on the street.
+# Warnings (".due", a missing permit) are left out: they fail nothing on the street. A missing
+# vistoria is a violation where the law sets a prior vistoria (engine.py).
 # tests/pure/test_registry_findings.py runs the engine to keep this list its own.
 REGISTRY_FINDINGS = (
     "vehicle.age", "vehicle.cc.min", "vehicle.cc.max", "vehicle.trail", "vehicle.doors",
     "licence.missing", "licence.revoked", "licence.suspended", "licence.expired",
     "licence.not_yet_valid", "permit.revoked", "permit.suspended", "permit.expired",
     "permit.not_yet_valid", "insurance.lapsed", "insurance.missing", "vistoria.overdue",
-    "driver.registration.revoked", "driver.registration.suspended",
+    "vistoria.missing", "driver.registration.revoked", "driver.registration.suspended",
     "driver.registration.expired", "driver.registration.cancelled", "driver.cnh.expired",
     "driver.cnh.category")
 

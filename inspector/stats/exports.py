@@ -38,6 +38,7 @@ from inspector.models import (
     Stand,
     User,
     Vehicle,
+    Vistoria,
     vehicle_drivers,
 )
 from inspector.stats.period import Period
@@ -335,6 +336,38 @@ def credentials(town_id: int, f: Filters) -> Dataset:
     return Dataset("Credenciais", header, rows())
 
 
+def law_vistorias(town_id: int, f: Filters) -> Dataset:
+    """One row per prior or periodic vistoria decided in the period (docs/vistoria.md): its
+    result, validity or return day, what to fix with the articles, its certificate."""
+    q = (select(Vistoria.id, Vistoria.kind, Vistoria.performed_on, User.name, Vehicle.prefix,
+                Vehicle.plate, Vehicle.service, Vistoria.result, Vistoria.valid_until,
+                Vistoria.shortened_reason, Vistoria.return_on, Vistoria.to_fix, Vistoria.law,
+                Vistoria.article, Vistoria.certificate_number, Vistoria.revoked_at)
+         .join(User, User.id == Vistoria.agent_id)
+         .join(Vehicle, Vehicle.id == Vistoria.vehicle_id)
+         .where(Vistoria.municipality_id == town_id))
+    if f.period is not None:
+        q = q.where(Vistoria.performed_on >= f.period.first, Vistoria.performed_on <= f.period.last)
+    q = q.order_by(Vistoria.performed_on, Vistoria.id)
+    header = ["Nº", "Tipo", "Realizada em", "Agente", "Prefixo", "Placa", "Serviço", "Resultado",
+              "Válida até", "Motivo da validade reduzida", "Retorno até", "Corrigir (artigo)",
+              "Lei", "Artigo", "Certificado nº", "Certificado cancelado em"]
+    kinds = {"prior": "vistoria prévia", "periodic": "vistoria periódica"}
+    results = {"approved": "aprovada", "rejected": "reprovada"}
+
+    def rows():
+        for r in _stream(q):
+            fix = r.to_fix if isinstance(r.to_fix, list) else []  # a JSON column
+            fixes = "; ".join(f"{x.get('label', '')} ({x.get('law', '')}, {x.get('article', '')})"
+                              if x.get("article") else x.get("label", "") for x in fix)
+            yield [r.id, kinds.get(_v(r.kind), _v(r.kind)), r.performed_on, r.name, r.prefix,
+                   r.plate, SERVICES.get(_v(r.service)), results.get(_v(r.result), _v(r.result)),
+                   r.valid_until, r.shortened_reason or "", r.return_on, fixes, r.law, r.article,
+                   r.certificate_number or "", r.revoked_at]
+    return Dataset("Vistorias prévias e periódicas", header, rows())
+
+
 DATASETS = {"vistorias": inspections, "atos": acts, "multas": fines, "pagamentos": payments,
-            "cadastro": registry, "credenciais": credentials}
+            "cadastro": registry, "credenciais": credentials,
+            "vistorias-lei": law_vistorias}
 __all__ = ["DATASETS", "Dataset", "Filters", "acts_filter"]

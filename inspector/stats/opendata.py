@@ -13,7 +13,7 @@ from decimal import Decimal
 from sqlalchemy import case, func, select
 
 from inspector.extensions import db
-from inspector.models import EFFECTIVE, KIND_LABELS, Fine, FinePayment, Inspection, Sanction
+from inspector.models import EFFECTIVE, KIND_LABELS, Fine, FinePayment, Inspection, Sanction, Vistoria
 from inspector.stats import fleet as fleet_stats
 from inspector.stats.period import Period
 from inspector.stats.sql import local_date, within
@@ -36,6 +36,14 @@ DICTIONARY = {
         ("mes", "data", "primeiro dia do mês (horário de Cuiabá)"),
         ("vistorias", "inteiro", "vistorias concluídas no mês"),
         ("com_reprovacao", "inteiro", "das quais com ao menos um item reprovado"),
+    ]),
+    "vistorias_previas_periodicas": ("Vistorias prévias e periódicas por mês", "um mês", [
+        ("mes", "data", "primeiro dia do mês (horário de Cuiabá)"),
+        ("previas", "inteiro", "vistorias prévias (antes do primeiro licenciamento ou da troca "
+                               "do veículo) feitas no mês"),
+        ("periodicas", "inteiro", "vistorias periódicas feitas no mês"),
+        ("aprovadas", "inteiro", "das quais aprovadas (certificado emitido)"),
+        ("reprovadas", "inteiro", "das quais reprovadas (o veículo volta após corrigir)"),
     ]),
     "atos": ("Atos por mês e tipo", "um tipo de ato em um mês", [
         ("mes", "data", "primeiro dia do mês em que os atos foram propostos"),
@@ -105,6 +113,17 @@ def build(town_id: int, today: date) -> OpenData:
         per[bucket(d)][0] += n
         per[bucket(d)][1] += failed or 0
     tables["vistorias"] = [[m, *per[m]] for m in starts]
+    # the law's vistorias (docs/vistoria.md): counts only, no plate, no name
+    law = defaultdict(lambda: [0, 0, 0, 0])
+    for d, kind, result, n in db.session.execute(
+            select(Vistoria.performed_on, Vistoria.kind, Vistoria.result, func.count())
+            .where(Vistoria.municipality_id == town_id, Vistoria.performed_on >= period.first,
+                   Vistoria.performed_on <= period.last)
+            .group_by(Vistoria.performed_on, Vistoria.kind, Vistoria.result)):
+        row = law[bucket(d)]
+        row[0 if getattr(kind, "value", kind) == "prior" else 1] += n
+        row[2 if getattr(result, "value", result) == "approved" else 3] += n
+    tables["vistorias_previas_periodicas"] = [[m, *law[m]] for m in starts]
     proposed = local_date(Sanction.proposed_at)
     acts = defaultdict(lambda: [0, 0])
     for d, kind, status, n in db.session.execute(

@@ -11,6 +11,9 @@ from inspector.vistorias.agenda import mark as mark_appointment
 from inspector.vistorias.agenda import places as agenda_places
 from inspector.vistorias.certificate import revoke_for_vehicle
 from inspector.vistorias.certificate import status as certificate_status
+from inspector.vistorias.holders import book as book_for_holder
+from inspector.vistorias.holders import proof_for
+from inspector.vistorias.holders import view as holder_vistorias
 from inspector.vistorias.queries import (
     CertificateView,
     certificate_state,
@@ -38,3 +41,5 @@ __all__ += [
     "WEEKDAYS", "agenda_places", "appointments_for_phone", "book_vistoria", "day_appointments", "free_slots",
     "mark_appointment", "save_place", "reminders_for_vehicle", "send_reminders",
 ]
+# the holder's side: their vehicles' vistorias, booking and reminders on the holder page
+__all__ += ["book_for_holder", "holder_vistorias", "proof_for"]

@@ -132,6 +132,8 @@ def book(town_id: int, plate: str, place_id: int | None, when: str, kind: str,
         today = local_day()
         if not today <= start.date() <= today + timedelta(days=BOOK_AHEAD_DAYS):
             errors["when"] = f"escolha um dia de hoje até {BOOK_AHEAD_DAYS} dias adiante"
+        elif start <= clock.now():
+            errors["when"] = "este horário já passou: escolha outro"
         else:
             free = free_slots(place, start.date())
             if start not in free.slots:

@@ -185,7 +185,14 @@ def test_every_seeded_row_is_audited_and_the_chain_holds(seeded, runner):
         audited = {int(i) for i in db.session.scalars(
             select(AuditEntry.entity_id).filter_by(entity=entity, action=f"{entity}_created"))}
         assert ids and ids <= audited, f"{entity} rows without a creation entry"
-    assert all(e.actor == "demo-seed" for e in db.session.scalars(select(AuditEntry)))
+    # every row is the seed's, but the vistorias: the law gives them to the agent who performs
+    # them (Tapurah Lei 406/2001 Art. 3 § 1º), and the demo's are the demo agent's
+    others = {(e.actor, e.action) for e in db.session.scalars(select(AuditEntry))
+              if e.actor != "demo-seed"}
+    assert {actor for actor, _ in others} <= {"agente.tapurah"}, others
+    assert {action for _, action in others} <= {"inspection_received", "vistoria_decided",
+                                                "vehicle_vistoria_recorded",
+                                                "vistoria_certificate_issued"}, others
     drivers = db.session.scalars(select(Driver)).all()
     assert all(d.photo and d.photo[:2] == b"\xff\xd8" for d in drivers)  # JPEG ID photos
     result = runner.invoke(args=["audit", "verify"])
@@ -212,3 +219,20 @@ def test_every_vehicle_and_rider_has_a_qr_credential_a_passenger_can_open(app, s
     page = client.get(sticker["url"].replace("http://127.0.0.1:5000", ""))
     assert page.status_code == 200
     assert format_plate(sticker["plate"]) in page.get_data(as_text=True)
+
+
+def test_tapurah_has_an_agenda_an_approved_and_a_rejected_vistoria_and_a_certificate(seeded):
+    """docs/vistoria.md: what a person trying the demo finds at /vistorias."""
+    from inspector.models import AppointmentStatus, Vistoria, VistoriaAppointment, VistoriaResult
+
+    found = db.session.scalars(select(Vistoria)).all()
+    approved = [v for v in found if v.result == VistoriaResult.APPROVED]
+    rejected = [v for v in found if v.result == VistoriaResult.REJECTED]
+    assert len(approved) == 1 and len(rejected) == 1
+    assert approved[0].certificate_number and approved[0].pdf[:5] == b"%PDF-"
+    assert approved[0].vehicle.last_vistoria_on == approved[0].performed_on
+    assert rejected[0].return_on > rejected[0].performed_on
+    assert "Lei 406/2001" in rejected[0].to_fix
+    booked = db.session.scalars(select(VistoriaAppointment).where(
+        VistoriaAppointment.status == AppointmentStatus.BOOKED)).all()
+    assert len(booked) == 2 and all(a.starts_at > approved[0].decided_at for a in booked)

@@ -47,6 +47,7 @@ def _vehicles(day: date) -> list[VehicleFacts]:
         {"permit": PermitFacts("P-5", day + timedelta(days=3))},
         {"insurance": (InsuranceFacts(day - timedelta(days=400), day - timedelta(days=10)),)},
         {"insurance": ()}, {"last_vistoria_on": day - timedelta(days=800)},
+        {"last_vistoria_on": None},
     ]
     return [VehicleFacts(**(base | v)) for v in variants]
 

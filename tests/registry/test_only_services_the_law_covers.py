@@ -83,7 +83,7 @@ def test_a_record_registered_before_keeps_its_service_when_edited(app, make):
     holder = make(factories.holder, "sapezal", company=True)
     with app.app_context():
         v = factories.vehicle("sapezal", "mototaxi", plate="QBC1D23",
-                              holder=db.session.merge(holder))
+                              holder=db.session.merge(holder), last_vistoria_on=None)
         db.session.commit()
         ident, model, year, cc = v.id, v.make_model, v.year_of_manufacture, v.engine_cc
     r = c.post_form(f"/cadastro/veiculos/{ident}/editar", {

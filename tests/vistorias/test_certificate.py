@@ -119,6 +119,7 @@ def test_the_passenger_page_of_the_vehicle_says_until_when_its_vistoria_is_valid
     v = moto()
     with app.app_context():
         vehicle = db.session.get(Vehicle, v.id)
+        vehicle.last_vistoria_on = None  # none recorded yet
         url = public_url(issue(vehicle, actor="test").token)
         db.session.commit()
     html = client.get(urlsplit(url).path).get_data(as_text=True)

@@ -35,7 +35,8 @@ bp = Blueprint("dashboard", __name__, url_prefix="/painel")
 EXPORT_LABELS = {"vistorias": "Vistorias (uma linha por item do checklist, com o artigo)",
                  "atos": "Atos", "multas": "Multas", "pagamentos": "Pagamentos de multas",
                  "cadastro": "Cadastro (veículos com titular, alvará e condutores)",
-                 "credenciais": "Credenciais QR"}
+                 "credenciais": "Credenciais QR",
+                 "vistorias-lei": "Vistorias prévias e periódicas (resultado, validade, certificado)"}
 VIEWERS = roles_required(Role.SUPERVISOR, Role.ADMIN)
 
 

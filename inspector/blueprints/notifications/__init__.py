@@ -17,6 +17,7 @@ ROUTES = [  # (method, rule, view); the endpoint is the view's name: notificatio
     ("GET", "/notificacoes/<path:number>", holder.holder_notice),
     ("GET", "/notificacoes/<path:number>/pdf", holder.holder_pdf),
     ("POST", "/notificacoes/<path:number>", holder.holder_code),
+    ("POST", "/notificacoes/<path:number>/vistoria", holder.holder_book_vistoria),
     ("POST", "/notificacoes/consulta", holder.holder_lookup),
     ("POST", "/api/push/notice-subscriptions", holder.holder_subscribe),
     ("DELETE", "/api/push/notice-subscriptions", holder.holder_unsubscribe),

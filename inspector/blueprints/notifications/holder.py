@@ -26,7 +26,7 @@ from flask import (
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from inspector import bodies, clock, documents, enforcement, notifications
+from inspector import bodies, clock, documents, enforcement, notifications, vistorias
 from inspector.clock import LOCAL_TZ
 from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
@@ -287,9 +287,44 @@ def holder_notice(number: str):
     notice = _granted(number)
     if notice is None:
         return _form(number)
+    return _page(notice, number)
+
+
+def _page(notice: Notice, number: str, vistoria_error: str | None = None, status: int = 200,
+          values: dict | None = None) -> Response:
+    holder = enforcement.holder_of(notice.sanction)
     return no_store(make_response(render_template(
         "notifications/holder.html", view=holder_view(notice), number=number,
-        shown=notice.number, error=None)))
+        shown=notice.number, error=None,
+        proof=None if notice.complied_at is not None or notice.sanction.status in _SETTLED
+        else vistorias.proof_for(notice.sanction, holder),
+        vistorias=vistorias.holder_vistorias(holder) if holder is not None else None,
+        vistoria_error=vistoria_error, vistoria_values=values or {}), status))
+
+
+@public
+@limiter.limit(_code_limit)
+def holder_book_vistoria(number: str):
+    """Book or move the vistoria of one of the holder's own vehicles (docs/vistoria.md)."""
+    notice = _granted(number)
+    if notice is None:
+        return _form(number, "Digite de novo o código de acesso impresso no documento.", 403)
+    holder = enforcement.holder_of(notice.sanction)
+    values = {"veiculo": request.form.get("veiculo", ""), "horario": request.form.get("horario", "")}
+    if holder is None:
+        return _page(notice, number, "Este documento não está ligado a um permissionário.", 422)
+    try:
+        vistorias.book_for_holder(holder, values["veiculo"], values["horario"])
+        db.session.commit()
+    except ValidationFailed as e:  # the holder's page again, with the notice this view read
+        db.session.rollback()
+        message = next(iter(e.errors.values()))
+        return _page(notice, number, message[:1].upper() + message[1:] + ".", 422, values)
+    except IntegrityError:
+        db.session.rollback()
+        return _page(notice, number, "Este horário acabou de ser reservado por outra pessoa. "
+                                     "Escolha outro.", 409, values)
+    return redirect(url_for("notifications.holder_notice", number=number, _anchor="vistoria"), 303)
 
 
 @public

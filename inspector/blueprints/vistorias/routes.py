@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import date
 
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+from sqlalchemy.exc import IntegrityError
 
 from inspector import laws, vistorias
 from inspector.clock import LOCAL_TZ, local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Role, Vistoria, VistoriaAppointment
+from inspector.models import Role, Vistoria, VistoriaAppointment, VistoriaResult
 from inspector.security import roles_required, town_id
 
 bp = Blueprint("vistorias", __name__, url_prefix="/vistorias")
@@ -30,17 +31,39 @@ def _mine(v: Vistoria | None) -> Vistoria:
 @bp.get("")
 @roles_required(*STAFF)
 def index():
-    """The town's vistorias, newest first (an agent: their own)."""
+    """The town's vistorias, newest first (an agent: their own); ?mes=AAAA-MM and
+    ?resultado=approved|rejected narrow it (the dashboard's links)."""
+    where = [Vistoria.municipality_id == town_id()]
+    if g.user.role == Role.AGENT:
+        where.append(Vistoria.agent_id == g.user.id)
+    month, shown = _month_arg(), []
+    if month is not None:
+        first = month
+        after = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+        where += [Vistoria.performed_on >= first, Vistoria.performed_on < after]
+        shown.append(f"{first:%m/%Y}")
+    result = request.args.get("resultado", "")
+    if result in {r.value for r in VistoriaResult}:
+        where.append(Vistoria.result == VistoriaResult(result))
+        shown.append(VistoriaResult(result).label.lower() + "s")
     rows = db.session.scalars(
-        db.select(Vistoria).where(Vistoria.municipality_id == town_id(),
-                                  *([Vistoria.agent_id == g.user.id]
-                                    if g.user.role == Role.AGENT else []))
+        db.select(Vistoria).where(*where)
         .order_by(Vistoria.performed_on.desc(), Vistoria.id.desc()).limit(200)).all()
     today = local_day()
-    return render_template("vistorias/index.html", rows=rows, today=today,
+    return render_template("vistorias/index.html", rows=rows, today=today, filters=shown,
                            state=lambda v: vistorias.certificate_state(v, today)
                            if v.token else None, return_days=vistorias.return_days(town_id()),
                            max_days=vistorias.MAX_RETURN_DAYS)
+
+
+def _month_arg() -> date | None:
+    """?mes=AAAA-MM as its first day; None for none or a bad one."""
+    raw = request.args.get("mes", "")
+    try:
+        first = date.fromisoformat(f"{raw}-01") if len(raw) == 7 else None
+    except ValueError:
+        return None
+    return first if first is not None and laws.FIRST_YEAR <= first.year <= laws.LAST_YEAR else None
 
 
 @bp.get("/<int:ident>")
@@ -148,6 +171,10 @@ def agenda_book():
     except ValidationFailed as e:
         db.session.rollback()
         return _agenda_page(e.errors, values, 422)
+    except IntegrityError:  # the slot was taken between the check and the write
+        db.session.rollback()
+        return _agenda_page({"when": "este horário acabou de ser reservado: escolha outro"},
+                            values, 409)
     local = appt.starts_at.astimezone(LOCAL_TZ)
     flash(f"Vistoria agendada: {appt.vehicle.plate} em {local:%d/%m/%Y %H:%M}.", "success")
     return redirect(url_for("vistorias.agenda", dia=local.date().isoformat())), 303

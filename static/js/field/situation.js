@@ -208,7 +208,13 @@ function insuranceFindings(policies, req) {
 
 function vistoriaFindings(vehicle, req) {
   const last = vehicle.last_vistoria_on;
+  if (!last && req.prior_citation) {
+    // the law licenses only after a vistoria: none on record is not in order (the engine's)
+    return [finding("vistoria.missing", "Nenhuma vistoria registrada: a lei exige vistoria do veículo para licenciá-lo e mantê-lo em circulação",
+      { citation: req.prior_citation })];
+  }
   if (!last) return [finding("vistoria.missing", "Nenhuma vistoria registrada", req, { severity: "warning" })];
+  if (!req.months) return [];  // a vistoria with no period of its own (Nortelândia 030)
   let due = addMonths(last, req.months);
   let rule = req;
   const short = vehicle.vistoria_valid_until; // shortened at the vistoria, where the law allows it

@@ -88,9 +88,10 @@ export function vehicleDocuments(facts, judged) {
   if (req.vistoria) {
     const f = find(findings, "vistoria.");
     let doc;
-    if (f && f.rule_id === "vistoria.missing") doc = { state: "none", words: "nenhuma registrada" };
+    if (f && f.rule_id === "vistoria.missing") doc = { state: f.severity === "violation" ? "bad" : "none", words: "nenhuma registrada" };
     else if (f && f.rule_id === "vistoria.overdue") doc = { state: "bad", words: `vencida desde ${formatDate(f.due_on)}` };
     else if (f && f.rule_id === "vistoria.due") doc = { state: "due", words: `vence em ${formatDate(f.due_on)}` };
+    else if (!req.vistoria.months) doc = { state: "ok", words: `feita em ${formatDate(facts.vehicle.last_vistoria_on)}` };
     else doc = { state: "ok", words: `válida até ${formatDate(vistoriaEnd(facts.vehicle, req.vistoria))}` };
     out.push(cited({ kind: "vistoria", name: "Vistoria", ...doc }, f));
   }
