@@ -232,7 +232,8 @@ def test_tapurah_has_an_agenda_an_approved_and_a_rejected_vistoria_and_a_certifi
     assert approved[0].certificate_number and approved[0].pdf[:5] == b"%PDF-"
     assert approved[0].vehicle.last_vistoria_on == approved[0].performed_on
     assert rejected[0].return_on > rejected[0].performed_on
-    assert "Lei 406/2001" in rejected[0].to_fix
+    assert rejected[0].to_fix and all(f["law"] == "Lei 406/2001" and f["article"]
+                                      for f in rejected[0].to_fix)
     booked = db.session.scalars(select(VistoriaAppointment).where(
         VistoriaAppointment.status == AppointmentStatus.BOOKED)).all()
     assert len(booked) == 2 and all(a.starts_at > approved[0].decided_at for a in booked)

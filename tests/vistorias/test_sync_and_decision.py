@@ -140,6 +140,7 @@ def test_a_vistoria_answers_every_item_of_its_kind_and_no_other(app, api, moto):
 
 def test_shortening_only_where_the_law_allows_it_with_a_reason(app, client, make):
     """Nova Santa Helena Lei 535/2013 Art. 32 § 3º allows it; Tapurah's law does not."""
+    make(factories.town, "nova-santa-helena", seat=8_000)  # a seat under 10 mil: no taximeter
     agent = make(factories.user, "agent", "nova-santa-helena", badge_number="NSH-3")
     taxi = make(factories.vehicle, "nova-santa-helena", "taxi")
     assert client.login(agent.username).status_code == 302
