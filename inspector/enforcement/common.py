@@ -27,11 +27,10 @@ TICK_ACTOR = "enforcement-tick"
 REMIND_BEFORE = timedelta(days=2)   # product setting: "a deadline two days away"
 MAX_TEXT = 4000
 
-__all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "TICK_ACTOR", "as_json", "aware",
-           "end_of_local_day", "event", "holder_of", "local_day", "loads", "notify", "pack_measure",
-           "pack_of",
-           "subscribe",
-           "text", "utc"]
+__all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "SUBJECT", "TICK_ACTOR", "appeal_fields",
+           "as_json", "aware", "end_of_local_day", "event", "holder_of", "local_day", "loads",
+           "measure_fields", "money_fields", "notify", "pack_measure", "pack_of", "subject_of",
+           "subscribe", "text", "utc"]
 
 
 class NotAllowed(ValidationFailed):
@@ -173,6 +172,40 @@ def pack_measure(act: Sanction) -> Measure | None:
         return None
     measure = group.measures[act.measure_index]
     return measure if measure.kind == act.kind else None
+
+
+# --- an act's fields, in groups (a derived act is built from these, not column by column) -------
+# whom and what an act concerns: a daily fine or a removal request born of a notice keeps them
+SUBJECT = ("municipality_id", "inspection_id", "pack_id", "law", "rule_id", "step_id",
+           "occurrence", "offender", "holder_id", "driver_id", "vehicle_id", "breach_citation")
+
+
+def subject_of(act: Sanction, *more: str) -> dict:
+    """The act's `SUBJECT` fields (and `more`), as one value for the act derived from it."""
+    return {name: getattr(act, name) for name in SUBJECT + more}
+
+
+def measure_fields(m) -> dict:
+    """What a rule pack's measure says of the act it becomes."""
+    return {"kind": m.kind, "target": m.target, "label": m.label, "decided_by": m.decided_by,
+            "citation": as_json(m.citation.as_dict())}
+
+
+def appeal_fields(appeal) -> dict:
+    """The appeal a pack grants against an act (None: the law sets none)."""
+    return {"appeal_days": appeal.days if appeal else None,
+            "appeal_to": appeal.to if appeal else None,
+            "appeal_suspensive": appeal.suspensive if appeal else None,
+            "appeal_citation": as_json(appeal.citation.as_dict()) if appeal else None}
+
+
+def money_fields(cash) -> dict:
+    """An amount of the pack in the law's unit and in BRL (`rules.Money`; None: no amount)."""
+    if cash is None:
+        return {}
+    return {"amount_unit": cash.unit, "amount": cash.amount, "amount_max": cash.max,
+            "amount_per": cash.per, "amount_decree_key": cash.decree_key,
+            "amount_brl": cash.brl, "amount_basis": cash.basis}
 
 
 def act_state(act: Sanction) -> dict:

@@ -22,7 +22,7 @@ from sqlalchemy import or_, select
 from inspector import rules
 from inspector.clock import end_of_day, town_day, town_moment, utc
 from inspector.enforcement import lifecycle, suspensions
-from inspector.enforcement.common import act_state, event, notify, record
+from inspector.enforcement.common import act_state
 from inspector.extensions import db
 from inspector.laws import calendar_for
 from inspector.models import Municipality, Sanction, SanctionStatus
@@ -109,17 +109,13 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
         if act.kind == "suspension" and act.effect_applied_at is None \
                 and act.appeal_suspensive is True and act.suspension_start is not None:
             suspensions.plan_on_decision(act)   # it starts the day after the (moved) window
-        act.updated_at = utc(now)
-        record("sanction_deadline_moved", act, actor=actor, before=before,
-               after=act_state(act) | {"closure_day": closure_day,
-                                       "appeal_explain": act.appeal_explain,
-                                       "deadline_explain": act.deadline_explain})
-        event("deadline_moved", town_id=town_id, now=now, actor=actor, act=act,
-              message=f"Prazo prorrogado por dia sem expediente registrado depois da "
-                      f"notificação ({closure_day:%d/%m/%Y}): " + "; ".join(changes) + ".",
-              data={"closure_day": closure_day.isoformat()})
-        notify("deadline_moved", act=act, changes=tuple(changes), closure_day=closure_day,
-               now=now)
+        lifecycle.move(act, "move_deadline", now=now, actor=actor, before=before).done(
+            f"Prazo prorrogado por dia sem expediente registrado depois da "
+            f"notificação ({closure_day:%d/%m/%Y}): " + "; ".join(changes) + ".",
+            data={"closure_day": closure_day.isoformat()},
+            after={"closure_day": closure_day, "appeal_explain": act.appeal_explain,
+                   "deadline_explain": act.deadline_explain},
+            changes=tuple(changes), closure_day=closure_day, now=now)
         moved.append(act)
     return moved
 

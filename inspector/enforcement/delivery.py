@@ -40,12 +40,8 @@ from inspector.enforcement import lifecycle, suspensions
 from inspector.enforcement.acts import DOCUMENTS, accrue, apply_effect, schedule
 from inspector.enforcement.common import (
     LOCAL_TZ,
-    act_state,
     end_of_local_day,
-    event,
     local_day,
-    notify,
-    record,
     require_role,
     text,
 )
@@ -76,9 +72,8 @@ def _moment(act: Sanction, day: date, at: time | None, now: datetime) -> datetim
 def _parse(act: Sanction, day, at, via: str, ref: str, now: datetime):
     errors: dict[str, str] = {}
     if not act.awaiting_delivery:
-        if act.delivery_recorded_at is not None:   # someone recorded it first: 409
-            raise lifecycle.Conflict({"status": "Este ato não aguarda entrega: já foi entregue "
-                                                f"em {fmt_date(local_day(utc(act.notified_at)))}."})
+        if act.delivery_recorded_at is not None:   # someone recorded it first: 409, naming who
+            raise lifecycle.conflict(act, None, done="entregue")
         errors["status"] = ("Este ato não aguarda entrega: " + (
             f"já foi entregue em {fmt_date(local_day(utc(act.notified_at)))}."
             if act.notified_at is not None else f"está “{act.status_label.lower()}”."))
@@ -131,9 +126,8 @@ def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: s
     require_role(user, Role.SUPERVISOR, Role.ADMIN,
                  message="Só a supervisão ou a administração registram a entrega de um ato.")
     day, at, ref = _parse(act, day, at, (via or "").strip(), ref, now)
-    before = act_state(act)
     # the one winner: the act is taken while it still waits for its delivery
-    lifecycle.move(act, "deliver", now=now, expect={"notified_at": None},
+    step = lifecycle.move(act, "deliver", now=now, actor=user, expect={"notified_at": None},
                    values={"notified_at": _moment(act, day, at, now),
                            "delivered_via": via.strip(), "delivery_ref": ref,
                            "delivery_recorded_by_id": user.id, "delivery_recorded_at": utc(now)})
@@ -145,17 +139,15 @@ def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: s
     if fine is not None and fine.per == "day" and fine.daily_start_at is None:
         fine.daily_start_at = utc(act.notified_at)
         accrue(fine, now)
-    record("sanction_delivered", act, actor=user, before=before, after=act_state(act) | {
-        "notified_at": utc(act.notified_at), "delivered_via": act.delivered_via,
-        "delivery_ref": ref})
     label = OFFICE_MEANS[act.delivered_via]
-    event("delivered", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Entrega registrada: {label} em {fmt_date(day)} ({ref}). Os prazos contam "
-                  f"a partir daí.",
-          data={"via": act.delivered_via, "ref": ref, "notified_at": utc(act.notified_at)})
+    step.record(f"Entrega registrada: {label} em {fmt_date(day)} ({ref}). Os prazos contam "
+                f"a partir daí.",
+                data={"via": act.delivered_via, "ref": ref, "notified_at": utc(act.notified_at)},
+                after={"notified_at": utc(act.notified_at), "delivered_via": act.delivered_via,
+                       "delivery_ref": ref})
     if act.appeal_suspensive is not True:  # a suspensive appeal window holds the effect
         apply_effect(act, now, actor=user)
-    notify("act_delivered", act=act)
+    step.tell()
     db.session.flush()
     return act
 

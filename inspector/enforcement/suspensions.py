@@ -25,7 +25,7 @@ from sqlalchemy import select
 from inspector import audit
 from inspector.clock import utc
 from inspector.enforcement import lifecycle
-from inspector.enforcement.common import act_state, event, local_day, notify, pack_of, record
+from inspector.enforcement.common import local_day, pack_of
 from inspector.enforcement.effects import effect_subject, set_status
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -216,15 +216,11 @@ def end_period(act: Sanction, now: datetime, reason: str, *, actor=None) -> tupl
 
 def lift(act: Sanction, now: datetime) -> bool:
     """The tick: the last day of the act's suspension is over. True when the row was restored."""
-    before = act_state(act)
+    step = lifecycle.move(act, "lift_suspension", now=now)
     restored, what = end_period(act, now, f"Fim da suspensão: {period_text(act)}.")
-    act.updated_at = utc(now)
-    record("sanction_suspension_lifted", act, actor=None, before=before,
-           after=act_state(act) | {"restored": restored, "lifted_at": utc(now)})
-    event("suspension_lifted", town_id=act.municipality_id, now=now, act=act,
-          message=f"Fim da suspensão ({period_text(act)}): {what}.",
-          data={"restored": restored, "last_day": act.suspension_end})
-    notify("suspension_lifted", act=act, restored=restored)
+    step.done(f"Fim da suspensão ({period_text(act)}): {what}.",
+              data={"restored": restored, "last_day": act.suspension_end},
+              after={"restored": restored, "lifted_at": utc(now)}, restored=restored)
     return restored
 
 

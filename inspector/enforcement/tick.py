@@ -40,10 +40,11 @@ from inspector.enforcement.acts import (
 )
 from inspector.enforcement.common import (
     REMIND_BEFORE,
-    act_state,
+    appeal_fields,
     as_json,
     event,
     local_day,
+    measure_fields,
     notify,
     record,
 )
@@ -207,12 +208,9 @@ def _close_windows(now: datetime, report: TickReport) -> None:
     for act in acts:
         if act.appeal_until >= today.get(act.municipality_id, local_day(now)):
             continue   # still the last day (or before) in the act's town
-        before = act_state(act)
-        act.appeal_closed_at = now
-        record("appeal_window_closed", act, actor=None, before=before,
-               after=act_state(act) | {"appeal_closed_at": now})
-        event("appeal_window_closed", town_id=act.municipality_id, now=now, act=act,
-              message=f"Prazo de recurso encerrado em {act.appeal_until:%d/%m/%Y}.")
+        lifecycle.move(act, "close_window", now=now, values={"appeal_closed_at": now}).done(
+            f"Prazo de recurso encerrado em {act.appeal_until:%d/%m/%Y}.",
+            after={"appeal_closed_at": now})
         report.windows_closed.append(act.id)
         if act.appeal_suspensive and act.status != SanctionStatus.APPEALED and \
                 apply_effect(act, now):
@@ -235,11 +233,8 @@ def _close_finished(now: datetime, report: TickReport) -> None:
         if act.effect_applied_at is not None and act.suspension_end is not None \
                 and act.effect_lifted_at is None:
             continue   # a suspension still running
-        before = act_state(act)
-        lifecycle.move(act, "close", now=now, values={"closed_at": now})
-        record("sanction_closed", act, actor=None, before=before, after=act_state(act))
-        event("closed", town_id=act.municipality_id, now=now, act=act,
-              message="Ato encerrado: prazo de recurso terminado, nada pendente.")
+        lifecycle.move(act, "close", now=now, values={"closed_at": now}).done(
+            "Ato encerrado: prazo de recurso terminado, nada pendente.")
         report.closed.append(act.id)
 
 
@@ -320,30 +315,25 @@ def _apply_automatic(town, pack, offence, m, violation, row, vehicle, now: datet
     act = Sanction(
         municipality_id=town.id, origin_key=key, pack_id=pack.id, law=pack.law,
         rule_id=violation.rule_id, offence_id=offence.id, occurrence=1, measure_index=0,
-        kind=m.kind, target=m.target, label=m.label,
         offender=subject, holder_id=holder.id if holder else None,
         driver_id=driver.id if driver else None,
         vehicle_id=vehicle.id if vehicle is not None else None,
         permit_id=permit.id if permit else None,
         breach_citation=as_json(violation.citation.as_dict()) if violation.citation else None,
-        citation=as_json(m.citation.as_dict()), required_action=violation.message,
-        decided_by=m.decided_by, automatic=True, status=SanctionStatus.CONFIRMED,
+        required_action=violation.message,
+        automatic=True, status=SanctionStatus.CONFIRMED,
         notified_at=now, proposed_at=now, decided_at=now, updated_at=now,
-        amount_on=town_day(town, now),
-        appeal_days=appeal.days if appeal else None, appeal_to=appeal.to if appeal else None,
-        appeal_suspensive=appeal.suspensive if appeal else None,
-        appeal_citation=as_json(appeal.citation.as_dict()) if appeal else None)
+        amount_on=town_day(town, now), **measure_fields(m), **appeal_fields(appeal))
     if not insert_once(act):
         return None
     schedule(act)
-    record("sanction_applied", act, actor=None, after=act_state(act) | {
-        "rule_id": act.rule_id, "violation": violation.message})
-    event("confirmed", town_id=town.id, now=now, act=act,
-          message=f"Aplicado por força da lei: {m.label} ({violation.message})")
+    step = lifecycle.born(act, "apply", now=now)
+    step.record(f"Aplicado por força da lei: {m.label} ({violation.message})",
+                after={"rule_id": act.rule_id, "violation": violation.message})
     apply_effect(act, now)
     open_fine(act, now)
     issue_notice(act, now)
-    notify("act_decided", act=act, notice=act.notice)
+    step.tell(notice=act.notice)
     return act
 
 
