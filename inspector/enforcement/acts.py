@@ -13,19 +13,18 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from inspector import audit, laws, rules
-from inspector.clock import aware, utc
+from inspector.clock import aware, town_day, town_text, utc
 from inspector.enforcement import deadlines, lifecycle, suspensions
 from inspector.enforcement.common import (
-    LOCAL_TZ,
     appeal_fields,
     event,
     loads,
-    local_day,
     measure_fields,
     money_fields,
     notify,
     pack_of,
     subject_of,
+    town_of,
 )
 from inspector.enforcement.effects import EFFECTS, effect_subject, set_status
 from inspector.extensions import db
@@ -102,7 +101,7 @@ def issue_notice(act: Sanction, now: datetime, *, actor=None) -> tuple[Notice | 
         return existing, None
     insp = db.session.get(Inspection, act.inspection_id) if act.inspection_id else None
     code = new_access_code()
-    year = local_day(now).year
+    year = town_day(town_of(act), now).year
     notice = None
     for _ in range(8):  # two decisions at once may reach for the same number
         seq = 1 + (db.session.scalar(select(func.max(Notice.seq)).where(
@@ -152,7 +151,7 @@ def open_fine(act: Sanction, now: datetime) -> Fine | None:
     fine = Fine(municipality_id=act.municipality_id, sanction_id=act.id, unit=act.amount_unit,
                 amount=act.amount, amount_max=act.amount_max, per=act.amount_per,
                 amount_brl=act.amount_brl, brl_basis=act.amount_basis,
-                value_on=act.amount_on or local_day(now))
+                value_on=act.amount_on or town_day(town_of(act), now))
     if act.amount_per == "day":
         parent = db.session.get(Sanction, act.parent_id) if act.parent_id else None
         # a daily fine decided in the office runs from its delivery (delivery.py)
@@ -261,7 +260,7 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     m = step.on_missed_deadline
     town = db.session.get(Municipality, act.municipality_id)
     start = utc(act.deadline_at)
-    day = local_day(start)                       # the minimum wage in force when it starts
+    day = town_day(town, start)                  # the minimum wage in force when it starts
     cash = money(m.fine, laws.town_facts(town), day,
                  decree_label(pack, m.fine.decree)) if m.fine else None
     appeal = m.appeal or pack.appeal
@@ -284,7 +283,7 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     schedule(child)
     converted = lifecycle.move(act, "convert", now=now, actor=actor)
     started = lifecycle.born(child, "start_daily", now=now, actor=actor)
-    converted.record(f"Prazo vencido em {fmt_moment(start)}: {m.label} "
+    converted.record(f"Prazo vencido em {fmt_moment(town, start)}: {m.label} "
                      f"({cash.text if cash else ''}{', ' + cash.brl_text if cash else ''}).",
                      data={"daily_fine_id": child.id}, after={"daily_fine_id": child.id})
     started.record(after={"parent_id": act.id, "daily_start_at": start})
@@ -318,7 +317,7 @@ def propose_removal(act: Sanction, pack: rules.RulePack, missed_at: datetime, no
         required_action="", automatic=False,
         status=SanctionStatus.PROPOSED, proposed_at=utc(now), updated_at=utc(now),
         reason=f"A notificação {number}, {act.occurrence}ª do condutor, venceu em "
-               f"{fmt_moment(missed_at)} sem cumprimento: depois da terceira notificação, o "
+               f"{fmt_moment(town_of(act), missed_at)} sem cumprimento: depois da terceira notificação, o "
                f"condutor continua sem cumprir ({act.law}, {measure.citation.article}).")
     try:
         with db.session.begin_nested():
@@ -334,6 +333,6 @@ def propose_removal(act: Sanction, pack: rules.RulePack, missed_at: datetime, no
     return removal
 
 
-def fmt_moment(moment: datetime) -> str:
-    """dd/mm/aaaa hh:mm in local time."""
-    return utc(moment).astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+def fmt_moment(town, moment: datetime) -> str:
+    """dd/mm/aaaa hh:mm on the town's clock."""
+    return town_text(town, moment)

@@ -13,16 +13,16 @@ from datetime import date, datetime
 from sqlalchemy import select
 
 from inspector import audit
-from inspector.clock import utc
+from inspector.clock import town_day, utc
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import accrue, apply_effect, revert_effect
 from inspector.enforcement.common import (
     event,
     loads,
-    local_day,
     notify,
     require_role,
     text,
+    town_of,
 )
 from inspector.enforcement.propose import repropose_later
 from inspector.enforcement.suspensions import period_text, replan_after_refused_appeal
@@ -50,7 +50,7 @@ def first_day(act: Sanction) -> date | None:
     the appeal window starts; on the street, before the decision), else the day decided (an
     offender who appeals before the document's delivery has come to know the act)."""
     moments = [m for m in (act.notified_at, act.decided_at) if m is not None]
-    return min(local_day(utc(m)) for m in moments) if moments else None
+    return min(town_day(town_of(act), m) for m in moments) if moments else None
 
 
 def _fines(act: Sanction) -> list:
@@ -79,10 +79,10 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
         errors["filed_by_role"] = "Diga se recorre o titular, o condutor, a empresa ou outro."
     if not isinstance(filed_on, date):
         errors["filed_on"] = "Data do protocolo inválida."
-    elif filed_on > local_day(now):
+    elif filed_on > town_day(town_of(act), now):
         errors["filed_on"] = "A data do protocolo não pode ser futura."
     elif (first := first_day(act)) is not None and filed_on < first:
-        told = act.notified_at is not None and local_day(utc(act.notified_at)) == first
+        told = act.notified_at is not None and town_day(town_of(act), act.notified_at) == first
         errors["filed_on"] = (f"A data do protocolo não pode ser anterior a {fmt_date(first)}, "
                               f"dia em que o ato foi {'notificado' if told else 'decidido'}: "
                               f"não se recorre de um ato antes de conhecê-lo.")

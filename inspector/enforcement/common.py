@@ -1,7 +1,7 @@
 """Shared pieces of the enforcement services: clock, JSON, the event log and its listeners.
 
-Times are stored in UTC (SQLite keeps no offset: a naive value read back is UTC); legal
-days are the local days of Mato Grosso (America/Cuiaba).
+Times are stored in UTC (SQLite keeps no offset: a naive value read back is UTC); a legal
+day is the act's town's day, in the town's IANA zone (`inspector.clock`, `town_of`).
 """
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ import json
 import logging
 from collections import defaultdict
 from collections.abc import Callable
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 
 from inspector import audit, clock, rules
-from inspector.clock import LOCAL_TZ, aware, local_day, utc
+from inspector.clock import aware, utc
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
-from inspector.models import EnforcementEvent, Holder, Role, Sanction
+from inspector.models import EnforcementEvent, Holder, Municipality, Role, Sanction
 from inspector.rules import Measure
 
 log = logging.getLogger(__name__)
@@ -27,10 +27,9 @@ TICK_ACTOR = "enforcement-tick"
 REMIND_BEFORE = timedelta(days=2)   # product setting: "a deadline two days away"
 MAX_TEXT = 4000
 
-__all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "SUBJECT", "TICK_ACTOR", "appeal_fields",
-           "as_json", "aware", "end_of_local_day", "event", "holder_of", "local_day", "loads",
-           "measure_fields", "money_fields", "notify", "pack_measure", "pack_of", "subject_of",
-           "subscribe", "text", "utc"]
+__all__ = ["NotAllowed", "REMIND_BEFORE", "SUBJECT", "TICK_ACTOR", "appeal_fields", "as_json",
+           "aware", "event", "holder_of", "loads", "measure_fields", "money_fields", "notify",
+           "pack_measure", "pack_of", "subject_of", "subscribe", "text", "town_of", "utc"]
 
 
 class NotAllowed(ValidationFailed):
@@ -38,12 +37,11 @@ class NotAllowed(ValidationFailed):
 
 
 # --- clock -------------------------------------------------------------------------------------
-
-
-def end_of_local_day(day: date) -> datetime:
-    """The last instant of a local day, in UTC: a deadline "in N days" ends there."""
-    return (datetime.combine(day + timedelta(days=1), time(0), LOCAL_TZ)
-            - timedelta(microseconds=1)).astimezone(UTC)
+def town_of(row) -> Municipality | None:
+    """The town of an act (or any town-scoped row): whose clock says what day it is (None for a
+    row of no town: `inspector.clock` then reads Mato Grosso's)."""
+    town_id = getattr(row, "municipality_id", None)
+    return db.session.get(Municipality, town_id) if town_id is not None else None
 
 
 # --- JSON --------------------------------------------------------------------------------------

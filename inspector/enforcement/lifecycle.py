@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from inspector.clock import LOCAL_TZ, utc
+from inspector.clock import town_moment, utc
 from inspector.enforcement import common
 from inspector.errors import Conflict  # a ValidationFailed: the act's card shows it (409)
 from inspector.extensions import db
@@ -254,7 +254,7 @@ def conflict(row, message: str | None, *, done: str = "decidido", noun: str = "E
             user = db.session.get(User, last.actor_id) if last.actor_id else None
             at = last.at if last.at.tzinfo else last.at.replace(tzinfo=UTC)
             message = (f"{noun} já foi {done} por {user.name if user else last.actor} em "
-                       f"{at.astimezone(LOCAL_TZ):%d/%m/%Y às %H:%M}.")
+                       f"{town_moment(common.town_of(row), at):%d/%m/%Y às %H:%M}.")
     return Conflict({"status": message + " Recarregue a página para ver como ficou."})
 
 

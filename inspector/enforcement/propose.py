@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import func, or_, select
 
 from inspector import laws, rules
-from inspector.clock import aware, local_day, utc
+from inspector.clock import aware, town_day, utc
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
 from inspector.enforcement.common import (
@@ -23,6 +23,7 @@ from inspector.enforcement.common import (
     event,
     loads,
     money_fields,
+    town_of,
 )
 from inspector.extensions import db
 from inspector.inspections import driver_told, grant_told
@@ -144,11 +145,11 @@ def _final_on(r, refused_at) -> date | None:
     if r.status == SanctionStatus.APPEALED or r.notified_at is None:
         return None
     if refused_at is not None:
-        return local_day(utc(refused_at))
+        return town_day(town_of(r), refused_at)
     if r.appeal_until is not None:
         return r.appeal_until + timedelta(days=1)
     if r.appeal_days is None:
-        return local_day(utc(r.notified_at))
+        return town_day(town_of(r), r.notified_at)
     return None
 
 

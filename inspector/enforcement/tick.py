@@ -22,7 +22,7 @@ backstop.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import aliased
@@ -43,7 +43,6 @@ from inspector.enforcement.common import (
     appeal_fields,
     as_json,
     event,
-    local_day,
     measure_fields,
     notify,
     record,
@@ -201,12 +200,12 @@ def _close_windows(now: datetime, report: TickReport) -> None:
     today = {t.id: town_day(t, now) for t in db.session.scalars(select(Municipality))}
     acts = db.session.scalars(
         select(Sanction).where(Sanction.appeal_until.is_not(None),
-                               Sanction.appeal_until < max(today.values(), default=local_day(now)),
+                               Sanction.appeal_until < max(today.values(), default=date.min),
                                Sanction.appeal_closed_at.is_(None),
                                Sanction.status.in_(LIVE + (SanctionStatus.CLOSED,)))
         .order_by(Sanction.id).with_for_update()).all()
     for act in acts:
-        if act.appeal_until >= today.get(act.municipality_id, local_day(now)):
+        if act.appeal_until >= today[act.municipality_id]:
             continue   # still the last day (or before) in the act's town
         lifecycle.move(act, "close_window", now=now, values={"appeal_closed_at": now}).done(
             f"Prazo de recurso encerrado em {act.appeal_until:%d/%m/%Y}.",
