@@ -39,8 +39,10 @@ def counting_of(act: Sanction) -> Counting:
     return pack.counting if pack is not None else DEFAULT_COUNTING
 
 
-def _count(act: Sanction, start: date, days: int, calendar: TownCalendar):
-    return deadline_days(start, days, counting_of(act).rule, calendar)
+def _count(act: Sanction, start: date, days: int, calendar: TownCalendar, *, moves: bool = True):
+    """`moves=False` for days to repair: they end when they end, closed day or not (only
+    deadlines to file or appeal move: product owner, December 2026)."""
+    return deadline_days(start, days, counting_of(act).rule, calendar, moves=moves)
 
 
 def schedule(act: Sanction, calendar: TownCalendar | None = None) -> None:
@@ -57,7 +59,7 @@ def schedule(act: Sanction, calendar: TownCalendar | None = None) -> None:
         act.deadline_explain = deadline_hours(town_moment(town, notified),
                                               act.deadline_hours, cal).explain()
     elif act.deadline_days is not None:
-        d = _count(act, day, act.deadline_days, cal)
+        d = _count(act, day, act.deadline_days, cal, moves=False)
         act.deadline_at = end_of_day(town, d.last_day)
         act.deadline_explain = d.explain()
     if act.appeal_days is not None:
@@ -96,7 +98,7 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
         if act.deadline_days is not None and act.deadline_hours is None \
                 and act.deadline_at is not None and utc(act.deadline_at) > utc(now) \
                 and act.status not in (SanctionStatus.COMPLIED, SanctionStatus.CLOSED):
-            d = _count(act, start, act.deadline_days, cal)
+            d = _count(act, start, act.deadline_days, cal, moves=False)
             new_at = end_of_day(town, d.last_day)
             if new_at > utc(act.deadline_at):
                 old = town_day(town, act.deadline_at)
