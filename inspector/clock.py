@@ -15,7 +15,7 @@ fixture) and the whole product follows.
 """
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from functools import lru_cache
 
 DEFAULT_ZONE = "America/Cuiaba"
@@ -76,6 +76,11 @@ def end_of_day(town, day: date) -> datetime:
     ends there (a day of 23 or 25 hours across a clock change ends at its own midnight)."""
     midnight = datetime.combine(day + timedelta(days=1), datetime.min.time(), zone_of(town))
     return utc(midnight) - timedelta(microseconds=1)
+
+
+def at_time(town, day: date, at: time | None = None) -> datetime:
+    """The moment, in UTC, the clock of `town` reads `at` (midnight by default) on `day`."""
+    return utc(datetime.combine(day, at or time(0), zone_of(town)))
 
 
 def town_text(town, moment: datetime | None = None) -> str:

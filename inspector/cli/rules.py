@@ -353,7 +353,10 @@ def rules_deadline(town: str, pack_id: str, start: str, kind: str, days: int | N
         if n_hours is not None:
             result = deadline_hours(when, n_hours, calendar)
         else:
-            result = deadline_days(when, n_days, pack.counting.rule, calendar)
+            # days to repair (a notice's, a granted one) end when they end: only appeal windows
+            # and other deadlines to file move past a closed day
+            result = deadline_days(when, n_days, pack.counting.rule, calendar,
+                                   moves=kind not in ("repair", "grant"))
     except ValueError as e:
         fail(str(e))
     counting = pack.counting.as_dict() if n_hours is None else {

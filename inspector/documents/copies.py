@@ -8,6 +8,9 @@ listener, the only moment the access code exists in clear) renders the same noti
 "CÓPIA — remetida à empresa <nome>" on every page and keeps it. The remittance is then
 recorded by a supervisor (`record_remittance`: day, means, reference) or, when the company
 has push subscriptions, at once as "notificação no aplicativo" (`notifications.triggers.remit_by_push`).
+When the rider who signed the ciente on the street is the holder himself (the same CPF), the
+holder was notified in person: the copy is recorded remitted by that ciente, at once
+(`owner_signed`); an auxiliary's or employee's ciente is not the holder's.
 No Flask request here; see docs/documents.md.
 """
 from __future__ import annotations
@@ -104,13 +107,36 @@ def make_copy(notice: Notice, access_code: str | None, *, actor=None,
                  after={"number": notice.number, "company": row.company_name,
                         "holder_id": row.holder_id, "sha256": row.sha256, "size": row.size,
                         "citation": cite.get("article")})
+    if owner_signed(act, notice):   # the holder signed the ciente himself: delivered
+        mark_remitted(row, day=town_day(db.session.get(Municipality, notice.municipality_id),
+                                        notice.ack_at), via="ciente", ref=OWNER_CIENTE,
+                      user=None, now=now or notice.issued_at, actor="sistema")
     notify("company_copy_made", row=row)  # a subscribed company gets it by push
     return row
 
 
+OWNER_CIENTE = "ciente assinado pelo próprio titular (mesmo CPF)"
+
+
+def _digits(value: str | None) -> str:
+    return "".join(c for c in (value or "") if c.isdigit())
+
+
+def owner_signed(act: Sanction, notice: Notice) -> bool:
+    """Whether the ciente on the street was signed by the holder himself: the rider the act
+    names has the holder's CPF (product owner, December 2026: the holder was notified in
+    person, delivery is complete). An auxiliary's or employee's ciente is not the holder's."""
+    if not notice.ack_name or notice.ack_at is None or act.driver is None:
+        return False
+    holder = company_of(act)
+    cpf = _digits(getattr(act.driver, "cpf", None))
+    return holder is not None and bool(cpf) and cpf == _digits(holder.tax_id)
+
+
 # --- remittance ---------------------------------------------------------------------------------
 def mark_remitted(row: NoticeCompanyCopy, *, day: date, via: str, ref: str, user,
-              now: datetime, notification_id: int | None = None) -> bool:
+              now: datetime, notification_id: int | None = None,
+              actor: str | None = None) -> bool:
     """Record the remittance if nobody did (conditional UPDATE); False when already done."""
     done = db.session.execute(
         update(NoticeCompanyCopy).where(NoticeCompanyCopy.id == row.id,
@@ -123,7 +149,7 @@ def mark_remitted(row: NoticeCompanyCopy, *, day: date, via: str, ref: str, user
         return False
     db.session.refresh(row)
     notice = db.session.get(Notice, row.notice_id)
-    actor = user or "notificacao-aplicativo"
+    actor = user or actor or "notificacao-aplicativo"
     audit.record("notice_copy_remitted", "notice", notice.id, actor=actor,
                  municipality_id=row.municipality_id,
                  after={"number": notice.number, "company": row.company_name,

@@ -44,7 +44,6 @@ from inspector.enforcement.appeals import FILERS, can_file, decide_appeal, file_
 from inspector.enforcement.choose import Choice, choices, choose
 from inspector.enforcement.common import (
     NotAllowed,
-    end_of_local_day,
     event,
     holder_of,
     notify,
@@ -92,6 +91,7 @@ from inspector.enforcement.queries import (
     agents,
     deadline_soon,
     deadlines,
+    end_of_day,
     events_of,
     inspection_review_state,
     money_of,
@@ -122,7 +122,7 @@ __all__ = [
     "ReviewState", "TickReport", "VOID_STATUSES", "acts_list", "acts_of", "agents", "amend",
     "amend_options", "balance", "balance_of", "can_file", "check_access_code", "choices", "choose",
     "comment_inspection", "comply_from_reinspection", "confirm", "counting_of",
-    "deadline_rule", "deadline_soon", "deadlines", "decide_appeal", "due_of", "end_of_local_day",
+    "deadline_rule", "deadline_soon", "deadlines", "decide_appeal", "due_of", "end_of_day",
     "event", "events_of", "file_appeal", "give_grant", "grant_seen", "history", "holder_of",
     "inspection_review_state", "mark_reviewed", "money_of", "move_for_closure",
     "needs_delivery", "new_access_code", "normalise_code", "notice_for_holder",

@@ -13,17 +13,17 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from inspector import audit, laws, rules
-from inspector.clock import aware, utc
+from inspector.clock import aware, town_day, town_text, utc
 from inspector.enforcement import deadlines, lifecycle, suspensions
 from inspector.enforcement.common import (
-    LOCAL_TZ,
-    act_state,
+    appeal_fields,
     event,
-    jsonable,
-    local_day,
+    measure_fields,
+    money_fields,
     notify,
     pack_of,
-    record,
+    subject_of,
+    town_of,
 )
 from inspector.enforcement.effects import EFFECTS, effect_subject, set_status
 from inspector.extensions import db
@@ -100,7 +100,7 @@ def issue_notice(act: Sanction, now: datetime, *, actor=None) -> tuple[Notice | 
         return existing, None
     insp = db.session.get(Inspection, act.inspection_id) if act.inspection_id else None
     code = new_access_code()
-    year = local_day(now).year
+    year = town_day(town_of(act), now).year
     notice = None
     for _ in range(8):  # two decisions at once may reach for the same number
         seq = 1 + (db.session.scalar(select(func.max(Notice.seq)).where(
@@ -150,7 +150,7 @@ def open_fine(act: Sanction, now: datetime) -> Fine | None:
     fine = Fine(municipality_id=act.municipality_id, sanction_id=act.id, unit=act.amount_unit,
                 amount=act.amount, amount_max=act.amount_max, per=act.amount_per,
                 amount_brl=act.amount_brl, brl_basis=act.amount_basis,
-                value_on=act.amount_on or local_day(now))
+                value_on=act.amount_on or town_day(town_of(act), now))
     if act.amount_per == "day":
         parent = db.session.get(Sanction, act.parent_id) if act.parent_id else None
         # a daily fine decided in the office runs from its delivery (delivery.py)
@@ -259,7 +259,7 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     m = step.on_missed_deadline
     town = db.session.get(Municipality, act.municipality_id)
     start = utc(act.deadline_at)
-    day = local_day(start)                       # the minimum wage in force when it starts
+    day = town_day(town, start)                  # the minimum wage in force when it starts
     cash = money(m.fine, laws.town_facts(town), day,
                  decree_label(pack, m.fine.decree)) if m.fine else None
     appeal = m.appeal or pack.appeal
@@ -267,24 +267,12 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     # itself (Tapurah Lei 406/2001 Art. 29 § único), and the notice it comes from could only
     # miss its deadline after it was delivered (its deadline ran from that delivery).
     child = Sanction(
-        municipality_id=act.municipality_id, origin_key=key, inspection_id=act.inspection_id,
-        inspection_item_id=act.inspection_item_id, parent_id=act.id, pack_id=act.pack_id,
-        law=act.law, rule_id=act.rule_id, step_id=act.step_id, offence_id=None,
-        occurrence=act.occurrence, measure_index=act.measure_index, kind=m.kind,
-        target=m.target, label=m.label, offender=act.offender, holder_id=act.holder_id,
-        driver_id=act.driver_id, vehicle_id=act.vehicle_id, permit_id=act.permit_id,
-        licence_id=act.licence_id, breach_citation=act.breach_citation,
-        citation=jsonable(m.citation.as_dict()), required_action=act.required_action,
-        decided_by=m.decided_by, automatic=True, status=SanctionStatus.CONFIRMED,
-        notified_at=utc(now), proposed_at=utc(now), decided_at=utc(now),
-        appeal_days=appeal.days if appeal else None, appeal_to=appeal.to if appeal else None,
-        appeal_suspensive=appeal.suspensive if appeal else None,
-        appeal_citation=jsonable(appeal.citation.as_dict()) if appeal else None,
-        updated_at=utc(now))
-    if cash is not None:
-        child.amount_unit, child.amount, child.amount_max = cash.unit, cash.amount, cash.max
-        child.amount_per, child.amount_decree_key = cash.per, cash.decree_key
-        child.amount_brl, child.amount_basis, child.amount_on = cash.brl, cash.basis, day
+        **subject_of(act, "inspection_item_id", "measure_index", "permit_id", "licence_id",
+                     "required_action"),
+        **measure_fields(m), **appeal_fields(appeal), **money_fields(cash),
+        origin_key=key, parent_id=act.id, offence_id=None, automatic=True,
+        status=SanctionStatus.CONFIRMED, notified_at=utc(now), proposed_at=utc(now),
+        decided_at=utc(now), updated_at=utc(now), amount_on=day if cash is not None else None)
     try:
         with db.session.begin_nested():
             db.session.add(child)
@@ -292,19 +280,16 @@ def convert_missed(act: Sanction, now: datetime, *, actor=None) -> Sanction | No
     except IntegrityError:  # a concurrent tick converted it first
         return None
     schedule(child)
-    before = act_state(act)
-    lifecycle.move(act, "convert", now=now)
-    record("sanction_converted", act, actor=actor, before=before,
-           after=act_state(act) | {"daily_fine_id": child.id})
-    record("sanction_applied", child, actor=actor, after=act_state(child) | {
-        "parent_id": act.id, "daily_start_at": start})
-    event("converted", town_id=act.municipality_id, now=now, actor=actor, act=act,
-          message=f"Prazo vencido em {fmt_moment(start)}: {m.label} ({cash.text if cash else ''}"
-                  f"{', ' + cash.brl_text if cash else ''}).",
-          data={"daily_fine_id": child.id})
+    converted = lifecycle.move(act, "convert", now=now, actor=actor)
+    started = lifecycle.born(child, "start_daily", now=now, actor=actor)
+    converted.record(f"Prazo vencido em {fmt_moment(town, start)}: {m.label} "
+                     f"({cash.text if cash else ''}{', ' + cash.brl_text if cash else ''}).",
+                     data={"daily_fine_id": child.id}, after={"daily_fine_id": child.id})
+    started.record(after={"parent_id": act.id, "daily_start_at": start})
+    converted.tell()
     open_fine(child, now)
     issue_notice(child, now, actor=actor)
-    notify("daily_fine_started", act=child, parent=act)
+    started.tell(parent=act)
     propose_removal(act, pack, start, now, actor=actor)
     return child
 
@@ -326,17 +311,12 @@ def propose_removal(act: Sanction, pack: rules.RulePack, missed_at: datetime, no
         return None
     number = act.notice.number if act.notice is not None else f"ato {act.id}"
     removal = Sanction(
-        municipality_id=act.municipality_id, origin_key=key, inspection_id=act.inspection_id,
-        parent_id=act.id, pack_id=act.pack_id, law=act.law, rule_id=act.rule_id,
-        step_id=act.step_id, offence_id=None, occurrence=act.occurrence, measure_index=0,
-        kind=measure.kind, target=measure.target, label=measure.label, offender=act.offender,
-        holder_id=act.holder_id, driver_id=act.driver_id, vehicle_id=act.vehicle_id,
-        breach_citation=act.breach_citation, citation=jsonable(measure.citation.as_dict()),
-        required_action="", decided_by=measure.decided_by, automatic=False,
+        **subject_of(act, "amount_on"), **measure_fields(measure),
+        origin_key=key, parent_id=act.id, offence_id=None, measure_index=0,
+        required_action="", automatic=False,
         status=SanctionStatus.PROPOSED, proposed_at=utc(now), updated_at=utc(now),
-        amount_on=act.amount_on,
         reason=f"A notificação {number}, {act.occurrence}ª do condutor, venceu em "
-               f"{fmt_moment(missed_at)} sem cumprimento: depois da terceira notificação, o "
+               f"{fmt_moment(town_of(act), missed_at)} sem cumprimento: depois da terceira notificação, o "
                f"condutor continua sem cumprir ({act.law}, {measure.citation.article}).")
     try:
         with db.session.begin_nested():
@@ -344,15 +324,14 @@ def propose_removal(act: Sanction, pack: rules.RulePack, missed_at: datetime, no
             db.session.flush()
     except IntegrityError:   # a concurrent tick proposed it first
         return None
-    record("sanction_proposed", removal, actor=actor, after=act_state(removal) | {
-        "rule_id": removal.rule_id, "notice": act.id, "offender": act.offender,
-        "occurrence": act.occurrence})
-    event("proposed", town_id=act.municipality_id, now=now, actor=actor, act=removal,
-          message=f"Proposto: {measure.label} ({act.law}, {measure.citation.article}). "
-                  f"{removal.reason}", data={"notice": act.id, "occurrence": act.occurrence})
+    lifecycle.born(removal, "propose", now=now, actor=actor).done(
+        f"Proposto: {measure.label} ({act.law}, {measure.citation.article}). {removal.reason}",
+        data={"notice": act.id, "occurrence": act.occurrence},
+        after={"rule_id": removal.rule_id, "notice": act.id, "offender": act.offender,
+               "occurrence": act.occurrence})
     return removal
 
 
-def fmt_moment(moment: datetime) -> str:
-    """dd/mm/aaaa hh:mm in local time."""
-    return utc(moment).astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+def fmt_moment(town, moment: datetime) -> str:
+    """dd/mm/aaaa hh:mm on the town's clock."""
+    return town_text(town, moment)

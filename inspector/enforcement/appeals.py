@@ -13,17 +13,15 @@ from datetime import date, datetime
 from sqlalchemy import select
 
 from inspector import audit
-from inspector.clock import utc
+from inspector.clock import town_day, utc
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import accrue, apply_effect, revert_effect
 from inspector.enforcement.common import (
-    act_state,
     event,
-    local_day,
     notify,
-    record,
     require_role,
     text,
+    town_of,
 )
 from inspector.enforcement.propose import repropose_later
 from inspector.enforcement.suspensions import period_text, replan_after_refused_appeal
@@ -51,7 +49,7 @@ def first_day(act: Sanction) -> date | None:
     the appeal window starts; on the street, before the decision), else the day decided (an
     offender who appeals before the document's delivery has come to know the act)."""
     moments = [m for m in (act.notified_at, act.decided_at) if m is not None]
-    return min(local_day(utc(m)) for m in moments) if moments else None
+    return min(town_day(town_of(act), m) for m in moments) if moments else None
 
 
 def _fines(act: Sanction) -> list:
@@ -80,10 +78,10 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
         errors["filed_by_role"] = "Diga se recorre o titular, o condutor, a empresa ou outro."
     if not isinstance(filed_on, date):
         errors["filed_on"] = "Data do protocolo inválida."
-    elif filed_on > local_day(now):
+    elif filed_on > town_day(town_of(act), now):
         errors["filed_on"] = "A data do protocolo não pode ser futura."
     elif (first := first_day(act)) is not None and filed_on < first:
-        told = act.notified_at is not None and local_day(utc(act.notified_at)) == first
+        told = act.notified_at is not None and town_day(town_of(act), act.notified_at) == first
         errors["filed_on"] = (f"A data do protocolo não pode ser anterior a {fmt_date(first)}, "
                               f"dia em que o ato foi {'notificado' if told else 'decidido'}: "
                               f"não se recorre de um ato antes de conhecê-lo.")
@@ -118,10 +116,9 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
     if act.appeals and any(a.status in (AppealStatus.ACCEPTED, AppealStatus.REFUSED)
                            for a in act.appeals):
         raise ValidationFailed({"status": "O recurso deste ato já foi decidido."})
-    before = act_state(act)
     # the one winner: of two filings at once, one takes the act to "em recurso"
-    lifecycle.move(act, "appeal", now=now,
-                   values={"suspended": True} if act.appeal_suspensive else None)
+    step = lifecycle.move(act, "appeal", now=now, actor=user,
+                          values={"suspended": True} if act.appeal_suspensive else None)
     db.session.add(appeal)
     db.session.flush()
     if act.appeal_suspensive:
@@ -131,12 +128,9 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
                 fine.stopped_at = utc(now)   # paused while the appeal is pending
     audit.record("appeal_filed", "appeal", appeal.id, actor=user,
                  municipality_id=act.municipality_id, after=_appeal_state(appeal))
-    record("sanction_appealed", act, actor=user, before=before, after=act_state(act))
-    event("appeal_filed", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Recurso protocolado em {fmt_date(filed_on)} por {filed_by}"
-                  + (" (efeito suspensivo)." if act.appeal_suspensive else "."),
-          data={"appeal_id": appeal.id, "suspensive": act.appeal_suspensive})
-    notify("appeal_filed", appeal=appeal, act=act)
+    step.done(f"Recurso protocolado em {fmt_date(filed_on)} por {filed_by}"
+              + (" (efeito suspensivo)." if act.appeal_suspensive else "."),
+              data={"appeal_id": appeal.id, "suspensive": act.appeal_suspensive}, appeal=appeal)
     return appeal
 
 
@@ -155,26 +149,25 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
         raise lifecycle.conflict(appeal, None, noun="Este recurso", entity="appeal")
     body = text(text_, "decision_text", minimum=5, what="a fundamentação da decisão")
     act = appeal.sanction
-    before_act, before = act_state(act), _appeal_state(appeal)
+    before = _appeal_state(appeal)
     was_suspended = act.suspended
     # the one winner: the appeal is taken from "pending" before anything else is written
     lifecycle.claim(appeal, expect={"status": AppealStatus.PENDING},
                     values={"status": AppealStatus.ACCEPTED if accepted else AppealStatus.REFUSED,
                             "decided_by_id": user.id, "decided_at": utc(now)},
                     noun="Este recurso", entity="appeal")
-    lifecycle.move(act, "appeal_accept" if accepted else "appeal_refuse", now=now,
-                   values={"suspended": False})
+    step = lifecycle.move(act, "appeal_accept" if accepted else "appeal_refuse", now=now,
+                          actor=user, values={"suspended": False})
     appeal.decision_text, appeal.decision_ref = body, ref
     if accepted:
         _void(act, now, user, f"Recurso provido: {body}")
         children = db.session.scalars(select(Sanction).where(
             Sanction.parent_id == act.id, Sanction.status.not_in(lifecycle.TERMINAL))).all()
         for child in children:
-            child_before = act_state(child)
-            lifecycle.move(child, "void_with_parent", now=now, values={"suspended": False})
+            voided = lifecycle.move(child, "void_with_parent", now=now, actor=user,
+                                    values={"suspended": False})
             _void(child, now, user, "Recurso provido contra o ato de origem.")
-            record("sanction_appeal_accepted", child, actor=user, before=child_before,
-                   after=act_state(child))
+            voided.done()
     else:
         for fine in _fines(act):
             if was_suspended and fine.per == "day" and fine.stopped_at is not None:
@@ -185,13 +178,10 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
         apply_effect(act, now, actor=user)
     audit.record("appeal_decided", "appeal", appeal.id, actor=user,
                  municipality_id=act.municipality_id, before=before, after=_appeal_state(appeal))
-    record("sanction_" + act.status.value, act, actor=user, before=before_act,
-           after=act_state(act))
-    event("appeal_decided", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=("Recurso provido: " if accepted else "Recurso negado: ") + body
-          + (f" Período: {period_text(act)}." if period_text(act) and not accepted else ""),
-          data={"appeal_id": appeal.id, "accepted": accepted, "ref": ref or None})
-    notify("appeal_decided", appeal=appeal, act=act)
+    step.done(("Recurso provido: " if accepted else "Recurso negado: ") + body
+              + (f" Período: {period_text(act)}." if period_text(act) and not accepted else ""),
+              data={"appeal_id": appeal.id, "accepted": accepted, "ref": ref or None},
+              appeal=appeal)
     if accepted:
         repropose_later(act, now, actor=user)  # no longer a prior offence
     return appeal

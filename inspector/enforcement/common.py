@@ -1,23 +1,23 @@
 """Shared pieces of the enforcement services: clock, JSON, the event log and its listeners.
 
-Times are stored in UTC (SQLite keeps no offset: a naive value read back is UTC); legal
-days are the local days of Mato Grosso (America/Cuiaba).
+Times are stored in UTC (SQLite keeps no offset: a naive value read back is UTC); a legal
+day is the act's town's day, in the town's IANA zone (`inspector.clock`, `town_of`).
 """
 from __future__ import annotations
 
 import logging
 from collections import defaultdict
 from collections.abc import Callable
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 
 from inspector import audit, clock, rules
-from inspector.clock import LOCAL_TZ, aware, local_day, utc
+from inspector.clock import aware, utc
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
-from inspector.models import EnforcementEvent, Holder, Role, Sanction
+from inspector.models import EnforcementEvent, Holder, Municipality, Role, Sanction
 from inspector.rules import Measure
 
 log = logging.getLogger(__name__)
@@ -26,11 +26,9 @@ TICK_ACTOR = "enforcement-tick"
 REMIND_BEFORE = timedelta(days=2)   # product setting: "a deadline two days away"
 MAX_TEXT = 4000
 
-__all__ = ["LOCAL_TZ", "NotAllowed", "REMIND_BEFORE", "TICK_ACTOR", "aware",
-           "end_of_local_day", "event", "holder_of", "jsonable", "local_day", "notify", "pack_measure",
-           "pack_of",
-           "subscribe",
-           "text", "utc"]
+__all__ = ["NotAllowed", "REMIND_BEFORE", "SUBJECT", "TICK_ACTOR", "appeal_fields", "aware",
+           "event", "holder_of", "jsonable", "measure_fields", "money_fields", "notify",
+           "pack_measure", "pack_of", "subject_of", "subscribe", "text", "town_of", "utc"]
 
 
 class NotAllowed(ValidationFailed):
@@ -38,12 +36,11 @@ class NotAllowed(ValidationFailed):
 
 
 # --- clock -------------------------------------------------------------------------------------
-
-
-def end_of_local_day(day: date) -> datetime:
-    """The last instant of a local day, in UTC: a deadline "in N days" ends there."""
-    return (datetime.combine(day + timedelta(days=1), time(0), LOCAL_TZ)
-            - timedelta(microseconds=1)).astimezone(UTC)
+def town_of(row) -> Municipality | None:
+    """The town of an act (or any town-scoped row): whose clock says what day it is (None for a
+    row of no town: `inspector.clock` then reads Mato Grosso's)."""
+    town_id = getattr(row, "municipality_id", None)
+    return db.session.get(Municipality, town_id) if town_id is not None else None
 
 
 # --- JSON --------------------------------------------------------------------------------------
@@ -167,6 +164,40 @@ def pack_measure(act: Sanction) -> Measure | None:
         return None
     measure = group.measures[act.measure_index]
     return measure if measure.kind == act.kind else None
+
+
+# --- an act's fields, in groups (a derived act is built from these, not column by column) -------
+# whom and what an act concerns: a daily fine or a removal request born of a notice keeps them
+SUBJECT = ("municipality_id", "inspection_id", "pack_id", "law", "rule_id", "step_id",
+           "occurrence", "offender", "holder_id", "driver_id", "vehicle_id", "breach_citation")
+
+
+def subject_of(act: Sanction, *more: str) -> dict:
+    """The act's `SUBJECT` fields (and `more`), as one value for the act derived from it."""
+    return {name: getattr(act, name) for name in SUBJECT + more}
+
+
+def measure_fields(m) -> dict:
+    """What a rule pack's measure says of the act it becomes."""
+    return {"kind": m.kind, "target": m.target, "label": m.label, "decided_by": m.decided_by,
+            "citation": jsonable(m.citation.as_dict())}
+
+
+def appeal_fields(appeal) -> dict:
+    """The appeal a pack grants against an act (None: the law sets none)."""
+    return {"appeal_days": appeal.days if appeal else None,
+            "appeal_to": appeal.to if appeal else None,
+            "appeal_suspensive": appeal.suspensive if appeal else None,
+            "appeal_citation": jsonable(appeal.citation.as_dict()) if appeal else None}
+
+
+def money_fields(cash) -> dict:
+    """An amount of the pack in the law's unit and in BRL (`rules.Money`; None: no amount)."""
+    if cash is None:
+        return {}
+    return {"amount_unit": cash.unit, "amount": cash.amount, "amount_max": cash.max,
+            "amount_per": cash.per, "amount_decree_key": cash.decree_key,
+            "amount_brl": cash.brl, "amount_basis": cash.basis}
 
 
 def act_state(act: Sanction) -> dict:

@@ -22,7 +22,7 @@ from sqlalchemy import or_, select
 from inspector import rules
 from inspector.clock import end_of_day, town_day, town_moment, utc
 from inspector.enforcement import lifecycle, suspensions
-from inspector.enforcement.common import act_state, event, notify, record
+from inspector.enforcement.common import act_state
 from inspector.extensions import db
 from inspector.laws import calendar_for
 from inspector.models import Municipality, Sanction, SanctionStatus
@@ -39,8 +39,10 @@ def counting_of(act: Sanction) -> Counting:
     return pack.counting if pack is not None else DEFAULT_COUNTING
 
 
-def _count(act: Sanction, start: date, days: int, calendar: TownCalendar):
-    return deadline_days(start, days, counting_of(act).rule, calendar)
+def _count(act: Sanction, start: date, days: int, calendar: TownCalendar, *, moves: bool = True):
+    """`moves=False` for days to repair: they end when they end, closed day or not (only
+    deadlines to file or appeal move: product owner, December 2026)."""
+    return deadline_days(start, days, counting_of(act).rule, calendar, moves=moves)
 
 
 def schedule(act: Sanction, calendar: TownCalendar | None = None) -> None:
@@ -57,7 +59,7 @@ def schedule(act: Sanction, calendar: TownCalendar | None = None) -> None:
         act.deadline_explain = deadline_hours(town_moment(town, notified),
                                               act.deadline_hours, cal).explain()
     elif act.deadline_days is not None:
-        d = _count(act, day, act.deadline_days, cal)
+        d = _count(act, day, act.deadline_days, cal, moves=False)
         act.deadline_at = end_of_day(town, d.last_day)
         act.deadline_explain = d.explain()
     if act.appeal_days is not None:
@@ -96,7 +98,7 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
         if act.deadline_days is not None and act.deadline_hours is None \
                 and act.deadline_at is not None and utc(act.deadline_at) > utc(now) \
                 and act.status not in (SanctionStatus.COMPLIED, SanctionStatus.CLOSED):
-            d = _count(act, start, act.deadline_days, cal)
+            d = _count(act, start, act.deadline_days, cal, moves=False)
             new_at = end_of_day(town, d.last_day)
             if new_at > utc(act.deadline_at):
                 old = town_day(town, act.deadline_at)
@@ -109,17 +111,13 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
         if act.kind == "suspension" and act.effect_applied_at is None \
                 and act.appeal_suspensive is True and act.suspension_start is not None:
             suspensions.plan_on_decision(act)   # it starts the day after the (moved) window
-        act.updated_at = utc(now)
-        record("sanction_deadline_moved", act, actor=actor, before=before,
-               after=act_state(act) | {"closure_day": closure_day,
-                                       "appeal_explain": act.appeal_explain,
-                                       "deadline_explain": act.deadline_explain})
-        event("deadline_moved", town_id=town_id, now=now, actor=actor, act=act,
-              message=f"Prazo prorrogado por dia sem expediente registrado depois da "
-                      f"notificação ({closure_day:%d/%m/%Y}): " + "; ".join(changes) + ".",
-              data={"closure_day": closure_day.isoformat()})
-        notify("deadline_moved", act=act, changes=tuple(changes), closure_day=closure_day,
-               now=now)
+        lifecycle.move(act, "move_deadline", now=now, actor=actor, before=before).done(
+            f"Prazo prorrogado por dia sem expediente registrado depois da "
+            f"notificação ({closure_day:%d/%m/%Y}): " + "; ".join(changes) + ".",
+            data={"closure_day": closure_day.isoformat()},
+            after={"closure_day": closure_day, "appeal_explain": act.appeal_explain,
+                   "deadline_explain": act.deadline_explain},
+            changes=tuple(changes), closure_day=closure_day, now=now)
         moved.append(act)
     return moved
 

@@ -35,19 +35,13 @@ from __future__ import annotations
 
 from datetime import date, datetime, time
 
-from inspector.clock import aware, utc
+from inspector.clock import at_time, aware, end_of_day, town_day, town_moment, utc
 from inspector.enforcement import lifecycle, suspensions
 from inspector.enforcement.acts import DOCUMENTS, accrue, apply_effect, schedule
 from inspector.enforcement.common import (
-    LOCAL_TZ,
-    act_state,
-    end_of_local_day,
-    event,
-    local_day,
-    notify,
-    record,
     require_role,
     text,
+    town_of,
 )
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
@@ -66,24 +60,24 @@ def needs_delivery(act: Sanction) -> bool:
 
 def _moment(act: Sanction, day: date, at: time | None, now: datetime) -> datetime:
     if at is not None:
-        return utc(datetime.combine(day, at, LOCAL_TZ))
+        return at_time(town_of(act), day, at)
     decided = utc(act.decided_at)
     if act.deadline_hours is not None:
-        return min(end_of_local_day(day), utc(now))
-    return max(utc(datetime.combine(day, time(0), LOCAL_TZ)), decided)
+        return min(end_of_day(town_of(act), day), utc(now))
+    return max(at_time(town_of(act), day), decided)
 
 
 def _parse(act: Sanction, day, at, via: str, ref: str, now: datetime):
     errors: dict[str, str] = {}
+    town = town_of(act)
     if not act.awaiting_delivery:
-        if act.delivery_recorded_at is not None:   # someone recorded it first: 409
-            raise lifecycle.Conflict({"status": "Este ato não aguarda entrega: já foi entregue "
-                                                f"em {fmt_date(local_day(utc(act.notified_at)))}."})
+        if act.delivery_recorded_at is not None:   # someone recorded it first: 409, naming who
+            raise lifecycle.conflict(act, None, done="entregue")
         errors["status"] = ("Este ato não aguarda entrega: " + (
-            f"já foi entregue em {fmt_date(local_day(utc(act.notified_at)))}."
+            f"já foi entregue em {fmt_date(town_day(town, act.notified_at))}."
             if act.notified_at is not None else f"está “{act.status_label.lower()}”."))
         raise ValidationFailed(errors)
-    decided_day = local_day(utc(act.decided_at))
+    decided_day = town_day(town, act.decided_at)
     if isinstance(day, str):
         try:
             day = date.fromisoformat(day.strip())
@@ -98,18 +92,18 @@ def _parse(act: Sanction, day, at, via: str, ref: str, now: datetime):
             at = None
     if not isinstance(day, date):
         errors["delivered_on"] = "Informe a data da entrega."
-    elif day > local_day(utc(now)):
+    elif day > town_day(town, now):
         errors["delivered_on"] = "A data da entrega não pode ser futura."
     elif day < decided_day:
         errors["delivered_on"] = (f"A data da entrega não pode ser anterior à decisão "
                                   f"({fmt_date(decided_day)}).")
     elif at is not None:
-        moment = datetime.combine(day, at, LOCAL_TZ)
+        moment = at_time(town, day, at)
         if moment > utc(now):
             errors["delivered_time"] = "A hora da entrega não pode ser futura."
         elif moment < utc(act.decided_at):
             errors["delivered_time"] = ("A hora da entrega não pode ser anterior à decisão "
-                                        f"({utc(act.decided_at).astimezone(LOCAL_TZ):%H:%M}).")
+                                        f"({town_moment(town, act.decided_at):%H:%M}).")
     if via not in OFFICE_MEANS:
         errors["delivered_via"] = ("Escolha como o documento foi entregue: em mãos, correio "
                                    "com AR, e-mail ou edital.")
@@ -131,9 +125,8 @@ def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: s
     require_role(user, Role.SUPERVISOR, Role.ADMIN,
                  message="Só a supervisão ou a administração registram a entrega de um ato.")
     day, at, ref = _parse(act, day, at, (via or "").strip(), ref, now)
-    before = act_state(act)
     # the one winner: the act is taken while it still waits for its delivery
-    lifecycle.move(act, "deliver", now=now, expect={"notified_at": None},
+    step = lifecycle.move(act, "deliver", now=now, actor=user, expect={"notified_at": None},
                    values={"notified_at": _moment(act, day, at, now),
                            "delivered_via": via.strip(), "delivery_ref": ref,
                            "delivery_recorded_by_id": user.id, "delivery_recorded_at": utc(now)})
@@ -145,17 +138,15 @@ def record_delivery(act: Sanction, user, now: datetime, *, day, via: str, ref: s
     if fine is not None and fine.per == "day" and fine.daily_start_at is None:
         fine.daily_start_at = utc(act.notified_at)
         accrue(fine, now)
-    record("sanction_delivered", act, actor=user, before=before, after=act_state(act) | {
-        "notified_at": utc(act.notified_at), "delivered_via": act.delivered_via,
-        "delivery_ref": ref})
     label = OFFICE_MEANS[act.delivered_via]
-    event("delivered", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Entrega registrada: {label} em {fmt_date(day)} ({ref}). Os prazos contam "
-                  f"a partir daí.",
-          data={"via": act.delivered_via, "ref": ref, "notified_at": utc(act.notified_at)})
+    step.record(f"Entrega registrada: {label} em {fmt_date(day)} ({ref}). Os prazos contam "
+                f"a partir daí.",
+                data={"via": act.delivered_via, "ref": ref, "notified_at": utc(act.notified_at)},
+                after={"notified_at": utc(act.notified_at), "delivered_via": act.delivered_via,
+                       "delivery_ref": ref})
     if act.appeal_suspensive is not True:  # a suspensive appeal window holds the effect
         apply_effect(act, now, actor=user)
-    notify("act_delivered", act=act)
+    step.tell()
     db.session.flush()
     return act
 

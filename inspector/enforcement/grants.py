@@ -15,9 +15,7 @@ from inspector.enforcement.acts import pack_of, schedule
 from inspector.enforcement.common import (
     NotAllowed,
     act_state,
-    event,
     jsonable,
-    record,
     require_role,
 )
 from inspector.enforcement.common import text as clean_text
@@ -113,19 +111,16 @@ def grant(act: Sanction, user, now: datetime, *, days, reason: str,
                                               f"dias ({option.citation.article})."})
     reason = clean_text(reason, "grant_reason", minimum=GRANT_REASON_MIN,
                         maximum=GRANT_REASON_MAX, what="o motivo da concessão do prazo")
-    before = act_state(act) | {"deadline_text": act.deadline_text}
-    lifecycle.move(act, "grant", now=now, expect=_as_read(act))
+    step = lifecycle.move(act, "grant", now=now, actor=user, expect=_as_read(act),
+                          before=act_state(act) | {"deadline_text": act.deadline_text})
     act.deadline_hours, act.deadline_days = None, n
     act.deadline_text = grant_text(n, "supervisor", option.citation.article)
     act.deadline_citation = jsonable(option.citation.as_dict())
     act.deadline_granted_by, act.deadline_grant_reason = "supervisor", reason
     act.updated_at = utc(now)
     schedule(act)   # a notice signed on the street: its time runs from the "ciente"
-    record("sanction_deadline_granted", act, actor=user, before=before,
-           after=act_state(act) | {"deadline_text": act.deadline_text})
-    event("deadline_granted", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Prazo de {act.deadline_text}. Motivo: {reason}",
-          data={"days": n, "reason": reason})
+    step.done(f"Prazo de {act.deadline_text}. Motivo: {reason}",
+              data={"days": n, "reason": reason}, after={"deadline_text": act.deadline_text})
     return act
 
 
@@ -141,17 +136,15 @@ def remove(act: Sanction, user, now: datetime, *, reason: str,
                         maximum=GRANT_REASON_MAX, what="o motivo de retirar o prazo")
     step = next(s for s in pack_of(act).ladder if s.id == act.step_id)
     own = next(d for d in step.deadlines if d.grant is None)
-    before = act_state(act) | {"deadline_text": act.deadline_text}
-    lifecycle.move(act, "remove_grant", now=now, expect=_as_read(act))
+    step = lifecycle.move(act, "remove_grant", now=now, actor=user, expect=_as_read(act),
+                          before=act_state(act) | {"deadline_text": act.deadline_text})
     act.deadline_hours, act.deadline_days = own.hours, own.days
     act.deadline_text = f"{own.hours} horas" if own.hours is not None else f"{own.days} dias"
     act.deadline_citation = jsonable(own.citation.as_dict())
     act.deadline_granted_by = act.deadline_grant_reason = None
     act.updated_at = utc(now)
     schedule(act)
-    record("sanction_deadline_grant_removed", act, actor=user, before=before,
-           after=act_state(act) | {"deadline_text": act.deadline_text})
-    event("deadline_grant_removed", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Prazo concedido retirado: volta a {act.deadline_text} "
-                  f"({own.citation.article}). Motivo: {reason}", data={"reason": reason})
+    step.done(f"Prazo concedido retirado: volta a {act.deadline_text} "
+              f"({own.citation.article}). Motivo: {reason}", data={"reason": reason},
+              after={"deadline_text": act.deadline_text})
     return act

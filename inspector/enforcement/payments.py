@@ -20,9 +20,9 @@ from sqlalchemy import and_, case, func, or_, select, update
 from sqlalchemy.orm import selectinload
 
 from inspector import audit
-from inspector.clock import utc
+from inspector.clock import town_day, utc
 from inspector.enforcement import lifecycle
-from inspector.enforcement.common import NotAllowed, event, local_day, require_role
+from inspector.enforcement.common import NotAllowed, event, require_role, town_of
 from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
@@ -199,7 +199,7 @@ def paid_so_far():
 def _first_day(act: Sanction, fine: Fine) -> date:
     """The first day a payment can be for: the day the fine was decided (or started)."""
     moments = [m for m in (fine.daily_start_at, act.decided_at, act.notified_at) if m]
-    return min(local_day(utc(m)) for m in moments) if moments else fine.value_on
+    return min(town_day(town_of(act), m) for m in moments) if moments else fine.value_on
 
 
 def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
@@ -226,7 +226,7 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
             values[field] = parse(raw)
         except ValueError as e:
             errors[field] = str(e)
-    today, first = local_day(utc(now)), _first_day(act, fine)
+    today, first = town_day(town_of(act), now), _first_day(act, fine)
     day = values.get("paid_on")
     if day is not None and day > today:
         errors["paid_on"] = "A data do pagamento não pode ser futura."
@@ -282,7 +282,7 @@ def reversal_text(payment: FinePayment) -> str:
     if payment.reversed_at is None:
         return ""
     who = payment.reversed_by.name if payment.reversed_by is not None else "?"
-    return (f"estornado em {fmt_date(local_day(utc(payment.reversed_at)))} por {who}: "
+    return (f"estornado em {fmt_date(town_day(town_of(payment), payment.reversed_at))} por {who}: "
             f"{payment.reversal_reason}")
 
 

@@ -14,10 +14,16 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import func, or_, select
 
 from inspector import laws, rules
-from inspector.clock import aware, local_day, utc
+from inspector.clock import aware, town_day, utc
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import accrue, convert_missed, pack_of, schedule
-from inspector.enforcement.common import act_state, event, jsonable, notify, record
+from inspector.enforcement.common import (
+    appeal_fields,
+    event,
+    jsonable,
+    money_fields,
+    town_of,
+)
 from inspector.extensions import db
 from inspector.inspections import driver_told, grant_told
 from inspector.models import (
@@ -138,11 +144,11 @@ def _final_on(r, refused_at) -> date | None:
     if r.status == SanctionStatus.APPEALED or r.notified_at is None:
         return None
     if refused_at is not None:
-        return local_day(utc(refused_at))
+        return town_day(town_of(r), refused_at)
     if r.appeal_until is not None:
         return r.appeal_until + timedelta(days=1)
     if r.appeal_days is None:
-        return local_day(utc(r.notified_at))
+        return town_day(town_of(r), r.notified_at)
     return None
 
 
@@ -257,14 +263,9 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
             required_action=action, decided_by=m.decided_by, automatic=False,
             status=SanctionStatus.PROPOSED, proposed_at=utc(now), updated_at=utc(now),
             amount_on=p.on, reason=reason)
-        if m.money is not None:
-            act.amount_unit, act.amount, act.amount_max = m.money.unit, m.money.amount, m.money.max
-            act.amount_per, act.amount_decree_key = m.money.per, m.money.decree_key
-            act.amount_brl, act.amount_basis = m.money.brl, m.money.basis
-        if m.appeal is not None:
-            act.appeal_days, act.appeal_to = m.appeal.days, m.appeal.to
-            act.appeal_suspensive = m.appeal.suspensive
-            act.appeal_citation = jsonable(m.appeal.citation.as_dict())
+        for name, value in (money_fields(m.money) | (appeal_fields(m.appeal) if m.appeal
+                                                     else {})).items():
+            setattr(act, name, value)
         if i == principal and p.deadline is not None:
             act.deadline_hours, act.deadline_days = p.deadline.hours, p.deadline.days
             act.deadline_text = p.deadline.text
@@ -278,14 +279,13 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
             schedule(act)
         db.session.add(act)
         db.session.flush()
-        record("sanction_proposed", act, actor=actor, after=act_state(act) | {
-            "rule_id": act.rule_id, "inspection": insp.uuid, "offender": subject,
-            "occurrence": act.occurrence})
-        event("proposed", town_id=act.municipality_id, now=now, actor=actor, act=act,
-              message=f"Proposto: {label} ({p.law}, {m.citation.article})."
-              + (f" Motivo: {reason}" if reason else ""),
-              data={"item_id": item.item_id if item else None, "occurrence": p.occurrence,
-                    "rule_id": p.rule_id})
+        lifecycle.born(act, "propose", now=now, actor=actor).done(
+            f"Proposto: {label} ({p.law}, {m.citation.article})."
+            + (f" Motivo: {reason}" if reason else ""),
+            data={"item_id": item.item_id if item else None, "occurrence": p.occurrence,
+                  "rule_id": p.rule_id},
+            after={"rule_id": act.rule_id, "inspection": insp.uuid, "offender": subject,
+                   "occurrence": act.occurrence})
         out.append(act)
     return out
 
@@ -330,12 +330,10 @@ def repropose_later(decided: Sanction, now: datetime, *, actor=None) -> list[San
         why = (f"Substituída: o histórico do infrator mudou ({p.occurrence}ª ocorrência); "
                f"veja a nova proposta.")
         for a in old:
-            before = act_state(a)
-            lifecycle.move(a, "supersede", now=now, values={"decided_at": utc(now)})
+            step = lifecycle.move(a, "supersede", now=now, actor=actor,
+                                  values={"decided_at": utc(now)})
             a.reason = why
-            record("sanction_superseded", a, actor=actor, before=before, after=act_state(a))
-            event("superseded", town_id=a.municipality_id, now=now, actor=actor, act=a,
-                  message=why)
+            step.done(why)
         pack = rules.find_pack(town.slug, insp.service.value, insp.rules_day)
         version = db.session.scalar(select(func.count(Sanction.id)).where(
             Sanction.inspection_item_id == item.id))
@@ -372,8 +370,7 @@ def comply(act: Sanction, moment: datetime, insp: Inspection | None, now: dateti
     """Record that what the notice asked was done at `moment` (a daily fine stops there)."""
     if aware(act.deadline_at) and moment > aware(act.deadline_at):
         convert_missed(act, moment, actor=actor)  # the days before the fix are still due
-    before = act_state(act)
-    lifecycle.move(act, "comply", now=now)
+    step = lifecycle.move(act, "comply", now=now, actor=actor)
     if act.notice is not None:
         act.notice.complied_at = moment
         act.notice.complied_inspection_id = insp.id if insp else None
@@ -385,12 +382,9 @@ def comply(act: Sanction, moment: datetime, insp: Inspection | None, now: dateti
               message=f"Multa diária encerrada: {child.fine.accrued_days} dia(s).",
               data={"accrued_days": child.fine.accrued_days,
                     "accrued_brl": child.fine.accrued_brl})
-    record("sanction_complied", act, actor=actor, before=before, after=act_state(act) | {
-        "complied_at": moment, "inspection": insp.uuid if insp else None})
-    event("complied", town_id=act.municipality_id, now=now, actor=actor, act=act,
-          message="Notificação cumprida" + (" (constatado em nova vistoria)." if insp else "."),
-          data={"inspection": insp.uuid if insp else None})
-    notify("act_complied", act=act)
+    step.done("Notificação cumprida" + (" (constatado em nova vistoria)." if insp else "."),
+              data={"inspection": insp.uuid if insp else None},
+              after={"complied_at": moment, "inspection": insp.uuid if insp else None})
 
 
 __all__ = ["Offenders", "comply", "comply_from_reinspection", "history", "ladder_subject",

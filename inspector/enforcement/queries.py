@@ -8,10 +8,10 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import Row, func, select
 from sqlalchemy.orm import selectinload
 
-from inspector.clock import aware, utc
+from inspector import clock
+from inspector.clock import aware, town_day, utc
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import check_access_code, fmt_moment, normalise_code
-from inspector.enforcement.common import end_of_local_day, local_day
 from inspector.enforcement.pricing import shown
 from inspector.extensions import db
 from inspector.models import (
@@ -24,6 +24,7 @@ from inspector.models import (
     InspectionItem,
     InspectionStatus,
     ItemResult,
+    Municipality,
     Notice,
     Photo,
     Sanction,
@@ -142,9 +143,9 @@ def review_queue(town_id: int, *, agent_id: int | None = None, status: str | Non
         q = q.where(~_photo_waiting(), ~_act_exists(pending=True),
                     _act_exists() | (Inspection.status == InspectionStatus.REVIEWED))
     if day_from:
-        q = q.where(Inspection.finished_at > end_of_local_day(day_from - timedelta(days=1)))
+        q = q.where(Inspection.finished_at > end_of_day(town_id, day_from - timedelta(days=1)))
     if day_to:
-        q = q.where(Inspection.finished_at <= end_of_local_day(day_to))
+        q = q.where(Inspection.finished_at <= end_of_day(town_id, day_to))
     if item:   # the dashboard's "most failed items" (index ix_inspection_items_result)
         q = q.where(Inspection.failed_items > 0, select(InspectionItem.id).where(
             InspectionItem.inspection_id == Inspection.id, InspectionItem.result == ItemResult.FAIL,
@@ -255,12 +256,21 @@ class Deadlines:
     awaiting_delivery: list[Sanction] = field(default_factory=list)  # decided, not delivered
 
 
+def _town(town_id: int) -> Municipality | None:
+    return db.session.get(Municipality, town_id)
+
+
+def end_of_day(town_id: int, day: date) -> datetime:
+    """The last instant of `day` on the clock of the town `town_id` (a filter's "até")."""
+    return clock.end_of_day(_town(town_id), day)
+
+
 def deadlines(town_id: int, now: datetime, days: int = 7) -> Deadlines:
     """Notices due (or overdue and not yet converted), appeal windows closing, decided acts
     waiting for their delivery (no time runs before it), decisions waiting for the mayor, appeals
     waiting for a decision, daily fines running."""
     now = utc(now)
-    today = local_day(now)
+    today = town_day(_town(town_id), now)
     out = Deadlines(now, days)
     base = select(Sanction).where(Sanction.municipality_id == town_id)
     out.notices = list(db.session.scalars(
@@ -327,9 +337,9 @@ def acts_list(town_id: int, *, status: str | None = None, kind: str | None = Non
     if kind:
         q = q.where(Sanction.kind == kind)
     if day_from:
-        q = q.where(Sanction.proposed_at > end_of_local_day(day_from - timedelta(days=1)))
+        q = q.where(Sanction.proposed_at > end_of_day(town_id, day_from - timedelta(days=1)))
     if day_to:
-        q = q.where(Sanction.proposed_at <= end_of_local_day(day_to))
+        q = q.where(Sanction.proposed_at <= end_of_day(town_id, day_to))
     rows = list(db.session.scalars(q.options(selectinload(Sanction.notice),
                                              selectinload(Sanction.vehicle))
                                    .order_by(Sanction.id.desc())

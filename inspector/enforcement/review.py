@@ -25,7 +25,6 @@ from inspector.enforcement.common import (
     jsonable,
     notify,
     pack_measure,
-    record,
     require_role,
     text,
 )
@@ -268,29 +267,22 @@ def reject(act: Sanction, user, now: datetime, *, reason: str) -> Decision:
 
 
 def _close_rejected(act: Sanction, user, now: datetime, reason: str, ref: str = "") -> Decision:
-    before = act_state(act)
-    lifecycle.move(act, "reject", now=now, expect={"awaiting_mayor": act.awaiting_mayor},
-                   values={"awaiting_mayor": False, "decided_at": utc(now),
-                           "decided_by_user_id": user.id})
+    step = lifecycle.move(act, "reject", now=now, actor=user,
+                          expect={"awaiting_mayor": act.awaiting_mayor},
+                          values={"awaiting_mayor": False, "decided_at": utc(now),
+                                  "decided_by_user_id": user.id})
     act.reason, act.decision_ref = reason, ref
-    record("sanction_rejected", act, actor=user, before=before, after=act_state(act))
-    event("rejected", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"Rejeitado: {reason}", data={"reason": reason, "ref": ref or None})
-    notify("act_decided", act=act, notice=None)
+    step.done(f"Rejeitado: {reason}", data={"reason": reason, "ref": ref or None}, notice=None)
     repropose_later(act, now, actor=user)
     maybe_reviewed(act.inspection, user, now)
     return Decision(act)
 
 
 def _forward(act: Sanction, user, now: datetime, comment: str, *, amended: bool) -> Decision:
-    before = act_state(act)
-    lifecycle.move(act, "forward", now=now, expect={"awaiting_mayor": False},
-                   values={"awaiting_mayor": True})
+    step = lifecycle.move(act, "forward", now=now, actor=user, expect={"awaiting_mayor": False},
+                          values={"awaiting_mayor": True})
     act.comment = comment
-    record("sanction_forwarded_to_mayor", act, actor=user, before=before, after=act_state(act))
-    event("forwarded_to_mayor", town_id=act.municipality_id, now=now, actor=user, act=act,
-          message="Encaminhado ao prefeito" + (" com alteração." if amended else "."))
-    notify("forwarded_to_mayor", act=act)
+    step.done("Encaminhado ao prefeito" + (" com alteração." if amended else "."))
     maybe_reviewed(act.inspection, user, now)
     return Decision(act)
 
@@ -331,10 +323,11 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
             ref: str = "", before: dict | None = None) -> Decision:
     before = before or act_state(act)
     # the one winner: the act is taken from "proposed" before anything of the decision is written
-    lifecycle.move(act, "confirm" if status == SanctionStatus.CONFIRMED else "amend", now=now,
-                   expect={"awaiting_mayor": act.awaiting_mayor},
-                   values={"awaiting_mayor": False, "decided_at": utc(now),
-                           "decided_by_user_id": user.id})
+    step = lifecycle.move(act, "confirm" if status == SanctionStatus.CONFIRMED else "amend",
+                          now=now, actor=user, before=before,
+                          expect={"awaiting_mayor": act.awaiting_mayor},
+                          values={"awaiting_mayor": False, "decided_at": utc(now),
+                                  "decided_by_user_id": user.id})
     pricing.reprice_for_decision(act, "registrar a decisão do prefeito" if ref else
                                  "alterar o ato" if status == SanctionStatus.AMENDED
                                  else "confirmar")
@@ -348,14 +341,12 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
         act.notified_at = utc(now)
     schedule(act)
     suspensions.plan_on_decision(act)
-    record("sanction_" + status.value, act, actor=user, before=before, after=act_state(act))
     why = f" Motivo: {act.reason}" if status == SanctionStatus.AMENDED and act.reason else ""
     period = suspensions.period_text(act)
-    event(status.value, town_id=act.municipality_id, now=now, actor=user, act=act,
-          message=f"{status.label}: {act.label}." + (f" Ato do prefeito: {ref}." if ref else "")
-          + (f" {period[0].upper()}{period[1:]}." if period else "") + why,
-          data={"comment": comment or None, "ref": ref or None,
-                       "before": before if status == SanctionStatus.AMENDED else None})
+    step.record(f"{status.label}: {act.label}." + (f" Ato do prefeito: {ref}." if ref else "")
+                + (f" {period[0].upper()}{period[1:]}." if period else "") + why,
+                data={"comment": comment or None, "ref": ref or None,
+                      "before": before if status == SanctionStatus.AMENDED else None})
     notice, code = issue_notice(act, now, actor=user)
     open_fine(act, now)
     # a suspensive appeal window holds the effect; so does the delivery, unless the law applies
@@ -363,7 +354,7 @@ def _decide(act: Sanction, status: SanctionStatus, user, now: datetime, *, comme
     at_once = not waits or getattr(pack_measure(act), "immediate", False)
     if act.appeal_suspensive is not True and at_once:
         apply_effect(act, now, actor=user)
-    notify("act_decided", act=act, notice=notice)
+    step.tell(notice=notice)
     repropose_later(act, now, actor=user)
     maybe_reviewed(act.inspection, user, now)
     return Decision(act, notice, code)

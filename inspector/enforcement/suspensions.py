@@ -23,13 +23,13 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select
 
 from inspector import audit
-from inspector.clock import utc
+from inspector.clock import town_day, utc
 from inspector.enforcement import lifecycle
-from inspector.enforcement.common import act_state, event, local_day, notify, pack_of, record
+from inspector.enforcement.common import pack_of, town_of
 from inspector.enforcement.effects import effect_subject, set_status
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Driver, Licence, Permit, Sanction, Status, StatusChange
+from inspector.models import Driver, Licence, Municipality, Permit, Sanction, Status, StatusChange
 from inspector.rules import SuspensionBounds
 
 VOID = lifecycle.VOID
@@ -99,19 +99,19 @@ def plan_on_decision(act: Sanction) -> None:
     if act.appeal_suspensive is True and act.appeal_until is not None:
         plan(act, act.appeal_until + timedelta(days=1))
     else:
-        plan(act, local_day(utc(act.notified_at)))
+        plan(act, town_day(town_of(act), act.notified_at))
 
 
 def replan_after_refused_appeal(act: Sanction, now: datetime, held: bool) -> None:
     """A suspensive appeal held the suspension and was refused: it runs whole from today."""
     if act.kind == "suspension" and held and act.effect_applied_at is None:
-        plan(act, local_day(utc(now)))
+        plan(act, town_day(town_of(act), now))
 
 
 def ensure_period(act: Sanction, now: datetime) -> None:
     """A suspension applied without a planned period (e.g. by the law itself) starts today."""
     if act.kind == "suspension" and act.suspension_start is None:
-        plan(act, local_day(utc(now)))
+        plan(act, town_day(town_of(act), now))
 
 
 def period_text(act: Sanction) -> str:
@@ -216,26 +216,25 @@ def end_period(act: Sanction, now: datetime, reason: str, *, actor=None) -> tupl
 
 def lift(act: Sanction, now: datetime) -> bool:
     """The tick: the last day of the act's suspension is over. True when the row was restored."""
-    before = act_state(act)
+    step = lifecycle.move(act, "lift_suspension", now=now)
     restored, what = end_period(act, now, f"Fim da suspensão: {period_text(act)}.")
-    act.updated_at = utc(now)
-    record("sanction_suspension_lifted", act, actor=None, before=before,
-           after=act_state(act) | {"restored": restored, "lifted_at": utc(now)})
-    event("suspension_lifted", town_id=act.municipality_id, now=now, act=act,
-          message=f"Fim da suspensão ({period_text(act)}): {what}.",
-          data={"restored": restored, "last_day": act.suspension_end})
-    notify("suspension_lifted", act=act, restored=restored)
+    step.done(f"Fim da suspensão ({period_text(act)}): {what}.",
+              data={"restored": restored, "last_day": act.suspension_end},
+              after={"restored": restored, "lifted_at": utc(now)}, restored=restored)
     return restored
 
 
 def lift_due(now: datetime) -> list[int]:
     """The tick: lift every suspension whose last day is over (ids of the acts)."""
-    today = local_day(utc(now))
-    due = db.session.scalars(select(Sanction).where(
+    # a suspension's last day ends on its own town's clock (municipalities.timezone)
+    today = {t.id: town_day(t, now) for t in db.session.scalars(select(Municipality))}
+    due = [a for a in db.session.scalars(select(Sanction).where(
         Sanction.kind == "suspension", Sanction.effect_applied_at.is_not(None),
-        Sanction.effect_lifted_at.is_(None), Sanction.suspension_end < today,
+        Sanction.effect_lifted_at.is_(None),
+        Sanction.suspension_end < max(today.values(), default=date.min),
         Sanction.status.not_in(VOID))
         .order_by(Sanction.suspension_end, Sanction.id).with_for_update()).all()
+        if a.suspension_end < today[a.municipality_id]]
     for act in due:
         lift(act, now)
     return [a.id for a in due]

@@ -22,7 +22,7 @@ backstop.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import aliased
@@ -40,10 +40,10 @@ from inspector.enforcement.acts import (
 )
 from inspector.enforcement.common import (
     REMIND_BEFORE,
-    act_state,
+    appeal_fields,
     event,
     jsonable,
-    local_day,
+    measure_fields,
     notify,
     record,
 )
@@ -200,19 +200,16 @@ def _close_windows(now: datetime, report: TickReport) -> None:
     today = {t.id: town_day(t, now) for t in db.session.scalars(select(Municipality))}
     acts = db.session.scalars(
         select(Sanction).where(Sanction.appeal_until.is_not(None),
-                               Sanction.appeal_until < max(today.values(), default=local_day(now)),
+                               Sanction.appeal_until < max(today.values(), default=date.min),
                                Sanction.appeal_closed_at.is_(None),
                                Sanction.status.in_(LIVE + (SanctionStatus.CLOSED,)))
         .order_by(Sanction.id).with_for_update()).all()
     for act in acts:
-        if act.appeal_until >= today.get(act.municipality_id, local_day(now)):
+        if act.appeal_until >= today[act.municipality_id]:
             continue   # still the last day (or before) in the act's town
-        before = act_state(act)
-        act.appeal_closed_at = now
-        record("appeal_window_closed", act, actor=None, before=before,
-               after=act_state(act) | {"appeal_closed_at": now})
-        event("appeal_window_closed", town_id=act.municipality_id, now=now, act=act,
-              message=f"Prazo de recurso encerrado em {act.appeal_until:%d/%m/%Y}.")
+        lifecycle.move(act, "close_window", now=now, values={"appeal_closed_at": now}).done(
+            f"Prazo de recurso encerrado em {act.appeal_until:%d/%m/%Y}.",
+            after={"appeal_closed_at": now})
         report.windows_closed.append(act.id)
         if act.appeal_suspensive and act.status != SanctionStatus.APPEALED and \
                 apply_effect(act, now):
@@ -235,11 +232,8 @@ def _close_finished(now: datetime, report: TickReport) -> None:
         if act.effect_applied_at is not None and act.suspension_end is not None \
                 and act.effect_lifted_at is None:
             continue   # a suspension still running
-        before = act_state(act)
-        lifecycle.move(act, "close", now=now, values={"closed_at": now})
-        record("sanction_closed", act, actor=None, before=before, after=act_state(act))
-        event("closed", town_id=act.municipality_id, now=now, act=act,
-              message="Ato encerrado: prazo de recurso terminado, nada pendente.")
+        lifecycle.move(act, "close", now=now, values={"closed_at": now}).done(
+            "Ato encerrado: prazo de recurso terminado, nada pendente.")
         report.closed.append(act.id)
 
 
@@ -320,30 +314,25 @@ def _apply_automatic(town, pack, offence, m, violation, row, vehicle, now: datet
     act = Sanction(
         municipality_id=town.id, origin_key=key, pack_id=pack.id, law=pack.law,
         rule_id=violation.rule_id, offence_id=offence.id, occurrence=1, measure_index=0,
-        kind=m.kind, target=m.target, label=m.label,
         offender=subject, holder_id=holder.id if holder else None,
         driver_id=driver.id if driver else None,
         vehicle_id=vehicle.id if vehicle is not None else None,
         permit_id=permit.id if permit else None,
         breach_citation=jsonable(violation.citation.as_dict()) if violation.citation else None,
-        citation=jsonable(m.citation.as_dict()), required_action=violation.message,
-        decided_by=m.decided_by, automatic=True, status=SanctionStatus.CONFIRMED,
+        required_action=violation.message,
+        automatic=True, status=SanctionStatus.CONFIRMED,
         notified_at=now, proposed_at=now, decided_at=now, updated_at=now,
-        amount_on=town_day(town, now),
-        appeal_days=appeal.days if appeal else None, appeal_to=appeal.to if appeal else None,
-        appeal_suspensive=appeal.suspensive if appeal else None,
-        appeal_citation=jsonable(appeal.citation.as_dict()) if appeal else None)
+        amount_on=town_day(town, now), **measure_fields(m), **appeal_fields(appeal))
     if not insert_once(act):
         return None
     schedule(act)
-    record("sanction_applied", act, actor=None, after=act_state(act) | {
-        "rule_id": act.rule_id, "violation": violation.message})
-    event("confirmed", town_id=town.id, now=now, act=act,
-          message=f"Aplicado por força da lei: {m.label} ({violation.message})")
+    step = lifecycle.born(act, "apply", now=now)
+    step.record(f"Aplicado por força da lei: {m.label} ({violation.message})",
+                after={"rule_id": act.rule_id, "violation": violation.message})
     apply_effect(act, now)
     open_fine(act, now)
     issue_notice(act, now)
-    notify("act_decided", act=act, notice=act.notice)
+    step.tell(notice=act.notice)
     return act
 
 

@@ -277,7 +277,8 @@ class Notice(TownScoped, db.Model):
 
 # How a company's copy of a notice went out (Tapurah Lei 406/2001 Art. 27 I).
 COPY_MEANS = {"hand": "entregue em mãos", "mail": "correio", "email": "e-mail",
-              "app": "notificação no aplicativo"}
+              "app": "notificação no aplicativo",
+              "ciente": "ciente do próprio titular na rua (mesmo CPF)"}
 
 
 class NoticeCompanyCopy(TownScoped, db.Model):

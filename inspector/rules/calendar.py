@@ -187,6 +187,7 @@ class Deadline:
     incomplete_years: tuple[int, ...] = ()  # years touched with no town calendar entered
     start_closed: str | None = None  # why the notice day had no office (None: it had)
     deemed_start: date | None = None  # business rule: the office day the notice is taken as given
+    end_closed: str | None = None  # a deadline to repair that ends on a closed day: why (no move)
 
     @property
     def moved(self) -> bool:
@@ -223,6 +224,9 @@ class Deadline:
                 text += f"; prorrogado para {_br(self.last_day)} (art. 66, § 1º): " + ", ".join(
                     f"{_br(d, False)} {r}" for d, r in self.moved_over
                 )
+        if self.end_closed:
+            text += f"; termina em dia sem expediente ({self.end_closed}), sem prorrogação: " \
+                    "prazo para reparar"
         return text + _incomplete_text(self.incomplete_years)
 
     def to_json(self) -> dict:
@@ -260,9 +264,14 @@ def _as_day(value: object, what: str) -> date:
 
 
 def deadline_days(
-    start: date, days: int, rule: str = CONTINUOUS, calendar: TownCalendar | None = None
+    start: date, days: int, rule: str = CONTINUOUS, calendar: TownCalendar | None = None,
+    *, moves: bool = True,
 ) -> Deadline:
-    """Count `days` after the notice day `start` by `rule` (Lei 9.784 Art. 66 / CPC 219, 224)."""
+    """Count `days` after the notice day `start` by `rule` (Lei 9.784 Art. 66 / CPC 219, 224).
+
+    `moves=False`: a deadline to repair (Tapurah Art. 19's granted days), which ends when its
+    days end, closed day or not (only deadlines to file or appeal move: product owner,
+    December 2026). Business days (CPC) always end on an office day: nothing to move."""
     start = _as_day(start, "data da notificação")
     days = _check_days(days)
     if rule not in RULES:
@@ -271,10 +280,13 @@ def deadline_days(
     skipped: list[tuple[date, str]] = []
     deemed = None
     start_reason = why_no_office(start, cal)
+    end_closed = None
     if rule == CONTINUOUS:
         first = start + timedelta(days=1)
         count_end = last = start + timedelta(days=days)
-        while not is_office_day(last, cal):
+        if not moves:
+            end_closed = why_no_office(last, cal) or None
+        while moves and not is_office_day(last, cal):
             last += timedelta(days=1)
     else:
         begin = start
@@ -307,6 +319,7 @@ def deadline_days(
         _incomplete(start.year, last.year, calendar),
         start_reason,
         deemed,
+        end_closed,
     )
 
 

@@ -497,7 +497,7 @@ def _checklist(ctx, raw, pack_span, decree_keys=frozenset()) -> tuple[ChecklistI
                  required=("id", "label", "help", "checks", "photo_required_on_failure",
                            "affects_safety", "citation"),
                  optional=("from", "to", "seat_population_over", "note", "applies_if_decree",
-                           "registry_findings"))
+                           "registry_findings", "repairable"))
         iid = _str(ctx, it["id"], f"{key}.id")
         if iid in seen:
             ctx.fail(f"{key}.id", f"duplicate checklist id '{iid}'")
@@ -519,7 +519,9 @@ def _checklist(ctx, raw, pack_span, decree_keys=frozenset()) -> tuple[ChecklistI
             applies_if_decree=_decree_ref(ctx, it.get("applies_if_decree"),
                                           f"{key}.applies_if_decree", decree_keys),
             registry_findings=_registry_findings(ctx, it.get("registry_findings"),
-                                                 f"{key}.registry_findings")))
+                                                 f"{key}.registry_findings"),
+            repairable=_bool(ctx, it["repairable"], f"{key}.repairable")
+            if "repairable" in it else True))
     return tuple(items)
 
 

@@ -104,6 +104,9 @@ class ChecklistItem:
     # ending in "."): the phone pre-marks the item "Não conforme" when the registry already
     # holds one, and the review flags a "Conforme" beside one.
     registry_findings: tuple[str, ...] = ()
+    # False: what fails is not a defect the holder can repair within a granted deadline (the
+    # engine's size, a trail bike: Tapurah Art. 19 is for "defeitos no veículo")
+    repairable: bool = True
 
     def checks_finding(self, rule_id: str) -> bool:
         """Whether a registry finding of this kind is what this item checks."""

@@ -242,10 +242,11 @@ def money(amount: Amount, town: TownFacts, on: date, label: str = "") -> Money:
     return Money(unit, fixed, top, amount.per, amount.decree, total, basis)
 
 
-def count_days(pack: RulePack, town: TownFacts, start: date, days: int):
+def count_days(pack: RulePack, town: TownFacts, start: date, days: int, *, moves: bool = True):
     """`days` after the notice day `start`, counted as the pack's law counts them
-    (`RulePack.counting`) over the town's calendar: a `rules.calendar.Deadline`."""
-    return deadline_days(start, days, pack.counting.rule, town.calendar)
+    (`RulePack.counting`) over the town's calendar: a `rules.calendar.Deadline`. `moves=False`
+    for days to repair, which end when they end (see `calendar.deadline_days`)."""
+    return deadline_days(start, days, pack.counting.rule, town.calendar, moves=moves)
 
 
 def _appeal(a: Appeal | None, on: date, pack: RulePack, town: TownFacts) -> AppealInfo | None:
@@ -276,7 +277,7 @@ def _deadline(step: Step, on: date, pack: RulePack, town: TownFacts,
     if chosen.hours is not None:
         return DeadlineInfo(chosen.hours, None, on + timedelta(days=math.ceil(chosen.hours / 24)),
                             f"{chosen.hours} horas", chosen.citation)
-    d = count_days(pack, town, on, chosen.days)
+    d = count_days(pack, town, on, chosen.days, moves=False)   # days to repair
     return DeadlineInfo(None, chosen.days, d.last_day, f"{chosen.days} dias",
                         chosen.citation, d.explain())
 
@@ -284,6 +285,7 @@ def _deadline(step: Step, on: date, pack: RulePack, town: TownFacts,
 # --- a discretionary deadline (Tapurah 406 Art. 19, "A critério, poderá ser concedido") ---------
 GRANTERS = {"agent": "pelo agente", "supervisor": "pelo supervisor"}
 NOT_VEHICLE = "não é defeito do veículo"
+NOT_REPAIRABLE = "não é defeito a reparar no prazo (o veículo não atende à lei)"
 SAFETY_ITEM = "item de segurança"
 GRANT_REASON_MIN, GRANT_REASON_MAX = 3, 500
 
@@ -340,6 +342,8 @@ def grant_option(pack: RulePack, rule_id: str, on: date, affects_safety: bool | 
         (True if item is None else item.affects_safety)
     if item is None or item.checks != "vehicle":
         return GrantOption(d.days, d.citation, False, NOT_VEHICLE)
+    if not item.repairable:
+        return GrantOption(d.days, d.citation, False, NOT_REPAIRABLE)
     if safety:
         return GrantOption(d.days, d.citation, False, SAFETY_ITEM)
     return GrantOption(d.days, d.citation, True)
@@ -372,7 +376,7 @@ def grant_text(days: int, by: str, article: str) -> str:
 def _granted(grant: Grant, option: GrantOption | None, on: date, pack: RulePack,
              town: TownFacts) -> DeadlineInfo:
     check_grant(option, grant, pack.law)
-    d = count_days(pack, town, on, grant.days)
+    d = count_days(pack, town, on, grant.days, moves=False)   # days to repair
     return DeadlineInfo(None, grant.days, d.last_day,
                         grant_text(grant.days, grant.by, option.citation.article),
                         option.citation, d.explain(), grant.by, grant.reason.strip())

@@ -119,11 +119,11 @@ class Reports:
 def inspections(town_id: int, period: Period) -> Inspections:
     """Inspections finished in the period, by local day and agent, read from the index
     (municipality_id, finished_at, agent_id, failed_items)."""
-    day = local_date(Inspection.finished_at)
+    day = local_date(Inspection.finished_at, town_id)
     rows = db.session.execute(
         select(day, Inspection.agent_id, func.count(),
                func.sum(case((Inspection.failed_items > 0, 1), else_=0)))
-        .where(Inspection.municipality_id == town_id, *within(Inspection.finished_at, period))
+        .where(Inspection.municipality_id == town_id, *within(Inspection.finished_at, period, town_id))
         .group_by(day, Inspection.agent_id)).all()
     out = Inspections(buckets=[0] * len(period.buckets()))
     per_agent: dict[int, list[int]] = defaultdict(lambda: [0, 0])
@@ -150,7 +150,7 @@ def failed_items(town_id: int, period: Period, limit: int = 10) -> list[FailedIt
         select(InspectionItem.item_id, count, func.max(InspectionItem.id))
         .join(Inspection, Inspection.id == InspectionItem.inspection_id)
         .where(Inspection.municipality_id == town_id, Inspection.failed_items > 0,
-               *within(Inspection.finished_at, period), InspectionItem.result == ItemResult.FAIL)
+               *within(Inspection.finished_at, period, town_id), InspectionItem.result == ItemResult.FAIL)
         .group_by(InspectionItem.item_id).order_by(count.desc(), InspectionItem.item_id)
         .limit(limit)).all()
     newest = {r[2]: r for r in rows}
@@ -176,7 +176,7 @@ def acts(town_id: int, period: Period) -> list[ActsByKind]:
                     else_=0)
     rows = db.session.execute(
         select(Sanction.kind, Sanction.status, awaiting, func.count())
-        .where(Sanction.municipality_id == town_id, *within(Sanction.proposed_at, period))
+        .where(Sanction.municipality_id == town_id, *within(Sanction.proposed_at, period, town_id))
         .group_by(Sanction.kind, Sanction.status, awaiting)).all()
     kinds: dict[str, ActsByKind] = {}
     for kind, status, waits, n in rows:
@@ -201,7 +201,7 @@ def fines(town_id: int, period: Period) -> Fines:
                          func.sum(case((due.is_(None), 1), else_=0)))
                   .outerjoin(Fine, Fine.sanction_id == Sanction.id)
                   .where(Sanction.municipality_id == town_id, Sanction.kind.in_(FINE_KINDS),
-                         Sanction.status.in_(EFFECTIVE), *within(Sanction.proposed_at, period))
+                         Sanction.status.in_(EFFECTIVE), *within(Sanction.proposed_at, period, town_id))
                   .group_by(Sanction.kind))}
     paid_n, paid = db.session.execute(
         select(func.count(), func.sum(FinePayment.amount_brl))
@@ -223,7 +223,7 @@ def reports(town_id: int, period: Period) -> Reports:
         select(PassengerReport.category, func.count(),
                func.sum(case((PassengerReport.status == ReportStatus.NEW, 1), else_=0)))
         .where(PassengerReport.municipality_id == town_id,
-               *within(PassengerReport.created_at, period))
+               *within(PassengerReport.created_at, period, town_id))
         .group_by(PassengerReport.category)).all()
     by = [(ReportCategory(c).value, ReportCategory(c).label, n, new or 0) for c, n, new in rows]
     by.sort(key=lambda r: (-r[2], r[1]))

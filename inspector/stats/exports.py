@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import aliased
 
 from inspector import clock, laws
-from inspector.clock import local_day
-from inspector.enforcement import LIST_GROUPS, VOID_STATUSES, end_of_local_day, paid_so_far
+from inspector.enforcement import LIST_GROUPS, VOID_STATUSES, paid_so_far
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf
 from inspector.models import (
@@ -31,6 +29,7 @@ from inspector.models import (
     InspectionStatus,
     ItemResult,
     Licence,
+    Municipality,
     Notice,
     Permit,
     Sanction,
@@ -42,6 +41,7 @@ from inspector.models import (
     vehicle_drivers,
 )
 from inspector.stats.period import Period
+from inspector.stats.sql import within
 
 BATCH = 1000
 RESULTS = {"ok": "conforme", "fail": "não conforme", "na": "não se aplica"}
@@ -85,11 +85,8 @@ def _cited(value: dict | None) -> tuple[str, str]:
     return str(value.get("law") or ""), str(value.get("article") or "")
 
 
-def _range(column, period: Period | None) -> list:
-    if period is None:
-        return []
-    return [column > end_of_local_day(period.first - timedelta(days=1)),
-            column <= end_of_local_day(period.last)]
+def _range(column, period: Period | None, town_id: int) -> list:
+    return [] if period is None else within(column, period, town_id)
 
 
 def _stream(query) -> Iterator:
@@ -111,7 +108,7 @@ def inspections(town_id: int, f: Filters) -> Dataset:
          .join(InspectionItem, InspectionItem.inspection_id == Inspection.id)
          .join(User, User.id == Inspection.agent_id)
          .join(Vehicle, Vehicle.id == Inspection.vehicle_id)
-         .where(Inspection.municipality_id == town_id, *_range(Inspection.finished_at, f.period)))
+         .where(Inspection.municipality_id == town_id, *_range(Inspection.finished_at, f.period, town_id)))
     if f.agent_id:
         q = q.where(Inspection.agent_id == f.agent_id)
     if f.status in {s.value for s in InspectionStatus}:
@@ -136,7 +133,7 @@ def inspections(town_id: int, f: Filters) -> Dataset:
 
 
 # --- acts ----------------------------------------------------------------------------------------
-def acts_filter(q, f: Filters):
+def acts_filter(q, f: Filters, town_id: int):
     """The acts list's filters (/revisao/atos): status or group, kind, holder, driver, day
     proposed."""
     if f.status == "awaiting_delivery":
@@ -153,7 +150,7 @@ def acts_filter(q, f: Filters):
         q = q.where(Sanction.holder_id == f.holder_id)
     if f.driver_id is not None:
         q = q.where(Sanction.driver_id == f.driver_id)
-    return q.where(*_range(Sanction.proposed_at, f.period))
+    return q.where(*_range(Sanction.proposed_at, f.period, town_id))
 
 
 def acts(town_id: int, f: Filters) -> Dataset:
@@ -168,7 +165,7 @@ def acts(town_id: int, f: Filters) -> Dataset:
         .outerjoin(Holder, Holder.id == Sanction.holder_id)
         .outerjoin(Driver, Driver.id == Sanction.driver_id)
         .outerjoin(Vehicle, Vehicle.id == Sanction.vehicle_id)
-        .where(Sanction.municipality_id == town_id), f).order_by(Sanction.id)
+        .where(Sanction.municipality_id == town_id), f, town_id).order_by(Sanction.id)
     header = ["Ato nº", "Documento", "Tipo", "Situação", "Aguardando entrega", "Lei", "Artigo",
               "Descrição", "Contra", "Nome", "Placa", "Prefixo", "Valor (R$)", "Proposto em",
               "Decidido em", "Entregue em", "Prazo", "Recurso até"]
@@ -203,7 +200,7 @@ def fines(town_id: int, f: Filters) -> Dataset:
          .outerjoin(Notice, Notice.sanction_id == Sanction.id)
          .outerjoin(Vehicle, Vehicle.id == Sanction.vehicle_id)
          .outerjoin(Holder, Holder.id == Sanction.holder_id)
-         .where(Fine.municipality_id == town_id, *_range(Sanction.proposed_at, f.period))
+         .where(Fine.municipality_id == town_id, *_range(Sanction.proposed_at, f.period, town_id))
          .order_by(Sanction.id))
     header = ["Ato nº", "Documento", "Tipo", "Situação do ato", "Proposto em", "Decidido em",
               "Valor do dia", "Dias corridos (diária)", "Devido (R$)", "Pago (R$)",
@@ -274,7 +271,7 @@ def registry(town_id: int, f: Filters) -> Dataset:
     standing = f.extra.get("standing", {})
     # each document as it stands today, with the article of its cause (laws.standing): an
     # Alvará under a fallen permit is "sem efeito: permissão cassada (…, Art. 17)", not "active"
-    today = f.extra.get("today") or local_day()
+    today = f.extra.get("today") or clock.today(db.session.get(Municipality, town_id))
     documents = laws.town_standings(town_id, today)
     labels = {"regular": "regular", "irregular": "irregular", "suspended": "suspenso"}
     header = ["Prefixo", "Placa", "Serviço", "Marca/modelo", "Ano", "Data de fabricação",
@@ -323,7 +320,7 @@ def credentials(town_id: int, f: Filters) -> Dataset:
          .outerjoin(Vehicle, Vehicle.id == Credential.vehicle_id)
          .outerjoin(Driver, Driver.id == Credential.driver_id)
          .where(Credential.municipality_id == town_id).order_by(Credential.id))
-    today = f.extra.get("today") or clock.default_day()
+    today = f.extra.get("today") or clock.today(db.session.get(Municipality, town_id))
     header = ["Credencial nº", "Tipo", "Prefixo", "Placa", "Condutor", "Emitida em",
               "Válida até", "Situação hoje", "Cancelada em", "Motivo do cancelamento"]
 

@@ -18,7 +18,7 @@ from datetime import date, datetime
 from sqlalchemy import exists, select
 
 from inspector import audit, field
-from inspector.clock import default_day, now, town_day
+from inspector.clock import now, town_day
 from inspector.extensions import db, insert_once
 from inspector.models import FleetStandingDay, Municipality, Service, Vehicle
 from inspector.stats.period import Period
@@ -54,7 +54,7 @@ class ServiceFleet:
 
 def standing_today(town_id: int, day: date | None = None) -> tuple[dict[int, dict], dict[int, str]]:
     """Every vehicle's standing today ({vehicle id: entry}) and its service ({id: value})."""
-    day = day or default_day()
+    day = day or town_day(db.session.get(Municipality, town_id))
     entries = field.town_standing(town_id, day, audit.town_version(town_id))
     services = {vid: getattr(s, "value", s) for vid, s in db.session.execute(
         select(Vehicle.id, Vehicle.service).where(Vehicle.municipality_id == town_id))}
@@ -64,7 +64,7 @@ def standing_today(town_id: int, day: date | None = None) -> tuple[dict[int, dic
 def today(town_id: int, day: date | None = None) -> list[ServiceFleet]:
     """The fleet by service today; the day's counts are recorded (flushed: the caller
     commits) when they were not yet, or changed."""
-    return _judge(town_id, day or default_day())[0]
+    return _judge(town_id, day or town_day(db.session.get(Municipality, town_id)))[0]
 
 
 def _judge(town_id: int, day: date) -> tuple[list[ServiceFleet], int]:

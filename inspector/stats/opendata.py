@@ -104,11 +104,11 @@ def build(town_id: int, today: date) -> OpenData:
     tables["frota"] = [[f.service, f.vehicles, f.regular, f.irregular, f.suspended,
                         round(f.share, 4) if f.share is not None else None]
                        for f in fleet_stats.today(town_id, today)]
-    day = local_date(Inspection.finished_at)
+    day = local_date(Inspection.finished_at, town_id)
     per = defaultdict(lambda: [0, 0])
     for d, n, failed in db.session.execute(
             select(day, func.count(), func.sum(case((Inspection.failed_items > 0, 1), else_=0)))
-            .where(Inspection.municipality_id == town_id, *within(Inspection.finished_at, period))
+            .where(Inspection.municipality_id == town_id, *within(Inspection.finished_at, period, town_id))
             .group_by(day)):
         per[bucket(d)][0] += n
         per[bucket(d)][1] += failed or 0
@@ -124,11 +124,11 @@ def build(town_id: int, today: date) -> OpenData:
         row[0 if getattr(kind, "value", kind) == "prior" else 1] += n
         row[2 if getattr(result, "value", result) == "approved" else 3] += n
     tables["vistorias_previas_periodicas"] = [[m, *law[m]] for m in starts]
-    proposed = local_date(Sanction.proposed_at)
+    proposed = local_date(Sanction.proposed_at, town_id)
     acts = defaultdict(lambda: [0, 0])
     for d, kind, status, n in db.session.execute(
             select(proposed, Sanction.kind, Sanction.status, func.count())
-            .where(Sanction.municipality_id == town_id, *within(Sanction.proposed_at, period))
+            .where(Sanction.municipality_id == town_id, *within(Sanction.proposed_at, period, town_id))
             .group_by(proposed, Sanction.kind, Sanction.status)):
         row = acts[(bucket(d), kind)]
         row[0] += n
@@ -141,7 +141,7 @@ def build(town_id: int, today: date) -> OpenData:
             select(proposed, func.count(), func.sum(due))
             .outerjoin(Fine, Fine.sanction_id == Sanction.id)
             .where(Sanction.municipality_id == town_id, Sanction.kind.in_(("fine", "daily_fine")),
-                   Sanction.status.in_(EFFECTIVE), *within(Sanction.proposed_at, period))
+                   Sanction.status.in_(EFFECTIVE), *within(Sanction.proposed_at, period, town_id))
             .group_by(proposed)):
         money[bucket(d)][0] += n
         money[bucket(d)][1] += Decimal(total or 0)

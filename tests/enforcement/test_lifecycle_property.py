@@ -6,10 +6,16 @@ appeal, pay, reverse, the tick with the clock moving), driven by Hypothesis; aft
 - each transition has exactly one audit entry: the act's audited history follows the law's
   order entry by entry (`lifecycle.replay`, what `audit verify` checks) and ends in the status
   the act has.
-Runs on SQLite and PostgreSQL (DATABASE_URL)."""
+A step may also send two operations at once (`pair`: two threads, each with its own session,
+as two supervisors' requests): of two decisions on one act, one is taken and the other refused,
+and the invariants hold after it as after any step.
+Runs on SQLite and PostgreSQL (DATABASE_URL). LIFECYCLE_RUNS sets the number of examples
+(default 10) and LIFECYCLE_STEPS the steps of each (default 10)."""
 from __future__ import annotations
 
 import json
+import os
+import threading
 from datetime import UTC, datetime, timedelta
 
 import time_machine
@@ -24,8 +30,7 @@ from hypothesis.stateful import (
 )
 from sqlalchemy import select
 
-from inspector import enforcement
-from inspector.clock import local_day
+from inspector import clock, enforcement
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import DOCUMENTS
 from inspector.errors import ValidationFailed
@@ -35,6 +40,7 @@ from inspector.models import (
     AppealStatus,
     AuditEntry,
     FinePayment,
+    Municipality,
     Notice,
     Sanction,
     SanctionStatus,
@@ -46,6 +52,8 @@ from tests.support.enforcement import fleet, inspect, set_values
 START = datetime(2027, 2, 1, 13, 0, tzinfo=UTC)   # a Monday, 09:00 in Tapurah
 STEPS = (1, 5, 30, 73, 24 * 9, 24 * 40)             # hours the clock may move in one step
 DONE = {}
+RUNS = int(os.environ.get("LIFECYCLE_RUNS", "10"))
+STEPS_PER_RUN = int(os.environ.get("LIFECYCLE_STEPS", "10"))
 
 
 def _proposed(act: Sanction) -> bool:
@@ -81,6 +89,8 @@ def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
                     assert enforcement.acts_of(insp)
                 db.session.commit()
                 self.vehicle = f["vehicle"].id
+                self.town = db.session.scalar(select(Municipality.id).where(
+                    Municipality.slug == "tapurah"))
             self.seen: dict[int, list[SanctionStatus]] = {}
             self.receipts = 0
             self.statuses: set[SanctionStatus] = {SanctionStatus.PROPOSED}
@@ -116,6 +126,10 @@ def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
                     event(f"{name}: done")
                     DONE[name] = DONE.get(name, 0) + 1
 
+        def _today(self):
+            """The town's day at the example's moment (its own clock: municipalities.timezone)."""
+            return clock.town_day(db.session.get(Municipality, self.town), self.now)
+
         def _move(self, hours: int) -> None:
             self.now += timedelta(hours=hours)
             self.travel.stop()
@@ -147,14 +161,14 @@ def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
         def deliver(self, pick):
             self._do("deliver", lambda u: enforcement.record_delivery(
                 self._act(pick, lambda a: a.awaiting_delivery), u, self.now,
-                day=local_day(self.now).isoformat(), via="hand", ref="Recebido pelo titular"))
+                day=self._today().isoformat(), via="hand", ref="Recebido pelo titular"))
 
         @precondition(lambda self: self.statuses & set(lifecycle.APPEALABLE))
         @rule(pick=st.integers(0, 20))
         def appeal(self, pick):
             self._do("appeal", lambda u: enforcement.file_appeal(
                 self._act(pick, lambda a: a.status in lifecycle.APPEALABLE),
-                filed_on=local_day(self.now), filed_by="João da Silva", filed_by_role="holder",
+                filed_on=self._today(), filed_by="João da Silva", filed_by_role="holder",
                 text_="A passageira era a minha filha de oito anos.", user=u, now=self.now))
 
         @precondition(lambda self: SanctionStatus.APPEALED in self.statuses)
@@ -175,7 +189,7 @@ def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
             self.receipts += 1
             self._do("pay", lambda u: enforcement.record_payment(
                 self._act(pick, lambda a: a.fine is not None), u, self.now,
-                paid_on=local_day(self.now).isoformat(), amount=part,
+                paid_on=self._today().isoformat(), amount=part,
                 receipt=f"DAM {self.now:%Y%m%d%H}{self.receipts}"))
 
         @precondition(lambda self: self.fined)
@@ -188,6 +202,48 @@ def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
                     raise ValidationFailed({"status": "nothing to reverse"})
                 enforcement.reverse_payment(standing[0], u, self.now, reason="Lançado por engano.")
             self._do("reverse", run)
+
+        @rule(first=st.sampled_from(sorted(PAIRABLE)),
+              second=st.none() | st.sampled_from(sorted(PAIRABLE)), pick=st.integers(0, 20))
+        def pair(self, first, second, pick):
+            """Two operations sent at once, each in its own thread, app context and session (two
+            requests; `second` None: the same one twice, a double tap): each is taken whole or
+            refused with nothing written."""
+            second = second or first
+            results: dict[int, object] = {}
+            start = threading.Barrier(2)
+
+            def run(slot: int, name: str) -> None:
+                where, call = PAIRABLE[name]
+                with app.app_context():
+                    try:
+                        user = db.session.get(User, self.sup)
+                        act = self._act(pick, where)
+                        start.wait(timeout=20)
+                        call(self, user, act)
+                        db.session.commit()
+                        results[slot] = "done"
+                    except ValidationFailed:   # Conflict (409) included
+                        db.session.rollback()
+                        results[slot] = "refused"
+                    except BaseException as e:  # noqa: BLE001 - reported in the main thread
+                        db.session.rollback()
+                        results[slot] = e
+
+            threads = [threading.Thread(target=run, args=(i, n))
+                       for i, n in enumerate((first, second))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(timeout=60)
+            for slot, name in enumerate((first, second)):
+                outcome = results.get(slot, "hung")
+                if not isinstance(outcome, str):
+                    raise outcome
+                assert outcome != "hung", name
+                event(f"pair {name}: {outcome}")
+                if outcome == "done":
+                    DONE[f"pair:{name}"] = DONE.get(f"pair:{name}", 0) + 1
 
         @rule(hours=st.sampled_from(STEPS))
         def tick(self, hours):
@@ -247,7 +303,38 @@ def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
                         Sanction.status == SanctionStatus.APPEALED))))
 
     run_state_machine_as_test(Acts, settings=settings(
-        max_examples=10, stateful_step_count=10, deadline=None,
+        max_examples=RUNS, stateful_step_count=STEPS_PER_RUN, deadline=None,
         suppress_health_check=list(HealthCheck)))
     # the operations were taken, not only refused (a run that decides nothing proves nothing)
     assert DONE.get("confirm", 0) + DONE.get("reject", 0) > 0 and len(DONE) >= 3, DONE
+    assert any(k.startswith("pair:") for k in DONE), DONE
+
+
+def _pending_appeal(act: Sanction) -> Appeal:
+    pending = [a for a in act.appeals if a.status == AppealStatus.PENDING]
+    if not pending:
+        raise ValidationFailed({"status": "nothing to decide"})
+    return pending[0]
+
+
+# what two people may send at once on the acts: (which act it makes sense on, the operation)
+PAIRABLE = {
+    "confirm": (_proposed, lambda m, u, a: enforcement.confirm(a, u, m.now)),
+    "reject": (_proposed, lambda m, u, a: enforcement.reject(
+        a, u, m.now, reason="A foto não mostra a falta.")),
+    "amend": (_proposed, lambda m, u, a: enforcement.amend(
+        a, u, m.now, amount="50", reason="Valor ajustado à gravidade.")),
+    "deliver": (lambda a: a.awaiting_delivery, lambda m, u, a: enforcement.record_delivery(
+        a, u, m.now, day=m._today().isoformat(), via="hand", ref="Recebido pelo titular")),
+    "appeal": (lambda a: a.status in lifecycle.APPEALABLE,
+               lambda m, u, a: enforcement.file_appeal(
+                   a, filed_on=m._today(), filed_by="João da Silva", filed_by_role="holder",
+                   text_="A passageira era a minha filha de oito anos.", user=u, now=m.now)),
+    "decide_appeal": (lambda a: a.status == SanctionStatus.APPEALED,
+                      lambda m, u, a: enforcement.decide_appeal(
+                          _pending_appeal(a), u, m.now, accepted=True,
+                          text_="Fundamentação da decisão.", ref="Decreto 1/2027")),
+    "pay": (lambda a: a.fine is not None, lambda m, u, a: enforcement.record_payment(
+        a, u, m.now, paid_on=m._today().isoformat(), amount="100,00",
+        receipt=f"DAM {m.now:%Y%m%d%H}-{threading.get_ident()}")),
+}

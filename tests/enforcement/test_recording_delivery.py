@@ -126,7 +126,7 @@ def test_only_the_supervision_records_a_delivery_with_a_csrf_token(app, decided)
     ok = _deliver(sup, decided["act"], delivered_on=day)
     assert ok.status_code == 200
     again = _deliver(sup, decided["act"], delivered_on=day)   # recorded already: a conflict
-    assert again.status_code == 409 and "Este ato não aguarda entrega" in \
+    assert again.status_code == 409 and "Este ato já foi entregue por " in \
         again.get_data(as_text=True)
     assert re.search(r"entregue em mãos em \d\d/\d\d/\d{4}", again.get_data(as_text=True))
 

@@ -29,8 +29,9 @@ def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(ap
         insp = inspect(f["vehicle"], agent, {"vest": "fail"}, street, ack="Piloto da Empresa")
         db.session.commit()
         (warning,) = enforcement.acts_of(insp)
+        # the law names no one to decide: the agent proposes, the supervision decides
         assert (warning.kind, warning.target, warning.decided_by) == \
-            ("written_warning", "company", "agent")
+            ("written_warning", "company", "supervisor")
         assert warning.notified_at is None          # nobody from the company signed
         decided = local(2026, 3, 5, 15)
         enforcement.confirm(warning, sup, decided)

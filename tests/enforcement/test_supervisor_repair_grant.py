@@ -68,8 +68,9 @@ def test_the_supervisor_grants_the_days_with_a_reason_and_may_take_them_back(app
     assert "Concedido pelo supervisor: Adesivo encomendado na gráfica" in text(r)
     a = _act(app, acts["tank-sign"])
     assert (a.deadline_hours, a.deadline_days, a.deadline_granted_by) == (None, 10, "supervisor")
-    # counted from the ciente (Wed 25/11) by Lei 9.784 Art. 66: 05/12 is a Saturday → 07/12
-    assert utc(a.deadline_at).astimezone(LOCAL_TZ).date().isoformat() == "2026-12-07"
+    # counted from the ciente (Wed 25/11), days running on (Lei 9.784 Art. 66): 05/12 is a
+    # Saturday, and days to repair do not move (product owner, December 2026)
+    assert utc(a.deadline_at).astimezone(LOCAL_TZ).date().isoformat() == "2026-12-05"
     with app.app_context():
         entry = db.session.scalar(select(AuditEntry).where(
             AuditEntry.action == "sanction_deadline_granted",

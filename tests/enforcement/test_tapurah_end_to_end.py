@@ -95,7 +95,7 @@ def test_failed_safety_item_is_proposed_as_a_72_hour_notice_to_the_rider(app, wo
         # handed over and signed on the street: the 72 hours run from the signature
         assert clock.utc(act.deadline_at) == DEADLINE
         assert act.appeal_days == 8 and act.appeal_until == date(2026, 1, 6)
-        assert act.appeal_to == "supervisor" and act.appeal_suspensive is None
+        assert act.appeal_to == "supervisor" and act.appeal_suspensive is False
         assert "60% do salário mínimo por dia" in str(act.on_missed)
 
 

@@ -122,8 +122,9 @@ def test_the_granted_days_become_the_notice_deadline_and_the_tick_waits_for_them
     [(act_id, kind, hours, days, text, by, reason, due)] = _acts(app, iid)
     assert (kind, hours, days, by, reason) == ("notice", None, 10, "agent", GRANT["reason"])
     assert text == "10 dias, concedidos pelo agente (Art. 19)"
-    # Art. 66: 03/12 .. 12/12 (a Saturday) → Mon 14/12, end of that local day
-    assert due.astimezone(LOCAL_TZ).date().isoformat() == "2026-12-14"
+    # Art. 66: 03/12 .. 12/12, a Saturday: days to repair do not move (product owner, December
+    # 2026), so the end of that local day
+    assert due.astimezone(LOCAL_TZ).date().isoformat() == "2026-12-12"
     with app.app_context():   # confirmed; 72 hours and more have passed: nothing converts
         sup = db.session.scalar(select(User).filter_by(username=town["supervisor"]))
         enforcement.confirm(db.session.get(Sanction, act_id), sup, started + timedelta(hours=2))

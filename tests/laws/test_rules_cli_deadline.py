@@ -80,6 +80,14 @@ def test_hours_run_minute_to_minute_and_do_not_move(runner):
     assert data["citation"]["article"] == "Art. 29, parágrafo único"
 
 
+def test_where_the_law_sets_no_appeal_window_it_is_ten_days(runner):
+    """Sapezal Lei 060/1998 sets no window: 10 days from the knowledge of the decision (Lei
+    9.784/1999 Art. 59, product owner, December 2026); Fri 06/03 + 10 = Mon 16/03."""
+    data = _json(runner, "deadline", "--town", "sapezal", "--law", "sapezal-060-1998",
+                 "--from", "2026-03-06", "--kind", "appeal")
+    assert data["days"] == 10 and data["last_day"] == "2026-03-16"
+
+
 def test_the_towns_own_closure_in_the_database_counts(runner, make, app):
     town = make(factories.town, "tapurah")
     with app.app_context():
@@ -100,8 +108,8 @@ def test_the_towns_own_closure_in_the_database_counts(runner, make, app):
      "lei desconhecida"),
     (("--town", "sapezal", "--law", "tapurah-406-2001", "--from", "2026-03-06", "--kind",
       "appeal"), "é de tapurah"),
-    (("--town", "sapezal", "--law", "sapezal-060-1998", "--from", "2026-03-06", "--kind",
-      "appeal"), "não fixa prazo de recurso"),
+    (("--town", "nortelandia", "--law", "nova-santa-helena-535-2013", "--from", "2026-03-06",
+      "--kind", "appeal"), "é de nova-santa-helena"),
     (("--town", "tapurah", "--law", "tapurah-406-2001", "--from", "2026-03-06", "--kind",
       "repair"), "informe data e hora"),
     (("--town", "tapurah", "--law", "tapurah-406-2001", "--from", "06/03/2026", "--kind",

@@ -6,8 +6,9 @@ a service, a day, what is asked (`check`), the facts and what the law gives.
 Checks: `vehicle` (the engine's vehicle violations: ages with `made` / `first_licensed` dates),
 `vehicle_check` (violations and warnings, with `due_on`), `sanction` (the proposal for a finding
 given the offender's `history`: prior penalties with their day, provision, kind and whether
-they are final), `validity` (a document's validity against the limit its law sets), `grant`
-(Tapurah Art. 19: the discretionary deadline a finding may get, granted or refused).
+they are final; `measures_decided_by`: who decides each measure), `validity` (a document's
+validity against the limit its law sets), `grant` (Tapurah Art. 19: the discretionary
+deadline a finding may get, granted or refused).
 """
 from __future__ import annotations
 
@@ -100,6 +101,8 @@ def run_sanction(case, on):
         assert [m.kind for m in p.measures] == exp["measures"]
     if "targets" in exp:
         assert [m.target for m in p.measures] == exp["targets"]
+    if "measures_decided_by" in exp:   # who decides each measure (the law's authority)
+        assert [m.decided_by for m in p.measures] == exp["measures_decided_by"]
     if "money" in exp:
         got = [m.money.text for m in p.measures if m.money is not None]
         assert got == exp["money"], got

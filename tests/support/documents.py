@@ -43,12 +43,16 @@ def pdf_text(pdf: bytes, tmp_path: Path) -> str:
 COMPANY = "Moto Rápida Ltda"
 
 
-def company_notice(app, town: str = "tapurah", item: str = "mirrors", *, subscribe=None) -> dict:
-    """A moto-taxi of a company, one failed item, the supervisor confirms the proposal."""
+def company_notice(app, town: str = "tapurah", item: str = "mirrors", *, subscribe=None,
+                   owner_driver: bool = False) -> dict:
+    """A moto-taxi of a company, one failed item, the supervisor confirms the proposal.
+    `owner_driver`: the rider who signs the ciente is the holder himself (the same CPF)."""
     with app.app_context():
         f = fleet(town, "mototaxi")
         f["holder"].name = COMPANY
         f["driver"].name = RIDER
+        if owner_driver:
+            f["holder"].tax_id = f["driver"].cpf
         set_values(town, minimum_wage=1518, fiscal_unit=5, since=date(2020, 1, 1))
         agent = factories.user("agent", town)
         sup = factories.user("supervisor", town, name="Sueli Supervisora")

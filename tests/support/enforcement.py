@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from inspector import audit, enforcement, rules
+from inspector import audit, clock, enforcement, rules
 from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import (
@@ -114,7 +114,7 @@ def deliver(act: Sanction, user, at: datetime, *, via: str = "hand",
     """Record that the decided act was handed over at `at` (recorded then, or at `recorded`):
     its deadline, appeal window and suspension run from there, not from the decision (Nova
     Santa Helena Lei 535/2013 Art. 27 § único; Nortelândia Lei 030/1998 Art. 16 § 2º)."""
-    moment = at.astimezone(LOCAL_TZ)
+    moment = clock.town_moment(db.session.get(Municipality, act.municipality_id), at)
     return enforcement.record_delivery(act, user, recorded or at, day=moment.date(),
                                        at=moment.time(), via=via, ref=ref)
 

@@ -18,9 +18,8 @@ from flask import (
     url_for,
 )
 
-from inspector import clock, credentials, passenger
+from inspector import clock, credentials, enforcement, passenger
 from inspector.blueprints.fragments import page_or_fragment
-from inspector.enforcement import end_of_local_day
 from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db
 from inspector.models import (
@@ -271,8 +270,9 @@ def reports():
     rows = passenger.report_queue(
         town_id(), ReportStatus(status) if status else None,
         category=ReportCategory(category) if category else None,
-        received_after=end_of_local_day(days["de"] - timedelta(days=1)) if days["de"] else None,
-        received_until=end_of_local_day(days["ate"]) if days["ate"] else None)
+        received_after=enforcement.end_of_day(town_id(), days["de"] - timedelta(days=1))
+        if days["de"] else None,
+        received_until=enforcement.end_of_day(town_id(), days["ate"]) if days["ate"] else None)
     rows.sort(key=lambda r: r.status != ReportStatus.NEW)
     return render_template("credentials/reports.html", rows=rows, filters=filters,
                            categories=ReportCategory, filtered=any(filters.values()))
