@@ -207,7 +207,10 @@ def app(shared_app, tmp_path):
     with app.app_context():
         db.session.remove()
         empty_tables()
-        db.engine.dispose()
+        # SQLite's connections stay open for the next test: closing the last one checkpoints
+        # and deletes the write-ahead log, and a new one parses the schema again.
+        if db.engine.dialect.name == "postgresql":
+            db.engine.dispose()
     app.config.clear()
     app.config.update(settings)
     for key in [k for k in app.extensions if k.startswith(_APP_CACHES)]:
