@@ -301,12 +301,29 @@ def playwright_instance():
         yield p
 
 
+@pytest.fixture(scope="session")
+def _chromium(playwright_instance):
+    """The worker's Chromium, launched once: a launch costs more than most browser tests."""
+    running = []
+
+    def get():
+        if not running or not running[0].is_connected():  # crashed: the next test gets a new one
+            running[:] = [playwright_instance.chromium.launch(executable_path=CHROMIUM,
+                                                              args=CHROMIUM_ARGS)]
+        return running[0]
+    yield get
+    if running and running[0].is_connected():
+        running[0].close()
+
+
 @pytest.fixture
-def browser(playwright_instance):
-    """Debian's Chromium, headless, quiet on a closed network. One per test."""
-    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+def browser(_chromium):
+    """Debian's Chromium, headless, quiet on a closed network. Each test's contexts are its
+    own (cookies, storage, caches, service workers) and are closed after it."""
+    b = _chromium()
     yield b
-    b.close()
+    for context in b.contexts:
+        context.close()
 
 
 @pytest.fixture
