@@ -122,7 +122,7 @@ def schema(database_url) -> str:
         flask_migrate.upgrade()
         if db.engine.dialect.name == "postgresql":
             # No statistics unless a test gathers them: autovacuum would ANALYZE a table at a
-            # moment that depends on what ran before in this worker (TRUNCATE keeps them), and
+            # moment that depends on what ran before in this worker (emptying keeps them), and
             # the planner then picks other plans for the same tiny tables
             # (tests/app/test_town_query_plans.py).
             with db.engine.begin() as conn:
@@ -141,31 +141,28 @@ def drop_everything() -> None:
 def empty_tables() -> None:
     """Delete every row, keeping the schema; ids start again at 1.
 
-    On PostgreSQL only the tables a test touched are truncated (those holding rows or whose id
-    sequence moved): TRUNCATE costs per table, and truncating all 37 took longer than most tests.
+    Only the tables a test touched are emptied: those holding rows, and on PostgreSQL the id
+    sequences it moved (a rolled-back insert moves one too). DELETE, not TRUNCATE: TRUNCATE
+    gives each table and index new files, and took half a second for the few tables a
+    typical test writes on PostgreSQL; a DELETE of a few rows takes milliseconds.
     """
-    tables = list(reversed(db.metadata.sorted_tables))
-    if db.engine.dialect.name != "postgresql":
-        with db.engine.begin() as conn:
-            for t in tables:
-                conn.execute(t.delete())
-        return
+    tables = list(reversed(db.metadata.sorted_tables))  # those referring to others first
     with_rows = " UNION ALL ".join(f"SELECT '{t.name}' WHERE EXISTS (SELECT 1 FROM \"{t.name}\")"
                                    for t in tables)
     with db.engine.begin() as conn:
-        touched = set(conn.scalars(text(with_rows))) | set(conn.scalars(text(_SEQUENCE_USED)))
-        if touched:
-            names = ", ".join(f'"{t.name}"' for t in tables if t.name in touched)
-            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        touched = set(conn.scalars(text(with_rows)))
+        for t in tables:
+            if t.name in touched:
+                conn.execute(t.delete())
+        if db.engine.dialect.name == "postgresql":
+            for sequence in conn.scalars(text(_SEQUENCES_USED)).all():
+                conn.execute(text("SELECT setval(CAST(:s AS regclass), 1, false)"), {"s": sequence})
 
 
-# Tables whose own id sequence was used since its last restart (a rolled-back insert, say).
-_SEQUENCE_USED = """
-SELECT t.relname FROM pg_sequences s
-JOIN pg_class q ON q.relname = s.sequencename AND q.relkind = 'S'
-JOIN pg_depend d ON d.objid = q.oid AND d.deptype IN ('a', 'i')
-JOIN pg_class t ON t.oid = d.refobjid
-WHERE s.schemaname = current_schema() AND s.last_value IS NOT NULL
+# The sequences used since their last restart (their next value is not 1).
+_SEQUENCES_USED = """
+SELECT format('%I.%I', schemaname, sequencename) FROM pg_sequences
+WHERE schemaname = current_schema() AND last_value IS NOT NULL
 """
 
 
@@ -206,7 +203,10 @@ def app(shared_app, tmp_path):
     with app.app_context():
         db.session.remove()
         empty_tables()
-        db.engine.dispose()
+        # SQLite's connections stay open for the next test: closing the last one checkpoints
+        # and deletes the write-ahead log, and a new one parses the schema again.
+        if db.engine.dialect.name == "postgresql":
+            db.engine.dispose()
     app.config.clear()
     app.config.update(settings)
     for key in [k for k in app.extensions if k.startswith(_APP_CACHES)]:
@@ -250,8 +250,7 @@ def make(app):
 class _InFlight:
     """WSGI middleware counting the requests being handled, so that a test's teardown can
     wait for them: a request the browser left behind (its page closed) must not be using
-    the database while the next step empties it (TRUNCATE deadlocked with one on
-    PostgreSQL)."""
+    the database while the next test empties it."""
 
     def __init__(self, app):
         self.app = app
@@ -297,12 +296,29 @@ def playwright_instance():
         yield p
 
 
+@pytest.fixture(scope="session")
+def _chromium(playwright_instance):
+    """The worker's Chromium, launched once: a launch costs more than most browser tests."""
+    running = []
+
+    def get():
+        if not running or not running[0].is_connected():  # crashed: the next test gets a new one
+            running[:] = [playwright_instance.chromium.launch(executable_path=CHROMIUM,
+                                                              args=CHROMIUM_ARGS)]
+        return running[0]
+    yield get
+    if running and running[0].is_connected():
+        running[0].close()
+
+
 @pytest.fixture
-def browser(playwright_instance):
-    """Debian's Chromium, headless, quiet on a closed network. One per test."""
-    b = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+def browser(_chromium):
+    """Debian's Chromium, headless, quiet on a closed network. Each test's contexts are its
+    own (cookies, storage, caches, service workers) and are closed after it."""
+    b = _chromium()
     yield b
-    b.close()
+    for context in b.contexts:
+        context.close()
 
 
 @pytest.fixture
