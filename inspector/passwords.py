@@ -16,3 +16,15 @@ def password_hasher() -> PasswordHasher:
     """The Argon2id hasher of the running app's PASSWORD_HASH_COST ("standard" outside an app)."""
     cost = current_app.config.get("PASSWORD_HASH_COST", "standard") if has_app_context() else "standard"
     return HASHERS[cost]
+
+
+_DUMMY: dict[int, str] = {}
+
+
+def dummy_hash() -> str:
+    """A hash at the running app's cost to verify against when a username is unknown, so that
+    both answers take as long; made once per cost, at the first sign-in that needs it."""
+    hasher = password_hasher()
+    if id(hasher) not in _DUMMY:
+        _DUMMY[id(hasher)] = hasher.hash("not-a-real-password")
+    return _DUMMY[id(hasher)]

@@ -8,6 +8,7 @@ from inspector import audit, notifications
 from inspector.accounts import password_problem
 from inspector.extensions import db, limiter
 from inspector.models import User
+from inspector.passwords import dummy_hash
 from inspector.security import (
     config_limit,
     end_session,
@@ -21,10 +22,6 @@ from inspector.security import (
 
 bp = Blueprint("auth", __name__)
 
-# A hash to verify against when the username is unknown, so both answers take as long.
-_DUMMY_HASH = hash_password("not-a-real-password")
-
-
 @bp.route("/entrar", methods=["GET", "POST"])
 @public
 @limiter.limit(lambda: current_app.config["LOGIN_RATE_LIMIT"], methods=["POST"])
@@ -35,7 +32,7 @@ def login():
         username = request.form.get("username", "").strip().lower()
         password = request.form.get("password", "")
         user = db.session.scalar(db.select(User).filter_by(username=username))
-        ok = verify_password(user.password_hash if user else _DUMMY_HASH, password)
+        ok = verify_password(user.password_hash if user else dummy_hash(), password)
         if user and ok and user.active:
             start_session(user)
             current_app.logger.info("login", extra={"fields": {"user_id": user.id}})
