@@ -31,6 +31,8 @@ from inspector.models import (
     Permit,
     Stand,
     Vehicle,
+    Vistoria,
+    VistoriaResult,
     vehicle_drivers,
 )
 
@@ -56,7 +58,10 @@ town_version = audit.town_version  # the snapshot's version
 #   (2, unchanged: `vistoria_valid_until` on vehicles. A row stored without it reads as null,
 #   "not shortened", which every vehicle was before the field existed; setting or clearing it
 #   writes the vehicle's audit entry, so the next delta carries the row.)
-FORMAT = 2
+#   3: `vistoria` on vehicles (the newest vistoria's result; a rejected one's return day and
+#   what to fix). A decided vistoria writes its own audit entry, which names its vehicle in
+#   the next delta.
+FORMAT = 3
 
 
 def _d(value: date | datetime | None) -> str | None:
@@ -102,7 +107,7 @@ def _rows(model, town_id: int, ids: set[int] | None) -> list:
 
 
 # ------------------------------------------------------------------ row shapes
-def vehicle_json(v: Vehicle) -> dict:
+def vehicle_json(v: Vehicle, vistoria: dict | None = None) -> dict:
     return {"id": v.id, "plate": v.plate, "prefix": v.prefix, "service": v.service.value,
             "kind": v.kind.value, "make_model": v.make_model,
             "year_of_manufacture": v.year_of_manufacture, "engine_cc": v.engine_cc,
@@ -110,7 +115,9 @@ def vehicle_json(v: Vehicle) -> dict:
             "holder_id": v.holder_id, "stand_id": v.stand_id,
             "last_vistoria_on": _d(v.last_vistoria_on),
             # shortened by the inspector (Nova Santa Helena Lei 535/2013 Art. 32 § 3º), else null
-            "vistoria_valid_until": _d(v.vistoria_valid_until)}
+            "vistoria_valid_until": _d(v.vistoria_valid_until),
+            # the newest vistoria (newest_vistorias), null when none is on record
+            "vistoria": vistoria}
 
 
 def driver_json(d: Driver, vehicle_ids: list[int], photo: str | None, cause=None) -> dict:
@@ -224,6 +231,30 @@ def last_inspections(town_id: int, vehicle_ids: set[int] | None) -> list[dict]:
              "failed_items": r.failed_items} for r in rows]
 
 
+def newest_vistorias(town_id: int, vehicle_ids: Iterable[int]) -> dict[int, dict]:
+    """vehicle id -> its newest vistoria (by day, then id, as vistorias.latest_for_vehicle):
+    {"result", "on"}, plus, when rejected, "return_on" and "to_fix" (the labels only: the
+    card names what to fix, the holder page and the vistoria's own page give the articles)."""
+    rn = func.row_number().over(partition_by=Vistoria.vehicle_id,
+                                order_by=(Vistoria.performed_on.desc(), Vistoria.id.desc()))
+    out: dict[int, dict] = {}
+    for part in _chunks(vehicle_ids):
+        sub = (select(Vistoria.vehicle_id, Vistoria.result, Vistoria.performed_on,
+                      Vistoria.return_on, Vistoria.to_fix, rn.label("rn"))
+               .where(Vistoria.municipality_id == town_id, Vistoria.vehicle_id.in_(part))
+               .subquery())
+        for r in db.session.execute(select(sub).where(sub.c.rn == 1)):
+            result = VistoriaResult(getattr(r.result, "value", r.result))
+            row = {"result": result.value, "on": _d(r.performed_on)}
+            if result == VistoriaResult.REJECTED:
+                fixes = r.to_fix if isinstance(r.to_fix, list) else []
+                row["return_on"] = _d(r.return_on)
+                row["to_fix"] = [str(f.get("label", "")) for f in fixes
+                                 if isinstance(f, dict) and f.get("label")]
+            out[r.vehicle_id] = row
+    return out
+
+
 def _keys(today: date) -> list[dict]:
     """The public keys that verify credentials offline (contract names plus JWK fields)."""
     try:
@@ -270,7 +301,8 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
             gone = sorted(wanted - {r.id for r in rows})
             if gone:
                 deleted[key] = gone
-    out["vehicles"] = [vehicle_json(v) for v in found["vehicles"]]
+    newest = newest_vistorias(town.id, [v.id for v in found["vehicles"]])
+    out["vehicles"] = [vehicle_json(v, newest.get(v.id)) for v in found["vehicles"]]
     drivers = found["drivers"]
     links = _links(town.id, None if named is None else {d.id for d in drivers})
     photos = driver_photos(town.id, [d.id for d in drivers])
@@ -310,6 +342,7 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
 def _named_since(town_id: int, since: int, version: int) -> dict[str, set]:
     """entity -> ids named by the town's audit entries in (since, version]."""
     named: dict[str, set] = defaultdict(set)
+    decided: set[int] = set()
     rows = db.session.execute(
         select(AuditEntry.entity, AuditEntry.entity_id).distinct()
         .where(AuditEntry.municipality_id == town_id, AuditEntry.seq > since,
@@ -321,6 +354,11 @@ def _named_since(town_id: int, since: int, version: int) -> dict[str, set]:
             named[entity].add(int(entity_id))  # an act: the open notices on the card
         elif entity in ENTITIES and entity_id.isdigit():
             named[entity].add(int(entity_id))
+        elif entity == "vistoria" and entity_id.isdigit():
+            decided.add(int(entity_id))
+    for part in _chunks(decided):  # a vistoria decided: its vehicle's row carries it
+        named["vehicle"].update(db.session.scalars(select(Vistoria.vehicle_id).where(
+            Vistoria.municipality_id == town_id, Vistoria.id.in_(part))))
     return named
 
 

@@ -70,7 +70,16 @@ SCHEMAS: dict = {
             "slug": {"type": "string"}, "name": {"type": "string"},
             "ibge": {"type": "string", "description": "Matches a credential token's town."},
             "fiscal_unit": {"type": "string"}}},
-        "vehicles": {"type": "array", "items": {"type": "object"}},
+        "vehicles": {"type": "array", "items": {"type": "object", "properties": {
+            "vistoria": {
+                "type": ["object", "null"], "required": ["result", "on"],
+                "description": "The vehicle's newest vistoria (snapshot format 3); null when "
+                               "none is on record. `return_on` and `to_fix` (the items' "
+                               "labels) only when rejected.",
+                "properties": {"result": {"enum": ["approved", "rejected"]},
+                               "on": {"type": "string", "format": "date"},
+                               "return_on": {"type": ["string", "null"], "format": "date"},
+                               "to_fix": {"type": "array", "items": {"type": "string"}}}}}}},
         "drivers": {"type": "array", "items": {"type": "object", "properties": {
             "id": {"type": "integer"}, "name": {"type": "string"},
             "status": {"enum": ["active", "suspended", "revoked"]},

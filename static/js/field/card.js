@@ -5,7 +5,7 @@
 
 import { citationLink, daysUntil, el, expired, formatDate, formatDateTime, plural } from "./ui.js";
 import { registrationText, situationBanner, situationOf, standingToday } from "./situation.js";
-import { documentText, driverDocuments, vehicleDocuments } from "./standing.js";
+import { documentText, driverDocuments, rejectedVistoria, vehicleDocuments } from "./standing.js";
 import { VERDICTS } from "./verify.js";
 
 const STANDING = {
@@ -250,6 +250,7 @@ export function resultCard(details, verification = null, scan = null) {
         warnings.length ? ` · ${plural(warnings.length, "aviso", "avisos")}` : ""),
       cardDetails({ own: judged ? own : null, warnings, holder, licence, insurance, scanned, inForce, drivers,
         verification, lastInspection, notices, docs: vehicleDocuments(details.facts, standing),
+        rejected: rejectedVistoria(vehicle, standing),
         req: details.facts && details.facts.requirements })));
 }
 
@@ -265,7 +266,7 @@ function documentRow(doc) {
 }
 
 function cardDetails({ own, warnings, holder, licence, insurance, scanned, inForce, drivers, verification,
-  lastInspection, notices, docs = [], req = null }) {
+  lastInspection, notices, docs = [], req = null, rejected = null }) {
   const permit = docs.find((d) => d.kind === "permit");
   const lic = docs.find((d) => d.kind === "licence");
   // the Alvará's own dates say the rest (its suspension has its own line below)
@@ -287,6 +288,8 @@ function cardDetails({ own, warnings, holder, licence, insurance, scanned, inFor
           el("strong", {}, suspendedText(licence.suspended_until)))
         : null,
       expiry("Seguro", insurance && insurance.valid_until, "m"),
+      // the newest vistoria rejected: the day the vehicle must come back, and what to fix
+      rejected ? documentRow(rejected) : null,
       scanned ? credentialExpiry(inForce ? "Credencial lida" : "Credencial", scanned) : null,
       inForce ? credentialExpiry(scanned ? "Credencial em vigor" : "Credencial", inForce) : null),
     el("h2", {}, drivers.length === 1 ? "Condutor" : "Condutores"),

@@ -98,6 +98,23 @@ export function vehicleDocuments(facts, judged) {
   return out;
 }
 
+/** The vehicle's newest vistoria when it was rejected (snapshot `vehicles[].vistoria`), as a
+ * date row: "reprovada em 02/03/2026 — retorno até 17/03/2026; corrigir: Extintor". Red with
+ * the article where the vehicle is irregular for its vistoria today (overdue, or none valid
+ * where the law requires one), else a warning: a rejection alone does not end the validity
+ * of the last approved vistoria (the server's passenger page and registry say the same).
+ * null when the newest vistoria was approved, or is older than the vistoria on record. */
+export function rejectedVistoria(vehicle, judged) {
+  const v = vehicle && vehicle.vistoria;
+  if (!v || v.result !== "rejected" || !v.on) return null;
+  if (vehicle.last_vistoria_on && String(v.on) < String(vehicle.last_vistoria_on).slice(0, 10)) return null;
+  const back = v.return_on ? ` — retorno até ${formatDate(v.return_on)}` : "";
+  const fix = Array.isArray(v.to_fix) && v.to_fix.length ? `; corrigir: ${v.to_fix.join(", ")}` : "";
+  const f = find((judged && judged.reasons) || [], "vistoria.");
+  return cited({ kind: "vistoria", name: "Vistoria", state: f ? "bad" : "due",
+    words: `reprovada em ${formatDate(v.on)}${back}${fix}` }, f);
+}
+
 function addMonths(iso, months) {
   const [y, m, d] = String(iso).slice(0, 10).split("-").map(Number);
   const total = m - 1 + months;

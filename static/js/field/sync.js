@@ -24,7 +24,7 @@ const PHOTO_TIMEOUT_MS = 180000; // a 12 MP photo on a weak 3G link
 
 // The snapshot format this app reads (inspector/field/snapshot.py FORMAT): a phone
 // holding an older one fetches a full snapshot instead of a delta.
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 /** Sync news for the UI: "changed" (counts), "status" ({state, message}), "reviews" ({fresh}). */
 export const events = new EventTarget();
