@@ -102,14 +102,14 @@ def test_a_seventh_taxi_licence_in_nortelandia_is_refused_with_article_3(app, cl
     licensed_taxis(app, "nortelandia", 6)
     plate, _ = new_taxi(app, "nortelandia")
     before = written(app)
-    r = client.post_form("/cadastro/alvaras/novo", licence_form(plate, "AL-7"))
+    r = client.post_form("/cadastro/alvaras/novo", licence_form(plate, "007/2026"))
     assert r.status_code == 422
     why = refusal(r)
     assert "7 veículos licenciados: o limite da lei é 6" in why
     assert "(Lei 127/2009, Art. 3)" in why and "A lei não admite exceção" in why
     assert "acima_do_limite_motivo" not in text(r)    # Art. 3 lets no decree pass it
     # a reason does not pass a cap the law gives no way past
-    r = client.post_form("/cadastro/alvaras/novo", {**licence_form(plate, "AL-7"),
+    r = client.post_form("/cadastro/alvaras/novo", {**licence_form(plate, "007/2026"),
                          "acima_do_limite_motivo": "Decreto nº 1/2026 amplia a frota"})
     assert r.status_code == 422
     assert written(app) == before                     # nothing written, not even the audit
@@ -122,22 +122,22 @@ def test_sapezal_passes_its_fleet_cap_only_by_decree_with_a_reason_in_the_audit_
     licensed_taxis(app, "sapezal", 15)
     plate, _ = new_taxi(app, "sapezal")
     before = written(app)
-    r = client.post_form("/cadastro/alvaras/novo", licence_form(plate, "AL-16"))
+    r = client.post_form("/cadastro/alvaras/novo", licence_form(plate, "016/2026"))
     assert r.status_code == 422
     page = text(r)
     assert "16 veículos licenciados: o limite da lei é 15" in refusal(r)
     assert "por decreto (Lei 060/1998, Art. 18)" in refusal(r)
     assert 'name="acima_do_limite_motivo"' in page
     assert 'href="/leis/sapezal-lei-060-1998-taxi#art-18"' in page
-    short = client.post_form("/cadastro/alvaras/novo", {**licence_form(plate, "AL-16"),
+    short = client.post_form("/cadastro/alvaras/novo", {**licence_form(plate, "016/2026"),
                              "acima_do_limite_motivo": "decreto"})
     assert short.status_code == 422 and "O motivo precisa ter de 10 a 500" in refusal(short)
     assert written(app) == before
     reason = "Decreto nº 12/2026 amplia a frota para 16 táxis"
     save(client, "/cadastro/alvaras/novo",
-         {**licence_form(plate, "AL-16"), "acima_do_limite_motivo": reason})
+         {**licence_form(plate, "016/2026"), "acima_do_limite_motivo": reason})
     with app.app_context():
-        assert db.session.scalar(select(Licence).filter_by(number="AL-16")) is not None
+        assert db.session.scalar(select(Licence).filter_by(number="016/2026")) is not None
         entry = db.session.scalar(select(AuditEntry).filter_by(action="registry.cap_override"))
         recorded = json.loads(entry.after)
     assert recorded["reason"] == reason and recorded["rule_id"] == "town.fleet_cap"
@@ -150,7 +150,7 @@ def test_the_sixth_taxi_licence_is_within_the_cap_and_shows_no_warning(app, clie
     admin_of(app, client, make, "nortelandia")
     licensed_taxis(app, "nortelandia", 5)
     plate, _ = new_taxi(app, "nortelandia")
-    page = save(client, "/cadastro/alvaras/novo", licence_form(plate, "AL-6"))
+    page = save(client, "/cadastro/alvaras/novo", licence_form(plate, "006/2026"))
     assert limits_card(page) == "" and "Limites da lei" not in page
 
 
