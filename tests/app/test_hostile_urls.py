@@ -120,15 +120,14 @@ def _allowed(access, role: str | None) -> bool:
 @pytest.fixture
 def quick(app, monkeypatch):
     """Limits off for the sweep (each 429 would hide what the view does with the input), and
-    secrets checked against light Argon2 hashes, the holder's code without its 0.5 s floor:
-    the sweep sends a few hundred wrong passwords and codes."""
+    secrets checked against light Argon2 hashes (an unknown username at the suite's own cost),
+    the holder's code without its 0.5 s floor: the sweep sends a few hundred wrong passwords
+    and codes."""
     from argon2 import PasswordHasher
 
-    from inspector.blueprints.auth import routes as auth_routes
     from inspector.blueprints.notifications import holder
 
     light = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1).hash("x")
-    monkeypatch.setattr(auth_routes, "_DUMMY_HASH", light)
     monkeypatch.setattr(holder, "DUMMY_HASH", light)
     app.config["HOLDER_CODE_MIN_SECONDS"] = 0
     was = limiter.enabled

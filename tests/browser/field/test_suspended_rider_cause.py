@@ -4,7 +4,6 @@ moto-taxi's card with the act's cause, as the passenger page words it ("SUSPENSO
 suspension whose effect is the registration's status change (laws/causes.py)."""
 from __future__ import annotations
 
-import json
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -36,7 +35,7 @@ def _suspend_by_act(app, world) -> str:
             municipality_id=rider.municipality_id, origin_key=f"test:suspend:{rider.id}",
             pack_id="tapurah-406-2001", law="Lei 406/2001", rule_id="conduct-phone",
             kind="suspension", target="registration", label=f"Suspensão do registro ({WHY})",
-            offender=f"driver:{rider.id}", driver_id=rider.id, citation=json.dumps(citation),
+            offender=f"driver:{rider.id}", driver_id=rider.id, citation=citation,
             decided_by="supervisor", status=SanctionStatus.CONFIRMED, proposed_at=now,
             decided_at=now, updated_at=now, effect_change_id=change.id))
         rider.status, rider.suspended_until = Status.SUSPENDED, until
