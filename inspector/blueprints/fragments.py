@@ -19,3 +19,9 @@ def page_or_fragment(page_template: str, fragment_template: str, /, status: int 
     response = make_response(render_template(template, **context), status)
     response.vary.add("HX-Request")
     return response
+
+
+def add_routes(bp, routes) -> None:
+    """Register a blueprint's table of (method, rule, view); the endpoint is the view's name."""
+    for method, rule, view in routes:
+        bp.add_url_rule(rule, view_func=view, methods=[method])

@@ -3,6 +3,7 @@ company's copy of a rider's notice. Every URL of the area is in the table below.
 from flask import Blueprint
 
 from inspector.blueprints.documents import copies, routes
+from inspector.blueprints.fragments import add_routes
 
 bp = Blueprint("documents", __name__)
 bp.register_error_handler(429, routes.too_many)  # a small pt-BR page for a rate-limited visitor
@@ -14,5 +15,4 @@ ROUTES = [  # (method, rule, view); the endpoint is the view's name: documents.<
     ("GET", "/revisao/atos/<int:ident>/copia-empresa.pdf", copies.copy_pdf),
     ("POST", "/revisao/atos/<int:ident>/copia-empresa", copies.record_copy),
 ]
-for method, rule, view in ROUTES:
-    bp.add_url_rule(rule, view_func=view, methods=[method])
+add_routes(bp, ROUTES)

@@ -2,6 +2,7 @@
 with its calendar of closures. Every URL of the area is in the table below."""
 from flask import Blueprint
 
+from inspector.blueprints.fragments import add_routes
 from inspector.blueprints.laws import calendar_views, compliance_views, routes
 
 bp = Blueprint("laws", __name__)
@@ -17,5 +18,4 @@ ROUTES = [  # (method, rule, view); the endpoint is the view's name: laws.<name>
     ("POST", "/conformidade/calendario/<int:ident>/remover", calendar_views.remove_closure),
     ("POST", "/conformidade/calendario/ano", calendar_views.set_year),
 ]
-for method, rule, view in ROUTES:
-    bp.add_url_rule(rule, view_func=view, methods=[method])
+add_routes(bp, ROUTES)

@@ -2,6 +2,7 @@
 Every URL of the area is in the table below."""
 from flask import Blueprint
 
+from inspector.blueprints.fragments import add_routes
 from inspector.blueprints.notifications import holder, routes
 
 bp = Blueprint("notifications", __name__)
@@ -22,5 +23,4 @@ ROUTES = [  # (method, rule, view); the endpoint is the view's name: notificatio
     ("POST", "/api/push/notice-subscriptions", holder.holder_subscribe),
     ("DELETE", "/api/push/notice-subscriptions", holder.holder_unsubscribe),
 ]
-for method, rule, view in ROUTES:
-    bp.add_url_rule(rule, view_func=view, methods=[method])
+add_routes(bp, ROUTES)

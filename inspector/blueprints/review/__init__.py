@@ -4,6 +4,7 @@ proposed acts, the acts list and what expires soon. Supervisors and admins, own 
 Every URL of the review is in the table below; each view module only defines functions."""
 from flask import Blueprint
 
+from inspector.blueprints.fragments import add_routes
 from inspector.blueprints.review import actions, fines, grants, photos, routes
 
 bp = Blueprint("review", __name__, url_prefix="/revisao")
@@ -36,5 +37,4 @@ ROUTES = [  # (method, rule, view); the endpoint is the view's name: review.<nam
     ("GET", "/fotos/<int:ident>/ampliar", photos.photo_zoom),
     ("GET", "/vazio", photos.empty),
 ]
-for method, rule, view in ROUTES:
-    bp.add_url_rule(rule, view_func=view, methods=[method])
+add_routes(bp, ROUTES)
