@@ -4,8 +4,6 @@ Tapurah Lei 406/2001 Art. 23 X, at the town's place), books the vistoria in a fr
 sees it booked; axe-core finds no violation on the page before and after."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from sqlalchemy import select
 
@@ -14,26 +12,17 @@ from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import AppointmentStatus, Notice, VistoriaAppointment
 from tests import factories
+from tests.browser.field_helpers import axe_violations
 from tests.support.holder import tapurah_notice
 
 pytestmark = pytest.mark.browser
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def _phone(browser, live_server):
     context = browser.new_context(base_url=live_server.url, locale="pt-BR",
                                   viewport={"width": 360, "height": 740})
-    context.add_init_script(path=str(AXE))
     context.set_default_timeout(20_000)
     return context
-
-
-def _axe(page) -> list[str]:
-    result = page.evaluate("async () => await axe.run(document)")
-    assert len(result["passes"]) > 10, "axe did not run"
-    return [f"{page.url}: {v['id']} ({v['impact']}) at "
-            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:3])
-            for v in result["violations"]]
 
 
 def test_the_holder_reads_how_to_prove_it_and_books_the_vistoria(app, browser, live_server):
@@ -57,7 +46,7 @@ def test_the_holder_reads_how_to_prove_it_and_books_the_vistoria(app, browser, l
         assert proof.get_attribute("data-proof") == "present_vehicle"
         assert "na vistoria periódica (Lei 406/2001, Art. 23, X)" in proof.inner_text()
         assert "Pátio da Secretaria, Av. Brasil, 100" in page.locator("[data-proof-where]").inner_text()
-        problems = _axe(page)
+        problems = axe_violations(page, page.url)
         select_ = page.locator(f"#horario-{vehicle_id}")
         chosen = select_.locator("option").nth(1)
         value, label = chosen.get_attribute("value"), chosen.inner_text()
@@ -68,7 +57,7 @@ def test_the_holder_reads_how_to_prove_it_and_books_the_vistoria(app, browser, l
         day = value.split("@")[1][:10]
         assert f"{day[8:10]}/{day[5:7]}/{day[:4]} às {label[:5]}" in booked.inner_text()
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
-        problems += _axe(page)
+        problems += axe_violations(page, page.url)
         assert problems == []
     finally:
         context.close()

@@ -15,16 +15,13 @@ N = 8
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 
-class Person:
-    """One signed-in browser: its session cookie kept by hand (it is Secure, and the server is
-    plain http) and the form's CSRF token read from a page."""
+class Session:
+    """A client of the real server with its session cookie kept by hand (it is Secure, and the
+    server is plain http)."""
 
-    def __init__(self, base_url: str, username: str):
+    def __init__(self, base_url: str):
         parts = urlsplit(base_url)
         self.host, self.port, self.cookie = parts.hostname, parts.port, ""
-        status, _ = self.post("/entrar", {"username": username, "password": factories.PASSWORD},
-                              token_from="/entrar")
-        assert status == 302, status
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict | None = None) -> tuple[int, str]:
@@ -38,6 +35,17 @@ class Person:
                 self.cookie = value.split(";", 1)[0]
         conn.close()
         return r.status, text
+
+
+
+class Person(Session):
+    """One signed-in browser, the form's CSRF token read from a page."""
+
+    def __init__(self, base_url: str, username: str):
+        super().__init__(base_url)
+        status, _ = self.post("/entrar", {"username": username, "password": factories.PASSWORD},
+                              token_from="/entrar")
+        assert status == 302, status
 
     def token(self, path: str) -> str:
         status, page = self.request("GET", path)

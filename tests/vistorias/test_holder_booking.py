@@ -6,12 +6,11 @@ token. Of two holders booking the last slot at once, one wins (real threaded ser
 SQLite and PostgreSQL, DATABASE_URL)."""
 from __future__ import annotations
 
-import http.client
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime, timedelta
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
 import time_machine
@@ -23,6 +22,7 @@ from inspector.extensions import db
 from inspector.models import AppointmentStatus, AuditEntry, User, Vehicle, VistoriaAppointment
 from inspector.vistorias import holders
 from tests import factories
+from tests.support.concurrent import Session
 from tests.support.push import notice_row
 from tests.support.smtp import SmtpServer
 
@@ -211,27 +211,14 @@ def test_a_town_whose_law_sets_no_vistoria_offers_no_booking(happ):
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 
-class HolderBrowser:
-    """A holder's phone against the real server: its session cookie kept by hand (it is
-    Secure and the server plain http), the notice opened with its code."""
+class HolderBrowser(Session):
+    """A holder's phone against the real server, the notice opened with its code."""
 
     def __init__(self, base_url: str, path: str, code: str):
-        parts = urlsplit(base_url)
-        self.host, self.port, self.cookie, self.path = parts.hostname, parts.port, "", path
+        super().__init__(base_url)
+        self.path = path
         status, _ = self.post(f"/notificacoes/{path}", {"codigo": code})
         assert status == 303, status
-
-    def request(self, method, path, body=None, headers=None):
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-        conn.request(method, path, body=body,
-                     headers=dict(headers or {}) | ({"Cookie": self.cookie} if self.cookie else {}))
-        r = conn.getresponse()
-        text = r.read().decode()
-        for name, value in r.getheaders():
-            if name.lower() == "set-cookie" and value.startswith("inspector_session="):
-                self.cookie = value.split(";", 1)[0]
-        conn.close()
-        return r.status, text
 
     def form(self, data: dict) -> bytes:
         _, page = self.request("GET", f"/notificacoes/{self.path}")
