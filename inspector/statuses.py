@@ -17,6 +17,7 @@ from inspector import audit
 from inspector.errors import Conflict, ValidationFailed
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Permit, Sanction, Status, StatusChange
+from inspector.rules import ActKind
 
 # Below the registry and the legal acts, which both change a status through it.
 STATUS_LABELS = {Status.ACTIVE: "Ativo", Status.SUSPENDED: "Suspenso", Status.REVOKED: "Cassado"}
@@ -86,7 +87,7 @@ def ban_of(driver: Driver):
     stays revoked (Nova Santa Helena Lei 535/2013 Art. 25 V, "impedimento para prestação
     futura do serviço")."""
     return db.session.scalar(
-        select(Sanction).where(Sanction.driver_id == driver.id, Sanction.kind == "ban",
+        select(Sanction).where(Sanction.driver_id == driver.id, Sanction.kind == ActKind.BAN,
                                Sanction.effect_applied_at.is_not(None),
                                Sanction.status.not_in(_VOID))
         .order_by(Sanction.id).limit(1))

@@ -25,7 +25,13 @@ from inspector.identifiers import format_cnpj, format_cpf, format_plate
 # the inspections face loads its evidence module, which registers the HEIF opener for iPhone photos
 from inspector.inspections import driver_told, photo_bytes
 from inspector.models import AUTHORITY_LABELS, HolderKind, Inspection, Municipality, Notice, Photo, Sanction
-from inspector.rules import UNDEFINED, Money, brl
+from inspector.rules import (
+    FINE_KINDS,
+    UNDEFINED,
+    ActKind,
+    Money,
+    brl,
+)
 
 TITLES = {"notice": "NOTIFICAÇÃO", "warning": "ADVERTÊNCIA ESCRITA",
           "infraction_record": "AUTO DE INFRAÇÃO", "decision": "DECISÃO ADMINISTRATIVA"}
@@ -34,7 +40,8 @@ KIND_NAMES = {"notice": "Notificação", "warning": "Advertência escrita",
 SERVICES = {"taxi": "táxi", "mototaxi": "moto-táxi"}
 APPEAL_TO = {"supervisor": "Secretaria competente (supervisão da fiscalização)",
              "mayor": "Prefeito(a) Municipal (Chefe do Poder Executivo)"}
-FIX_KINDS = ("notice", "written_warning", "oral_warning", "daily_fine")  # say what to fix
+# acts whose document says what to fix
+FIX_KINDS = (ActKind.NOTICE, ActKind.WRITTEN_WARNING, ActKind.ORAL_WARNING, ActKind.DAILY_FINE)
 MAX_QUOTE = 2500
 THUMB_PX = 520
 
@@ -221,7 +228,7 @@ def _measure_section(act: Sanction, pack) -> Section:
 
 def _suspension_rows(act: Sanction) -> list[tuple[str, str]]:
     """The period of a suspension, as decided (the pack bounds its length; no law sets it)."""
-    if act.kind == "suspension" and act.suspension_start is None and act.suspension_days \
+    if act.kind == ActKind.SUSPENSION and act.suspension_start is None and act.suspension_days \
             and act.notified_at is None and act.decided_at is not None:
         days = act.suspension_days
         if act.appeal_suspensive is True:
@@ -232,7 +239,7 @@ def _suspension_rows(act: Sanction) -> list[tuple[str, str]]:
         return [("Período da suspensão", f"{days} dias, a contar do recebimento deste "
                                          "documento; ao fim do período o cadastro volta "
                                          "automaticamente à situação anterior")]
-    if act.kind != "suspension" or act.suspension_start is None:
+    if act.kind != ActKind.SUSPENSION or act.suspension_start is None:
         return []
     span = (f"suspenso de {day(act.suspension_start)} a {day(act.suspension_end)} "
             f"({act.suspension_days} dias)")
@@ -292,7 +299,7 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
 
 
 def _amount_section(act: Sanction) -> Section | None:
-    if act.amount_unit is None and act.kind not in ("fine", "daily_fine") \
+    if act.amount_unit is None and act.kind not in FINE_KINDS \
             and act.amount_decree_key is None:
         return None
     m = _money(act)

@@ -20,7 +20,13 @@ from inspector.documents.copies import copy_of, make_copy
 from inspector.documents.drawing import notice_sheet, render_notice_pdf, town_of
 from inspector.documents.pdf import Sheet
 from inspector.extensions import db
-from inspector.models import Municipality, Notice, NoticeDocument, SanctionStatus
+from inspector.models import (
+    DECIDED,
+    Municipality,
+    Notice,
+    NoticeDocument,
+    SanctionStatus,
+)
 
 PUBLIC_STATUS = {
     SanctionStatus.PROPOSED: "Em análise",
@@ -108,7 +114,7 @@ def appeal_window_note(act, today: date | None = None) -> str | None:
     "com efeito suspensível"): 'Prazo de recurso aberto até dd/mm/aaaa (o recurso tem efeito
     suspensivo)'; None for any other act or once the window closed or an appeal was filed."""
     if act.appeal_suspensive is not True or act.suspended or \
-            act.status not in (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED):
+            act.status not in DECIDED:
         return None
     if act.appeal_until is None:   # decided, not yet delivered: the window has not opened
         if act.appeal_days and act.notified_at is None and act.decided_at is not None:

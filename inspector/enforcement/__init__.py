@@ -72,7 +72,6 @@ from inspector.enforcement.payments import (
     reverse_payment,
 )
 from inspector.enforcement.payments import STATES as PAYMENT_STATES
-from inspector.enforcement.payments import VOID as VOID_STATUSES
 from inspector.enforcement.pending import on_inspection_complete, propose_pending
 from inspector.enforcement.propose import (
     comply_from_reinspection,
@@ -119,7 +118,7 @@ from inspector.enforcement.tick import TickReport, tick
 __all__ = [
     "AlreadyReversed", "AmendOption", "Choice", "Conflict", "Deadlines", "Decision", "FILERS", "LIST_GROUPS",
     "NotAllowed", "OFFICE_MEANS", "PAYMENT_STATES", "QueuePage", "QueueRow", "RUNNING_NOTE",
-    "ReviewState", "TickReport", "VOID_STATUSES", "acts_list", "acts_of", "agents", "amend",
+    "ReviewState", "TickReport", "acts_list", "acts_of", "agents", "amend",
     "amend_options", "balance", "balance_of", "can_file", "check_access_code", "choices", "choose",
     "comment_inspection", "comply_from_reinspection", "confirm", "counting_of",
     "deadline_rule", "deadline_soon", "deadlines", "decide_appeal", "due_of", "end_of_day",

@@ -38,14 +38,20 @@ from inspector.models import (
     StatusChange,
 )
 from inspector.passwords import password_hasher
-from inspector.rules import decree_label, money
+from inspector.rules import (
+    FINE_KINDS,
+    ActKind,
+    decree_label,
+    money,
+)
 from inspector.statuses import KINDS
 
 # Which document carries an act to the offender (oral warnings and requests to other
 # authorities have none).
-DOCUMENTS = {"notice": "notice", "written_warning": "warning", "fine": "infraction_record",
-             "daily_fine": "infraction_record", "suspension": "decision",
-             "revocation": "decision", "suspension_or_revocation": "decision", "ban": "decision"}
+DOCUMENTS = {ActKind.NOTICE: "notice", ActKind.WRITTEN_WARNING: "warning",
+             ActKind.FINE: "infraction_record", ActKind.DAILY_FINE: "infraction_record",
+             ActKind.SUSPENSION: "decision", ActKind.REVOCATION: "decision",
+             ActKind.SUSPENSION_OR_REVOCATION: "decision", ActKind.BAN: "decision"}
 PREFIXES = {"notice": "NOT", "warning": "ADV", "infraction_record": "AI", "decision": "DEC"}
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud over the phone
 
@@ -142,7 +148,7 @@ def _signature_sha(insp: Inspection | None) -> str | None:
 # --- the fine -------------------------------------------------------------------------------------
 def open_fine(act: Sanction, now: datetime) -> Fine | None:
     """The Fine row of a decided fine or daily fine (amounts as decided, BRL on the day)."""
-    if act.kind not in ("fine", "daily_fine"):
+    if act.kind not in FINE_KINDS:
         return None
     found = db.session.scalar(select(Fine).where(Fine.sanction_id == act.id))
     if found is not None:
@@ -199,7 +205,7 @@ def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
                              + (f"{period[0].upper()}{period[1:]}. " if period else "")
                              + f"Ato nº {act.id}.", actor, until=act.suspension_end, act=act)
         act.effect_change_id = change.id
-    elif act.kind == "suspension":   # already suspended: by another act (extended) or by hand
+    elif act.kind == ActKind.SUSPENSION:   # already suspended: by another act (extended) or by hand
         suspensions.refresh_until(subject, actor=actor, act=act)
     event("registry_effect", town_id=act.municipality_id, now=now, actor=actor, act=act,
           message=f"Cadastro atualizado: {act.kind_label.lower()} ({act.target}).",
@@ -209,7 +215,7 @@ def apply_effect(act: Sanction, now: datetime, *, actor=None) -> bool:
 
 def revert_effect(act: Sanction, now: datetime, reason: str, *, actor=None) -> bool:
     """Undo a suspension or revocation this act made (its appeal was upheld)."""
-    if act.kind == "suspension":
+    if act.kind == ActKind.SUSPENSION:
         return _end_suspension(act, now, reason, actor)
     subject = effect_subject(act)
     if act.effect_applied_at is None or subject is None or \
@@ -303,10 +309,10 @@ def propose_removal(act: Sanction, pack: rules.RulePack, missed_at: datetime, no
     the rider, notified three times, is still not complying, so the request to remove the
     rider is proposed (Tapurah Art. 27 III, as the product owner reads it; never together with
     the third notice itself). Only where the pack has a removal request; idempotent."""
-    measure = next((m for s in pack.ladder for m in s.measures if m.kind == "removal_request"),
+    measure = next((m for s in pack.ladder for m in s.measures if m.kind == ActKind.REMOVAL_REQUEST),
                    None)
     key = f"removal:{act.id}"
-    if measure is None or act.kind != "notice" or (act.occurrence or 1) < REMOVAL_AFTER or \
+    if measure is None or act.kind != ActKind.NOTICE or (act.occurrence or 1) < REMOVAL_AFTER or \
             db.session.scalar(select(Sanction.id).where(Sanction.origin_key == key)):
         return None
     number = act.notice.number if act.notice is not None else f"ato {act.id}"

@@ -27,12 +27,19 @@ from inspector.enforcement.propose import repropose_later
 from inspector.enforcement.suspensions import period_text, replan_after_refused_appeal
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Appeal, AppealStatus, Role, Sanction, SanctionStatus
+from inspector.models import (
+    APPEALABLE,
+    TERMINAL,
+    Appeal,
+    AppealStatus,
+    Role,
+    Sanction,
+    SanctionStatus,
+)
 from inspector.rules import fmt_date
 
 FILERS = {"holder": "Titular da permissão", "driver": "Condutor", "company": "Empresa",
           "other": "Procurador(a) / outro"}
-APPEALABLE = lifecycle.APPEALABLE
 
 
 
@@ -162,7 +169,7 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
     if accepted:
         _void(act, now, user, f"Recurso provido: {body}")
         children = db.session.scalars(select(Sanction).where(
-            Sanction.parent_id == act.id, Sanction.status.not_in(lifecycle.TERMINAL))).all()
+            Sanction.parent_id == act.id, Sanction.status.not_in(TERMINAL))).all()
         for child in children:
             voided = lifecycle.move(child, "void_with_parent", now=now, actor=user,
                                     values={"suspended": False})

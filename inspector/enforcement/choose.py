@@ -34,7 +34,11 @@ from inspector.models import (
     Sanction,
     SanctionStatus,
 )
-from inspector.rules import NoSanction, RulesError
+from inspector.rules import (
+    ActKind,
+    NoSanction,
+    RulesError,
+)
 
 # Findings the supervisor records (the street cannot): they need a failed item.
 SUPERVISOR_FINDINGS = ("holder.employer_inaction", "infraction.grave", "inquiry.concluded")
@@ -133,7 +137,7 @@ def choices(insp: Inspection) -> list[Choice]:
                       tuple(m.citation.as_dict() for m in ms),
                       max((m.decided_by for m in ms), key=("agent", "supervisor", "mayor").index),
                       why, breach)
-        if any(m.kind == "suspension_or_revocation" for m in ms):
+        if any(m.kind == ActKind.SUSPENSION_OR_REVOCATION for m in ms):
             out += [Choice(f"{o.id}:{k}", o.id, rule_id, f"{NARROWED[k]} — {o.label}",
                            base.measures, base.citations, base.decided_by, why, breach, k)
                     for k in NARROWED]

@@ -18,7 +18,10 @@ from inspector.clock import aware, utc
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
 from inspector.models import EnforcementEvent, Holder, Municipality, Role, Sanction
-from inspector.rules import Measure
+from inspector.rules import (
+    ActKind,
+    Measure,
+)
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +214,7 @@ def act_state(act: Sanction) -> dict:
     if act.deadline_granted_by:   # Tapurah Art. 19: who granted how many days, and why
         out |= {"deadline_days": act.deadline_days, "deadline_granted_by": act.deadline_granted_by,
                 "deadline_grant_reason": act.deadline_grant_reason}
-    if act.kind == "suspension":
+    if act.kind == ActKind.SUSPENSION:
         out |= {"suspension_days": act.suspension_days, "suspension_start": act.suspension_start,
                 "suspension_end": act.suspension_end}
     return out

@@ -25,12 +25,23 @@ from inspector.enforcement import lifecycle, suspensions
 from inspector.enforcement.common import act_state
 from inspector.extensions import db
 from inspector.laws import calendar_for
-from inspector.models import Municipality, Sanction, SanctionStatus
-from inspector.rules import DEFAULT_COUNTING, Counting, TownCalendar, deadline_days, deadline_hours
+from inspector.models import (
+    ANY_LIVE,
+    COMPLIANCE_OVER,
+    Municipality,
+    Sanction,
+)
+from inspector.rules import (
+    DEFAULT_COUNTING,
+    ActKind,
+    Counting,
+    TownCalendar,
+    deadline_days,
+    deadline_hours,
+)
 
 # acts whose deadlines may still be running (not voided, not rejected): a street notice is
 # notified, its time running, while the supervisor has still to confirm it
-_LIVE = lifecycle.ANY_LIVE
 
 
 def counting_of(act: Sanction) -> Counting:
@@ -77,7 +88,7 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
     acts = db.session.scalars(
         select(Sanction).where(
             Sanction.municipality_id == town_id, Sanction.notified_at.is_not(None),
-            Sanction.status.in_(_LIVE),
+            Sanction.status.in_(ANY_LIVE),
             or_(Sanction.appeal_until >= today,
                 (Sanction.deadline_days.is_not(None)) & (Sanction.deadline_at > utc(now))))
         .order_by(Sanction.id).with_for_update()).all()
@@ -97,7 +108,7 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
                 act.appeal_until, act.appeal_explain = d.last_day, d.explain()
         if act.deadline_days is not None and act.deadline_hours is None \
                 and act.deadline_at is not None and utc(act.deadline_at) > utc(now) \
-                and act.status not in (SanctionStatus.COMPLIED, SanctionStatus.CLOSED):
+                and act.status not in COMPLIANCE_OVER:
             d = _count(act, start, act.deadline_days, cal, moves=False)
             new_at = end_of_day(town, d.last_day)
             if new_at > utc(act.deadline_at):
@@ -108,7 +119,7 @@ def move_for_closure(town_id: int, closure_day: date, now: datetime, *, actor=No
                     act.notice.deadline_at = new_at
         if not changes:
             continue
-        if act.kind == "suspension" and act.effect_applied_at is None \
+        if act.kind == ActKind.SUSPENSION and act.effect_applied_at is None \
                 and act.appeal_suspensive is True and act.suspension_start is not None:
             suspensions.plan_on_decision(act)   # it starts the day after the (moved) window
         lifecycle.move(act, "move_deadline", now=now, actor=actor, before=before).done(

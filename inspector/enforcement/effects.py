@@ -6,11 +6,13 @@ from __future__ import annotations
 from inspector import statuses
 from inspector.extensions import db
 from inspector.models import Driver, Licence, Permit, Sanction, Status, StatusChange
+from inspector.rules import ActKind
 
 # A ban ("impedimento para prestação futura do serviço", Nova Santa Helena Lei 535/2013 Art. 25
 # V) ends the driver's registration and keeps it ended: registry.change_status refuses to
 # reactivate it (statuses.ban_of).
-EFFECTS = {"suspension": Status.SUSPENDED, "revocation": Status.REVOKED, "ban": Status.REVOKED}
+EFFECTS = {ActKind.SUSPENSION: Status.SUSPENDED, ActKind.REVOCATION: Status.REVOKED,
+           ActKind.BAN: Status.REVOKED}
 
 
 def effect_subject(act: Sanction):

@@ -32,32 +32,24 @@ from inspector.clock import town_moment, utc
 from inspector.enforcement import common
 from inspector.errors import Conflict  # a ValidationFailed: the act's card shows it (409)
 from inspector.extensions import db
-from inspector.models import AWAITS_DELIVERY, EFFECTIVE, AuditEntry, Sanction, SanctionStatus, User
+from inspector.models import (
+    ANY_LIVE,
+    APPEALABLE,
+    AWAITS_DELIVERY,
+    CLOSABLE,
+    ENFORCEABLE,
+    LIVE,
+    OPEN,
+    PENDING,
+    TERMINAL,
+    VOID,
+    AuditEntry,
+    Sanction,
+    SanctionStatus,
+    User,
+)
 
 S = SanctionStatus
-
-# --- named status sets (the one definition) -----------------------------------------------------
-PENDING = (S.PROPOSED,)
-# decided, in force, a document that may still wait for its delivery
-AWAITS_DELIVERY = AWAITS_DELIVERY   # (confirmed, amended): the model's `awaiting_delivery`
-# decided and standing: a deadline may still run, a notice still be complied with
-OPEN = (S.CONFIRMED, S.AMENDED, S.APPEALED, S.APPEAL_REFUSED, S.CONVERTED_TO_DAILY_FINE)
-# with effect: counts in the offender's history (the models' EFFECTIVE)
-DECIDED = EFFECTIVE
-# followed by the tick: deadlines, appeal windows, effects
-LIVE = (S.CONFIRMED, S.AMENDED, S.APPEALED, S.APPEAL_REFUSED, S.CONVERTED_TO_DAILY_FINE,
-        S.COMPLIED)
-# nothing to pay, no effect: never decided, rejected, or voided by an appeal
-VOID = (S.PROPOSED, S.REJECTED, S.APPEAL_ACCEPTED)
-# an appeal may be recorded against it
-APPEALABLE = (S.CONFIRMED, S.AMENDED, S.COMPLIED, S.CONVERTED_TO_DAILY_FINE, S.CLOSED)
-# a missed deadline turns it into a daily fine
-CONVERTIBLE = (S.CONFIRMED, S.AMENDED, S.APPEALED, S.APPEAL_REFUSED)
-# the tick closes it once its appeal window is over and nothing is left to follow
-CLOSABLE = (S.CONFIRMED, S.AMENDED, S.APPEAL_REFUSED, S.COMPLIED)
-# no way out: the act has no effect, for good
-TERMINAL = (S.REJECTED, S.APPEAL_ACCEPTED)
-ANY_LIVE = tuple(s for s in S if s not in TERMINAL)
 
 REVIEW = "supervisão (ou administração)"
 MAYOR = "prefeito (registrado pela administração)"
@@ -115,10 +107,9 @@ TRANSITIONS: tuple[Transition, ...] = (
                "sanction_appeal_accepted"),
     Transition("appeal_refuse", (S.APPEALED,), S.APPEAL_REFUSED, OFFICE + "; " + MAYOR,
                "sanction_appeal_refused", happened="appeal_decided", tell="appeal_decided"),
-    Transition("convert", (S.CONFIRMED, S.AMENDED, S.APPEAL_REFUSED), S.CONVERTED_TO_DAILY_FINE,
+    Transition("convert", ENFORCEABLE, S.CONVERTED_TO_DAILY_FINE,
                SYSTEM, "sanction_converted", happened="converted"),
-    Transition("convert", tuple(s for s in ANY_LIVE if s not in (S.CONFIRMED, S.AMENDED,
-                                                                 S.APPEAL_REFUSED)),
+    Transition("convert", tuple(s for s in ANY_LIVE if s not in ENFORCEABLE),
                None, SYSTEM, "sanction_converted", happened="converted"),
     Transition("comply", OPEN, S.COMPLIED, SYSTEM + "; " + REVIEW, "sanction_complied",
                "dado como cumprido", happened="complied", tell="act_complied"),
@@ -320,6 +311,5 @@ def replay(entries: Iterable[AuditEntry]) -> OutOfOrder | None:
     return None
 
 
-__all__ = ["ANY_LIVE", "APPEALABLE", "AWAITS_DELIVERY", "CLOSABLE", "CONVERTIBLE", "Conflict",
-           "DECIDED", "LIVE", "OPEN", "OutOfOrder", "PENDING", "Step", "TERMINAL", "TRANSITIONS",
-           "Transition", "VOID", "born", "claim", "conflict", "find", "lock", "move", "replay"]
+__all__ = ["Conflict", "OutOfOrder", "Step", "TRANSITIONS", "Transition", "born", "claim", "conflict",
+           "find", "lock", "move", "replay"]

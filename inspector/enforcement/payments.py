@@ -26,13 +26,18 @@ from inspector.enforcement.common import NotAllowed, event, require_role, town_o
 from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
-from inspector.models import Fine, FinePayment, Role, Sanction
+from inspector.models import (
+    VOID,
+    Fine,
+    FinePayment,
+    Role,
+    Sanction,
+)
 from inspector.rules import brl, fmt_date
 
 STATES = {"open": "em aberto", "partial": "paga parcialmente", "paid": "quitada",
           "void": "anulada", "undefined": "valor em reais não definido",
           "none": "nada a pagar"}
-VOID = lifecycle.VOID
 RUNNING_NOTE = ("A multa diária continua correndo, dia a dia, até que nova vistoria constate "
                 "o reparo; registrar um pagamento não interrompe a contagem.")
 _RECEIPT = re.compile(r"^[A-Z0-9][A-Z0-9./\-]{2,39}$")

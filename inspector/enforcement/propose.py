@@ -28,6 +28,7 @@ from inspector.extensions import db
 from inspector.inspections import driver_told, grant_told
 from inspector.models import (
     EFFECTIVE,
+    OPEN,
     Appeal,
     AppealStatus,
     Credential,
@@ -45,7 +46,12 @@ from inspector.models import (
     Status,
     Vehicle,
 )
-from inspector.rules import NoSanction, PriorSanction, RulesError
+from inspector.rules import (
+    ActKind,
+    NoSanction,
+    PriorSanction,
+    RulesError,
+)
 
 SUBJECT_OF_TARGET = {"driver": "driver", "registration": "driver", "holder": "holder",
                      "company": "holder", "permit": "holder", "licence": "vehicle",
@@ -56,8 +62,7 @@ DEADLINE_KINDS = ("notice", "written_warning", "oral_warning")
 # signature (Nortelândia 030 Art. 16 § 2º: the company's appeal counts "a partir da
 # intimação" of the company; Tapurah 406 Art. 27 I: the rider signs, the company gets a copy).
 SIGNER_TARGETS = ("driver", "registration")
-NARROWED = {"suspension": "Suspensão", "revocation": "Cassação"}
-OPEN_NOTICE = lifecycle.OPEN
+NARROWED = {ActKind.SUSPENSION: "Suspensão", ActKind.REVOCATION: "Cassação"}
 
 
 @dataclass(frozen=True)
@@ -246,7 +251,7 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
     for i, m in enumerate(p.measures):
         key = f"{key_base}:{i}" + (f":v{version}" if version else "")
         kind, label = m.kind, m.label
-        if narrow and kind == "suspension_or_revocation":
+        if narrow and kind == ActKind.SUSPENSION_OR_REVOCATION:
             kind, label = narrow, f"{NARROWED[narrow]} — {m.label}"
         if db.session.scalar(select(Sanction.id).where(Sanction.origin_key == key)):
             continue
@@ -354,7 +359,7 @@ def comply_from_reinspection(insp: Inspection, now: datetime) -> list[Sanction]:
                Sanction.vehicle_id == insp.vehicle_id, Sanction.rule_id.in_(ok),
                # a notice still waiting for its delivery (delivery.py) is complied with too
                or_(Sanction.deadline_at.is_not(None), Sanction.deadline_hours.is_not(None),
-                   Sanction.deadline_days.is_not(None)), Sanction.status.in_(OPEN_NOTICE),
+                   Sanction.deadline_days.is_not(None)), Sanction.status.in_(OPEN),
                Sanction.parent_id.is_(None), Sanction.inspection_id != insp.id,
                Inspection.finished_at < insp.finished_at)
         .order_by(Sanction.id).with_for_update()).all()

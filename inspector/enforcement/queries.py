@@ -10,11 +10,13 @@ from sqlalchemy.orm import selectinload
 
 from inspector import clock
 from inspector.clock import aware, town_day, utc
-from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import check_access_code, fmt_moment, normalise_code
 from inspector.enforcement.pricing import shown
 from inspector.extensions import db
 from inspector.models import (
+    CONCLUDED,
+    CONVERTIBLE,
+    DECIDED,
     EFFECTIVE,
     Appeal,
     AppealStatus,
@@ -34,17 +36,13 @@ from inspector.models import (
 )
 from inspector.rules import Money
 
-OPEN_DEADLINE = lifecycle.CONVERTIBLE   # a deadline still running
-DECIDED = lifecycle.DECIDED
-
 # Groups of statuses the acts list filters by (the dashboard's columns): key -> label, statuses
 LIST_GROUPS = {
     "decided": ("Decididos (confirmados ou alterados)",
-                lifecycle.AWAITS_DELIVERY),
+                DECIDED),
     "effective": ("Em vigor ou cumpridos (não anulados)", EFFECTIVE),
     "other": ("Rejeitados, encerrados ou com recurso decidido",
-              (SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED,
-               SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)),
+              CONCLUDED),
 }
 
 
@@ -275,12 +273,12 @@ def deadlines(town_id: int, now: datetime, days: int = 7) -> Deadlines:
     base = select(Sanction).where(Sanction.municipality_id == town_id)
     out.notices = list(db.session.scalars(
         base.where(Sanction.deadline_at.is_not(None), Sanction.deadline_at <= now +
-                   timedelta(days=days), Sanction.status.in_(OPEN_DEADLINE))
+                   timedelta(days=days), Sanction.status.in_(CONVERTIBLE))
         .order_by(Sanction.deadline_at)))
     out.appeal_windows = list(db.session.scalars(
         base.where(Sanction.appeal_until.is_not(None), Sanction.appeal_until >= today,
                    Sanction.appeal_until <= today + timedelta(days=days),
-                   Sanction.status.in_(DECIDED), Sanction.status != SanctionStatus.APPEALED)
+                   Sanction.status.in_(EFFECTIVE), Sanction.status != SanctionStatus.APPEALED)
         .order_by(Sanction.appeal_until, Sanction.id)))
     out.awaiting_delivery = list(db.session.scalars(
         base.where(Sanction.awaiting_delivery).order_by(Sanction.decided_at, Sanction.id)))
@@ -293,7 +291,7 @@ def deadlines(town_id: int, now: datetime, days: int = 7) -> Deadlines:
     out.daily_fines = list(db.session.scalars(
         base.join(Fine, Fine.sanction_id == Sanction.id)
         .where(Fine.per == "day", Fine.stopped_at.is_(None),
-               Sanction.status.in_(DECIDED)).order_by(Fine.daily_start_at)))
+               Sanction.status.in_(EFFECTIVE)).order_by(Fine.daily_start_at)))
     return out
 
 
@@ -302,7 +300,7 @@ def deadline_soon(town_id: int | None, now: datetime, within: timedelta) -> list
     q = select(Sanction).where(Sanction.deadline_at.is_not(None),
                                Sanction.deadline_at > utc(now),
                                Sanction.deadline_at <= utc(now) + within,
-                               Sanction.status.in_(OPEN_DEADLINE))
+                               Sanction.status.in_(CONVERTIBLE))
     if town_id is not None:
         q = q.where(Sanction.municipality_id == town_id)
     return list(db.session.scalars(q.order_by(Sanction.deadline_at)))

@@ -40,7 +40,14 @@ from inspector.models import (
     Sanction,
     SanctionStatus,
 )
-from inspector.rules import Amount, Appeal, decree_label, money, unit_value
+from inspector.rules import (
+    ActKind,
+    Amount,
+    Appeal,
+    decree_label,
+    money,
+    unit_value,
+)
 
 REVIEWERS = (Role.SUPERVISOR, Role.ADMIN)
 
@@ -99,9 +106,9 @@ def amend_options(act: Sanction) -> list[AmendOption]:
             if m is None or m.automatic:
                 continue
             variants = [(f"{prefix}:{i}", m.kind, m.label)]
-            if m.kind == "suspension_or_revocation":
-                variants = [(f"{prefix}:{i}:suspension", "suspension", f"Suspensão — {m.label}"),
-                            (f"{prefix}:{i}:revocation", "revocation", f"Cassação — {m.label}")]
+            if m.kind == ActKind.SUSPENSION_OR_REVOCATION:
+                variants = [(f"{prefix}:{i}:suspension", ActKind.SUSPENSION, f"Suspensão — {m.label}"),
+                            (f"{prefix}:{i}:revocation", ActKind.REVOCATION, f"Cassação — {m.label}")]
             for key, kind, label in variants:
                 if (kind, m.target, label) in seen:
                     continue
@@ -197,7 +204,7 @@ def _not_forwarded(act: Sanction) -> None:
 
 
 def _not_open_choice(act: Sanction) -> None:
-    if act.kind == "suspension_or_revocation":
+    if act.kind == ActKind.SUSPENSION_OR_REVOCATION:
         raise ValidationFailed({"kind": "Escolha entre suspensão e cassação (use “Alterar”)."})
 
 
@@ -251,7 +258,7 @@ def _change(act: Sanction, option: str | None, amount, days=None) -> None:
     value = _amount(amount, bound, required=act.amount is None and act.amount_max is not None)
     if value is not None:
         _set_amount(act, value)
-    elif not option and (days in (None, "") or act.kind != "suspension"):
+    elif not option and (days in (None, "") or act.kind != ActKind.SUSPENSION):
         raise ValidationFailed({"option": "Nada foi alterado: escolha outra medida, valor ou "
                                           "duração da suspensão."})
     suspensions.set_days(act, days)

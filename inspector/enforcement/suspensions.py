@@ -29,10 +29,22 @@ from inspector.enforcement.common import pack_of, town_of
 from inspector.enforcement.effects import effect_subject, set_status
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
-from inspector.models import Driver, Licence, Municipality, Permit, Sanction, Status, StatusChange
-from inspector.rules import SuspensionBounds
+from inspector.models import (
+    TERMINAL,
+    VOID,
+    Driver,
+    Licence,
+    Municipality,
+    Permit,
+    Sanction,
+    Status,
+    StatusChange,
+)
+from inspector.rules import (
+    ActKind,
+    SuspensionBounds,
+)
 
-VOID = lifecycle.VOID
 _COLUMN = {Driver: "driver_id", Permit: "permit_id", Licence: "licence_id"}
 _TARGETS = {Driver: ("registration", "driver"), Permit: ("permit",), Licence: ("licence",)}
 _KIND = {Driver: "driver", Permit: "permit", Licence: "licence"}
@@ -58,7 +70,7 @@ def bounds_text(b: SuspensionBounds) -> str:
 def days_for(act: Sanction, raw) -> int | None:
     """The length a decision gives the act: typed, else the one already set, else the pack's
     default; None when the act is not a suspension. ValidationFailed outside the bounds."""
-    if act.kind != "suspension":
+    if act.kind != ActKind.SUSPENSION:
         return None
     b = bounds(act)
     if b is None:
@@ -94,7 +106,7 @@ def plan(act: Sanction, start: date) -> None:
 def plan_on_decision(act: Sanction) -> None:
     """When a decided suspension runs: from the day it is notified, or, where the appeal
     suspends it, from the day after the last day to appeal."""
-    if act.kind != "suspension" or act.notified_at is None:
+    if act.kind != ActKind.SUSPENSION or act.notified_at is None:
         return
     if act.appeal_suspensive is True and act.appeal_until is not None:
         plan(act, act.appeal_until + timedelta(days=1))
@@ -104,19 +116,19 @@ def plan_on_decision(act: Sanction) -> None:
 
 def replan_after_refused_appeal(act: Sanction, now: datetime, held: bool) -> None:
     """A suspensive appeal held the suspension and was refused: it runs whole from today."""
-    if act.kind == "suspension" and held and act.effect_applied_at is None:
+    if act.kind == ActKind.SUSPENSION and held and act.effect_applied_at is None:
         plan(act, town_day(town_of(act), now))
 
 
 def ensure_period(act: Sanction, now: datetime) -> None:
     """A suspension applied without a planned period (e.g. by the law itself) starts today."""
-    if act.kind == "suspension" and act.suspension_start is None:
+    if act.kind == ActKind.SUSPENSION and act.suspension_start is None:
         plan(act, town_day(town_of(act), now))
 
 
 def period_text(act: Sanction) -> str:
     """"suspenso de dd/mm/aaaa a dd/mm/aaaa (30 dias)", "" when there is no period."""
-    if act.kind != "suspension" or act.suspension_start is None:
+    if act.kind != ActKind.SUSPENSION or act.suspension_start is None:
         return ""
     return (f"suspenso de {fmt(act.suspension_start)} a {fmt(act.suspension_end)} "
             f"({act.suspension_days} dias)")
@@ -125,11 +137,11 @@ def period_text(act: Sanction) -> str:
 def situation_text(act: Sanction) -> str:
     """The period and where it stands, for the holder's page ("" when there is none)."""
     period = period_text(act)
-    if not period and act.kind == "suspension" and act.awaiting_delivery and act.suspension_days:
+    if not period and act.kind == ActKind.SUSPENSION and act.awaiting_delivery and act.suspension_days:
         return f"{act.suspension_days} dias, a contar da entrega deste documento"
     if not period:
         return ""
-    if act.status in lifecycle.TERMINAL:
+    if act.status in TERMINAL:
         return f"{period}: anulada"
     if act.effect_lifted_at is not None:
         return f"{period}; encerrada"
@@ -149,7 +161,7 @@ def acts_on(subject) -> list[Sanction]:
     column = getattr(Sanction, _COLUMN[type(subject)])
     return list(db.session.scalars(select(Sanction).where(
         column == subject.id, Sanction.target.in_(_TARGETS[type(subject)]),
-        Sanction.kind == "suspension", Sanction.effect_applied_at.is_not(None))
+        Sanction.kind == ActKind.SUSPENSION, Sanction.effect_applied_at.is_not(None))
         .order_by(Sanction.id)))
 
 
@@ -229,7 +241,7 @@ def lift_due(now: datetime) -> list[int]:
     # a suspension's last day ends on its own town's clock (municipalities.timezone)
     today = {t.id: town_day(t, now) for t in db.session.scalars(select(Municipality))}
     due = [a for a in db.session.scalars(select(Sanction).where(
-        Sanction.kind == "suspension", Sanction.effect_applied_at.is_not(None),
+        Sanction.kind == ActKind.SUSPENSION, Sanction.effect_applied_at.is_not(None),
         Sanction.effect_lifted_at.is_(None),
         Sanction.suspension_end < max(today.values(), default=date.min),
         Sanction.status.not_in(VOID))

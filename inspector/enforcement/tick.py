@@ -51,6 +51,10 @@ from inspector.enforcement.pending import propose_pending
 from inspector.enforcement.suspensions import lift_due
 from inspector.extensions import db, insert_once
 from inspector.models import (
+    CLOSABLE,
+    CONVERTIBLE,
+    ENFORCEABLE,
+    LIVE,
     Appeal,
     AppealStatus,
     Driver,
@@ -65,8 +69,6 @@ from inspector.models import (
     TickState,
     Vehicle,
 )
-
-CONVERTIBLE, LIVE, CLOSABLE = lifecycle.CONVERTIBLE, lifecycle.LIVE, lifecycle.CLOSABLE
 
 
 @dataclass
@@ -180,9 +182,7 @@ def _remind(now: datetime, report: TickReport) -> None:
     soon = db.session.scalars(
         select(Sanction).where(Sanction.deadline_at.is_not(None), Sanction.deadline_at > now,
                                Sanction.deadline_at <= now + REMIND_BEFORE,
-                               Sanction.status.in_((SanctionStatus.CONFIRMED,
-                                                    SanctionStatus.AMENDED,
-                                                    SanctionStatus.APPEAL_REFUSED)),
+                               Sanction.status.in_(ENFORCEABLE),
                                Sanction.suspended.is_(False))
         .order_by(Sanction.id)).all()
     for act in soon:

@@ -16,11 +16,15 @@ from sqlalchemy import select
 
 from inspector.clock import aware
 from inspector.extensions import db
-from inspector.models import KIND_LABELS, InspectionItem, Notice, Sanction, SanctionStatus
+from inspector.models import (
+    KIND_LABELS,
+    OPEN,
+    InspectionItem,
+    Notice,
+    Sanction,
+    SanctionStatus,
+)
 
-OPEN = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED,
-        SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,
-        SanctionStatus.APPEAL_REFUSED)
 # the pack's measure target -> whose card shows the act besides its vehicle's
 CONCERNS = {"driver": "driver", "registration": "driver", "holder": "holder",
             "company": "holder", "permit": "holder"}
@@ -86,4 +90,4 @@ def open_notices(town_id: int, act_ids: set[int] | None = None) -> tuple[list[di
     return [notice_json(r) for r in rows], [i for i in ordered if i not in found]
 
 
-__all__ = ["OPEN", "notice_json", "open_notices"]
+__all__ = ["notice_json", "open_notices"]

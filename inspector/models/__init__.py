@@ -12,13 +12,27 @@ from inspector.models.credentials import (
 )
 from inspector.models.documents import NoticeDocument
 from inspector.models.enforcement import (
+    ANY_LIVE,
+    APPEALABLE,
     AUTHORITY_LABELS,
     AWAITS_DELIVERY,
+    CLOSABLE,
+    COMPLIANCE_OVER,
+    CONCLUDED,
+    CONVERTIBLE,
     COPY_MEANS,
+    DECIDED,
     DELIVERY_MEANS,
     EFFECTIVE,
+    ENFORCEABLE,
     KIND_LABELS,
+    LIVE,
+    OPEN,
+    PENDING,
+    SETTLED,
     STATUS_LABELS,
+    TERMINAL,
+    VOID,
     Appeal,
     AppealStatus,
     EnforcementEvent,
@@ -100,5 +114,8 @@ __all__ += ["FleetStandingDay"]
 # the acts' labels and states, and the company's copy, for the areas that show or count acts
 __all__ += ["AUTHORITY_LABELS", "COPY_MEANS", "DELIVERY_MEANS", "EFFECTIVE", "KIND_LABELS", "STATUS_LABELS",
             "NoticeCompanyCopy"]
+# the named sets of an act's statuses
+__all__ += ["ANY_LIVE", "APPEALABLE", "CLOSABLE", "COMPLIANCE_OVER", "CONCLUDED", "CONVERTIBLE", "DECIDED",
+            "ENFORCEABLE", "LIVE", "OPEN", "PENDING", "SETTLED", "TERMINAL", "VOID"]
 __all__ += ["AppointmentStatus", "InspectionKind", "Vistoria", "VistoriaAppointment",
             "VistoriaPlace", "VistoriaReminder", "VistoriaResult", "VistoriaSettings"]

@@ -37,6 +37,7 @@ from sqlalchemy.orm import Mapped, deferred, mapped_column, relationship
 
 from inspector.extensions import db
 from inspector.models.registry import JSON_VALUE, TownScoped, _enum
+from inspector.rules import ActKind
 
 
 class SanctionStatus(str, enum.Enum):
@@ -63,12 +64,40 @@ STATUS_LABELS = {
     "Convertido em multa diária", "appealed": "Em recurso", "appeal_accepted":
     "Recurso provido", "appeal_refused": "Recurso negado", "closed": "Encerrado",
 }
-# Statuses in which an act has effect (counts in the offender's history, runs its deadline).
-EFFECTIVE = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED, SanctionStatus.COMPLIED,
-             SanctionStatus.CONVERTED_TO_DAILY_FINE, SanctionStatus.APPEALED,
-             SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)
-# Decided statuses whose document may still wait for its delivery (`awaiting_delivery`)
-AWAITS_DELIVERY = (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)
+# --- the named sets of an act's statuses: the one definition of each. Which status may follow
+# which is declared once too, in enforcement.lifecycle (TRANSITIONS).
+_S = SanctionStatus
+# nobody decided yet
+PENDING = (_S.PROPOSED,)
+# decided (as proposed or amended) and nothing has happened since: the document may still wait
+# for its delivery (`awaiting_delivery`)
+DECIDED = (_S.CONFIRMED, _S.AMENDED)
+AWAITS_DELIVERY = DECIDED
+# decided and standing with no appeal pending: its deadline runs, and missing it converts the act
+ENFORCEABLE = (_S.CONFIRMED, _S.AMENDED, _S.APPEAL_REFUSED)
+# may still be converted into a daily fine (an admitted appeal holds the deadline)
+CONVERTIBLE = ENFORCEABLE + (_S.APPEALED,)
+# decided and standing: a deadline may still run, a notice still be complied with
+OPEN = CONVERTIBLE + (_S.CONVERTED_TO_DAILY_FINE,)
+# followed by the tick: deadlines, appeal windows, effects
+LIVE = OPEN + (_S.COMPLIED,)
+# with effect: counts in the offender's history
+EFFECTIVE = LIVE + (_S.CLOSED,)
+# nothing to pay, no effect: never decided, rejected, or voided by an appeal
+VOID = (_S.PROPOSED, _S.REJECTED, _S.APPEAL_ACCEPTED)
+# no way out: the act has no effect, for good
+TERMINAL = (_S.REJECTED, _S.APPEAL_ACCEPTED)
+ANY_LIVE = tuple(s for s in _S if s not in TERMINAL)
+# an appeal may be recorded against it
+APPEALABLE = DECIDED + (_S.COMPLIED, _S.CONVERTED_TO_DAILY_FINE, _S.CLOSED)
+# the tick closes it once its appeal window is over and nothing is left to follow
+CLOSABLE = ENFORCEABLE + (_S.COMPLIED,)
+# its time to comply is over: complied with, or closed
+COMPLIANCE_OVER = (_S.COMPLIED, _S.CLOSED)
+# a missed deadline brings nothing more: complied with, converted, void or closed
+SETTLED = (_S.COMPLIED, _S.CONVERTED_TO_DAILY_FINE) + TERMINAL + (_S.CLOSED,)
+# rejected, closed or with its appeal decided: the lists' and the dashboard's "other" column
+CONCLUDED = TERMINAL + (_S.APPEAL_REFUSED, _S.CLOSED)
 # How a decided act reached the offender (time runs from then: Nova Santa Helena Lei
 # 535/2013 Art. 27 § único "Após o recebimento"; Nortelândia Lei 030/1998 Art. 16 § 2º
 # "contados a partir da intimação"). "street": signed on the street (Tapurah Art. 27 I).
@@ -78,14 +107,8 @@ DELIVERY_MEANS = {"hand": "entregue em mãos", "mail_ar": "correio com AR", "ema
 AUTHORITY_LABELS = {"agent": "Agente de fiscalização", "supervisor": "Supervisor(a) / Secretaria",
                     "mayor": "Prefeito(a) (Chefe do Poder Executivo)",
                     "law": "Automático, por força da lei"}
-KIND_LABELS = {
-    "oral_warning": "Advertência oral", "written_warning": "Advertência escrita",
-    "notice": "Notificação", "fine": "Multa", "daily_fine": "Multa diária",
-    "suspension": "Suspensão", "revocation": "Cassação / revogação",
-    "suspension_or_revocation": "Suspensão ou cassação", "removal_request":
-    "Pedido de afastamento do condutor", "seizure_request": "Pedido de apreensão do veículo",
-    "ban": "Proibição de exercer a atividade", "record_entry": "Registro no cadastro",
-}
+# the act kinds' pt-BR names by stored value (a filter, a GROUP BY row)
+KIND_LABELS = {k.value: k.label for k in ActKind}
 
 
 class Sanction(TownScoped, db.Model):
@@ -110,7 +133,7 @@ class Sanction(TownScoped, db.Model):
     offence_id: Mapped[str | None] = mapped_column(String(60))   # or the offence
     occurrence: Mapped[int] = mapped_column(Integer, default=1)  # n-th act of the offender
     measure_index: Mapped[int] = mapped_column(Integer, default=0)
-    kind: Mapped[str] = mapped_column(String(30))                # pack measure kind
+    kind: Mapped[ActKind] = mapped_column(_enum(ActKind))       # the pack measure's kind
     target: Mapped[str] = mapped_column(String(20))              # driver | holder | permit ...
     label: Mapped[str] = mapped_column(Text)
     # the offender(s)
@@ -227,7 +250,7 @@ class Sanction(TownScoped, db.Model):
     @property
     def kind_label(self) -> str:
         """The kind of act in pt-BR."""
-        return KIND_LABELS.get(self.kind, self.kind)
+        return ActKind(self.kind).label
 
     @property
     def authority_label(self) -> str:

@@ -15,6 +15,7 @@ from inspector.identifiers import format_plate
 from inspector.models import (
     COPY_MEANS,
     KIND_LABELS,
+    VOID,
     AuditEntry,
     Fine,
     Holder,
@@ -287,9 +288,9 @@ def _fine_state(r) -> str | None:
     a void one: proposed, rejected or annulled on appeal)."""
     from decimal import Decimal
 
-    from inspector.enforcement import VOID_STATUSES, due_of, payment_state
+    from inspector.enforcement import due_of, payment_state
 
-    if r.fine_id is None or _status_value(r.status) in {s.value for s in VOID_STATUSES}:
+    if r.fine_id is None or _status_value(r.status) in {s.value for s in VOID}:
         return None
     return payment_state(due_of(r.per, r.amount_brl, r.accrued_brl), Decimal(str(r.paid or 0)))
 

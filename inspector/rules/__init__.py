@@ -76,8 +76,11 @@ from inspector.rules.loader import (
 )
 from inspector.rules.model import (
     DEFAULT_COUNTING,
+    FINE_KINDS,
     INSPECTION_KINDS,
     KIND_LABELS,
+    SUSPENSION_KINDS,
+    ActKind,
     Amount,
     Appeal,
     ChecklistItem,
@@ -140,6 +143,8 @@ __all__ += ["Closure", "TownCalendar", "deadline_days", "deadline_hours", "offic
             "Appeal", "Counting", "Measure", "Override", "Parameter", "SuspensionBounds", "GRANT_REASON_MAX",
             "GRANT_REASON_MIN", "UNDEFINED", "brl", "decree_label", "foreign_unit", "grant_text",
             "money", "number_text", "unit_value", "validate_path"]
+# the kinds of legal act a measure of the law applies
+__all__ += ["ActKind", "FINE_KINDS", "SUSPENSION_KINDS"]
 # the law's vistorias (docs/vistoria.md)
 __all__ += ["INSPECTION_KINDS", "KIND_LABELS", "ROLE_LABELS", "VistoriaPlan", "plans_of",
             "vistoria_plan", "why_none"]

@@ -18,7 +18,10 @@ import yaml
 from inspector.rules.model import (
     AUTHORITIES,
     DEFAULT_COUNTING,
+    FINE_KINDS,
     OVERRIDES,
+    SUSPENSION_KINDS,
+    ActKind,
     Amount,
     Appeal,
     ChecklistItem,
@@ -61,9 +64,7 @@ LAWS_DIR = HERE / "laws"
 SERVICES = ("taxi", "mototaxi")
 UNITS = ("UFM", "UFIM", "minimum_wage", "BRL")
 CHECKS = ("vehicle", "equipment", "document", "driver", "passenger", "conduct")
-MEASURE_KINDS = ("oral_warning", "written_warning", "notice", "fine", "daily_fine",
-                 "suspension", "revocation", "suspension_or_revocation", "removal_request",
-                 "seizure_request", "ban", "record_entry")
+MEASURE_KINDS = tuple(k.value for k in ActKind)
 TARGETS = ("driver", "holder", "permit", "licence", "registration", "vehicle", "company")
 GRANTS = ("vehicle_not_affecting_safety",)  # who may get a discretionary deadline
 COUNTING_RULES = ("continuous", "business")
@@ -254,9 +255,9 @@ def _measure(ctx, data, key, decree_keys) -> Measure:
     _mapping(ctx, data, key, required=("kind", "target", "label", "decided_by", "citation"),
              optional=("fine", "appeal", "automatic", "copy_to_company", "repeat_only",
                        "immediate"))
-    kind = _choice(ctx, data["kind"], f"{key}.kind", MEASURE_KINDS)
+    kind = ActKind(_choice(ctx, data["kind"], f"{key}.kind", MEASURE_KINDS))
     fine = _amount(ctx, data["fine"], f"{key}.fine", decree_keys) if "fine" in data else None
-    if kind in ("fine", "daily_fine") and fine is None:
+    if kind in FINE_KINDS and fine is None:
         ctx.fail(f"{key}.fine", "a fine needs its amount (or its decree key)")
     return Measure(kind=kind, target=_choice(ctx, data["target"], f"{key}.target", TARGETS),
                    label=_str(ctx, data["label"], f"{key}.label"),
@@ -390,7 +391,7 @@ def _sanctions(ctx, raw, pack_span, decree_keys, checklist_ids):
     measures += [m for o in offences for m in o.measures]
     suspension = _suspension(ctx, data["suspension"], "sanctions.suspension") \
         if "suspension" in data else None
-    if suspension is None and any(m.kind in ("suspension", "suspension_or_revocation")
+    if suspension is None and any(m.kind in SUSPENSION_KINDS
                                   for m in measures):
         ctx.fail("sanctions.suspension", "the pack has suspension measures: give default_days "
                  "and max_days (no law here sets a length: say the reading in a note)")

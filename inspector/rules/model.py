@@ -1,6 +1,7 @@
 """A rule pack in memory: one law of one town for one service, every entry with its citation."""
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -10,6 +11,47 @@ from typing import Any
 from inspector.rules.results import Citation
 
 AUTHORITIES = ("agent", "supervisor", "mayor")  # who may decide, lowest first
+
+
+class ActKind(str, enum.Enum):
+    """What a measure of the law does, and so the kind of the legal act that applies it."""
+
+    ORAL_WARNING = "oral_warning"
+    WRITTEN_WARNING = "written_warning"
+    NOTICE = "notice"                      # a notice to fix something within a deadline
+    FINE = "fine"
+    DAILY_FINE = "daily_fine"              # runs each day a notice stays unmet
+    SUSPENSION = "suspension"
+    REVOCATION = "revocation"
+    SUSPENSION_OR_REVOCATION = "suspension_or_revocation"  # the decider chooses which
+    REMOVAL_REQUEST = "removal_request"    # asks the holder to remove the driver
+    SEIZURE_REQUEST = "seizure_request"
+    BAN = "ban"                            # barred from the activity
+    RECORD_ENTRY = "record_entry"          # an entry in the registry, no other effect
+
+    def __str__(self) -> str:  # a pack, a CSV, a template read the value
+        return self.value
+
+    @property
+    def label(self) -> str:
+        """pt-BR name of the act."""
+        return ACT_KIND_LABELS[self]
+
+
+ACT_KIND_LABELS = {
+    ActKind.ORAL_WARNING: "Advertência oral", ActKind.WRITTEN_WARNING: "Advertência escrita",
+    ActKind.NOTICE: "Notificação", ActKind.FINE: "Multa", ActKind.DAILY_FINE: "Multa diária",
+    ActKind.SUSPENSION: "Suspensão", ActKind.REVOCATION: "Cassação / revogação",
+    ActKind.SUSPENSION_OR_REVOCATION: "Suspensão ou cassação",
+    ActKind.REMOVAL_REQUEST: "Pedido de afastamento do condutor",
+    ActKind.SEIZURE_REQUEST: "Pedido de apreensão do veículo",
+    ActKind.BAN: "Proibição de exercer a atividade", ActKind.RECORD_ENTRY: "Registro no cadastro",
+}
+
+
+# Acts that charge money, and acts that stop the activity for a while
+FINE_KINDS = (ActKind.FINE, ActKind.DAILY_FINE)
+SUSPENSION_KINDS = (ActKind.SUSPENSION, ActKind.SUSPENSION_OR_REVOCATION)
 
 
 @dataclass(frozen=True)
@@ -163,7 +205,7 @@ class SuspensionBounds:
 class Measure:
     """One thing a sanction does: warn, notify, fine, suspend, revoke, request removal..."""
 
-    kind: str
+    kind: ActKind
     target: str          # driver | holder | permit | licence | registration | vehicle
     label: str
     decided_by: str      # agent | supervisor | mayor

@@ -21,7 +21,7 @@ from inspector.stats.causes import (
     falling_due,
     irregular_by_cause,
 )
-from inspector.stats.dashboard import FINE_KINDS, FINE_LABELS, failed_items
+from inspector.stats.dashboard import FINE_LABELS, failed_items
 from inspector.stats.dashboard import STATES as ACT_STATES
 from inspector.stats.dashboard import ZERO as ZERO_BRL
 from inspector.stats.dashboard import acts as act_figures
@@ -48,7 +48,7 @@ from inspector.stats.sheets import csv_stream, xlsx_stream
 __all__ = [
     "CAUSE_LABELS", "DOCUMENTS", "WINDOWS", "cause_label", "expiring", "falling_due",
     "irregular_by_cause",
-    "ACT_STATES", "EXPORT_DATASETS", "ExportFilters", "FINE_KINDS", "FINE_LABELS",
+    "ACT_STATES", "EXPORT_DATASETS", "ExportFilters", "FINE_LABELS",
     "OPEN_DATA_DICTIONARY", "OPEN_DATA_MONTHS", "OpenData", "PERIOD_PRESETS", "Period",
     "SERVICE_LABELS", "STANDING_LABELS", "ZERO_BRL", "act_figures", "csv_stream", "failed_items",
     "fine_figures", "fleet_today", "fleet_trend", "inspection_figures", "open_data",

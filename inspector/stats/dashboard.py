@@ -13,11 +13,14 @@ from decimal import Decimal
 
 from sqlalchemy import and_, case, func, or_, select
 
-from inspector.enforcement import VOID_STATUSES, paid_so_far
+from inspector.enforcement import paid_so_far
 from inspector.extensions import db
 from inspector.models import (
+    CONCLUDED,
+    DECIDED,
     EFFECTIVE,
     KIND_LABELS,
+    VOID,
     Fine,
     FinePayment,
     Inspection,
@@ -30,6 +33,7 @@ from inspector.models import (
     SanctionStatus,
     User,
 )
+from inspector.rules import FINE_KINDS, ActKind
 from inspector.stats.period import Period
 from inspector.stats.sql import local_date, within
 
@@ -38,19 +42,17 @@ ZERO = Decimal("0.00")
 # "decided" (shown beside it, not added to the total). Each is a filter of /revisao/atos.
 STATES = {
     "proposed": ("Propostos", (SanctionStatus.PROPOSED,)),
-    "decided": ("Decididos", (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)),
+    "decided": ("Decididos", DECIDED),
     "awaiting_delivery": ("Aguardando entrega", ()),
     "complied": ("Cumpridos", (SanctionStatus.COMPLIED,)),
     "converted_to_daily_fine": ("Convertidos em multa diária",
                                 (SanctionStatus.CONVERTED_TO_DAILY_FINE,)),
     "appealed": ("Em recurso", (SanctionStatus.APPEALED,)),
     "other": ("Rejeitados, encerrados ou com recurso decidido",
-              (SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED,
-               SanctionStatus.APPEAL_REFUSED, SanctionStatus.CLOSED)),
+              CONCLUDED),
 }
 STATE_OF = {s: key for key, (_, statuses) in STATES.items() for s in statuses}
-FINE_KINDS = ("fine", "daily_fine")
-FINE_LABELS = {"fine": "Multas", "daily_fine": "Multas diárias"}
+FINE_LABELS = {ActKind.FINE: "Multas", ActKind.DAILY_FINE: "Multas diárias"}
 
 
 @dataclass
@@ -211,7 +213,7 @@ def fines(town_id: int, period: Period) -> Fines:
     open_n, open_brl, undefined = db.session.execute(
         select(func.count(), func.sum(due - paid_now), func.sum(case((due.is_(None), 1), else_=0)))
         .join(Sanction, Sanction.id == Fine.sanction_id)
-        .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID_STATUSES),
+        .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID),
                or_(due.is_(None), and_(due > 0, paid_now < due)))).one()
     return Fines(issued, paid_n, Decimal(paid or 0).quantize(ZERO), open_n,
                  Decimal(open_brl or 0).quantize(ZERO), undefined or 0)

@@ -13,12 +13,14 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import aliased
 
 from inspector import clock, laws
-from inspector.enforcement import LIST_GROUPS, VOID_STATUSES, paid_so_far
+from inspector.enforcement import LIST_GROUPS, paid_so_far
 from inspector.extensions import db
 from inspector.identifiers import format_cnpj, format_cpf
 from inspector.models import (
+    DECIDED,
     KIND_LABELS,
     STATUS_LABELS,
+    VOID,
     Credential,
     Driver,
     Fine,
@@ -177,7 +179,7 @@ def acts(town_id: int, f: Filters) -> Dataset:
             who = r.driver if r.target in ("driver", "registration") else \
                 r.name if r.target in ("holder", "company", "permit") else r.plate
             waits = r.notified_at is None and r.decided_at is not None and \
-                status in (SanctionStatus.CONFIRMED, SanctionStatus.AMENDED)
+                status in DECIDED
             label = "Aguarda decisão do prefeito" if status == SanctionStatus.PROPOSED and \
                 r.awaiting_mayor else STATUS_LABELS[status.value]
             yield [r.id, r.number or "", KIND_LABELS.get(r.kind, r.kind), label, waits,
@@ -212,7 +214,7 @@ def fines(town_id: int, f: Filters) -> Dataset:
         for r in _stream(q):
             status = SanctionStatus(_v(r.status))
             due_v, paid_v = r.due, r.paid or 0
-            state = "void" if status in VOID_STATUSES else payment_state(due_v, paid_v)
+            state = "void" if status in VOID else payment_state(due_v, paid_v)
             balance = None if due_v is None else max(due_v - paid_v, 0)
             yield [r.id, r.number or "", KIND_LABELS.get(r.kind, r.kind),
                    STATUS_LABELS[status.value], r.proposed_at, r.decided_at, r.value_on,

@@ -14,6 +14,7 @@ from sqlalchemy import case, func, select
 
 from inspector.extensions import db
 from inspector.models import EFFECTIVE, KIND_LABELS, Fine, FinePayment, Inspection, Sanction, Vistoria
+from inspector.rules import FINE_KINDS
 from inspector.stats import fleet as fleet_stats
 from inspector.stats.period import Period
 from inspector.stats.sql import local_date, within
@@ -140,7 +141,7 @@ def build(town_id: int, today: date) -> OpenData:
     for d, n, total in db.session.execute(
             select(proposed, func.count(), func.sum(due))
             .outerjoin(Fine, Fine.sanction_id == Sanction.id)
-            .where(Sanction.municipality_id == town_id, Sanction.kind.in_(("fine", "daily_fine")),
+            .where(Sanction.municipality_id == town_id, Sanction.kind.in_(FINE_KINDS),
                    Sanction.status.in_(EFFECTIVE), *within(Sanction.proposed_at, period, town_id))
             .group_by(proposed)):
         money[bucket(d)][0] += n

@@ -36,6 +36,9 @@ from inspector.enforcement.acts import DOCUMENTS
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import (
+    APPEALABLE,
+    EFFECTIVE,
+    TERMINAL,
     Appeal,
     AppealStatus,
     AuditEntry,
@@ -58,7 +61,7 @@ STEPS_PER_RUN = int(os.environ.get("LIFECYCLE_STEPS", "10"))
 
 def _proposed(act: Sanction) -> bool:
     return act.status == SanctionStatus.PROPOSED
-ISSUED = set(lifecycle.DECIDED) | {SanctionStatus.APPEAL_ACCEPTED}
+ISSUED = set(EFFECTIVE) | {SanctionStatus.APPEAL_ACCEPTED}
 
 
 def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
@@ -163,11 +166,11 @@ def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
                 self._act(pick, lambda a: a.awaiting_delivery), u, self.now,
                 day=self._today().isoformat(), via="hand", ref="Recebido pelo titular"))
 
-        @precondition(lambda self: self.statuses & set(lifecycle.APPEALABLE))
+        @precondition(lambda self: self.statuses & set(APPEALABLE))
         @rule(pick=st.integers(0, 20))
         def appeal(self, pick):
             self._do("appeal", lambda u: enforcement.file_appeal(
-                self._act(pick, lambda a: a.status in lifecycle.APPEALABLE),
+                self._act(pick, lambda a: a.status in APPEALABLE),
                 filed_on=self._today(), filed_by="João da Silva", filed_by_role="holder",
                 text_="A passageira era a minha filha de oito anos.", user=u, now=self.now))
 
@@ -273,7 +276,7 @@ def test_random_lives_of_acts_keep_the_record_and_the_documents_in_step(app):
                 self.fined = any(a.fine is not None for a in acts)
                 for act in acts:
                     history = self.seen.setdefault(act.id, [])
-                    if history and history[-1] in lifecycle.TERMINAL:
+                    if history and history[-1] in TERMINAL:
                         assert act.status == history[-1], (act.id, history, act.status)
                     history.append(act.status)
 
@@ -326,7 +329,7 @@ PAIRABLE = {
         a, u, m.now, amount="50", reason="Valor ajustado à gravidade.")),
     "deliver": (lambda a: a.awaiting_delivery, lambda m, u, a: enforcement.record_delivery(
         a, u, m.now, day=m._today().isoformat(), via="hand", ref="Recebido pelo titular")),
-    "appeal": (lambda a: a.status in lifecycle.APPEALABLE,
+    "appeal": (lambda a: a.status in APPEALABLE,
                lambda m, u, a: enforcement.file_appeal(
                    a, filed_on=m._today(), filed_by="João da Silva", filed_by_role="holder",
                    text_="A passageira era a minha filha de oito anos.", user=u, now=m.now)),

@@ -26,7 +26,10 @@ from inspector.blueprints.fragments import page_or_fragment, wants_fragment
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Fine, FinePayment, Role, Sanction
-from inspector.rules import brl
+from inspector.rules import (
+    FINE_KINDS,
+    brl,
+)
 from inspector.security import roles_required, town_id
 
 bp = Blueprint("dashboard", __name__, url_prefix="/painel")
@@ -113,7 +116,7 @@ def _content(town: int, period: stats.Period, today) -> str:
                                [r[2] for r in reports.by_category]),
     }
     issued = [(k, stats.FINE_LABELS[k], fines.issued.get(k, (0, stats.ZERO_BRL, 0)))
-              for k in stats.FINE_KINDS]
+              for k in FINE_KINDS]
     pictures["fines"] = charts.bars(
         "Multas em reais", ["Emitidas no período", "Pagas no período", "Em aberto hoje"],
         [float(fines.issued_brl), float(fines.paid_brl), float(fines.open_brl)],

@@ -32,8 +32,16 @@ from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
 from inspector.errors import ValidationFailed, on_refusal
 from inspector.extensions import db, limiter
-from inspector.models import Municipality, Notice, SanctionStatus
-from inspector.rules import UNDEFINED, Money
+from inspector.models import (
+    SETTLED,
+    Municipality,
+    Notice,
+)
+from inspector.rules import (
+    FINE_KINDS,
+    UNDEFINED,
+    Money,
+)
 from inspector.security import config_limit, no_store, public
 
 ACCESS_KEY = "notice_access"
@@ -162,7 +170,7 @@ def _amount(act) -> str | None:
     """A fine as the law counts it (UFM, UFIM, salário mínimo or R$), then in reais on its day;
     "valor em reais não definido" when the unit's value is not registered (a fine of 100 UFIM,
     Tapurah 406 Art. 14 § ú, is 100 UFIM whatever the page knows of the UFIM)."""
-    if act.kind not in ("fine", "daily_fine") and act.amount_unit is None:
+    if act.kind not in FINE_KINDS and act.amount_unit is None:
         return None
     m = Money(act.amount_unit, act.amount, act.amount_max, act.amount_per,
               act.amount_decree_key, act.amount_brl, act.amount_basis or "")
@@ -216,10 +224,6 @@ def holder_view(notice: Notice) -> dict:
     }
 
 
-# Once one of these, a missed deadline brings nothing more (already complied, converted,
-# void or closed).
-_SETTLED = (SanctionStatus.COMPLIED, SanctionStatus.CONVERTED_TO_DAILY_FINE,
-            SanctionStatus.REJECTED, SanctionStatus.APPEAL_ACCEPTED, SanctionStatus.CLOSED)
 
 
 def _if_not_done(notice: Notice) -> dict | None:
@@ -229,7 +233,7 @@ def _if_not_done(notice: Notice) -> dict | None:
     act brings nothing on a missed deadline or is already settled."""
     act = notice.sanction
     missed = act.on_missed
-    if not missed or notice.complied_at is not None or act.status in _SETTLED:
+    if not missed or notice.complied_at is not None or act.status in SETTLED:
         return None
     cash = missed.get("money") or {}
     brl = cash.get("brl_text")
@@ -296,7 +300,7 @@ def _page(notice: Notice, number: str, vistoria_error: str | None = None, status
     return no_store(make_response(render_template(
         "notifications/holder.html", view=holder_view(notice), number=number,
         shown=notice.number, error=None,
-        proof=None if notice.complied_at is not None or notice.sanction.status in _SETTLED
+        proof=None if notice.complied_at is not None or notice.sanction.status in SETTLED
         else vistorias.proof_for(notice.sanction, holder),
         vistorias=vistorias.holder_vistorias(holder) if holder is not None else None,
         vistoria_error=vistoria_error, vistoria_values=values or {}), status))
