@@ -133,6 +133,16 @@ def _row_words(kind: str, row, finding, until: date | None, on: date) -> tuple[s
     return "ok", f"{_valid(g)} até {fmt_date(until)}" if until else "em vigor"
 
 
+def _registered(kind: str, name: str, row, finding, on: date, missing: str, missing_words: str) -> dict:
+    """A numbered registry document (permit, licence): its standing on `on`, or `missing` with
+    `missing_words` when none is registered."""
+    if row is None:
+        return _cite({"kind": kind, "name": name, "state": missing, "words": missing_words}, finding)
+    state, words = _row_words(kind, row, finding, row.valid_until, on)
+    return _cite({"kind": kind, "name": f"{name} {row.number}", "state": state, "words": words},
+                 finding)
+
+
 def vehicle_documents(r: rules.Rules | None, facts: rules.VehicleFacts,
                       findings: list) -> list[DocumentStanding]:
     """The vehicle's own documents (permit, licence, insurance, vistoria) from the engine's
@@ -143,30 +153,18 @@ def vehicle_documents(r: rules.Rules | None, facts: rules.VehicleFacts,
     on, out = r.on, []
     permit = None
     if r.value("requirements.permit"):
-        p, f = facts.permit, _find(findings, "permit.")
-        if p is None:
-            permit = _cite({"kind": "permit", "name": "Permissão", "state": "none",
-                            "words": "não registrada"}, f)
-        else:
-            state, words = _row_words("permit", p, f, p.valid_until, on)
-            permit = _cite({"kind": "permit", "name": f"Permissão {p.number}", "state": state,
-                            "words": words}, f)
+        permit = _registered("permit", "Permissão", facts.permit, _find(findings, "permit."), on,
+                             "none", "não registrada")
         out.append(permit)
     if r.value("requirements.licence"):
-        lic, f = facts.licence, _find(findings, "licence.")
-        if lic is None:
-            doc = _cite({"kind": "licence", "name": "Alvará", "state": "bad",
-                         "words": "não registrado"}, f)
-        else:
-            state, words = _row_words("licence", lic, f, lic.valid_until, on)
-            doc = _cite({"kind": "licence", "name": f"Alvará {lic.number}", "state": state,
-                         "words": words}, f)
-            if state in ("ok", "due") and permit is not None and permit["state"] == "bad":
-                # the Alvará is issued under the permit: without it, it has no effect
-                head = permit["words"].split(" em ")[0].split(" (")[0]
-                doc = {**doc, "state": "void", "words": f"sem efeito: permissão {head}",
-                       "law": permit.get("law", ""), "article": permit.get("article", ""),
-                       "href": permit.get("href", "")}
+        doc = _registered("licence", "Alvará", facts.licence, _find(findings, "licence."), on,
+                          "bad", "não registrado")
+        if doc["state"] in ("ok", "due") and permit is not None and permit["state"] == "bad":
+            # the Alvará is issued under the permit: without it, it has no effect
+            head = permit["words"].split(" em ")[0].split(" (")[0]
+            doc = {**doc, "state": "void", "words": f"sem efeito: permissão {head}",
+                   "law": permit.get("law", ""), "article": permit.get("article", ""),
+                   "href": permit.get("href", "")}
         out.append(doc)
     if r.value("requirements.insurance"):
         f = _find(findings, "insurance.")

@@ -48,26 +48,7 @@ def ods(rows: list[dict], header: list[str] | None = None) -> bytes:
     lines = ["<table:table-row>" + "".join(_ods_cell(h) for h in header) + "</table:table-row>"]
     lines += ["<table:table-row>" + "".join(_ods_cell(r.get(h, "")) for h in header)
               + "</table:table-row>" for r in rows]
-    content = (
-        '<?xml version="1.0" encoding="UTF-8"?><office:document-content '
-        'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-        'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
-        'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
-        '<office:body><office:spreadsheet><table:table table:name="Frota">'
-        + "".join(lines) + "</table:table></office:spreadsheet></office:body>"
-        "</office:document-content>")
-    manifest = (
-        '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
-        'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-        '<manifest:file-entry manifest:full-path="/" manifest:media-type='
-        '"application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry '
-        'manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>')
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
-        z.writestr("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED)
-        z.writestr("content.xml", content, zipfile.ZIP_DEFLATED)
-    return out.getvalue()
+    return ods_table("".join(lines))
 
 
 # -- hostile workbooks: a few bytes that claim a huge sheet -----------------------------------
