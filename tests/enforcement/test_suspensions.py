@@ -33,6 +33,7 @@ from tests.support.enforcement import (
     fleet,
     inspect,
     local,
+    nortelandia_030_suspension,
     ticks_at_once,
 )
 
@@ -227,32 +228,9 @@ def test_two_suspensions_of_one_licence_hold_it_until_the_later_one_ends(app):
         assert lic.status == Status.ACTIVE and lic.suspended_until is None
 
 
-def _nortelandia_030_suspension():
-    """Nortelândia 030: warning, fine, then a third finding amended to a 15-day suspension
-    of the company's authorisation; the appeal to the mayor suspends it (Art. 16 § 2º)."""
-    f = fleet("nortelandia", "mototaxi")
-    agent = factories.user("agent", "nortelandia")
-    sup, admin = factories.user("supervisor", "nortelandia"), factories.user("admin", "nortelandia")
-    db.session.commit()
-    for k in range(2):
-        earlier = inspect(f["vehicle"], agent, {"vest": "fail"}, T0 - timedelta(days=20 - k))
-        for a in enforcement.acts_of(earlier):
-            enforcement.confirm(a, sup, T0 - timedelta(days=19 - k),
-                                amount=a.amount_max if a.amount is None else None)
-    # the earlier penalties were never delivered, so none is final: no reincidência (Art. 16,
-    # II as the product owner reads it), the proposal is the fine of up to 10 UFM, decided as
-    # the suspension of Art. 16, III instead ("separadas ou cumulativamente")
-    [susp] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))
-    enforcement.amend(susp, sup, T0 + timedelta(hours=1), option="step:repeat-fine:1:suspension",
-                      days=15, reason="Terceira falta.")
-    deliver(susp, sup, T0 + timedelta(hours=1))   # the intimação: the window counts from it
-    db.session.commit()
-    return f, sup, admin, susp
-
-
 def test_without_an_appeal_the_period_starts_the_day_after_the_window_closes(app):
     with app.app_context():
-        f, _, _, susp = _nortelandia_030_suspension()
+        f, _, _, susp = nortelandia_030_suspension(T0, days=15)
         # 10 business days from Mon 02/03 (Lei 030/1998 Art. 16 § 2º, CPC Art. 219)
         assert susp.appeal_until == date(2026, 3, 16)
         assert suspensions.situation_text(susp) == \
@@ -269,7 +247,7 @@ def test_without_an_appeal_the_period_starts_the_day_after_the_window_closes(app
 
 def test_a_refused_suspensive_appeal_makes_the_whole_period_run_from_the_refusal(app):
     with app.app_context():
-        f, sup, admin, susp = _nortelandia_030_suspension()
+        f, sup, admin, susp = nortelandia_030_suspension(T0, days=15)
         ap = enforcement.file_appeal(susp, filed_on=date(2026, 3, 10), filed_by="Empresa X",
                                      filed_by_role="company", text_="Recorremos da suspensão.",
                                      user=sup, now=local(2026, 3, 10, 11))

@@ -30,10 +30,10 @@ from inspector.models import (
 from tests import factories
 from tests.support.enforcement import (
     confirm_delivered,
-    deliver,
     fleet,
     inspect,
     local,
+    nortelandia_030_suspension,
     ticks_at_once,
 )
 
@@ -199,23 +199,7 @@ def test_lapsed_insurance_revokes_the_moto_taxi_permit_in_tapurah_only(app):
 def test_a_suspensive_appeal_window_holds_the_suspension_until_it_closes(app):
     """Nortelândia 030 Art. 16 § 2º: appeal to the mayor within 10 days, suspensive."""
     with app.app_context():
-        f = fleet("nortelandia", "mototaxi")
-        agent, sup = factories.user("agent", "nortelandia"), factories.user("supervisor", "nortelandia")
-        db.session.commit()
-        for k in range(2):   # a warning, then a fine (never delivered: neither is final)
-            earlier = inspect(f["vehicle"], agent, {"vest": "fail"}, T0 - timedelta(days=20 - k))
-            for a in enforcement.acts_of(earlier):
-                enforcement.confirm(a, sup, T0 - timedelta(days=19 - k),
-                                    amount=a.amount_max if a.amount is None else None)
-        insp = inspect(f["vehicle"], agent, {"vest": "fail"}, T0)
-        # the earlier penalties were never delivered, so none is final: no reincidência (Art. 16,
-        # II as the product owner reads it), the proposal is the fine of up to 10 UFM, decided as
-        # the suspension of Art. 16, III instead ("separadas ou cumulativamente")
-        [susp] = enforcement.acts_of(insp)
-        enforcement.amend(susp, sup, T0 + timedelta(hours=1),
-                          option="step:repeat-fine:1:suspension", reason="Terceira falta.")
-        deliver(susp, sup, T0 + timedelta(hours=1))   # "contados a partir da intimação"
-        db.session.commit()
+        f, _, _, susp = nortelandia_030_suspension(T0)
         # 10 business days from Mon 02/03 (Art. 16 § 2º "na forma prevista no CPC", CPC 219)
         assert susp.appeal_until == date(2026, 3, 16)
         enforcement.tick(local(2026, 3, 16, 23))
@@ -227,22 +211,7 @@ def test_a_suspensive_appeal_window_holds_the_suspension_until_it_closes(app):
 
 def test_a_refused_suspensive_appeal_lets_the_suspension_apply(app):
     with app.app_context():
-        f = fleet("nortelandia", "mototaxi")
-        agent, sup = factories.user("agent", "nortelandia"), factories.user("supervisor", "nortelandia")
-        admin = factories.user("admin", "nortelandia")
-        db.session.commit()
-        for k in range(2):
-            earlier = inspect(f["vehicle"], agent, {"vest": "fail"}, T0 - timedelta(days=20 - k))
-            for a in enforcement.acts_of(earlier):
-                enforcement.confirm(a, sup, T0 - timedelta(days=19 - k),
-                                    amount=a.amount_max if a.amount is None else None)
-        # the earlier penalties were never delivered, so none is final: no reincidência (Art. 16,
-        # II as the product owner reads it), the proposal is the fine of up to 10 UFM, decided as
-        # the suspension of Art. 16, III instead ("separadas ou cumulativamente")
-        [susp] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, T0))
-        enforcement.amend(susp, sup, T0 + timedelta(hours=1),
-                          option="step:repeat-fine:1:suspension", reason="Terceira falta.")
-        deliver(susp, sup, T0 + timedelta(hours=1))
+        f, sup, admin, susp = nortelandia_030_suspension(T0)
         ap = enforcement.file_appeal(susp, filed_on=date(2026, 3, 10), filed_by="Empresa X",
                                      filed_by_role="company", text_="Recorremos da suspensão.",
                                      user=sup, now=local(2026, 3, 10, 11))

@@ -238,3 +238,28 @@ def chosen_permit_suspension(insp: Inspection, supervisor, reason: str, *,
         enforcement.confirm(act, supervisor, now - timedelta(minutes=30))
     db.session.commit()
     return act
+
+
+def nortelandia_030_suspension(at: datetime, *, days: int | None = None):
+    """Nortelândia 030, a moto-taxi: a warning and a fine (confirmed, never delivered: neither is
+    final, so no reincidência under Art. 16 II as the product owner reads it), then a third
+    finding at `at` whose proposed fine is amended an hour later into the suspension of the
+    company's authorisation (Art. 16 III, "separadas ou cumulativamente"; `days` long, or the
+    pack's default) and delivered then: the appeal window, to the mayor and suspensive
+    (Art. 16 § 2º), counts from that intimação. Returns (fleet, supervisor, admin, act),
+    committed."""
+    f = fleet("nortelandia", "mototaxi")
+    agent = factories.user("agent", "nortelandia")
+    sup, admin = factories.user("supervisor", "nortelandia"), factories.user("admin", "nortelandia")
+    db.session.commit()
+    for k in range(2):
+        earlier = inspect(f["vehicle"], agent, {"vest": "fail"}, at - timedelta(days=20 - k))
+        for a in enforcement.acts_of(earlier):
+            enforcement.confirm(a, sup, at - timedelta(days=19 - k),
+                                amount=a.amount_max if a.amount is None else None)
+    [susp] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"}, at))
+    enforcement.amend(susp, sup, at + timedelta(hours=1), option="step:repeat-fine:1:suspension",
+                      days=days, reason="Terceira falta.")
+    deliver(susp, sup, at + timedelta(hours=1))
+    db.session.commit()
+    return f, sup, admin, susp
