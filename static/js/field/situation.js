@@ -14,7 +14,7 @@
 // again today from the rows (standingToday), so days offline never leave a green REGULAR next
 // to a document that expired meanwhile, nor a SUSPENSO whose last day is over.
 
-import { citationLink, daysUntil, el, expired, formatDate } from "./ui.js";
+import { addDays, addMonths, citationLink, daysUntil, el, expired, formatDate } from "./ui.js";
 import { foreignHostText } from "./verify.js";
 
 const TITLES = { regular: "REGULAR", irregular: "IRREGULAR", suspended: "SUSPENSO", unknown: "SEM SITUAÇÃO" };
@@ -116,20 +116,6 @@ function dueSoon(rule_id, message, requirement, day) {
   const days = daysUntil(day);
   return days !== null && days >= 0 && days <= DUE_SOON_DAYS
     ? [finding(rule_id, message.replace("{date}", formatDate(day)), requirement, { severity: "warning", due_on: day })] : [];
-}
-
-function addDays(iso, days) {
-  const day = new Date(Date.parse(String(iso).slice(0, 10) + "T00:00:00Z") + days * 86400000);
-  return day.toISOString().slice(0, 10);
-}
-
-function addMonths(iso, months) {
-  const [y, m, d] = String(iso).slice(0, 10).split("-").map(Number);
-  const total = m - 1 + months;
-  const year = y + Math.floor(total / 12);
-  const month = (total % 12) + 1;
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
 }
 
 /** The requirement whose article answers for one finding: an Alvará's validity or sanction

@@ -5,7 +5,7 @@
 // article, never "válido até …". tests/browser/field/test_one_standing_on_the_phone.py runs
 // these against the server's for every demo vehicle.
 
-import { daysUntil, expired, formatDate } from "./ui.js";
+import { addDays, addMonths, daysUntil, expired, formatDate } from "./ui.js";
 import { causeSince, causeWhy } from "./situation.js";
 
 const DUE_SOON_DAYS = 30; // rules/engine.py DUE_SOON_DAYS
@@ -17,10 +17,6 @@ function find(findings, prefix) {
 function cited(doc, f) {
   const c = f && f.citation;
   return c && c.law && c.article ? { ...doc, law: c.law, article: c.article } : { ...doc, law: "", article: "" };
-}
-
-function addDays(iso, days) {
-  return new Date(Date.parse(String(iso).slice(0, 10) + "T00:00:00Z") + days * 86400000).toISOString().slice(0, 10);
 }
 
 function ended(cause, gender) {
@@ -113,15 +109,6 @@ export function rejectedVistoria(vehicle, judged) {
   const f = find((judged && judged.reasons) || [], "vistoria.");
   return cited({ kind: "vistoria", name: "Vistoria", state: f ? "bad" : "due",
     words: `reprovada em ${formatDate(v.on)}${back}${fix}` }, f);
-}
-
-function addMonths(iso, months) {
-  const [y, m, d] = String(iso).slice(0, 10).split("-").map(Number);
-  const total = m - 1 + months;
-  const year = y + Math.floor(total / 12);
-  const month = (total % 12) + 1;
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
 }
 
 function vistoriaEnd(vehicle, req) {

@@ -59,6 +59,23 @@ export function expired(iso) {
   return days !== null && days < 0;
 }
 
+/** The ISO day `days` after an ISO date (or datetime: its day). */
+export function addDays(iso, days) {
+  const day = new Date(Date.parse(String(iso).slice(0, 10) + "T00:00:00Z") + days * 86400000);
+  return day.toISOString().slice(0, 10);
+}
+
+/** The ISO day `months` after an ISO date, on the month's last day when it has no such day
+ * (31/01 + 1 month = 28 or 29/02), as the engine's add_months. */
+export function addMonths(iso, months) {
+  const [y, m, d] = String(iso).slice(0, 10).split("-").map(Number);
+  const total = m - 1 + months;
+  const year = y + Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+}
+
 /** Days from today to an ISO date (negative when past). */
 export function daysUntil(iso) {
   if (!iso) return null;
