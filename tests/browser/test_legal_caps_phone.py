@@ -82,14 +82,21 @@ def phone(browser, live_server):
     context.close()
 
 
-def test_a_seventh_taxi_in_nortelandia_is_refused_with_article_3_on_a_phone(app, phone):
-    admin, plate = _town_with_a_full_fleet(app, "nortelandia", 6)
-    page = phone
+def _one_over_the_cap(app, page, town: str, cap: int, number: str) -> tuple[str, tuple, str]:
+    """An admin of `town`, whose fleet is full at `cap`, sends one more Alvará (`number`) from
+    the phone: refused (422). The vehicle's plate, the counts written before, the refusal's
+    words."""
+    admin, plate = _town_with_a_full_fleet(app, town, cap)
     sign_in(page, admin, "/cadastro/alvaras/novo")
-    _fill_licence(page, plate, "007/2026")
+    _fill_licence(page, plate, number)
     before = _written(app)
     assert _submit(page) == 422
-    why = _refusal(page)
+    return plate, before, _refusal(page)
+
+
+def test_a_seventh_taxi_in_nortelandia_is_refused_with_article_3_on_a_phone(app, phone):
+    page = phone
+    _, before, why = _one_over_the_cap(app, page, "nortelandia", 6, "007/2026")
     assert "7 veículos licenciados: o limite da lei é 6" in why
     assert "(Lei 127/2009, Art. 3)" in why and "A lei não admite exceção: nada foi gravado" in why
     assert page.locator("#f-acima_do_limite_motivo").count() == 0   # no decree passes Art. 3
@@ -101,13 +108,8 @@ def test_a_seventh_taxi_in_nortelandia_is_refused_with_article_3_on_a_phone(app,
 
 
 def test_sapezal_passes_its_fleet_cap_on_a_phone_only_with_the_decree_and_a_reason(app, phone):
-    admin, plate = _town_with_a_full_fleet(app, "sapezal", 15)
     page = phone
-    sign_in(page, admin, "/cadastro/alvaras/novo")
-    _fill_licence(page, plate, "016/2026")
-    before = _written(app)
-    assert _submit(page) == 422
-    why = _refusal(page)
+    plate, before, why = _one_over_the_cap(app, page, "sapezal", 15, "016/2026")
     assert "16 veículos licenciados: o limite da lei é 15" in why
     assert "por decreto (Lei 060/1998, Art. 18)" in why
     reason = page.get_by_label("Decreto e motivo")
