@@ -58,11 +58,11 @@ def build(url: str, vehicles: int) -> dict[int, str]:
     from inspector.credentials.tokens import encode
     from inspector.extensions import db
     from inspector.models import Credential, Driver, Municipality, Vehicle
-    from inspector.registry.photos import thumbnail
+    from inspector.registry.photos import photo_thumbnail
 
     with Pool(2) as pool:
         photos = pool.map(portrait, range(vehicles), chunksize=100)
-        thumbs = pool.map(thumbnail, photos, chunksize=100)
+        thumbs = pool.map(photo_thumbnail, photos, chunksize=100)
     app = load_mototaxi_town(url, vehicles, secret_key=SECRET)
     with app.app_context():
         town = db.session.scalar(select(Municipality).filter_by(slug="tapurah"))

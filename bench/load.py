@@ -120,12 +120,12 @@ def build(url: str, towns: list[tuple[str, str, str]], vehicles: int, agents: in
     from inspector.credentials.tokens import encode
     from inspector.extensions import db
     from inspector.models import Credential, Driver, Municipality, User, Vehicle
-    from inspector.registry.photos import thumbnail
+    from inspector.registry.photos import photo_thumbnail
     from inspector.security import hash_password
 
     with Pool(2) as pool:  # 60 faces shared by the riders: the page's photo, not its uniqueness
         photos = pool.map(portrait, range(60))
-        thumbs = pool.map(thumbnail, photos)
+        thumbs = pool.map(photo_thumbnail, photos)
     password_hash = hash_password(PASSWORD)  # one Argon2 hash for every account
     plan = {"password": PASSWORD, "towns": []}
     for n, town_key in enumerate(towns):

@@ -10,6 +10,7 @@ from inspector.credentials.issuing import (
     Lookup,
     check_sheet,
     check_signature,
+    decide_token,
     eligible_subjects,
     for_town,
     issue,
@@ -28,11 +29,8 @@ from inspector.credentials.issuing import (
     subject_of,
     token_hash,
 )
-from inspector.credentials.issuing import decide as decide_token
-from inspector.credentials.keys import public_key_set
-from inspector.credentials.keys import rotate as rotate_keys
-from inspector.credentials.sheets import GREEN, LABEL_GREY, SHEETS, WHITE, printable, render_pdf
-from inspector.credentials.sheets import Pen as SheetPen
+from inspector.credentials.keys import public_key_set, rotate_keys
+from inspector.credentials.sheets import GREEN, LABEL_GREY, SHEETS, WHITE, SheetPen, printable, render_pdf
 from inspector.credentials.tokens import claimed_kind, claimed_town
 
 __all__ = [

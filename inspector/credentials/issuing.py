@@ -301,7 +301,7 @@ def check_signature(token: str, today: date) -> tuple[Claims | None, str | None]
         return None, e.reason
 
 
-def decide(row, digest: str, claims: Claims | None, reason: str | None,
+def decide_token(row, digest: str, claims: Claims | None, reason: str | None,
            today: date) -> tuple[str, str | None]:
     """Outcome of a token given its signature check and the row found by its hash (or None):
     active | revoked | expired | unknown, and why. `row` is an ORM Credential or a Core row."""
@@ -325,7 +325,7 @@ def lookup(token: str, today: date | None = None) -> Lookup:
     digest = token_hash(token)
     claims, reason = check_signature(token, today)
     row = db.session.scalars(_lookup_statement(digest)).unique().first()
-    outcome, why = decide(row, digest, claims, reason, today)
+    outcome, why = decide_token(row, digest, claims, reason, today)
     if outcome == "unknown":
         return Lookup("unknown", None, None, why)
     return Lookup(outcome, row, claims, why)

@@ -212,7 +212,7 @@ class Seeder:
             self.created["driver_link"] += len(missing)
 
 
-def seed(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
+def seed_towns(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
     """Create whatever demo rows are missing (the caller commits); what was created, and
     the records that break a rule on purpose."""
     seeder = Seeder(today or clock.default_day())

@@ -53,13 +53,12 @@ from inspector.enforcement.common import (
 )
 from inspector.enforcement.deadlines import counting_of, move_for_closure
 from inspector.enforcement.delivery import OFFICE_MEANS, needs_delivery, record_delivery
-from inspector.enforcement.grants import deadline_rule, grant_seen
-from inspector.enforcement.grants import grant as give_grant
-from inspector.enforcement.grants import offered as offered_grants
-from inspector.enforcement.grants import remove as remove_grant
+from inspector.enforcement.grants import deadline_rule, give_grant, grant_seen, offered_grants, remove_grant
 from inspector.enforcement.lifecycle import Conflict, replay
 from inspector.enforcement.payments import (
+    PAYMENT_STATES,
     RUNNING_NOTE,
+    VOID_STATUSES,
     AlreadyReversed,
     balance,
     balance_of,
@@ -71,8 +70,6 @@ from inspector.enforcement.payments import (
     reversal_text,
     reverse_payment,
 )
-from inspector.enforcement.payments import STATES as PAYMENT_STATES
-from inspector.enforcement.payments import VOID as VOID_STATUSES
 from inspector.enforcement.pending import on_inspection_complete, propose_pending
 from inspector.enforcement.propose import (
     comply_from_reinspection,
@@ -112,8 +109,7 @@ from inspector.enforcement.review import (
     record_mayor_decision,
     reject,
 )
-from inspector.enforcement.suspensions import bounds as suspension_bounds
-from inspector.enforcement.suspensions import situation_text
+from inspector.enforcement.suspensions import situation_text, suspension_bounds
 from inspector.enforcement.tick import TickReport, tick
 
 __all__ = [

@@ -29,10 +29,10 @@ from inspector.extensions import db, insert_once
 from inspector.models import Fine, FinePayment, Role, Sanction
 from inspector.rules import brl, fmt_date
 
-STATES = {"open": "em aberto", "partial": "paga parcialmente", "paid": "quitada",
+PAYMENT_STATES = {"open": "em aberto", "partial": "paga parcialmente", "paid": "quitada",
           "void": "anulada", "undefined": "valor em reais não definido",
           "none": "nada a pagar"}
-VOID = lifecycle.VOID
+VOID_STATUSES = lifecycle.VOID
 RUNNING_NOTE = ("A multa diária continua correndo, dia a dia, até que nova vistoria constate "
                 "o reparo; registrar um pagamento não interrompe a contagem.")
 _RECEIPT = re.compile(r"^[A-Z0-9][A-Z0-9./\-]{2,39}$")
@@ -55,7 +55,7 @@ class Balance:
     @property
     def label(self) -> str:
         """"quitada", "paga parcialmente", "em aberto"..."""
-        return STATES[self.state]
+        return PAYMENT_STATES[self.state]
 
     @property
     def note(self) -> str:
@@ -118,8 +118,8 @@ def balance(fine: Fine, paid: Decimal | None = None) -> Balance:
                    Decimal("0"))
     paid = Decimal(str(paid)).quantize(CENT)
     due = _due(fine)
-    running = fine.per == "day" and fine.stopped_at is None and act.status not in VOID
-    state = "void" if act.status in VOID else payment_state(due, paid)
+    running = fine.per == "day" and fine.stopped_at is None and act.status not in VOID_STATUSES
+    state = "void" if act.status in VOID_STATUSES else payment_state(due, paid)
     return Balance(fine, act, due, paid, state, running)
 
 
@@ -215,7 +215,7 @@ def record_payment(act: Sanction, user, now: datetime, *, paid_on, amount,
     fine = db.session.scalar(select(Fine).where(Fine.id == act.fine.id)
                              .with_for_update().execution_options(populate_existing=True))
     db.session.refresh(act, ["status"])
-    if act.status in VOID:
+    if act.status in VOID_STATUSES:
         raise ValidationFailed({"status": f"Não há o que pagar: a multa está "
                                           f"“{act.status_label.lower()}”."})
     errors: dict[str, str] = {}
@@ -338,7 +338,7 @@ def open_fines(town_id: int, *, page: int = 1, per_page: int = 50
     paid = paid_so_far()
     due = case((Fine.per == "day", Fine.accrued_brl), else_=Fine.amount_brl)
     q = (select(Fine, paid.label("paid")).join(Sanction, Sanction.id == Fine.sanction_id)
-         .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID),
+         .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID_STATUSES),
                 or_(due.is_(None), and_(due > 0, paid < due)))
          .options(selectinload(Fine.sanction).selectinload(Sanction.notice),
                   selectinload(Fine.sanction).selectinload(Sanction.vehicle),
@@ -349,6 +349,6 @@ def open_fines(town_id: int, *, page: int = 1, per_page: int = 50
     return [balance(f, p) for f, p in rows[:per_page]], len(rows) > per_page
 
 
-__all__ = ["AlreadyReversed", "Balance", "RUNNING_NOTE", "STATES", "balance", "balance_of",
+__all__ = ["AlreadyReversed", "Balance", "RUNNING_NOTE", "PAYMENT_STATES", "balance", "balance_of",
            "open_fines", "parse_brl", "parse_day", "record_payment", "reversal_text",
            "reverse_payment"]

@@ -268,7 +268,7 @@ def _keys(today: date) -> list[dict]:
 
 
 # ------------------------------------------------------------------ the snapshot
-def build(town: Municipality, since: int | None = None, now: datetime | None = None) -> dict:
+def build_snapshot(town: Municipality, since: int | None = None, now: datetime | None = None) -> dict:
     """The full snapshot (since=None), or the delta since a version the phone holds."""
     now = now or clock.now()
     today = clock.town_day(town, now)

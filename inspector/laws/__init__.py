@@ -3,8 +3,7 @@ compliance with its law, and the pages that show the law texts."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
-from inspector.laws.causes import causes as status_causes
-from inspector.laws.causes import preloaded as preloaded_causes
+from inspector.laws.causes import preloaded_causes, status_causes
 from inspector.laws.compliance import (
     TownCompliance,
     article_citation,
@@ -18,8 +17,7 @@ from inspector.laws.compliance import (
     vehicle_facts,
     vehicle_standing,
 )
-from inspector.laws.compliance_page import build as build_compliance_page
-from inspector.laws.compliance_page import pct
+from inspector.laws.compliance_page import build_compliance_page, pct
 from inspector.laws.folders import forget_rules, use_rules_dirs
 from inspector.laws.in_force import NoLawInForce, checklist, checklists_in_force, decrees_in_force
 from inspector.laws.pages import (
@@ -34,12 +32,12 @@ from inspector.laws.pages import (
 from inspector.laws.standing import (
     DocumentStanding,
     VehicleStanding,
+    driver_documents_of,
     first_reason,
     plain_reason,
+    standing_of,
     town_standings,
 )
-from inspector.laws.standing import of_driver_documents as driver_documents_of
-from inspector.laws.standing import of_vehicle as standing_of
 from inspector.laws.town_calendar import (
     FIRST_YEAR,
     LAST_YEAR,
@@ -51,10 +49,7 @@ from inspector.laws.town_calendar import (
     set_year_entered,
     year_view,
 )
-from inspector.laws.verdict import Reason, Verdict
-from inspector.laws.verdict import combine as combine_verdicts
-from inspector.laws.verdict import of as verdict_of
-from inspector.laws.verdict import of_standing as verdict_of_standing
+from inspector.laws.verdict import Reason, Verdict, combine_verdicts, verdict_of, verdict_of_standing
 
 __all__ = [
     "CHECKS_LABELS", "DocumentStanding", "VehicleStanding", "driver_documents_of", "first_reason",

@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from inspector import audit, render_cache, rules
 from inspector.extensions import db
-from inspector.laws.causes import cause_of, preloaded
+from inspector.laws.causes import cause_of, preloaded_causes
 from inspector.laws.town_calendar import calendar_for
 from inspector.models import (
     DecreeValue,
@@ -275,7 +275,7 @@ def registry_facts(town: Municipality, service: str, tf: TownFacts | None = None
     q = q.where(Driver.category == category) if category else \
         q.where(Driver.category != DriverCategory.MOTOTAXISTA)
     drivers = list(db.session.scalars(q))
-    with preloaded({"licence": [lic for v in vehicles for lic in v.licences],
+    with preloaded_causes({"licence": [lic for v in vehicles for lic in v.licences],
                     "permit": [p for h in holders for p in h.permits], "driver": drivers}):
         return Registry(town=tf, service=service,
                         holders=tuple(HolderFacts(h.id, _value(h.kind), h.name) for h in holders),

@@ -109,7 +109,7 @@ class Page:
     version: tuple
 
 
-def page(token: str, today: date) -> Page:
+def page_for(token: str, today: date) -> Page:
     """The page for a token, the banner judged now."""
     digest = credentials.token_hash(token)
     claims, reason = credentials.check_signature(token, today)
@@ -155,7 +155,7 @@ def town_zone(token: str) -> str | None:
         select(m.c.timezone).where(m.c.ibge_code == ibge)).scalar()
 
 
-def html(p: Page, stamp: str, render: Callable[[], str]) -> str:
+def page_html(p: Page, stamp: str, render: Callable[[], str]) -> str:
     """The page's HTML, rendered once per version and `stamp` (the minute it shows). The page
     of an unknown code links to its own report form, so it is rendered every time (made-up
     codes must not fill the map)."""

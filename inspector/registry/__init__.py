@@ -15,15 +15,10 @@ from inspector.registry.decree_values import (
     parse_amount,
     set_value,
 )
-from inspector.registry.history import changed_fields, sanctions
-from inspector.registry.history import history as record_history
-from inspector.registry.limits import LIMIT_RULES
-from inspector.registry.limits import for_record as limits_for
+from inspector.registry.history import changed_fields, record_history, sanctions
+from inspector.registry.limits import LIMIT_RULES, limits_for
 from inspector.registry.lookup import Lookup
-from inspector.registry.photos import MAX_BYTES as PHOTO_MAX_BYTES
-from inspector.registry.photos import normalise as normalise_photo
-from inspector.registry.photos import set_driver_photo
-from inspector.registry.photos import thumbnail as photo_thumbnail
+from inspector.registry.photos import PHOTO_MAX_BYTES, normalise_photo, photo_thumbnail, set_driver_photo
 from inspector.registry.records import (
     NOT_FOUND,
     as_data,
@@ -44,11 +39,13 @@ from inspector.registry.records import (
     settle,
     unlink_driver,
 )
-from inspector.registry.rg import printed as printed_rg
+from inspector.registry.rg import printed_rg
 from inspector.registry.values import Fields, label, parse_choice, parse_date
-from inspector.registry.vistoria_validity import of as vistoria_valid_until
-from inspector.registry.vistoria_validity import record as record_vistoria
-from inspector.registry.vistoria_validity import town_allows as vistoria_may_be_shortened
+from inspector.registry.vistoria_validity import (
+    record_vistoria,
+    vistoria_may_be_shortened,
+    vistoria_valid_until,
+)
 
 __all__ = [
     "CapExceeded", "FISCAL_UNIT_KEY", "Fields", "LIMIT_RULES", "Lookup", "NOT_FOUND", "PHOTO_MAX_BYTES",

@@ -114,8 +114,7 @@ from inspector.rules.sanctions import (
 )
 from inspector.rules.texts import law_text, law_texts
 from inspector.rules.validate import validate_path
-from inspector.rules.vistoria import ROLE_LABELS, VistoriaPlan, plans_of, why_none
-from inspector.rules.vistoria import plan as vistoria_plan
+from inspector.rules.vistoria import ROLE_LABELS, VistoriaPlan, plans_of, vistoria_plan, why_none
 
 __all__ = [
     "DUE_SOON_DAYS", "AgeLimit", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",

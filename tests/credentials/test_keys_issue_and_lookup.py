@@ -31,7 +31,7 @@ def test_revoked_is_refused_and_a_rotated_key_still_verifies_old_codes(app):
         assert credentials.lookup(old.token, TODAY).outcome == "active"
         first_kid = old.kid
 
-        credential_keys.rotate()
+        credential_keys.rotate_keys()
         other = factories.vehicle("tapurah")
         new = credentials.issue(other, today=TODAY)
         db.session.commit()

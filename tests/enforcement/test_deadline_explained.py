@@ -44,7 +44,7 @@ def test_the_count_is_on_the_card_the_pdf_the_holder_page_and_the_push(app, clie
         town_calendar.set_year_entered(town, 2026, True, admin)
         f = fleet("tapurah", "mototaxi")
         agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-        push_subscriptions.save(Subscriber(service.endpoint("h")).as_json(),
+        push_subscriptions.save_subscription(Subscriber(service.endpoint("h")).as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()
         insp = inspect(f["vehicle"], agent, {"leg-guard": "fail"}, local(2026, 3, 6, 9),

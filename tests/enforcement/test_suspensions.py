@@ -344,7 +344,7 @@ def test_a_subscribed_holder_is_told_when_the_suspension_ends(app):
     with app.app_context():
         f, _, sup, act = _suspension()
         _suspend(act, sup, T0 + timedelta(hours=1), days=10)
-        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/h").as_json(),
+        push_subscriptions.save_subscription(Subscriber("http://127.0.0.1:9/push/h").as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()
         enforcement.tick(local(2026, 3, 12, 0, 0))

@@ -150,7 +150,7 @@ def test_a_holder_subscribes_after_giving_the_code(papp, client, notice, service
 def _holder_subscribed(papp, holder_id, service, name="h"):
     browser = Subscriber(service.endpoint(name))
     with papp.app_context():
-        push_subscriptions.save(browser.as_json(), holder=db.session.get(Holder, holder_id))
+        push_subscriptions.save_subscription(browser.as_json(), holder=db.session.get(Holder, holder_id))
         db.session.commit()
     return browser
 
@@ -186,7 +186,7 @@ def test_supervisors_of_the_town_hear_of_an_inspection_to_review(papp, make, ser
     agent = make(factories.user, "agent", "tapurah", name="Ana Agente")
     browser = Subscriber(service.endpoint("sup1"))
     with papp.app_context():
-        push_subscriptions.save(browser.as_json(), user=db.session.get(User, sup1.id))
+        push_subscriptions.save_subscription(browser.as_json(), user=db.session.get(User, sup1.id))
         v = factories.vehicle("tapurah", "mototaxi", plate="QAB1C23")
         insp = inspection_row(db.session.get(User, agent.id), v, failed=2)
         notes = push_triggers.notify_inspection_to_review(insp, acts=[1, 2])

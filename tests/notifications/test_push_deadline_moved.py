@@ -33,7 +33,7 @@ def test_the_holder_is_told_the_new_last_day_of_the_appeal_and_why(app, service)
         sup = factories.user("supervisor", "nortelandia")
         agent = factories.user("agent", "nortelandia")
         f = fleet("nortelandia", "mototaxi")
-        push_subscriptions.save(Subscriber(service.endpoint("h")).as_json(),
+        push_subscriptions.save_subscription(Subscriber(service.endpoint("h")).as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()
         [warning] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"},

@@ -104,7 +104,7 @@ def _saved_anyway(app, agent, endpoint: str) -> int:
                                user_id=agent.id, created_at=T0)
         db.session.add(row)
         db.session.flush()
-        push.notify(db.session.get(User, agent.id), "inspection_to_review", "Vistoria", now=T0)
+        push.notify_push(db.session.get(User, agent.id), "inspection_to_review", "Vistoria", now=T0)
         db.session.commit()
         return row.id
 
@@ -140,7 +140,7 @@ def test_a_name_that_rebinds_to_loopback_after_subscribing_is_refused_on_connect
         resolving(monkeypatch, {"rebind.fcm.googleapis.com": "142.250.78.10"})
         assert _subscribe(client, REBIND).status_code == 201
         with prod_like.app_context():
-            push.notify(db.session.get(User, agent.id), "inspection_to_review", "Vistoria", now=T0)
+            push.notify_push(db.session.get(User, agent.id), "inspection_to_review", "Vistoria", now=T0)
             db.session.commit()
         resolving(monkeypatch, {"rebind.fcm.googleapis.com": "127.0.0.1"})
         with prod_like.app_context():

@@ -33,9 +33,9 @@ def test_the_push_part_of_the_tapurah_story(app, service, runner):
         agent = factories.user("agent", "tapurah", badge_number="AG-07")
         sup = factories.user("supervisor", "tapurah")
         factories.user("supervisor", "sapezal")  # another town's: told nothing
-        push_subscriptions.save(phones["sup"].as_json(), user=sup)
-        push_subscriptions.save(phones["agent"].as_json(), user=agent)
-        push_subscriptions.save(phones["holder"].as_json(), holder=f["holder"])
+        push_subscriptions.save_subscription(phones["sup"].as_json(), user=sup)
+        push_subscriptions.save_subscription(phones["agent"].as_json(), user=agent)
+        push_subscriptions.save_subscription(phones["holder"].as_json(), holder=f["holder"])
         db.session.commit()
         ids = {"agent": agent.id, "sup": sup.id, "holder": f["holder"].id,
                "vehicle": f["vehicle"].id, "plate": f["vehicle"].plate}

@@ -40,14 +40,14 @@ def test_the_list_counts_browsers_in_agreeing_words(app, client):
     with app.app_context():
         agent = factories.user("agent", "tapurah")
         from inspector.notifications import subscriptions as push_subscriptions
-        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/a").as_json(), user=agent)
+        push_subscriptions.save_subscription(Subscriber("http://127.0.0.1:9/push/a").as_json(), user=agent)
         db.session.commit()
         username, agent_id = agent.username, agent.id
     client.login(username)
     assert "Notificações ativadas em 1 navegador." in client.get("/notificacoes").get_data(
         as_text=True)
     with app.app_context():
-        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/b").as_json(),
+        push_subscriptions.save_subscription(Subscriber("http://127.0.0.1:9/push/b").as_json(),
                                 user=db.session.get(User, agent_id))
         db.session.commit()
     page = client.get("/notificacoes").get_data(as_text=True)

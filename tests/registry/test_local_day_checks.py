@@ -61,7 +61,7 @@ def test_the_import_checks_the_law_on_the_local_day(night, days):
 
 def test_the_limits_shown_on_save_are_those_of_the_local_day(night, days):
     v = factories.vehicle("tapurah")
-    registry_limits.for_record(v)
+    registry_limits.limits_for(v)
     assert days == [LOCAL]
 
 

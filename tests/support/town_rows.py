@@ -122,7 +122,7 @@ def build(app, slug: str) -> TownRows:
         # 4. the vehicle's QR credential, issued by the admin, and a passenger's report
         #    (with a photo) sent from its page
         cred = credentials.issue(f["vehicle"], users["admin"])
-        report = passenger_reports.create(
+        report = passenger_reports.create_report(
             cred, "regular", "driving", f"Moto-táxi em alta velocidade em {slug}.",
             photo=small_jpeg())
         db.session.commit()
