@@ -15,10 +15,10 @@ from inspector.enforcement.acts import pack_of, schedule
 from inspector.enforcement.common import (
     NotAllowed,
     act_state,
+    clean_text,
     jsonable,
     require_role,
 )
-from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
 from inspector.models import Role, Sanction, SanctionStatus
 from inspector.rules import GRANT_REASON_MAX, GRANT_REASON_MIN, grant_text

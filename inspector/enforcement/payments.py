@@ -22,8 +22,7 @@ from sqlalchemy.orm import selectinload
 from inspector import audit
 from inspector.clock import town_day, utc
 from inspector.enforcement import lifecycle
-from inspector.enforcement.common import NotAllowed, event, require_role, town_of
-from inspector.enforcement.common import text as clean_text
+from inspector.enforcement.common import NotAllowed, clean_text, event, require_role, town_of
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
 from inspector.models import Fine, FinePayment, Role, Sanction

@@ -32,11 +32,9 @@ from inspector.inspections.schemas import InspectionBody, VistoriaTold
 
 __all__ = [
     "Conflict", "IN_S3", "InspectionBody", "NotConfigured", "NotFound", "PACK_HEADER", "PACK_MAGIC",
-    "PhotoRefused", "RENDITION_SIZES", "StoreError", "Unrenderable", "WrongAuthor",
-    "bulk_answers", "check_evidence_files", "check_registry", "driver_told", "evidence_root",
-    "evidence_state",
-    "find_inspection", "grant_told", "inspection_summary", "move_evidence", "object_store",
-    "check_photo", "photo_blocks", "photo_bytes", "receive_inspection", "receive_photo", "rendition",
-    "town_by_slug"
+    "PhotoRefused", "RENDITION_SIZES", "StoreError", "Unrenderable", "VistoriaTold", "WrongAuthor",
+    "bulk_answers", "check_evidence_files", "check_photo", "check_registry", "driver_told", "evidence_root",
+    "evidence_state", "find_inspection", "grant_told", "inspection_summary", "move_evidence",
+    "object_store", "photo_blocks", "photo_bytes", "receive_inspection", "receive_photo", "rendition",
+    "town_by_slug", "vistoria_plan"
 ]
-__all__ += ["VistoriaTold", "vistoria_plan"]

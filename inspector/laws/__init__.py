@@ -30,8 +30,6 @@ from inspector.laws.pages import (
     outline,
 )
 from inspector.laws.standing import (
-    DocumentStanding,
-    VehicleStanding,
     driver_documents_of,
     first_reason,
     plain_reason,
@@ -52,16 +50,12 @@ from inspector.laws.town_calendar import (
 from inspector.laws.verdict import Reason, Verdict, combine_verdicts, verdict_of, verdict_of_standing
 
 __all__ = [
-    "CHECKS_LABELS", "DocumentStanding", "VehicleStanding", "driver_documents_of", "first_reason",
-    "plain_reason", "preloaded_causes", "standing_of", "status_causes", "town_standings",
-    "FIRST_YEAR", "LAST_YEAR", "NoChecklist", "NoLawInForce", "Reason",
-    "TownCompliance", "Verdict", "act_text", "add_closure", "article_citation",
-    "build_compliance_page", "calendar_for", "checklist", "checklist_for", "checklists_in_force",
-    "decrees_in_force",
-    "combine_verdicts", "driver_facts", "driver_standing", "entered_years", "fiscal_unit_of",
-    "fmt_date", "forget_rules", "law_index", "law_summary", "outline", "pct", "propose_sanction",
-    "propose_step", "remove_closure", "set_year_entered", "town_compliance", "town_facts",
-    "use_rules_dirs",
-    "vehicle_facts", "vehicle_standing", "verdict_of", "verdict_of_standing", "year_view"
+    "CHECKS_LABELS", "FIRST_YEAR", "LAST_YEAR", "NoChecklist", "NoLawInForce", "Reason", "TownCompliance",
+    "Verdict", "act_text", "add_closure", "article_citation", "build_compliance_page", "calendar_for",
+    "checklist", "checklist_for", "checklists_in_force", "combine_verdicts", "decrees_in_force",
+    "driver_documents_of", "driver_facts", "driver_standing", "entered_years", "first_reason",
+    "fiscal_unit_of", "fmt_date", "forget_rules", "law_index", "law_summary", "outline", "pct",
+    "plain_reason", "preloaded_causes", "propose_sanction", "propose_step", "remove_closure",
+    "set_year_entered", "standing_of", "status_causes", "town_compliance", "town_facts", "town_standings",
+    "use_rules_dirs", "vehicle_facts", "vehicle_standing", "verdict_of", "verdict_of_standing", "year_view"
 ]
-

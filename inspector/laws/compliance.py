@@ -287,7 +287,7 @@ def town_compliance(municipality: Municipality, on: date, *,
                     reuse: bool = True) -> TownCompliance:
     """Check every service of a town against the law in force on `on`. The result is reused
     (read-only) while the town's audit version and the day stay the same: every registry
-    change writes an audit entry of its town, and the registry pages (registry_limits) and
+    change writes an audit entry of its town, and the registry pages (registry/limits.py) and
     /conformidade ask for it on every view. COMPLIANCE_SECONDS bounds its age anyway.
     `reuse=False` checks afresh and keeps nothing: for rows not committed yet (an import
     that may be rolled back), whose audit version another change may take later."""

@@ -20,8 +20,7 @@ from inspector.notifications.subscriptions import (
 from inspector.notifications.triggers import register_triggers
 
 __all__ = [
-    "NoticeSubscribe", "NoticeUnsubscribe", "UserSubscribe", "UserUnsubscribe",
-    "count_subscriptions", "deliver_pending", "public_key", "register_triggers",
-    "release_on_sign_out", "remove_subscription", "save_subscription", "subscription_of"
+    "NoticeSubscribe", "NoticeUnsubscribe", "UserSubscribe", "UserUnsubscribe", "count_subscriptions",
+    "deliver_pending", "notify_push", "public_key", "register_triggers", "release_on_sign_out",
+    "remove_subscription", "save_subscription", "subscription_of"
 ]
-__all__ += ["notify_push"]  # a notification of another area (a vistoria's reminder)

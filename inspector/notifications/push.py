@@ -39,8 +39,8 @@ from inspector.models import (
     User,
     VapidKey,
 )
+from inspector.notifications import outbound
 from inspector.notifications.outbound import RefusedDestination, check_endpoint
-from inspector.notifications.outbound import session as outbound_session
 
 log = logging.getLogger(__name__)
 
@@ -331,7 +331,7 @@ def deliver_pending(now: datetime | None = None, *, limit: int | None = None) ->
     vapid, sub = vapid_key(), subject()
     batch = int(limit or setting("PUSH_BATCH"))
     gone: set[int] = set()
-    http = outbound_session()
+    http = outbound.session()
     while True:
         token, jobs = _claim(now, batch)
         for job in jobs:

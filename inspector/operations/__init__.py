@@ -6,12 +6,11 @@ backup and restore of everything a town would lose (database, evidence, keys).""
 from inspector.operations.backup import BackupError, create_backup
 from inspector.operations.database import DATABASE_ERRORS, explain_database_error
 from inspector.operations.packs import loaded_packs, record_packs, recorded_packs
-from inspector.operations.packs import problems as pack_problems
 from inspector.operations.production import production_problems, refuse_unsafe_start
 from inspector.operations.restore import RestoreRefused, restore_backup, verify_backup
 
 __all__ = [
-    "BackupError", "RestoreRefused", "create_backup", "production_problems", "refuse_unsafe_start",
-    "restore_backup", "verify_backup", "DATABASE_ERRORS", "explain_database_error",
-    "pack_problems", "record_packs", "loaded_packs", "recorded_packs",
+    "BackupError", "DATABASE_ERRORS", "RestoreRefused", "create_backup", "explain_database_error",
+    "loaded_packs", "production_problems", "record_packs", "recorded_packs", "refuse_unsafe_start",
+    "restore_backup", "verify_backup"
 ]

@@ -8,6 +8,6 @@ from inspector.passenger.reports import close_report, create_forged_report, crea
 from inspector.passenger.view import TITLES
 
 __all__ = [
-    "TITLES", "claimed_municipality", "close_report", "create_forged_report", "create_report",
-    "page_for", "page_html", "report_queue", "town_zone"
+    "TITLES", "claimed_municipality", "close_report", "create_forged_report", "create_report", "page_for",
+    "page_html", "report_queue", "town_zone"
 ]

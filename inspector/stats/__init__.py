@@ -53,12 +53,11 @@ from inspector.stats.period import PERIOD_PRESETS, Period, parse_day, period_fro
 from inspector.stats.sheets import csv_stream, xlsx_stream
 
 __all__ = [
-    "CAUSE_LABELS", "DOCUMENTS", "WINDOWS", "cause_label", "expiring", "falling_due",
-    "irregular_by_cause",
-    "ACT_STATES", "EXPORT_DATASETS", "ExportFilters", "FINE_KINDS", "FINE_LABELS",
-    "OPEN_DATA_DICTIONARY", "OPEN_DATA_MONTHS", "OpenData", "PERIOD_PRESETS", "Period",
-    "SERVICE_LABELS", "STANDING_LABELS", "ZERO_BRL", "act_figures", "csv_stream", "failed_items",
-    "fine_figures", "fleet_today", "fleet_trend", "inspection_figures", "open_data",
-    "open_data_json", "parse_day", "period_from_args", "preset_period", "record_fleet_day",
-    "report_figures", "standing_today", "vehicles_in", "xlsx_stream"
+    "ACT_STATES", "CAUSE_LABELS", "DOCUMENTS", "EXPORT_DATASETS", "ExportFilters", "FINE_KINDS",
+    "FINE_LABELS", "OPEN_DATA_DICTIONARY", "OPEN_DATA_MONTHS", "OpenData", "PERIOD_PRESETS", "Period",
+    "SERVICE_LABELS", "STANDING_LABELS", "WINDOWS", "ZERO_BRL", "act_figures", "cause_label", "csv_stream",
+    "expiring", "failed_items", "falling_due", "fine_figures", "fleet_today", "fleet_trend",
+    "inspection_figures", "irregular_by_cause", "open_data", "open_data_json", "parse_day",
+    "period_from_args", "preset_period", "record_fleet_day", "report_figures", "standing_today",
+    "vehicles_in", "xlsx_stream"
 ]

@@ -14,7 +14,7 @@ from sqlalchemy import case, func, select
 
 from inspector.extensions import db
 from inspector.models import EFFECTIVE, KIND_LABELS, Fine, FinePayment, Inspection, Sanction, Vistoria
-from inspector.stats import fleet as fleet_stats
+from inspector.stats import fleet
 from inspector.stats.period import Period
 from inspector.stats.sql import local_date, within
 
@@ -103,7 +103,7 @@ def open_data(town_id: int, today: date) -> OpenData:
     tables: dict[str, list[list]] = {}
     tables["frota"] = [[f.service, f.vehicles, f.regular, f.irregular, f.suspended,
                         round(f.share, 4) if f.share is not None else None]
-                       for f in fleet_stats.fleet_today(town_id, today)]
+                       for f in fleet.fleet_today(town_id, today)]
     day = local_date(Inspection.finished_at, town_id)
     per = defaultdict(lambda: [0, 0])
     for d, n, failed in db.session.execute(

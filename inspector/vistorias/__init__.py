@@ -14,11 +14,8 @@ from inspector.vistorias.agenda import (
     mark_appointment,
     save_place,
 )
-from inspector.vistorias.certificate import revoke_for_vehicle
-from inspector.vistorias.certificate import status as certificate_status
 from inspector.vistorias.holders import book_for_holder, holder_vistorias, proof_for
 from inspector.vistorias.queries import (
-    CertificateView,
     certificate_state,
     certificate_view,
     figures,
@@ -30,18 +27,12 @@ from inspector.vistorias.queries import (
     to_fix,
 )
 from inspector.vistorias.reminders import reminders_for_vehicle, send_reminders
-from inspector.vistorias.results import MAX_RETURN_DAYS, decide, return_days, set_return_days, settle
+from inspector.vistorias.results import MAX_RETURN_DAYS, return_days, set_return_days, settle
 
 __all__ = [
-    "CertificateView", "MAX_RETURN_DAYS", "certificate_state", "certificate_status",
-    "certificate_view", "figures", "decide", "find_by_token", "find_certificate",
-    "for_vehicle", "latest_for_vehicle", "result_of", "return_days", "revoke_for_vehicle",
-    "set_return_days", "settle", "to_fix",
+    "MAX_RETURN_DAYS", "WEEKDAYS", "agenda_places", "appointments_for_phone", "book_for_holder",
+    "book_vistoria", "certificate_state", "certificate_view", "day_appointments", "figures",
+    "find_by_token", "find_certificate", "for_vehicle", "free_slots", "holder_vistorias",
+    "latest_for_vehicle", "mark_appointment", "proof_for", "reminders_for_vehicle", "result_of",
+    "return_days", "save_place", "send_reminders", "set_return_days", "settle", "to_fix"
 ]
-# the agenda (places, slots, bookings, no-shows)
-__all__ += [
-    "WEEKDAYS", "agenda_places", "appointments_for_phone", "book_vistoria", "day_appointments", "free_slots",
-    "mark_appointment", "save_place", "reminders_for_vehicle", "send_reminders",
-]
-# the holder's side: their vehicles' vistorias, booking and reminders on the holder page
-__all__ += ["book_for_holder", "holder_vistorias", "proof_for"]

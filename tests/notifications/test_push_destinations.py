@@ -14,8 +14,7 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import DeliveryStatus, PushDelivery, PushSubscription, User
-from inspector.notifications import outbound, push
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import outbound, push, subscriptions
 from inspector.operations.production import config_problems
 from tests import factories
 from tests.support.push import FakePushService, Subscriber
@@ -99,7 +98,7 @@ def _saved_anyway(app, agent, endpoint: str) -> int:
     with app.app_context():
         sub = Subscriber(endpoint).as_json()
         row = PushSubscription(endpoint=endpoint,
-                               endpoint_sha256=push_subscriptions.endpoint_hash(endpoint),
+                               endpoint_sha256=subscriptions.endpoint_hash(endpoint),
                                p256dh=sub["keys"]["p256dh"], auth=sub["keys"]["auth"],
                                user_id=agent.id, created_at=T0)
         db.session.add(row)

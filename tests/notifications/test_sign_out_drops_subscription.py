@@ -8,14 +8,13 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import Holder, Notification, PushDelivery, PushSubscription, User
-from inspector.notifications import push
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import push, subscriptions
 from tests import factories
 from tests.support.push import Subscriber
 
 
 def _save(sub: Subscriber, **owner) -> None:
-    push_subscriptions.save_subscription(sub.as_json(), **owner)
+    subscriptions.save_subscription(sub.as_json(), **owner)
     db.session.commit()
 
 

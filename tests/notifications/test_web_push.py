@@ -20,8 +20,7 @@ from inspector.models import (
     User,
     VapidKey,
 )
-from inspector.notifications import push
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import push, subscriptions
 from tests import factories
 from tests.support.push import FakePushService, Subscriber, b64url, unb64url, vapid_claims
 
@@ -32,7 +31,7 @@ def subscribe(app, owner, sub: Subscriber) -> int:
     with app.app_context():
         kw = {"user": db.session.get(User, owner.id)} if isinstance(owner, User) else \
             {"holder": db.session.get(Holder, owner.id)}
-        row, _ = push_subscriptions.save_subscription(sub.as_json(), **kw)
+        row, _ = subscriptions.save_subscription(sub.as_json(), **kw)
         db.session.commit()
         return row.id
 
