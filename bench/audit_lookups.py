@@ -186,7 +186,7 @@ def measure(app, town: int, args) -> None:
     from sqlalchemy import func, select
 
     from inspector.extensions import db
-    from inspector.inspections import records as inspections
+    from inspector.inspections.records import _REGISTRY_CHANGES
     from inspector.models import AuditEntry, Vehicle, vehicle_drivers
     from inspector.registry.history import audit_entries, audit_query
 
@@ -214,10 +214,10 @@ def measure(app, town: int, args) -> None:
             "history, vehicle page": page(subjects),
             "history, driver page": page([("driver", driver)]),
             "registry changes, 1 day behind": (
-                lambda: rows(inspections._REGISTRY_CHANGES, rc_params(3_000)),
+                lambda: rows(_REGISTRY_CHANGES, rc_params(3_000)),
                 lambda: rows(old_rc, rc_params(3_000))),
             "registry changes, 20,000 behind": (
-                lambda: rows(inspections._REGISTRY_CHANGES, rc_params(20_000)),
+                lambda: rows(_REGISTRY_CHANGES, rc_params(20_000)),
                 lambda: rows(old_rc, rc_params(20_000))),
         }
         for name, (new, old) in cases.items():
@@ -251,7 +251,7 @@ def measure(app, town: int, args) -> None:
         print("   history, vehicle page")
         print(plan(*audit_query(town, subjects, 100)))
         print("   registry changes")
-        print(plan(inspections._REGISTRY_CHANGES, rc_params(20_000)))
+        print(plan(_REGISTRY_CHANGES, rc_params(20_000)))
         db.session.remove()
         db.engine.dispose()
 

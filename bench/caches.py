@@ -149,7 +149,7 @@ def add_credential(app) -> tuple[str, int]:
     from inspector.credentials.tokens import encode
     from inspector.extensions import db
     from inspector.models import Credential, Driver, Municipality, Vehicle, vehicle_drivers
-    from inspector.registry.photos import thumbnail
+    from inspector.registry.photos import photo_thumbnail
 
     with app.app_context():
         town = db.session.scalar(select(Municipality))
@@ -158,7 +158,7 @@ def add_credential(app) -> tuple[str, int]:
             vehicle_drivers.c.vehicle_id == vehicle.id))
         photo = portrait(1)
         db.session.execute(update(Driver).where(Driver.id == driver).values(
-            photo=photo, photo_mime="image/jpeg", photo_thumb=thumbnail(photo)))
+            photo=photo, photo_mime="image/jpeg", photo_thumb=photo_thumbnail(photo)))
         key = keys.ensure_active_key()
         expires = date.today() + timedelta(days=issuing.validity_days())
         token = encode(keys.private_key(key), key.kid, "vehicle", town.ibge_code, vehicle.id,
@@ -192,10 +192,10 @@ def cases(app, client, token: str, driver: int) -> list[Case]:
     photo = __import__("review_data").evidence_photo(1)
 
     def rendered():
-        return renditions.cached("b" * 64, "mini", lambda: photo)
+        return renditions.rendition("b" * 64, "mini", lambda: photo)
 
     def drop_rendition():
-        renditions._cache.pop(("b" * 64, renditions.SIZES["mini"]), None)
+        renditions._cache.pop(("b" * 64, renditions.RENDITION_SIZES["mini"]), None)
 
     def empty(name: str):
         return lambda: app.extensions.pop(name, None)

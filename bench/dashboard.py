@@ -101,23 +101,23 @@ def in_process(url: str) -> None:
     with app.app_context(), app.test_request_context():
         town = db.session.scalar(select(Municipality.id).filter_by(slug="tapurah"))
         t0 = time.perf_counter()
-        fleet.today(town)
+        fleet.fleet_today(town)
         first = time.perf_counter() - t0
         t0 = time.perf_counter()
-        fleet.today(town)
+        fleet.fleet_today(town)
         again = time.perf_counter() - t0
         db.session.rollback()
         print("\n1. The dashboard's queries in one process, nothing reused (a view right after a "
               "change of the town); median of 5 runs, ms")
         print(f"   fleet standing today: first of the day {first * 1000:,.0f} ms (every vehicle "
               f"judged by the rules engine, once per process and day), then {again * 1000:,.1f} ms")
-        queries = {"inspections per day and agent": dashboard.inspections,
-                   "failed items": dashboard.failed_items, "acts by kind and state": dashboard.acts,
-                   "fines issued, paid, open": dashboard.fines,
-                   "passenger reports": dashboard.reports, "fleet trend": fleet.trend}
-        spans = {"12 weeks": period.preset("12s"), "12 months": period.preset("12m"),
-                 "two years": period.Period(period.preset("12s").last - timedelta(days=729),
-                                            period.preset("12s").last)}
+        queries = {"inspections per day and agent": dashboard.inspection_figures,
+                   "failed items": dashboard.failed_items, "acts by kind and state": dashboard.act_figures,
+                   "fines issued, paid, open": dashboard.fine_figures,
+                   "passenger reports": dashboard.report_figures, "fleet trend": fleet.fleet_trend}
+        spans = {"12 weeks": period.preset_period("12s"), "12 months": period.preset_period("12m"),
+                 "two years": period.Period(period.preset_period("12s").last - timedelta(days=729),
+                                            period.preset_period("12s").last)}
         print(f"   {'query':<34}" + "".join(f"{k:>12}" for k in spans))
         total = dict.fromkeys(spans, 0.0)
         for name, fn in queries.items():

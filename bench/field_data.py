@@ -53,16 +53,15 @@ def build(url: str, vehicles: int) -> dict[int, str]:
 
     from inspector import audit
     from inspector.accounts import create_user
-    from inspector.credentials import issuing as credentials
-    from inspector.credentials import keys as credential_keys
+    from inspector.credentials import issuing, keys
     from inspector.credentials.tokens import encode
     from inspector.extensions import db
     from inspector.models import Credential, Driver, Municipality, Vehicle
-    from inspector.registry.photos import thumbnail
+    from inspector.registry.photos import photo_thumbnail
 
     with Pool(2) as pool:
         photos = pool.map(portrait, range(vehicles), chunksize=100)
-        thumbs = pool.map(thumbnail, photos, chunksize=100)
+        thumbs = pool.map(photo_thumbnail, photos, chunksize=100)
     app = load_mototaxi_town(url, vehicles, secret_key=SECRET)
     with app.app_context():
         town = db.session.scalar(select(Municipality).filter_by(slug="tapurah"))
@@ -74,16 +73,16 @@ def build(url: str, vehicles: int) -> dict[int, str]:
         db.session.execute(update(Driver), [  # as registry/photos.py stores them
             {"id": d, "photo": p, "photo_mime": "image/jpeg", "photo_thumb": t}
             for d, p, t in zip(driver_ids, photos, thumbs)])
-        key = credential_keys.ensure_active_key()
-        private = credential_keys.private_key(key)
-        expires = date.today() + timedelta(days=credentials.validity_days())
+        key = keys.ensure_active_key()
+        private = keys.private_key(key)
+        expires = date.today() + timedelta(days=issuing.validity_days())
         now = datetime.now(UTC)
         tokens, rows = {}, []
         for vid in db.session.scalars(select(Vehicle.id).order_by(Vehicle.id)):
             token = encode(private, key.kid, "vehicle", town.ibge_code, vid, expires)
-            tokens[vid] = credentials.public_url(token)
+            tokens[vid] = issuing.public_url(token)
             rows.append({"municipality_id": town.id, "kind": "vehicle", "vehicle_id": vid,
-                         "token": token, "token_hash": credentials.token_hash(token),
+                         "token": token, "token_hash": issuing.token_hash(token),
                          "kid": key.kid, "issued_at": now, "expires_on": expires})
         db.session.execute(insert(Credential), rows)
         # one audit entry for the town: the snapshot's version is not 0 (a bulk load
@@ -102,7 +101,7 @@ def ten_changes(url: str) -> list[str]:
     from inspector import create_app
     from inspector.extensions import db
     from inspector.models import User, Vehicle
-    from inspector.registry import records as registry
+    from inspector.registry import records
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": SECRET, "TESTING": True,
                       "LOG_LEVEL": "WARNING"})
@@ -113,21 +112,21 @@ def ten_changes(url: str) -> list[str]:
         ids = sorted(db.session.scalars(select(Vehicle.id)))
         picked = [db.session.get(Vehicle, v) for v in random.Random(10).sample(ids, 10)]
         for v in picked[:3]:
-            registry.save_vehicle(town_id, {"colour": "Azul"}, actor=admin, vehicle=v)
+            records.save_vehicle(town_id, {"colour": "Azul"}, actor=admin, vehicle=v)
             done.append(f"vehicle {v.plate}: colour")
         for v in picked[3:6]:
             lic = v.licences[0]
             target = "active" if lic.status.value == "suspended" else "suspended"
-            registry.change_status(lic, target, "Bench: mudança de situação", actor=admin)
+            records.change_status(lic, target, "Bench: mudança de situação", actor=admin)
             done.append(f"licence {lic.number}: {target}")
         for v in picked[6:8]:
             ins = v.insurance_policies[0]
-            registry.save_insurance(town_id, {"valid_until": (date.today() + timedelta(days=400))
+            records.save_insurance(town_id, {"valid_until": (date.today() + timedelta(days=400))
                                               .isoformat()}, actor=admin, insurance=ins)
             done.append(f"insurance {ins.policy_number}: valid_until")
         for v in picked[8:10]:
             d = v.drivers[0]
-            registry.change_status(d, "suspended", "Bench: registro suspenso", actor=admin)
+            records.change_status(d, "suspended", "Bench: registro suspenso", actor=admin)
             done.append(f"driver {d.registration_number}: suspended")
         db.session.commit()
         db.engine.dispose()

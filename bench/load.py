@@ -115,17 +115,16 @@ def build(url: str, towns: list[tuple[str, str, str]], vehicles: int, agents: in
     from sqlalchemy import insert, select, update
 
     from inspector import audit
-    from inspector.credentials import issuing as credentials
-    from inspector.credentials import keys as credential_keys
+    from inspector.credentials import issuing, keys
     from inspector.credentials.tokens import encode
     from inspector.extensions import db
     from inspector.models import Credential, Driver, Municipality, User, Vehicle
-    from inspector.registry.photos import thumbnail
+    from inspector.registry.photos import photo_thumbnail
     from inspector.security import hash_password
 
     with Pool(2) as pool:  # 60 faces shared by the riders: the page's photo, not its uniqueness
         photos = pool.map(portrait, range(60))
-        thumbs = pool.map(thumbnail, photos)
+        thumbs = pool.map(photo_thumbnail, photos)
     password_hash = hash_password(PASSWORD)  # one Argon2 hash for every account
     plan = {"password": PASSWORD, "towns": []}
     for n, town_key in enumerate(towns):
@@ -147,15 +146,15 @@ def build(url: str, towns: list[tuple[str, str, str]], vehicles: int, agents: in
             db.session.execute(update(Driver), [
                 {"id": d, "photo": photos[i % 60], "photo_mime": "image/jpeg",
                  "photo_thumb": thumbs[i % 60]} for i, d in enumerate(drivers)])
-            key = credential_keys.ensure_active_key()
-            private = credential_keys.private_key(key)
-            expires = date.today() + timedelta(days=credentials.validity_days())
+            key = keys.ensure_active_key()
+            private = keys.private_key(key)
+            expires = date.today() + timedelta(days=issuing.validity_days())
             rows, paths = [], []
             for vid in db.session.scalars(select(Vehicle.id).filter_by(municipality_id=town.id)):
                 token = encode(private, key.kid, "vehicle", town.ibge_code, vid, expires)
                 paths.append(f"/v/{token}")
                 rows.append({"municipality_id": town.id, "kind": "vehicle", "vehicle_id": vid,
-                             "token": token, "token_hash": credentials.token_hash(token),
+                             "token": token, "token_hash": issuing.token_hash(token),
                              "kid": key.kid, "issued_at": datetime.now(UTC),
                              "expires_on": expires})
             db.session.execute(insert(Credential), rows)

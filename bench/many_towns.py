@@ -84,19 +84,18 @@ def credentials_and_changes(url: str) -> tuple[str, int, list[str]]:
     from sqlalchemy import insert, select
 
     from inspector import audit
-    from inspector.credentials import issuing as credentials
-    from inspector.credentials import keys as credential_keys
+    from inspector.credentials import issuing, keys
     from inspector.credentials.tokens import encode
     from inspector.extensions import db
     from inspector.models import Credential, Municipality, User, Vehicle
-    from inspector.registry import records as registry
+    from inspector.registry import records
 
     app = app_for(url)
     with app.app_context():
         town = db.session.scalar(select(Municipality).filter_by(slug="tapurah"))
-        key = credential_keys.ensure_active_key()
-        private = credential_keys.private_key(key)
-        expires = date.today() + timedelta(days=credentials.validity_days())
+        key = keys.ensure_active_key()
+        private = keys.private_key(key)
+        expires = date.today() + timedelta(days=issuing.validity_days())
         now = datetime.now(UTC)
         rows, tokens = [], []
         for vid in db.session.scalars(select(Vehicle.id).where(
@@ -104,7 +103,7 @@ def credentials_and_changes(url: str) -> tuple[str, int, list[str]]:
             token = encode(private, key.kid, "vehicle", town.ibge_code, vid, expires)
             tokens.append(token)
             rows.append({"municipality_id": town.id, "kind": "vehicle", "vehicle_id": vid,
-                         "token": token, "token_hash": credentials.token_hash(token),
+                         "token": token, "token_hash": issuing.token_hash(token),
                          "kid": key.kid, "issued_at": now, "expires_on": expires})
         db.session.execute(insert(Credential), rows)
         audit.record("bench_loaded", "municipality", town.id, after={"credentials": len(rows)},
@@ -116,11 +115,11 @@ def credentials_and_changes(url: str) -> tuple[str, int, list[str]]:
             Vehicle.municipality_id == town.id)))
         done = []
         for v in [db.session.get(Vehicle, i) for i in random.Random(18).sample(ids, 4)]:
-            registry.save_vehicle(town.id, {"colour": "Azul"}, actor=admin, vehicle=v)
+            records.save_vehicle(town.id, {"colour": "Azul"}, actor=admin, vehicle=v)
             done.append(f"vehicle {v.plate}: colour")
         for v in [db.session.get(Vehicle, i) for i in random.Random(19).sample(ids, 2)]:
             d = v.drivers[0]
-            registry.change_status(d, "suspended", "Bench: registro suspenso", actor=admin)
+            records.change_status(d, "suspended", "Bench: registro suspenso", actor=admin)
             done.append(f"driver {d.registration_number}: suspended")
         db.session.commit()
         db.engine.dispose()

@@ -164,7 +164,7 @@ def queue_figures(client: Client, loaded: Loaded, rounds: int, warmup: int, clie
 def pdf_in_process(url: str, notice_ids: list[int]) -> None:
     """The real content builder and renderer, one process, one notice after another."""
     from inspector import create_app
-    from inspector.documents import issuing as notice_documents
+    from inspector.documents import issuing
     from inspector.documents.content import build_sheet
     from inspector.documents.pdf import render
     from inspector.extensions import db
@@ -174,15 +174,15 @@ def pdf_in_process(url: str, notice_ids: list[int]) -> None:
                       "LOG_LEVEL": "WARNING"})
     with app.app_context():
         first = db.session.get(Notice, notice_ids[0])
-        notice_documents.render_notice_pdf(first, "ABCDE-FGHJK")   # fonts, packs: once
+        issuing.render_notice_pdf(first, "ABCDE-FGHJK")   # fonts, packs: once
         content, layout, sizes = [], [], []
         t_all = time.perf_counter()
         for nid in notice_ids:
             notice = db.session.get(Notice, nid)
             t0 = time.perf_counter()
-            sheet = build_sheet(notice, url=notice_documents.authenticity_url(
+            sheet = build_sheet(notice, url=issuing.authenticity_url(
                 "tapurah", notice.number), access_code="ABCDE-FGHJK",
-                holder_url=notice_documents.holder_url(notice.number))
+                holder_url=issuing.holder_url(notice.number))
             t1 = time.perf_counter()
             pdf = render(sheet)
             layout.append(time.perf_counter() - t1)

@@ -15,8 +15,10 @@ import hashlib
 import math
 from datetime import datetime, timedelta
 
-from inspector.audit import canonical as canon  # noqa: F401  (review_data uses it)
-from inspector.audit import jsonable
+from inspector.audit import (
+    canonical,  # noqa: F401  (review_data uses it)
+    jsonable,
+)
 
 DOCUMENTS = {"notice": "notice", "written_warning": "warning", "fine": "infraction_record",
              "daily_fine": "infraction_record", "suspension": "decision",

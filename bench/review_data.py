@@ -143,7 +143,6 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
 
     from sqlalchemy import insert, select
 
-    from inspector import rules
     from inspector.clock import LOCAL_TZ
     from inspector.demo.data import MINIMUM_WAGE
     from inspector.extensions import db
@@ -159,6 +158,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
         Vehicle,
         vehicle_drivers,
     )
+    from inspector.rules.engine import checklist
 
     t0 = clock.perf_counter()
     with Pool(2) as pool:
@@ -186,8 +186,8 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
         now = datetime.now(UTC)
         today = now.astimezone(LOCAL_TZ).date()
         first = today - timedelta(days=730)
-        items = rules.checklist("tapurah", "mototaxi", first, town.population_seat)
-        assert [i.id for i in items] == [i.id for i in rules.checklist(
+        items = checklist("tapurah", "mototaxi", first, town.population_seat)
+        assert [i.id for i in items] == [i.id for i in checklist(
             "tapurah", "mototaxi", today, town.population_seat)], "checklist changed in 2 years"
         ledger = Ledger(town.id, compliance.town_facts(town), items, supervisor, now, rng)
 

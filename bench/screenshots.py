@@ -31,7 +31,7 @@ def build(folder: Path):
     from flask_migrate import upgrade
 
     from inspector import MIGRATIONS, create_app
-    from inspector.demo.seed import seed
+    from inspector.demo.seed import seed_towns
     from inspector.extensions import db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'demo.sqlite3'}",
@@ -40,7 +40,7 @@ def build(folder: Path):
                       "SESSION_COOKIE_SECURE": False})
     with app.app_context():
         upgrade(directory=str(MIGRATIONS))
-        seed()
+        seed_towns()
         db.session.commit()
     return app
 

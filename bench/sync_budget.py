@@ -53,8 +53,7 @@ def switches() -> dict[str, list[tuple[object, str, object]]]:
     from flask_wtf.csrf import CSRFProtect
 
     from inspector import audit
-    from inspector.inspections import evidence, evidence_store
-    from inspector.inspections import records as inspections
+    from inspector.inspections import evidence, evidence_store, records
 
     real_record = audit.record
 
@@ -63,13 +62,13 @@ def switches() -> dict[str, list[tuple[object, str, object]]]:
     facts = evidence.ImageFacts("JPEG", 720, 540)
     return {
         "csrf": [(CSRFProtect, "protect", lambda self: None)],
-        "audit": [(inspections.audit, "record", record)],
+        "audit": [(records.audit, "record", record)],
         "file": [(evidence_store, "writing",
                   lambda sha, data, town_id=None: (evidence_store.Location("", 0),
                                                    _done()))],
         "image": [(evidence, "decode_photo", lambda data: facts),
                   (evidence, "expect_format", lambda facts, mime: None)],
-        "registry": [(inspections, "registry_changes", lambda vehicle, since: [])],
+        "registry": [(records, "registry_changes", lambda vehicle, since: [])],
     }
 
 

@@ -10,12 +10,12 @@ from inspector.credentials.issuing import (
     Lookup,
     check_sheet,
     check_signature,
+    decide_token,
     eligible_subjects,
     for_town,
     issue,
     issue_missing,
     load_for_page,
-    lookup,
     missing_subjects,
     offered_sheets,
     public_url,
@@ -28,20 +28,14 @@ from inspector.credentials.issuing import (
     subject_of,
     token_hash,
 )
-from inspector.credentials.issuing import decide as decide_token
-from inspector.credentials.keys import public_key_set
-from inspector.credentials.keys import rotate as rotate_keys
-from inspector.credentials.sheets import GREEN, LABEL_GREY, SHEETS, WHITE, printable, render_pdf
-from inspector.credentials.sheets import Pen as SheetPen
+from inspector.credentials.keys import public_key_set, rotate_keys
+from inspector.credentials.sheets import GREEN, LABEL_GREY, SHEETS, WHITE, SheetPen, printable, render_pdf
 from inspector.credentials.tokens import claimed_kind, claimed_town
 
 __all__ = [
-    "DEFAULT_BASE_URL", "Lookup", "MAX_QUERY", "MIN_REASON", "SHEETS", "check_sheet",
-    "check_signature", "claimed_town", "decide_token", "eligible_subjects", "for_town", "issue",
-    "issue_missing", "load_for_page", "lookup", "missing_subjects", "offered_sheets", "printable",
-    "public_key_set", "public_url", "reissue", "render_pdf", "revoke", "rotate_keys", "search",
-    "service_of", "sheet_of", "subject_of", "token_hash"
+    "DEFAULT_BASE_URL", "GREEN", "LABEL_GREY", "Lookup", "MAX_QUERY", "MIN_REASON", "SHEETS", "SheetPen",
+    "WHITE", "check_sheet", "check_signature", "claimed_kind", "claimed_town", "decide_token",
+    "eligible_subjects", "for_town", "issue", "issue_missing", "load_for_page", "missing_subjects",
+    "offered_sheets", "printable", "public_key_set", "public_url", "reissue", "render_pdf", "revoke",
+    "rotate_keys", "search", "service_of", "sheet_of", "sign", "subject_of", "token_hash"
 ]
-# what another document drawn on the sheets' pen and signed with their key uses (a vistoria
-# certificate)
-__all__ += ["GREEN", "LABEL_GREY", "SheetPen", "WHITE", "claimed_kind", "sign"]

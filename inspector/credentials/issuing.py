@@ -15,7 +15,7 @@ from sqlalchemy.orm import joinedload
 from inspector import audit, clock
 from inspector.clock import default_day
 from inspector.config import DEFAULT_PUBLIC_BASE_URL
-from inspector.credentials import keys as credential_keys
+from inspector.credentials import keys
 from inspector.credentials.tokens import (
     Claims,
     TokenRejected,
@@ -95,9 +95,9 @@ def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None 
         raise ValidationFailed({"credencial": "já existe uma credencial ativa; use reemitir"})
     town = db.session.get(Municipality, subject.municipality_id)
     kind = CredentialKind.VEHICLE if isinstance(subject, Vehicle) else CredentialKind.DRIVER
-    key = credential_keys.ensure_active_key(actor)
+    key = keys.ensure_active_key(actor)
     expires = today + timedelta(days=validity_days())
-    token = encode(credential_keys.private_key(key), key.kid, kind.value, town.ibge_code,
+    token = encode(keys.private_key(key), key.kid, kind.value, town.ibge_code,
                    subject.id, expires)
     cred = Credential(municipality_id=town.id, kind=kind,
                       vehicle_id=subject.id if kind == CredentialKind.VEHICLE else None,
@@ -116,8 +116,8 @@ def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None 
 def sign(kind: str, town: Municipality, subject_id: int, expires_on: date, actor=None) -> str:
     """A token of another kind signed with the credentials' active key (a vistoria
     certificate: inspector/vistorias), the same format and verification as a credential's."""
-    key = credential_keys.ensure_active_key(actor)
-    return encode(credential_keys.private_key(key), key.kid, kind, town.ibge_code, subject_id,
+    key = keys.ensure_active_key(actor)
+    return encode(keys.private_key(key), key.kid, kind, town.ibge_code, subject_id,
                   expires_on)
 
 
@@ -293,7 +293,7 @@ def check_signature(token: str, today: date) -> tuple[Claims | None, str | None]
     one Ed25519 verification, whatever the input."""
     try:
         parsed = parse(token)
-        return verify_parsed(parsed, credential_keys.refresh_if_unknown(parsed[0].kid),
+        return verify_parsed(parsed, keys.refresh_if_unknown(parsed[0].kid),
                              today), None
     except TokenRejected as e:
         if e.reason in ("malformed", "unknown_key"):
@@ -301,7 +301,7 @@ def check_signature(token: str, today: date) -> tuple[Claims | None, str | None]
         return None, e.reason
 
 
-def decide(row, digest: str, claims: Claims | None, reason: str | None,
+def decide_token(row, digest: str, claims: Claims | None, reason: str | None,
            today: date) -> tuple[str, str | None]:
     """Outcome of a token given its signature check and the row found by its hash (or None):
     active | revoked | expired | unknown, and why. `row` is an ORM Credential or a Core row."""
@@ -325,7 +325,7 @@ def lookup(token: str, today: date | None = None) -> Lookup:
     digest = token_hash(token)
     claims, reason = check_signature(token, today)
     row = db.session.scalars(_lookup_statement(digest)).unique().first()
-    outcome, why = decide(row, digest, claims, reason, today)
+    outcome, why = decide_token(row, digest, claims, reason, today)
     if outcome == "unknown":
         return Lookup("unknown", None, None, why)
     return Lookup(outcome, row, claims, why)

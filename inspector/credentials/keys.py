@@ -101,7 +101,7 @@ def private_key(key: SigningKey) -> Ed25519PrivateKey:
     return Ed25519PrivateKey.from_private_bytes(_decrypt(key.private_key_enc, key.kid))
 
 
-def rotate(actor=None) -> SigningKey:
+def rotate_keys(actor=None) -> SigningKey:
     """Retire the active key and make a new one; the old one verifies what it signed until
     the last of those credentials expires."""
     _lock_keys()

@@ -83,7 +83,7 @@ def qr_matrix(url: str) -> list[list[bool]]:
     return code.get_matrix()
 
 
-class Pen:
+class SheetPen:
     """Draws one cell (sticker, badge, card) in millimetres from its top-left corner, the
     way the layout was designed (y grows downwards)."""
 
@@ -184,7 +184,7 @@ def _photo_jpeg(driver: Driver | None, size: tuple[int, int]) -> bytes | None:
     return out.getvalue()
 
 
-def _sticker(p: Pen, c: Credential, town: Municipality) -> None:
+def _sticker(p: SheetPen, c: Credential, town: Municipality) -> None:
     v = c.vehicle
     w, h = p.w, p.h
     title = "Confira este moto-táxi" if v.service == Service.MOTOTAXI else "Confira este táxi"
@@ -208,7 +208,7 @@ def _sticker(p: Pen, c: Credential, town: Municipality) -> None:
     p.cut_box()
 
 
-def _wrap(p: Pen, text: str, width: float, size: float) -> list[str]:
+def _wrap(p: SheetPen, text: str, width: float, size: float) -> list[str]:
     """Split text into lines no wider than width (words kept whole)."""
     lines, line = [], ""
     for word in text.split():
@@ -221,7 +221,7 @@ def _wrap(p: Pen, text: str, width: float, size: float) -> list[str]:
     return lines + [line] if line else lines
 
 
-def _lines(p: Pen, x, y, rows, width, label_size, value_size, gap):
+def _lines(p: SheetPen, x, y, rows, width, label_size, value_size, gap):
     """Label-over-value rows (a long value takes two lines); returns the y after the last."""
     for label, value in rows:
         p.text(x, y, label, label_size, fill=LABEL_GREY)
@@ -236,7 +236,7 @@ def _lines(p: Pen, x, y, rows, width, label_size, value_size, gap):
     return y
 
 
-def _badge(p: Pen, c: Credential, town: Municipality) -> None:
+def _badge(p: SheetPen, c: Credential, town: Municipality) -> None:
     drv = c.driver
     v = drv.vehicles[0] if drv.vehicles else None
     company = v.holder if v is not None else drv.holder
@@ -276,7 +276,7 @@ def card_rows(drv: Driver, stand) -> list[tuple[str, str]]:
             ("Ponto", stand.place if stand else "")]
 
 
-def _card(p: Pen, c: Credential, town: Municipality) -> None:
+def _card(p: SheetPen, c: Credential, town: Municipality) -> None:
     drv = c.driver
     v = drv.vehicles[0] if drv.vehicles else None
     stand = v.stand if v is not None else None
@@ -318,9 +318,9 @@ def render_pdf(creds: list[Credential], town: Municipality, sheet: str) -> bytes
         if slot == 0 and i:
             canvas.showPage()
         col, row = slot % cols, slot // cols
-        draw(Pen(canvas, MARGIN + col * (w + gap_x), MARGIN + row * (h + gap_y), w, h), c, town)
+        draw(SheetPen(canvas, MARGIN + col * (w + gap_x), MARGIN + row * (h + gap_y), w, h), c, town)
     if not creds:
-        Pen(canvas, MARGIN, MARGIN, 190, 20).text(0, 0, "Nenhuma credencial ativa para imprimir.", 6)
+        SheetPen(canvas, MARGIN, MARGIN, 190, 20).text(0, 0, "Nenhuma credencial ativa para imprimir.", 6)
     canvas.showPage()
     canvas.save()
     return out.getvalue()

@@ -301,12 +301,11 @@ class _Planner:
     def licence_end(self, service: str, start: date, wanted: date) -> date:
         """`wanted`, or the last day the town's law lets an Alvará starting on `start` be
         valid if that is earlier (Sapezal Lei 060/1998 Art. 10: the exercício)."""
-        from inspector import rules as law
+        from inspector.rules import RulesError, resolve, validity_limit
 
         try:
-            limit = law.validity_limit(law.resolve(self.facts.slug, service, start), "licence",
-                                       start)
-        except law.RulesError:
+            limit = validity_limit(resolve(self.facts.slug, service, start), "licence", start)
+        except RulesError:
             return wanted
         return min(wanted, limit.last) if limit is not None else wanted
 

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from inspector import audit, clock, credentials, registry
 from inspector.config import DEMO_PASSWORD
-from inspector.demo import vistorias as demo_vistorias
+from inspector.demo import vistorias
 from inspector.demo.data import MINIMUM_WAGE, ROLES, TOWNS, TownFacts
 from inspector.demo.plan import TownPlan, plan_all
 from inspector.extensions import db
@@ -125,10 +125,14 @@ class Seeder:
         look.prime(Permit, "number", [p.number for p in plan.permits])
         look.prime(Licence, "number", [lic.number for lic in plan.licences])
 
+        savers = {"stand": registry.save_stand, "holder": registry.save_holder,
+                  "vehicle": registry.save_vehicle, "permit": registry.save_permit,
+                  "licence": registry.save_licence, "insurance": registry.save_insurance}
+
         def save(kind: str, exists, data: dict):
             if exists is not None:
                 return exists
-            row = getattr(registry, f"save_{kind}")(town.id, data, actor=ACTOR, lookup=look)
+            row = savers[kind](town.id, data, actor=ACTOR, lookup=look)
             self.created[kind] += 1
             return row
 
@@ -212,7 +216,7 @@ class Seeder:
             self.created["driver_link"] += len(missing)
 
 
-def seed(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
+def seed_towns(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
     """Create whatever demo rows are missing (the caller commits); what was created, and
     the records that break a rule on purpose."""
     seeder = Seeder(today or clock.default_day())
@@ -229,5 +233,5 @@ def seed(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
                 seeder.created["credential"] += len(issued)
         irregular += [(facts.name, note) for note in plans[facts.slug].irregular]
     db.session.flush()
-    demo_vistorias.seed(seeder.created)  # Tapurah's agenda and vistorias (docs/vistoria.md)
+    vistorias.seed(seeder.created)  # Tapurah's agenda and vistorias (docs/vistoria.md)
     return seeder.created, irregular

@@ -25,7 +25,7 @@ from inspector.documents.issuing import (
 )
 
 __all__ = [
-    "APPEAL_TO", "AlreadyRemitted", "CopyNotAllowed", "check_copy", "copy_citation", "copy_of",
-    "copy_view", "current_document", "find_notice", "install_document_hooks", "mark_remitted",
-    "pending_copies", "public_status", "public_view", "record_remittance", "remittance_text"
+    "APPEAL_TO", "AlreadyRemitted", "CopyNotAllowed", "check_copy", "copy_citation", "copy_of", "copy_view",
+    "current_document", "find_notice", "install_document_hooks", "mark_remitted", "pending_copies",
+    "public_status", "public_view", "record_remittance", "remittance_text"
 ]

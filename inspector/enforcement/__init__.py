@@ -4,11 +4,12 @@ No Flask here: every function takes the user and the clock (`now`, an aware date
 explicitly and works in the caller's transaction (the caller commits), except `tick`,
 which is its own transaction. See docs/enforcement.md.
 
-Entry points
+Entry points (the face exports those other areas call; a name only this area or its tests
+use is imported from its module, given in brackets)
 - `propose_pending(now, town_id)`: the field sync leaves completed inspections unproposed;
   this (run by `tick` and before every review page) calls `on_inspection_complete` on each.
-- `on_inspection_complete(insp, now)`: proposes an inspection's acts, closes notices a
-  re-inspection finds complied with, announces `inspection_to_review`.
+- [pending.py] `on_inspection_complete(insp, now)`: proposes an inspection's acts, closes
+  notices a re-inspection finds complied with, announces `inspection_to_review`.
 - Review: `confirm`, `amend`, `reject`, `record_mayor_decision`, `comment_inspection`,
   `mark_reviewed`, `amend_options`; `choices` / `choose`: sanctions of the law no checklist
   item proposes (chosen by a supervisor on the review, then decided like any proposal).
@@ -18,13 +19,13 @@ Entry points
   falls due moves the deadlines it reaches: deadlines.py).
 - Appeals: `file_appeal`, `decide_appeal`.
 - Time: `tick(now)`.
-- Read: `review_queue`, `acts_of`, `events_of`, `deadlines`, `deadline_soon`,
-  `review_for_agent`, `acts_list`, `notice_for_holder`, `notices_for_holder`.
+- Read: `review_queue`, `acts_of`, `events_of`, `deadlines`, `review_for_agent`,
+  `acts_list`; [queries.py] `deadline_soon`, `notice_for_holder`, `notices_for_holder`.
 - Documents: `check_access_code`, `reset_access_code`.
 - Fines and grants: `record_payment`, `reverse_payment`, `balance_of`, `open_fines`;
   `give_grant`, `remove_grant`, `offered_grants` (the repair deadline a supervisor grants);
   `suspension_bounds`, `situation_text`.
-- Listeners: `subscribe(kind, fn)`; kinds `inspection_to_review(inspection)`,
+- Listeners: `subscribe(kind, fn)` ([common.py] `unsubscribe`); kinds `inspection_to_review(inspection)`,
   `act_decided(act, notice)`, `notice_issued(notice, act, access_code)`,
   `forwarded_to_mayor(act)`, `inspection_reviewed(inspection)`,
   `inspection_commented(inspection, text)`, `deadline_soon(act, deadline_at)`,
@@ -32,33 +33,19 @@ Entry points
   `appeal_decided(appeal, act)`, `act_delivered(act)`,
   `deadline_moved(act, changes, closure_day, now)`. They run inside the transaction of the change.
 """
-from __future__ import annotations
 
-from inspector.enforcement.acts import (
-    check_access_code,
-    new_access_code,
-    normalise_code,
-    reset_access_code,
-)
+# The names other areas use. Modules of this area import each other's modules, never
+# this face: that keeps the import order free of circles.
+from inspector.enforcement.acts import check_access_code, reset_access_code
 from inspector.enforcement.appeals import FILERS, can_file, decide_appeal, file_appeal
-from inspector.enforcement.choose import Choice, choices, choose
-from inspector.enforcement.common import (
-    NotAllowed,
-    event,
-    holder_of,
-    notify,
-    pack_measure,
-    subscribe,
-    unsubscribe,
-)
+from inspector.enforcement.choose import choices, choose
+from inspector.enforcement.common import NotAllowed, event, holder_of, notify, pack_measure, subscribe
 from inspector.enforcement.deadlines import counting_of, move_for_closure
-from inspector.enforcement.delivery import OFFICE_MEANS, needs_delivery, record_delivery
-from inspector.enforcement.grants import deadline_rule, grant_seen
-from inspector.enforcement.grants import grant as give_grant
-from inspector.enforcement.grants import offered as offered_grants
-from inspector.enforcement.grants import remove as remove_grant
-from inspector.enforcement.lifecycle import Conflict, replay
+from inspector.enforcement.delivery import OFFICE_MEANS, record_delivery
+from inspector.enforcement.grants import deadline_rule, give_grant, grant_seen, offered_grants, remove_grant
+from inspector.enforcement.lifecycle import replay
 from inspector.enforcement.payments import (
+    PAYMENT_STATES,
     RUNNING_NOTE,
     AlreadyReversed,
     balance,
@@ -71,38 +58,22 @@ from inspector.enforcement.payments import (
     reversal_text,
     reverse_payment,
 )
-from inspector.enforcement.payments import STATES as PAYMENT_STATES
-from inspector.enforcement.pending import on_inspection_complete, propose_pending
-from inspector.enforcement.propose import (
-    comply_from_reinspection,
-    history,
-    offenders,
-    propose_for_inspection,
-)
+from inspector.enforcement.pending import propose_pending
+from inspector.enforcement.propose import propose_for_inspection
 from inspector.enforcement.queries import (
     LIST_GROUPS,
-    Deadlines,
-    QueuePage,
-    QueueRow,
-    ReviewState,
     acts_list,
     acts_of,
     agents,
-    deadline_soon,
     deadlines,
     end_of_day,
     events_of,
     inspection_review_state,
     money_of,
-    notice_for_holder,
-    notices_for_holder,
     review_for_agent,
     review_queue,
-    review_state,
 )
 from inspector.enforcement.review import (
-    AmendOption,
-    Decision,
     amend,
     amend_options,
     comment_inspection,
@@ -111,24 +82,18 @@ from inspector.enforcement.review import (
     record_mayor_decision,
     reject,
 )
-from inspector.enforcement.suspensions import bounds as suspension_bounds
-from inspector.enforcement.suspensions import situation_text
-from inspector.enforcement.tick import TickReport, tick
+from inspector.enforcement.suspensions import situation_text, suspension_bounds
+from inspector.enforcement.tick import tick
 
 __all__ = [
-    "AlreadyReversed", "AmendOption", "Choice", "Conflict", "Deadlines", "Decision", "FILERS", "LIST_GROUPS",
-    "NotAllowed", "OFFICE_MEANS", "PAYMENT_STATES", "QueuePage", "QueueRow", "RUNNING_NOTE",
-    "ReviewState", "TickReport", "acts_list", "acts_of", "agents", "amend",
-    "amend_options", "balance", "balance_of", "can_file", "check_access_code", "choices", "choose",
-    "comment_inspection", "comply_from_reinspection", "confirm", "counting_of",
-    "deadline_rule", "deadline_soon", "deadlines", "decide_appeal", "due_of", "end_of_day",
-    "event", "events_of", "file_appeal", "give_grant", "grant_seen", "history", "holder_of",
-    "inspection_review_state", "mark_reviewed", "money_of", "move_for_closure",
-    "needs_delivery", "new_access_code", "normalise_code", "notice_for_holder",
-    "notices_for_holder", "notify", "offenders", "offered_grants", "on_inspection_complete",
-    "open_fines", "pack_measure", "paid_so_far", "payment_state", "propose_for_inspection",
-    "propose_pending", "record_delivery", "record_mayor_decision", "record_payment", "reject",
-    "remove_grant", "replay", "reset_access_code", "reversal_text", "reverse_payment", "review_for_agent",
-    "review_queue", "review_state", "situation_text", "subscribe", "suspension_bounds", "tick",
-    "unsubscribe"
+    "AlreadyReversed", "FILERS", "LIST_GROUPS", "NotAllowed", "OFFICE_MEANS", "PAYMENT_STATES",
+    "RUNNING_NOTE", "acts_list", "acts_of", "agents", "amend", "amend_options", "balance",
+    "balance_of", "can_file", "check_access_code", "choices", "choose", "comment_inspection", "confirm",
+    "counting_of", "deadline_rule", "deadlines", "decide_appeal", "due_of", "end_of_day", "event",
+    "events_of", "file_appeal", "give_grant", "grant_seen", "holder_of", "inspection_review_state",
+    "mark_reviewed", "money_of", "move_for_closure", "notify", "offered_grants", "open_fines",
+    "pack_measure", "paid_so_far", "payment_state", "propose_for_inspection", "propose_pending",
+    "record_delivery", "record_mayor_decision", "record_payment", "reject", "remove_grant", "replay",
+    "reset_access_code", "reversal_text", "reverse_payment", "review_for_agent", "review_queue",
+    "situation_text", "subscribe", "suspension_bounds", "tick"
 ]

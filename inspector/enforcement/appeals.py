@@ -17,10 +17,10 @@ from inspector.clock import town_day, utc
 from inspector.enforcement import lifecycle
 from inspector.enforcement.acts import accrue, apply_effect, revert_effect
 from inspector.enforcement.common import (
+    clean_text,
     event,
     notify,
     require_role,
-    text,
     town_of,
 )
 from inspector.enforcement.propose import repropose_later
@@ -79,8 +79,8 @@ def file_appeal(act: Sanction, *, filed_on: date, filed_by: str, filed_by_role: 
     require_role(user, Role.SUPERVISOR, Role.ADMIN, message="Recursos são protocolados pela "
                                                            "supervisão ou administração.")
     errors = {}
-    filed_by = text(filed_by, "filed_by", minimum=3, maximum=200, what="quem recorre")
-    body = text(text_, "text", minimum=10, what="o texto do recurso")
+    filed_by = clean_text(filed_by, "filed_by", minimum=3, maximum=200, what="quem recorre")
+    body = clean_text(text_, "text", minimum=10, what="o texto do recurso")
     if filed_by_role not in FILERS:
         errors["filed_by_role"] = "Diga se recorre o titular, o condutor, a empresa ou outro."
     if not isinstance(filed_on, date):
@@ -147,14 +147,14 @@ def decide_appeal(appeal: Appeal, user, now: datetime, *, accepted: bool, text_:
     if appeal.to == "mayor":
         require_role(user, Role.ADMIN, message="Este recurso é decidido pelo prefeito; a "
                                                "decisão é registrada por um(a) administrador(a).")
-        ref = text(ref, "ref", minimum=3, maximum=200, what="o ato do prefeito (nº e data)")
+        ref = clean_text(ref, "ref", minimum=3, maximum=200, what="o ato do prefeito (nº e data)")
     else:
         require_role(user, Role.SUPERVISOR, Role.ADMIN, message="Só a supervisão decide "
                                                                 "este recurso.")
-        ref = text(ref, "ref", required=False, minimum=1, maximum=200, what="a referência")
+        ref = clean_text(ref, "ref", required=False, minimum=1, maximum=200, what="a referência")
     if appeal.status != AppealStatus.PENDING:
         raise lifecycle.conflict(appeal, None, noun="Este recurso", entity="appeal")
-    body = text(text_, "decision_text", minimum=5, what="a fundamentação da decisão")
+    body = clean_text(text_, "decision_text", minimum=5, what="a fundamentação da decisão")
     act = appeal.sanction
     before = _appeal_state(appeal)
     was_suspended = act.suspended

@@ -21,7 +21,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from inspector import laws, rules
-from inspector.enforcement.common import event, require_role, text
+from inspector.enforcement.common import clean_text, event, require_role
 from inspector.enforcement.propose import NARROWED, SUBJECT_OF_TARGET, _acts, history, offenders
 from inspector.enforcement.review import REVIEWERS, reject
 from inspector.errors import ValidationFailed
@@ -189,7 +189,7 @@ def choose(insp: Inspection, user, now: datetime, *, key: str, reason: str) -> l
     choice = next((c for c in choices(insp) if c.key == (key or "").strip()), None)
     if choice is None:
         raise ValidationFailed({"choice": "Sanção não prevista pela lei para esta vistoria."})
-    reason = text(reason, "reason", what="o motivo (os fatos que a justificam)")
+    reason = clean_text(reason, "reason", what="o motivo (os fatos que a justificam)")
     town = db.session.get(Municipality, insp.municipality_id)
     pack = rules.find_pack(town.slug, insp.service.value, insp.rules_day)
     off = offenders(insp)

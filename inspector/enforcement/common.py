@@ -31,7 +31,7 @@ MAX_TEXT = 4000
 
 __all__ = ["NotAllowed", "REMIND_BEFORE", "SUBJECT", "TICK_ACTOR", "appeal_fields", "aware",
            "event", "holder_of", "jsonable", "measure_fields", "money_fields", "notify",
-           "pack_measure", "pack_of", "subject_of", "subscribe", "text", "town_of", "utc"]
+           "pack_measure", "pack_of", "subject_of", "subscribe", "clean_text", "town_of", "utc"]
 
 
 class NotAllowed(ValidationFailed):
@@ -52,7 +52,7 @@ def jsonable(value: Any) -> Any:
     return None if value is None else audit.jsonable(value)
 
 
-def text(value: Any, field: str, *, required: bool = True, minimum: int = 5,
+def clean_text(value: Any, field: str, *, required: bool = True, minimum: int = 5,
          maximum: int = MAX_TEXT, what: str = "o motivo") -> str:
     """Clean free text from a form; ValidationFailed naming the field when it will not do."""
     value = str(value or "").strip()

@@ -39,8 +39,8 @@ from inspector.clock import at_time, aware, end_of_day, town_day, town_moment, u
 from inspector.enforcement import lifecycle, suspensions
 from inspector.enforcement.acts import DOCUMENTS, accrue, apply_effect, schedule
 from inspector.enforcement.common import (
+    clean_text,
     require_role,
-    text,
     town_of,
 )
 from inspector.errors import ValidationFailed
@@ -108,7 +108,7 @@ def _parse(act: Sanction, day, at, via: str, ref: str, now: datetime):
         errors["delivered_via"] = ("Escolha como o documento foi entregue: em mãos, correio "
                                    "com AR, e-mail ou edital.")
     try:
-        ref = text(ref, "delivery_ref", minimum=3, maximum=200,
+        ref = clean_text(ref, "delivery_ref", minimum=3, maximum=200,
                    what="a referência da entrega (nº do AR, quem recebeu, e-mail ou edital)")
     except ValidationFailed as e:
         errors |= e.errors

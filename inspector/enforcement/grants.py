@@ -15,10 +15,10 @@ from inspector.enforcement.acts import pack_of, schedule
 from inspector.enforcement.common import (
     NotAllowed,
     act_state,
+    clean_text,
     jsonable,
     require_role,
 )
-from inspector.enforcement.common import text as clean_text
 from inspector.errors import ValidationFailed
 from inspector.models import Role, Sanction, SanctionStatus
 from inspector.rules import GRANT_REASON_MAX, GRANT_REASON_MIN, grant_text
@@ -54,7 +54,7 @@ def deadline_rule(act: Sanction) -> str | None:
     return f"{n} ({article})" if article else n
 
 
-def offered(act: Sanction) -> rules.GrantOption | None:
+def offered_grants(act: Sanction) -> rules.GrantOption | None:
     """The option shown on the act's card: only while the act waits for its decision."""
     if act.status != SanctionStatus.PROPOSED or act.awaiting_mayor:
         return None
@@ -93,7 +93,7 @@ def _seen_as(act: Sanction, seen: str | None) -> None:
         raise lifecycle.conflict(act, None, done="alterado")
 
 
-def grant(act: Sanction, user, now: datetime, *, days, reason: str,
+def give_grant(act: Sanction, user, now: datetime, *, days, reason: str,
           seen: str | None = None) -> Sanction:
     """The supervisor grants `days` (1 to the law's maximum) with a reason: the act's deadline
     becomes them, counted from its notification as its law counts days."""
@@ -124,7 +124,7 @@ def grant(act: Sanction, user, now: datetime, *, days, reason: str,
     return act
 
 
-def remove(act: Sanction, user, now: datetime, *, reason: str,
+def remove_grant(act: Sanction, user, now: datetime, *, reason: str,
            seen: str | None = None) -> Sanction:
     """The supervisor takes the granted days back, with a reason: the law's own deadline
     (Tapurah Art. 29 § único: 72 hours) again."""

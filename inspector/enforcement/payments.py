@@ -22,8 +22,7 @@ from sqlalchemy.orm import selectinload
 from inspector import audit
 from inspector.clock import town_day, utc
 from inspector.enforcement import lifecycle
-from inspector.enforcement.common import NotAllowed, event, require_role, town_of
-from inspector.enforcement.common import text as clean_text
+from inspector.enforcement.common import NotAllowed, clean_text, event, require_role, town_of
 from inspector.errors import ValidationFailed
 from inspector.extensions import db, insert_once
 from inspector.models import (
@@ -35,7 +34,7 @@ from inspector.models import (
 )
 from inspector.rules import brl, fmt_date
 
-STATES = {"open": "em aberto", "partial": "paga parcialmente", "paid": "quitada",
+PAYMENT_STATES = {"open": "em aberto", "partial": "paga parcialmente", "paid": "quitada",
           "void": "anulada", "undefined": "valor em reais não definido",
           "none": "nada a pagar"}
 RUNNING_NOTE = ("A multa diária continua correndo, dia a dia, até que nova vistoria constate "
@@ -60,7 +59,7 @@ class Balance:
     @property
     def label(self) -> str:
         """"quitada", "paga parcialmente", "em aberto"..."""
-        return STATES[self.state]
+        return PAYMENT_STATES[self.state]
 
     @property
     def note(self) -> str:
@@ -354,6 +353,6 @@ def open_fines(town_id: int, *, page: int = 1, per_page: int = 50
     return [balance(f, p) for f, p in rows[:per_page]], len(rows) > per_page
 
 
-__all__ = ["AlreadyReversed", "Balance", "RUNNING_NOTE", "STATES", "balance", "balance_of",
+__all__ = ["AlreadyReversed", "Balance", "RUNNING_NOTE", "PAYMENT_STATES", "balance", "balance_of",
            "open_fines", "parse_brl", "parse_day", "record_payment", "reversal_text",
            "reverse_payment"]

@@ -21,12 +21,12 @@ from inspector.enforcement import delivery, lifecycle, pricing, suspensions
 from inspector.enforcement.acts import apply_effect, issue_notice, open_fine, pack_of, schedule
 from inspector.enforcement.common import (
     act_state,
+    clean_text,
     event,
     jsonable,
     notify,
     pack_measure,
     require_role,
-    text,
 )
 from inspector.enforcement.propose import DEADLINE_KINDS, _permit_of, repropose_later
 from inspector.errors import ValidationFailed
@@ -216,7 +216,7 @@ def confirm(act: Sanction, user, now: datetime, *, amount=None, comment: str = "
     _pending(act)
     _not_forwarded(act)
     _not_open_choice(act)
-    comment = text(comment, "comment", required=False, minimum=1, what="o comentário")
+    comment = clean_text(comment, "comment", required=False, minimum=1, what="o comentário")
     open_amount = act.amount is None and act.amount_max is not None
     value = _amount(amount, Amount(act.amount_unit, act.amount, act.amount_max,
                                    act.amount_decree_key), required=open_amount)
@@ -234,8 +234,8 @@ def amend(act: Sanction, user, now: datetime, *, option: str | None = None, amou
     require_role(user, *REVIEWERS, message="Só a supervisão altera atos.")
     _pending(act)
     _not_forwarded(act)
-    reason = text(reason, "reason", what="o motivo da alteração")
-    comment = text(comment, "comment", required=False, minimum=1, what="o comentário")
+    reason = clean_text(reason, "reason", what="o motivo da alteração")
+    comment = clean_text(comment, "comment", required=False, minimum=1, what="o comentário")
     before = act_state(act)
     _change(act, option, amount, days)
     act.reason = reason
@@ -269,7 +269,7 @@ def reject(act: Sanction, user, now: datetime, *, reason: str) -> Decision:
     require_role(user, *REVIEWERS, message="Só a supervisão rejeita atos.")
     _pending(act)
     _not_forwarded(act)
-    reason = text(reason, "reason", what="o motivo da rejeição")
+    reason = clean_text(reason, "reason", what="o motivo da rejeição")
     return _close_rejected(act, user, now, reason)
 
 
@@ -303,12 +303,12 @@ def record_mayor_decision(act: Sanction, user, now: datetime, *, decision: str, 
     _pending(act)
     if not act.awaiting_mayor:
         raise ValidationFailed({"status": "A supervisão ainda não encaminhou este ato ao prefeito."})
-    ref = text(ref, "ref", minimum=3, maximum=200, what="o ato do prefeito (nº e data)")
-    comment = text(comment, "comment", required=False, minimum=1, what="o comentário")
+    ref = clean_text(ref, "ref", minimum=3, maximum=200, what="o ato do prefeito (nº e data)")
+    comment = clean_text(comment, "comment", required=False, minimum=1, what="o comentário")
     if decision == "reject":
-        return _close_rejected(act, user, now, text(reason, "reason", what="o motivo"), ref)
+        return _close_rejected(act, user, now, clean_text(reason, "reason", what="o motivo"), ref)
     if decision == "amend":
-        reason = text(reason, "reason", what="o motivo da alteração")
+        reason = clean_text(reason, "reason", what="o motivo da alteração")
         before = act_state(act)
         _change(act, option, amount, days)
         act.reason = reason
@@ -406,7 +406,7 @@ def _reviewed(insp: Inspection, user, now: datetime) -> None:
 def comment_inspection(insp: Inspection, user, now: datetime, message: str) -> None:
     """A supervisor's comment on an inspection; the agent's app shows it after its next sync."""
     require_role(user, *REVIEWERS, message="Só a supervisão comenta vistorias.")
-    message = text(message, "comment", minimum=2, what="o comentário")
+    message = clean_text(message, "comment", minimum=2, what="o comentário")
     audit.record("inspection_commented", "inspection", insp.uuid, actor=user,
                  municipality_id=insp.municipality_id, after={"comment": message})
     event("comment", town_id=insp.municipality_id, now=now, actor=user,

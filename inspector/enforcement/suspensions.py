@@ -57,7 +57,7 @@ def fmt(day: date | None) -> str:
 
 
 # --- length ---------------------------------------------------------------------------------------
-def bounds(act: Sanction) -> SuspensionBounds | None:
+def suspension_bounds(act: Sanction) -> SuspensionBounds | None:
     """The pack's bounds for the length of this act's suspension (None: the pack has none)."""
     return pack_of(act).suspension
 
@@ -72,7 +72,7 @@ def days_for(act: Sanction, raw) -> int | None:
     default; None when the act is not a suspension. ValidationFailed outside the bounds."""
     if act.kind != ActKind.SUSPENSION:
         return None
-    b = bounds(act)
+    b = suspension_bounds(act)
     if b is None:
         raise ValidationFailed({"days": "O pacote de regras desta lei não fixa a duração da "
                                         "suspensão: ela não pode ser decidida aqui."})
@@ -96,7 +96,7 @@ def set_days(act: Sanction, raw) -> None:
 # --- the period -----------------------------------------------------------------------------------
 def plan(act: Sanction, start: date) -> None:
     """The period of `suspension_days` local days from `start` (last day inclusive)."""
-    days = act.suspension_days or (bounds(act).default_days if bounds(act) else None)
+    days = act.suspension_days or (suspension_bounds(act).default_days if suspension_bounds(act) else None)
     if days is None:
         return
     act.suspension_days = days
@@ -252,6 +252,6 @@ def lift_due(now: datetime) -> list[int]:
     return [a.id for a in due]
 
 
-__all__ = ["bounds", "bounds_text", "days_for", "end_period", "ensure_period", "lift",
+__all__ = ["suspension_bounds", "bounds_text", "days_for", "end_period", "ensure_period", "lift",
            "lift_due", "period_text", "plan", "plan_on_decision", "refresh_until",
            "replan_after_refused_appeal", "set_days"]

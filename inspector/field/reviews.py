@@ -147,7 +147,7 @@ def refused_photos_of(ids: list[int]) -> dict[int, list[dict]]:
     return out
 
 
-def build(user: User, since: int | None = None, now: datetime | None = None) -> dict:
+def build_reviews(user: User, since: int | None = None, now: datetime | None = None) -> dict:
     """The user's inspections with their review: the newest FULL_LIMIT (since=None), or
     those changed since a version the phone holds (a full answer when that is more)."""
     now = now or clock.now()
@@ -176,4 +176,4 @@ def build(user: User, since: int | None = None, now: datetime | None = None) -> 
     }
 
 
-__all__ = ["FULL_LIMIT", "build", "refused_photos_of", "reviews_of"]
+__all__ = ["FULL_LIMIT", "build_reviews", "refused_photos_of", "reviews_of"]

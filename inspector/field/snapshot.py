@@ -16,8 +16,8 @@ from sqlalchemy import func, select
 
 from inspector import audit, clock, credentials, laws, registry, vistorias
 from inspector.extensions import db
-from inspector.field import notices as field_notices
-from inspector.field import standing as field_standing
+from inspector.field.notices import open_notices
+from inspector.field.standing import affected_vehicles, town_standing
 from inspector.models import (
     AuditEntry,
     Credential,
@@ -268,7 +268,7 @@ def _keys(today: date) -> list[dict]:
 
 
 # ------------------------------------------------------------------ the snapshot
-def build(town: Municipality, since: int | None = None, now: datetime | None = None) -> dict:
+def build_snapshot(town: Municipality, since: int | None = None, now: datetime | None = None) -> dict:
     """The full snapshot (since=None), or the delta since a version the phone holds."""
     now = now or clock.now()
     today = clock.town_day(town, now)
@@ -320,14 +320,14 @@ def build(town: Municipality, since: int | None = None, now: datetime | None = N
     out["insurance"] = [insurance_json(x) for x in found["insurance"]]
     out["stands"] = [stand_json(x) for x in found["stands"]]
     out["credentials"] = [credential_json(c, today) for c in found["credentials"]]
-    standing = field_standing.town_standing(town.id, today, version)
+    standing = town_standing(town.id, today, version)
     chosen = (sorted(standing) if standing_all
-              else sorted(field_standing.affected_vehicles(town.id, since, version)))
+              else sorted(affected_vehicles(town.id, since, version)))
     out["standing"] = [standing[v] for v in chosen if v in standing]
     inspected = None if named is None else _inspected_vehicles(named.get("inspection", set()))
     out["last_inspections"] = last_inspections(town.id, inspected)
     acts = None if named is None else named.get("sanction", set())
-    out["notices"], gone = field_notices.open_notices(town.id, acts) if acts is None or acts \
+    out["notices"], gone = open_notices(town.id, acts) if acts is None or acts \
         else ([], [])
     if gone:
         deleted["notices"] = gone  # decided otherwise, complied with or closed since

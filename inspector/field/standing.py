@@ -59,7 +59,7 @@ def compute(town_id: int, vehicle_ids: set[int] | None, day: date) -> dict[int, 
 
 
 def _status_rows(vehicles: list[Vehicle]) -> dict[str, list]:
-    """The rows whose status an act may have set, for `laws.causes.preloaded`."""
+    """The rows whose status an act may have set, for `laws.preloaded_causes`."""
     return {"licence": [lic for v in vehicles for lic in v.licences],
             "permit": [p for v in vehicles if v.holder is not None for p in v.holder.permits],
             "driver": [d for v in vehicles for d in v.drivers]}

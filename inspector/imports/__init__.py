@@ -7,6 +7,6 @@ from inspector.imports.csv_format import COLUMNS, MAX_BYTES, MAX_ROWS, FileRefus
 from inspector.imports.csv_import import ImportReport, import_registry
 
 __all__ = [
-    "COLUMNS", "FileRefused", "ImportReport", "MAX_BYTES", "MAX_ROWS", "examples",
-    "import_registry", "template_csv"
+    "COLUMNS", "FileRefused", "ImportReport", "MAX_BYTES", "MAX_ROWS", "examples", "import_registry",
+    "template_csv"
 ]

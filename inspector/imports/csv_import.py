@@ -65,7 +65,7 @@ def import_registry(town_id: int, data: bytes, *, actor, dry_run: bool = False,
     """
     _, rows, problems = read_any(data)   # CSV, or .xlsx / .ods / .xls (workbook.py)
     town = db.session.get(Municipality, town_id)
-    before = registry.law_caps.use(town)     # the caps' use before the file
+    before = registry.caps_in_use(town)     # the caps' use before the file
     report = ImportReport(rows=len({line for line, _ in rows} | {p[0] for p in problems}),
                           dry_run=dry_run)
     read_errors = [RowError(p[0], p[1] if len(p) == 3 else "(linha)", p[-1]) for p in problems]
@@ -106,11 +106,11 @@ def _caps(town: Municipality, before, whole, report: ImportReport, actor, source
     leave the warnings, since they are not saved as such."""
     try:
         if report.dry_run:
-            report.caps = registry.law_caps.breaches(town, before, whole)
+            report.caps = registry.caps_breached(town, before, whole)
         else:
-            report.caps = registry.law_caps.check(town, before, reason=reason, actor=actor,
+            report.caps = registry.check_caps(town, before, reason=reason, actor=actor,
                                               run=whole, what=f"importação ({source})")
-            report.override_reason = registry.law_caps.clean_reason(reason) if report.caps else ""
+            report.override_reason = registry.clean_caps_reason(reason) if report.caps else ""
     except registry.CapExceeded as e:
         report.caps = e.breaches
     passed = {b.violation for b in report.caps}
@@ -119,7 +119,7 @@ def _caps(town: Municipality, before, whole, report: ImportReport, actor, source
 
 
 def _limits(town_id: int, run: _Run, report: ImportReport):
-    """The law's limits the saved rows break, picked by `registry_limits.for_record` (what
+    """The law's limits the saved rows break, picked by `registry.limits_for` (what
     the forms show) from one compliance run for the whole file, afresh since the rows are
     not committed yet. The town's own (fleet cap, quota) are listed once for the file."""
     town = db.session.get(Municipality, town_id)

@@ -23,7 +23,7 @@ from inspector.extensions import db
 from inspector.inspections import evidence_store
 from inspector.models import Inspection, Municipality, Photo
 
-S3 = evidence_store.S3
+S3 = evidence_store.IN_S3
 
 
 @dataclass
@@ -41,11 +41,11 @@ class Moved:
         return self.moved + self.already
 
 
-def town_of(slug: str) -> Municipality | None:
+def town_by_slug(slug: str) -> Municipality | None:
     return db.session.scalar(select(Municipality).where(Municipality.slug == slug))
 
 
-def migrate(town: Municipality, to: str, actor: str = "cli") -> Moved:
+def move_evidence(town: Municipality, to: str, actor: str = "cli") -> Moved:
     """Move every received photo of `town` to `to` ("s3" or "packs"); evidence_objects.
     NotConfigured (before anything moves) when the object store is not configured."""
     destination = evidence_store.backend(to, sync=True)  # a move is always fsynced

@@ -240,6 +240,6 @@ class ObjectStore:
                 yield item["Key"]
 
 
-def store(config=None) -> ObjectStore:
+def object_store(config=None) -> ObjectStore:
     """This app's object store (NotConfigured without EVIDENCE_S3_BUCKET)."""
     return ObjectStore(settings(config))

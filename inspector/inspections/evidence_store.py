@@ -54,12 +54,12 @@ from inspector.inspections import evidence_objects
 
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _PACK_NAME = re.compile(r"[0-9TZ]{16}-[0-9]{1,10}-[0-9a-f]{8}\.pack")
-MAGIC = b"IEV1"
-HEADER = struct.Struct(">4s32sQ")     # magic, SHA-256 (raw), length of the bytes that follow
+PACK_MAGIC = b"IEV1"
+PACK_HEADER = struct.Struct(">4s32sQ")     # magic, SHA-256 (raw), length of the bytes that follow
 PACK_LIMIT = 1 << 30                  # a pack that reached 1 GiB is closed; the next one opens
 
 
-def root() -> Path:
+def evidence_root() -> Path:
     """The evidence directory of this app (EVIDENCE_DIR; instance/evidence by default)."""
     return Path(current_app.config["EVIDENCE_DIR"])
 
@@ -68,7 +68,7 @@ def path_of(sha256: str, base: Path | None = None) -> Path:
     """Where the bytes with this SHA-256 (lower-case hex) are kept."""
     if not _SHA256.fullmatch(sha256):
         raise ValueError(f"not a SHA-256 in lower-case hex: {sha256!r}")
-    return (base or root()) / sha256[:2] / sha256
+    return (base or evidence_root()) / sha256[:2] / sha256
 
 
 def put(sha256: str, data: bytes, base: Path | None = None, sync: bool = True) -> Path:
@@ -129,7 +129,7 @@ class _Pack:
         with self.lock:
             if self.retired:
                 return None
-            at, self.end = self.end, self.end + HEADER.size + length
+            at, self.end = self.end, self.end + PACK_HEADER.size + length
             self.writing += 1
             return at
 
@@ -184,19 +184,19 @@ def pack_path(pack: str, base: Path | None = None) -> Path:
     """The file of a pack named in a photo's row."""
     if not _PACK_NAME.fullmatch(pack):
         raise ValueError(f"not a pack name: {pack!r}")
-    return (base or root()) / "packs" / pack
+    return (base or evidence_root()) / "packs" / pack
 
 
 def _write(pack: _Pack, at: int, sha256: str, data: bytes, sync: bool) -> None:
     """Write one record at its reserved offset. On failure (disk full, I/O error) the pack is
     closed to new records: a hole in the middle would hide the records after it from
     records(), so the next append opens a new pack."""
-    header = HEADER.pack(MAGIC, bytes.fromhex(sha256), len(data))
+    header = PACK_HEADER.pack(PACK_MAGIC, bytes.fromhex(sha256), len(data))
     failed = True
     try:
         written = os.pwritev(pack.fd, [header, data], at)
-        if written != HEADER.size + len(data):
-            raise OSError(f"{pack.name}: wrote {written} of {HEADER.size + len(data)} bytes")
+        if written != PACK_HEADER.size + len(data):
+            raise OSError(f"{pack.name}: wrote {written} of {PACK_HEADER.size + len(data)} bytes")
         if sync:
             os.fdatasync(pack.fd)
         failed = False
@@ -215,9 +215,9 @@ def append(sha256: str, data: bytes, base: Path | None = None, sync: bool = True
         raise ValueError(f"not a SHA-256 in lower-case hex: {sha256!r}")
     at = None
     while at is None:
-        pack = _current_pack((base or root()) / "packs")
+        pack = _current_pack((base or evidence_root()) / "packs")
         at = pack.reserve(len(data))
-    where = Location(pack.name, at + HEADER.size)
+    where = Location(pack.name, at + PACK_HEADER.size)
     if sync:
         return where, _writer().submit(_write, pack, at, sha256, data, True)
     done: Future = Future()
@@ -253,7 +253,7 @@ def _writer() -> ThreadPoolExecutor:
     return _writers[1]
 
 
-S3 = evidence_objects.MARK
+IN_S3 = evidence_objects.MARK
 BACKENDS = ("packs", "s3")
 
 
@@ -323,14 +323,14 @@ class Objects:
     SHA-256; the upload runs on a pool of its own (`writing` waits for it before the sync
     takes a lock; a migration waits for each photo's)."""
 
-    name = S3
+    name = IN_S3
 
     def __init__(self, objects: evidence_objects.ObjectStore):
         self.objects = objects
 
     def put(self, town: str, sha256: str, data: bytes) -> tuple[Location, Future]:
         self.objects.key(town, sha256)  # a bad hash or slug fails here, not on the thread
-        return Location(S3, 0), _uploader().submit(self.objects.put, town, sha256, data)
+        return Location(IN_S3, 0), _uploader().submit(self.objects.put, town, sha256, data)
 
     def read(self, town: str, where: Location, sha256: str, size: int) -> bytes | None:
         return self.objects.read(town, sha256, size)
@@ -348,16 +348,16 @@ def backend(name: str | None = None, sync: bool | None = None) -> Backend:
     Packs fsync as durable() says unless `sync` says otherwise. evidence_objects.
     NotConfigured for "s3" without EVIDENCE_S3_BUCKET."""
     name = name or current_app.config.get("EVIDENCE_BACKEND") or "packs"
-    if name == S3:
-        return Objects(evidence_objects.store())
+    if name == IN_S3:
+        return Objects(evidence_objects.object_store())
     if name != "packs":
         raise ValueError(f"no evidence backend {name!r}")
-    return Packs(root(), durable() if sync is None else sync)
+    return Packs(evidence_root(), durable() if sync is None else sync)
 
 
 def backend_of(pack: str | None) -> Backend:
     """The backend that holds a photo whose row records `pack`."""
-    return backend(S3 if pack == S3 else "packs")
+    return backend(IN_S3 if pack == IN_S3 else "packs")
 
 
 def writing(sha256: str, data: bytes, town_id: int | None = None
@@ -368,7 +368,7 @@ def writing(sha256: str, data: bytes, town_id: int | None = None
     work). S3: uploaded with its SHA-256, checked by the store, and done before this returns
     (see below); the future raises StoreError when the store refused or failed."""
     kept = backend()
-    if kept.name != S3:  # no town needed: the sync's hot path stays as it was
+    if kept.name != IN_S3:  # no town needed: the sync's hot path stays as it was
         return kept.put("", sha256, data)
     if town_id is None:
         raise ValueError("an object's key names its town")
@@ -403,7 +403,7 @@ def _holder(sha256: str, pack: str | None, town_id: int) -> tuple[Backend, str] 
         current_app.logger.error("photo %s is in the object store, which is not configured "
                                  "(EVIDENCE_S3_BUCKET)", sha256)
         return None
-    return held, town_slug(town_id) if held.name == S3 else ""
+    return held, town_slug(town_id) if held.name == IN_S3 else ""
 
 
 def photo_data(sha256: str, pack: str | None, offset: int | None, size: int,
@@ -431,16 +431,16 @@ def read(where: Location, size: int, base: Path | None = None) -> bytes | None:
     no record of that size there (its header is checked; the bytes are the caller's to hash)."""
     try:
         with open(pack_path(where.pack, base), "rb") as f:
-            f.seek(where.offset - HEADER.size)
-            chunk = f.read(HEADER.size + size)
+            f.seek(where.offset - PACK_HEADER.size)
+            chunk = f.read(PACK_HEADER.size + size)
     except (FileNotFoundError, ValueError, OSError):
         return None
-    if len(chunk) != HEADER.size + size:
+    if len(chunk) != PACK_HEADER.size + size:
         return None
-    magic, _digest, length = HEADER.unpack_from(chunk)
-    if magic != MAGIC or length != size:
+    magic, _digest, length = PACK_HEADER.unpack_from(chunk)
+    if magic != PACK_MAGIC or length != size:
         return None
-    return chunk[HEADER.size:]
+    return chunk[PACK_HEADER.size:]
 
 
 def records(path: Path) -> Iterator[tuple[int, str, int]]:
@@ -449,17 +449,17 @@ def records(path: Path) -> Iterator[tuple[int, str, int]]:
     with open(path, "rb") as f:
         at = 0
         while True:
-            head = f.read(HEADER.size)
-            if len(head) < HEADER.size:
+            head = f.read(PACK_HEADER.size)
+            if len(head) < PACK_HEADER.size:
                 return
-            magic, digest, length = HEADER.unpack(head)
-            if magic != MAGIC:
+            magic, digest, length = PACK_HEADER.unpack(head)
+            if magic != PACK_MAGIC:
                 return
             f.seek(length, os.SEEK_CUR)
             if f.tell() > os.fstat(f.fileno()).st_size:
                 return
-            yield at + HEADER.size, digest.hex(), length
-            at += HEADER.size + length
+            yield at + PACK_HEADER.size, digest.hex(), length
+            at += PACK_HEADER.size + length
 
 
 def durable() -> bool:
@@ -495,17 +495,17 @@ def digest_of_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def check(photos: Iterator[tuple], base: Path | None = None) -> Iterator[tuple[str, str]]:
+def check_evidence_files(photos: Iterator[tuple], base: Path | None = None) -> Iterator[tuple[str, str]]:
     """(sha256, problem) for every photo (sha256, pack, offset, size[, town slug]) whose
     bytes are missing or are not the bytes of that SHA-256, each streamed from its backend
     and hashed; a photo without a pack is a loose file, one whose pack is "s3" an object of
     its town (evidence_objects.NotConfigured when there is one and no store configured)."""
     held: dict[str, Backend] = {}
     for sha, pack, offset, size, *town in photos:
-        kind = S3 if pack == S3 else "packs"
+        kind = IN_S3 if pack == IN_S3 else "packs"
         if kind not in held:
-            held[kind] = (Packs(base or root(), False) if kind == "packs"
-                          else backend(S3))
+            held[kind] = (Packs(base or evidence_root(), False) if kind == "packs"
+                          else backend(IN_S3))
         blocks = held[kind].open(town[0] if town else "", Location(pack, offset or 0),
                                  sha, size)
         if blocks is None:

@@ -269,9 +269,9 @@ def _against_checklist(items: list[ParsedItem], town: Municipality, vehicle: Veh
         return
     if found is None:  # rules engine not installed: accept as recorded
         return
-    rules = {r["id"]: r for r in found["items"]}
+    items_by_id = {r["id"]: r for r in found["items"]}
     for i, item in enumerate(items):
-        rule = rules.get(item.item_id)
+        rule = items_by_id.get(item.item_id)
         if rule is None:
             e.add(f"items[{i}].item_id", f"o item {item.item_id} não faz parte do checklist "
                                          f"em vigor em {day.strftime('%d/%m/%Y')}")

@@ -104,7 +104,7 @@ def progress(insp: Inspection) -> dict:
             "registry_changed": bool(insp.registry_changed)}
 
 
-def find(uuid: str, town_id: int) -> Inspection:
+def find_inspection(uuid: str, town_id: int) -> Inspection:
     """An inspection of this town by its UUID, or NotFound."""
     insp = db.session.scalar(select(Inspection).where(Inspection.uuid == uuid))
     if insp is None or insp.municipality_id != town_id:
@@ -531,7 +531,7 @@ def evidence_state(photo: Photo) -> str:
     return "matches"
 
 
-def summary(insp: Inspection) -> dict:
+def inspection_summary(insp: Inspection) -> dict:
     """An inspection as the GET endpoint shows it."""
     out = progress(insp)
     items = db.session.scalars(select(InspectionItem).where(
@@ -550,6 +550,6 @@ def summary(insp: Inspection) -> dict:
     return out
 
 
-__all__ = ["Conflict", "NotFound", "Received", "WrongAuthor", "canonical_body", "evidence_state", "find",
-           "photo_bytes",
-           "progress", "receive_inspection", "receive_photo", "registry_changes", "summary"]
+__all__ = ["Conflict", "NotFound", "Received", "WrongAuthor", "canonical_body", "evidence_state",
+           "find_inspection", "inspection_summary", "photo_bytes", "progress", "receive_inspection",
+           "receive_photo", "registry_changes"]

@@ -70,7 +70,7 @@ def _driver(insp: Inspection, told: dict | None) -> Driver | None:
         else None
 
 
-def check(insp: Inspection, items: list[InspectionItem], told_driver: dict | None) -> RegistryCheck:
+def check_registry(insp: Inspection, items: list[InspectionItem], told_driver: dict | None) -> RegistryCheck:
     """The vehicle's verdict (and the driver's, when the agent named a registered one) on the
     inspection's day, put beside the answers that check the same thing."""
     parts = [laws.verdict_of(insp.vehicle, insp.rules_day)]

@@ -22,7 +22,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 from inspector.inspections import evidence
 
-SIZES = {"mini": 320, "zoom": 1600}
+RENDITION_SIZES = {"mini": 320, "zoom": 1600}
 # bench/caches.py: a thumbnail drawn anew costs 60-68 ms
 CACHE_BYTES = 48 * 1024 * 1024
 DAMAGED_KEPT = 4096               # hashes of photos found unrenderable, newest kept
@@ -67,11 +67,11 @@ def render(data: bytes, box: int) -> bytes:
             return out.getvalue()
 
 
-def cached(sha256: str, size: str, load: Callable[[], bytes | None]) -> bytes | None:
+def rendition(sha256: str, size: str, load: Callable[[], bytes | None]) -> bytes | None:
     """The `size` rendition ("mini" | "zoom") of the photo with this hash (None: no bytes);
     Unrenderable when its bytes cannot be drawn."""
     global _cache_size
-    box = SIZES[size]
+    box = RENDITION_SIZES[size]
     key = (sha256, box)
     with _lock:
         if key in _cache:

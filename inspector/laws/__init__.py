@@ -3,8 +3,7 @@ compliance with its law, and the pages that show the law texts."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
-from inspector.laws.causes import causes as status_causes
-from inspector.laws.causes import preloaded as preloaded_causes
+from inspector.laws.causes import preloaded_causes, status_causes
 from inspector.laws.compliance import (
     TownCompliance,
     article_citation,
@@ -18,8 +17,7 @@ from inspector.laws.compliance import (
     vehicle_facts,
     vehicle_standing,
 )
-from inspector.laws.compliance_page import build as build_compliance_page
-from inspector.laws.compliance_page import pct
+from inspector.laws.compliance_page import build_compliance_page, pct
 from inspector.laws.folders import forget_rules, use_rules_dirs
 from inspector.laws.in_force import NoLawInForce, checklist, checklists_in_force, decrees_in_force
 from inspector.laws.pages import (
@@ -32,14 +30,12 @@ from inspector.laws.pages import (
     outline,
 )
 from inspector.laws.standing import (
-    DocumentStanding,
-    VehicleStanding,
+    driver_documents_of,
     first_reason,
     plain_reason,
+    standing_of,
     town_standings,
 )
-from inspector.laws.standing import of_driver_documents as driver_documents_of
-from inspector.laws.standing import of_vehicle as standing_of
 from inspector.laws.town_calendar import (
     FIRST_YEAR,
     LAST_YEAR,
@@ -51,22 +47,15 @@ from inspector.laws.town_calendar import (
     set_year_entered,
     year_view,
 )
-from inspector.laws.verdict import Reason, Verdict
-from inspector.laws.verdict import combine as combine_verdicts
-from inspector.laws.verdict import of as verdict_of
-from inspector.laws.verdict import of_standing as verdict_of_standing
+from inspector.laws.verdict import Reason, Verdict, combine_verdicts, verdict_of, verdict_of_standing
 
 __all__ = [
-    "CHECKS_LABELS", "DocumentStanding", "VehicleStanding", "driver_documents_of", "first_reason",
-    "plain_reason", "preloaded_causes", "standing_of", "status_causes", "town_standings",
-    "FIRST_YEAR", "LAST_YEAR", "NoChecklist", "NoLawInForce", "Reason",
-    "TownCompliance", "Verdict", "act_text", "add_closure", "article_citation",
-    "build_compliance_page", "calendar_for", "checklist", "checklist_for", "checklists_in_force",
-    "decrees_in_force",
-    "combine_verdicts", "driver_facts", "driver_standing", "entered_years", "fiscal_unit_of",
-    "fmt_date", "forget_rules", "law_index", "law_summary", "outline", "pct", "propose_sanction",
-    "propose_step", "remove_closure", "set_year_entered", "town_compliance", "town_facts",
-    "use_rules_dirs",
-    "vehicle_facts", "vehicle_standing", "verdict_of", "verdict_of_standing", "year_view"
+    "CHECKS_LABELS", "FIRST_YEAR", "LAST_YEAR", "NoChecklist", "NoLawInForce", "Reason", "TownCompliance",
+    "Verdict", "act_text", "add_closure", "article_citation", "build_compliance_page", "calendar_for",
+    "checklist", "checklist_for", "checklists_in_force", "combine_verdicts", "decrees_in_force",
+    "driver_documents_of", "driver_facts", "driver_standing", "entered_years", "first_reason",
+    "fiscal_unit_of", "fmt_date", "forget_rules", "law_index", "law_summary", "outline", "pct",
+    "plain_reason", "preloaded_causes", "propose_sanction", "propose_step", "remove_closure",
+    "set_year_entered", "standing_of", "status_causes", "town_compliance", "town_facts", "town_standings",
+    "use_rules_dirs", "vehicle_facts", "vehicle_standing", "verdict_of", "verdict_of_standing", "year_view"
 ]
-

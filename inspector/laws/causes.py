@@ -78,7 +78,7 @@ def _grace_days(driver: Driver, on: date) -> int | None:
         return None
 
 
-def causes(kind: str, rows: Iterable) -> dict[int, StatusCause]:
+def status_causes(kind: str, rows: Iterable) -> dict[int, StatusCause]:
     """The cause of each row's current status, for rows of `kind` (permit | licence | driver)
     that are suspended or revoked and whose status an act set; rows without one are absent."""
     held = {r.id: str(getattr(r.status, "value", r.status)) for r in rows
@@ -107,13 +107,13 @@ _PRELOADED: ContextVar[dict | None] = ContextVar("status_causes", default=None)
 
 
 @contextmanager
-def preloaded(rows_by_kind: dict[str, Iterable]) -> Iterator[None]:
+def preloaded_causes(rows_by_kind: dict[str, Iterable]) -> Iterator[None]:
     """Read the causes of many rows at once (one query per kind), for a town-wide judgement:
     `cause_of` answers from them inside the block, so the queries do not grow with the fleet."""
     known = {}
     for kind, rows in rows_by_kind.items():
         rows = list(rows)
-        found = causes(kind, rows)
+        found = status_causes(kind, rows)
         known.update({(kind, r.id): found.get(r.id) for r in rows})
     token = _PRELOADED.set(known)
     try:
@@ -129,4 +129,4 @@ def cause_of(kind: str, row) -> StatusCause | None:
     known = _PRELOADED.get()
     if known is not None and (kind, row.id) in known:
         return known[(kind, row.id)]
-    return causes(kind, [row]).get(row.id)
+    return status_causes(kind, [row]).get(row.id)

@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from inspector import audit, render_cache, rules
 from inspector.extensions import db
-from inspector.laws.causes import cause_of, preloaded
+from inspector.laws.causes import cause_of, preloaded_causes
 from inspector.laws.town_calendar import calendar_for
 from inspector.models import (
     DecreeValue,
@@ -275,7 +275,7 @@ def registry_facts(town: Municipality, service: str, tf: TownFacts | None = None
     q = q.where(Driver.category == category) if category else \
         q.where(Driver.category != DriverCategory.MOTOTAXISTA)
     drivers = list(db.session.scalars(q))
-    with preloaded({"licence": [lic for v in vehicles for lic in v.licences],
+    with preloaded_causes({"licence": [lic for v in vehicles for lic in v.licences],
                     "permit": [p for h in holders for p in h.permits], "driver": drivers}):
         return Registry(town=tf, service=service,
                         holders=tuple(HolderFacts(h.id, _value(h.kind), h.name) for h in holders),
@@ -287,7 +287,7 @@ def town_compliance(municipality: Municipality, on: date, *,
                     reuse: bool = True) -> TownCompliance:
     """Check every service of a town against the law in force on `on`. The result is reused
     (read-only) while the town's audit version and the day stay the same: every registry
-    change writes an audit entry of its town, and the registry pages (registry_limits) and
+    change writes an audit entry of its town, and the registry pages (registry/limits.py) and
     /conformidade ask for it on every view. COMPLIANCE_SECONDS bounds its age anyway.
     `reuse=False` checks afresh and keeps nothing: for rows not committed yet (an import
     that may be rolled back), whose audit version another change may take later."""

@@ -188,7 +188,7 @@ def _service_view(report: TownReport, names: _Names) -> ServiceView:
         auxiliaries=auxiliaries, age=age, documents=documents, others=others, stands=stands)
 
 
-def build(municipality: Municipality, on: date) -> PageView:
+def build_compliance_page(municipality: Municipality, on: date) -> PageView:
     """The compliance page of one town on one day."""
     result = compliance.town_compliance(municipality, on)
     names = _Names(municipality.id)

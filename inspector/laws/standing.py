@@ -24,9 +24,9 @@ from sqlalchemy.orm import selectinload
 
 from inspector import rules
 from inspector.extensions import db
-from inspector.laws.causes import preloaded
+from inspector.laws.causes import preloaded_causes
 from inspector.laws.compliance import driver_facts, judge_vehicle, rules_for_driver
-from inspector.laws.verdict import Reason, Verdict, of_standing, reason_of
+from inspector.laws.verdict import Reason, Verdict, reason_of, verdict_of_standing
 from inspector.models import Driver, Holder, Licence, Vehicle
 from inspector.rules import fmt_date
 
@@ -241,15 +241,15 @@ def driver_documents(r: rules.Rules | None, d: rules.DriverFacts,
     return [DocumentStanding(**x) for x in out]
 
 
-def of_vehicle(vehicle: Vehicle, on: date, *, drivers: bool = True) -> VehicleStanding:
+def standing_of(vehicle: Vehicle, on: date, *, drivers: bool = True) -> VehicleStanding:
     """The vehicle's verdict and every document's effective standing on `on` (its drivers'
     registration and CNH too, unless `drivers` is False)."""
     standing, facts, r = judge_vehicle(vehicle, on)
     docs = vehicle_documents(r, facts, standing.reasons + standing.warnings)
     if drivers:
         for d in sorted(vehicle.drivers, key=lambda d: d.name):
-            docs.extend(of_driver_documents(d, on))
-    return VehicleStanding(of_standing(standing), docs, on)
+            docs.extend(driver_documents_of(d, on))
+    return VehicleStanding(verdict_of_standing(standing), docs, on)
 
 
 def town_standings(town_id: int, on: date, *, drivers: bool = False) -> dict[int, VehicleStanding]:
@@ -263,11 +263,11 @@ def town_standings(town_id: int, on: date, *, drivers: bool = False) -> dict[int
     rows = {"licence": [lic for v in vehicles for lic in v.licences],
             "permit": [p for v in vehicles if v.holder is not None for p in v.holder.permits],
             "driver": [d for v in vehicles for d in v.drivers]}
-    with preloaded(rows):
-        return {v.id: of_vehicle(v, on, drivers=drivers) for v in vehicles}
+    with preloaded_causes(rows):
+        return {v.id: standing_of(v, on, drivers=drivers) for v in vehicles}
 
 
-def of_driver_documents(driver: Driver, on: date) -> list[DocumentStanding]:
+def driver_documents_of(driver: Driver, on: date) -> list[DocumentStanding]:
     """A driver's registration and CNH on `on`, judged by the law of the driver's service."""
     r = rules_for_driver(driver, on)
     if r is None:

@@ -68,20 +68,20 @@ def reason_of(violation: Any) -> Reason:
                   rule_id=str(read(violation, "rule_id")), day=day)
 
 
-def of_standing(standing: Any) -> Verdict:
+def verdict_of_standing(standing: Any) -> Verdict:
     """The verdict of a standing the engine made (object, or the dict the field cache keeps)."""
     status = read(standing, "status", "regular")
     status = str(getattr(status, "value", status))
     return Verdict(status, [reason_of(v) for v in read(standing, "reasons", []) or []])
 
 
-def of(subject: Vehicle | Driver, on: date) -> Verdict:
+def verdict_of(subject: Vehicle | Driver, on: date) -> Verdict:
     """The verdict on a vehicle or a driver on `on`."""
     judge = vehicle_standing if isinstance(subject, Vehicle) else driver_standing
-    return of_standing(judge(subject, on))
+    return verdict_of_standing(judge(subject, on))
 
 
-def combine(parts: list[Verdict]) -> Verdict:
+def combine_verdicts(parts: list[Verdict]) -> Verdict:
     """Suspended beats irregular beats regular; every reason is kept, once."""
     states = {p.state for p in parts}
     state = next((s for s in ("suspended", "irregular") if s in states), "regular")

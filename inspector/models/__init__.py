@@ -1,4 +1,7 @@
 """The data model: towns, the regulated fleet, accounts and the audit log."""
+
+# The names other areas use. Modules of this area import each other's modules, never
+# this face: that keeps the import order free of circles.
 from inspector.models.accounts import Role, User, UserSession
 from inspector.models.audit import AuditDigest, AuditEntry
 from inspector.models.calendar import CLOSURE_KINDS, TownCalendarYear, TownClosure
@@ -44,13 +47,7 @@ from inspector.models.enforcement import (
     SanctionStatus,
     TickState,
 )
-from inspector.models.inspections import (
-    Inspection,
-    InspectionItem,
-    InspectionStatus,
-    ItemResult,
-    Photo,
-)
+from inspector.models.inspections import Inspection, InspectionItem, InspectionStatus, ItemResult, Photo
 from inspector.models.notifications import (
     DeliveryStatus,
     Notification,
@@ -94,28 +91,18 @@ from inspector.models.vistorias import (
 )
 
 __all__ = [
-    "AWAITS_DELIVERY",
-    "AuditDigest", "AuditEntry", "DatedValue", "DecreeValue", "Driver", "DriverCategory", "Holder",
-    "HolderKind",
-    "InsurancePolicy", "Licence", "LicenceKind", "Municipality", "Permit", "PermitKind",
-    "Role", "Service", "Stand", "Status", "StatusChange", "User", "UserSession", "Vehicle",
-    "VehicleKind", "vehicle_drivers", "RulePackVersion",
+    "ANY_LIVE", "APPEALABLE", "AUTHORITY_LABELS", "AWAITS_DELIVERY", "Appeal", "AppealStatus",
+    "AppointmentStatus", "AuditDigest", "AuditEntry", "CLOSABLE", "CLOSURE_KINDS", "COMPLIANCE_OVER",
+    "CONCLUDED", "CONVERTIBLE", "COPY_MEANS", "Credential", "CredentialKind", "DECIDED", "DELIVERY_MEANS",
+    "DatedValue", "DecreeValue", "DeliveryStatus", "Driver", "DriverCategory", "EFFECTIVE", "ENFORCEABLE",
+    "EnforcementEvent", "Fine", "FinePayment", "FleetStandingDay", "Holder", "HolderKind", "Inspection",
+    "InspectionItem", "InspectionKind", "InspectionStatus", "InsurancePolicy", "ItemResult",
+    "KIND_LABELS", "LIVE", "Licence", "LicenceKind", "Municipality", "Notice", "NoticeCompanyCopy",
+    "NoticeDocument", "Notification", "OPEN", "PENDING", "PassengerReport", "Permit", "PermitKind",
+    "Photo", "PushDelivery", "PushSubscription", "ReportCategory", "ReportStatus", "Role",
+    "RulePackVersion", "SETTLED", "STATUS_LABELS", "Sanction", "SanctionStatus", "Service", "SigningKey",
+    "Stand", "Status", "StatusChange", "TERMINAL", "TickState", "TownCalendarYear", "TownClosure", "User",
+    "UserSession", "VOID", "VapidKey", "Vehicle", "VehicleKind", "Vistoria", "VistoriaAppointment",
+    "VistoriaPlace", "VistoriaReminder", "VistoriaResult", "VistoriaSettings", "fold_name",
+    "vehicle_drivers"
 ]
-__all__ += ["Credential", "CredentialKind", "PassengerReport", "ReportCategory",
-            "ReportStatus", "SigningKey"]
-__all__ += ["Inspection", "InspectionItem", "InspectionStatus", "ItemResult", "Photo"]
-__all__ += ["Appeal", "AppealStatus", "EnforcementEvent", "Fine", "FinePayment", "Notice",
-            "Sanction", "SanctionStatus", "TickState"]
-__all__ += ["DeliveryStatus", "Notification", "PushDelivery", "PushSubscription", "VapidKey"]
-__all__ += ["NoticeDocument"]
-__all__ += ["fold_name"]
-__all__ += ["CLOSURE_KINDS", "TownCalendarYear", "TownClosure"]
-__all__ += ["FleetStandingDay"]
-# the acts' labels and states, and the company's copy, for the areas that show or count acts
-__all__ += ["AUTHORITY_LABELS", "COPY_MEANS", "DELIVERY_MEANS", "EFFECTIVE", "KIND_LABELS", "STATUS_LABELS",
-            "NoticeCompanyCopy"]
-# the named sets of an act's statuses
-__all__ += ["ANY_LIVE", "APPEALABLE", "CLOSABLE", "COMPLIANCE_OVER", "CONCLUDED", "CONVERTIBLE", "DECIDED",
-            "ENFORCEABLE", "LIVE", "OPEN", "PENDING", "SETTLED", "TERMINAL", "VOID"]
-__all__ += ["AppointmentStatus", "InspectionKind", "Vistoria", "VistoriaAppointment",
-            "VistoriaPlace", "VistoriaReminder", "VistoriaResult", "VistoriaSettings"]

@@ -3,8 +3,7 @@ moves."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
-from inspector.notifications.push import deliver_pending, public_key
-from inspector.notifications.push import notify as notify_push
+from inspector.notifications.push import deliver_pending, notify_push, public_key
 from inspector.notifications.schemas import (
     NoticeSubscribe,
     NoticeUnsubscribe,
@@ -12,15 +11,16 @@ from inspector.notifications.schemas import (
     UserUnsubscribe,
     subscription_of,
 )
-from inspector.notifications.subscriptions import count_for as count_subscriptions
-from inspector.notifications.subscriptions import release_on_sign_out
-from inspector.notifications.subscriptions import remove as remove_subscription
-from inspector.notifications.subscriptions import save as save_subscription
-from inspector.notifications.triggers import register as register_triggers
+from inspector.notifications.subscriptions import (
+    count_subscriptions,
+    release_on_sign_out,
+    remove_subscription,
+    save_subscription,
+)
+from inspector.notifications.triggers import register_triggers
 
 __all__ = [
-    "NoticeSubscribe", "NoticeUnsubscribe", "UserSubscribe", "UserUnsubscribe",
-    "count_subscriptions", "deliver_pending", "public_key", "register_triggers",
-    "release_on_sign_out", "remove_subscription", "save_subscription", "subscription_of"
+    "NoticeSubscribe", "NoticeUnsubscribe", "UserSubscribe", "UserUnsubscribe", "count_subscriptions",
+    "deliver_pending", "notify_push", "public_key", "register_triggers", "release_on_sign_out",
+    "remove_subscription", "save_subscription", "subscription_of"
 ]
-__all__ += ["notify_push"]  # a notification of another area (a vistoria's reminder)

@@ -39,8 +39,8 @@ from inspector.models import (
     User,
     VapidKey,
 )
+from inspector.notifications import outbound
 from inspector.notifications.outbound import RefusedDestination, check_endpoint
-from inspector.notifications.outbound import session as outbound_session
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ def _owner_filter(recipient):
     raise TypeError(f"a notification goes to a User or a Holder, not {type(recipient)!r}")
 
 
-def notify(recipient: User | Holder, kind: str, title: str, body: str = "", url: str = "/",
+def notify_push(recipient: User | Holder, kind: str, title: str, body: str = "", url: str = "/",
            payload: dict | None = None, *, now: datetime | None = None,
            dedupe_key: str | None = None) -> Notification | None:
     """Create a notification and one pending push delivery per subscription of the
@@ -331,7 +331,7 @@ def deliver_pending(now: datetime | None = None, *, limit: int | None = None) ->
     vapid, sub = vapid_key(), subject()
     batch = int(limit or setting("PUSH_BATCH"))
     gone: set[int] = set()
-    http = outbound_session()
+    http = outbound.session()
     while True:
         token, jobs = _claim(now, batch)
         for job in jobs:
@@ -355,5 +355,5 @@ def deliver_pending(now: datetime | None = None, *, limit: int | None = None) ->
 
 
 __all__ = ["DEFAULTS", "DEFAULT_SUBJECT", "DeliveryReport", "backoff", "deliver_pending",
-           "drop_subscription", "message", "notify", "public_key", "setting", "subject",
+           "drop_subscription", "message", "notify_push", "public_key", "setting", "subject",
            "vapid_key"]

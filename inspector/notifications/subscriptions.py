@@ -74,7 +74,7 @@ def endpoint_hash(endpoint: str) -> str:
     return hashlib.sha256(endpoint.encode()).hexdigest()
 
 
-def save(data, *, user: User | None = None, holder: Holder | None = None,
+def save_subscription(data, *, user: User | None = None, holder: Holder | None = None,
          notice: Notice | None = None, user_agent: str = "",
          now: datetime | None = None) -> tuple[PushSubscription, bool]:
     """Save a subscription for a user or a holder (the browser's earlier owner is replaced);
@@ -99,7 +99,7 @@ def save(data, *, user: User | None = None, holder: Holder | None = None,
     return row, created
 
 
-def remove(endpoint: str, *, user: User | None = None, holder_ids=()) -> bool:
+def remove_subscription(endpoint: str, *, user: User | None = None, holder_ids=()) -> bool:
     """Delete the subscription of this endpoint if it belongs to the user (or to one of the
     holders); False when there is none of theirs. In the caller's transaction."""
     row = db.session.scalar(select(PushSubscription).where(
@@ -131,11 +131,11 @@ def release_on_sign_out(endpoint) -> bool:
     return True
 
 
-def count_for(user: User) -> int:
+def count_subscriptions(user: User) -> int:
     """How many browsers of this user get pushes."""
     return len(db.session.scalars(select(PushSubscription.id).where(
         PushSubscription.user_id == user.id)).all())
 
 
-__all__ = ["PUSH_SERVICE_HOSTS", "clean", "count_for", "endpoint_hash", "release_on_sign_out",
-           "remove", "save"]
+__all__ = ["PUSH_SERVICE_HOSTS", "clean", "count_subscriptions", "endpoint_hash", "release_on_sign_out",
+           "remove_subscription", "save_subscription"]

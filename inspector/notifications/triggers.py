@@ -37,7 +37,7 @@ from inspector.models import (
     User,
     Vehicle,
 )
-from inspector.notifications.push import notify
+from inspector.notifications.push import notify_push
 
 # The supervisor's review page (the review blueprint), when the app has it.
 REVIEW_ENDPOINTS = ("review.inspection",)
@@ -112,7 +112,7 @@ def notify_inspection_to_review(inspection: Inspection, acts=(), now: datetime |
             f"{_count(count, 'ato proposto', 'atos propostos')} · {agent}")
     url = _path(REVIEW_ENDPOINTS, "/notificacoes", ident=inspection.id)
     return [note for user in _reviewers(inspection.municipality_id)
-            if (note := notify(user, "inspection_to_review", "Vistoria para revisar", body, url,
+            if (note := notify_push(user, "inspection_to_review", "Vistoria para revisar", body, url,
                                {"inspection_id": inspection.id}, now=now,
                                dedupe_key=f"to_review:{inspection.id}:u{user.id}"))]
 
@@ -132,7 +132,7 @@ def notify_inspection_reviewed(inspection: Inspection, now: datetime | None = No
         body = f"Placa {_plate(inspection)}: {_count(decided, 'ato confirmado', 'atos confirmados')}"
     if rejected:
         body += f", {_count(rejected, 'rejeitado', 'rejeitados')} — veja o motivo no aplicativo"
-    return notify(agent, "inspection_reviewed", "Sua vistoria foi revisada", body + ".",
+    return notify_push(agent, "inspection_reviewed", "Sua vistoria foi revisada", body + ".",
                   "/campo", {"inspection_id": inspection.id, "uuid": inspection.uuid},
                   now=_moment(now, inspection.reviewed_at),
                   dedupe_key=f"reviewed:{inspection.id}")
@@ -157,7 +157,7 @@ def notify_notice_issued(notice: Notice, act: Sanction, now: datetime | None = N
     elif _waits_for_delivery(act):  # decided in the office: nothing runs before delivery
         body += ", o prazo começa a contar da entrega do documento"
     body += ". Use o código impresso no documento para ver os detalhes."
-    return notify(holder, "notice_issued", "Nova notificação da fiscalização", body,
+    return notify_push(holder, "notice_issued", "Nova notificação da fiscalização", body,
                   holder_page(notice), {"notice": notice.number},
                   now=_moment(now, notice.issued_at),
                   dedupe_key=f"notice_issued:{notice.id}:h{holder.id}")
@@ -189,7 +189,7 @@ def notify_act_delivered(act: Sanction, now: datetime | None = None):
     if act.appeal_until is not None:
         body += f"; recurso até {act.appeal_until:%d/%m/%Y}" + _why(act.appeal_explain)
     body += ". Use o código impresso no documento para ver os detalhes."
-    return notify(holder, "act_delivered", "Documento entregue: o prazo começou", body,
+    return notify_push(holder, "act_delivered", "Documento entregue: o prazo começou", body,
                   holder_page(notice), {"notice": notice.number},
                   now=_moment(now, act.delivery_recorded_at),
                   dedupe_key=f"act_delivered:{act.id}:h{holder.id}")
@@ -205,7 +205,7 @@ def notify_deadline_soon(act: Sanction, deadline_at: datetime, now: datetime | N
     body = (f"O prazo do documento nº {notice.number} termina em "
             f"{_local(deadline)} (horário de MT){_why(act.deadline_explain)}: "
             f"{act.required_action or 'veja o documento'}")
-    return notify(holder, "deadline_soon", "Prazo vence em 2 dias", body[:600],
+    return notify_push(holder, "deadline_soon", "Prazo vence em 2 dias", body[:600],
                   holder_page(notice), {"notice": notice.number,
                                         "deadline_at": deadline.isoformat()},
                   now=_moment(now, _tick_now()),
@@ -225,7 +225,7 @@ def notify_deadline_moved(act: Sanction, changes: tuple[str, ...], closure_day: 
     body = (f"Documento nº {notice.number}: {'; '.join(changes)}, porque "
             f"{closure_day:%d/%m/%Y} passou a ser dia sem expediente na prefeitura"
             f"{_why(why)}.")
-    return notify(holder, "deadline_moved", "Prazo prorrogado", body[:600],
+    return notify_push(holder, "deadline_moved", "Prazo prorrogado", body[:600],
                   holder_page(notice), {"notice": notice.number,
                                         "closure_day": closure_day.isoformat()},
                   now=_moment(now),
@@ -243,7 +243,7 @@ def notify_suspension_lifted(act: Sanction, restored: bool, now: datetime | None
     body = (f"Terminou em {last} a suspensão do documento nº {notice.number}. "
             + ("O cadastro voltou à situação anterior." if restored else
                "O cadastro continua com outra restrição: veja o documento."))
-    return notify(holder, "suspension_lifted", "Fim da suspensão", body, holder_page(notice),
+    return notify_push(holder, "suspension_lifted", "Fim da suspensão", body, holder_page(notice),
                   {"notice": notice.number, "restored": restored},
                   now=_moment(now, _tick_now()),
                   dedupe_key=f"suspension_lifted:{act.id}:h{holder.id}")
@@ -304,7 +304,7 @@ LISTENERS = {"inspection_to_review": _on_to_review, "inspection_reviewed": _on_r
              "suspension_lifted": _on_lifted, "company_copy_made": remit_by_push}
 
 
-def register() -> bool:
+def register_triggers() -> bool:
     """Subscribe the triggers to the enforcement services (create_app calls it once)."""
     from inspector import enforcement
     for kind, fn in LISTENERS.items():
@@ -316,4 +316,4 @@ __all__ = ["LISTENERS", "holder_of", "holder_page", "notify_act_delivered", "not
            "notify_deadline_soon",
            "notify_suspension_lifted",
            "notify_inspection_reviewed", "notify_inspection_to_review", "notify_notice_issued",
-           "register"]
+           "register_triggers"]

@@ -371,7 +371,7 @@ def _objects_of(app: Flask) -> dict | None:
             "endpoint_url": app.config.get("EVIDENCE_S3_ENDPOINT_URL")}
 
 
-def create(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
+def create_backup(app: Flask, dest: Path | str, now: datetime | None = None) -> Report:
     """Make one backup in DEST (see the module docstring); raise BackupError on failure,
     leaving no folder that looks like a finished backup (no manifest). Everything it writes
     is readable by its owner only: the database, the keys and the evidence are personal data,

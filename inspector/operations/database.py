@@ -11,7 +11,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 
 # What reaching the database can raise before any of our code has a say.
-CONNECTION_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ArgumentError,
+DATABASE_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.ArgumentError,
                      sa_exc.NoSuchModuleError, sa_exc.ProgrammingError)
 
 
@@ -28,7 +28,7 @@ def where(url) -> str:
     return f"{u.username or ''}{'@' if u.username else ''}{host}:{u.port or 5432}/{u.database or ''}"
 
 
-def explain(error: BaseException, url=None) -> str | None:
+def explain_database_error(error: BaseException, url=None) -> str | None:
     """The one line an operator needs for a database error (no traceback, no password);
     None for an error that is the program's own (a bug keeps its traceback)."""
     if isinstance(error, sa_exc.NoSuchModuleError):

@@ -50,13 +50,13 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def loaded() -> dict[str, PackFile]:
+def loaded_packs() -> dict[str, PackFile]:
     """Every pack the program reads now, by id (a file gone since it was read is not)."""
     return {p.id: PackFile(p.id, p.town, Path(p.path), sha256_of(Path(p.path)))
             for p in rules.load_all() if Path(p.path).is_file()}
 
 
-def recorded() -> dict[str, str]:
+def recorded_packs() -> dict[str, str]:
     """The newest recorded SHA-256 of each pack id ({} before the table exists)."""
     from inspector.models import RulePackVersion
 
@@ -86,8 +86,8 @@ def problems() -> list[str]:
     """Why the town's law on disk is not the law its records were made under, one pt-BR
     line each: a town with no pack, a pack an act names that is not there, a pack from
     RULES_EXTRA_DIR that differs from its recorded version."""
-    have = loaded()
-    known = recorded()
+    have = loaded_packs()
+    known = recorded_packs()
     out = []
     for slug, acts in sorted(needed().items()):
         mine = sorted(p.id for p in have.values() if p.town == slug)
@@ -113,7 +113,7 @@ def problems() -> list[str]:
     return out
 
 
-def record(by: str, pack_ids=None) -> list[str]:
+def record_packs(by: str, pack_ids=None) -> list[str]:
     """Record the SHA-256 of the packs in use that have no recorded version yet, and of
     shipped packs whose file changed with the program (the caller commits); `pack_ids`
     records exactly those (an operator's `rules accept`). The ids recorded."""
@@ -121,8 +121,8 @@ def record(by: str, pack_ids=None) -> list[str]:
 
     if not inspect(db.engine).has_table("rule_pack_versions"):
         return []   # a schema before 0030: `db upgrade` first (make serve runs it)
-    have = loaded()
-    known = recorded()
+    have = loaded_packs()
+    known = recorded_packs()
     if pack_ids is None:
         slugs = needed()
         wanted = [p for p in have.values() if p.town in slugs

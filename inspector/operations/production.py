@@ -129,16 +129,16 @@ def database_problems() -> list[str]:
             "`users disable`"] + out
 
 
-def problems(app: Flask) -> list[str]:
+def production_problems(app: Flask) -> list[str]:
     """Every reason this app may not serve a real town, one pt-BR line each."""
-    from inspector.operations.database import CONNECTION_ERRORS, explain
+    from inspector.operations.database import DATABASE_ERRORS, explain_database_error
 
     out = config_problems(app.config)
     with app.app_context():
         try:
             out += database_problems()
-        except CONNECTION_ERRORS as e:   # the start's one line, not SQLAlchemy's traceback
-            line = explain(e, app.config.get("SQLALCHEMY_DATABASE_URI"))
+        except DATABASE_ERRORS as e:   # the start's one line, not SQLAlchemy's traceback
+            line = explain_database_error(e, app.config.get("SQLALCHEMY_DATABASE_URI"))
             if line is None:
                 raise
             out.append(line)
@@ -153,7 +153,7 @@ def refuse_unsafe_start(app: Flask) -> None:
     status 2. Commands (`flask ...`) are let through: they are how an admin fixes them."""
     if click.get_current_context(silent=True) is not None:
         return
-    found = problems(app)
+    found = production_problems(app)
     if not found:
         record_packs(app)
         return
@@ -168,7 +168,7 @@ def record_packs(app: Flask) -> None:
 
     with app.app_context():
         try:
-            if packs.record("start"):
+            if packs.record_packs("start"):
                 db.session.commit()
         finally:
             db.session.remove()

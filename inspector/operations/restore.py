@@ -78,7 +78,7 @@ def read_manifest(src: Path) -> dict:
     return manifest
 
 
-def verify(src: Path | str) -> tuple[dict, list[str]]:
+def verify_backup(src: Path | str) -> tuple[dict, list[str]]:
     """(manifest, problems): every part of the backup is there with its size and SHA-256."""
     src = Path(src)
     manifest = read_manifest(src)
@@ -137,7 +137,7 @@ def _rules_problems(app: Flask, manifest: dict, src: Path) -> list[str]:
         if there.exists() and file_sha256(there) != part["sha256"]:
             out.append(f"{there} já existe e difere do arquivo do backup: compare e retire-o "
                        "antes")
-    have = packs.loaded()
+    have = packs.loaded_packs()
     for pack_id, info in sorted((manifest.get("rule_packs") or {}).items()):
         if info["origin"] == "program" and (pack_id not in have or not have[pack_id].shipped):
             out.append(f"o pacote {pack_id} vinha com o programa (versão "
@@ -277,11 +277,11 @@ def _restore_rules(app: Flask, root: Path, manifest: dict) -> int:
     return written
 
 
-def restore(app: Flask, src: Path | str) -> Restored:
+def restore_backup(app: Flask, src: Path | str) -> Restored:
     """Put a backup back into this empty instance (see the module docstring)."""
     src = Path(src)
     _use_law_of(app)
-    manifest, problems = verify(src)
+    manifest, problems = verify_backup(src)
     if problems:
         raise RestoreRefused(problems)
     problems = _target_problems(app, manifest, src)

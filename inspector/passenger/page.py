@@ -37,7 +37,7 @@ from inspector.models import (
     Vistoria,
     vehicle_drivers,
 )
-from inspector.passenger import view as passenger_view
+from inspector.passenger import view
 
 
 def _statement():
@@ -92,9 +92,9 @@ class _CredentialRow:
 
 
 # bench/caches.py: /v/<token> 2.2x (20 vehicles) to 2.4x (500) slower without these maps
-def _reuse(name: str, key, build):
+def _reuse(name: str, key, make):
     """`VERIFY_CACHE_SIZE` / `VERIFY_CACHE_SECONDS` govern both of the page's maps."""
-    return render_cache.reuse(name, key, build, settings="VERIFY_CACHE", size=4096, seconds=300)
+    return render_cache.reuse(name, key, make, settings="VERIFY_CACHE", size=4096, seconds=300)
 
 
 @dataclass(frozen=True)
@@ -105,11 +105,11 @@ class Page:
     outcome: str
     reason: str | None
     credential_id: int | None
-    view: passenger_view.View
+    view: view.View
     version: tuple
 
 
-def page(token: str, today: date) -> Page:
+def page_for(token: str, today: date) -> Page:
     """The page for a token, the banner judged now."""
     digest = credentials.token_hash(token)
     claims, reason = credentials.check_signature(token, today)
@@ -118,18 +118,18 @@ def page(token: str, today: date) -> Page:
     outcome, why = credentials.decide_token(cred, digest, claims, reason, today)
     if outcome == "unknown":
         town = claimed_municipality(token)
-        view = passenger_view.unknown(town.name if town else "")
-        return Page(outcome, why, None, view, ("unknown", today, town.id if town else None))
+        shown = view.unknown(town.name if town else "")
+        return Page(outcome, why, None, shown, ("unknown", today, town.id if town else None))
     if outcome != "active":
-        return Page(outcome, why, cred.id, passenger_view.closed(outcome, cred.town_name),
+        return Page(outcome, why, cred.id, view.closed(outcome, cred.town_name),
                     (digest, today, outcome))
     if not rules.packs_for_town(cred.town_slug):   # the town's law cannot be read: no verdict
         return Page("unavailable", "rule pack missing", cred.id,
-                    passenger_view.unavailable(cred.town_name), (digest, today, "unavailable"))
+                    view.unavailable(cred.town_name), (digest, today, "unavailable"))
     version = (digest, today, hash(frozenset(tuple(r) for r in rows)))
-    view = _reuse("passenger_views", version, lambda: passenger_view.build(
+    shown = _reuse("passenger_views", version, lambda: view.build(
         Lookup("active", credentials.load_for_page(cred.id), claims, None), today))
-    return Page(outcome, why, cred.id, view, version)
+    return Page(outcome, why, cred.id, shown, version)
 
 
 def claimed_municipality(token: str):
@@ -155,7 +155,7 @@ def town_zone(token: str) -> str | None:
         select(m.c.timezone).where(m.c.ibge_code == ibge)).scalar()
 
 
-def html(p: Page, stamp: str, render: Callable[[], str]) -> str:
+def page_html(p: Page, stamp: str, render: Callable[[], str]) -> str:
     """The page's HTML, rendered once per version and `stamp` (the minute it shows). The page
     of an unknown code links to its own report form, so it is rendered every time (made-up
     codes must not fill the map)."""

@@ -63,7 +63,7 @@ def sanitize_photo(data: bytes) -> bytes:
     return out.getvalue()
 
 
-def create(credential: Credential, seen_status: str, category: str, text: str,
+def create_report(credential: Credential, seen_status: str, category: str, text: str,
            contact: str = "", photo: bytes | None = None) -> PassengerReport:
     """Validate and store a report for the credential's town."""
     try:
@@ -76,7 +76,7 @@ def create(credential: Credential, seen_status: str, category: str, text: str,
     return _store(credential.municipality_id, credential, seen_status, cat, text, contact, clean)
 
 
-def create_forged(municipality_id: int, text: str, contact: str = "",
+def create_forged_report(municipality_id: int, text: str, contact: str = "",
                   photo: bytes | None = None) -> PassengerReport:
     """Store a report about a code the town did not issue, in the town the code claims.
 
@@ -153,7 +153,7 @@ def _store(municipality_id: int, credential: Credential | None, seen_status: str
     return report
 
 
-def queue(town_id: int, status: ReportStatus | None = None, *,
+def report_queue(town_id: int, status: ReportStatus | None = None, *,
           category: ReportCategory | None = None, received_after: datetime | None = None,
           received_until: datetime | None = None) -> list[PassengerReport]:
     """A town's reports, newest first; of one status or category, received within
@@ -171,7 +171,7 @@ def queue(town_id: int, status: ReportStatus | None = None, *,
                                               PassengerReport.id.desc())))
 
 
-def close(report: PassengerReport, note: str, actor) -> PassengerReport:
+def close_report(report: PassengerReport, note: str, actor) -> PassengerReport:
     """Mark a report handled, with what was done."""
     note = (note or "").strip()
     if len(note) < 5:

@@ -37,7 +37,7 @@ _PARAMETERS = {
     "town.company_share": ("limits.town.company_max_share",),
 }
 REASON_MIN, REASON_MAX = 10, 500
-REASON_FIELD = "acima_do_limite_motivo"   # the forms' and the import page's field
+CAPS_REASON_FIELD = "acima_do_limite_motivo"   # the forms' and the import page's field
 
 
 def where(c: Citation | None) -> str:
@@ -112,7 +112,7 @@ def _stand_counts(town_id: int) -> dict[int, int]:
         .group_by(Vehicle.stand_id)).all())
 
 
-def use(town: Municipality, run: laws.TownCompliance | None = None,
+def caps_in_use(town: Municipality, run: laws.TownCompliance | None = None,
         on: date | None = None) -> Use:
     """The town's use of every cap now (from `run`, or the town's compliance run today)."""
     run = run or laws.town_compliance(town, on or clock.today(town))
@@ -136,10 +136,10 @@ def _override(report, rule_id: str) -> rules.Override | None:
     return None
 
 
-def breaches(town: Municipality, before: Use, run: laws.TownCompliance) -> list[Breach]:
+def caps_breached(town: Municipality, before: Use, run: laws.TownCompliance) -> list[Breach]:
     """The caps `run` (after the save, not committed) finds passed and that the save added
     to: a count above its limit that is higher than it was before."""
-    after = use(town, run)
+    after = caps_in_use(town, run)
     out = []
     for report in run.reports:
         for v in report.violations:
@@ -152,13 +152,13 @@ def breaches(town: Municipality, before: Use, run: laws.TownCompliance) -> list[
     return out
 
 
-def clean_reason(reason: str | None) -> str:
+def clean_caps_reason(reason: str | None) -> str:
     """The override's reason as given, blank when missing or outside its length."""
     reason = " ".join((reason or "").split())
     return reason if REASON_MIN <= len(reason) <= REASON_MAX else ""
 
 
-def check(town: Municipality, before: Use, *, reason: str | None = None, actor=None,
+def check_caps(town: Municipality, before: Use, *, reason: str | None = None, actor=None,
           run: laws.TownCompliance | None = None, what: str = "") -> list[Breach]:
     """Refuse (CapExceeded) a save that passes a cap, unless every cap passed is one the law
     lets the town pass and a reason is given: then each is recorded in the audit log
@@ -166,10 +166,10 @@ def check(town: Municipality, before: Use, *, reason: str | None = None, actor=N
     if run is None:
         db.session.flush()
         run = laws.town_compliance(town, clock.today(town), reuse=False)
-    found = breaches(town, before, run)
+    found = caps_breached(town, before, run)
     if not found:
         return []
-    given = clean_reason(reason)
+    given = clean_caps_reason(reason)
     if not given or not all(b.overridable for b in found):
         raise CapExceeded(found, reason_given=bool((reason or "").strip()))
     for b in found:

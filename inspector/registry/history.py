@@ -57,7 +57,7 @@ class Event:
     changed: tuple[str, ...] = ()
 
 
-def history(town: int, subjects: list[tuple[str, int]], limit: int = 100) -> list[Event]:
+def record_history(town: int, subjects: list[tuple[str, int]], limit: int = 100) -> list[Event]:
     """Status changes and audit entries of some records (entity, id), newest first.
 
     Status changes carry the reason; audit entries carry the fields changed.

@@ -120,7 +120,7 @@ def _about(v: Violation, scope: Scope) -> bool:
                      "driver": scope.drivers, "stand": scope.stands}.get(kind, ())
 
 
-def for_record(obj, on: date | None = None,
+def limits_for(obj, on: date | None = None,
                run: laws.TownCompliance | None = None) -> list[Violation]:
     """The limits of the law a registry record breaks (or is about to), each with its
     article, from the town's compliance run on `on` (the town's today by default), or from `run`

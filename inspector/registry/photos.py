@@ -17,7 +17,7 @@ from inspector.errors import ValidationFailed
 from inspector.models import Driver
 
 ALLOWED_FORMATS = ("JPEG", "PNG", "WEBP")
-MAX_BYTES = 5 * 1024 * 1024
+PHOTO_MAX_BYTES = 5 * 1024 * 1024
 MAX_PIXELS = 40_000_000          # a 40-megapixel photo; anything larger is refused undecoded
 OUTPUT_BOX = (480, 640)          # portrait ID-card photo, plenty for a phone screen
 OUTPUT_MIME = "image/jpeg"
@@ -30,11 +30,11 @@ def _refuse(reason: str) -> ValidationFailed:
     return ValidationFailed({FIELD: reason})
 
 
-def normalise(data: bytes) -> bytes:
+def normalise_photo(data: bytes) -> bytes:
     """A small JPEG made from an uploaded JPEG, PNG or WebP; ValidationFailed otherwise."""
     if not data:
         raise _refuse("O arquivo está vazio.")
-    if len(data) > MAX_BYTES:
+    if len(data) > PHOTO_MAX_BYTES:
         raise _refuse("A foto passa de 5 MB. Envie uma foto menor.")
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -81,7 +81,7 @@ def set_driver_photo(driver: Driver, jpeg: bytes, *, actor) -> None:
                         "photo_mime": OUTPUT_MIME})
 
 
-def thumbnail(data: bytes | None) -> bytes | None:
+def photo_thumbnail(data: bytes | None) -> bytes | None:
     """The 96x128 JPEG of a driver photo for the agents' phones (None when unreadable)."""
     if not data:
         return None
@@ -103,4 +103,4 @@ def thumbnail(data: bytes | None) -> bytes | None:
 def _thumbnail_follows_photo(driver: Driver, value, _old, _initiator) -> None:
     """Wherever a driver's photo is set through the ORM, its thumbnail is made once, there
     (the first snapshot of a big town would otherwise make thousands on the fly)."""
-    driver.photo_thumb = thumbnail(value)
+    driver.photo_thumb = photo_thumbnail(value)

@@ -8,7 +8,7 @@ creates the row (or updates the one passed in; keys missing from `data` keep the
 current value), flushes in the caller's transaction and writes one audit entry; the
 caller commits. A save that changes nothing writes nothing, so re-importing the same
 spreadsheet is a no-op. The law's limits on the saved record are read afterwards with
-`registry_limits.for_record` (warnings); the one refusal, a licence for a holder who owes a
+`limits.limits_for` (warnings); the one refusal, a licence for a holder who owes a
 fine where the law bars it, is a field error of `save_licence`. Everything is scoped to
 one town: a reference to another town's row is "não encontrado".
 """
@@ -42,8 +42,7 @@ from inspector.models import (
     Vehicle,
     VehicleKind,
 )
-from inspector.registry import document_validity, rg, vistoria_validity
-from inspector.registry import limits as registry_limits
+from inspector.registry import document_validity, limits, rg, vistoria_validity
 from inspector.registry.base import (
     NOT_FOUND,
     _check,
@@ -223,7 +222,7 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
 def _vistoria_correction(f: Fields, vehicle: Vehicle | None, values: dict, *,
                          batch: bool) -> str | None:
     """A vehicle's vistoria dates come from its approved vistoria (inspector/vistorias, through
-    vistoria_validity.record); a form that changes them is an audited correction with a reason
+    vistoria_validity.record_vistoria); a form that changes them is an audited correction with a reason
     (`vistoria_correction_reason`). A spreadsheet import (a batch) loads the town's past records
     and is audited per record. Returns the reason when a correction is made."""
     current = ((vehicle.last_vistoria_on, vehicle.vistoria_valid_until) if vehicle is not None
@@ -418,7 +417,7 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
 
     Refused (ValidationFailed on vehicle_plate, nothing written) when the alvará would be
     issued or moved to a vehicle whose holder owes a fine and the law bars it (Nortelândia
-    127 Arts. 23 and 34; see `registry_limits`). Other limits are warnings, not refusals.
+    127 Arts. 23 and 34; see `limits.py`). Other limits are warnings, not refusals.
     """
     lookup = lookup or Lookup(town_id)
     f = Fields(_merged(licence, data))
@@ -448,10 +447,10 @@ def save_licence(town_id: int, data: Mapping[str, Any], *, actor,
                   status=_status_on_create(f, licence))
     if vehicle is not None and (licence is None or vehicle is not licence.vehicle):
         # issued or transferred: refused while the holder owes a fine, where the law says so
-        cites, owed = registry_limits.debt_bar(
+        cites, owed = limits.debt_bar(
             vehicle, clock.today(db.session.get(Municipality, vehicle.municipality_id)))
         if owed:
-            f.fail("vehicle_plate", registry_limits.debt_message(vehicle.holder.name, cites, owed))
+            f.fail("vehicle_plate", limits.debt_message(vehicle.holder.name, cites, owed))
     _check(f)
     values.update(vehicle=vehicle, permit=permit)
     if licence is not None:

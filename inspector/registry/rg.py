@@ -59,7 +59,7 @@ def clean_issuer(raw: str) -> tuple[str, str | None]:
     return body if uf is None else f"{body}/{uf}", None
 
 
-def printed(number: str, issuer: str) -> str:
+def printed_rg(number: str, issuer: str) -> str:
     """How the ID card writes them: '12.345.678-9 · SSP/MT' ('' when there is no RG)."""
     if not number:
         return ""

@@ -29,7 +29,7 @@ def _rules(town_id: int, service: str, on: date) -> rules.Rules:
     return rules.resolve(db.session.get(Municipality, town_id).slug, service, on)
 
 
-def town_allows(town_id: int, on: date | None = None) -> bool:
+def vistoria_may_be_shortened(town_id: int, on: date | None = None) -> bool:
     """Whether any law of the town in force on the day lets the inspector shorten a vistoria
     (the registry form shows the field only then)."""
     on = on or default_day()
@@ -85,7 +85,7 @@ class Validity:
         return _where(self.citation)
 
 
-def of(vehicle: Vehicle, on: date) -> Validity | None:
+def vistoria_valid_until(vehicle: Vehicle, on: date) -> Validity | None:
     """The vistoria's last valid day under the law in force on `on` (None: no vistoria, no
     law, or no periodicity)."""
     if vehicle.last_vistoria_on is None:
@@ -114,7 +114,7 @@ def _facts(vehicle: Vehicle) -> dict:
             if vehicle.vistoria_valid_until else None}
 
 
-def record(vehicle: Vehicle, performed_on: date, shortened_until: date | None, *, actor,
+def record_vistoria(vehicle: Vehicle, performed_on: date, shortened_until: date | None, *, actor,
            why: dict, action: str = "vehicle_vistoria_recorded") -> None:
     """Set the vehicle's last vistoria (and its shortened last day, or none) and audit it
     with `why` (the vistoria that decided it, or a correction's reason), in the caller's
@@ -130,7 +130,7 @@ def record(vehicle: Vehicle, performed_on: date, shortened_until: date | None, *
 def shorten(vehicle: Vehicle, until: date, *, actor, why: dict) -> None:
     """Shorten the validity of the vehicle's current vistoria (where the law allows it:
     `check` first), audited."""
-    record(vehicle, vehicle.last_vistoria_on, until, actor=actor, why=why,
+    record_vistoria(vehicle, vehicle.last_vistoria_on, until, actor=actor, why=why,
            action="vehicle_vistoria_shortened")
 
 

@@ -8,6 +8,9 @@ Imports no Flask and no SQLAlchemy. Format and readings: docs/rule-packs.md.
 - `propose_sanction(town, service, finding, history, on, grant=None)`: step, amount, deadline,
   appeal; `grant_option(pack, rule_id, on)`: the discretionary deadline a finding may get.
 """
+
+# The names other areas use. Modules of this area import each other's modules, never
+# this face: that keeps the import order free of circles.
 from inspector.rules.calendar import (
     Closure,
     TownCalendar,
@@ -18,35 +21,24 @@ from inspector.rules.calendar import (
 )
 from inspector.rules.draft import DraftError, build_draft, check_town_slug, read_law_file
 from inspector.rules.engine import (
-    DUE_SOON_DAYS,
-    AgeLimit,
     Rules,
-    ValidityLimit,
     add_months,
-    add_years,
-    age_limit,
-    age_limits,
-    checklist,
     checklist_of,
     driver_rule_violations,
-    driver_violations,
     find_pack,
     fmt_date,
-    months_later,
     packs_for_town,
     resolve,
     rules_on,
     standing_status,
     validity_limit,
     validity_violation,
-    vehicle_age,
     vehicle_check,
     vehicle_document_violations,
-    vehicle_limit_violations,
     vehicle_violations,
     vistoria_end,
 )
-from inspector.rules.errors import LawNotInForce, RulesError, UnknownService, UnknownTown
+from inspector.rules.errors import RulesError
 from inspector.rules.facts import (
     DatedAmount,
     DriverFacts,
@@ -61,29 +53,22 @@ from inspector.rules.facts import (
     TownFacts,
     VehicleFacts,
 )
-from inspector.rules.lawtext import Block, LawText, Unit
+from inspector.rules.lawtext import LawText
 from inspector.rules.loader import (
     LAWS_DIR,
     PACKS_DIR,
     SERVICES,
     UNITS,
     RulePackError,
-    extra_dirs,
     load_all,
-    load_dir,
-    load_pack,
     set_extra_dirs,
 )
 from inspector.rules.model import (
     DEFAULT_COUNTING,
     FINE_KINDS,
-    INSPECTION_KINDS,
-    KIND_LABELS,
-    SUSPENSION_KINDS,
     ActKind,
     Amount,
     Appeal,
-    ChecklistItem,
     Counting,
     Measure,
     Override,
@@ -91,7 +76,7 @@ from inspector.rules.model import (
     RulePack,
     SuspensionBounds,
 )
-from inspector.rules.proof import Proof, proof_of
+from inspector.rules.proof import proof_of
 from inspector.rules.registry import QuotaUse, ShareUse, TownReport, town_report
 from inspector.rules.results import Citation, Violation
 from inspector.rules.sanctions import (
@@ -117,36 +102,21 @@ from inspector.rules.sanctions import (
 )
 from inspector.rules.texts import law_text, law_texts
 from inspector.rules.validate import validate_path
-from inspector.rules.vistoria import ROLE_LABELS, VistoriaPlan, plans_of, why_none
-from inspector.rules.vistoria import plan as vistoria_plan
+from inspector.rules.vistoria import plans_of, vistoria_plan, why_none
 
 __all__ = [
-    "DUE_SOON_DAYS", "AgeLimit", "Block", "ChecklistItem", "Citation", "DatedAmount", "DriverFacts",
-    "Finding", "HolderFacts", "Proof", "proof_of", "InsuranceFacts", "LAWS_DIR", "LawNotInForce", "LawText",
-    "LicenceFacts", "Money", "NoSanction", "PACKS_DIR", "PermitFacts", "PriorSanction", "StatusCause",
-    "Proposal", "QuotaUse", "Registry", "RulePack", "RulePackError", "Rules", "RulesError",
-    "ShareUse", "TownFacts", "TownReport", "Unit", "UnknownService", "UnknownTown",
-    "VehicleFacts", "Violation", "checklist", "checklist_of", "driver_rule_violations",
-    "driver_violations", "find_pack", "law_text", "law_texts", "load_all", "load_dir",
-    "load_pack", "packs_for_town", "propose_sanction", "resolve", "rules_on",
-    "standing_status", "town_report", "vehicle_age", "vehicle_check",
-    "vehicle_document_violations", "vehicle_limit_violations", "vehicle_violations",
-    "vistoria_end",
+    "ActKind", "Amount", "Appeal", "Citation", "Closure", "Counting", "DEFAULT_COUNTING", "DatedAmount",
+    "DraftError", "DriverFacts", "FINE_KINDS", "Finding", "GRANT_REASON_MAX", "GRANT_REASON_MIN", "Grant",
+    "GrantOption", "GrantRefused", "HolderFacts", "InsuranceFacts", "LAWS_DIR", "LawText", "LicenceFacts",
+    "Measure", "Money", "NoSanction", "Override", "PACKS_DIR", "Parameter", "PermitFacts",
+    "PriorSanction", "Proposal", "QuotaUse", "Registry", "RulePack", "RulePackError", "Rules",
+    "RulesError", "SERVICES", "ShareUse", "StatusCause", "SuspensionBounds", "TownCalendar", "TownFacts",
+    "TownReport", "UNDEFINED", "UNITS", "VehicleFacts", "Violation", "add_months", "brl", "build_draft",
+    "check_town_slug", "checklist_of", "deadline_days", "deadline_hours", "decree_label",
+    "driver_rule_violations", "find_pack", "fmt_date", "foreign_unit", "grant_option", "grant_text",
+    "law_text", "law_texts", "load_all", "money", "number_text", "official_holidays", "packs_for_town",
+    "plans_of", "proof_of", "propose_sanction", "propose_step", "read_law_file", "resolve", "rules_on",
+    "set_extra_dirs", "standing_status", "town_report", "unit_value", "validate_path", "validity_limit",
+    "validity_violation", "vehicle_check", "vehicle_document_violations", "vehicle_violations",
+    "vistoria_end", "vistoria_plan", "why_no_office", "why_none"
 ]
-__all__ += ["add_years", "age_limit", "age_limits", "propose_step"]
-__all__ += ["ValidityLimit", "months_later", "validity_limit", "validity_violation"]
-__all__ += ["Grant", "GrantOption", "GrantRefused", "grant_option"]
-# what the legal calendar, the pack model, money and the loader give the areas above
-__all__ += ["Closure", "TownCalendar", "deadline_days", "deadline_hours", "official_holidays",
-            "add_months", "fmt_date", "SERVICES", "UNITS", "extra_dirs", "set_extra_dirs",
-            "DEFAULT_COUNTING", "Amount",
-            "Appeal", "Counting", "Measure", "Override", "Parameter", "SuspensionBounds", "GRANT_REASON_MAX",
-            "GRANT_REASON_MIN", "UNDEFINED", "brl", "decree_label", "foreign_unit", "grant_text",
-            "money", "number_text", "unit_value", "validate_path"]
-# the kinds of legal act a measure of the law applies
-__all__ += ["ActKind", "FINE_KINDS", "SUSPENSION_KINDS"]
-# the law's vistorias (docs/vistoria.md)
-__all__ += ["INSPECTION_KINDS", "KIND_LABELS", "ROLE_LABELS", "VistoriaPlan", "plans_of",
-            "vistoria_plan", "why_none"]
-__all__ += ["why_no_office"]  # the agenda's days without office
-__all__ += ["DraftError", "build_draft", "check_town_slug", "read_law_file"]  # `rules draft`

@@ -91,7 +91,7 @@ def plans_of(pack: RulePack, on: date, seat_population: int | None = None,
     return out
 
 
-def plan(town: str, service: str, kind: str, on: date, seat_population: int | None = None,
+def vistoria_plan(town: str, service: str, kind: str, on: date, seat_population: int | None = None,
          decrees: frozenset[str] | set[str] | None = None) -> VistoriaPlan | None:
     """One kind of vistoria under the law in force (None: the law does not offer it)."""
     pack = resolve(town, service, on).pack

@@ -21,37 +21,42 @@ from inspector.stats.causes import (
     falling_due,
     irregular_by_cause,
 )
-from inspector.stats.dashboard import FINE_LABELS, failed_items
-from inspector.stats.dashboard import STATES as ACT_STATES
-from inspector.stats.dashboard import ZERO as ZERO_BRL
-from inspector.stats.dashboard import acts as act_figures
-from inspector.stats.dashboard import fines as fine_figures
-from inspector.stats.dashboard import inspections as inspection_figures
-from inspector.stats.dashboard import reports as report_figures
-from inspector.stats.exports import DATASETS as EXPORT_DATASETS
-from inspector.stats.exports import Filters as ExportFilters
-from inspector.stats.fleet import SERVICE_LABELS, STANDING_LABELS, standing_today, vehicles_in
-from inspector.stats.fleet import record_day as record_fleet_day
-from inspector.stats.fleet import today as fleet_today
-from inspector.stats.fleet import trend as fleet_trend
-from inspector.stats.opendata import DICTIONARY as OPEN_DATA_DICTIONARY
-from inspector.stats.opendata import MONTHS as OPEN_DATA_MONTHS
-from inspector.stats.opendata import OpenData
-from inspector.stats.opendata import as_json as open_data_json
-from inspector.stats.opendata import build as open_data
-from inspector.stats.period import PRESETS as PERIOD_PRESETS
-from inspector.stats.period import Period, parse_day
-from inspector.stats.period import from_args as period_from_args
-from inspector.stats.period import preset as preset_period
+from inspector.stats.dashboard import (
+    ACT_STATES,
+    FINE_LABELS,
+    ZERO_BRL,
+    act_figures,
+    failed_items,
+    fine_figures,
+    inspection_figures,
+    report_figures,
+)
+from inspector.stats.exports import EXPORT_DATASETS, ExportFilters
+from inspector.stats.fleet import (
+    SERVICE_LABELS,
+    STANDING_LABELS,
+    fleet_today,
+    fleet_trend,
+    record_fleet_day,
+    standing_today,
+    vehicles_in,
+)
+from inspector.stats.opendata import (
+    OPEN_DATA_DICTIONARY,
+    OPEN_DATA_MONTHS,
+    OpenData,
+    open_data,
+    open_data_json,
+)
+from inspector.stats.period import PERIOD_PRESETS, Period, parse_day, period_from_args, preset_period
 from inspector.stats.sheets import csv_stream, xlsx_stream
 
 __all__ = [
-    "CAUSE_LABELS", "DOCUMENTS", "WINDOWS", "cause_label", "expiring", "falling_due",
-    "irregular_by_cause",
-    "ACT_STATES", "EXPORT_DATASETS", "ExportFilters", "FINE_LABELS",
-    "OPEN_DATA_DICTIONARY", "OPEN_DATA_MONTHS", "OpenData", "PERIOD_PRESETS", "Period",
-    "SERVICE_LABELS", "STANDING_LABELS", "ZERO_BRL", "act_figures", "csv_stream", "failed_items",
-    "fine_figures", "fleet_today", "fleet_trend", "inspection_figures", "open_data",
-    "open_data_json", "parse_day", "period_from_args", "preset_period", "record_fleet_day",
-    "report_figures", "standing_today", "vehicles_in", "xlsx_stream"
+    "ACT_STATES", "CAUSE_LABELS", "DOCUMENTS", "EXPORT_DATASETS", "ExportFilters",
+    "FINE_LABELS", "OPEN_DATA_DICTIONARY", "OPEN_DATA_MONTHS", "OpenData", "PERIOD_PRESETS", "Period",
+    "SERVICE_LABELS", "STANDING_LABELS", "WINDOWS", "ZERO_BRL", "act_figures", "cause_label", "csv_stream",
+    "expiring", "failed_items", "falling_due", "fine_figures", "fleet_today", "fleet_trend",
+    "inspection_figures", "irregular_by_cause", "open_data", "open_data_json", "parse_day",
+    "period_from_args", "preset_period", "record_fleet_day", "report_figures", "standing_today",
+    "vehicles_in", "xlsx_stream"
 ]

@@ -37,10 +37,10 @@ from inspector.rules import FINE_KINDS, ActKind
 from inspector.stats.period import Period
 from inspector.stats.sql import local_date, within
 
-ZERO = Decimal("0.00")
+ZERO_BRL = Decimal("0.00")
 # The states of an act the dashboard counts, in order; "awaiting_delivery" is part of
 # "decided" (shown beside it, not added to the total). Each is a filter of /revisao/atos.
-STATES = {
+ACT_STATES = {
     "proposed": ("Propostos", (SanctionStatus.PROPOSED,)),
     "decided": ("Decididos", DECIDED),
     "awaiting_delivery": ("Aguardando entrega", ()),
@@ -51,7 +51,7 @@ STATES = {
     "other": ("Rejeitados, encerrados ou com recurso decidido",
               CONCLUDED),
 }
-STATE_OF = {s: key for key, (_, statuses) in STATES.items() for s in statuses}
+STATE_OF = {s: key for key, (_, statuses) in ACT_STATES.items() for s in statuses}
 FINE_LABELS = {ActKind.FINE: "Multas", ActKind.DAILY_FINE: "Multas diárias"}
 
 
@@ -106,7 +106,7 @@ class Fines:
     @property
     def issued_brl(self) -> Decimal:
         """What they ask, in R$ (those with a value in reais)."""
-        return sum((v for _, v, _ in self.issued.values()), ZERO)
+        return sum((v for _, v, _ in self.issued.values()), ZERO_BRL)
 
 
 @dataclass
@@ -118,7 +118,7 @@ class Reports:
     by_category: list[tuple[str, str, int, int]]  # category, label, count, still new
 
 
-def inspections(town_id: int, period: Period) -> Inspections:
+def inspection_figures(town_id: int, period: Period) -> Inspections:
     """Inspections finished in the period, by local day and agent, read from the index
     (municipality_id, finished_at, agent_id, failed_items)."""
     day = local_date(Inspection.finished_at, town_id)
@@ -172,7 +172,7 @@ def _citation(value: dict | None) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def acts(town_id: int, period: Period) -> list[ActsByKind]:
+def act_figures(town_id: int, period: Period) -> list[ActsByKind]:
     """The acts proposed in the period, by kind and by the state they are in today."""
     awaiting = case((and_(Sanction.notified_at.is_(None), Sanction.decided_at.is_not(None)), 1),
                     else_=0)
@@ -183,21 +183,21 @@ def acts(town_id: int, period: Period) -> list[ActsByKind]:
     kinds: dict[str, ActsByKind] = {}
     for kind, status, waits, n in rows:
         row = kinds.setdefault(kind, ActsByKind(kind, KIND_LABELS.get(kind, kind),
-                                                dict.fromkeys(STATES, 0), 0))
+                                                dict.fromkeys(ACT_STATES, 0), 0))
         status = SanctionStatus(status)
         row.states[STATE_OF[status]] += n
         row.total += n
-        if waits and status in STATES["decided"][1]:
+        if waits and status in ACT_STATES["decided"][1]:
             row.states["awaiting_delivery"] += n
     return sorted(kinds.values(), key=lambda k: (-k.total, k.label))
 
 
-def fines(town_id: int, period: Period) -> Fines:
+def fine_figures(town_id: int, period: Period) -> Fines:
     """Fines issued in the period (proposed in it and in effect today: what the acts list
     shows for `tipo=fine&situacao=effective`), paid in it (payments not reversed, by the day
     paid), and open today (the open fines list)."""
     due = case((Fine.per == "day", Fine.accrued_brl), else_=Fine.amount_brl)
-    issued = {kind: (n, Decimal(total or 0).quantize(ZERO), undefined)
+    issued = {kind: (n, Decimal(total or 0).quantize(ZERO_BRL), undefined)
               for kind, n, total, undefined in db.session.execute(
                   select(Sanction.kind, func.count(), func.sum(due),
                          func.sum(case((due.is_(None), 1), else_=0)))
@@ -215,11 +215,11 @@ def fines(town_id: int, period: Period) -> Fines:
         .join(Sanction, Sanction.id == Fine.sanction_id)
         .where(Fine.municipality_id == town_id, Sanction.status.not_in(VOID),
                or_(due.is_(None), and_(due > 0, paid_now < due)))).one()
-    return Fines(issued, paid_n, Decimal(paid or 0).quantize(ZERO), open_n,
-                 Decimal(open_brl or 0).quantize(ZERO), undefined or 0)
+    return Fines(issued, paid_n, Decimal(paid or 0).quantize(ZERO_BRL), open_n,
+                 Decimal(open_brl or 0).quantize(ZERO_BRL), undefined or 0)
 
 
-def reports(town_id: int, period: Period) -> Reports:
+def report_figures(town_id: int, period: Period) -> Reports:
     """Passenger reports received in the period, by category, and how many are still new."""
     rows = db.session.execute(
         select(PassengerReport.category, func.count(),

@@ -54,7 +54,7 @@ TARGETS = {"driver": "Condutor", "registration": "Registro do condutor", "holder
 
 
 @dataclass
-class Filters:
+class ExportFilters:
     """What the screens filter by: the period (de/ate), an agent, a status, a kind, an item."""
 
     period: Period | None = None
@@ -100,7 +100,7 @@ def _tax_id(value: str) -> str:
 
 
 # --- inspections ---------------------------------------------------------------------------------
-def inspections(town_id: int, f: Filters) -> Dataset:
+def inspections(town_id: int, f: ExportFilters) -> Dataset:
     """One row per checklist answer of the inspections the review queue lists for the same
     filters (finishing day, agent, status, a failed item), oldest first."""
     q = (select(Inspection.id, Inspection.finished_at, User.name, Vehicle.prefix, Vehicle.plate,
@@ -135,7 +135,7 @@ def inspections(town_id: int, f: Filters) -> Dataset:
 
 
 # --- acts ----------------------------------------------------------------------------------------
-def acts_filter(q, f: Filters, town_id: int):
+def acts_filter(q, f: ExportFilters, town_id: int):
     """The acts list's filters (/revisao/atos): status or group, kind, holder, driver, day
     proposed."""
     if f.status == "awaiting_delivery":
@@ -155,7 +155,7 @@ def acts_filter(q, f: Filters, town_id: int):
     return q.where(*_range(Sanction.proposed_at, f.period, town_id))
 
 
-def acts(town_id: int, f: Filters) -> Dataset:
+def acts(town_id: int, f: ExportFilters) -> Dataset:
     """One row per act the acts list shows for the same filters, oldest first."""
     q = acts_filter(
         select(Sanction.id, Notice.number, Sanction.kind, Sanction.status, Sanction.awaiting_mayor,
@@ -190,7 +190,7 @@ def acts(town_id: int, f: Filters) -> Dataset:
 
 
 # --- fines and payments --------------------------------------------------------------------------
-def fines(town_id: int, f: Filters) -> Dataset:
+def fines(town_id: int, f: ExportFilters) -> Dataset:
     """One row per fine or daily fine of the acts proposed in the period: due, paid (not
     reversed), balance and state, as the act's page shows them."""
     paid = paid_so_far()
@@ -229,7 +229,7 @@ def _dec(value):
     return None if value is None else Decimal(str(value)).quantize(Decimal("0.01"))
 
 
-def payments(town_id: int, f: Filters) -> Dataset:
+def payments(town_id: int, f: ExportFilters) -> Dataset:
     """One row per payment recorded for a day of the period (reversed ones too, marked),
     newest first, as /painel/pagamentos lists the ones that count."""
     q = (select(FinePayment.paid_on, FinePayment.amount_brl, FinePayment.receipt,
@@ -256,7 +256,7 @@ def payments(town_id: int, f: Filters) -> Dataset:
 # --- registry and credentials --------------------------------------------------------------------
 STATUS_WORDS = {"active": "ativo", "suspended": "suspenso", "revoked": "cassado"}
 
-def registry(town_id: int, f: Filters) -> Dataset:
+def registry(town_id: int, f: ExportFilters) -> Dataset:
     """One row per vehicle as the registry shows it today: holder, permit, newest licence,
     drivers (names), stand; `standing` (vehicle id -> status) adds today's situation."""
     newest = (select(func.max(Licence.id)).where(Licence.vehicle_id == Vehicle.id)
@@ -313,7 +313,7 @@ def registry(town_id: int, f: Filters) -> Dataset:
     return Dataset("Cadastro", header, rows())
 
 
-def credentials(town_id: int, f: Filters) -> Dataset:
+def credentials(town_id: int, f: ExportFilters) -> Dataset:
     """One row per QR credential issued: what it names, when issued, until when, its state
     today (the token itself is left out)."""
     q = (select(Credential.id, Credential.kind, Vehicle.prefix, Vehicle.plate,
@@ -335,7 +335,7 @@ def credentials(town_id: int, f: Filters) -> Dataset:
     return Dataset("Credenciais", header, rows())
 
 
-def law_vistorias(town_id: int, f: Filters) -> Dataset:
+def law_vistorias(town_id: int, f: ExportFilters) -> Dataset:
     """One row per prior or periodic vistoria decided in the period (docs/vistoria.md): its
     result, validity or return day, what to fix with the articles, its certificate."""
     q = (select(Vistoria.id, Vistoria.kind, Vistoria.performed_on, User.name, Vehicle.prefix,
@@ -366,7 +366,7 @@ def law_vistorias(town_id: int, f: Filters) -> Dataset:
     return Dataset("Vistorias prévias e periódicas", header, rows())
 
 
-DATASETS = {"vistorias": inspections, "atos": acts, "multas": fines, "pagamentos": payments,
+EXPORT_DATASETS = {"vistorias": inspections, "atos": acts, "multas": fines, "pagamentos": payments,
             "cadastro": registry, "credenciais": credentials,
             "vistorias-lei": law_vistorias}
-__all__ = ["DATASETS", "Dataset", "Filters", "acts_filter"]
+__all__ = ["EXPORT_DATASETS", "Dataset", "ExportFilters", "acts_filter"]

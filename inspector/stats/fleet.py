@@ -61,7 +61,7 @@ def standing_today(town_id: int, day: date | None = None) -> tuple[dict[int, dic
     return entries, services
 
 
-def today(town_id: int, day: date | None = None) -> list[ServiceFleet]:
+def fleet_today(town_id: int, day: date | None = None) -> list[ServiceFleet]:
     """The fleet by service today; the day's counts are recorded (flushed: the caller
     commits) when they were not yet, or changed."""
     return _judge(town_id, day or town_day(db.session.get(Municipality, town_id)))[0]
@@ -79,7 +79,7 @@ def _judge(town_id: int, day: date) -> tuple[list[ServiceFleet], int]:
     return fleet, _record(town_id, day, fleet)
 
 
-def record_day(town: Municipality, moment: datetime) -> int:
+def record_fleet_day(town: Municipality, moment: datetime) -> int:
     """Record the town's fleet standing of its local day at `moment`, unless that day has a
     row already (a cheap check first: the tick calls this every minute, and judging the
     fleet is the expensive part). Flushes; the caller commits. How many rows were written."""
@@ -115,7 +115,7 @@ def _record(town_id: int, day: date, fleet: list[ServiceFleet]) -> int:
     return written
 
 
-def trend(town_id: int, period: Period) -> list[tuple[date, dict[str, ServiceFleet]]]:
+def fleet_trend(town_id: int, period: Period) -> list[tuple[date, dict[str, ServiceFleet]]]:
     """The recorded days of the period, oldest first, with each service's fleet."""
     days: dict[date, dict[str, ServiceFleet]] = {}
     for r in db.session.scalars(

@@ -15,15 +15,15 @@ from sqlalchemy import case, func, select
 from inspector.extensions import db
 from inspector.models import EFFECTIVE, KIND_LABELS, Fine, FinePayment, Inspection, Sanction, Vistoria
 from inspector.rules import FINE_KINDS
-from inspector.stats import fleet as fleet_stats
+from inspector.stats import fleet
 from inspector.stats.period import Period
 from inspector.stats.sql import local_date, within
 
-MONTHS = 24
+OPEN_DATA_MONTHS = 24
 ZERO = Decimal("0.00")
 
 # The data dictionary: dataset -> (title, what one row is, [(column, type, meaning)]).
-DICTIONARY = {
+OPEN_DATA_DICTIONARY = {
     "frota": ("Frota por serviço hoje", "um serviço (táxi ou mototáxi) do município, hoje", [
         ("servico", "texto", "taxi ou mototaxi"),
         ("veiculos", "inteiro", "veículos cadastrados no serviço"),
@@ -81,7 +81,7 @@ def months(period: Period) -> list[date]:
     return out
 
 
-def last_months(today: date, n: int = MONTHS) -> Period:
+def last_months(today: date, n: int = OPEN_DATA_MONTHS) -> Period:
     """The current month and the n-1 before it."""
     first = today.replace(day=1)
     for _ in range(n - 1):
@@ -89,7 +89,7 @@ def last_months(today: date, n: int = MONTHS) -> Period:
     return Period(first, today)
 
 
-def build(town_id: int, today: date) -> OpenData:
+def open_data(town_id: int, today: date) -> OpenData:
     """Every dataset of the town (the fleet's counts of today are recorded: the caller
     commits)."""
     period = last_months(today)
@@ -104,7 +104,7 @@ def build(town_id: int, today: date) -> OpenData:
     tables: dict[str, list[list]] = {}
     tables["frota"] = [[f.service, f.vehicles, f.regular, f.irregular, f.suspended,
                         round(f.share, 4) if f.share is not None else None]
-                       for f in fleet_stats.today(town_id, today)]
+                       for f in fleet.fleet_today(town_id, today)]
     day = local_date(Inspection.finished_at, town_id)
     per = defaultdict(lambda: [0, 0])
     for d, n, failed in db.session.execute(
@@ -158,7 +158,7 @@ def build(town_id: int, today: date) -> OpenData:
     return OpenData(today, period, tables)
 
 
-def as_json(town, data: OpenData, dictionary_url: str) -> dict:
+def open_data_json(town, data: OpenData, dictionary_url: str) -> dict:
     """The town's datasets as one JSON document (numbers as numbers, months as YYYY-MM)."""
     def value(v):
         if isinstance(v, date):
@@ -170,5 +170,5 @@ def as_json(town, data: OpenData, dictionary_url: str) -> dict:
             "gerado_em": data.on.isoformat(), "periodo": {"de": data.period.first.isoformat(),
                                                         "ate": data.period.last.isoformat()},
             "dicionario": dictionary_url,
-            "dados": {name: [dict(zip([c[0] for c in DICTIONARY[name][2]], map(value, row)))
+            "dados": {name: [dict(zip([c[0] for c in OPEN_DATA_DICTIONARY[name][2]], map(value, row)))
                              for row in rows] for name, rows in data.tables.items()}}

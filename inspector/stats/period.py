@@ -73,11 +73,11 @@ class Period:
 
 
 MONTHS = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
-PRESETS = {"30d": "Últimos 30 dias", "12s": "Últimas 12 semanas", "12m": "Últimos 12 meses",
+PERIOD_PRESETS = {"30d": "Últimos 30 dias", "12s": "Últimas 12 semanas", "12m": "Últimos 12 meses",
            "ano": "Este ano"}
 
 
-def preset(name: str, today: date | None = None) -> Period:
+def preset_period(name: str, today: date | None = None) -> Period:
     """A named period ending today: 30 days, 12 weeks (from a Monday), 12 months, this year."""
     today = today or default_day()
     if name == "30d":
@@ -106,14 +106,14 @@ def parse_day(raw: str, name: str) -> date | None:
     return day
 
 
-def from_args(args, today: date | None = None) -> Period:
+def period_from_args(args, today: date | None = None) -> Period:
     """The period of a query string: `de` and `ate` (either may be left out), or `periodo`
     (a preset), else the last 12 weeks. ValidationFailed for a date that is not one, an end
     before the start or more than three years at once."""
     today = today or default_day()
     first, last = parse_day(args.get("de", ""), "de"), parse_day(args.get("ate", ""), "ate")
     if first is None and last is None:
-        return preset(args.get("periodo", "12s"), today)
+        return preset_period(args.get("periodo", "12s"), today)
     if last is None:
         last = max(first, today)
     if first is None:

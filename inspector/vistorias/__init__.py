@@ -4,18 +4,18 @@ PDF the passenger can check). docs/vistoria.md."""
 
 # The names other areas use. Modules of this area import each other's modules, never
 # this face: that keeps the import order free of circles.
-from inspector.vistorias.agenda import WEEKDAYS, day_appointments, free_slots, save_place
-from inspector.vistorias.agenda import book as book_vistoria
-from inspector.vistorias.agenda import for_phone as appointments_for_phone
-from inspector.vistorias.agenda import mark as mark_appointment
-from inspector.vistorias.agenda import places as agenda_places
-from inspector.vistorias.certificate import revoke_for_vehicle
-from inspector.vistorias.certificate import status as certificate_status
-from inspector.vistorias.holders import book as book_for_holder
-from inspector.vistorias.holders import proof_for
-from inspector.vistorias.holders import view as holder_vistorias
+from inspector.vistorias.agenda import (
+    WEEKDAYS,
+    agenda_places,
+    appointments_for_phone,
+    book_vistoria,
+    day_appointments,
+    free_slots,
+    mark_appointment,
+    save_place,
+)
+from inspector.vistorias.holders import book_for_holder, holder_vistorias, proof_for
 from inspector.vistorias.queries import (
-    CertificateView,
     certificate_state,
     certificate_view,
     figures,
@@ -26,20 +26,13 @@ from inspector.vistorias.queries import (
     result_of,
     to_fix,
 )
-from inspector.vistorias.reminders import for_vehicle as reminders_for_vehicle
-from inspector.vistorias.reminders import send_due as send_reminders
-from inspector.vistorias.results import MAX_RETURN_DAYS, decide, return_days, set_return_days, settle
+from inspector.vistorias.reminders import reminders_for_vehicle, send_reminders
+from inspector.vistorias.results import MAX_RETURN_DAYS, return_days, set_return_days, settle
 
 __all__ = [
-    "CertificateView", "MAX_RETURN_DAYS", "certificate_state", "certificate_status",
-    "certificate_view", "figures", "decide", "find_by_token", "find_certificate",
-    "for_vehicle", "latest_for_vehicle", "result_of", "return_days", "revoke_for_vehicle",
-    "set_return_days", "settle", "to_fix",
+    "MAX_RETURN_DAYS", "WEEKDAYS", "agenda_places", "appointments_for_phone", "book_for_holder",
+    "book_vistoria", "certificate_state", "certificate_view", "day_appointments", "figures",
+    "find_by_token", "find_certificate", "for_vehicle", "free_slots", "holder_vistorias",
+    "latest_for_vehicle", "mark_appointment", "proof_for", "reminders_for_vehicle", "result_of",
+    "return_days", "save_place", "send_reminders", "set_return_days", "settle", "to_fix"
 ]
-# the agenda (places, slots, bookings, no-shows)
-__all__ += [
-    "WEEKDAYS", "agenda_places", "appointments_for_phone", "book_vistoria", "day_appointments", "free_slots",
-    "mark_appointment", "save_place", "reminders_for_vehicle", "send_reminders",
-]
-# the holder's side: their vehicles' vistorias, booking and reminders on the holder page
-__all__ += ["book_for_holder", "holder_vistorias", "proof_for"]

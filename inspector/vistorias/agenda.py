@@ -110,7 +110,7 @@ def free_slots(place: VistoriaPlace, day: date) -> DaySlots:
                     found.closed)
 
 
-def book(town_id: int, plate: str, place_id: int | None, when: str, kind: str,
+def book_vistoria(town_id: int, plate: str, place_id: int | None, when: str, kind: str,
          actor) -> VistoriaAppointment:
     """Book a vehicle of the town into a free slot ("2026-12-10T08:30", the town's time)."""
     errors: dict[str, str] = {}
@@ -154,7 +154,7 @@ def book(town_id: int, plate: str, place_id: int | None, when: str, kind: str,
     return appt
 
 
-def mark(appt: VistoriaAppointment, status: str, actor) -> None:
+def mark_appointment(appt: VistoriaAppointment, status: str, actor) -> None:
     """Record that the vehicle did not come (no_show) or cancel the booking, audited."""
     if appt.status != AppointmentStatus.BOOKED:
         raise ValidationFailed({"status": "esta vistoria agendada já foi encerrada"})
@@ -189,7 +189,7 @@ def day_appointments(town_id: int, day: date) -> list[VistoriaAppointment]:
         .order_by(VistoriaAppointment.starts_at)))
 
 
-def for_phone(town_id: int, today: date) -> list[dict]:
+def appointments_for_phone(town_id: int, today: date) -> list[dict]:
     """The town's booked vistorias of today and tomorrow, as the field app keeps them offline
     (a phone synced the evening before has the next day's list)."""
     rows = day_appointments(town_id, today) + day_appointments(town_id, today + timedelta(days=1))
@@ -202,7 +202,7 @@ def for_phone(town_id: int, today: date) -> list[dict]:
              "place": a.place.name} for a in rows if a.status == AppointmentStatus.BOOKED]
 
 
-def places(town_id: int) -> list[VistoriaPlace]:
+def agenda_places(town_id: int) -> list[VistoriaPlace]:
     """The town's places."""
     return list(db.session.scalars(select(VistoriaPlace).where(
         VistoriaPlace.municipality_id == town_id).order_by(VistoriaPlace.name)))

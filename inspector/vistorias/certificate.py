@@ -16,8 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from sqlalchemy import func, select
 
 from inspector import audit, clock
-from inspector.credentials import GREEN, LABEL_GREY, WHITE, public_url, sign, token_hash
-from inspector.credentials import SheetPen as Pen
+from inspector.credentials import GREEN, LABEL_GREY, WHITE, SheetPen, public_url, sign, token_hash
 from inspector.extensions import db
 from inspector.identifiers import format_plate
 from inspector.models import Municipality, Service, Vehicle, Vistoria, VistoriaResult
@@ -26,7 +25,7 @@ from inspector.rules import fmt_date
 PREFIX = "CV"  # certificado de vistoria: CV-2026/000001, per town and year
 
 
-class _Pen(Pen):
+class _Pen(SheetPen):
     """The sheets' pen on an A6 page (its y counts from this page's top)."""
 
     def _y(self, y: float) -> float:

@@ -120,7 +120,7 @@ def free_slots(town_id: int, now: datetime, days: int = HOLDER_DAYS_AHEAD):
     """The town's free slots from now on, grouped by day (days without office have none)."""
     today = now.astimezone(LOCAL_TZ).date()
     out = []
-    places = [p for p in agenda.places(town_id) if p.active]
+    places = [p for p in agenda.agenda_places(town_id) if p.active]
     for n in range(days + 1):
         day = today + timedelta(days=n)
         options = []
@@ -135,7 +135,7 @@ def free_slots(town_id: int, now: datetime, days: int = HOLDER_DAYS_AHEAD):
     return out
 
 
-def view(holder: Holder, now: datetime | None = None) -> HolderVistorias | None:
+def holder_vistorias(holder: Holder, now: datetime | None = None) -> HolderVistorias | None:
     """The holder page's vistoria section; None when no vehicle of the holder has one."""
     now = now or clock.now()
     today = now.astimezone(LOCAL_TZ).date()
@@ -154,15 +154,15 @@ def view(holder: Holder, now: datetime | None = None) -> HolderVistorias | None:
             reminders=[{"sent": f"{r.sent_at.astimezone(LOCAL_TZ):%d/%m/%Y}",
                         "channel": CHANNELS.get(r.channel, r.channel),
                         "lead": r.lead_days, "due": fmt_date(r.due_on)}
-                       for r in reminders.for_vehicle(v.id)]))
+                       for r in reminders.reminders_for_vehicle(v.id)]))
     if not vehicles:
         return None
-    places = [{"name": p.name, "address": p.address} for p in agenda.places(holder.municipality_id)
+    places = [{"name": p.name, "address": p.address} for p in agenda.agenda_places(holder.municipality_id)
               if p.active]
     return HolderVistorias(vehicles, free_slots(holder.municipality_id, now), places)
 
 
-def book(holder: Holder, vehicle_id: str, slot: str, now: datetime | None = None
+def book_for_holder(holder: Holder, vehicle_id: str, slot: str, now: datetime | None = None
          ) -> VistoriaAppointment:
     """Book (or move) the vistoria of one of the holder's vehicles into a free slot, in the
     caller's transaction: the open booking, if any, is cancelled and the new one made, both
@@ -193,9 +193,9 @@ def book(holder: Holder, vehicle_id: str, slot: str, now: datetime | None = None
     actor = actor_of(holder)
     old = _booking(vehicle.id, now)
     if old is not None:
-        agenda.mark(old, AppointmentStatus.CANCELLED.value, actor)
+        agenda.mark_appointment(old, AppointmentStatus.CANCELLED.value, actor)
     try:
-        return agenda.book(vehicle.municipality_id, vehicle.plate, int(place), when, kind, actor)
+        return agenda.book_vistoria(vehicle.municipality_id, vehicle.plate, int(place), when, kind, actor)
     except ValidationFailed as e:
         # the holder chose from a list: say it plainly, whatever field failed
         raise ValidationFailed({"slot": e.errors.get("when") or e.errors.get("place")
@@ -235,7 +235,7 @@ def proof_for(act, holder: Holder | None, now: datetime | None = None) -> dict |
     if proof.where == "vistoria":
         out["kind_label"] = InspectionKind(proof.vistoria_kind).label
         out["places"] = [f"{p.name}" + (f", {p.address}" if p.address else "")
-                         for p in agenda.places(town.id) if p.active]
+                         for p in agenda.agenda_places(town.id) if p.active]
         if vehicle is not None and (holder is None or vehicle.holder_id == holder.id):
             booking = _booking(vehicle.id, now)
             out["booking"] = _appointment(booking) if booking else None

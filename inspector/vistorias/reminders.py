@@ -92,7 +92,7 @@ def _record(v: Vehicle, due: date, lead: int, channel: str, address: str = "") -
                  after={"due_on": due.isoformat(), "lead_days": lead, "channel": channel})
 
 
-def send_due(today: date | None = None, town_id: int | None = None, *,
+def send_reminders(today: date | None = None, town_id: int | None = None, *,
              push: Callable | None = None) -> ReminderReport:
     """Send every reminder due today (or missed since its day, while the vistoria is still
     valid), in the caller's transaction; the caller commits. `push`: the notifications area's
@@ -133,7 +133,7 @@ def send_due(today: date | None = None, town_id: int | None = None, *,
     return report
 
 
-def for_vehicle(vehicle_id: int) -> list[VistoriaReminder]:
+def reminders_for_vehicle(vehicle_id: int) -> list[VistoriaReminder]:
     """The reminders sent about a vehicle, newest first."""
     return list(db.session.scalars(select(VistoriaReminder).where(
         VistoriaReminder.vehicle_id == vehicle_id).order_by(VistoriaReminder.sent_at.desc())))

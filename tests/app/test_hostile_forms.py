@@ -203,10 +203,10 @@ def test_csv_import_upload(app, admin, content, header, filename, confirm):
 
 @pytest.fixture
 def credential_token(app, open_doors):
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
 
     with app.app_context():
-        cred = credentials.issue(regular_mototaxi(), actor="test")
+        cred = issuing.issue(regular_mototaxi(), actor="test")
         db.session.commit()
         return cred.token
 

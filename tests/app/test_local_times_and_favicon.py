@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import PassengerReport, ReportCategory
 from tests import factories
@@ -17,9 +17,9 @@ LATE = datetime(2026, 12, 2, 2, 30, tzinfo=UTC)         # still 1 December in Ma
 def test_credential_and_report_pages_show_local_time(app, client, make):
     with app.app_context():
         vehicle = regular_mototaxi()
-        cred = credentials.issue(vehicle)
+        cred = issuing.issue(vehicle)
         cred.issued_at = MOMENT
-        late = credentials.issue(factories.vehicle("tapurah", "mototaxi"))
+        late = issuing.issue(factories.vehicle("tapurah", "mototaxi"))
         late.issued_at = LATE
         report = PassengerReport(municipality_id=vehicle.municipality_id, credential_id=cred.id,
                                  vehicle_id=vehicle.id, seen_status="regular",

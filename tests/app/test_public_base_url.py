@@ -8,9 +8,8 @@ import logging
 
 import pytest
 
-from inspector import config as config_module
-from inspector import create_app
-from inspector.credentials import issuing as credentials
+from inspector import config, create_app
+from inspector.credentials import issuing
 from tests.support.config import app_config
 
 WARNING = "PUBLIC_BASE_URL não definido"
@@ -20,7 +19,7 @@ def test_the_environment_sets_the_address_in_the_qr(schema, monkeypatch):
     monkeypatch.setenv("PUBLIC_BASE_URL", "https://fiscaliza.tapurah.mt.gov.br/")
     app = create_app(app_config(schema))
     with app.app_context():
-        assert credentials.public_url("abc") == "https://fiscaliza.tapurah.mt.gov.br/v/abc"
+        assert issuing.public_url("abc") == "https://fiscaliza.tapurah.mt.gov.br/v/abc"
 
 
 @pytest.mark.parametrize("value", ["fiscaliza.tapurah.mt.gov.br", "ftp://x.gov.br",
@@ -38,7 +37,7 @@ def test_unset_outside_tests_warns_at_start(schema, monkeypatch, start_logs):  #
     found = [r.getMessage() for r in start_logs.records
              if r.levelno == logging.WARNING and WARNING in r.getMessage()]
     assert len(found) == 1 and "127.0.0.1:5000" in found[0]
-    assert config_module.public_base_url_warning(
+    assert config.public_base_url_warning(
         {"PUBLIC_BASE_URL": "https://fiscaliza.tapurah.mt.gov.br"}) is None
 
 

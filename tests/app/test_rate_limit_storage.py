@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from inspector import config as config_module
-from inspector import create_app
+from inspector import config, create_app
 from tests.support.config import app_config
 
 WARNING = "RATELIMIT_STORAGE_URI=memory://"
@@ -33,5 +32,5 @@ def test_no_warning_in_tests_or_debug(schema, start_logs):
 
 def test_a_shared_store_needs_no_warning():
     for uri in ("redis://127.0.0.1:6379", "memcached://127.0.0.1:11211"):
-        assert config_module.rate_limit_warning({"RATELIMIT_STORAGE_URI": uri}) is None
-    assert config_module.rate_limit_warning({"RATELIMIT_STORAGE_URI": "memory://"})
+        assert config.rate_limit_warning({"RATELIMIT_STORAGE_URI": uri}) is None
+    assert config.rate_limit_warning({"RATELIMIT_STORAGE_URI": "memory://"})

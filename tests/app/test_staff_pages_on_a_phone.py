@@ -28,14 +28,14 @@ FITS = """sel => { const e = document.querySelector(sel); const r = e.getBoundin
 def staff(app):
     """Tapurah's month of work (tests/support/dashboard.py), a credential issued, and an
     admin with a long name; an admin of Nova Santa Helena (the longest town name)."""
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from tests.support import dashboard
     from tests.support.credentials import regular_mototaxi
 
     with app.app_context():
         dashboard.build()
-        credentials.issue(regular_mototaxi("tapurah", plate="QBZ9Z99"))
+        issuing.issue(regular_mototaxi("tapurah", plate="QBZ9Z99"))
         admin = factories.user("admin", "tapurah", name=NAME)
         far = factories.user("supervisor", "nova-santa-helena", name=NAME)
         db.session.commit()

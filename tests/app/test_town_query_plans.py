@@ -11,10 +11,10 @@ import re
 from sqlalchemy import event, select
 
 from inspector import audit
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import Municipality, User, Vehicle
-from inspector.registry import records as registry
+from inspector.registry import records
 from tests import factories
 from tests.support.enforcement import fleet
 
@@ -54,8 +54,8 @@ def test_one_towns_requests_never_read_every_towns_rows(app):
         for slug in ("tapurah", "sapezal"):   # two towns, each with a fleet and its users
             f = fleet(slug, "mototaxi")
             fleet(slug, "mototaxi")
-            tokens[slug] = credentials.issue(f["vehicle"], actor="test").token
-            credentials.issue(f["vehicle"].drivers[0], actor="test")
+            tokens[slug] = issuing.issue(f["vehicle"], actor="test").token
+            issuing.issue(f["vehicle"].drivers[0], actor="test")
             factories.user("agent", slug, username=f"agente.{slug}")
             factories.user("supervisor", slug, username=f"supervisor.{slug}")
         db.session.commit()
@@ -64,7 +64,7 @@ def test_one_towns_requests_never_read_every_towns_rows(app):
         agent = db.session.scalar(select(User.id).filter_by(username="agente.tapurah"))
         admin = factories.user("admin", "tapurah")
         version = audit.town_version(tap)   # then a change: the delta has something to send
-        registry.save_vehicle(tap, {"colour": "Azul"}, actor=admin, vehicle=car)
+        records.save_vehicle(tap, {"colour": "Azul"}, actor=admin, vehicle=car)
         db.session.commit()
         engine, big = db.engine, _town_tables()
         pg = engine.dialect.name == "postgresql"

@@ -10,9 +10,9 @@ import re
 from sqlalchemy import select, text
 
 from inspector import audit
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
-from inspector.inspections import records as inspections
+from inspector.inspections.records import _REGISTRY_CHANGES, registry_changes
 from inspector.models import AuditEntry, Credential
 from inspector.registry.history import audit_entries, audit_query
 from tests import factories
@@ -59,9 +59,9 @@ def _fleet():
     foreign = factories.vehicle("sapezal")
     factories.licence(foreign)
     db.session.flush()
-    credentials.issue(v)
-    credentials.issue(d1)
-    credentials.issue(neighbour)
+    issuing.issue(v)
+    issuing.issue(d1)
+    issuing.issue(neighbour)
     db.session.flush()
     return v, neighbour, foreign
 
@@ -135,7 +135,7 @@ def test_registry_changes_are_the_entries_after_the_version_about_the_vehicle(ap
         db.session.commit()
         after = _expected(tapurah, related, since=since)
         assert len(after) > 50  # the answer stops at 50, oldest first
-        got = inspections.registry_changes(v, since)
+        got = registry_changes(v, since)
         assert [c["seq"] for c in got] == after[:50]
         entries = {e.seq: e for e in _log()}
         assert all((c["entity"], c["entity_id"], c["action"], c["at"])
@@ -143,10 +143,10 @@ def test_registry_changes_are_the_entries_after_the_version_about_the_vehicle(ap
                        entries[c["seq"]].action, entries[c["seq"]].at) for c in got)
         # a phone nearly up to date hears about the few entries after its version
         recent = after[-3] - 1
-        assert ([c["seq"] for c in inspections.registry_changes(v, recent)]
+        assert ([c["seq"] for c in registry_changes(v, recent)]
                 == _expected(tapurah, related, since=recent))
-        assert inspections.registry_changes(v, max(entries)) == []
-        assert inspections.registry_changes(v, None) == []
+        assert registry_changes(v, max(entries)) == []
+        assert registry_changes(v, None) == []
 
 
 # ------------------------------------------------------------------ plans
@@ -190,7 +190,7 @@ def test_both_lookups_read_the_entity_index(app):
                 conn.execute(text("VACUUM ANALYZE audit_entries"))
         history = _plan(*audit_query(v.municipality_id, [("vehicle", v.id), ("licence", 1),
                                                          ("insurance", 1)], 100))
-        changes = _plan(inspections._REGISTRY_CHANGES, {
+        changes = _plan(_REGISTRY_CHANGES, {
             "vid": v.id, "vid_s": str(v.id), "hid": v.holder_id, "hid_s": str(v.holder_id),
             "town": v.municipality_id, "since": 10})
         one = _plan(*audit_query(v.municipality_id, [("driver", 1)], 100))

@@ -11,17 +11,17 @@ from tests import factories
 @pytest.fixture
 def world(app):
     """Tapurah: an agent, a regular moto-taxi with a rider and its printed QR credential."""
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from tests.support.credentials import regular_mototaxi
 
     with app.app_context():
         vehicle = regular_mototaxi("tapurah", plate="QBA1D23")
-        credential = credentials.issue(vehicle)
+        credential = issuing.issue(vehicle)
         agent = factories.user("agent", "tapurah", name="Ana Fiscal")
         db.session.commit()
         return {"agent": agent.username, "vehicle_id": vehicle.id, "plate": vehicle.plate,
-                "url": credentials.public_url(credential.token),
+                "url": issuing.public_url(credential.token),
                 "credential_id": credential.id}
 
 

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from tests import factories
 from tests.browser.field_helpers import sign_in, wait_controlled
@@ -31,9 +31,9 @@ def place(app, town):
     whose failed item became a proposed act."""
     with app.app_context():
         vehicle = regular_mototaxi("tapurah", plate="QBA1D23")
-        regular = credentials.public_url(credentials.issue(vehicle).token)
+        regular = issuing.public_url(issuing.issue(vehicle).token)
         lapsed = factories.vehicle("tapurah", "mototaxi")   # no licence: IRREGULAR
-        irregular = credentials.public_url(credentials.issue(lapsed).token)
+        irregular = issuing.public_url(issuing.issue(lapsed).token)
         db.session.commit()
     c = app.test_client()
     assert c.login(town["agent"]).status_code == 302

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from inspector import rules
+from inspector.rules.engine import checklist
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +32,7 @@ def _target_state(page) -> dict:
                                       {"width": 1280, "height": 720}], ids=["phone", "desktop"])
 def test_checklist_citation_opens_the_highlighted_article(page, viewport):
     page.set_viewport_size(viewport)
-    item = next(i for i in rules.checklist("tapurah", "mototaxi", date(2026, 3, 1))
+    item = next(i for i in checklist("tapurah", "mototaxi", date(2026, 3, 1))
                 if i.id == ITEM)
     anchor = item.citation.anchor
     assert anchor == "art-15-i"

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import select
 
 from inspector.clock import now
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db, limiter
 from inspector.models import Credential, CredentialKind, Driver, Status
 
@@ -39,18 +39,18 @@ def test_every_red_page_says_do_not_board_and_why_in_its_first_400_px(app, runne
     with app.app_context():
         vehicles = list(db.session.scalars(select(Credential).where(
             Credential.kind == CredentialKind.VEHICLE, Credential.revoked_at.is_(None))))
-        pages = {c.vehicle.plate: urlsplit(credentials.public_url(c.token)).path for c in vehicles}
+        pages = {c.vehicle.plate: urlsplit(issuing.public_url(c.token)).path for c in vehicles}
         cancelled_aux = db.session.scalar(select(Driver).where(Driver.status == Status.REVOKED))
         badge = db.session.scalar(select(Credential).where(
             Credential.driver_id == cancelled_aux.id, Credential.revoked_at.is_(None)))
-        pages["crachá do auxiliar cancelado"] = urlsplit(credentials.public_url(badge.token)).path
+        pages["crachá do auxiliar cancelado"] = urlsplit(issuing.public_url(badge.token)).path
         revoked, old = vehicles[0], vehicles[1]
-        pages["adesivo cancelado"] = urlsplit(credentials.public_url(revoked.token)).path
+        pages["adesivo cancelado"] = urlsplit(issuing.public_url(revoked.token)).path
         revoked.revoked_at = now()
         # a sticker whose signed validity ran out (issued long ago, in place of the current one)
-        expired = credentials.issue(old.vehicle, replaces=old,
+        expired = issuing.issue(old.vehicle, replaces=old,
                                     today=date.today() - timedelta(days=20 * 365))
-        pages["adesivo vencido"] = urlsplit(credentials.public_url(expired.token)).path
+        pages["adesivo vencido"] = urlsplit(issuing.public_url(expired.token)).path
         db.session.commit()
         db.session.remove()
     pages["código não emitido"] = "/v/nao-e-um-codigo"

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from tests import factories
 from tests.browser.field_helpers import sign_in
@@ -29,7 +29,7 @@ def _heights(page, selector: str) -> list[float]:
 
 def test_credential_page_does_not_scroll_sideways_on_a_phone(app, page):
     with app.app_context():
-        cred = credentials.issue(regular_mototaxi())
+        cred = issuing.issue(regular_mototaxi())
         admin = factories.user("admin", "tapurah")
         db.session.commit()
         cred_id, username = cred.id, admin.username
@@ -83,7 +83,7 @@ def test_nova_santa_helena_checklist_with_its_long_badge_fits_the_phone(page):
 
 def test_passenger_report_select_is_big_enough_to_tap(app, page):
     with app.app_context():
-        token = credentials.issue(regular_mototaxi()).token
+        token = issuing.issue(regular_mototaxi()).token
         db.session.commit()
     page.set_viewport_size(PHONE)
     page.goto(f"/v/{token}/denunciar")

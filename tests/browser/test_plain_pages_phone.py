@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from tests import factories
 from tests.browser.field_helpers import sign_in
@@ -43,7 +43,7 @@ def test_report_form_names_the_vehicle_and_every_target_is_tap_sized(app, browse
     with app.app_context():
         v = regular_mototaxi("tapurah", plate="QBA1D23")
         v.prefix = "TMT07"
-        path = urlsplit(credentials.public_url(credentials.issue(v).token)).path
+        path = urlsplit(issuing.public_url(issuing.issue(v).token)).path
         db.session.commit()
     context = _phone(browser, live_server)
     try:
@@ -100,7 +100,7 @@ def test_authenticity_page_says_authentic_first_and_holder_page_is_clean(app, br
 def test_credential_pages_have_no_accessibility_violation(app, browser, live_server):
     with app.app_context():
         v = regular_mototaxi("tapurah", plate="QBA1D23")
-        cred = credentials.issue(v.drivers[0])
+        cred = issuing.issue(v.drivers[0])
         admin = factories.user("admin", "tapurah")
         db.session.commit()
         cid, username = cred.id, admin.username

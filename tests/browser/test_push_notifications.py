@@ -74,7 +74,7 @@ def test_the_button_subscribes_and_the_servers_push_shows(context, live_server, 
         row = db.session.scalar(select(PushSubscription))
         assert (row.user_id, row.endpoint) == (sup.id, phone.endpoint)
         assert bytes(page.evaluate("window.__usedKey")) == unb64url(push.public_key())
-        push.notify(db.session.get(User, sup.id), "inspection_to_review",
+        push.notify_push(db.session.get(User, sup.id), "inspection_to_review",
                     "Vistoria para revisar", "Placa QAB1C23 · 1 item(ns) reprovado(s)",
                     "/revisao/vistorias/1")
         db.session.commit()

@@ -10,7 +10,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.credentials.tokens import PublicKey, b64d, verify
 from inspector.extensions import db
 from inspector.models import AuditEntry, Credential
@@ -86,7 +86,7 @@ def test_a_revoked_credential_is_not_printed(app, runner, tmp_path):
     runner.invoke(args=["credentials", "issue", "--town", "nortelandia", "--kind", "vehicle"])
     with app.app_context():
         first = db.session.scalar(db.select(Credential).order_by(Credential.id))
-        first_id, first_url = first.id, credentials.public_url(first.token)
+        first_id, first_url = first.id, issuing.public_url(first.token)
     r = runner.invoke(args=["credentials", "revoke", str(first_id), "--reason", "adesivo perdido"])
     assert r.exit_code == 0
     out = tmp_path / "v.pdf"
@@ -137,7 +137,7 @@ def test_admin_issues_revokes_and_reissues_in_the_ui_with_audit(app, client, mak
 def test_supervisor_views_but_cannot_change_and_other_towns_get_404(app, client, make):
     _fleet(app, n=1)
     with app.app_context():
-        cred = credentials.issue_missing(db.session.scalar(
+        cred = issuing.issue_missing(db.session.scalar(
             db.select(factories.Municipality).filter_by(slug="nortelandia")).id, "vehicle")[0]
         db.session.commit()
         cid = cred.id
@@ -168,7 +168,7 @@ def test_agents_get_the_public_keys_that_verify_printed_codes(app, client, make)
     _fleet(app, n=1)
     with app.app_context():
         town_id = db.session.scalar(db.select(factories.Municipality.id).filter_by(slug="nortelandia"))
-        token = credentials.issue_missing(town_id, "vehicle")[0].token
+        token = issuing.issue_missing(town_id, "vehicle")[0].token
         db.session.commit()
     assert client.get("/api/credential-keys").status_code == 401
     agent = make(factories.user, "agent", "nortelandia")

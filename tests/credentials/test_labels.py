@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from tests import factories
 
@@ -15,8 +15,8 @@ def test_a_credential_is_named_in_the_singular_and_its_sheet_in_the_plural(app):
         taxi = factories.vehicle("sapezal", "taxi", plate="TAX1B23", prefix="0101")
         driver = factories.driver("sapezal", "autonomo", name="Maria Taxista")
         taxi.drivers.append(driver)
-        card = credentials.issue(driver, "teste")
-        sticker = credentials.issue(taxi, "teste")
+        card = issuing.issue(driver, "teste")
+        sticker = issuing.issue(taxi, "teste")
         user = factories.user("supervisor", "sapezal")
         db.session.commit()
         ids, username = (card.id, sticker.id), user.username

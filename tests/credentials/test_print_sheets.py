@@ -13,8 +13,7 @@ import zxingcpp
 from PIL import Image, ImageFilter
 
 from inspector.clock import local_day
-from inspector.credentials import issuing as credentials
-from inspector.credentials import sheets
+from inspector.credentials import issuing, sheets
 from inspector.extensions import db
 from tests import factories
 from tests.support.credentials import regular_mototaxi
@@ -50,8 +49,8 @@ def test_25_rider_badges_fit_in_2_mb_and_every_qr_decodes_at_300_dpi(app, tmp_pa
             rider.name = f"Ana Souza {i:02d}"
             rider.photo = _camera_photo(i)
             riders.append(rider)
-        issued = [credentials.issue(r, actor="test") for r in riders]
-        urls = sorted(credentials.public_url(c.token) for c in issued)
+        issued = [issuing.issue(r, actor="test") for r in riders]
+        urls = sorted(issuing.public_url(c.token) for c in issued)
         town = factories.town("tapurah")
         pdf = sheets.render_pdf(sheets.printable(issued, "rider", local_day()), town, "rider")
         db.session.rollback()
@@ -76,7 +75,7 @@ def test_the_photo_is_printed_at_300_dpi_of_its_printed_size(app, tmp_path):
     with app.app_context():
         rider = regular_mototaxi("tapurah").drivers[0]
         rider.photo = _camera_photo(1)
-        cred = credentials.issue(rider, actor="test")
+        cred = issuing.issue(rider, actor="test")
         pdf = sheets.render_pdf([cred], factories.town("tapurah"), "rider")
         db.session.rollback()
     (tmp_path / "one.pdf").write_bytes(pdf)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import AuditEntry, Credential
 from tests import factories
@@ -28,8 +28,8 @@ def _world(app) -> dict:
         other.drivers[0].name = "Gervásio Nortelandense"
         ids = {}
         for key, v in (("a", a), ("b", b), ("other", other)):
-            ids[key + "_vehicle"] = credentials.issue(v, actor="test").id
-            ids[key + "_rider"] = credentials.issue(v.drivers[0], actor="test").id
+            ids[key + "_vehicle"] = issuing.issue(v, actor="test").id
+            ids[key + "_rider"] = issuing.issue(v.drivers[0], actor="test").id
         ids["a_registration"] = a.drivers[0].registration_number
         admin = factories.user("admin", "tapurah")
         db.session.commit()
@@ -79,7 +79,7 @@ def test_search_answers_htmx_with_the_results_alone_and_pages(app, client):
     with app.app_context():
         town = factories.town("tapurah")
         for i in range(26):
-            credentials.issue(regular_mototaxi("tapurah", plate=f"QCA1B{i:02d}"), actor="test")
+            issuing.issue(regular_mototaxi("tapurah", plate=f"QCA1B{i:02d}"), actor="test")
         db.session.commit()
         total = db.session.scalar(db.select(db.func.count(Credential.id))
                                   .where(Credential.municipality_id == town.id))

@@ -14,7 +14,7 @@ from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select
 
 from inspector.clock import local_day
-from inspector.documents import copies as notice_copies
+from inspector.documents import copies
 from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, Notice, NoticeDocument
 from inspector.models.enforcement import NoticeCompanyCopy
@@ -199,7 +199,7 @@ def test_migration_0017_down_and_up_with_copies_present(app):
         assert "notice_company_copies" in set(sa_inspect(db.engine).get_table_names())
         assert db.session.scalar(select(NoticeCompanyCopy)) is None
         notice = db.session.get(Notice, out["notice_id"])
-        assert notice_copies.copy_citation(notice.sanction) is not None
+        assert copies.copy_citation(notice.sanction) is not None
 
 
 def test_the_public_page_recognises_the_company_copy(app, client):

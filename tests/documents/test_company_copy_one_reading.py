@@ -10,10 +10,7 @@ import re
 from sqlalchemy import select
 
 from inspector import audit
-from inspector.documents import content as notice_content
-from inspector.documents import copies as notice_copies
-from inspector.documents import drawing
-from inspector.documents import issuing as notice_documents
+from inspector.documents import content, copies, drawing, issuing
 from inspector.extensions import db
 from inspector.models import AuditEntry, Notice, NoticeDocument
 from inspector.models.enforcement import NoticeCompanyCopy
@@ -36,7 +33,7 @@ def _printed_anchor(pdf: bytes, tmp_path) -> tuple[int, str]:
 
 def test_a_tapurah_notice_and_its_copy_read_the_database_once(app, monkeypatch):
     calls = []
-    real = notice_content.build_sheet
+    real = content.build_sheet
 
     def counted(*a, **kw):
         calls.append(a[0].number)
@@ -61,7 +58,7 @@ def test_both_pdfs_are_what_a_fresh_reading_gives_with_the_logs_tail_when_made(a
         notice = db.session.get(Notice, out["notice_id"])
         original = db.session.scalar(select(NoticeDocument).where(
             NoticeDocument.notice_id == notice.id))
-        copy = notice_copies.copy_of(notice)
+        copy = copies.copy_of(notice)
         issued = _entry("notice_document_issued", notice.id)
         made = _entry("notice_company_copy_made", notice.id)
         anchor = _printed_anchor(original.pdf, tmp_path)
@@ -70,15 +67,15 @@ def test_both_pdfs_are_what_a_fresh_reading_gives_with_the_logs_tail_when_made(a
         assert _printed_anchor(copy.pdf, tmp_path) == anchor
         assert anchor[0] < issued.seq < made.seq
         assert anchor[1] in pdf_text(original.pdf, tmp_path)
-        fresh = notice_documents.render_notice_pdf(notice, out["code"], anchor)
+        fresh = issuing.render_notice_pdf(notice, out["code"], anchor)
         assert original.pdf == fresh
-        fresh_copy = notice_documents.render_notice_pdf(
-            notice, out["code"], anchor, copy_mark=notice_copies.copy_mark(COMPANY))
+        fresh_copy = issuing.render_notice_pdf(
+            notice, out["code"], anchor, copy_mark=copies.copy_mark(COMPANY))
         assert copy.pdf == fresh_copy and copy.pdf != fresh
         # one reading drawn twice gives the same bytes as two readings
-        sheet = notice_documents.notice_sheet(notice, out["code"])
-        assert notice_documents.render_notice_pdf(notice, out["code"], anchor,
+        sheet = issuing.notice_sheet(notice, out["code"])
+        assert issuing.render_notice_pdf(notice, out["code"], anchor,
                                                   sheet=sheet) == fresh
-        assert notice_documents.render_notice_pdf(
+        assert issuing.render_notice_pdf(
             notice, out["code"], anchor,
-            copy_mark=notice_copies.copy_mark(COMPANY), sheet=sheet) == fresh_copy
+            copy_mark=copies.copy_mark(COMPANY), sheet=sheet) == fresh_copy

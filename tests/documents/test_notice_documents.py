@@ -15,9 +15,10 @@ import zxingcpp
 from PIL import Image
 from sqlalchemy import delete, select
 
-from inspector import audit, enforcement, rules
+from inspector import audit, enforcement
 from inspector.clock import LOCAL_TZ
-from inspector.documents import issuing as notice_documents
+from inspector.documents import issuing
+from inspector.enforcement.pending import on_inspection_complete
 from inspector.extensions import db
 from inspector.models import (
     AuditEntry,
@@ -31,6 +32,7 @@ from inspector.models import (
     User,
 )
 from inspector.rules import law_text
+from inspector.rules.engine import checklist
 from tests import factories
 from tests.support.documents import pdf_text, stored_document
 from tests.support.enforcement import enforcement_worker
@@ -154,10 +156,10 @@ def test_the_document_is_made_once_and_rendering_is_reproducible(app, make):
     out = issue(app, make)
     with app.app_context():
         notice = db.session.get(Notice, out["notice_id"])
-        again = notice_documents.issue_document(notice, "OUTRO-CODIGO")
+        again = issuing.issue_document(notice, "OUTRO-CODIGO")
         assert again.version == 1  # issuing twice keeps the first document
-        first = notice_documents.render_notice_pdf(notice, out["code"])
-        assert notice_documents.render_notice_pdf(notice, out["code"]) == first
+        first = issuing.render_notice_pdf(notice, out["code"])
+        assert issuing.render_notice_pdf(notice, out["code"]) == first
         assert db.session.scalar(select(db.func.count(NoticeDocument.id))) == 1
 
 
@@ -249,12 +251,12 @@ def test_a_reprint_with_a_new_code_supersedes_the_first_paper(app, make, client,
     first = stored_document(app, out["notice_id"])
     with app.app_context():
         notice = db.session.get(Notice, out["notice_id"])
-        doc, code = notice_documents.reissue_document(
+        doc, code = issuing.reissue_document(
             notice, actor=db.session.get(User, out["sup"].id), now=datetime.now(UTC))
         db.session.commit()
         assert doc.version == 2 and code != out["code"]
         assert not enforcement.check_access_code(notice, out["code"])
-        assert notice_documents.check_copy(notice, first.pdf) == "superseded"
+        assert issuing.check_copy(notice, first.pdf) == "superseded"
     second = stored_document(app, out["notice_id"])
     assert code in pdf_text(second.pdf, tmp_path)
     page = client.get(f"/documentos/tapurah/{out['number']}").get_data(as_text=True)
@@ -317,7 +319,7 @@ def _failed(town: str, service: str, item_id: str, agent, moment: datetime) -> I
                          holder=v.holder)
     d.vehicles.append(v)
     factories.licence(v, permit_id=factories.permit(v.holder, service).id)
-    rule = next(i for i in rules.checklist(town, service, moment.date()) if i.id == item_id)
+    rule = next(i for i in checklist(town, service, moment.date()) if i.id == item_id)
     raw = audit.canonical({"vehicle": v.id, "item": item_id, "n": uuid.uuid4().hex})
     insp = Inspection(uuid=str(uuid.uuid4()), municipality_id=v.municipality_id,
                       agent_id=agent.id, vehicle_id=v.id, service=v.service,
@@ -332,7 +334,7 @@ def _failed(town: str, service: str, item_id: str, agent, moment: datetime) -> I
                                   citation=rule.citation.as_dict()))
     db.session.flush()
     db.session.expire(insp, ["items"])
-    enforcement.on_inspection_complete(insp, moment)
+    on_inspection_complete(insp, moment)
     return insp
 
 

@@ -11,12 +11,12 @@ from html import unescape
 from sqlalchemy import select
 
 from inspector import enforcement
-from inspector.documents import issuing as notice_documents
+from inspector.documents import issuing
 from inspector.documents.pdf import Rows
 from inspector.extensions import db
 from inspector.laws import town_calendar
 from inspector.models import Holder, Notification
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import subscriptions
 from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect, local
 from tests.support.push import Subscriber
@@ -28,7 +28,7 @@ HOURS = "72 horas, contadas minuto a minuto: 06/03/2026 11:00 a 09/03/2026 11:00
 
 
 def _rows(notice, title: str) -> dict:
-    [section] = [s for s in notice_documents.notice_sheet(notice).sections if s.title == title]
+    [section] = [s for s in issuing.notice_sheet(notice).sections if s.title == title]
     return dict(r for b in section.blocks if isinstance(b, Rows) for r in b.rows)
 
 
@@ -44,7 +44,7 @@ def test_the_count_is_on_the_card_the_pdf_the_holder_page_and_the_push(app, clie
         town_calendar.set_year_entered(town, 2026, True, admin)
         f = fleet("tapurah", "mototaxi")
         agent, sup = factories.user("agent", "tapurah"), factories.user("supervisor", "tapurah")
-        push_subscriptions.save(Subscriber(service.endpoint("h")).as_json(),
+        subscriptions.save_subscription(Subscriber(service.endpoint("h")).as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()
         insp = inspect(f["vehicle"], agent, {"leg-guard": "fail"}, local(2026, 3, 6, 9),

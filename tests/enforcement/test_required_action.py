@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import unescape
 
 from inspector import enforcement
-from inspector.documents import issuing as notice_documents
+from inspector.documents import issuing
 from inspector.documents.pdf import Text
 from inspector.extensions import db
 from tests import factories
@@ -32,7 +32,7 @@ def test_the_act_says_what_to_fix_and_the_deadline_reads_apart(app, client):
         db.session.commit()
         deliver(act, sup, local(2026, 3, 6, 11))
         db.session.commit()
-        sheet = notice_documents.notice_sheet(act.notice)
+        sheet = issuing.notice_sheet(act.notice)
         texts = [b.text for s in sheet.sections for b in s.blocks if isinstance(b, Text)]
         assert f"Providências necessárias: {TODO}" in texts
         number, code = decision.notice.number, decision.access_code

@@ -13,8 +13,8 @@ from sqlalchemy import func, select
 
 from inspector import enforcement
 from inspector.clock import LOCAL_TZ, local_day
-from inspector.credentials import issuing as credentials
-from inspector.documents import issuing as notice_documents
+from inspector.credentials.issuing import issue
+from inspector.documents.issuing import current_document
 from inspector.extensions import db
 from inspector.models import FinePayment, Licence, Notice, Sanction, Status
 from tests import factories
@@ -44,7 +44,7 @@ def nortelandia(app):
                        datetime.now(UTC) - timedelta(hours=1))
         [act] = enforcement.choose(insp, sup, datetime.now(UTC) - timedelta(minutes=50),
                                    key="gravity:suspension", reason=GRAVE)
-        cred = credentials.issue(f["vehicle"], actor="test")
+        cred = issue(f["vehicle"], actor="test")
         db.session.commit()
         return {"act": act.id, "licence": f["licence"].id, "token": cred.token,
                 "supervisor": sup.username, "agent": agent.username}
@@ -76,7 +76,7 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
     assert "10 dias, a contar da entrega (ainda não registrada)" in card
     with app.app_context():
         notice = db.session.scalar(select(Notice).where(Notice.sanction_id == act))
-        text = pdf_text(notice_documents.current_document(notice).pdf, tmp_path)
+        text = pdf_text(current_document(notice).pdf, tmp_path)
         assert db.session.get(Licence, nortelandia["licence"]).status == Status.ACTIVE
     # the card links the issued document; the link opens the PDF as issued
     link = f'href="/documentos/nortelandia/{notice.number}/pdf"'

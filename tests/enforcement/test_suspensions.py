@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 
 from inspector import audit, enforcement, rules
 from inspector.enforcement import suspensions
+from inspector.enforcement.common import unsubscribe
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import (
@@ -25,7 +26,7 @@ from inspector.models import (
     Status,
     StatusChange,
 )
-from inspector.registry import records as registry
+from inspector.registry import records
 from inspector.rules.loader import LAWS_DIR, PACKS_DIR, RulePackError, load_pack
 from tests import factories
 from tests.support.enforcement import (
@@ -174,7 +175,7 @@ def test_tick_lifts_the_suspension_exactly_when_its_last_day_ends_and_twice_chan
             assert lifted == [(act.id, True)]
             assert audit.verify()[1] is None
     finally:
-        enforcement.unsubscribe("suspension_lifted", listener)
+        unsubscribe("suspension_lifted", listener)
 
 
 def test_a_later_revocation_is_not_undone_when_the_suspension_ends(app):
@@ -183,7 +184,7 @@ def test_a_later_revocation_is_not_undone_when_the_suspension_ends(app):
         _suspend(act, sup, T0 + timedelta(hours=1), days=5)
         db.session.commit()
         lic = db.session.get(Licence, f["licence"].id)
-        registry.change_status(lic, Status.REVOKED, "Cassado por decisão do prefeito.",
+        records.change_status(lic, Status.REVOKED, "Cassado por decisão do prefeito.",
                                actor=sup)
         db.session.commit()
         assert enforcement.tick(local(2026, 3, 7, 0, 1)).lifted == [act.id]
@@ -199,8 +200,8 @@ def test_a_suspension_entered_by_hand_after_a_reactivation_is_kept(app):
         f, _, sup, act = _suspension()
         _suspend(act, sup, T0 + timedelta(hours=1), days=5)
         lic = db.session.get(Licence, f["licence"].id)
-        registry.change_status(lic, Status.ACTIVE, "Reativado: decisão judicial.", actor=sup)
-        registry.change_status(lic, Status.SUSPENDED, "Suspenso: vistoria reprovada.", actor=sup)
+        records.change_status(lic, Status.ACTIVE, "Reativado: decisão judicial.", actor=sup)
+        records.change_status(lic, Status.SUSPENDED, "Suspenso: vistoria reprovada.", actor=sup)
         db.session.commit()
         enforcement.tick(local(2026, 3, 8))
         assert db.session.get(Licence, f["licence"].id).status == Status.SUSPENDED
@@ -315,14 +316,14 @@ def test_two_ticks_at_once_lift_each_suspension_once(app):
 
 def test_a_subscribed_holder_is_told_when_the_suspension_ends(app):
     from inspector.models import Holder, Notification, PushDelivery
-    from inspector.notifications import subscriptions as push_subscriptions
+    from inspector.notifications import subscriptions
     from tests.support.push import Subscriber
 
     app.config.update(PUSH_ALLOW_HTTP_LOOPBACK=True)
     with app.app_context():
         f, _, sup, act = _suspension()
         _suspend(act, sup, T0 + timedelta(hours=1), days=10)
-        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/h").as_json(),
+        subscriptions.save_subscription(Subscriber("http://127.0.0.1:9/push/h").as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()
         enforcement.tick(local(2026, 3, 12, 0, 0))

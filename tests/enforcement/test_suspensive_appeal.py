@@ -14,11 +14,11 @@ import pytest
 
 from inspector import enforcement
 from inspector.clock import local_day
-from inspector.documents import issuing as notice_documents
+from inspector.documents import issuing
 from inspector.enforcement.acts import schedule
 from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
-from inspector.rules import calendar as legal
+from inspector.rules import calendar
 from tests import factories
 from tests.support.enforcement import fleet, inspect
 
@@ -41,7 +41,7 @@ def warned(app):
         db.session.commit()
         assert act.appeal_suspensive is True and act.appeal_days == 10
         # 10 business days: "na forma prevista no Código de Processo Civil" (CPC Art. 219)
-        assert act.appeal_until == legal.deadline_days(local_day(act.notified_at), 10,
+        assert act.appeal_until == calendar.deadline_days(local_day(act.notified_at), 10,
                                                        "business").last_day
         return {"act": act.id, "notice": decision.notice.id, "number": decision.notice.number,
                 "code": decision.access_code, "until": act.appeal_until.strftime("%d/%m/%Y"),
@@ -65,10 +65,10 @@ def test_an_open_suspensive_appeal_window_is_not_shown_as_in_force(app, client, 
 def test_in_force_once_the_window_closed_and_suspended_once_appealed(app, client, warned):
     with app.app_context():
         notice = db.session.get(Notice, warned["notice"])
-        assert notice_documents.public_status(notice, today=warned["last_day"]).startswith(
+        assert issuing.public_status(notice, today=warned["last_day"]).startswith(
             "Prazo de recurso aberto")                         # the last day still counts
         after = warned["last_day"] + timedelta(days=1)
-        assert notice_documents.public_status(notice, today=after) == "Em vigor"
+        assert issuing.public_status(notice, today=after) == "Em vigor"
         act = db.session.get(Sanction, warned["act"])
         enforcement.file_appeal(act, filed_on=local_day(), filed_by="Moto Rápida Ltda",
                                 filed_by_role="holder", text_="O colete foi entregue ao mototaxista.",

@@ -11,8 +11,10 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector import audit, enforcement
-from inspector.documents import issuing as notice_documents
+from inspector.documents import issuing
 from inspector.documents.pdf import Rows, Text
+from inspector.enforcement.common import unsubscribe
+from inspector.enforcement.queries import deadline_soon
 from inspector.extensions import db
 from inspector.models import (
     AuditEntry,
@@ -138,10 +140,10 @@ def test_a_deadline_two_days_away_is_announced_once(app):
             assert enforcement.tick(T0 + timedelta(days=9)).reminders == [act_id]
             assert enforcement.tick(T0 + timedelta(days=9, hours=3)).reminders == []
             assert calls == [act_id]
-            assert [a.id for a in enforcement.deadline_soon(None, T0 + timedelta(days=9),
+            assert [a.id for a in deadline_soon(None, T0 + timedelta(days=9),
                                                             timedelta(days=2))] == [act_id]
     finally:
-        enforcement.unsubscribe("deadline_soon", listener)
+        unsubscribe("deadline_soon", listener)
 
 
 def test_registration_not_revalidated_30_days_after_expiry_is_cancelled(app):
@@ -189,7 +191,7 @@ def test_lapsed_insurance_revokes_the_moto_taxi_permit_in_tapurah_only(app):
         assert enforcement.tick(local(2026, 3, 3)).automatic == []
         # its document states the law's act and names no driver "not identified" at a
         # vistoria that never took place
-        [facts] = [s for s in notice_documents.notice_sheet(act.notice).sections
+        [facts] = [s for s in issuing.notice_sheet(act.notice).sections
                    if s.title == "Fatos"]
         rows = dict(r for b in facts.blocks if isinstance(b, Rows) for r in b.rows)
         assert "Condutor" not in rows and "Titular da permissão" in rows

@@ -287,7 +287,7 @@ def test_object_lock_keeps_evidence_from_being_deleted(app, bucket, s3_config):
     data = jpeg(9)
     sha = hashlib.sha256(data).hexdigest()
     with app.app_context():
-        store = evidence_objects.store()
+        store = evidence_objects.object_store()
         assert store.put("tapurah", sha, data) is True
         assert store.put("tapurah", sha, data) is False  # never overwritten
     version = client.head_object(Bucket=name, Key=_key(sha))["VersionId"]

@@ -90,7 +90,7 @@ def _send_inspection(api: Api, vehicle_id: int, photos: list[tuple[bytes, str]])
 def _packed(app) -> set[str]:
     """The SHA-256 of every record in every pack of the app's evidence directory."""
     with app.app_context():
-        folder = evidence_store.root() / "packs"
+        folder = evidence_store.evidence_root() / "packs"
         return {digest for pack in (folder.glob("*.pack") if folder.exists() else [])
                 for _, digest, _ in evidence_store.records(pack)}
 

@@ -9,7 +9,7 @@ from sqlalchemy import event, select
 
 from inspector import enforcement
 from inspector.extensions import db
-from inspector.field import reviews as field_reviews
+from inspector.field import reviews
 from inspector.models import Inspection
 from tests import factories
 from tests.support.field_api import Api, jpeg
@@ -134,7 +134,7 @@ def test_a_version_ahead_of_the_server_or_a_long_absence_answers_in_full(app, to
     full = _reviews(app, town["agent"]).json
     ahead = _reviews(app, town["agent"], full["version"] + 1000).json
     assert ahead["full"] is True and set(_by_id(ahead)) == {first, second}
-    monkeypatch.setattr(field_reviews, "FULL_LIMIT", 1)
+    monkeypatch.setattr(reviews, "FULL_LIMIT", 1)
     capped = _reviews(app, town["agent"], 0).json            # both changed: more than the limit
     assert capped["full"] is True and [x["id"] for x in capped["inspections"]] == [second]
 

@@ -10,7 +10,7 @@ import shutil
 import pytest
 
 from inspector.blueprints.field import routes
-from inspector.laws import pages as law_pages
+from inspector.laws import pages
 from inspector.rules import loader, texts
 
 VERSION = re.compile(r'const VERSION = "([0-9a-f]{16})";')
@@ -39,7 +39,7 @@ def renders(monkeypatch) -> list[str]:
 
 def _reload_laws() -> None:
     """What a new process does: read the law texts again and rebuild the pages' data."""
-    for cached in (texts.law_texts, law_pages.law_index, law_pages.outline):
+    for cached in (texts.law_texts, pages.law_index, pages.outline):
         cached.cache_clear()
 
 
@@ -57,7 +57,7 @@ def law_dir(tmp_path, monkeypatch):
 
 def test_two_requests_render_the_law_pages_once(client, renders):
     first = _worker(client)
-    assert sorted(renders) == sorted(s.slug for s in law_pages.law_index())  # five, once each
+    assert sorted(renders) == sorted(s.slug for s in pages.law_index())  # five, once each
     second = _worker(client)
     assert second == first
     assert len(renders) == 5

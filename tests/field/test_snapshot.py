@@ -32,7 +32,7 @@ def _strings(node, key=None):
 
 
 def _town_with_fleet(make):
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
 
     def build():
         out = []
@@ -46,7 +46,7 @@ def _town_with_fleet(make):
             d.photo_mime = "image/jpeg"
             factories.licence(v)
             factories.permit(v.holder, "mototaxi")
-            credentials.issue(v)
+            issuing.issue(v)
             out.append(v)
         factories.licence(out[2], status=Status.SUSPENDED, number=f"AL-SUSP-{out[2].id}",
                           valid_from=factories.date.today())

@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 
 from inspector import audit
 from inspector.extensions import db
-from inspector.inspections import records as inspections
+from inspector.inspections import records
 from inspector.models import (
     AuditEntry,
     Inspection,
@@ -162,7 +162,7 @@ def test_photos_complete_the_inspection_and_keep_original_bytes_and_exif(app, ap
     assert got["complete"] and got["body_sha256"] == sha(audit.canonical(b).encode())
     with app.app_context():
         photos = db.session.scalars(select(Photo).order_by(Photo.position)).all()
-        assert [inspections.photo_bytes(p) for p in photos] == [p1, p2]
+        assert [records.photo_bytes(p) for p in photos] == [p1, p2]
         assert [p.sha256 for p in photos] == [sha(p1), sha(p2)]
         assert photos[0].exif_taken_at == "2026-11-30T09:05:00-04:00"
         assert photos[0].exif_lat == pytest.approx(-12.7083333, abs=1e-4)
@@ -211,7 +211,7 @@ def test_photo_refusals(app, api, moto):
     # the same bytes again, but as a form: not "another content" (409), a form (415)
     assert {api.put_photo(iid, pid, p1, mime=f).status_code for f in forms} == {415}
     with app.app_context():
-        assert inspections.photo_bytes(db.session.scalar(select(Photo))) == p1
+        assert records.photo_bytes(db.session.scalar(select(Photo))) == p1
 
 
 @pytest.mark.parametrize("kind", ["junk", "png-as-jpeg", "bomb"])
@@ -264,7 +264,7 @@ def test_png_webp_and_iphone_heic_are_kept_as_sent(app, api, moto, fmt, mime):
     assert r.status_code == 201 and r.json["complete"], r.json
     with app.app_context():
         photo = db.session.scalar(select(Photo))
-        assert inspections.photo_bytes(photo) == data
+        assert records.photo_bytes(photo) == data
         assert (photo.width, photo.height) == (40, 30)
         if fmt != "PNG":
             assert photo.exif_taken_at == "2026-11-30T09:05:00"
@@ -314,7 +314,7 @@ def test_a_500_on_one_photo_keeps_the_others_and_the_retry_completes(app, api, m
     assert count(app, Photo) == 3 and count(app, Inspection) == 1
     with app.app_context():   # the failed write left a hole: the retry went to a new pack
         stored = db.session.scalars(select(Photo).order_by(Photo.position)).all()
-        assert [inspections.photo_bytes(p) for p in stored] == data
+        assert [records.photo_bytes(p) for p in stored] == data
         assert stored[1].pack != stored[0].pack
 
 
@@ -328,7 +328,7 @@ def test_a_sibling_photo_arriving_meanwhile_still_completes_the_inspection(app, 
     iid = str(uuid.uuid4())
     first, second = photos_of(b)
     assert api.put_inspection(iid, b).status_code == 201
-    real = inspections._photo_row
+    real = records._photo_row
 
     def meanwhile(*args):
         read = real(*args)
@@ -336,7 +336,7 @@ def test_a_sibling_photo_arriving_meanwhile_still_completes_the_inspection(app, 
             other.execute(update(Photo).where(Photo.uuid == second["id"])
                           .values(received_at=datetime.now(UTC)))
         return read
-    monkeypatch.setattr(inspections, "_photo_row", meanwhile)
+    monkeypatch.setattr(records, "_photo_row", meanwhile)
     r = api.put_photo(iid, first["id"], data[0])
     assert r.status_code == 201
     assert r.json["complete"] is True and r.json["missing_photos"] == []

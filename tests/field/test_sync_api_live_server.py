@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from inspector import audit
 from inspector.extensions import db
-from inspector.inspections import records as inspections
+from inspector.inspections import records
 from inspector.models import AuditEntry, Inspection, InspectionStatus, Photo
 from tests import factories
 from tests.support.field_api import body, count, jpeg, photos_of
@@ -67,7 +67,7 @@ def test_lost_acknowledgement_on_a_real_server(app, live_server, make, moto):
     assert json.loads(payload)["complete"] is True
     assert count(app, Inspection) == 1 and count(app, Photo) == 1
     with app.app_context():
-        assert inspections.photo_bytes(db.session.scalar(select(Photo))) == p1
+        assert records.photo_bytes(db.session.scalar(select(Photo))) == p1
 
 
 def test_concurrent_identical_puts_make_one_row(app, live_server, make, moto):

@@ -28,7 +28,7 @@ from hypothesis.stateful import (
 from sqlalchemy import func, select
 
 from inspector.extensions import db
-from inspector.inspections import records as inspections
+from inspector.inspections import records
 from inspector.models import AuditEntry, Inspection, Photo
 from tests import factories
 from tests.support.field_api import Api, jpeg, photo_decl, sha
@@ -58,7 +58,7 @@ class Faults:
 
     def __init__(self, app):
         self.fail_next = threading.local()
-        real_store, real_bytes = inspections._store, inspections.mark_received
+        real_store, real_bytes = records._store, records.mark_received
 
         def store(*args, **kwargs):
             out = real_store(*args, **kwargs)
@@ -69,8 +69,8 @@ class Faults:
             out = real_bytes(*args, **kwargs)
             self._maybe_fail()
             return out
-        self.patches = [(inspections, "_store", store),
-                        (inspections, "mark_received", store_bytes)]
+        self.patches = [(records, "_store", store),
+                        (records, "mark_received", store_bytes)]
 
     def _maybe_fail(self):
         if getattr(self.fail_next, "on", False):
@@ -180,8 +180,8 @@ def _machine(app, apis: list[Api], vehicle_id: int, faults: Faults):
                 assert sorted(rows) == sorted(saved)  # all there, none twice
                 for iid, entry in saved.items():
                     insp = db.session.scalar(select(Inspection).filter_by(uuid=iid))
-                    assert insp is not None and not inspections.progress(insp)["missing_photos"]
-                    got = {p.uuid: sha(inspections.photo_bytes(p)) for p in insp.photos}
+                    assert insp is not None and not records.progress(insp)["missing_photos"]
+                    got = {p.uuid: sha(records.photo_bytes(p)) for p in insp.photos}
                     assert got == {pid: sha(b) for pid, b in entry.photos.items()}
                 received = db.session.execute(
                     select(AuditEntry.entity_id, func.count()).where(

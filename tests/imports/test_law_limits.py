@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import AuditEntry, Licence, Vehicle
-from inspector.registry import limits as registry_limits
+from inspector.registry import limits
 from tests import factories
 from tests.support.registry import fine_for, licensed_taxis
 from tests.support.registry_csv import counts, taxi_row, to_csv
@@ -93,7 +93,7 @@ def test_page_dry_run_and_import_list_the_two_vehicles_of_one_driver_with_articl
         assert {"RXA1B11", "RXA1B12"} <= set(plates) and len(plates) == 6
         # The same words the vehicle's page shows (registry_limits.for_record).
         vehicle = db.session.scalar(select(Vehicle).filter_by(plate="RXA1B11"))
-        assert {v.message for v in registry_limits.for_record(vehicle)} == {MARIA}
+        assert {v.message for v in limits.limits_for(vehicle)} == {MARIA}
 
 
 def test_the_fleet_cap_refuses_the_file_and_nothing_is_written(app, client, nortelandia):

@@ -16,8 +16,7 @@ from sqlalchemy import inspect, select, text
 from inspector import create_app
 from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.inspections import evidence_store
-from inspector.inspections import records as inspections
+from inspector.inspections import evidence_store, records
 from inspector.models import Photo
 from tests.support.field_api import body, damage_evidence, jpeg, photos_of
 
@@ -61,8 +60,8 @@ def test_verify_and_the_review_read_loose_files_of_photos_received_before_packs(
         evidence_store.put(old.sha256, data[0])
         old.pack = old.pack_offset = None
         db.session.commit()
-        assert inspections.photo_bytes(old) == data[0]
-        assert inspections.evidence_state(old) == "matches"
+        assert records.photo_bytes(old) == data[0]
+        assert records.evidence_state(old) == "matches"
     assert "ok: 2 photos checked" in runner.invoke(args=["evidence", "verify"]).output
     with app.app_context():
         evidence_store.path_of(sha(data[0])).unlink()
@@ -168,7 +167,7 @@ def test_a_photo_is_fsynced_when_the_database_commit_is_durable(app, api, moto, 
     data = _sync_two_photos(api, moto(), 20)
     with app.app_context():
         postgres = db.engine.dialect.name == "postgresql"
-        assert [inspections.photo_bytes(p) for p in db.session.scalars(
+        assert [records.photo_bytes(p) for p in db.session.scalars(
             select(Photo).order_by(Photo.position))] == data
     expected = setting if setting is not None else postgres
     assert len(synced) == (2 if expected else 0)
@@ -203,7 +202,7 @@ def test_migration_0019_downgrade_writes_packed_photos_back_as_loose_files(tmp_p
         assert evidence_store.get(sha(data)) == data        # where 0018's code reads it
         flask_migrate.upgrade()
         photo = db.session.get(Photo, photo_id)
-        assert photo.pack is None and inspections.photo_bytes(photo) == data
+        assert photo.pack is None and records.photo_bytes(photo) == data
         db.engine.dispose()
 
 

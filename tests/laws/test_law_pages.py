@@ -14,9 +14,10 @@ from flask import render_template_string
 from inspector import rules
 from inspector.clock import local_day
 from inspector.extensions import db
-from inspector.laws import pages as law_pages
+from inspector.laws.pages import PARAMETER_LABELS, law_index, outline
 from inspector.models import AuditEntry, DecreeValue
 from inspector.rules import Citation
+from inspector.rules.engine import checklist
 from inspector.rules.lawtext import parse_law
 from tests import factories
 from tests.support.laws import decree_form
@@ -89,7 +90,7 @@ def test_law_page_shows_what_the_product_enforces_next_to_each_article(client):
 
 def test_law_index_lists_the_five_laws(client):
     html = text(client.get("/leis"))
-    for summary in law_pages.law_index():
+    for summary in law_index():
         assert f'href="/leis/{summary.slug}"' in html
     for town in ("Nortelândia", "Nova Santa Helena", "Sapezal", "Tapurah"):
         assert town in html
@@ -110,9 +111,9 @@ def odd_law(monkeypatch):
     real = rules.law_text
     monkeypatch.setattr(rules, "law_text", lambda slug: law if slug == "lei-de-teste"
                         else real(slug))
-    law_pages.outline.cache_clear()
+    outline.cache_clear()
     yield law
-    law_pages.outline.cache_clear()
+    outline.cache_clear()
 
 
 def test_law_text_is_html_escaped_and_keeps_its_paragraphs(client, odd_law):
@@ -161,7 +162,7 @@ def test_law_pages_are_public_cacheable_and_revalidate_with_an_etag(app, client,
 
 
 def test_law_pages_are_small_and_load_nothing_from_elsewhere(client):
-    for summary in law_pages.law_index():
+    for summary in law_index():
         html = text(client.get(f"/leis/{summary.slug}"))
         assert len(html.encode()) < 80_000
         assert "<script" not in html and "style=" not in html
@@ -172,7 +173,7 @@ def test_law_pages_are_small_and_load_nothing_from_elsewhere(client):
 
 def test_checklist_page_lists_the_items_in_force_with_their_citations(client):
     html = text(client.get(f"/leis/{TAPURAH}/checklist?on=2026-03-01"))
-    items = rules.checklist("tapurah", "mototaxi", date(2026, 3, 1))
+    items = checklist("tapurah", "mototaxi", date(2026, 3, 1))
     assert len(items) > 10
     for it in items:
         assert f'id="item-{it.id}"' in html
@@ -194,7 +195,7 @@ def test_checklist_page_explains_a_day_without_the_law_and_a_bad_date(client):
 # --------------------------------------------------------------------------- citation macro
 
 def test_citation_link_macro_links_any_form_of_citation(app):
-    c = rules.checklist("tapurah", "mototaxi", date(2026, 3, 1))[0].citation
+    c = checklist("tapurah", "mototaxi", date(2026, 3, 1))[0].citation
     tpl = ('{% from "_citation.html" import citation_link %}'
            '[{{ citation_link(a) }}][{{ citation_link(b, short=true) }}][{{ citation_link(n) }}]'
            '[{{ citation_url(a) }}]')
@@ -382,7 +383,7 @@ def test_every_pack_parameter_has_words_on_the_law_pages(client):
     """A parameter a pack may set is shown in Portuguese, never as its dotted key."""
     from inspector.rules.loader import PARAMETERS
 
-    assert set(PARAMETERS) <= set(law_pages.PARAMETER_LABELS)
+    assert set(PARAMETERS) <= set(PARAMETER_LABELS)
     html = text(client.get("/leis/nortelandia-lei-127-2009-taxi"))
     art23 = html[html.index('id="art-23"'):html.index('id="art-24"')]
     assert ("Alvará não expedido nem transferido a quem deve multa do veículo: até comprovar "

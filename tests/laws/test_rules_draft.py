@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from inspector.rules import LAWS_DIR, RulePackError, load_all, load_pack
+from inspector.rules import LAWS_DIR, RulePackError, load_all
 from inspector.rules.lawtext import normalize
+from inspector.rules.loader import load_pack
 from inspector.rules.reading import _NoDatesLoader
 
 TAPURAH = "tapurah-lei-406-2001-mototaxi.txt"

@@ -11,9 +11,7 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import Holder, Notice, Notification, PushSubscription, User
-from inspector.notifications import push
-from inspector.notifications import subscriptions as push_subscriptions
-from inspector.notifications import triggers as push_triggers
+from inspector.notifications import push, subscriptions, triggers
 from tests import factories
 from tests.support.push import Subscriber, inspection_row, notice_row
 
@@ -150,7 +148,7 @@ def test_a_holder_subscribes_after_giving_the_code(papp, client, notice, service
 def _holder_subscribed(papp, holder_id, service, name="h"):
     browser = Subscriber(service.endpoint(name))
     with papp.app_context():
-        push_subscriptions.save(browser.as_json(), holder=db.session.get(Holder, holder_id))
+        subscriptions.save_subscription(browser.as_json(), holder=db.session.get(Holder, holder_id))
         db.session.commit()
     return browser
 
@@ -158,15 +156,15 @@ def _holder_subscribed(papp, holder_id, service, name="h"):
 def test_a_subscribed_holder_hears_of_a_new_notice_and_a_near_deadline(papp, notice, service):
     with papp.app_context():
         n = db.session.get(Notice, notice["id"])
-        assert push_triggers.notify_notice_issued(n, n.sanction) is None  # nobody listens
+        assert triggers.notify_notice_issued(n, n.sanction) is None  # nobody listens
         assert db.session.scalar(select(func.count(Notification.id))) == 0
     browser = _holder_subscribed(papp, notice["holder_id"], service)
     with papp.app_context():
         n = db.session.get(Notice, notice["id"])
-        assert push_triggers.notify_notice_issued(n, n.sanction) is not None
-        assert push_triggers.notify_notice_issued(n, n.sanction) is None  # once
-        assert push_triggers.notify_deadline_soon(n.sanction, n.deadline_at) is not None
-        assert push_triggers.notify_deadline_soon(n.sanction, n.deadline_at) is None
+        assert triggers.notify_notice_issued(n, n.sanction) is not None
+        assert triggers.notify_notice_issued(n, n.sanction) is None  # once
+        assert triggers.notify_deadline_soon(n.sanction, n.deadline_at) is not None
+        assert triggers.notify_deadline_soon(n.sanction, n.deadline_at) is None
         db.session.commit()
         assert len(push.deliver_pending().sent) == 2
     first, second = (browser.decrypt(r.body) for r in service.received)
@@ -186,12 +184,12 @@ def test_supervisors_of_the_town_hear_of_an_inspection_to_review(papp, make, ser
     agent = make(factories.user, "agent", "tapurah", name="Ana Agente")
     browser = Subscriber(service.endpoint("sup1"))
     with papp.app_context():
-        push_subscriptions.save(browser.as_json(), user=db.session.get(User, sup1.id))
+        subscriptions.save_subscription(browser.as_json(), user=db.session.get(User, sup1.id))
         v = factories.vehicle("tapurah", "mototaxi", plate="QAB1C23")
         insp = inspection_row(db.session.get(User, agent.id), v, failed=2)
-        notes = push_triggers.notify_inspection_to_review(insp, acts=[1, 2])
+        notes = triggers.notify_inspection_to_review(insp, acts=[1, 2])
         assert sorted(n.user_id for n in notes) == sorted([sup1.id, sup2.id])
-        assert push_triggers.notify_inspection_to_review(insp, acts=[1, 2]) == []
+        assert triggers.notify_inspection_to_review(insp, acts=[1, 2]) == []
         db.session.commit()
         push.deliver_pending()
         insp_id = insp.id
@@ -208,9 +206,9 @@ def test_the_agent_hears_that_the_inspection_was_reviewed(papp, make):
     with papp.app_context():
         v = factories.vehicle("tapurah", "mototaxi")
         insp = inspection_row(db.session.get(User, agent.id), v)
-        note = push_triggers.notify_inspection_reviewed(insp)
+        note = triggers.notify_inspection_reviewed(insp)
         assert (note.user_id, note.kind, note.url) == (agent.id, "inspection_reviewed", "/campo")
-        assert push_triggers.notify_inspection_reviewed(insp) is None
+        assert triggers.notify_inspection_reviewed(insp) is None
         db.session.commit()
 
 

@@ -12,7 +12,7 @@ from inspector import enforcement
 from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import Holder, Notification
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import subscriptions
 from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect
 from tests.support.push import Subscriber
@@ -24,7 +24,7 @@ def test_the_holder_hears_the_deadline_starts_at_delivery_and_then_its_dates(app
         f = fleet("tapurah", "mototaxi")
         agent = factories.user("agent", "tapurah")
         sup = factories.user("supervisor", "tapurah")
-        push_subscriptions.save(Subscriber(service.endpoint("h")).as_json(),
+        subscriptions.save_subscription(Subscriber(service.endpoint("h")).as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()
         now = datetime.now(UTC)

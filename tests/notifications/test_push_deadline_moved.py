@@ -9,7 +9,7 @@ from inspector import enforcement
 from inspector.extensions import db
 from inspector.laws import town_calendar
 from inspector.models import Holder, Notification, Sanction
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import subscriptions
 from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect, local
 from tests.support.push import Subscriber
@@ -33,7 +33,7 @@ def test_the_holder_is_told_the_new_last_day_of_the_appeal_and_why(app, service)
         sup = factories.user("supervisor", "nortelandia")
         agent = factories.user("agent", "nortelandia")
         f = fleet("nortelandia", "mototaxi")
-        push_subscriptions.save(Subscriber(service.endpoint("h")).as_json(),
+        subscriptions.save_subscription(Subscriber(service.endpoint("h")).as_json(),
                                 holder=db.session.get(Holder, f["holder"].id))
         db.session.commit()
         [warning] = enforcement.acts_of(inspect(f["vehicle"], agent, {"vest": "fail"},

@@ -14,8 +14,7 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import DeliveryStatus, PushDelivery, PushSubscription, User
-from inspector.notifications import outbound, push
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import outbound, push, subscriptions
 from inspector.operations.production import config_problems
 from tests import factories
 from tests.support.push import FakePushService, Subscriber
@@ -99,12 +98,12 @@ def _saved_anyway(app, agent, endpoint: str) -> int:
     with app.app_context():
         sub = Subscriber(endpoint).as_json()
         row = PushSubscription(endpoint=endpoint,
-                               endpoint_sha256=push_subscriptions.endpoint_hash(endpoint),
+                               endpoint_sha256=subscriptions.endpoint_hash(endpoint),
                                p256dh=sub["keys"]["p256dh"], auth=sub["keys"]["auth"],
                                user_id=agent.id, created_at=T0)
         db.session.add(row)
         db.session.flush()
-        push.notify(db.session.get(User, agent.id), "inspection_to_review", "Vistoria", now=T0)
+        push.notify_push(db.session.get(User, agent.id), "inspection_to_review", "Vistoria", now=T0)
         db.session.commit()
         return row.id
 
@@ -140,7 +139,7 @@ def test_a_name_that_rebinds_to_loopback_after_subscribing_is_refused_on_connect
         resolving(monkeypatch, {"rebind.fcm.googleapis.com": "142.250.78.10"})
         assert _subscribe(client, REBIND).status_code == 201
         with prod_like.app_context():
-            push.notify(db.session.get(User, agent.id), "inspection_to_review", "Vistoria", now=T0)
+            push.notify_push(db.session.get(User, agent.id), "inspection_to_review", "Vistoria", now=T0)
             db.session.commit()
         resolving(monkeypatch, {"rebind.fcm.googleapis.com": "127.0.0.1"})
         with prod_like.app_context():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from inspector.extensions import db
 from inspector.models import InspectionStatus, User
-from inspector.notifications import triggers as push_triggers
+from inspector.notifications import triggers
 from tests import factories
 from tests.support.push import inspection_row
 
@@ -15,10 +15,10 @@ def test_the_supervisor_is_told_counts_that_agree(app):
         factories.user("supervisor", "tapurah")
         v = factories.vehicle("tapurah", "mototaxi", plate="QAB1C23")
         one = inspection_row(db.session.get(User, agent.id), v, failed=1)
-        [note] = push_triggers.notify_inspection_to_review(one, acts=[1])
+        [note] = triggers.notify_inspection_to_review(one, acts=[1])
         assert note.body == "Placa QAB1C23 · 1 item reprovado · 1 ato proposto · Ana Agente"
         two = inspection_row(db.session.get(User, agent.id), v, failed=2)
-        [note] = push_triggers.notify_inspection_to_review(two, acts=[1, 2])
+        [note] = triggers.notify_inspection_to_review(two, acts=[1, 2])
         assert note.body == "Placa QAB1C23 · 2 itens reprovados · 2 atos propostos · Ana Agente"
 
 
@@ -28,7 +28,7 @@ def test_an_inspection_reviewed_without_acts_says_so(app):
         v = factories.vehicle("tapurah", "mototaxi", plate="QAB1C23")
         insp = inspection_row(db.session.get(User, agent.id), v, failed=0,
                               status=InspectionStatus.REVIEWED)
-        note = push_triggers.notify_inspection_reviewed(insp)
+        note = triggers.notify_inspection_reviewed(insp)
         assert note.body == "Placa QAB1C23: nenhum ato a decidir."
         assert "(s)" not in note.body
 
@@ -39,15 +39,15 @@ def test_the_list_counts_browsers_in_agreeing_words(app, client):
     app.config["PUSH_ALLOW_HTTP_LOOPBACK"] = True
     with app.app_context():
         agent = factories.user("agent", "tapurah")
-        from inspector.notifications import subscriptions as push_subscriptions
-        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/a").as_json(), user=agent)
+        from inspector.notifications import subscriptions
+        subscriptions.save_subscription(Subscriber("http://127.0.0.1:9/push/a").as_json(), user=agent)
         db.session.commit()
         username, agent_id = agent.username, agent.id
     client.login(username)
     assert "Notificações ativadas em 1 navegador." in client.get("/notificacoes").get_data(
         as_text=True)
     with app.app_context():
-        push_subscriptions.save(Subscriber("http://127.0.0.1:9/push/b").as_json(),
+        subscriptions.save_subscription(Subscriber("http://127.0.0.1:9/push/b").as_json(),
                                 user=db.session.get(User, agent_id))
         db.session.commit()
     page = client.get("/notificacoes").get_data(as_text=True)

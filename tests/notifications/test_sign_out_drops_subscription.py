@@ -8,14 +8,13 @@ from sqlalchemy import func, select
 
 from inspector.extensions import db
 from inspector.models import Holder, Notification, PushDelivery, PushSubscription, User
-from inspector.notifications import push
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import push, subscriptions
 from tests import factories
 from tests.support.push import Subscriber
 
 
 def _save(sub: Subscriber, **owner) -> None:
-    push_subscriptions.save(sub.as_json(), **owner)
+    subscriptions.save_subscription(sub.as_json(), **owner)
     db.session.commit()
 
 
@@ -31,7 +30,7 @@ def test_sign_out_drops_this_browsers_subscription_only(papp, make, client, serv
     with papp.app_context():
         _save(phone, user=db.session.get(User, agent.id))
         _save(tablet, user=db.session.get(User, agent.id))
-        push.notify(db.session.get(User, agent.id), "inspection_reviewed",
+        push.notify_push(db.session.get(User, agent.id), "inspection_reviewed",
                     "Sua vistoria foi revisada", "Placa QBA1D23", "/campo")
         db.session.commit()
 
@@ -44,7 +43,7 @@ def test_sign_out_drops_this_browsers_subscription_only(papp, make, client, serv
         # the notification waiting for the phone is not sent there any more
         statuses = sorted(d.status.value for d in db.session.scalars(select(PushDelivery)))
         assert statuses == ["dropped", "pending"]
-        later = push.notify(db.session.get(User, agent.id), "inspection_reviewed", "De novo",
+        later = push.notify_push(db.session.get(User, agent.id), "inspection_reviewed", "De novo",
                             "Placa QBA1D23", "/campo")
         db.session.commit()
         assert later is not None

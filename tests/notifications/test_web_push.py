@@ -20,8 +20,7 @@ from inspector.models import (
     User,
     VapidKey,
 )
-from inspector.notifications import push
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import push, subscriptions
 from tests import factories
 from tests.support.push import FakePushService, Subscriber, b64url, unb64url, vapid_claims
 
@@ -32,7 +31,7 @@ def subscribe(app, owner, sub: Subscriber) -> int:
     with app.app_context():
         kw = {"user": db.session.get(User, owner.id)} if isinstance(owner, User) else \
             {"holder": db.session.get(Holder, owner.id)}
-        row, _ = push_subscriptions.save(sub.as_json(), **kw)
+        row, _ = subscriptions.save_subscription(sub.as_json(), **kw)
         db.session.commit()
         return row.id
 
@@ -41,7 +40,7 @@ def send(app, owner, title="Vistoria para revisar", body="Placa QAB1C23", url="/
          payload=None, **kw):
     with app.app_context():
         model = User if isinstance(owner, User) else Holder
-        note = push.notify(db.session.get(model, owner.id), "inspection_to_review", title, body,
+        note = push.notify_push(db.session.get(model, owner.id), "inspection_to_review", title, body,
                            url, payload, **kw)
         db.session.commit()
         return note.id if note else None

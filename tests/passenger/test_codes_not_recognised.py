@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import select
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import Municipality, PassengerReport, ReportCategory
 from tests import factories
@@ -24,7 +24,7 @@ def sapezal_token(app):
         taxi = factories.vehicle("sapezal", "taxi", plate="QBX5Z06",
                                  last_vistoria_on=date.today() - timedelta(days=20))
         factories.licence(taxi)
-        cred = credentials.issue(taxi, actor="test")
+        cred = issuing.issue(taxi, actor="test")
         db.session.commit()
         return cred.token
 

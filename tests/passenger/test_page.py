@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import Licence, Status, Vehicle
 from tests import factories
@@ -14,7 +14,7 @@ from tests.support.credentials import CPF_SHAPED, banner, regular_mototaxi
 def _issue(app, build=regular_mototaxi, **kw):
     with app.app_context():
         subject = build(**kw)
-        cred = credentials.issue(subject, actor="test")
+        cred = issuing.issue(subject, actor="test")
         db.session.commit()
         return cred.token, subject.id
 
@@ -62,7 +62,7 @@ def test_page_is_under_30_kb_without_images(client, app):
 def test_rider_badge_token_shows_the_rider_and_their_motorcycle(app, client):
     with app.app_context():
         v = regular_mototaxi()
-        cred = credentials.issue(v.drivers[0], actor="test")
+        cred = issuing.issue(v.drivers[0], actor="test")
         db.session.commit()
         token = cred.token
     _, html = _page(client, token)
@@ -76,14 +76,14 @@ def test_driver_photo_is_served_only_for_a_credential_that_names_the_driver(app,
         v = regular_mototaxi()
         rider_id = v.drivers[0].id
         stranger = factories.driver("tapurah", photo=b"x", photo_mime="image/jpeg")
-        cred = credentials.issue(v, actor="test")
+        cred = issuing.issue(v, actor="test")
         db.session.commit()
         token, stranger_id, cred_id = cred.token, stranger.id, cred.id
     ok = client.get(f"/v/{token}/foto/{rider_id}")
     assert ok.status_code == 200 and ok.mimetype == "image/jpeg"
     assert client.get(f"/v/{token}/foto/{stranger_id}").status_code == 404
     with app.app_context():
-        credentials.revoke(db.session.get(type(cred), cred_id), "teste de foto", actor="test")
+        issuing.revoke(db.session.get(type(cred), cred_id), "teste de foto", actor="test")
         db.session.commit()
     assert client.get(f"/v/{token}/foto/{rider_id}").status_code == 404
 
@@ -103,8 +103,8 @@ def test_expired_licence_is_irregular_with_the_reason(instant, app, client):
 def test_revoked_credential_says_cancelada_and_shows_no_ride_details(app, client):
     with app.app_context():
         v = regular_mototaxi()
-        cred = credentials.issue(v, actor="test")
-        credentials.revoke(cred, "adesivo roubado", actor="test")
+        cred = issuing.issue(v, actor="test")
+        issuing.revoke(cred, "adesivo roubado", actor="test")
         db.session.commit()
         token = cred.token
     resp, html = _page(client, token)
@@ -179,9 +179,9 @@ def test_valid_revoked_and_unknown_tokens_do_the_same_database_work(app, client)
 
     with app.app_context():
         v = regular_mototaxi()
-        good = credentials.issue(v, actor="test")
-        gone = credentials.issue(factories.vehicle("tapurah"), actor="test")
-        credentials.revoke(gone, "teste de tempo", actor="test")
+        good = issuing.issue(v, actor="test")
+        gone = issuing.issue(factories.vehicle("tapurah"), actor="test")
+        issuing.revoke(gone, "teste de tempo", actor="test")
         db.session.commit()
         tokens = {"valid": good.token, "revoked": gone.token, "unknown": "A" * 126,
                   "altered": good.token[:-2] + ("AA" if good.token[-2:] != "AA" else "BA")}
@@ -206,7 +206,7 @@ def test_a_suspended_riders_badge_says_suspenso(app, client):
     with app.app_context():
         rider = regular_mototaxi().drivers[0]
         rider.status = Status.SUSPENDED
-        cred = credentials.issue(rider, actor="test")
+        cred = issuing.issue(rider, actor="test")
         db.session.commit()
         token = cred.token
     _, html = _page(client, token)
@@ -220,7 +220,7 @@ def test_a_vehicle_page_shows_only_the_drivers_allowed_to_drive_today(instant, a
                                           status=Status.SUSPENDED))
         v.drivers.append(factories.driver("tapurah", "mototaxista", name="Caio Vencido",
                                           registration_expiry=date.today() - timedelta(90)))
-        cred = credentials.issue(v, actor="test")
+        cred = issuing.issue(v, actor="test")
         db.session.commit()
         token = cred.token
     _, html = _page(client, token)
@@ -234,7 +234,7 @@ def test_a_vehicle_nobody_may_drive_today_says_so_under_its_banner(app, client):
     with app.app_context():
         v = regular_mototaxi()
         v.drivers[0].status = Status.SUSPENDED
-        cred = credentials.issue(v, actor="test")
+        cred = issuing.issue(v, actor="test")
         db.session.commit()
         token = cred.token
     _, html = _page(client, token)
@@ -243,7 +243,7 @@ def test_a_vehicle_nobody_may_drive_today_says_so_under_its_banner(app, client):
     with app.app_context():
         v = regular_mototaxi(plate="QBA2B34")
         v.drivers.clear()
-        token = credentials.issue(v, actor="test").token
+        token = issuing.issue(v, actor="test").token
         db.session.commit()
     assert "Nenhum condutor está cadastrado neste veículo" in _page(client, token)[1]
     # a vehicle with a driver allowed today shows no such line

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import Status
 from tests import factories
@@ -25,7 +25,7 @@ def _fmt(day: date) -> str:
 def _page(app, client, build):
     with app.app_context():
         subject = build()
-        token = credentials.issue(subject, actor="test").token
+        token = issuing.issue(subject, actor="test").token
         db.session.commit()
     resp = client.get(f"/v/{token}")
     assert resp.status_code == 200
@@ -155,7 +155,7 @@ def test_a_lapsed_drivers_badge_says_the_driver_is_not_in_order(app, client):
 
 def test_an_expired_credential_is_called_vencida_and_says_do_not_board(app, client):
     with app.app_context():
-        cred = credentials.issue(regular_mototaxi(), actor="test", today=date(2022, 1, 10))
+        cred = issuing.issue(regular_mototaxi(), actor="test", today=date(2022, 1, 10))
         db.session.commit()
         token = cred.token
     resp = client.get(f"/v/{token}")
@@ -188,7 +188,7 @@ def _sapezal_taxi_page(app, client, **licence):
                                  last_vistoria_on=date.today() - timedelta(days=20))
         lic = factories.licence(taxi, number="AL-0009", **licence)
         taxi.licences = [lic]
-        token = credentials.issue(taxi, actor="test").token
+        token = issuing.issue(taxi, actor="test").token
         db.session.commit()
     html = client.get(f"/v/{token}").get_data(as_text=True)
     return [re.sub(r"<[^>]+>", "", li) for li in re.findall(r"<li>(.*?)</li>", html)], html

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from inspector import clock
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import Municipality
 from tests import factories
@@ -23,7 +23,7 @@ def _page(app, client, valid_until_days: int, zone: str = "America/Cuiaba") -> t
         for permit in v.holder.permits:  # the factory's permit starts in 2024; the instants go back to 2018
             permit.valid_from = today - timedelta(days=300)
         v.current_licence.valid_until = today + timedelta(days=valid_until_days)
-        token = credentials.issue(v, actor="test").token
+        token = issuing.issue(v, actor="test").token
         db.session.commit()
     resp = client.get(f"/v/{token}")
     assert resp.status_code == 200

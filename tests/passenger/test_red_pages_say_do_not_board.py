@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import Status
 from tests import factories
@@ -19,7 +19,7 @@ def _advice(html: str) -> str:
 
 def _token(app, build) -> str:
     with app.app_context():
-        cred = credentials.issue(build(), actor="test")
+        cred = issuing.issue(build(), actor="test")
         db.session.commit()
         return cred.token
 
@@ -46,8 +46,8 @@ def test_an_irregular_and_a_suspended_vehicle_say_do_not_board_and_what_to_do(ap
 
 def test_a_cancelled_code_says_do_not_board_because_it_proves_nothing(app, client):
     with app.app_context():
-        cred = credentials.issue(regular_mototaxi(), actor="test")
-        credentials.revoke(cred, "adesivo roubado", actor="test")
+        cred = issuing.issue(regular_mototaxi(), actor="test")
+        issuing.revoke(cred, "adesivo roubado", actor="test")
         db.session.commit()
         token = cred.token
     html = client.get(f"/v/{token}").get_data(as_text=True)

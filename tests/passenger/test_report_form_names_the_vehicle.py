@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from tests.support.credentials import regular_mototaxi
 
@@ -19,7 +19,7 @@ def test_the_vehicle_and_the_riders_badge_name_what_is_reported(app, client):
     with app.app_context():
         v = regular_mototaxi("tapurah", plate="QBA1D23")
         v.prefix = "TMT07"
-        tokens = [credentials.issue(v).token, credentials.issue(v.drivers[0]).token]
+        tokens = [issuing.issue(v).token, issuing.issue(v.drivers[0]).token]
         rider = v.drivers[0].name
         db.session.commit()
     for token in tokens:

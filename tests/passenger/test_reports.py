@@ -13,7 +13,7 @@ from datetime import date
 import pytest
 from PIL import Image
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.models import AuditEntry, PassengerReport
 from tests import factories
@@ -31,7 +31,7 @@ def _exif_with_gps() -> bytes:
 def token(app):
     app.config["REPORT_MIN_FILL_SECONDS"] = 0
     with app.app_context():
-        cred = credentials.issue(regular_mototaxi(), actor="test")
+        cred = issuing.issue(regular_mototaxi(), actor="test")
         db.session.commit()
         return cred.token
 
@@ -174,8 +174,8 @@ def test_no_report_for_an_unrecognised_code(client, token):
 def tokens(app):
     app.config["REPORT_MIN_FILL_SECONDS"] = 0
     with app.app_context():
-        one = credentials.issue(regular_mototaxi(plate="QBA1D23"), actor="test")
-        two = credentials.issue(regular_mototaxi(plate="QBA1D24"), actor="test")
+        one = issuing.issue(regular_mototaxi(plate="QBA1D23"), actor="test")
+        two = issuing.issue(regular_mototaxi(plate="QBA1D24"), actor="test")
         db.session.commit()
         return one.token, two.token
 
@@ -242,15 +242,15 @@ def test_a_refused_form_says_at_the_top_that_nothing_was_sent(app, client, token
 
 def _expired_token(app) -> str:
     with app.app_context():
-        cred = credentials.issue(regular_mototaxi(), actor="test", today=date(2022, 1, 10))
+        cred = issuing.issue(regular_mototaxi(), actor="test", today=date(2022, 1, 10))
         db.session.commit()
         return cred.token
 
 
 def _revoked_token(app) -> str:
     with app.app_context():
-        cred = credentials.issue(regular_mototaxi(plate="QBB2E34"), actor="test")
-        credentials.revoke(cred, "adesivo roubado", actor="test")
+        cred = issuing.issue(regular_mototaxi(plate="QBB2E34"), actor="test")
+        issuing.revoke(cred, "adesivo roubado", actor="test")
         db.session.commit()
         return cred.token
 

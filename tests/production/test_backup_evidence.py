@@ -7,12 +7,12 @@ from __future__ import annotations
 import hashlib
 import json
 
-from inspector.inspections.evidence_store import HEADER, MAGIC
+from inspector.inspections.evidence_store import PACK_HEADER, PACK_MAGIC
 from inspector.operations.backup import copy_evidence, file_sha256
 
 
 def record(data: bytes) -> bytes:
-    return HEADER.pack(MAGIC, hashlib.sha256(data).digest(), len(data)) + data
+    return PACK_HEADER.pack(PACK_MAGIC, hashlib.sha256(data).digest(), len(data)) + data
 
 
 def _manifest(dest, stamp, parts, packs):

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from inspector.rules import calendar as legal
+from inspector.rules import calendar
 from tests.support.legal_cases import case_params, cases
 
 KEYS = {
@@ -38,13 +38,13 @@ def _day(value) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-def _town(case: dict, first_year: int) -> legal.TownCalendar:
+def _town(case: dict, first_year: int) -> calendar.TownCalendar:
     closures = [
-        legal.Closure(_day(c["day"]), c["reason"], c["act"], c.get("kind", "feriado municipal"))
+        calendar.Closure(_day(c["day"]), c["reason"], c["act"], c.get("kind", "feriado municipal"))
         for c in case.get("closures", [])
     ]
     years = case.get("town_years", range(first_year - 1, first_year + 3))
-    return legal.TownCalendar(tuple(closures), frozenset(years))
+    return calendar.TownCalendar(tuple(closures), frozenset(years))
 
 
 def test_there_are_enough_cases_of_every_kind():
@@ -77,7 +77,7 @@ def test_deadline_case(case):
         start = datetime.fromisoformat(case["from"])
         if "zone" in case:  # a wall time in the town's zone: the hours are elapsed time
             start = start.replace(tzinfo=ZoneInfo(case["zone"]))
-        result = legal.deadline_hours(start, case["hours"], _town(case, start.year))
+        result = calendar.deadline_hours(start, case["hours"], _town(case, start.year))
         assert result.end.replace(tzinfo=None) == datetime.fromisoformat(case["expect_end"]), result.explain()
         if "zone" in case:
             elapsed = result.end.astimezone(UTC) - start.astimezone(UTC)
@@ -87,7 +87,7 @@ def test_deadline_case(case):
         assert list(result.incomplete_years) == case.get("expect_incomplete", [])
         return
     start = _day(case["from"])
-    result = legal.deadline_days(start, case["days"], case["rule"], _town(case, start.year))
+    result = calendar.deadline_days(start, case["days"], case["rule"], _town(case, start.year))
     assert result.last_day == _day(case["expect_last_day"]), result.explain()
     if "expect_first_day" in case:
         assert result.first_day == _day(case["expect_first_day"]), result.explain()
@@ -95,4 +95,4 @@ def test_deadline_case(case):
         expected = {_day(d): r for d, r in case["expect_skipped"].items()}
         assert dict(result.skipped) == expected, result.skipped
     assert list(result.incomplete_years) == case.get("expect_incomplete", [])
-    assert legal.is_office_day(result.last_day, _town(case, start.year))
+    assert calendar.is_office_day(result.last_day, _town(case, start.year))

@@ -116,7 +116,7 @@ def test_a_failed_write_closes_the_pack_and_the_next_photo_starts_a_new_one(tmp_
         _append(tmp_path, jpeg(2))
     monkeypatch.setattr(os, "pwritev", real)
     third = _append(tmp_path, jpeg(3))
-    assert third.pack != first.pack and third.offset == evidence_store.HEADER.size
+    assert third.pack != first.pack and third.offset == evidence_store.PACK_HEADER.size
     old = evidence_store.pack_path(first.pack, tmp_path)
     assert [r[1] for r in evidence_store.records(old)] == [sha(jpeg(1))]  # no hole after it
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector import rules as R
+from inspector import rules
 from inspector.rules.lawtext import make_anchor, make_label, parse_law
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "laws"
@@ -16,7 +16,7 @@ ARTICLES = {"nortelandia-lei-030-1998-mototaxi": 18, "nortelandia-lei-127-2009-t
 
 
 def test_the_five_laws_ship_inside_the_package_with_every_article():
-    texts = R.law_texts()
+    texts = rules.law_texts()
     assert set(texts) == set(ARTICLES)
     for slug, n in ARTICLES.items():
         assert [a.article for a in texts[slug].articles] == list(range(1, n + 1)), slug
@@ -25,27 +25,27 @@ def test_the_five_laws_ship_inside_the_package_with_every_article():
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared law folder not present")
 def test_the_shipped_texts_are_the_laws_as_given():
     for slug in ARTICLES:
-        shipped = (R.LAWS_DIR / f"{slug}.txt").read_bytes()
+        shipped = (rules.LAWS_DIR / f"{slug}.txt").read_bytes()
         assert shipped == (SHARED / f"{slug}.txt").read_bytes(), slug
 
 
 def test_items_paragraphs_and_alineas_have_anchors():
-    law = R.law_text("tapurah-lei-406-2001-mototaxi")
+    law = rules.law_text("tapurah-lei-406-2001-mototaxi")
     assert law.unit("art-15-i").label == "Art. 15, I"
     assert "Moto-Táxi" in law.unit("art-15-i").text
     assert law.unit("art-29-pu").label == "Art. 29, parágrafo único"
     assert law.unit("art-3-p2").label == "Art. 3, § 2º"
-    nsh = R.law_text("nova-santa-helena-lei-535-2013-taxi")
+    nsh = rules.law_text("nova-santa-helena-lei-535-2013-taxi")
     assert nsh.unit("art-13-ix-c").text.startswith("Os algarismos terão o tamanho")
     assert nsh.unit("art-25-ii-a").label == "Art. 25, II, a"
     assert nsh.unit("art-10-pu") is not None          # printed as “§ Único
-    nl = R.law_text("nortelandia-lei-030-1998-mototaxi")
+    nl = rules.law_text("nortelandia-lei-030-1998-mototaxi")
     assert nl.unit("art-11-pu-c").text.startswith("10 (dez) salários mínimos")
     assert nl.unit("art-16-p2").text.startswith("Das penalidades poderá a autorizada recorrer")
 
 
 def test_nortelandia_127_two_items_II_in_article_16():
-    law = R.law_text("nortelandia-lei-127-2009-taxi")
+    law = rules.law_text("nortelandia-lei-127-2009-taxi")
     first, second = law.unit("art-16-ii"), law.unit("art-16-ii-2")
     assert first.text.startswith("quando o permissionário cometer infrações")
     assert second.text.startswith("Retirar das laterais dos veículos a faixa refletiva")
@@ -54,7 +54,7 @@ def test_nortelandia_127_two_items_II_in_article_16():
 
 
 def test_nortelandia_127_article_14_skips_item_VIII():
-    law = R.law_text("nortelandia-lei-127-2009-taxi")
+    law = rules.law_text("nortelandia-lei-127-2009-taxi")
     items = [u.item for u in law.unit("art-14").children]
     assert items[6:8] == ["VII", "IX"] and "VIII" not in items and items[-1] == "XXII"
     assert law.unit("art-14-viii") is None
@@ -62,22 +62,22 @@ def test_nortelandia_127_article_14_skips_item_VIII():
 
 
 def test_page_headers_and_page_numbers_are_not_part_of_an_article():
-    nl = R.law_text("nortelandia-lei-030-1998-mototaxi")
+    nl = rules.law_text("nortelandia-lei-030-1998-mototaxi")
     art16 = nl.unit("art-16").text
     assert "ESTADO DE MATO GROSSO" not in nl.unit("art-3-p2").text
     assert art16.startswith("A inobservância de quaisquer disposição desta Lei sujeitará")
-    tap = R.law_text("tapurah-lei-406-2001-mototaxi")
+    tap = rules.law_text("tapurah-lei-406-2001-mototaxi")
     assert tap.unit("art-3-p1").text.endswith("individual de passageiros.")
 
 
 def test_a_reference_to_a_paragraph_inside_a_sentence_is_not_a_new_paragraph():
-    nl = R.law_text("nortelandia-lei-030-1998-mototaxi")
+    nl = rules.law_text("nortelandia-lei-030-1998-mototaxi")
     assert [c.anchor for c in nl.unit("art-13").children][-1] == "art-13-pu"
     assert "parágrafo 1º do artigo 61" in nl.unit("art-13-pu").text
 
 
 def test_blocks_render_in_order_with_anchors_and_headings():
-    law = R.law_text("sapezal-lei-060-1998-taxi")
+    law = rules.law_text("sapezal-lei-060-1998-taxi")
     blocks = law.blocks()
     assert blocks[0].kind == "preamble" and blocks[-1].kind == "closing"
     anchors = [b.anchor for b in blocks if b.anchor]

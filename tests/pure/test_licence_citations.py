@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from inspector import rules as R
+from inspector import rules
 from inspector.rules.engine import vehicle_document_violations
 from inspector.rules.facts import LicenceFacts, VehicleFacts
 
@@ -24,7 +24,7 @@ EXPECTED = {
 
 
 def _cited(town, service, licence):
-    r = R.resolve(town, service, ON)
+    r = rules.resolve(town, service, ON)
     v = VehicleFacts(year_of_manufacture=ON.year - 1, licence=licence)
     found = {x.rule_id: x.citation for x in vehicle_document_violations(r, v)}
     return found

@@ -7,23 +7,23 @@ from datetime import date
 
 import pytest
 
-from inspector import rules as R
+from inspector import rules
 
 DAY = date(2026, 3, 1)
 
 
-def _vehicle(status: str, **kw) -> R.VehicleFacts:
-    return R.VehicleFacts(
+def _vehicle(status: str, **kw) -> rules.VehicleFacts:
+    return rules.VehicleFacts(
         year_of_manufacture=2024, engine_cc=1000, doors=4, last_vistoria_on=DAY,
-        licence=R.LicenceFacts("AL-1", date(2026, 1, 1), date(2026, 12, 31)),
-        permit=R.PermitFacts("TP-1", date(2025, 1, 1), status=status,
+        licence=rules.LicenceFacts("AL-1", date(2026, 1, 1), date(2026, 12, 31)),
+        permit=rules.PermitFacts("TP-1", date(2025, 1, 1), status=status,
                              suspended_until=date(2026, 3, 30) if status == "suspended"
                              else None), **kw)
 
 
 def _cited(town: str, service: str, status: str) -> dict:
-    r = R.resolve(town, service, DAY)
-    [found] = [v for v in R.vehicle_document_violations(r, _vehicle(status))
+    r = rules.resolve(town, service, DAY)
+    [found] = [v for v in rules.vehicle_document_violations(r, _vehicle(status))
                if v.rule_id.startswith("permit.")]
     return found.citation.as_dict()
 
@@ -41,6 +41,6 @@ def test_nortelandia_030_cites_the_suspension_of_the_authorisation():
 
 
 def test_a_law_without_a_permit_sanction_keeps_citing_the_requirement():
-    r = R.resolve("nortelandia", "taxi", DAY)   # Lei 127/2009: the permit is only revoked
+    r = rules.resolve("nortelandia", "taxi", DAY)   # Lei 127/2009: the permit is only revoked
     assert r.pack.suspension.permit_citation is None
     assert _cited("nortelandia", "taxi", "suspended") == r.cite("requirements.permit").as_dict()

@@ -17,8 +17,9 @@ from decimal import Decimal
 
 import pytest
 
-from inspector import rules as R
+from inspector import rules
 from inspector.rules.calendar import Closure, TownCalendar
+from inspector.rules.engine import driver_violations
 from tests.support.legal_cases import case_params
 
 CASE_KEYS = {"name", "article", "town", "service", "day", "check", "input", "expect"}
@@ -33,8 +34,8 @@ def _day(value) -> date | None:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-def _vehicle(data: dict) -> R.VehicleFacts:
-    return R.VehicleFacts(year_of_manufacture=data["year"], engine_cc=data.get("cc"),
+def _vehicle(data: dict) -> rules.VehicleFacts:
+    return rules.VehicleFacts(year_of_manufacture=data["year"], engine_cc=data.get("cc"),
                           manufactured_on=_day(data.get("made")),
                           first_licensed_on=_day(data.get("first_licensed")))
 
@@ -51,21 +52,21 @@ def _messages(case: dict, found) -> None:
 
 
 def run_vehicle(case, on):
-    found = R.vehicle_violations(case["town"], case["service"], _vehicle(case["input"]), on)
+    found = rules.vehicle_violations(case["town"], case["service"], _vehicle(case["input"]), on)
     assert sorted(v.rule_id for v in found) == sorted(case["expect"]["violations"]), \
         [v.message for v in found]
     _messages(case, found)
     if found:
         _cited(case, [v.citation for v in found])
     else:   # nothing broken: the article is still the one that sets the limit
-        pack = R.find_pack(case["town"], case["service"], on)
+        pack = rules.find_pack(case["town"], case["service"], on)
         _cited(case, [v.citation for p in pack.parameters.values() for v in p.versions
                       if v.citation])
 
 
 def run_vehicle_check(case, on):
-    r = R.resolve(case["town"], case["service"], on)
-    bad, warnings = R.vehicle_check(r, _vehicle(case["input"]))
+    r = rules.resolve(case["town"], case["service"], on)
+    bad, warnings = rules.vehicle_check(r, _vehicle(case["input"]))
     exp = case["expect"]
     ids = {v.rule_id for v in warnings}
     assert set(exp["warnings_include"]) <= ids, [v.message for v in warnings]
@@ -75,24 +76,24 @@ def run_vehicle_check(case, on):
     _cited(case, [v.citation for v in warnings])
 
 
-def _history(case: dict, pack) -> list[R.PriorSanction]:
+def _history(case: dict, pack) -> list[rules.PriorSanction]:
     out = []
     for h in case["input"].get("history", []):
         anchor = h.get("provision")
-        out.append(R.PriorSanction(on=_day(h["day"]), kind=h.get("kind", ""),
+        out.append(rules.PriorSanction(on=_day(h["day"]), kind=h.get("kind", ""),
                                    provision=f"{pack.law_slug}#{anchor}" if anchor else "",
                                    final_on=_day(h.get("final"))))
-    out += [R.PriorSanction(on=date(2000, 1, 1))] * case["input"].get("prior", 0)
+    out += [rules.PriorSanction(on=date(2000, 1, 1))] * case["input"].get("prior", 0)
     return out
 
 
 def run_sanction(case, on):
-    pack = R.find_pack(case["town"], case["service"], on)
+    pack = rules.find_pack(case["town"], case["service"], on)
     inp, exp = case["input"], case["expect"]
-    town = R.TownFacts(slug=case["town"], fiscal_unit_brl=(
-        R.DatedAmount(date(2000, 1, 1), Decimal(str(inp["fiscal_unit"]))),)
+    town = rules.TownFacts(slug=case["town"], fiscal_unit_brl=(
+        rules.DatedAmount(date(2000, 1, 1), Decimal(str(inp["fiscal_unit"]))),)
         if "fiscal_unit" in inp else ())
-    p = R.propose_sanction(town, case["service"], R.Finding(inp["finding"]),
+    p = rules.propose_sanction(town, case["service"], rules.Finding(inp["finding"]),
                            _history(case, pack), on)
     for key in ("step_id", "offence_id", "occurrence", "decided_by"):
         if key in exp:
@@ -115,13 +116,13 @@ def run_sanction(case, on):
 
 def run_validity(case, on):
     inp, exp = case["input"], case["expect"]
-    r = R.resolve(case["town"], case["service"], on)
-    limit = R.validity_limit(r, inp["document"], _day(inp["from"]))
+    r = rules.resolve(case["town"], case["service"], on)
+    limit = rules.validity_limit(r, inp["document"], _day(inp["from"]))
     if exp.get("no_limit"):
         assert limit is None, limit
         return
     assert limit.last == _day(exp["last"]), limit
-    v = R.validity_violation(r, inp["document"], _day(inp["from"]), _day(inp["until"]),
+    v = rules.validity_violation(r, inp["document"], _day(inp["from"]), _day(inp["until"]),
                              "vehicle:1", inp.get("label", "Alvará nº 1"))
     assert (v is None) == exp["ok"], v
     if v is not None:
@@ -132,9 +133,9 @@ def run_validity(case, on):
 
 def run_driver(case, on):
     inp = case["input"]
-    d = R.DriverFacts(category=inp.get("category", "autonomo"), cnh_category="B",
+    d = rules.DriverFacts(category=inp.get("category", "autonomo"), cnh_category="B",
                       registration_expiry=_day(inp["registration_expiry"]))
-    found = [v for v in R.driver_violations(case["town"], case["service"], d, on)
+    found = [v for v in driver_violations(case["town"], case["service"], d, on)
              if v.rule_id.startswith("driver.registration")]
     assert sorted(v.rule_id for v in found) == sorted(case["expect"]["violations"]), \
         [v.message for v in found]
@@ -146,11 +147,11 @@ def run_grant(case, on):
     inp, exp = case["input"], case["expect"]
     cal = TownCalendar(tuple(Closure(_day(c["day"]), c["reason"], c["act"])
                                for c in inp.get("closures", [])), frozenset({on.year}))
-    town = R.TownFacts(slug=case["town"], calendar=cal)
+    town = rules.TownFacts(slug=case["town"], calendar=cal)
     g = inp.get("grant")
-    grant = R.Grant(g["days"], g["reason"], g.get("by", "agent")) if g else None
-    pack = R.find_pack(case["town"], case["service"], on)
-    option = R.grant_option(pack, inp["finding"], on)
+    grant = rules.Grant(g["days"], g["reason"], g.get("by", "agent")) if g else None
+    pack = rules.find_pack(case["town"], case["service"], on)
+    option = rules.grant_option(pack, inp["finding"], on)
     if "option" in exp:
         if exp["option"] is None:
             assert option is None, option
@@ -158,8 +159,8 @@ def run_grant(case, on):
             for key, value in exp["option"].items():
                 assert getattr(option, key) == value, (key, option)
     if "refused" in exp:
-        with pytest.raises(R.GrantRefused) as refused:
-            R.propose_sanction(town, case["service"], R.Finding(inp["finding"]), [], on,
+        with pytest.raises(rules.GrantRefused) as refused:
+            rules.propose_sanction(town, case["service"], rules.Finding(inp["finding"]), [], on,
                                grant=grant)
         assert refused.value.field == exp["refused"]["field"], refused.value.field
         assert exp["refused"]["message"] in refused.value.message, refused.value.message
@@ -167,7 +168,7 @@ def run_grant(case, on):
                + [m.citation for m in pack.ladder[0].measures]
                + [m.citation for o in pack.offences for m in o.measures])
         return
-    p = R.propose_sanction(town, case["service"], R.Finding(inp["finding"]), [], on, grant=grant)
+    p = rules.propose_sanction(town, case["service"], rules.Finding(inp["finding"]), [], on, grant=grant)
     d, want = p.deadline, exp["deadline"]
     for key, attr in (("hours", "hours"), ("days", "days"), ("text", "text"),
                       ("granted_by", "granted_by"), ("reason", "grant_reason")):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector import rules as R
+from inspector import rules
 from inspector.rules.engine import driver_rule_violations, rules_on, vehicle_check
 from inspector.rules.facts import (
     DriverFacts,
@@ -23,7 +23,7 @@ from inspector.rules.loader import LAWS_DIR, REGISTRY_FINDINGS, load_pack
 from inspector.rules.model import finding_matches
 from inspector.rules.validate import validate_pack
 
-SHIPPED = Path(R.PACKS_DIR)
+SHIPPED = Path(rules.PACKS_DIR)
 DAY = date(2026, 12, 1)  # every shipped pack is in force; a fixed day keeps the facts fixed
 
 
@@ -62,7 +62,7 @@ def _drivers(day: date) -> list[DriverFacts]:
     return [DriverFacts(**(base | v)) for v in variants]
 
 
-def _reported(pack: R.RulePack, day: date = DAY) -> set[str]:
+def _reported(pack: rules.RulePack, day: date = DAY) -> set[str]:
     """The rule ids of every violation the engine reports under this pack (no warnings)."""
     r = rules_on(pack, day)
     out = {v.rule_id for f in _vehicles(day) for v in vehicle_check(r, f)[0]}
@@ -74,7 +74,7 @@ def _reported(pack: R.RulePack, day: date = DAY) -> set[str]:
 def test_the_loaders_list_of_findings_is_what_the_engine_reports():
     """REGISTRY_FINDINGS (what a pack may name) holds every violation the engine reports about
     a vehicle or a driver under some shipped pack, and nothing it never reports."""
-    reported = set().union(*(_reported(p) for p in R.load_all()))
+    reported = set().union(*(_reported(p) for p in rules.load_all()))
     assert reported == set(REGISTRY_FINDINGS)
 
 
@@ -82,18 +82,18 @@ def test_every_name_a_pack_gives_is_reported_by_the_engine_under_that_pack():
     """A name that pack's law never produces (a trail ban where the law has none, a vistoria
     where it sets no period) would leave the item never pre-marked nor flagged."""
     never = []
-    for pack in R.load_all():
+    for pack in rules.load_all():
         reported = _reported(pack)
         for item in pack.checklist:
             for name in item.registry_findings:
                 if not any(finding_matches(name, rule_id) for rule_id in reported):
                     never.append(f"{pack.id}: {item.id}: {name}")
     assert not never, never
-    assert sum(len(i.registry_findings) for p in R.load_all() for i in p.checklist) >= 13
+    assert sum(len(i.registry_findings) for p in rules.load_all() for i in p.checklist) >= 13
 
 
 def _items(pack_id: str, rule_id: str) -> list[str]:
-    pack = next(p for p in R.load_all() if p.id == pack_id)
+    pack = next(p for p in rules.load_all() if p.id == pack_id)
     return [i.id for i in pack.checklist if i.checks_finding(rule_id)]
 
 
@@ -142,7 +142,7 @@ def test_a_family_holds_its_members_and_its_bare_name_only():
 
 def test_the_snapshot_form_of_an_item_carries_its_findings():
     """The phone reads the same list (ChecklistItem.as_dict, the snapshot's checklist items)."""
-    pack = next(p for p in R.load_all() if p.id == "tapurah-406-2001")
+    pack = next(p for p in rules.load_all() if p.id == "tapurah-406-2001")
     items = {i.id: i.as_dict() for i in pack.checklist}
     assert items["insurance"]["registry_findings"] == ["insurance.lapsed", "insurance.missing"]
     assert items["mirrors"]["registry_findings"] == []
@@ -176,7 +176,7 @@ def test_a_name_the_engine_never_reports_is_refused_naming_the_pack_and_the_item
         item = next(i for i in load_pack(path, (LAWS_DIR,)).checklist if i.id == "insurance")
         assert item.registry_findings == ("insurance.",)
         return
-    with pytest.raises(R.RulePackError) as info:
+    with pytest.raises(rules.RulePackError) as info:
         load_pack(path, (LAWS_DIR,))
     msg = str(info.value)
     assert msg.startswith(f"{path}: checklist[insurance].registry_findings: "), msg

@@ -11,7 +11,9 @@ from decimal import Decimal
 
 import pytest
 
-from inspector import rules as R
+from inspector import rules
+from inspector.rules.engine import checklist, driver_violations
+from inspector.rules.errors import LawNotInForce, UnknownService, UnknownTown
 from tests.support.legal_cases import case_params
 
 CASE_KEYS = {"name", "article", "town", "service", "day", "check", "input", "expect"}
@@ -31,43 +33,43 @@ def _day(value) -> date:
     return value if isinstance(value, date) else date.fromisoformat(str(value))
 
 
-def _vehicle(data: dict, i: int = 0) -> R.VehicleFacts:
+def _vehicle(data: dict, i: int = 0) -> rules.VehicleFacts:
     lic = data.get("licence")
-    return R.VehicleFacts(
+    return rules.VehicleFacts(
         id=data.get("id", i + 1), plate=data.get("plate", f"VEH{i:04d}"),
         year_of_manufacture=data["year"], engine_cc=data.get("cc"),
         is_trail=data.get("trail", False), doors=data.get("doors"),
         holder_id=data.get("holder"), auxiliaries=data.get("auxiliaries", 0),
         last_vistoria_on=_day(data["vistoria"]) if data.get("vistoria") else None,
         vistoria_valid_until=_day(data["vistoria_until"]) if data.get("vistoria_until") else None,
-        licence=R.LicenceFacts(lic.get("number", "AL-1"), _day(lic["from"]), _day(lic["until"]),
+        licence=rules.LicenceFacts(lic.get("number", "AL-1"), _day(lic["from"]), _day(lic["until"]),
                                lic.get("status", "active")) if lic else None,
-        permit=R.PermitFacts("TP-1", _day(data["permit"]["from"]), None,
+        permit=rules.PermitFacts("TP-1", _day(data["permit"]["from"]), None,
                              data["permit"].get("status", "active"))
         if data.get("permit") else None,
-        insurance=tuple(R.InsuranceFacts(_day(p["from"]), _day(p["until"]))
+        insurance=tuple(rules.InsuranceFacts(_day(p["from"]), _day(p["until"]))
                         for p in data.get("insurance", [])))
 
 
-def _driver(data: dict, i: int = 0) -> R.DriverFacts:
-    return R.DriverFacts(
+def _driver(data: dict, i: int = 0) -> rules.DriverFacts:
+    return rules.DriverFacts(
         id=i + 1, category=data.get("category", "autonomo"), cnh_category=data.get("cnh"),
         cnh_expiry=_day(data["cnh_expiry"]) if data.get("cnh_expiry") else None,
         registration_expiry=_day(data["registration_expiry"])
         if data.get("registration_expiry") else None, status=data.get("status", "active"))
 
 
-def _town(case: dict) -> R.TownFacts:
+def _town(case: dict) -> rules.TownFacts:
     inp = case.get("input") or {}
     decree = {}
     for key, (amount, unit) in (inp.get("decree") or {}).items():
-        decree[key] = (R.DatedAmount(date(2000, 1, 1), Decimal(str(amount)), unit, "Decreto"),)
-    return R.TownFacts(
+        decree[key] = (rules.DatedAmount(date(2000, 1, 1), Decimal(str(amount)), unit, "Decreto"),)
+    return rules.TownFacts(
         slug=case["town"], population_seat=inp.get("population_seat"),
         population_interior=inp.get("population_interior"),
-        minimum_wage_brl=(R.DatedAmount(date(2000, 1, 1), Decimal(str(inp["minimum_wage"]))),)
+        minimum_wage_brl=(rules.DatedAmount(date(2000, 1, 1), Decimal(str(inp["minimum_wage"]))),)
         if "minimum_wage" in inp else (),
-        fiscal_unit_brl=(R.DatedAmount(date(2000, 1, 1), Decimal(str(inp["fiscal_unit"]))),)
+        fiscal_unit_brl=(rules.DatedAmount(date(2000, 1, 1), Decimal(str(inp["fiscal_unit"]))),)
         if "fiscal_unit" in inp else (), decree_values=decree)
 
 
@@ -98,22 +100,22 @@ def _check_violations(case, found):
 
 def run_vehicle(case, on):
     v = _vehicle(case["input"])
-    found = R.vehicle_violations(case["town"], case["service"], v, on)
+    found = rules.vehicle_violations(case["town"], case["service"], v, on)
     if case["input"].get("documents"):
-        found = found + R.vehicle_document_violations(R.resolve(case["town"], case["service"],
+        found = found + rules.vehicle_document_violations(rules.resolve(case["town"], case["service"],
                                                                 on), v)
     _check_violations(case, found)
 
 
 def run_driver(case, on):
-    found = R.driver_violations(case["town"], case["service"], _driver(case["input"]), on)
+    found = driver_violations(case["town"], case["service"], _driver(case["input"]), on)
     _check_violations(case, found)
 
 
 def run_checklist(case, on):
     given = case.get("input") or {}
     decrees = given.get("decrees")   # the town's decree keys that day; absent: not known
-    items = R.checklist(case["town"], case["service"], on,
+    items = checklist(case["town"], case["service"], on,
                         seat_population=given.get("seat_population"),
                         decrees=None if decrees is None else set(decrees))
     ids = [i.id for i in items]
@@ -128,7 +130,7 @@ def run_checklist(case, on):
             got = item.citation.article if k == "article" else getattr(item, k)
             assert got == v, (iid, k, got)
     named = set(exp.get("includes", [])) | set(exp.get("excludes", [])) | set(exp.get("items") or {})
-    pack = R.find_pack(case["town"], case["service"], on)
+    pack = rules.find_pack(case["town"], case["service"], on)
     _assert_cited(case, [i.citation for i in pack.checklist if i.id in named])
 
 
@@ -143,13 +145,13 @@ def _expand(entries: list[dict]) -> list[dict]:
 
 def run_town(case, on):
     inp = case["input"]
-    reg = R.Registry(
+    reg = rules.Registry(
         town=_town(case), service=case["service"],
-        holders=tuple(R.HolderFacts(h["id"], h.get("kind", "person"), h.get("name", f"H{h['id']}"))
+        holders=tuple(rules.HolderFacts(h["id"], h.get("kind", "person"), h.get("name", f"H{h['id']}"))
                       for h in inp.get("holders", [])),
         vehicles=tuple(_vehicle(v, i) for i, v in enumerate(_expand(inp.get("vehicles", [])))),
         drivers=tuple(_driver(d, i) for i, d in enumerate(inp.get("drivers", []))))
-    report = R.town_report(reg, on)
+    report = rules.town_report(reg, on)
     exp = case["expect"]
     if "violations" in exp:
         assert _ids(report.violations) == sorted(exp["violations"]), \
@@ -165,9 +167,9 @@ def run_town(case, on):
 
 def run_sanction(case, on):
     inp = case["input"]
-    history = [R.PriorSanction(on=date(2000, 1, 1)) for _ in range(inp.get("prior", 0))]
-    p = R.propose_sanction(_town(case), case["service"],
-                           R.Finding(inp["finding"], inp.get("affects_safety")), history, on)
+    history = [rules.PriorSanction(on=date(2000, 1, 1)) for _ in range(inp.get("prior", 0))]
+    p = rules.propose_sanction(_town(case), case["service"],
+                           rules.Finding(inp["finding"], inp.get("affects_safety")), history, on)
     exp = case["expect"]
     for key in ("step_id", "offence_id", "decided_by", "occurrence"):
         if key in exp:
@@ -209,16 +211,16 @@ def run_sanction(case, on):
 
 
 def run_error(case, on):
-    errors = {"LawNotInForce": R.LawNotInForce, "UnknownTown": R.UnknownTown,
-              "UnknownService": R.UnknownService}
+    errors = {"LawNotInForce": LawNotInForce, "UnknownTown": UnknownTown,
+              "UnknownService": UnknownService}
     with pytest.raises(errors[case["expect"]["error"]]) as info:
-        R.find_pack(case["town"], case["service"], on)
+        rules.find_pack(case["town"], case["service"], on)
     for text in case["expect"].get("message_contains", []):
         assert text in str(info.value)
 
 
 def run_param(case, on):
-    pack = R.find_pack(case["town"], case["service"], on)
+    pack = rules.find_pack(case["town"], case["service"], on)
     exp = case["expect"]
     cites = []
     for path, value in exp["values"].items():
@@ -236,14 +238,14 @@ def run_vistoria(case, on):
     """A kind of vistoria under the law in force: offered or not (and why), its period, who
     performs it, whether and how far its validity may be shortened."""
     inp, exp = case["input"], case["expect"]
-    p = R.vistoria_plan(case["town"], case["service"], inp["kind"], on)
+    p = rules.vistoria_plan(case["town"], case["service"], inp["kind"], on)
     if not exp.get("offered", True):
         assert p is None
-        why = R.why_none(case["town"], case["service"], inp["kind"], on)
+        why = rules.why_none(case["town"], case["service"], inp["kind"], on)
         for text in exp.get("reason_contains", []):
             assert text in why, why
         return
-    assert p is not None, R.why_none(case["town"], case["service"], inp["kind"], on)
+    assert p is not None, rules.why_none(case["town"], case["service"], inp["kind"], on)
     for key in ("months", "may_shorten", "performed_by"):
         if key in exp:
             assert getattr(p, key) == exp[key], (key, getattr(p, key))

@@ -7,16 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from inspector import rules as R
-from inspector.rules.loader import LAWS_DIR, load_pack
+from inspector import rules
+from inspector.rules.engine import checklist
+from inspector.rules.errors import LawNotInForce, UnknownTown
+from inspector.rules.loader import LAWS_DIR, load_dir, load_pack
 
 HERE = Path(__file__).resolve().parent.parent / "rule_packs"
 DATED = HERE / "dated"
-SHIPPED = Path(R.PACKS_DIR)
+SHIPPED = Path(rules.PACKS_DIR)
 
 
 def test_every_shipped_pack_loads_with_a_citation_on_every_entry():
-    packs = R.load_all()
+    packs = rules.load_all()
     assert {(p.town, p.service) for p in packs} == {
         ("nortelandia", "taxi"), ("nortelandia", "mototaxi"), ("nova-santa-helena", "taxi"),
         ("sapezal", "taxi"), ("tapurah", "mototaxi")}
@@ -33,8 +35,8 @@ def test_every_shipped_pack_loads_with_a_citation_on_every_entry():
 
 
 def test_every_citation_points_at_a_unit_of_the_shipped_law_text():
-    for p in R.load_all():
-        law = R.law_text(p.law_slug)
+    for p in rules.load_all():
+        law = rules.law_text(p.law_slug)
         assert law is not None, p.law_slug
         cites = [i.citation for i in p.checklist] + \
             [v.citation for prm in p.parameters.values() for v in prm.versions if v.citation]
@@ -43,7 +45,7 @@ def test_every_citation_points_at_a_unit_of_the_shipped_law_text():
 
 
 def test_load_all_is_cached():
-    assert R.load_all() is R.load_all()
+    assert rules.load_all() is rules.load_all()
 
 
 # --- rejections ---------------------------------------------------------------------------------
@@ -60,7 +62,7 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 def _rejects(tmp_path, text, key_pattern, reason_pattern):
     path = _write(tmp_path, text)
-    with pytest.raises(R.RulePackError) as info:
+    with pytest.raises(rules.RulePackError) as info:
         load_pack(path, (LAWS_DIR,))
     msg = str(info.value)
     assert msg.startswith(f"{path}: "), msg
@@ -84,7 +86,7 @@ def test_an_unknown_parameter_is_refused(tmp_path):
 def test_only_sapezal_lets_a_decree_pass_a_cap_and_it_cites_article_18():
     """Sapezal 060 Art. 18: "poderá, através de Decreto ... ampliar o número de táxis"; no
     other shipped law lets the town pass its fleet, quota or company share."""
-    found = {(p.town, path): prm.override for p in R.load_all()
+    found = {(p.town, path): prm.override for p in rules.load_all()
              for path, prm in p.parameters.items() if prm.override is not None}
     assert list(found) == [("sapezal", "limits.town.fleet_cap")]
     override = found[("sapezal", "limits.town.fleet_cap")]
@@ -196,21 +198,21 @@ def test_two_packs_of_one_town_and_service_in_force_together_are_refused(tmp_pat
     (tmp_path / "a.yaml").write_text(_pack_text(), encoding="utf-8")
     (tmp_path / "b.yaml").write_text(_pack_text().replace("id: tapurah-406-2001",
                                                           "id: tapurah-copy"), encoding="utf-8")
-    with pytest.raises(R.RulePackError, match="overlaps"):
-        R.load_dir(tmp_path, (LAWS_DIR,))
+    with pytest.raises(rules.RulePackError, match="overlaps"):
+        load_dir(tmp_path, (LAWS_DIR,))
 
 
 # --- dated values (tests/rule_packs/dated) ---------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def dated():
-    return R.load_dir(DATED)
+    return load_dir(DATED)
 
 
 def test_a_changed_limit_gives_the_old_value_before_and_the_new_one_after(dated):
-    old = R.VehicleFacts(year_of_manufacture=2015)
-    before = R.vehicle_violations("exemplo", "mototaxi", old, date(2022, 6, 30), packs=dated)
-    after = R.vehicle_violations("exemplo", "mototaxi", old, date(2022, 7, 1), packs=dated)
+    old = rules.VehicleFacts(year_of_manufacture=2015)
+    before = rules.vehicle_violations("exemplo", "mototaxi", old, date(2022, 6, 30), packs=dated)
+    after = rules.vehicle_violations("exemplo", "mototaxi", old, date(2022, 7, 1), packs=dated)
     assert before == []                                    # 7 years old, limit 8
     assert [v.rule_id for v in after] == ["vehicle.age"]   # 7 years old, limit 5
     assert "o limite é 5 anos" in after[0].message
@@ -224,7 +226,7 @@ def test_a_changed_limit_gives_the_old_value_before_and_the_new_one_after(dated)
 
 def test_checklist_items_come_and_go_on_their_dates(dated):
     def ids(day):
-        return [i.id for i in R.checklist("exemplo", "mototaxi", day, packs=dated)]
+        return [i.id for i in checklist("exemplo", "mototaxi", day, packs=dated)]
     assert ids(date(2022, 6, 30)) == ["mirrors", "vest"]
     assert ids(date(2022, 7, 1)) == ["mirrors", "leg-guard"]
 
@@ -234,24 +236,24 @@ def test_null_ends_a_value(dated):
     vistoria = pack.parameters["periodicity.vistoria_months"]
     assert vistoria.value(date(2023, 12, 31)) == 12
     assert vistoria.value(date(2024, 1, 1)) is None
-    r = R.rules_on(pack, date(2024, 1, 1))
-    v = R.VehicleFacts(year_of_manufacture=2023, last_vistoria_on=date(2020, 1, 1))
-    assert [x.rule_id for x in R.vehicle_document_violations(r, v)] == []
-    r = R.rules_on(pack, date(2023, 1, 1))
-    assert [x.rule_id for x in R.vehicle_document_violations(r, v)] == ["vistoria.overdue"]
+    r = rules.rules_on(pack, date(2024, 1, 1))
+    v = rules.VehicleFacts(year_of_manufacture=2023, last_vistoria_on=date(2020, 1, 1))
+    assert [x.rule_id for x in rules.vehicle_document_violations(r, v)] == []
+    r = rules.rules_on(pack, date(2023, 1, 1))
+    assert [x.rule_id for x in rules.vehicle_document_violations(r, v)] == ["vistoria.overdue"]
 
 
 def test_a_day_before_the_law_took_effect_is_a_clear_error(dated):
-    with pytest.raises(R.LawNotInForce) as info:
-        R.checklist("exemplo", "mototaxi", date(2020, 2, 29), packs=dated)
+    with pytest.raises(LawNotInForce) as info:
+        checklist("exemplo", "mototaxi", date(2020, 2, 29), packs=dated)
     assert "nenhuma lei de moto-táxi em vigor em exemplo em 2020-02-29" in str(info.value)
     assert "a Lei 100/2020 vigora de 01/03/2020" in str(info.value)
-    with pytest.raises(R.LawNotInForce):
-        R.vehicle_violations("exemplo", "mototaxi", R.VehicleFacts(year_of_manufacture=2019),
+    with pytest.raises(LawNotInForce):
+        rules.vehicle_violations("exemplo", "mototaxi", rules.VehicleFacts(year_of_manufacture=2019),
                              date(2019, 12, 31), packs=dated)
 
 
 def test_one_towns_pack_never_answers_for_another(dated):
-    with pytest.raises(R.UnknownTown):
-        R.checklist("tapurah", "mototaxi", date(2023, 1, 1), packs=dated)
-    assert "exemplo" not in {p.town for p in R.load_all()}
+    with pytest.raises(UnknownTown):
+        checklist("tapurah", "mototaxi", date(2023, 1, 1), packs=dated)
+    assert "exemplo" not in {p.town for p in rules.load_all()}

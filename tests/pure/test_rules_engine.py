@@ -6,37 +6,37 @@ import sys
 from datetime import date, timedelta
 from decimal import Decimal
 
-from inspector import rules as R
+from inspector import rules
 from inspector.rules.model import Amount
 from inspector.rules.sanctions import brl, money
 
 DAY = date(2026, 3, 1)
 
 
-def _documented(**kw) -> R.VehicleFacts:
+def _documented(**kw) -> rules.VehicleFacts:
     base = dict(year_of_manufacture=2024, engine_cc=160, last_vistoria_on=DAY,
-                licence=R.LicenceFacts("AL-1", date(2026, 1, 1), date(2026, 12, 31)),
-                permit=R.PermitFacts("AUT-1", date(2025, 1, 1)),
-                insurance=(R.InsuranceFacts(date(2026, 1, 1), date(2026, 12, 31)),))
+                licence=rules.LicenceFacts("AL-1", date(2026, 1, 1), date(2026, 12, 31)),
+                permit=rules.PermitFacts("AUT-1", date(2025, 1, 1)),
+                insurance=(rules.InsuranceFacts(date(2026, 1, 1), date(2026, 12, 31)),))
     base.update(kw)
-    return R.VehicleFacts(**base)
+    return rules.VehicleFacts(**base)
 
 
 def test_what_expires_within_30_days_is_a_warning_and_day_31_is_not():
-    r = R.resolve("tapurah", "mototaxi", DAY)
-    soon = _documented(licence=R.LicenceFacts("AL-1", date(2026, 1, 1), DAY + timedelta(days=30)))
-    later = _documented(licence=R.LicenceFacts("AL-1", date(2026, 1, 1), DAY + timedelta(days=31)))
-    bad, warn = R.vehicle_check(r, soon)
+    r = rules.resolve("tapurah", "mototaxi", DAY)
+    soon = _documented(licence=rules.LicenceFacts("AL-1", date(2026, 1, 1), DAY + timedelta(days=30)))
+    later = _documented(licence=rules.LicenceFacts("AL-1", date(2026, 1, 1), DAY + timedelta(days=31)))
+    bad, warn = rules.vehicle_check(r, soon)
     assert bad == [] and [w.rule_id for w in warn] == ["licence.due"]
     assert warn[0].due_on == DAY + timedelta(days=30) and "31/03/2026" in warn[0].message
-    assert R.vehicle_check(r, later) == ([], [])
+    assert rules.vehicle_check(r, later) == ([], [])
 
 
 def test_a_vehicle_reaching_its_age_limit_next_month_is_warned():
-    r = R.resolve("tapurah", "mototaxi", date(2026, 12, 15))
-    year_long = (R.LicenceFacts("AL-1", date(2026, 1, 1), date(2027, 12, 31)),
-                 (R.InsuranceFacts(date(2026, 1, 1), date(2027, 12, 31)),))
-    bad, warn = R.vehicle_check(r, _documented(year_of_manufacture=2021,
+    r = rules.resolve("tapurah", "mototaxi", date(2026, 12, 15))
+    year_long = (rules.LicenceFacts("AL-1", date(2026, 1, 1), date(2027, 12, 31)),
+                 (rules.InsuranceFacts(date(2026, 1, 1), date(2027, 12, 31)),))
+    bad, warn = rules.vehicle_check(r, _documented(year_of_manufacture=2021,
                                                last_vistoria_on=date(2026, 12, 1),
                                                licence=year_long[0], insurance=year_long[1]))
     assert bad == [] and [w.rule_id for w in warn] == ["vehicle.age.due"]
@@ -44,16 +44,16 @@ def test_a_vehicle_reaching_its_age_limit_next_month_is_warned():
 
 
 def test_standing_status():
-    susp = R.Violation("licence.suspended", "x", None, effect="suspended")
-    bad = R.Violation("licence.expired", "x", None)
-    assert R.standing_status([]) == "regular"
-    assert R.standing_status([susp]) == "suspended"
-    assert R.standing_status([susp, bad]) == "irregular"
+    susp = rules.Violation("licence.suspended", "x", None, effect="suspended")
+    bad = rules.Violation("licence.expired", "x", None)
+    assert rules.standing_status([]) == "regular"
+    assert rules.standing_status([susp]) == "suspended"
+    assert rules.standing_status([susp, bad]) == "irregular"
 
 
 def test_money_in_brazilian_reais():
     assert brl(Decimal("1234.5")) == "R$ 1.234,50"
-    town = R.TownFacts("tapurah", fiscal_unit_brl=(R.DatedAmount(date(2026, 1, 1),
+    town = rules.TownFacts("tapurah", fiscal_unit_brl=(rules.DatedAmount(date(2026, 1, 1),
                                                                   Decimal("4.10")),))
     m = money(Amount(unit="UFIM", amount=Decimal(100)), town, DAY)
     assert (m.text, m.brl_text, m.as_dict()["brl"]) == ("100 UFIM", "R$ 410,00", "410.00")
@@ -62,8 +62,8 @@ def test_money_in_brazilian_reais():
 
 
 def test_a_decree_value_is_used_only_from_its_date():
-    town = R.TownFacts("nova-santa-helena", decree_values={"fine.amount": (
-        R.DatedAmount(date(2026, 2, 1), Decimal("200"), "BRL", "Decreto 5/2026"),)})
+    town = rules.TownFacts("nova-santa-helena", decree_values={"fine.amount": (
+        rules.DatedAmount(date(2026, 2, 1), Decimal("200"), "BRL", "Decreto 5/2026"),)})
     amount = Amount(unit=None, decree="fine.amount")
     assert money(amount, town, date(2026, 1, 31)).text == "não definido"
     assert money(amount, town, DAY).brl_text == "R$ 200,00"

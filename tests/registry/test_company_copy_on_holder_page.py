@@ -13,7 +13,7 @@ from sqlalchemy import event, select
 
 from inspector import enforcement
 from inspector.clock import local_day
-from inspector.documents import copies as notice_copies
+from inspector.documents.copies import record_remittance
 from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
 from inspector.models.enforcement import NoticeCompanyCopy
@@ -92,7 +92,7 @@ def test_holder_page_shows_each_copy_pending_then_remitted(app, client, copies):
     day = local_day(datetime.now(UTC)) - timedelta(days=1)
     with app.app_context():
         row = db.session.get(NoticeCompanyCopy, copies["copies"][first])
-        notice_copies.record_remittance(row, db.session.get(User, copies["sup_id"]),
+        record_remittance(row, db.session.get(User, copies["sup_id"]),
                                         datetime.now(UTC), day=day.isoformat(), via="mail")
         db.session.commit()
     rows = _page(client, None, f"/cadastro/permissionarios/{copies['holder']}")

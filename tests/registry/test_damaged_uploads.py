@@ -9,7 +9,7 @@ import re
 
 from PIL import Image
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.identifiers import make_cpf
 from inspector.models import Driver, PassengerReport
@@ -28,7 +28,7 @@ def _cut_jpeg() -> bytes:
 def test_a_report_with_a_cut_short_photo_is_422_and_nothing_is_stored(app, client):
     app.config["REPORT_MIN_FILL_SECONDS"] = 0
     with app.app_context():
-        token = credentials.issue(regular_mototaxi(), actor="test").token
+        token = issuing.issue(regular_mototaxi(), actor="test").token
         db.session.commit()
     html = client.get(f"/v/{token}/denunciar").get_data(as_text=True)
     form = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1),

@@ -17,7 +17,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.imports.csv_import import import_registry
 from inspector.models import Licence
-from inspector.registry import records as registry
+from inspector.registry import records
 from tests import factories
 from tests.support.registry_csv import taxi_row, to_csv
 
@@ -25,7 +25,7 @@ from tests.support.registry_csv import taxi_row, to_csv
 def _licence(town: str, service: str, start: str, end: str):
     v = factories.vehicle(town, service)
     db.session.commit()
-    return registry.save_licence(v.municipality_id, {
+    return records.save_licence(v.municipality_id, {
         "vehicle_plate": v.plate, "number": "AL-77", "valid_from": start, "valid_until": end},
         actor="teste")
 
@@ -63,10 +63,10 @@ def test_nortelandia_030_autorizacao_is_one_year(app):
         form = {"service": "mototaxi", "number": "AUT-9", "holder_tax_id": h.tax_id,
                 "valid_from": "2026-01-15", "valid_until": "2027-01-16"}
         with pytest.raises(ValidationFailed) as info:
-            registry.save_permit(h.municipality_id, form, actor="teste")
+            records.save_permit(h.municipality_id, form, actor="teste")
         assert "Lei 030/1998, Art. 6" in info.value.errors["valid_until"]
         db.session.rollback()
-        assert registry.save_permit(h.municipality_id, form | {"valid_until": "2027-01-15"},
+        assert records.save_permit(h.municipality_id, form | {"valid_until": "2027-01-15"},
                                     actor="teste").number == "AUT-9"
 
 
@@ -76,7 +76,7 @@ def test_nortelandia_127_registration_is_revalidated_yearly_from_the_day_it_is_r
         db.session.commit()
         too_long = (local_day() + timedelta(days=400)).isoformat()
         with pytest.raises(ValidationFailed) as info:
-            registry.save_driver(d.municipality_id, {"registration_expiry": too_long},
+            records.save_driver(d.municipality_id, {"registration_expiry": too_long},
                                  actor="teste", driver=d)
         assert "Lei 127/2009, Art. 8" in info.value.errors["registration_expiry"]
         db.session.rollback()
@@ -84,7 +84,7 @@ def test_nortelandia_127_registration_is_revalidated_yearly_from_the_day_it_is_r
         d = db.session.get(type(d), d.id)
         d.registration_expiry = local_day() + timedelta(days=400)
         db.session.commit()
-        saved = registry.save_driver(d.municipality_id, {"name": "Novo Nome"}, actor="teste",
+        saved = records.save_driver(d.municipality_id, {"name": "Novo Nome"}, actor="teste",
                                      driver=d)
         assert saved.name == "Novo Nome"
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.credentials.sheets import card_rows, render_pdf
 from inspector.extensions import db
 from inspector.identifiers import make_cpf
@@ -120,7 +120,7 @@ def test_taxi_id_card_prints_the_rg_or_a_line_to_fill_in(app):
         rows = dict(card_rows(with_rg, taxi.stand))
         assert rows["Identidade / órgão expedidor"] == f"{RG} · {ISSUER}"
         assert dict(card_rows(without, None))["Identidade / órgão expedidor"].startswith("____")
-        creds = [credentials.issue(d, actor="test") for d in (with_rg, without)]
+        creds = [issuing.issue(d, actor="test") for d in (with_rg, without)]
         pdf = render_pdf(creds, factories.town("nortelandia"), "card")
         assert pdf.startswith(b"%PDF")
         db.session.rollback()
@@ -131,8 +131,8 @@ def test_rg_is_not_on_the_passenger_pages(app, client):
         v = regular_mototaxi("tapurah")
         rider = v.drivers[0]
         rider.rg_number, rider.rg_issuer = RG, ISSUER
-        tokens = [credentials.issue(v, actor="test").token,
-                  credentials.issue(rider, actor="test").token]
+        tokens = [issuing.issue(v, actor="test").token,
+                  issuing.issue(rider, actor="test").token]
         db.session.commit()
     for token in tokens:
         r = client.get(f"/v/{token}")

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from inspector import registry as reg
+from inspector import registry
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import make_cnpj, make_cpf
@@ -45,7 +45,7 @@ def test_the_vehicle_edit_form_says_a_cpf_with_bad_check_digits_is_invalid(app, 
 
 def _errors(town_id: int, tax_id: str) -> dict:
     with pytest.raises(ValidationFailed) as e:
-        reg.save_permit(town_id, {"service": "mototaxi", "number": "AU-9",
+        registry.save_permit(town_id, {"service": "mototaxi", "number": "AU-9",
                                   "holder_tax_id": tax_id, "valid_from": "01/01/2026"},
                         actor="teste")
     return e.value.errors
@@ -69,7 +69,7 @@ def test_a_valid_cnpj_of_nobody_here_is_not_found_and_a_holder_on_record_is_foun
     for tax_id in (make_cpf("529982247"), "11111111111"):   # the second: older data
         holder = factories.holder("tapurah", tax_id=tax_id)
         db.session.commit()
-        permit = reg.save_permit(tapurah, {"service": "mototaxi", "number": f"AU-{tax_id[:3]}",
+        permit = registry.save_permit(tapurah, {"service": "mototaxi", "number": f"AU-{tax_id[:3]}",
                                            "holder_tax_id": tax_id,
                                            "valid_from": "01/01/2026"}, actor="teste")
         assert permit.holder_id == holder.id

@@ -11,7 +11,7 @@ from inspector import clock, laws
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.imports.csv_import import import_registry
-from inspector.registry import limits as registry_limits
+from inspector.registry import limits
 from inspector.registry.records import save_vehicle
 from tests import factories
 from tests.support.registry_csv import row, to_csv
@@ -61,7 +61,7 @@ def test_the_import_checks_the_law_on_the_local_day(night, days):
 
 def test_the_limits_shown_on_save_are_those_of_the_local_day(night, days):
     v = factories.vehicle("tapurah")
-    registry_limits.for_record(v)
+    limits.limits_for(v)
     assert days == [LOCAL]
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import insert, select, text
 from inspector import create_app
 from inspector.extensions import db
 from inspector.models import Driver, Holder, fold_name
-from inspector.registry import records as registry
+from inspector.registry import records
 from tests import factories
 
 
@@ -43,15 +43,15 @@ def test_driver_search_ignores_accents_and_case(town):
     factories.driver("sapezal", "autonomo", name="João de Outra Cidade", cnh_category="B")
     db.session.flush()
     # alphabetical with accents and case ignored, the same on every engine
-    assert _names(registry.search_drivers(town, "Joao")) == ["João Batista", "Joao Sem Acento"]
-    assert _names(registry.search_drivers(town, "JOÃO")) == ["João Batista", "Joao Sem Acento"]
-    assert _names(registry.search_drivers(town, "jo"))[:3] == ["Joana Prado", "João Batista",
+    assert _names(records.search_drivers(town, "Joao")) == ["João Batista", "Joao Sem Acento"]
+    assert _names(records.search_drivers(town, "JOÃO")) == ["João Batista", "Joao Sem Acento"]
+    assert _names(records.search_drivers(town, "jo"))[:3] == ["Joana Prado", "João Batista",
                                                                 "Joao Sem Acento"]
-    assert _names(registry.search_drivers(town, "conceicao")) == ["Maria da Conceição"]
-    assert _names(registry.search_drivers(town, "CONCEIÇÃO")) == ["Maria da Conceição"]
-    assert _names(registry.search_drivers(town, "da conc")) == ["Maria da Conceição"]
-    assert _names(registry.search_drivers(town, "Prado")) == ["Joana Prado"]
-    assert registry.search_drivers(town, "ção%") == []  # wildcards taken literally
+    assert _names(records.search_drivers(town, "conceicao")) == ["Maria da Conceição"]
+    assert _names(records.search_drivers(town, "CONCEIÇÃO")) == ["Maria da Conceição"]
+    assert _names(records.search_drivers(town, "da conc")) == ["Maria da Conceição"]
+    assert _names(records.search_drivers(town, "Prado")) == ["Joana Prado"]
+    assert records.search_drivers(town, "ção%") == []  # wildcards taken literally
 
 
 def test_holder_search_and_searches_by_holder_name_fold_too(town):
@@ -60,21 +60,21 @@ def test_holder_search_and_searches_by_holder_name_fold_too(town):
     factories.permit(h, "mototaxi", number="AUT-9")
     factories.holder("tapurah", name="Pedro Álvares")
     db.session.flush()
-    assert _names(registry.search_holders(town, "sao jose")) == ["Moto Táxi São José Ltda"]
-    assert _names(registry.search_holders(town, "alvares")) == ["Pedro Álvares"]
-    assert [x.plate for x in registry.search_vehicles(town, "taxi sao")] == [v.plate]
-    assert [p.number for p in registry.search_permits(town, "são josé")] == ["AUT-9"]
+    assert _names(records.search_holders(town, "sao jose")) == ["Moto Táxi São José Ltda"]
+    assert _names(records.search_holders(town, "alvares")) == ["Pedro Álvares"]
+    assert [x.plate for x in records.search_vehicles(town, "taxi sao")] == [v.plate]
+    assert [p.number for p in records.search_permits(town, "são josé")] == ["AUT-9"]
 
 
 def test_renaming_through_the_service_refolds_and_the_old_name_is_gone(town):
     d = factories.driver("tapurah", name="Antonio Pereira")
     db.session.flush()
-    registry.save_driver(town, {"name": "Antônia Conceição"}, actor="teste", driver=d)
+    records.save_driver(town, {"name": "Antônia Conceição"}, actor="teste", driver=d)
     db.session.commit()
     db.session.expire_all()
     assert db.session.get(Driver, d.id).name_folded == "antonia conceicao"
-    assert _names(registry.search_drivers(town, "antonia conc")) == ["Antônia Conceição"]
-    assert registry.search_drivers(town, "pereira") == []
+    assert _names(records.search_drivers(town, "antonia conc")) == ["Antônia Conceição"]
+    assert records.search_drivers(town, "pereira") == []
 
 
 def test_core_bulk_insert_folds_names_too(town):
@@ -84,7 +84,7 @@ def test_core_bulk_insert_folds_names_too(town):
     db.session.flush()
     assert db.session.scalar(select(Holder.name_folded).filter_by(tax_id="11144477735")) \
         == "angela guimaraes"
-    assert _names(registry.search_holders(town, "angela")) == ["Ângela Guimarães"]
+    assert _names(records.search_holders(town, "angela")) == ["Ângela Guimarães"]
 
 
 def test_migration_0012_fills_the_folded_names_of_existing_rows(tmp_path):

@@ -12,7 +12,7 @@ from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import make_cpf
 from inspector.models import AuditEntry, Driver, Holder, Status, StatusChange, Vehicle, VehicleKind
-from inspector.registry import records as reg
+from inspector.registry import records
 from tests import factories
 from tests.support.registry import CNPJ, moto_fields, saved_holder
 
@@ -37,26 +37,26 @@ def rider(**kw) -> dict:
 # ------------------------------------------------------------------ validation
 def test_a_holder_form_full_of_mistakes_names_every_one(towns):
     t, _ = towns
-    errors = errors_of(reg.save_holder, t, {"kind": "empresa", "name": " ",
+    errors = errors_of(records.save_holder, t, {"kind": "empresa", "name": " ",
                                             "tax_id": "11.222.333/0001-00",
                                             "email": "não é e-mail"}, actor="teste")
     assert errors == {"name": "obrigatório", "tax_id": "CNPJ inválido: confira os 14 dígitos",
                       "email": "e-mail inválido"}
-    assert "CPF inválido" in errors_of(reg.save_holder, t, {"kind": "pessoa", "name": "Ana",
+    assert "CPF inválido" in errors_of(records.save_holder, t, {"kind": "pessoa", "name": "Ana",
                                                             "tax_id": "123.456.789-00"},
                                        actor="teste")["tax_id"]
 
 
 def test_a_holder_kind_follows_the_document_when_not_given(towns):
     t, _ = towns
-    h = reg.save_holder(t, {"name": "Ana Souza", "tax_id": CPF[:3] + "." + CPF[3:6] + "."
+    h = records.save_holder(t, {"name": "Ana Souza", "tax_id": CPF[:3] + "." + CPF[3:6] + "."
                             + CPF[6:9] + "-" + CPF[9:]}, actor="teste")
     assert (h.kind.value, h.tax_id) == ("person", CPF)
 
 
 def test_a_vehicle_with_every_field_wrong_reports_every_field(towns):
     t, _ = towns
-    errors = errors_of(reg.save_vehicle, t, {"service": "mototaxi", "plate": "AB-12345",
+    errors = errors_of(records.save_vehicle, t, {"service": "mototaxi", "plate": "AB-12345",
                                              "year_of_manufacture": "1949", "engine_cc": "",
                                              "colour": "", "make_model": "", "doors": "4",
                                              "holder_tax_id": "999", "stand_code": "P9",
@@ -75,7 +75,7 @@ def test_a_vehicle_with_every_field_wrong_reports_every_field(towns):
 def test_a_taxi_needs_doors_and_cannot_be_a_trail_bike(towns):
     t, _ = towns
     saved_holder(t)
-    errors = errors_of(reg.save_vehicle, t, moto_fields(t, service="taxi", engine_cc="", is_trail="sim"),
+    errors = errors_of(records.save_vehicle, t, moto_fields(t, service="taxi", engine_cc="", is_trail="sim"),
                        actor="teste")
     assert errors == {"doors": "obrigatório", "is_trail": "só motocicletas podem ser de trilha"}
 
@@ -83,36 +83,36 @@ def test_a_taxi_needs_doors_and_cannot_be_a_trail_bike(towns):
 def test_plate_is_normalised_and_kind_follows_the_service(towns):
     t, _ = towns
     saved_holder(t)
-    v = reg.save_vehicle(t, moto_fields(t, plate=" qba-1d23 "), actor="teste")
+    v = records.save_vehicle(t, moto_fields(t, plate=" qba-1d23 "), actor="teste")
     assert (v.plate, v.kind) == ("QBA1D23", VehicleKind.MOTORCYCLE)
-    old = reg.save_vehicle(t, moto_fields(t, plate="abc 1234", service="táxi", engine_cc="",
+    old = records.save_vehicle(t, moto_fields(t, plate="abc 1234", service="táxi", engine_cc="",
                                    doors="4"), actor="teste")
     assert (old.plate, old.kind) == ("ABC1234", VehicleKind.CAR)
-    assert errors_of(reg.save_vehicle, t, moto_fields(t, plate="QBB1D23", kind="car"),
+    assert errors_of(records.save_vehicle, t, moto_fields(t, plate="QBB1D23", kind="car"),
                      actor="teste") == {"kind": "Moto-táxi é motocicleta, não automóvel"}
 
 
 def test_dates_are_read_in_brazilian_and_iso_forms(towns):
     t, _ = towns
     saved_holder(t)
-    reg.save_vehicle(t, moto_fields(t), actor="teste")
-    d = reg.save_driver(t, rider(), actor="teste")
+    records.save_vehicle(t, moto_fields(t), actor="teste")
+    d = records.save_driver(t, rider(), actor="teste")
     assert (d.cnh_expiry, d.registration_expiry) == (date(2030, 12, 31), date(2027, 6, 30))
 
 
 def test_driver_licence_category_must_fit_the_service(towns):
     t, _ = towns
     saved_holder(t)
-    assert errors_of(reg.save_driver, t, rider(cnh_category="B"), actor="teste") == {
+    assert errors_of(records.save_driver, t, rider(cnh_category="B"), actor="teste") == {
         "cnh_category": "moto-táxi exige CNH categoria A"}
-    assert errors_of(reg.save_driver, t, rider(category="autonomo", cnh_category="A"),
+    assert errors_of(records.save_driver, t, rider(category="autonomo", cnh_category="A"),
                      actor="teste") == {"cnh_category": "táxi exige CNH categoria B ou superior"}
-    assert reg.save_driver(t, rider(cnh_category="ab"), actor="teste").cnh_category == "AB"
+    assert records.save_driver(t, rider(cnh_category="ab"), actor="teste").cnh_category == "AB"
 
 
 def test_driver_errors_are_all_reported(towns):
     t, _ = towns
-    errors = errors_of(reg.save_driver, t, {"category": "auxiliar", "name": "",
+    errors = errors_of(records.save_driver, t, {"category": "auxiliar", "name": "",
                                             "cpf": "111.111.111-11", "cnh_number": "123",
                                             "cnh_category": "Z", "cnh_expiry": "amanhã",
                                             "registration_number": "",
@@ -129,26 +129,26 @@ def test_driver_errors_are_all_reported(towns):
 def test_a_driver_is_linked_to_vehicles_of_the_right_service_and_holder(towns):
     t, _ = towns
     saved_holder(t)
-    reg.save_vehicle(t, moto_fields(t), actor="teste")
-    d = reg.save_driver(t, rider(vehicle_plate="qba1d23"), actor="teste")
+    records.save_vehicle(t, moto_fields(t), actor="teste")
+    d = records.save_driver(t, rider(vehicle_plate="qba1d23"), actor="teste")
     assert [v.plate for v in d.vehicles] == ["QBA1D23"]
-    reg.save_holder(t, {"name": "Outro", "tax_id": CPF}, actor="teste")
-    reg.save_vehicle(t, moto_fields(t, plate="QBC1D23", holder_tax_id=CPF), actor="teste")
-    assert errors_of(reg.save_driver, t, {"vehicle_plate": "QBC1D23"}, actor="teste",
+    records.save_holder(t, {"name": "Outro", "tax_id": CPF}, actor="teste")
+    records.save_vehicle(t, moto_fields(t, plate="QBC1D23", holder_tax_id=CPF), actor="teste")
+    assert errors_of(records.save_driver, t, {"vehicle_plate": "QBC1D23"}, actor="teste",
                      driver=d) == {"vehicle_plate": "o veículo QBC1D23 é de outro permissionário"}
-    taxi = reg.save_vehicle(t, moto_fields(t, plate="ABC1234", service="taxi", doors="4"), actor="teste")
-    assert "não conduz táxi" in errors_of(reg.save_driver, t, {"vehicle_plate": taxi.plate},
+    taxi = records.save_vehicle(t, moto_fields(t, plate="ABC1234", service="taxi", doors="4"), actor="teste")
+    assert "não conduz táxi" in errors_of(records.save_driver, t, {"vehicle_plate": taxi.plate},
                                           actor="teste", driver=d)["vehicle_plate"]
 
 
 def test_licence_validity_must_end_after_it_starts_and_permit_must_match(towns):
     t, _ = towns
     saved_holder(t)
-    reg.save_vehicle(t, moto_fields(t), actor="teste")
-    reg.save_holder(t, {"name": "Outro", "tax_id": CPF}, actor="teste")
-    reg.save_permit(t, {"service": "mototaxi", "number": "AU-9", "holder_tax_id": CPF,
+    records.save_vehicle(t, moto_fields(t), actor="teste")
+    records.save_holder(t, {"name": "Outro", "tax_id": CPF}, actor="teste")
+    records.save_permit(t, {"service": "mototaxi", "number": "AU-9", "holder_tax_id": CPF,
                         "valid_from": "2024-01-01"}, actor="teste")
-    errors = errors_of(reg.save_licence, t, {"vehicle_plate": "QBA1D23", "permit_number": "au-9",
+    errors = errors_of(records.save_licence, t, {"vehicle_plate": "QBA1D23", "permit_number": "au-9",
                                              "number": "AL-1", "valid_from": "01/06/2025",
                                              "valid_until": "01/06/2025"}, actor="teste")
     assert errors == {"valid_until": "deve ser depois do início da validade",
@@ -158,9 +158,9 @@ def test_licence_validity_must_end_after_it_starts_and_permit_must_match(towns):
 def test_insurance_is_only_for_motorcycles(towns):
     t, _ = towns
     saved_holder(t)
-    reg.save_vehicle(t, moto_fields(t, plate="ABC1234", service="taxi", engine_cc="", doors="4"),
+    records.save_vehicle(t, moto_fields(t, plate="ABC1234", service="taxi", engine_cc="", doors="4"),
                      actor="teste")
-    errors = errors_of(reg.save_insurance, t, {"vehicle_plate": "ABC1234", "insurer": "X",
+    errors = errors_of(records.save_insurance, t, {"vehicle_plate": "ABC1234", "insurer": "X",
                                                "policy_number": "1", "valid_from": "2025-01-01",
                                                "valid_until": "2026-01-01"}, actor="teste")
     assert errors == {"vehicle_plate": "seguro obrigatório só se registra para moto-táxi"}
@@ -171,13 +171,13 @@ def test_natural_keys_are_unique_within_a_town_but_not_across_towns(towns):
     t, other = towns
     saved_holder(t)
     saved_holder(other)  # same CNPJ in another town: a different registry
-    reg.save_vehicle(t, moto_fields(t), actor="teste")
-    reg.save_vehicle(other, moto_fields(other), actor="teste")
+    records.save_vehicle(t, moto_fields(t), actor="teste")
+    records.save_vehicle(other, moto_fields(other), actor="teste")
     assert errors_of(saved_holder, t, name="Outra") == {"tax_id": "CPF/CNPJ já cadastrado neste município"}
-    assert errors_of(reg.save_vehicle, t, moto_fields(t, plate="QBA-1D23"), actor="teste") == {
+    assert errors_of(records.save_vehicle, t, moto_fields(t, plate="QBA-1D23"), actor="teste") == {
         "plate": "placa já cadastrada neste município"}
-    reg.save_driver(t, rider(), actor="teste")
-    assert errors_of(reg.save_driver, t, rider(name="Outro"), actor="teste") == {
+    records.save_driver(t, rider(), actor="teste")
+    assert errors_of(records.save_driver, t, rider(name="Outro"), actor="teste") == {
         "cpf": "CPF de condutor já cadastrado neste município",
         "registration_number": "número de registro já cadastrado neste município"}
 
@@ -185,19 +185,19 @@ def test_natural_keys_are_unique_within_a_town_but_not_across_towns(towns):
 def test_another_towns_rows_are_not_found(towns):
     t, other = towns
     saved_holder(other)
-    reg.save_vehicle(other, moto_fields(other), actor="teste")
-    reg.save_stand(other, {"code": "P1", "place": "Praça", "capacity": "4",
+    records.save_vehicle(other, moto_fields(other), actor="teste")
+    records.save_stand(other, {"code": "P1", "place": "Praça", "capacity": "4",
                            "service": "mototaxi"}, actor="teste")
-    errors = errors_of(reg.save_vehicle, t, moto_fields(t, stand_code="P1"), actor="teste")
+    errors = errors_of(records.save_vehicle, t, moto_fields(t, stand_code="P1"), actor="teste")
     assert errors == {"holder_tax_id": f"permissionário com CPF/CNPJ '{CNPJ}' não encontrado "
                                        "neste município",
                       "stand_code": "ponto 'P1' não encontrado neste município"}
-    errors = errors_of(reg.save_licence, t, {"vehicle_plate": "QBA1D23", "number": "AL-1",
+    errors = errors_of(records.save_licence, t, {"vehicle_plate": "QBA1D23", "number": "AL-1",
                                              "valid_from": "2025-01-01",
                                              "valid_until": "2026-01-01"}, actor="teste")
     assert errors == {"vehicle_plate": "veículo de placa 'QBA1D23' não encontrado neste município"}
-    assert reg.search_vehicles(t, "QBA") == []
-    assert reg.search_holders(t, "Moto") == []
+    assert records.search_vehicles(t, "QBA") == []
+    assert records.search_holders(t, "Moto") == []
 
 
 # --------------------------------------------------------------------- audit
@@ -205,7 +205,7 @@ def test_every_change_writes_one_audit_entry_with_before_and_after(app, towns):
     t, _ = towns
     user = factories.user("admin", "nortelandia")
     h = saved_holder(t)
-    v = reg.save_vehicle(t, moto_fields(t), actor=user)
+    v = records.save_vehicle(t, moto_fields(t), actor=user)
     db.session.commit()
     entries = db.session.scalars(db.select(AuditEntry).order_by(AuditEntry.seq)).all()
     assert [(e.action, e.entity) for e in entries][-2:] == [("holder_created", "holder"),
@@ -214,7 +214,7 @@ def test_every_change_writes_one_audit_entry_with_before_and_after(app, towns):
     assert json.loads(entries[-1].after)["plate"] == "QBA1D23"
 
     count = audit_count()
-    reg.save_vehicle(t, {"colour": "Azul"}, actor=user, vehicle=v)
+    records.save_vehicle(t, {"colour": "Azul"}, actor=user, vehicle=v)
     db.session.commit()
     last = db.session.scalars(db.select(AuditEntry).order_by(AuditEntry.seq.desc())).first()
     assert audit_count() == count + 1 and last.action == "vehicle_updated"
@@ -222,8 +222,8 @@ def test_every_change_writes_one_audit_entry_with_before_and_after(app, towns):
         ("Vermelha", "Azul")
 
     # Saving the same values again changes nothing and records nothing.
-    reg.save_vehicle(t, reg.as_data(v), actor=user, vehicle=v)
-    reg.save_holder(t, reg.as_data(h), actor=user, holder=h)
+    records.save_vehicle(t, records.as_data(v), actor=user, vehicle=v)
+    records.save_holder(t, records.as_data(h), actor=user, holder=h)
     db.session.commit()
     assert audit_count() == count + 1
     assert verify()[1] is None
@@ -232,7 +232,7 @@ def test_every_change_writes_one_audit_entry_with_before_and_after(app, towns):
 def test_a_refused_save_writes_nothing(towns):
     t, _ = towns
     count = audit_count()
-    errors_of(reg.save_holder, t, {"name": "X", "tax_id": "1"}, actor="teste")
+    errors_of(records.save_holder, t, {"name": "X", "tax_id": "1"}, actor="teste")
     assert audit_count() == count
     assert db.session.scalar(db.select(db.func.count()).select_from(Holder)) == 0
 
@@ -242,17 +242,17 @@ def test_status_change_needs_a_reason_and_a_real_change(towns):
     t, _ = towns
     user = factories.user("admin", "nortelandia")
     saved_holder(t)
-    reg.save_vehicle(t, moto_fields(t), actor="teste")
-    lic = reg.save_licence(t, {"vehicle_plate": "QBA1D23", "number": "AL-1",
+    records.save_vehicle(t, moto_fields(t), actor="teste")
+    lic = records.save_licence(t, {"vehicle_plate": "QBA1D23", "number": "AL-1",
                                "valid_from": "2025-01-01", "valid_until": "2026-01-01"},
                            actor="teste")
     db.session.commit()
-    assert errors_of(reg.change_status, lic, Status.SUSPENDED, "  ", actor=user) == {
+    assert errors_of(records.change_status, lic, Status.SUSPENDED, "  ", actor=user) == {
         "reason": "informe o motivo"}
-    assert errors_of(reg.change_status, lic, Status.ACTIVE, "sem motivo real", actor=user) == {
+    assert errors_of(records.change_status, lic, Status.ACTIVE, "sem motivo real", actor=user) == {
         "status": "a situação já é “Ativo”"}
     count = audit_count()
-    change = reg.change_status(lic, Status.SUSPENDED, "Vistoria reprovada (freios)", actor=user)
+    change = records.change_status(lic, Status.SUSPENDED, "Vistoria reprovada (freios)", actor=user)
     db.session.commit()
     assert lic.status == Status.SUSPENDED
     row = db.session.scalar(db.select(StatusChange).filter_by(subject_type="licence",
@@ -268,11 +268,11 @@ def test_status_change_needs_a_reason_and_a_real_change(towns):
 def test_status_is_not_changed_by_an_ordinary_edit(towns):
     t, _ = towns
     saved_holder(t)
-    reg.save_vehicle(t, moto_fields(t), actor="teste")
-    d = reg.save_driver(t, rider(), actor="teste")
-    assert "informe o motivo" in errors_of(reg.save_driver, t, {"status": "revoked"},
+    records.save_vehicle(t, moto_fields(t), actor="teste")
+    d = records.save_driver(t, rider(), actor="teste")
+    assert "informe o motivo" in errors_of(records.save_driver, t, {"status": "revoked"},
                                            actor="teste", driver=d)["status"]
-    reg.change_status(d, "cassado", "Dirigia embriagado (Lei 535 Art. 19)", actor="teste")
+    records.change_status(d, "cassado", "Dirigia embriagado (Lei 535 Art. 19)", actor="teste")
     assert db.session.get(Driver, d.id).status == Status.REVOKED
 
 
@@ -280,13 +280,13 @@ def test_status_is_not_changed_by_an_ordinary_edit(towns):
 def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns):
     t, other = towns
     saved_holder(t)
-    reg.save_holder(t, {"name": "José Pereira", "tax_id": CPF}, actor="teste")
+    records.save_holder(t, {"name": "José Pereira", "tax_id": CPF}, actor="teste")
     for plate, prefix, tax in [("QBA1D23", "0101", CNPJ), ("QBA2E34", "0102", CNPJ),
                                ("XQB1A11", "0203", CNPJ), ("ABC1234", "0301", CPF)]:
-        reg.save_vehicle(t, moto_fields(t, plate=plate, prefix=prefix, holder_tax_id=tax), actor="teste")
+        records.save_vehicle(t, moto_fields(t, plate=plate, prefix=prefix, holder_tax_id=tax), actor="teste")
     saved_holder(other)
-    reg.save_vehicle(other, moto_fields(other, plate="QBA9Z99"), actor="teste")
-    plates = lambda q, **kw: [v.plate for v in reg.search_vehicles(t, q, **kw)]  # noqa: E731
+    records.save_vehicle(other, moto_fields(other, plate="QBA9Z99"), actor="teste")
+    plates = lambda q, **kw: [v.plate for v in records.search_vehicles(t, q, **kw)]  # noqa: E731
     assert plates("qba") == ["QBA1D23", "QBA2E34"]
     assert plates("QB") == ["QBA1D23", "QBA2E34"]  # the start of a plate, as it is typed
     assert plates("qba-1d23") == ["QBA1D23"]
@@ -296,16 +296,16 @@ def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns
     assert plates("pereira") == ["ABC1234"]  # the holder's name
     assert plates("") == ["ABC1234", "QBA1D23", "QBA2E34", "XQB1A11"]
     assert plates("01") == ["QBA1D23", "QBA2E34"]  # prefixes 0101 and 0102
-    reg.save_vehicle(t, moto_fields(t, plate="QBA5C01", prefix="9999"), actor="teste")
+    records.save_vehicle(t, moto_fields(t, plate="QBA5C01", prefix="9999"), actor="teste")
     # Plate-prefix matches first, then the others, and pages do not overlap.
     assert plates("01") == ["QBA1D23", "QBA2E34", "QBA5C01"]
-    reg.save_vehicle(t, moto_fields(t, plate="AAA0100", prefix="7777"), actor="teste")
+    records.save_vehicle(t, moto_fields(t, plate="AAA0100", prefix="7777"), actor="teste")
     assert plates("a") == ["AAA0100", "ABC1234"]
     # Prefix matches (0101, 0102) by prefix, then a plate that contains the digits.
     assert plates("010") == ["QBA1D23", "QBA2E34", "AAA0100"]
     assert [plates("010", limit=1, offset=i) for i in range(4)] == [
         ["QBA1D23"], ["QBA2E34"], ["AAA0100"], []]
-    reg.save_vehicle(t, moto_fields(t, plate="ZZZ9999", prefix="QB9"), actor="teste")
+    records.save_vehicle(t, moto_fields(t, plate="ZZZ9999", prefix="QB9"), actor="teste")
     assert plates("QB", limit=2) + plates("QB", limit=2, offset=2) == [
         "QBA1D23", "QBA2E34", "QBA5C01", "ZZZ9999"]
     assert [plates("QB", limit=1, offset=i) for i in range(5)] == [
@@ -317,18 +317,18 @@ def test_vehicle_search_by_plate_prefix_substring_prefix_number_and_holder(towns
 def test_other_searches(towns):
     t, _ = towns
     saved_holder(t)
-    reg.save_vehicle(t, moto_fields(t), actor="teste")
-    reg.save_driver(t, rider(), actor="teste")
-    reg.save_permit(t, {"service": "mototaxi", "number": "AU-7", "holder_tax_id": CNPJ,
+    records.save_vehicle(t, moto_fields(t), actor="teste")
+    records.save_driver(t, rider(), actor="teste")
+    records.save_permit(t, {"service": "mototaxi", "number": "AU-7", "holder_tax_id": CNPJ,
                         "valid_from": "2024-01-01"}, actor="teste")
-    reg.save_licence(t, {"vehicle_plate": "QBA1D23", "permit_number": "AU-7", "number": "AL-3",
+    records.save_licence(t, {"vehicle_plate": "QBA1D23", "permit_number": "AU-7", "number": "AL-3",
                          "valid_from": "2025-01-01", "valid_until": "2026-01-01"}, actor="teste")
-    reg.save_stand(t, {"code": "p1", "place": "Rodoviária", "capacity": "4",
+    records.save_stand(t, {"code": "p1", "place": "Rodoviária", "capacity": "4",
                        "service": "mototaxi"}, actor="teste")
-    assert [h.name for h in reg.search_holders(t, CNPJ[:5])] == ["Moto Rápida Ltda"]
-    assert [d.name for d in reg.search_drivers(t, "joão")] == ["João da Silva"]
-    assert [d.name for d in reg.search_drivers(t, "MT-00")] == ["João da Silva"]
-    assert [p.number for p in reg.search_permits(t, "rápida")] == ["AU-7"]
-    assert [lic.number for lic in reg.search_licences(t, "qba1")] == ["AL-3"]
-    assert [s.code for s in reg.search_stands(t, "rodov")] == ["P1"]
+    assert [h.name for h in records.search_holders(t, CNPJ[:5])] == ["Moto Rápida Ltda"]
+    assert [d.name for d in records.search_drivers(t, "joão")] == ["João da Silva"]
+    assert [d.name for d in records.search_drivers(t, "MT-00")] == ["João da Silva"]
+    assert [p.number for p in records.search_permits(t, "rápida")] == ["AU-7"]
+    assert [lic.number for lic in records.search_licences(t, "qba1")] == ["AL-3"]
+    assert [s.code for s in records.search_stands(t, "rodov")] == ["P1"]
     assert db.session.scalar(db.select(db.func.count()).select_from(Vehicle)) == 1

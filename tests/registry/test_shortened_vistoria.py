@@ -14,11 +14,11 @@ from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select
 
 from inspector.clock import local_day
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.laws import compliance
 from inspector.models import AuditEntry, Vehicle
-from inspector.registry import records as registry
+from inspector.registry import records
 from inspector.registry.lookup import Lookup
 from inspector.rules.engine import add_months
 from tests import factories
@@ -170,9 +170,9 @@ def test_a_new_vistoria_date_from_a_spreadsheet_ends_the_shortening(app, make):
     with app.app_context():
         row = db.session.get(Vehicle, v.id)
         batch = Lookup(row.municipality_id, batch=True)  # as the CSV import saves
-        registry.save_vehicle(row.municipality_id, {"last_vistoria_on": TODAY.isoformat()},
+        records.save_vehicle(row.municipality_id, {"last_vistoria_on": TODAY.isoformat()},
                               actor=None, vehicle=row, lookup=batch)
-        registry.settle(batch)
+        records.settle(batch)
         db.session.commit()
         row = db.session.get(Vehicle, v.id)
         assert row.last_vistoria_on == TODAY and row.vistoria_valid_until is None
@@ -185,7 +185,7 @@ def test_compliance_and_the_passenger_page_use_the_shortened_day(app, client, ma
         row = db.session.get(Vehicle, v.id)
         assert compliance.vehicle_standing(row, TODAY).status == "regular"
         row.vistoria_valid_until = TODAY - timedelta(days=1)
-        cred = credentials.issue(row, actor="test")
+        cred = issuing.issue(row, actor="test")
         db.session.commit()
         token = cred.token
         standing = compliance.vehicle_standing(db.session.get(Vehicle, v.id), TODAY)

@@ -55,7 +55,7 @@ DAMAGED = _damaged()
 @pytest.mark.parametrize("label, data", DAMAGED, ids=[label for label, _ in DAMAGED])
 def test_a_damaged_driver_photo_is_refused_or_taken_never_a_crash(label, data):
     try:
-        out = photos.normalise(data)
+        out = photos.normalise_photo(data)
     except ValidationFailed as e:
         assert e.errors["photo"]
         return
@@ -78,7 +78,7 @@ def test_a_photo_cut_in_half_is_refused_by_both(app, fmt):
     data = _save(fmt)
     half = data[:len(data) // 2]
     with pytest.raises(ValidationFailed):
-        photos.normalise(half)
+        photos.normalise_photo(half)
     with app.app_context(), pytest.raises(ValidationFailed) as e:
         reports.sanitize_photo(half)
     assert "corrompida ou incompleta" in e.value.errors["foto"]

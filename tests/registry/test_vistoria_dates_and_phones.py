@@ -13,7 +13,7 @@ from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.identifiers import format_phone, make_cpf, normalise_phone
 from inspector.models import Holder, Vehicle
-from inspector.registry import records as registry
+from inspector.registry import records
 from tests import factories
 from tests.support.registry import moto_form
 from tests.support.registry_csv import counts, row, to_csv, upload
@@ -69,7 +69,7 @@ def test_editing_a_vehicle_to_a_future_vistoria_is_refused(app, client, make, ad
     v = make(factories.vehicle, "tapurah", plate="QAA1A11")
     with app.app_context():
         vehicle = db.session.get(Vehicle, v.id)
-        was, form = vehicle.last_vistoria_on, registry.as_data(vehicle)
+        was, form = vehicle.last_vistoria_on, records.as_data(vehicle)
     before = table_counts(app)
     form["last_vistoria_on"] = (local_day() + timedelta(days=30)).isoformat()
     bad = client.post_form(f"/cadastro/veiculos/{v.id}/editar", form, headers=HX,

@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from inspector import rules
 from inspector.extensions import db
 from inspector.models import Municipality, User, Vehicle
+from inspector.rules.engine import checklist
 from tests.support.enforcement import inspect
 
 
@@ -28,7 +28,7 @@ def _all_ok(app, town, *, age: int) -> int:
         vehicle.manufactured_on = vehicle.first_licensed_on = None
         agent = db.session.scalar(select(User).filter_by(username=town["agent"]))
         tapurah = db.session.get(Municipality, vehicle.municipality_id)
-        items = rules.checklist(tapurah.slug, "mototaxi", finished.date(),
+        items = checklist(tapurah.slug, "mototaxi", finished.date(),
                                 seat_population=tapurah.population_seat)
         insp = inspect(vehicle, agent, {i.id: "ok" for i in items}, finished)
         db.session.commit()

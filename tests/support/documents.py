@@ -13,7 +13,7 @@ from sqlalchemy import select
 from inspector import enforcement
 from inspector.extensions import db
 from inspector.models import NoticeDocument, Sanction, User
-from inspector.notifications import subscriptions as push_subscriptions
+from inspector.notifications import subscriptions
 from tests import factories
 from tests.support.enforcement import fleet, inspect, set_values
 
@@ -57,7 +57,7 @@ def company_notice(app, town: str = "tapurah", item: str = "mirrors", *, subscri
         agent = factories.user("agent", town)
         sup = factories.user("supervisor", town, name="Sueli Supervisora")
         if subscribe is not None:
-            push_subscriptions.save(subscribe.as_json(), holder=f["holder"])
+            subscriptions.save_subscription(subscribe.as_json(), holder=f["holder"])
         db.session.commit()
         now = datetime.now(UTC) - timedelta(minutes=5)
         insp = inspect(f["vehicle"], agent, {item: "fail"}, now - timedelta(hours=1))

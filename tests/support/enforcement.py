@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from inspector import audit, clock, enforcement, rules
+from inspector import audit, clock, enforcement
 from inspector.clock import LOCAL_TZ
+from inspector.enforcement.pending import on_inspection_complete
 from inspector.extensions import db
 from inspector.models import (
     DatedValue,
@@ -23,6 +24,7 @@ from inspector.models import (
     Sanction,
     Service,
 )
+from inspector.rules.engine import checklist
 from tests import factories
 
 SERVICE_OF = {"tapurah": "mototaxi", "nova-santa-helena": "taxi", "sapezal": "taxi"}
@@ -73,7 +75,7 @@ def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
     town = db.session.get(Municipality, vehicle.municipality_id)
     day = finished.astimezone(LOCAL_TZ).date()
     service = vehicle.service.value if isinstance(vehicle.service, Service) else vehicle.service
-    items = {i.id: i for i in rules.checklist(town.slug, service, day,
+    items = {i.id: i for i in checklist(town.slug, service, day,
                                               seat_population=town.population_seat)}
     body = audit.canonical({"vehicle_id": vehicle.id, "results": results,
                             "finished": finished.isoformat(), "n": uuid.uuid4().hex}
@@ -99,7 +101,7 @@ def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
     db.session.flush()
     db.session.expire(insp, ["items"])
     if complete:
-        enforcement.on_inspection_complete(insp, finished)
+        on_inspection_complete(insp, finished)
     return insp
 
 

@@ -161,8 +161,8 @@ def damage_evidence(photo, data: bytes | None) -> None:
     assert data is None or len(data) == photo.size
     with open(evidence_store.pack_path(photo.pack), "r+b") as f:
         if data is None:
-            f.seek(photo.pack_offset - evidence_store.HEADER.size)
-            f.write(bytes(evidence_store.HEADER.size))
+            f.seek(photo.pack_offset - evidence_store.PACK_HEADER.size)
+            f.write(bytes(evidence_store.PACK_HEADER.size))
         else:
             f.seek(photo.pack_offset)
             f.write(data)

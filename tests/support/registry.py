@@ -11,7 +11,7 @@ from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.identifiers import make_cnpj
 from inspector.models import Fine, Holder, Sanction, SanctionStatus
-from inspector.registry import records as reg
+from inspector.registry import records
 from tests import factories
 
 TODAY = local_day()
@@ -21,7 +21,7 @@ CNPJ = make_cnpj("112223330001")
 
 
 def saved_holder(town: int, tax_id: str = CNPJ, **kw) -> Holder:
-    return reg.save_holder(town, {"name": "Moto Rápida Ltda", "tax_id": tax_id, **kw},
+    return records.save_holder(town, {"name": "Moto Rápida Ltda", "tax_id": tax_id, **kw},
                            actor="teste")
 
 

@@ -14,7 +14,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from inspector import enforcement
-from inspector.credentials import issuing as credentials
+from inspector.credentials import issuing
 from inspector.enforcement import payments
 from inspector.extensions import db
 from inspector.models import (
@@ -38,7 +38,7 @@ from inspector.models.vistorias import (
     VistoriaAppointment,
     VistoriaPlace,
 )
-from inspector.passenger import reports as passenger_reports
+from inspector.passenger import reports
 from tests import factories
 from tests.support.credentials import jpeg as small_jpeg
 from tests.support.enforcement import enforcement_worker, fleet, inspect, local, set_values
@@ -121,8 +121,8 @@ def build(app, slug: str) -> TownRows:
         out.ids["appeal"] = appeal.id
         # 4. the vehicle's QR credential, issued by the admin, and a passenger's report
         #    (with a photo) sent from its page
-        cred = credentials.issue(f["vehicle"], users["admin"])
-        report = passenger_reports.create(
+        cred = issuing.issue(f["vehicle"], users["admin"])
+        report = reports.create_report(
             cred, "regular", "driving", f"Moto-táxi em alta velocidade em {slug}.",
             photo=small_jpeg())
         db.session.commit()

@@ -1,0 +1,3 @@
+from inspector.blueprints.auth.routes import bp
+
+__all__ = ["bp"]

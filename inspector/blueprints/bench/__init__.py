@@ -1,0 +1,3 @@
+from inspector.blueprints.bench.routes import bp
+
+__all__ = ["bp"]

@@ -1,0 +1,3 @@
+from inspector.blueprints.credentials.routes import bp
+
+__all__ = ["bp"]

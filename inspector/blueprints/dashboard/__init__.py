@@ -1,0 +1,3 @@
+from inspector.blueprints.dashboard.routes import bp
+
+__all__ = ["bp"]

@@ -10,8 +10,7 @@ from __future__ import annotations
 from flask import Response, abort, g, make_response, render_template, request
 
 from inspector import documents, vistorias
-from inspector.blueprints.vistorias.pages import certificate_document
-from inspector.blueprints.vistorias.pages import check_copy as certificate_copy
+from inspector.blueprints.vistorias.pages import certificate_document, check_copy
 from inspector.clock import local_day
 from inspector.extensions import db, limiter
 from inspector.models import Inspection, Role
@@ -72,7 +71,7 @@ def check(town: str, number: str):
     upload = request.files.get("arquivo")
     if notice is None:
         data = upload.read() if upload else b""
-        found = certificate_copy(town, number, data) if data else None
+        found = check_copy(town, number, data) if data else None
         if data or found is not None:
             return _page(town, number, result=found)
         return _page(town, number, error="Escolha o arquivo PDF a conferir.",

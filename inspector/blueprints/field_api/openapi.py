@@ -12,7 +12,7 @@ import copy
 from functools import cache
 
 from inspector import bodies
-from inspector.blueprints.notifications import api_doc as notifications_doc
+from inspector.blueprints.notifications import api_doc
 from inspector.errors import ErrorBody
 from inspector.inspections import InspectionBody
 
@@ -289,7 +289,7 @@ def _with_bodies(node, refs: dict):
 @cache
 def _document() -> dict:
     # the error body's schema comes from the model every error answer is built with
-    refs, generated = bodies.openapi_schemas(BODIES | notifications_doc.BODIES |
+    refs, generated = bodies.openapi_schemas(BODIES | api_doc.BODIES |
                                              {"Error": ErrorBody})
     clash = set(generated) & set(SCHEMAS)
     assert not clash, f"component names taken twice: {clash}"
@@ -303,7 +303,7 @@ def _document() -> dict:
                                 "carry an unknown field or a value out of the bounds stated "
                                 "here; moments must lie between 5 years before and 24 hours "
                                 "after the server's clock."},
-        "paths": _any_request_refusal(_with_bodies(PATHS, refs) | notifications_doc.paths(refs)),
+        "paths": _any_request_refusal(_with_bodies(PATHS, refs) | api_doc.paths(refs)),
         "components": {
             "schemas": SCHEMAS | generated,
             "responses": {"Error": _ok(refs["Error"], "Error (pt-BR message).")},

@@ -175,7 +175,7 @@ def confirm():
     if kept is None:
         return _page(422, refused="Este envio expirou ou não é seu. Envie o arquivo de novo.")
     data, filename = kept
-    reason = request.form.get(registry.law_caps.REASON_FIELD, "")[:1000]
+    reason = request.form.get(registry.CAPS_REASON_FIELD, "")[:1000]
     try:
         report: ImportReport = import_registry(town_id(), data, actor=g.user,
                                                source=f"planilha {filename}",

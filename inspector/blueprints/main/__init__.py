@@ -1,0 +1,3 @@
+from inspector.blueprints.main.routes import bp
+
+__all__ = ["bp"]

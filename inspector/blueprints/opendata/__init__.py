@@ -1,0 +1,3 @@
+from inspector.blueprints.opendata.routes import bp
+
+__all__ = ["bp"]

@@ -1,0 +1,3 @@
+from inspector.blueprints.public.routes import bp
+
+__all__ = ["bp"]

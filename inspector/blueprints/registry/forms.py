@@ -23,9 +23,9 @@ def read(kind: Kind, form: MultiDict) -> dict[str, str]:
     return data
 
 
-def initial(kind: Kind, service, obj) -> dict[str, str]:
-    """The form values of a saved record, as the service writes them back."""
-    values = service.as_data(obj)
+def initial(kind: Kind, obj) -> dict[str, str]:
+    """The form values of a saved record, as the registry writes them back."""
+    values = registry.as_data(obj)
     for f in kind.fields:
         if f.type == "checkbox":
             values[f.name] = "1" if getattr(obj, f.name) else ""
@@ -41,7 +41,7 @@ def prefill(kind: Kind, args: MultiDict) -> dict[str, str]:
 CAPPED = ("vehicle", "licence")
 
 
-def save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict, obj, actor,
+def save(kind: Kind, town: int, data: dict[str, str], files: MultiDict, obj, actor,
          override_reason: str = ""):
     """Save through the service; a driver's photo is checked and stored in the same step.
 
@@ -51,15 +51,15 @@ def save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict,
     """
     if kind.key in CAPPED:
         municipality = db.session.get(Municipality, town)
-        before = registry.law_caps.use(municipality)
-        saved = _save(kind, service, town, data, files, obj, actor)
-        registry.law_caps.check(municipality, before, reason=override_reason, actor=actor,
+        before = registry.caps_in_use(municipality)
+        saved = _save(kind, town, data, files, obj, actor)
+        registry.check_caps(municipality, before, reason=override_reason, actor=actor,
                             what=f"{kind.key} {kind.name_of(saved)}")
         return saved
-    return _save(kind, service, town, data, files, obj, actor)
+    return _save(kind, town, data, files, obj, actor)
 
 
-def _save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict, obj, actor):
+def _save(kind: Kind, town: int, data: dict[str, str], files: MultiDict, obj, actor):
     upload: FileStorage | None = files.get("photo") if kind.key == "driver" else None
     jpeg, photo_errors = None, {}
     if upload is not None and upload.filename:
@@ -67,9 +67,8 @@ def _save(kind: Kind, service, town: int, data: dict[str, str], files: MultiDict
             jpeg = registry.normalise_photo(upload.read(registry.PHOTO_MAX_BYTES + 1))
         except ValidationFailed as e:
             photo_errors = e.errors
-    save_fn = getattr(service, kind.save_fn)
     try:
-        saved = save_fn(town, data, actor=actor, **{kind.key: obj})
+        saved = kind.save_fn(town, data, actor=actor, **{kind.key: obj})
     except ValidationFailed as e:
         raise ValidationFailed({**e.errors, **photo_errors}) from None
     if photo_errors:

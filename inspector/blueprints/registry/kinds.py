@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from inspector import registry
 from inspector.blueprints.registry.labels import choices
 from inspector.clock import default_day
 from inspector.extensions import db
@@ -65,8 +66,8 @@ class Kind:
     new_title: str      # "Novo veículo"
     fieldsets: tuple[tuple[str, tuple[Field, ...]], ...]
     search_hint: str = ""
-    save_fn: str = ""
-    search_fn: str = ""
+    save_fn: Callable[..., Any] | None = None     # registry.save_<kind>
+    search_fn: Callable[..., Any] | None = None   # registry.search_<kinds>
     has_status: bool = False
     listed: bool = True
     name_of: Callable[[Any], str] = str  # how one record is named in titles and messages
@@ -136,7 +137,7 @@ TAX_ID = {"inputmode": "numeric", "autocomplete": "off", "maxlength": "18"}
 HOLDER = Kind(
     key="holder", plural="holders", slug="permissionarios", model=Holder,
     title="Permissionário", title_plural="Permissionários", new_title="Novo permissionário",
-    search_hint="Nome, CPF ou CNPJ", save_fn="save_holder", search_fn="search_holders",
+    search_hint="Nome, CPF ou CNPJ", save_fn=registry.save_holder, search_fn=registry.search_holders,
     name_of=lambda h: h.name,
     fieldsets=(("Permissionário", (
         Field("kind", "Tipo", "select", True, options=_pick(HolderKind)),
@@ -152,7 +153,7 @@ HOLDER = Kind(
 STAND = Kind(
     key="stand", plural="stands", slug="pontos", model=Stand,
     title="Ponto", title_plural="Pontos", new_title="Novo ponto",
-    search_hint="Código ou local", save_fn="save_stand", search_fn="search_stands",
+    search_hint="Código ou local", save_fn=registry.save_stand, search_fn=registry.search_stands,
     name_of=lambda s: f"{s.code} — {s.place}",
     fieldsets=(("Ponto", (
         Field("code", "Código", required=True, attrs={"autocomplete": "off"}),
@@ -166,7 +167,7 @@ STAND = Kind(
 VEHICLE = Kind(
     key="vehicle", plural="vehicles", slug="veiculos", model=Vehicle,
     title="Veículo", title_plural="Veículos", new_title="Novo veículo",
-    search_hint="Placa, prefixo ou modelo", save_fn="save_vehicle", search_fn="search_vehicles",
+    search_hint="Placa, prefixo ou modelo", save_fn=registry.save_vehicle, search_fn=registry.search_vehicles,
     name_of=lambda v: v.plate,
     fieldsets=(
         ("Veículo", (
@@ -212,7 +213,7 @@ VEHICLE = Kind(
 DRIVER = Kind(
     key="driver", plural="drivers", slug="condutores", model=Driver,
     title="Condutor", title_plural="Condutores", new_title="Novo condutor",
-    search_hint="Nome, CPF ou registro", save_fn="save_driver", search_fn="search_drivers",
+    search_hint="Nome, CPF ou registro", save_fn=registry.save_driver, search_fn=registry.search_drivers,
     has_status=True, name_of=lambda d: d.name,
     fieldsets=(
         ("Condutor", (
@@ -255,7 +256,7 @@ DRIVER = Kind(
 PERMIT = Kind(
     key="permit", plural="permits", slug="permissoes", model=Permit,
     title="Permissão", title_plural="Permissões", new_title="Nova permissão",
-    search_hint="Número ou permissionário", save_fn="save_permit", search_fn="search_permits",
+    search_hint="Número ou permissionário", save_fn=registry.save_permit, search_fn=registry.search_permits,
     has_status=True, name_of=lambda p: p.number, feminine=True,
     fieldsets=(("Termo de Permissão ou autorização", (
         Field("kind", "Tipo", "select", True, options=_pick(PermitKind)),
@@ -270,7 +271,8 @@ PERMIT = Kind(
 LICENCE = Kind(
     key="licence", plural="licences", slug="alvaras", model=Licence,
     title="Alvará", title_plural="Alvarás", new_title="Novo alvará",
-    search_hint="Número do alvará ou placa", save_fn="save_licence", search_fn="search_licences",
+    search_hint="Número do alvará ou placa", save_fn=registry.save_licence,
+    search_fn=registry.search_licences,
     has_status=True, name_of=lambda lic: lic.number,
     fieldsets=(("Alvará", (
         Field("kind", "Tipo", "select", True, options=_pick(LicenceKind)),
@@ -286,7 +288,7 @@ LICENCE = Kind(
 INSURANCE = Kind(
     key="insurance", plural="insurance_policies", slug="seguros", model=InsurancePolicy,
     title="Seguro", title_plural="Seguros", new_title="Novo seguro",
-    save_fn="save_insurance", listed=False, name_of=lambda p: p.policy_number,
+    save_fn=registry.save_insurance, listed=False, name_of=lambda p: p.policy_number,
     fieldsets=(("Seguro do mototáxi", (
         Field("vehicle_plate", "Placa do veículo", required=True, attrs=PLATE),
         Field("insurer", "Seguradora", required=True),

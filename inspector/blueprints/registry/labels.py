@@ -4,11 +4,11 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from enum import Enum
 
+from inspector import registry
 from inspector.clock import LOCAL_TZ, default_day
 from inspector.identifiers import format_cnpj, format_cpf, format_phone, format_plate
 from inspector.models import Status
 from inspector.registry import changed_fields
-from inspector.registry import label as _service_label
 
 # The verb a button shows for a move to each status.
 STATUS_ACTIONS = {Status.SUSPENDED: "Suspender", Status.REVOKED: "Cassar (revogar)",
@@ -40,7 +40,7 @@ def label(value) -> str:
     if value is None:
         return ""
     if isinstance(value, Enum):
-        return _service_label(value)
+        return registry.label(value)
     return str(value)
 
 

@@ -23,10 +23,9 @@ class ResultPage:
         return self.page > 1
 
 
-def search(kind: Kind, service, town: int, q: str, page: int) -> ResultPage:
-    """One page of the service's search, asking for one row more to know if a next page exists."""
-    search_fn = getattr(service, kind.search_fn)
-    rows = list(search_fn(town, q, limit=PER_PAGE + 1, offset=(page - 1) * PER_PAGE))
+def search(kind: Kind, town: int, q: str, page: int) -> ResultPage:
+    """One page of the kind's search, asking for one row more to know if a next page exists."""
+    rows = list(kind.search_fn(town, q, limit=PER_PAGE + 1, offset=(page - 1) * PER_PAGE))
     return ResultPage(rows[:PER_PAGE], page, len(rows) > PER_PAGE)
 
 

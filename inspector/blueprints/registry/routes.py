@@ -59,11 +59,6 @@ def field_names(entity: str, names: list[str]) -> str:
     return ", ".join(out)
 
 
-def service():
-    """The registry's operations (its face): a kind's `save_<kind>` / `search_<kinds>`."""
-    return registry
-
-
 def go(url: str) -> Response:
     """After a successful POST: htmx gets HX-Redirect (a full page load), others get a 303."""
     if htmx:
@@ -112,7 +107,7 @@ def list_view(kind: Kind):
     @READ
     def view():
         q = request.args.get("q", "").strip()[:MAX_QUERY]
-        results = queries.search(kind, service(), town_id(), q, _page_number())
+        results = queries.search(kind, town_id(), q, _page_number())
         verdicts = (details.vehicle_verdicts(results.rows, town_id())
                     if kind.key == "vehicle" else {})
         documents = details.vehicle_documents(results.rows) if kind.key == "vehicle" else {}
@@ -130,11 +125,11 @@ def form_view(kind: Kind, editing: bool):
         obj = get_in_town(kind.model, ident) if editing else None
         errors: dict[str, str] = {}
         over_cap = None   # the caps of the law a refused save passes, if the town may pass them
-        reason = request.form.get(registry.law_caps.REASON_FIELD, "").strip()[:1000]
+        reason = request.form.get(registry.CAPS_REASON_FIELD, "").strip()[:1000]
         if request.method == "POST":
             values = forms.read(kind, request.form)
             try:
-                saved = forms.save(kind, service(), town_id(), values, request.files, obj,
+                saved = forms.save(kind, town_id(), values, request.files, obj,
                                    g.user, override_reason=reason)
                 db.session.commit()
             except ValidationFailed as e:  # one view draws the form for GET and POST alike
@@ -146,7 +141,7 @@ def form_view(kind: Kind, editing: bool):
                 flash_saved(kind, saved, editing)
                 return go(detail_url(kind, saved))
         else:
-            values = forms.initial(kind, service(), obj) if editing else forms.prefill(kind, request.args)
+            values = forms.initial(kind, obj) if editing else forms.prefill(kind, request.args)
         if editing:
             action = url_for(f"registry.{kind.key}_edit", ident=ident)
             cancel_url = detail_url(kind, obj)
@@ -216,11 +211,11 @@ def status_view(kind: Kind):
             # a licence brought back counts in the fleet again: the caps of the law hold, and
             # where the town may pass one by decree the change's reason is the one recorded
             town = db.session.get(Municipality, town_id()) if kind.key == "licence" else None
-            before = registry.law_caps.use(town) if town is not None else None
-            change = service().change_status(obj, values["to_status"], values["reason"],
+            before = registry.caps_in_use(town) if town is not None else None
+            change = registry.change_status(obj, values["to_status"], values["reason"],
                                              actor=g.user)
             if town is not None:
-                registry.law_caps.check(town, before, reason=values["reason"], actor=g.user,
+                registry.check_caps(town, before, reason=values["reason"], actor=g.user,
                                         what=f"licence {kind.name_of(obj)}")
             db.session.commit()
         except ValidationFailed as e:  # one view draws the form for GET and POST alike
@@ -262,7 +257,7 @@ def driver_unlink(ident: int, vehicle_id: int):
 
     driver = get_in_town(Driver, ident)
     vehicle = get_in_town(Vehicle, vehicle_id)
-    service().unlink_driver(driver, vehicle, actor=g.user)
+    registry.unlink_driver(driver, vehicle, actor=g.user)
     db.session.commit()
     flash(f"{driver.name} não conduz mais o veículo {vehicle.plate}.", "success")
     return go(url_for("registry.driver", ident=driver.id))

@@ -1,0 +1,3 @@
+from inspector.blueprints.towns.routes import bp
+
+__all__ = ["bp"]

@@ -1,0 +1,3 @@
+from inspector.blueprints.transparency.routes import bp
+
+__all__ = ["bp"]

@@ -204,7 +204,7 @@ def test_offline_scan_tells_forged_revoked_expired_and_unknown_codes_from_a_vali
         playwright_instance, live_server, app, world, tmp_path, case):
     from datetime import date, timedelta
 
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from inspector.models import Credential, Vehicle
     from tests.browser.camera import qr_y4m
@@ -213,14 +213,14 @@ def test_offline_scan_tells_forged_revoked_expired_and_unknown_codes_from_a_vali
     with app.app_context():
         cred = db.session.get(Credential, world["credential_id"])
         if case == "forged":
-            url = credentials.public_url(_tamper(cred.token))
+            url = issuing.public_url(_tamper(cred.token))
         elif case == "revoked":
-            credentials.revoke(cred, "Colete extraviado")
+            issuing.revoke(cred, "Colete extraviado")
         elif case == "expired":
-            credentials.revoke(cred, "Substituída para o teste")
-            old = credentials.issue(db.session.get(Vehicle, world["vehicle_id"]),
+            issuing.revoke(cred, "Substituída para o teste")
+            old = issuing.issue(db.session.get(Vehicle, world["vehicle_id"]),
                                     today=date.today() - timedelta(days=800))
-            url = credentials.public_url(old.token)
+            url = issuing.public_url(old.token)
         db.session.commit()
         db.session.remove()
 
@@ -228,9 +228,9 @@ def test_offline_scan_tells_forged_revoked_expired_and_unknown_codes_from_a_vali
     context, guard, page = start_online(browser, live_server, world["agent"])
     if case == "unknown":  # issued after the phone's last refresh: genuine, not in its data
         with app.app_context():
-            credentials.revoke(db.session.get(Credential, world["credential_id"]), "Reemitida")
-            fresh = credentials.issue(db.session.get(Vehicle, world["vehicle_id"]))
-            url = credentials.public_url(fresh.token)
+            issuing.revoke(db.session.get(Credential, world["credential_id"]), "Reemitida")
+            fresh = issuing.issue(db.session.get(Vehicle, world["vehicle_id"]))
+            url = issuing.public_url(fresh.token)
             db.session.commit()
             db.session.remove()
     qr_y4m(url, tmp_path / "code.y4m")  # Chromium opens the file when the camera starts

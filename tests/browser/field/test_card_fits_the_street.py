@@ -31,7 +31,7 @@ def server_verdict(app, world):
     from inspector.models import Vehicle
 
     with app.app_context():
-        out = verdict.of(db.session.get(Vehicle, world["vehicle_id"]), date.today())
+        out = verdict.verdict_of(db.session.get(Vehicle, world["vehicle_id"]), date.today())
         db.session.remove()
         return out
 

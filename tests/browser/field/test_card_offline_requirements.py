@@ -64,14 +64,14 @@ def _by_plate(browser, live_server, world, days: int):
 
 
 def _by_vest(playwright_instance, live_server, app, world, tmp_path, days: int):
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from inspector.models import Vehicle
     from tests.browser.camera import qr_y4m
 
     with app.app_context():
         rider = db.session.get(Vehicle, world["vehicle_id"]).drivers[0]
-        url = credentials.public_url(credentials.issue(rider).token)
+        url = issuing.public_url(issuing.issue(rider).token)
         db.session.commit()
         db.session.remove()
     browser = launch_with_camera(playwright_instance, qr_y4m(url, tmp_path / "vest.y4m"))

@@ -21,7 +21,7 @@ def _rider_qr(app, world, suspended_until: date | None = None) -> str:
     """Issue the rider's vest credential (optionally suspending him first, as enforcement
     leaves the row); its URL."""
     from inspector import audit
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from inspector.models import Status, Vehicle
 
@@ -32,7 +32,7 @@ def _rider_qr(app, world, suspended_until: date | None = None) -> str:
             rider.status, rider.suspended_until = Status.SUSPENDED, suspended_until
             audit.record("status_changed", "driver", rider.id, before=before,
                          after=audit.snapshot(rider), municipality_id=rider.municipality_id)
-        url = credentials.public_url(credentials.issue(rider).token)
+        url = issuing.public_url(issuing.issue(rider).token)
         db.session.commit()
         db.session.remove()
         return url

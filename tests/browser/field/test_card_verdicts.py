@@ -44,13 +44,13 @@ def _credential(app, world):
 
 
 def test_a_cancelled_sticker_is_irregular_in_every_box(browser, live_server, app, world):
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from inspector.models import Credential
 
     token, expires = _credential(app, world)
     with app.app_context():
-        credentials.revoke(db.session.get(Credential, world["credential_id"]), "Adesivo clonado")
+        issuing.revoke(db.session.get(Credential, world["credential_id"]), "Adesivo clonado")
         db.session.commit()
         db.session.remove()
     context, guard, page = start_online(browser, live_server, world["agent"])
@@ -71,15 +71,15 @@ def test_a_cancelled_sticker_is_irregular_in_every_box(browser, live_server, app
 
 
 def test_an_expired_sticker_reads_vencida(browser, live_server, app, world):
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from inspector.models import Credential, Vehicle
 
     with app.app_context():
-        credentials.revoke(db.session.get(Credential, world["credential_id"]), "Substituída")
-        old = credentials.issue(db.session.get(Vehicle, world["vehicle_id"]),
+        issuing.revoke(db.session.get(Credential, world["credential_id"]), "Substituída")
+        old = issuing.issue(db.session.get(Vehicle, world["vehicle_id"]),
                                 today=date.today() - timedelta(days=800))
-        url, expires = credentials.public_url(old.token), old.expires_on
+        url, expires = issuing.public_url(old.token), old.expires_on
         db.session.commit()
         db.session.remove()
     context, guard, page = start_online(browser, live_server, world["agent"])
@@ -97,15 +97,15 @@ def test_an_expired_sticker_reads_vencida(browser, live_server, app, world):
 def test_a_genuine_badge_of_a_rider_whose_registration_is_revoked(browser, live_server, app,
                                                                    world):
     from inspector import audit
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from inspector.models import Status, Vehicle
 
     _, vehicle_expires = _credential(app, world)
     with app.app_context():
         rider = db.session.get(Vehicle, world["vehicle_id"]).drivers[0]
-        badge = credentials.issue(rider, today=date.today() - timedelta(days=10))
-        badge_url, badge_expires = credentials.public_url(badge.token), badge.expires_on
+        badge = issuing.issue(rider, today=date.today() - timedelta(days=10))
+        badge_url, badge_expires = issuing.public_url(badge.token), badge.expires_on
         before = audit.snapshot(rider)
         rider.status = Status.REVOKED
         audit.record("status_changed", "driver", rider.id, before=before,

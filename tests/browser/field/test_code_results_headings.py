@@ -16,13 +16,13 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def other_town_url(app, world):
     """A genuine credential of a moto-taxi of another town (Sinop), not in Tapurah's data."""
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from tests.support.credentials import regular_mototaxi
 
     with app.app_context():
         vehicle = regular_mototaxi("sinop", plate="QBS7E45")
-        url = credentials.public_url(credentials.issue(vehicle).token)
+        url = issuing.public_url(issuing.issue(vehicle).token)
         db.session.commit()
         db.session.remove()
         return url
@@ -63,13 +63,13 @@ def test_a_qr_that_is_not_a_credential_has_the_verdict_as_heading(browser, live_
 
 def test_a_riders_badge_with_no_vehicle_has_the_riders_name_as_heading(browser, live_server,
                                                                        app, world):
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from tests import factories
 
     with app.app_context():
         rider = factories.driver("tapurah", "mototaxista", name="Carla Sem Moto")
-        url = credentials.public_url(credentials.issue(rider).token)
+        url = issuing.public_url(issuing.issue(rider).token)
         db.session.commit()
         db.session.remove()
     context, _, page = start_online(browser, live_server, world["agent"])

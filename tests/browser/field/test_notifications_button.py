@@ -58,7 +58,7 @@ def test_the_agent_turns_notifications_on_and_a_review_push_shows(context, live_
     with app.app_context():
         row = db.session.scalar(select(PushSubscription))
         assert (row.user_id, row.endpoint) == (agent.id, phone.endpoint)
-        push.notify(db.session.get(User, agent.id), "inspection_reviewed",
+        push.notify_push(db.session.get(User, agent.id), "inspection_reviewed",
                     "Sua vistoria foi revisada",
                     "Placa QBA1D23: 1 ato(s) confirmado(s), 1 rejeitado(s) — veja o motivo no "
                     "aplicativo.", "/campo")
@@ -115,7 +115,7 @@ def test_sair_takes_the_phone_off_the_agents_notifications(context, live_server,
     expect(page.locator("#signed-out-note")).to_be_visible()
     with app.app_context():
         assert db.session.scalars(select(PushSubscription)).all() == []
-        push.notify(db.session.get(User, ana.id), "inspection_reviewed",
+        push.notify_push(db.session.get(User, ana.id), "inspection_reviewed",
                     "Sua vistoria foi revisada", "Placa QBA1D23", "/campo")
         db.session.commit()
         assert push.deliver_pending().sent == []

@@ -176,14 +176,14 @@ def test_a_refused_inspection_is_shown_and_parked_not_retried_and_never_dropped(
 
 def test_a_later_start_fetches_only_what_changed_and_old_data_is_flagged(browser, live_server,
                                                                          app, world):
-    from inspector.credentials import issuing as credentials
+    from inspector.credentials import issuing
     from inspector.extensions import db
     from inspector.models import Credential
 
     context, guard, page = start_online(browser, live_server, world["agent"])
     version = page.evaluate("() => window.fieldApp.store.getMeta('snapshotVersion')")
     with app.app_context():
-        credentials.revoke(db.session.get(Credential, world["credential_id"]), "Adesivo furtado")
+        issuing.revoke(db.session.get(Credential, world["credential_id"]), "Adesivo furtado")
         db.session.commit()
         db.session.remove()
     with page.expect_response(lambda r: "/api/field/snapshot" in r.url) as answer:
