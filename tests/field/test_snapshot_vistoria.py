@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from datetime import timedelta
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from tests.support.field_api import jpeg
 from tests.support.vistorias import vistoria_body
 
@@ -26,7 +26,7 @@ def test_a_rejected_vistoria_reaches_the_phone_with_its_return_day(api, moto):
                                                             "periodic", fail={"mirrors": jpeg(9)}))
     decided = r.json["vistoria"]
     assert decided["result"] == "rejected"
-    today = local_day()
+    today = default_day()
     expected = {"result": "rejected", "on": today.isoformat(),
                 # the town's default return days
                 "return_on": (today + timedelta(days=15)).isoformat(),

@@ -11,13 +11,13 @@ import pytest
 from PIL import Image
 
 from inspector import rules
-from inspector.clock import local_day
+from inspector.clock import default_day
 from tests.support.field_api import body, photo_decl
 
 
 def plan_items(town: str, service: str, kind: str, day=None) -> list[str]:
     """The item ids the law's vistoria of this kind checks on the day."""
-    found = rules.vistoria_plan(town, service, kind, day or local_day())
+    found = rules.vistoria_plan(town, service, kind, day or default_day())
     assert found is not None, (town, service, kind)
     return [i.id for i in found.items]
 
@@ -41,7 +41,7 @@ def vistoria_body(vehicle_id: int, town: str, service: str, kind: str = "periodi
                     if i not in fail else
                     {"item_id": i, "result": "fail", "note": "Quebrado",
                      "photos": [photo_decl(fail[i])]}
-                    for i in items or plan_items(town, service, kind, local_day(started))]
+                    for i in items or plan_items(town, service, kind, default_day(started))]
     out["kind"] = kind
     return out
 
