@@ -71,7 +71,7 @@ def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
     granted per item, {"tank-sign": {"days": 10, "reason": "..."}} (Tapurah Art. 19), as
     the body's items[].grant. `notes`: the agent's note per item."""
     town = db.session.get(Municipality, vehicle.municipality_id)
-    day = finished.astimezone(CUIABA).date()
+    day = clock.town_day(town, finished)   # the law in force on the town's day
     service = vehicle.service.value if isinstance(vehicle.service, Service) else vehicle.service
     items = {i.id: i for i in rules.checklist(town.slug, service, day,
                                               seat_population=town.population_seat)}
