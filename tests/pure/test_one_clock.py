@@ -179,3 +179,16 @@ def test_every_default_allowance_is_still_used():
 def test_the_deprecated_aliases_are_gone():
     for name in ("local_day", "local_now", "local_text", "LOCAL_TZ"):
         assert not hasattr(clock, name), name
+
+
+def test_a_time_names_the_clock_it_is_read_on():
+    """Pushes and documents say which clock their times are on: Mato Grosso's for a town on
+    it, else the town's own."""
+    class Town:
+        def __init__(self, name, timezone):
+            self.name, self.timezone = name, timezone
+    assert clock.zone_label(Town("Tapurah", "America/Cuiaba")) == "horário de MT"
+    assert clock.zone_label(Town("Tapurah", "America/Cuiaba"), long=True) == \
+        "horário de Mato Grosso"
+    assert clock.zone_label(Town("Tapurah", "America/Noronha")) == "horário de Tapurah"
+    assert clock.zone_label("America/Rio_Branco") == "horário de America/Rio_Branco"
