@@ -172,7 +172,7 @@ def mark(appt: VistoriaAppointment, status: str, actor) -> None:
     if appt.status != AppointmentStatus.BOOKED:
         raise ValidationFailed({"status": "esta vistoria agendada já foi encerrada"})
     target = AppointmentStatus(status)
-    if target == AppointmentStatus.NO_SHOW and appt.starts_at.astimezone(UTC) > clock.now():
+    if target == AppointmentStatus.NO_SHOW and clock.utc(appt.starts_at) > clock.now():
         raise ValidationFailed({"status": "o horário ainda não chegou: não há falta a registrar"})
     appt.status, appt.status_at = target, clock.now()
     db.session.flush()
@@ -205,13 +205,13 @@ def for_phone(town_id: int, today: date) -> list[dict]:
     """The town's booked vistorias of today and tomorrow, as the field app keeps them offline
     (a phone synced the evening before has the next day's list)."""
     rows = day_appointments(town_id, today) + day_appointments(town_id, today + timedelta(days=1))
-    zone = town_zone(town_id)
+    town = db.session.get(Municipality, town_id)
     return [{"id": a.id, "vehicle_id": a.vehicle_id, "plate": a.vehicle.plate,
              "prefix": a.vehicle.prefix or "", "kind": a.kind.value, "kind_label": a.kind.label,
-             "starts_at": a.starts_at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+             "starts_at": clock.utc(a.starts_at).isoformat().replace("+00:00", "Z"),
              # the town's day and hour, as the agenda shows them (the phone shows these)
-             "day": a.starts_at.astimezone(zone).date().isoformat(),
-             "time": a.starts_at.astimezone(zone).strftime("%H:%M"),
+             "day": clock.town_day(town, a.starts_at).isoformat(),
+             "time": f"{clock.town_moment(town, a.starts_at):%H:%M}",
              "place": a.place.name} for a in rows if a.status == AppointmentStatus.BOOKED]
 
 

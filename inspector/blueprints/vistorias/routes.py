@@ -128,7 +128,7 @@ def _agenda_page(errors: dict | None = None, values: dict | None = None, status:
     return render_template("vistorias/agenda.html", day=day, places=places, chosen=chosen,
                            free=free, appointments=vistorias.day_appointments(town_id(), day),
                            weekdays=vistorias.WEEKDAYS, errors=errors or {},
-                           values=values or {}, local_tz=clock.zone_of(g.user.municipality)), status
+                           values=values or {}), status
 
 
 @bp.get("/agenda")
