@@ -192,3 +192,28 @@ def test_a_time_names_the_clock_it_is_read_on():
         "horário de Mato Grosso"
     assert clock.zone_label(Town("Tapurah", "America/Noronha")) == "horário de Tapurah"
     assert clock.zone_label("America/Rio_Branco") == "horário de America/Rio_Branco"
+
+
+def test_the_suite_can_run_at_another_instant():
+    """INSPECTOR_SUITE_AT moves the whole run's clock (tests/conftest.py, docs/testing.md);
+    unset, the run keeps the real clock; a value that is not a moment stops the run."""
+    import pytest
+
+    from tests.support.instants import suite_travel
+
+    assert suite_travel({}) is None
+    travel = suite_travel({"INSPECTOR_SUITE_AT": "2026-12-05T03:30:00Z"})
+    travel.start()
+    try:
+        assert clock.today("America/Cuiaba") == date(2026, 12, 4)     # Friday, 23:30 there
+        assert abs(clock.now() - datetime(2026, 12, 5, 3, 30, tzinfo=UTC)) < timedelta(minutes=1)
+    finally:
+        travel.stop()
+    travel = suite_travel({"INSPECTOR_SUITE_AT": "2026-12-07T12:00"})   # no offset: UTC
+    travel.start()
+    try:
+        assert abs(clock.now() - datetime(2026, 12, 7, 12, tzinfo=UTC)) < timedelta(minutes=1)
+    finally:
+        travel.stop()
+    with pytest.raises(pytest.UsageError, match="INSPECTOR_SUITE_AT inválido"):
+        suite_travel({"INSPECTOR_SUITE_AT": "sábado de manhã"})
