@@ -91,7 +91,7 @@ def in_process(url: str) -> None:
     """Each query of the dashboard, timed, nothing reused (a view right after a change)."""
     from sqlalchemy import select
 
-    from inspector import create_app
+    from inspector import clock, create_app
     from inspector.extensions import db
     from inspector.models import Municipality
     from inspector.stats import dashboard, fleet, period
@@ -115,9 +115,10 @@ def in_process(url: str) -> None:
                    "failed items": dashboard.failed_items, "acts by kind and state": dashboard.act_figures,
                    "fines issued, paid, open": dashboard.fine_figures,
                    "passenger reports": dashboard.report_figures, "fleet trend": fleet.fleet_trend}
-        spans = {"12 weeks": period.preset_period("12s"), "12 months": period.preset_period("12m"),
-                 "two years": period.Period(period.preset_period("12s").last - timedelta(days=729),
-                                            period.preset_period("12s").last)}
+        today = clock.today(db.session.get(Municipality, town))
+        spans = {"12 weeks": period.preset_period("12s", today),
+                 "12 months": period.preset_period("12m", today),
+                 "two years": period.Period(today - timedelta(days=729), today)}
         print(f"   {'query':<34}" + "".join(f"{k:>12}" for k in spans))
         total = dict.fromkeys(spans, 0.0)
         for name, fn in queries.items():

@@ -166,6 +166,7 @@ def pdf_in_process(url: str, notice_ids: list[int]) -> None:
     from inspector import create_app
     from inspector.documents import issuing
     from inspector.documents.content import build_sheet
+    from inspector.documents.drawing import authenticity_url, holder_url
     from inspector.documents.pdf import render
     from inspector.extensions import db
     from inspector.models import Notice
@@ -180,9 +181,9 @@ def pdf_in_process(url: str, notice_ids: list[int]) -> None:
         for nid in notice_ids:
             notice = db.session.get(Notice, nid)
             t0 = time.perf_counter()
-            sheet = build_sheet(notice, url=issuing.authenticity_url(
+            sheet = build_sheet(notice, url=authenticity_url(
                 "tapurah", notice.number), access_code="ABCDE-FGHJK",
-                holder_url=issuing.holder_url(notice.number))
+                holder_url=holder_url(notice.number))
             t1 = time.perf_counter()
             pdf = render(sheet)
             layout.append(time.perf_counter() - t1)

@@ -46,12 +46,17 @@ class Ledger:
     """Collects the acts of inspections handed over in the order they were finished."""
 
     def __init__(self, town_id: int, facts, items, supervisor_id: int, now: datetime, rng):
-        from inspector.enforcement.common import end_of_local_day, local_day
+        from inspector import clock
+        from inspector.extensions import db
+        from inspector.models import Municipality
 
         self.town_id, self.facts, self.supervisor, self.now, self.rng = \
             town_id, facts, supervisor_id, now, rng
-        self.local_day, self.end_of_day = local_day, end_of_local_day
-        self.today = local_day(now)
+        town = db.session.get(Municipality, town_id)
+        # the town's day and the end of one of its days, on its own clock
+        self.local_day = lambda moment: clock.town_day(town, moment)
+        self.end_of_day = lambda day: clock.end_of_day(town, day)
+        self.today = self.local_day(now)
         self.help = {it.id: it.help for it in items}
         self.cache: dict[tuple, object] = {}
         self.occasions: dict[int, int] = {}      # driver id -> earlier occasions in effect

@@ -143,7 +143,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
 
     from sqlalchemy import insert, select
 
-    from inspector.clock import LOCAL_TZ
+    from inspector.clock import zone_of
     from inspector.demo.data import MINIMUM_WAGE
     from inspector.extensions import db
     from inspector.inspections import evidence_store
@@ -184,7 +184,8 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
             .order_by(Vehicle.id)).all()
         drivers = dict(db.session.execute(select(Driver.id, Driver.name)).all())
         now = datetime.now(UTC)
-        today = now.astimezone(LOCAL_TZ).date()
+        town_tz = zone_of(town)   # the bench town's own clock
+        today = now.astimezone(town_tz).date()
         first = today - timedelta(days=730)
         items = checklist("tapurah", "mototaxi", first, town.population_seat)
         assert [i.id for i in items] == [i.id for i in checklist(
@@ -200,7 +201,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
         plan = []
         for _ in range(inspections):
             day = first + timedelta(days=rng.randrange(731))
-            start = datetime.combine(day, time(7), LOCAL_TZ) + timedelta(
+            start = datetime.combine(day, time(7), town_tz) + timedelta(
                 seconds=rng.randrange(11 * 3600))
             if start > now - timedelta(minutes=20):
                 start = now - timedelta(minutes=rng.randint(20, 600))
@@ -296,7 +297,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
                 status = "incomplete" if incomplete else "awaiting_review" if awaiting \
                     else "reviewed"
                 counts[status] += 1
-                day = start.astimezone(LOCAL_TZ).date()
+                day = start.astimezone(town_tz).date()
                 days.add(day)
                 completed = None if incomplete else received + timedelta(
                     seconds=rng.randint(5, 120) * len(failed))

@@ -471,6 +471,7 @@ def take_digest(now: datetime | None = None) -> tuple[AuditDigest, bool]:
     took it); the caller commits. Days only move forward: a clock set back gets the newest digest, so the
     digests stay one chain in day order. The tick calls it; `flask audit digest` too."""
     now = now or clock.now()
+    # one digest of every town's chain: it belongs to no town, so its day is the default's
     day = clock.default_day(now)
     newest = db.session.scalar(select(AuditDigest).order_by(AuditDigest.day.desc()).limit(1))
     if newest is not None and newest.day >= day:  # today's is taken (a clock set back: kept)

@@ -4,10 +4,11 @@ Moments are stored and compared in UTC (`now()`). "Today" is always a town's cal
 its own IANA zone (`municipalities.timezone`): `today(town)`, `town_day(town, moment)`. A
 test at 03:30 UTC is 23:30 of the previous day in Cuiabá, and the product says so.
 
-Where nothing names a town (a process-wide default, a town-independent label) the day is
-Mato Grosso's (America/Cuiaba: every town served so far is there; UTC-4, with daylight saving
-until 2019): `default_day`, `default_now`, `default_text` (`local_day`, `local_now` and `local_text` are
-deprecated aliases of these).
+Where no town exists at all (the deployment-wide audit digest and transparency register, the
+signing keys every town shares, the demo before its towns) the day is Mato Grosso's
+(America/Cuiaba: UTC-4, with daylight saving until 2019): `default_day`, `default_now`.
+Each such use is listed, with its reason, in tests/pure/test_one_clock.py; any
+other is a second clock.
 
 Code outside this module never calls `datetime.now`, `date.today` or `datetime.utcnow`
 (tests/pure/test_one_clock.py), so that a test moves one clock (time-machine, the `instant`
@@ -23,9 +24,9 @@ DEFAULT_ZONE = "America/Cuiaba"
 try:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-    LOCAL_TZ = ZoneInfo(DEFAULT_ZONE)
+    _DEFAULT_TZ = ZoneInfo(DEFAULT_ZONE)
 except Exception:  # pragma: no cover - tzdata missing: the same offset, fixed
-    LOCAL_TZ = timezone(timedelta(hours=-4))
+    _DEFAULT_TZ = timezone(timedelta(hours=-4))
 
 
 def zone(name: str | None) -> tzinfo:
@@ -33,7 +34,7 @@ def zone(name: str | None) -> tzinfo:
     that is not one: "Local", a path, a file outside the zone database are refused."""
     name = (name or "").strip()
     if not name or name == DEFAULT_ZONE:
-        return LOCAL_TZ
+        return _DEFAULT_TZ
     # available_timezones() is the tz database's own list: ZoneInfo alone would also open
     # names such as "posixrules" or "Factory", which no town lives in
     if len(name) > 40 or name not in _known_zones():
@@ -83,6 +84,16 @@ def at_time(town, day: date, at: time | None = None) -> datetime:
     return utc(datetime.combine(day, at or time(0), zone_of(town)))
 
 
+def zone_label(town, long: bool = False) -> str:
+    """Which clock a time is read on, as a message names it: "horário de MT" ("horário de
+    Mato Grosso" when `long`) for Mato Grosso's, else "horário de <the town's name>" (or of
+    its zone's name)."""
+    name = town if isinstance(town, str) or town is None else getattr(town, "timezone", None)
+    if zone(name) is _DEFAULT_TZ:
+        return "horário de Mato Grosso" if long else "horário de MT"
+    return f"horário de {getattr(town, 'name', None) or name}"
+
+
 def town_text(town, moment: datetime | None = None) -> str:
     """dd/mm/aaaa hh:mm on the clock of `town`, now by default."""
     return town_moment(town, moment).strftime("%d/%m/%Y %H:%M")
@@ -95,7 +106,7 @@ def now() -> datetime:
 
 def default_now() -> datetime:
     """This moment on Mato Grosso's clock (for callers that have no town)."""
-    return now().astimezone(LOCAL_TZ)
+    return now().astimezone(_DEFAULT_TZ)
 
 
 def utc(moment: datetime) -> datetime:
@@ -113,16 +124,4 @@ def aware(moment: datetime | None) -> datetime | None:
 def default_day(moment: datetime | None = None) -> date:
     """The calendar day in Mato Grosso at a moment (now by default), for callers that have no
     town: a town's day is `town_day`."""
-    return utc(moment or now()).astimezone(LOCAL_TZ).date()
-
-
-def default_text(moment: datetime) -> str:
-    """dd/mm/aaaa hh:mm on Mato Grosso's clock (for callers that have no town)."""
-    return utc(moment).astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
-
-
-# Deprecated aliases of the Mato Grosso defaults: new code takes the town's day (`today`,
-# `town_day`) or says `default_*`.
-local_day = default_day
-local_now = default_now
-local_text = default_text
+    return utc(moment or now()).astimezone(_DEFAULT_TZ).date()

@@ -10,7 +10,7 @@ from functools import partial, wraps
 from urllib.parse import unquote, urlsplit
 
 from argon2.exceptions import InvalidHashError, VerificationError
-from flask import Flask, abort, current_app, g, redirect, request, session, url_for
+from flask import Flask, abort, current_app, g, has_request_context, redirect, request, session, url_for
 from sqlalchemy import bindparam
 from sqlalchemy.orm import joinedload
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -268,6 +268,13 @@ def config_limit(key: str, default: str) -> Callable[[], str]:
 def town_id() -> int:
     """The signed-in user's town: every query of town data filters by it."""
     return g.user.municipality_id
+
+
+def viewer_town():
+    """The signed-in user's town (its clock is the one every staff page shows times on), or
+    None outside a request or with no one signed in."""
+    user = g.get("user") if has_request_context() else None
+    return getattr(user, "municipality", None)
 
 
 def get_in_town(model, ident: int):

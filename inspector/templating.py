@@ -3,28 +3,27 @@ blueprint renders it. `create_app` calls `init_app` once; a blueprint's own cont
 registry's kinds) stays on its blueprint."""
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from flask import Flask, g, url_for
 from jinja2 import StrictUndefined
 
-from inspector import documents, enforcement
+from inspector import clock, documents, enforcement
 from inspector.blueprints.laws.citations import citation_text, citation_url
 from inspector.blueprints.notifications.routes import unread_count
 from inspector.blueprints.registry.kinds import KINDS
 from inspector.blueprints.registry.labels import audit_action, template_helpers
-from inspector.clock import LOCAL_TZ, aware
 from inspector.models import FinePayment, Sanction
 from inspector.passenger import TITLES
 from inspector.rules import brl
-from inspector.security import town_id
+from inspector.security import town_id, viewer_town
 
 
 def review_dt(moment: datetime | None, fmt: str = "%d/%m/%Y %H:%M") -> str:
-    """A stored UTC moment in Mato Grosso's local time."""
+    """A stored UTC moment on the clock of the signed-in user's town."""
     if moment is None:
         return "—"
-    return aware(moment).astimezone(LOCAL_TZ).strftime(fmt)
+    return clock.town_moment(viewer_town(), moment).strftime(fmt)
 
 
 def exif_dt(written: str | None) -> str:
@@ -53,11 +52,11 @@ def review_brl(value) -> str:
 
 
 def local_time(moment: datetime | None) -> str:
-    """A stored instant as Mato Grosso local time, dd/mm/yyyy hh:mm ("" for none)."""
+    """A stored instant on the clock of the signed-in user's town, dd/mm/yyyy hh:mm ("" for
+    none)."""
     if moment is None:
         return ""
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+    return clock.town_text(viewer_town(), moment)
 
 
 def seen_banner(state: str | None) -> str:

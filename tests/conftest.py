@@ -24,7 +24,7 @@ from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS, app_config
 from tests.support.enforcement import fleet
 from tests.support.field_api import Api
-from tests.support.instants import instant  # noqa: F401  (a fixture: the clock at several instants)
+from tests.support.instants import instant, suite_travel  # noqa: F401  (instant: a fixture)
 from tests.support.push import FakePushService
 
 _TOKEN = re.compile(r'name="csrf-token" content="([^"]+)"')
@@ -63,6 +63,18 @@ class Client(FlaskClient):
 # Fixtures through which a test reaches a database, and those through which it drives Chromium.
 _DATABASE_FIXTURES = {"database_url", "shared_db"}
 _BROWSER_FIXTURES = {"browser", "playwright_instance"}
+
+
+def pytest_configure(config):
+    """INSPECTOR_SUITE_AT: the whole run at another instant (docs/testing.md)."""
+    config.suite_travel = suite_travel()
+    if config.suite_travel is not None:
+        config.suite_travel.start()
+
+
+def pytest_unconfigure(config):
+    if getattr(config, "suite_travel", None) is not None:
+        config.suite_travel.stop()
 
 
 def pytest_addoption(parser):

@@ -21,14 +21,15 @@ enforcement_cli = AppGroup("enforcement", help="Legal acts: deadlines, daily fin
 
 
 def parse_now(value: str | None) -> datetime:
-    """The tick's clock: now, or an ISO 8601 datetime (local time when it has no offset)."""
-    from inspector.clock import LOCAL_TZ
-
+    """The tick's clock: now, or an ISO 8601 datetime (Mato Grosso's time when it has no
+    offset)."""
     if value is None:
         return clock.now()
     moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=LOCAL_TZ)
+        # the tick is one instant for every town, whatever its clock: a moment written
+        # without an offset names no town, and is read on the default clock
+        moment = clock.at_time(None, moment.date(), moment.time())
     return moment.astimezone(UTC)
 
 
@@ -73,7 +74,8 @@ def take_audit_digest(now: datetime) -> str | None:
 
 
 @enforcement_cli.command("tick")
-@click.option("--now", "now_text", metavar="ISO", help="Clock to use, e.g. 2026-03-05T10:00-04:00.")
+@click.option("--now", "now_text", metavar="ISO", help="Clock to use, e.g. 2026-03-05T10:00-04:00 "
+              "(without an offset: Mato Grosso's time).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def tick_command(now_text: str | None, as_json: bool) -> None:
     """Turn missed notices into daily fines, accrue them, close appeal windows, apply the

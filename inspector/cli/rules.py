@@ -11,8 +11,8 @@ from datetime import date
 import click
 from flask.cli import AppGroup
 
+from inspector import clock
 from inspector.cli.common import fail
-from inspector.clock import default_day
 from inspector.rules import load_all
 
 rules_cli = AppGroup("rules", help="The laws as data: rule packs, checklists, vehicle checks.")
@@ -22,9 +22,26 @@ rules_cli = AppGroup("rules", help="The laws as data: rule packs, checklists, ve
 load_all()
 
 
-def _day(value: str | None) -> date:
+def _town_row(town: str):
+    """The town's row, or None where it has none or no database answers (the rules need no
+    database)."""
+    from sqlalchemy import select
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from inspector.extensions import db
+    from inspector.models import Municipality
+
+    try:
+        return db.session.scalar(select(Municipality).where(Municipality.slug == town))
+    except SQLAlchemyError:
+        db.session.rollback()
+        return None
+
+
+def _day(value: str | None, town: str) -> date:
     if value is None:
-        return default_day()  # a pack names no town's clock: Mato Grosso's day
+        # the town's day; a town with no row yet (a pack alone) has Mato Grosso's clock
+        return clock.today(_town_row(town))
     try:
         return date.fromisoformat(value)
     except ValueError:
@@ -57,13 +74,13 @@ def rules_list(as_json: bool) -> None:
 @rules_cli.command("checklist")
 @click.option("--town", required=True, help="Town slug, e.g. tapurah.")
 @click.option("--service", required=True, help="taxi or mototaxi.")
-@click.option("--on", "on", default=None, help="Day (YYYY-MM-DD); default today.")
+@click.option("--on", "on", default=None, help="Day (YYYY-MM-DD); default the town's today.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def rules_checklist(town: str, service: str, on: str | None, as_json: bool) -> None:
     """The checklist items in force on a day, each with its citation."""
     from inspector.rules import RulesError, checklist_of, find_pack
 
-    day = _day(on)
+    day = _day(on, town)
     try:
         pack = find_pack(town, service, day)
     except RulesError as e:
@@ -107,7 +124,7 @@ def _opt_day(value: str | None, what: str) -> date | None:
               help="The Alvará's last day: longer than its law allows is a violation.")
 @click.option("--cc", type=int, default=None, help="Engine size in cc.")
 @click.option("--trail", is_flag=True, help="The motorcycle is a trail bike.")
-@click.option("--on", "on", default=None, help="Day (YYYY-MM-DD); default today.")
+@click.option("--on", "on", default=None, help="Day (YYYY-MM-DD); default the town's today.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def rules_check_vehicle(town: str, service: str, year: int | None, manufactured: str | None,
                         first_licensed: str | None, licence_from: str | None,
@@ -116,7 +133,7 @@ def rules_check_vehicle(town: str, service: str, year: int | None, manufactured:
     """A vehicle's violations of the law in force on a day (age, engine size, trail)."""
     from inspector.rules import RulesError, VehicleFacts, vehicle_violations
 
-    day = _day(on)
+    day = _day(on, town)
     made = _opt_day(manufactured, "data de fabricação")
     used = _opt_day(first_licensed, "data do primeiro licenciamento")
     if year is None and made is None:
@@ -266,16 +283,14 @@ def _pack_by_id(pack_id: str, town: str):
     return pack
 
 
-def _moment(value: str, hours: bool):
-    """A day (AAAA-MM-DD), or for hours a local moment (AAAA-MM-DDTHH:MM)."""
+def _moment(value: str, hours: bool, town: str):
+    """A day (AAAA-MM-DD), or for hours a moment (AAAA-MM-DDTHH:MM) on the town's clock."""
     from datetime import datetime
-
-    from inspector.clock import LOCAL_TZ
 
     try:
         if "T" in value or " " in value.strip():
             moment = datetime.fromisoformat(value.strip())
-            return moment if moment.tzinfo else moment.replace(tzinfo=LOCAL_TZ)
+            return moment if moment.tzinfo else moment.replace(tzinfo=clock.zone_of(_town_row(town)))
         day = date.fromisoformat(value.strip())
     except ValueError:
         fail(f"data inválida: '{value}' (use AAAA-MM-DD, ou AAAA-MM-DDTHH:MM para prazo em horas)")
@@ -316,26 +331,18 @@ def _period(pack, kind: str, days: int | None):
 
 def _town_calendar(town: str):
     """The town's own closures and entered years from the database (none: say so)."""
-    from sqlalchemy import select
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from inspector.extensions import db
     from inspector.laws import calendar_for
-    from inspector.models import Municipality
 
-    try:   # the rules need no database: without one the town's own days are not known
-        row = db.session.scalar(select(Municipality).where(Municipality.slug == town))
-        return calendar_for(row.id) if row is not None else None
-    except SQLAlchemyError:
-        db.session.rollback()
-        return None
+    # the rules need no database: without one the town's own days are not known
+    row = _town_row(town)
+    return calendar_for(row.id) if row is not None else None
 
 
 @rules_cli.command("deadline")
 @click.option("--town", required=True, help="Town slug, e.g. tapurah.")
 @click.option("--law", "pack_id", required=True, help="Pack id as `rules list` prints it.")
 @click.option("--from", "start", required=True,
-              help="Day of the notice (AAAA-MM-DD); for hours, AAAA-MM-DDTHH:MM (local).")
+              help="Day of the notice (AAAA-MM-DD); for hours, AAAA-MM-DDTHH:MM (the town's time).")
 @click.option("--kind", required=True, type=click.Choice(sorted(KINDS)),
               help="appeal, repair (the notice's deadline), grant (Tapurah Art. 19), days.")
 @click.option("--days", type=int, default=None, help="With --kind days: how many days.")
@@ -347,7 +354,7 @@ def rules_deadline(town: str, pack_id: str, start: str, kind: str, days: int | N
 
     pack = _pack_by_id(pack_id, town)
     n_days, n_hours, citation, what = _period(pack, kind, days)
-    when = _moment(start, hours=n_hours is not None)
+    when = _moment(start, hours=n_hours is not None, town=town)
     calendar = _town_calendar(town)
     try:
         if n_hours is not None:

@@ -14,7 +14,7 @@ vistorias_cli = AppGroup("vistorias", help="Vistorias: reminders before they fal
 
 @vistorias_cli.command("remind")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--on", "on_text", default=None, help="The day (YYYY-MM-DD); default: today.")
+@click.option("--on", "on_text", default=None, help="The day (YYYY-MM-DD); default: each town's today.")
 def remind(as_json: bool, on_text: str | None) -> None:
     """Remind holders of vistorias falling due (30 and 7 days before, the town's setting) by
     Web Push and e-mail, each once; run daily (then `notifications deliver` sends the push)."""

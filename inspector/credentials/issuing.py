@@ -13,7 +13,6 @@ from sqlalchemy import and_, false, func, lambda_stmt, or_, select, update
 from sqlalchemy.orm import joinedload
 
 from inspector import audit, clock
-from inspector.clock import default_day
 from inspector.config import DEFAULT_PUBLIC_BASE_URL
 from inspector.credentials import keys
 from inspector.credentials.tokens import (
@@ -88,8 +87,9 @@ def active_for(subject: Vehicle | Driver) -> Credential | None:
 
 def issue(subject: Vehicle | Driver, actor=None, *, replaces: Credential | None = None,
           today: date | None = None) -> Credential:
-    """Sign and record a new credential for a vehicle or a driver."""
-    today = today or default_day()
+    """Sign and record a new credential for a vehicle or a driver (from today on the clock of
+    its town, unless `today` is given)."""
+    today = today or clock.today(db.session.get(Municipality, subject.municipality_id))
     current = active_for(subject)
     if current is not None and current is not replaces:
         raise ValidationFailed({"credencial": "já existe uma credencial ativa; use reemitir"})
@@ -318,10 +318,10 @@ def decide_token(row, digest: str, claims: Claims | None, reason: str | None,
     return "active", None
 
 
-def lookup(token: str, today: date | None = None) -> Lookup:
-    """Check a token's signature and find its credential, doing the same work for any input:
-    one signature check and one indexed query by hash, compared in constant time."""
-    today = today or default_day()
+def lookup(token: str, today: date) -> Lookup:
+    """Check a token's signature and find its credential on `today` (the day of the town the
+    token claims), doing the same work for any input: one signature check and one indexed
+    query by hash, compared in constant time."""
     digest = token_hash(token)
     claims, reason = check_signature(token, today)
     row = db.session.scalars(_lookup_statement(digest)).unique().first()

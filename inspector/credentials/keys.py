@@ -117,6 +117,7 @@ def rotate_keys(actor=None) -> SigningKey:
         last = max(d for d in (last, certificates) if d is not None) \
             if (last or certificates) else None
         old.retired_at = clock.now()
+        # a signing key serves every town: with nothing signed, the default clock's day
         old.verify_until = last or default_day()
     new = _new_key(kid)
     db.session.add(new)
@@ -136,6 +137,7 @@ def all_keys() -> list[SigningKey]:
 
 def public_key_set(today: date | None = None) -> list[dict]:
     """The keys a verifier needs (JWK-like): every key that still vouches for something."""
+    # one key set for every town: without a town's day, the default clock's (Mato Grosso's)
     today = today or default_day()
     out = []
     for k in all_keys():

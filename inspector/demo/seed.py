@@ -219,6 +219,7 @@ class Seeder:
 def seed_towns(today: date | None = None) -> tuple[Counter, list[tuple[str, str]]]:
     """Create whatever demo rows are missing (the caller commits); what was created, and
     the records that break a rule on purpose."""
+    # one day for the whole demo, taken before any town row exists (the seeder creates them)
     seeder = Seeder(today or clock.default_day())
     plans = {p.facts.slug: p for p in plan_all(seeder.today)}
     irregular = []

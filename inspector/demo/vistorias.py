@@ -13,7 +13,6 @@ from datetime import UTC, timedelta
 from sqlalchemy import select
 
 from inspector import clock, inspections, vistorias
-from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import (
     AppointmentStatus,
@@ -41,7 +40,7 @@ def _vistoria(town: Municipality, agent: User, vehicle: Vehicle, fail: bool) -> 
         return False
     now = clock.now()
     plan = inspections.vistoria_plan(town, vehicle.service.value, "periodic",
-                                     now.astimezone(LOCAL_TZ).date())
+                                     clock.town_day(town, now))
     started = now - timedelta(minutes=30)
     stamp = lambda t: t.astimezone(UTC).isoformat().replace("+00:00", "Z")  # noqa: E731
     body = {"vehicle_id": vehicle.id, "kind": "periodic", "started_at": stamp(started),
@@ -78,7 +77,7 @@ def seed(created: Counter) -> None:
         VistoriaAppointment.municipality_id == town.id,
         VistoriaAppointment.status == AppointmentStatus.BOOKED)))
     now = clock.now()
-    today = now.astimezone(LOCAL_TZ).date()
+    today = clock.town_day(town, now)
     for n in range(1, 15):
         free = vistorias.free_slots(place, today + timedelta(days=n)).slots
         if len(free) >= 2:

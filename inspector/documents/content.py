@@ -15,8 +15,7 @@ from datetime import UTC, date, datetime
 from PIL import Image, ImageOps
 from sqlalchemy import select
 
-from inspector import rules
-from inspector.clock import LOCAL_TZ
+from inspector import clock, rules
 from inspector.documents.pdf import PhotoEntry, Quote, Rows, Section, Sheet, Signature, Text
 from inspector.enforcement import counting_of, deadline_rule
 from inspector.extensions import db
@@ -52,11 +51,17 @@ def utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def moment(value: datetime | None) -> str:
-    """dd/mm/aaaa às hh:mm, local time of Mato Grosso ("—" when unknown)."""
+def moment(value: datetime | None, act: Sanction) -> str:
+    """dd/mm/aaaa às hh:mm on the clock of the act's town ("—" when unknown)."""
     if value is None:
         return "—"
-    return utc(value).astimezone(LOCAL_TZ).strftime("%d/%m/%Y às %H:%M")
+    town = db.session.get(Municipality, act.municipality_id)
+    return clock.town_moment(town, value).strftime("%d/%m/%Y às %H:%M")
+
+
+def zone_words(act: Sanction) -> str:
+    """Which clock the document's times are on: "horário de Mato Grosso", or the town's."""
+    return clock.zone_label(db.session.get(Municipality, act.municipality_id), long=True)
 
 
 def exif_moment(value: str) -> str:
@@ -156,8 +161,8 @@ def _facts_section(act: Sanction, insp: Inspection | None, parent: Notice | None
     rows: list[tuple[str, str]] = []
     v, h, d = act.vehicle, act.holder, act.driver
     if insp is not None:
-        rows.append(("Vistoria", f"{moment(insp.started_at)} a {moment(insp.finished_at)}"
-                                 f" (horário de Mato Grosso)"))
+        rows.append(("Vistoria", f"{moment(insp.started_at, act)} a {moment(insp.finished_at, act)}"
+                                 f" ({zone_words(act)})"))
         if insp.lat is not None and insp.lon is not None:
             acc = f" (precisão de {insp.accuracy_m:.0f} m)" if insp.accuracy_m else ""
             rows.append(("Local (GPS)", f"{insp.lat:.6f}, {insp.lon:.6f}{acc}"))
@@ -190,7 +195,7 @@ def _facts_section(act: Sanction, insp: Inspection | None, parent: Notice | None
     if parent is not None:
         blocks.append(Text(f"Decorre da {KIND_NAMES.get(parent.document_kind, 'notificação').lower()}"
                            f" nº {parent.number}, não cumprida no prazo, que venceu em "
-                           f"{moment(parent.deadline_at)}.", "strong"))
+                           f"{moment(parent.deadline_at, act)}.", "strong"))
     elif insp is None:
         blocks.append(Text(f"Fato: {act.label}. Ato aplicado por força da lei, sem vistoria.",
                            "strong"))
@@ -201,7 +206,7 @@ def _measure_section(act: Sanction, pack) -> Section:
     named = act.label.startswith(act.kind_label)   # "Suspensão — ..." names its kind already
     rows = [("Penalidade / medida", act.label if named else f"{act.kind_label}: {act.label}")]
     if act.automatic:
-        rows.append(("Decisão", f"automática, por força da lei, em {moment(act.decided_at)}"))
+        rows.append(("Decisão", f"automática, por força da lei, em {moment(act.decided_at, act)}"))
     else:
         who = act.decided_by_user
         by = f"{who.name} ({who.role.label})" if who is not None else \
@@ -209,9 +214,9 @@ def _measure_section(act: Sanction, pack) -> Section:
         if act.decided_by == "mayor":
             rows.append(("Decisão", f"{AUTHORITY_LABELS['mayor']}, "
                                     f"{act.decision_ref or 'ato sem referência'}"))
-            rows.append(("Registrada por", f"{by}, em {moment(act.decided_at)}"))
+            rows.append(("Registrada por", f"{by}, em {moment(act.decided_at, act)}"))
         else:
-            rows.append(("Decisão", f"{by}, em {moment(act.decided_at)}"))
+            rows.append(("Decisão", f"{by}, em {moment(act.decided_at, act)}"))
             if act.decision_ref:
                 rows.append(("Ato do Prefeito", act.decision_ref))
     if act.reason:  # the facts a supervisor gave for a chosen sanction, or why it was amended
@@ -258,13 +263,13 @@ def _deadline_section(act: Sanction, pack) -> Section | None:
     if act.required_action:
         blocks.append(Text(f"Providências necessárias: {act.required_action}", "strong"))
     if act.deadline_at is not None:
-        tail = f"a contar da ciência ({moment(act.notified_at)})"
+        tail = f"a contar da ciência ({moment(act.notified_at, act)})"
         span = f"{act.deadline_hours} horas {tail}" if act.deadline_hours else \
             _days_words(act, act.deadline_days, tail) if act.deadline_days else \
             f"{act.deadline_text or ''} {tail}"
         rule = deadline_rule(act)   # None for a deadline known only as a date and words
         rows = [("Prazo para cumprir", span), *([("Prazo fixado", rule)] if rule else []),
-                ("Vence em", f"{moment(act.deadline_at)} (horário de Mato Grosso)")]
+                ("Vence em", f"{moment(act.deadline_at, act)} ({zone_words(act)})")]
         if act.deadline_explain:   # the legal calendar's count, as issued
             rows.append(("Contagem", act.deadline_explain))
         blocks.append(Rows(tuple(rows)))
@@ -315,7 +320,7 @@ def _amount_section(act: Sanction) -> Section | None:
     if act.amount_per == "day":
         fine = act.fine
         start = fine.daily_start_at if fine is not None else act.notified_at
-        rows.append(("Contagem", f"devida por dia a partir de {moment(start)}, até o "
+        rows.append(("Contagem", f"devida por dia a partir de {moment(start, act)}, até o "
                                  "cumprimento constatado em nova vistoria"))
     return Section("Valor", (Rows(tuple(rows)),))
 
@@ -376,12 +381,12 @@ def _photos_section(act: Sanction, insp: Inspection | None) -> Section | None:
                                 .order_by(Photo.position)).all()
     blocks: list = []
     for n, ph in enumerate(photos, start=1):
-        rows = [("Capturada (relógio do celular)", moment(ph.taken_at))]
+        rows = [("Capturada (relógio do celular)", moment(ph.taken_at, act))]
         if ph.exif_taken_at:
             rows.append(("Data gravada na foto (EXIF)", exif_moment(ph.exif_taken_at)))
         if ph.exif_lat is not None and ph.exif_lon is not None:
             rows.append(("Posição gravada na foto", f"{ph.exif_lat:.6f}, {ph.exif_lon:.6f}"))
-        rows.append(("Recebida no servidor", moment(ph.received_at) + " — o arquivo confere "
+        rows.append(("Recebida no servidor", moment(ph.received_at, act) + " — o arquivo confere "
                      "com o SHA-256" if ph.received_at else "arquivo ainda não recebido"))
         blocks.append(PhotoEntry(f"Foto {n} de {len(photos)} ({ph.mime}, {ph.size} bytes)",
                                  ph.sha256, tuple(rows), thumbnail(photo_bytes(ph))))
@@ -425,20 +430,20 @@ def _ack_section(notice: Notice, act: Sanction, insp: Inspection | None) -> Sect
     if signed and insp is not None:
         png = db.session.scalar(select(Inspection.ack_signature).where(Inspection.id == insp.id))
     if signed_here:  # handed over and signed on the street ("ciente", Tapurah Art. 27, I)
-        rows = (("Nome", notice.ack_name or NO_NAME), ("Data e hora", moment(ack_at)))
+        rows = (("Nome", notice.ack_name or NO_NAME), ("Data e hora", moment(ack_at, act)))
         return Section("Ciente do condutor", (Signature(rows, png, notice.ack_signature_sha256),))
     blocks: list = []
     if signed:
         rows = (("Nome", notice.ack_name or NO_NAME),
-                ("Data e hora", moment(ack_at) + " (na vistoria)"))
+                ("Data e hora", moment(ack_at, act) + " (na vistoria)"))
         blocks.append(Signature(rows, png, notice.ack_signature_sha256))
         blocks.append(Text(f"Na vistoria, {notice.ack_name or 'o condutor (' + NO_NAME + ')'} "
-                           f"assinou o ciente em {moment(ack_at)} (assinatura no registro da "
+                           f"assinou o ciente em {moment(ack_at, act)} (assinatura no registro da "
                            f"vistoria, SHA-256 {notice.ack_signature_sha256}). Este documento "
                            f"foi emitido depois e é entregue ao notificado.", "note"))
     elif notice.ack_name:
         blocks.append(Text(f"Na vistoria, {notice.ack_name} deu ciente em "
-                           f"{moment(ack_at)}, sem assinatura na tela. Este documento foi "
+                           f"{moment(ack_at, act)}, sem assinatura na tela. Este documento foi "
                            f"emitido depois e é entregue ao notificado.", "note"))
     blocks.append(Text(RECEIPT))
     return Section("Ciente", tuple(blocks))
@@ -486,7 +491,7 @@ def build_sheet(notice: Notice, *, url: str, access_code: str | None,
         number=notice.number, title=title,
         header=(f"PREFEITURA MUNICIPAL DE {town.name.upper()}", "Estado de Mato Grosso",
                 f"Fiscalização do transporte de passageiros — {service}".rstrip(" —")),
-        lead=(act.label, f"Emitido em {moment(notice.issued_at)} (horário de Mato Grosso)"),
+        lead=(act.label, f"Emitido em {moment(notice.issued_at, act)} ({zone_words(act)})"),
         sections=tuple(sections), url=url, access_code=access_code, holder_url=holder_url,
         author=f"Prefeitura Municipal de {town.name}",
         subject=f"{KIND_NAMES.get(notice.document_kind, '')} {notice.number} — {act.law}",

@@ -118,7 +118,8 @@ def history(town_id: int, offender: str, *, exclude_inspection: int | None = Non
         select(Sanction.id, Sanction.inspection_id, Sanction.origin_key, Sanction.amount_on,
                Sanction.proposed_at, Sanction.rule_id, Sanction.kind, Sanction.breach_citation,
                Sanction.status, Sanction.notified_at, Sanction.appeal_days,
-               Sanction.appeal_until, Sanction.decided_at)
+               Sanction.appeal_until, Sanction.decided_at,
+               Sanction.municipality_id)   # whose clock names its days (town_of)
         .where(Sanction.municipality_id == town_id, Sanction.offender == offender,
                Sanction.status.in_(EFFECTIVE), Sanction.automatic.is_(False))
         .order_by(Sanction.id)).all()
@@ -135,7 +136,7 @@ def history(town_id: int, offender: str, *, exclude_inspection: int | None = Non
         breach = r.breach_citation or {}
         provision = f"{breach['law_slug']}#{breach['anchor']}" \
             if breach.get("law_slug") and breach.get("anchor") else ""
-        seen[occasion] = PriorSanction(on=r.amount_on or utc(r.proposed_at).date(),
+        seen[occasion] = PriorSanction(on=r.amount_on or town_day(town_of(r), r.proposed_at),
                                        rule_id=r.rule_id, kind=r.kind, provision=provision,
                                        final_on=_final_on(r, refused.get(r.id)))
     return list(seen.values())

@@ -14,8 +14,6 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from inspector.clock import default_day
-
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
 
@@ -241,11 +239,10 @@ def _years_after(day: date, years: int) -> date:
         return day.replace(year=day.year + years, day=28)
 
 
-def example_dates(today: date | None = None) -> dict[str, str]:
+def example_dates(today: date) -> dict[str, str]:
     """The example row's dates, counted from today, so a copied row is in force: the
     vistoria and the permit already done, the alvará, registration and insurance valid
-    from today for a year, the CNH for five."""
-    today = today or default_day()
+    from today (the town's) for a year, the CNH for five."""
     year = _years_after(today, 1)
     dates = {"ultima_vistoria": today - timedelta(days=30),
              "permissao_inicio": _years_after(today, -1), "alvara_inicio": today,
@@ -254,12 +251,12 @@ def example_dates(today: date | None = None) -> dict[str, str]:
     return {name: d.strftime("%d/%m/%Y") for name, d in dates.items()}
 
 
-def examples(today: date | None = None) -> dict[str, str]:
+def examples(today: date) -> dict[str, str]:
     """Every column's example value, its dates counted from today (see example_dates)."""
     return {**{c.name: c.example for c in COLUMNS}, **example_dates(today)}
 
 
-def template_csv(delimiter: str = ";", today: date | None = None) -> str:
+def template_csv(today: date, delimiter: str = ";") -> str:
     """A header line and one example row (its documents in force from today), for people
     to start from."""
     out = io.StringIO()

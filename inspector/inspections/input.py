@@ -114,7 +114,7 @@ def parse_inspection(raw: bytes | str, town: Municipality) -> Parsed:
         # only a phone of another town knows this id; a driver removed since the snapshot
         # (no row) was still the one driving (docs/sync.md §5)
         e.add("driver.id", f"condutor não encontrado no cadastro de {town.name}")
-    day = clock.default_day(body.started_at)
+    day = clock.town_day(town, body.started_at)   # the law in force on the town's day
     items = _items(body.items, e)
     if body.vistoria is not None and body.kind == "street":
         e.add("vistoria", "só uma vistoria prévia ou periódica tem validade a reduzir")

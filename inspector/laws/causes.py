@@ -14,7 +14,7 @@ from datetime import date, timedelta
 
 from sqlalchemy import select
 
-from inspector.clock import local_day
+from inspector import clock
 from inspector.extensions import db
 from inspector.models import Driver, InsurancePolicy, Municipality, Sanction, StatusChange, Vehicle
 from inspector.rules import Citation, RulesError, StatusCause, find_pack
@@ -51,7 +51,7 @@ def _law_day(act: Sanction, change: StatusChange) -> date:
     revocation for a lapsed insurance holds from the day after the policy ended (Tapurah Art.
     17: "revogação automática"), a registration not revalidated lapses the day after its grace
     (Nortelândia 127 Art. 8 § ú); any other act from the day it was decided."""
-    written = local_day(change.at)
+    written = clock.town_day(db.session.get(Municipality, act.municipality_id), change.at)
     if not act.automatic:
         return written
     if act.rule_id == "insurance.lapsed" and act.vehicle_id:

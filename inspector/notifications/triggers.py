@@ -19,8 +19,8 @@ from flask import current_app
 from sqlalchemy import exists, select
 from werkzeug.routing import BuildError
 
-from inspector import documents
-from inspector.clock import LOCAL_TZ, default_day, utc
+from inspector import clock, documents
+from inspector.clock import utc
 from inspector.enforcement import holder_of
 from inspector.extensions import db
 from inspector.models import (
@@ -66,12 +66,13 @@ def holder_page(notice: Notice) -> str:
     return f"/notificacoes/{town.slug}/{notice.number}"
 
 
-def _local(moment: datetime | None) -> str:
+def _local(moment: datetime | None, act: Sanction) -> str:
+    """A moment on the clock of the act's town, and which clock that is: "05/12/2026 10:00
+    (horário de MT)"."""
     if moment is None:
         return ""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+    town = db.session.get(Municipality, act.municipality_id)
+    return f"{clock.town_text(town, moment)} ({clock.zone_label(town)})"
 
 
 def _moment(*candidates) -> datetime | None:
@@ -153,7 +154,7 @@ def notify_notice_issued(notice: Notice, act: Sanction, now: datetime | None = N
         rider = act.driver.name if act.driver is not None else "condutor"
         body = f"Cópia à empresa ({cite['law']}, {cite['article']}), condutor {rider}: {body}"
     if notice.deadline_at is not None:
-        body += f", prazo até {_local(notice.deadline_at)} (horário de MT)" + _why(act.deadline_explain)
+        body += f", prazo até {_local(notice.deadline_at, act)}" + _why(act.deadline_explain)
     elif _waits_for_delivery(act):  # decided in the office: nothing runs before delivery
         body += ", o prazo começa a contar da entrega do documento"
     body += ". Use o código impresso no documento para ver os detalhes."
@@ -182,9 +183,9 @@ def notify_act_delivered(act: Sanction, now: datetime | None = None):
     if notice is None or not _subscribed(holder):
         return None
     body = (f"{act.kind_label} nº {notice.number}: entrega registrada em "
-            f"{_local(act.notified_at)[:10]}")
+            f"{_local(act.notified_at, act)[:10]}")
     if act.deadline_at is not None:
-        body += (f"; prazo para cumprir até {_local(act.deadline_at)} (horário de MT)"
+        body += (f"; prazo para cumprir até {_local(act.deadline_at, act)}"
                  + _why(act.deadline_explain))
     if act.appeal_until is not None:
         body += f"; recurso até {act.appeal_until:%d/%m/%Y}" + _why(act.appeal_explain)
@@ -203,7 +204,7 @@ def notify_deadline_soon(act: Sanction, deadline_at: datetime, now: datetime | N
         return None
     deadline = _moment(deadline_at)
     body = (f"O prazo do documento nº {notice.number} termina em "
-            f"{_local(deadline)} (horário de MT){_why(act.deadline_explain)}: "
+            f"{_local(deadline, act)}{_why(act.deadline_explain)}: "
             f"{act.required_action or 'veja o documento'}")
     return notify_push(holder, "deadline_soon", "Prazo vence em 2 dias", body[:600],
                   holder_page(notice), {"notice": notice.number,
@@ -265,8 +266,10 @@ def remit_by_push(row: NoticeCompanyCopy, **_) -> bool:
     if note is None:
         return False
     sent = utc(note.created_at)
-    return documents.mark_remitted(row, day=default_day(sent), via="app", ref=f"notificação nº {note.id}",
-                     user=None, now=sent, notification_id=note.id)
+    town = db.session.get(Municipality, notice.municipality_id)
+    return documents.mark_remitted(row, day=clock.town_day(town, sent), via="app",
+                                   ref=f"notificação nº {note.id}", user=None, now=sent,
+                                   notification_id=note.id)
 
 
 # --- listeners -------------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy import inspect as sa_inspect
 
 from inspector import audit, rules
-from inspector.clock import default_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import (
@@ -214,11 +213,10 @@ def _phone(f: Fields, name: str) -> str:
     return normalise_phone(raw) or ""
 
 
-def _past_date(f: Fields, name: str, done: str) -> date | None:
-    """An optional date of something that already happened: today (in Mato Grosso) at most.
+def _past_date(f: Fields, name: str, done: str, today: date) -> date | None:
+    """An optional date of something that already happened: `today` (the town's) at most.
     `done` says what happened on it, for the message ("a vistoria foi feita")."""
     day = f.date(name, required=False)
-    today = default_day()
     if day is not None and day > today:
         f.fail(name, f"a data não pode ser futura: informe o dia em que {done} "
                      f"(hoje é {today.strftime('%d/%m/%Y')})")

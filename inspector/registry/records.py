@@ -20,7 +20,6 @@ from datetime import date
 from typing import Any
 
 from inspector import audit, clock, statuses
-from inspector.clock import default_day
 from inspector.errors import Conflict, ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import digits, is_cnpj, is_cpf, is_plate, normalise_plate
@@ -179,7 +178,8 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
     plate = _plate(f, "plate")
     _unique(f, lookup, "plate", Vehicle, "plate", plate, vehicle, "placa já cadastrada")
     moto = kind == VehicleKind.MOTORCYCLE
-    year = f.integer("year_of_manufacture", lo=1950, hi=default_day().year + 1, what="ano")
+    today = clock.today(db.session.get(Municipality, town_id))   # the town's day
+    year = f.integer("year_of_manufacture", lo=1950, hi=today.year + 1, what="ano")
     engine_cc = f.integer("engine_cc", required=moto, lo=50, hi=8000, what="cilindrada")
     doors = None
     if moto:
@@ -198,8 +198,8 @@ def save_vehicle(town_id: int, data: Mapping[str, Any], *, actor,
                  required=False, what="ponto")
     if stand is not None and service is not None and stand.service != service:
         f.fail("stand_code", f"o ponto {stand.code} é de {label(stand.service).lower()}")
-    last_vistoria_on = _past_date(f, "last_vistoria_on", "a vistoria foi feita")
-    made, used = _vehicle_days(f, year)
+    last_vistoria_on = _past_date(f, "last_vistoria_on", "a vistoria foi feita", today)
+    made, used = _vehicle_days(f, year, today)
     values = dict(service=service, kind=kind, plate=plate, make_model=f.text("make_model", max_len=120),
                   year_of_manufacture=year, manufactured_on=made, first_licensed_on=used,
                   engine_cc=engine_cc, colour=f.text("colour", max_len=40),
@@ -240,11 +240,11 @@ def _vistoria_correction(f: Fields, vehicle: Vehicle | None, values: dict, *,
     return reason[:500]
 
 
-def _vehicle_days(f: Fields, year: int | None) -> tuple[date | None, date | None]:
+def _vehicle_days(f: Fields, year: int | None, today: date) -> tuple[date | None, date | None]:
     """The manufacture and first-licensing days, when the admin knows them (the CRLV): ages
     count from them ("completarem N anos de fabricação", "anos de uso"; rules.age_limit)."""
-    made = _past_date(f, "manufactured_on", "o veículo foi fabricado")
-    used = _past_date(f, "first_licensed_on", "o veículo foi licenciado pela primeira vez")
+    made = _past_date(f, "manufactured_on", "o veículo foi fabricado", today)
+    used = _past_date(f, "first_licensed_on", "o veículo foi licenciado pela primeira vez", today)
     if made is not None and year is not None and made.year != year:
         f.fail("manufactured_on", f"a data de fabricação ({made:%d/%m/%Y}) não é do ano de "
                                   f"fabricação informado ({year})")

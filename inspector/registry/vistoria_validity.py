@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from inspector import audit, rules
-from inspector.clock import default_day
+from inspector import audit, clock, rules
 from inspector.extensions import db
 from inspector.models import Municipality, Vehicle
 from inspector.rules import add_months, fmt_date
@@ -32,7 +31,7 @@ def _rules(town_id: int, service: str, on: date) -> rules.Rules:
 def vistoria_may_be_shortened(town_id: int, on: date | None = None) -> bool:
     """Whether any law of the town in force on the day lets the inspector shorten a vistoria
     (the registry form shows the field only then)."""
-    on = on or default_day()
+    on = on or clock.today(db.session.get(Municipality, town_id))
     for service in rules.SERVICES:
         try:
             r = _rules(town_id, service, on)
@@ -144,7 +143,7 @@ def correct(vehicle: Vehicle, last: date | None, until: date | None, reason: str
     if len(reason) < MIN_REASON:
         errors["vistoria_correction_reason"] = ("escreva o motivo da correção (no mínimo "
                                                 f"{MIN_REASON} caracteres): ela fica registrada")
-    today = default_day()
+    today = clock.today(db.session.get(Municipality, vehicle.municipality_id))
     if last is not None and last > today:
         errors["last_vistoria_on"] = (f"a data não pode ser futura (hoje é {fmt_date(today)})")
     if until is not None:

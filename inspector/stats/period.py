@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from inspector.clock import default_day
 from inspector.errors import ValidationFailed
 
 MAX_DAYS = 3 * 366 + 1   # three years: more than any question the town asks at once
@@ -77,9 +76,9 @@ PERIOD_PRESETS = {"30d": "Últimos 30 dias", "12s": "Últimas 12 semanas", "12m"
            "ano": "Este ano"}
 
 
-def preset_period(name: str, today: date | None = None) -> Period:
-    """A named period ending today: 30 days, 12 weeks (from a Monday), 12 months, this year."""
-    today = today or default_day()
+def preset_period(name: str, today: date) -> Period:
+    """A named period ending `today` (the town's): 30 days, 12 weeks (from a Monday), 12
+    months, this year."""
     if name == "30d":
         return Period(today - timedelta(days=29), today)
     if name == "12m":
@@ -106,11 +105,10 @@ def parse_day(raw: str, name: str) -> date | None:
     return day
 
 
-def period_from_args(args, today: date | None = None) -> Period:
+def period_from_args(args, today: date) -> Period:
     """The period of a query string: `de` and `ate` (either may be left out), or `periodo`
     (a preset), else the last 12 weeks. ValidationFailed for a date that is not one, an end
-    before the start or more than three years at once."""
-    today = today or default_day()
+    before the start or more than three years at once. Presets end on `today`, the town's."""
     first, last = parse_day(args.get("de", ""), "de"), parse_day(args.get("ate", ""), "ate")
     if first is None and last is None:
         return preset_period(args.get("periodo", "12s"), today)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 
-from inspector.clock import LOCAL_TZ, utc
+from inspector import clock
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 CHUNK = 64 * 1024
@@ -29,18 +29,20 @@ def neutral(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_START) else text
 
 
-def _local(moment: datetime) -> datetime:
-    return utc(moment).astimezone(LOCAL_TZ).replace(tzinfo=None)
+def _local(moment: datetime, town) -> datetime:
+    """The moment on the wall clock of the town whose data the sheet holds."""
+    return clock.town_moment(town, moment).replace(tzinfo=None)
 
 
-def csv_cell(value) -> str:
-    """One value as Excel in pt-BR reads it from a CSV."""
+def csv_cell(value, town=None) -> str:
+    """One value as Excel in pt-BR reads it from a CSV (a moment on the clock of `town`, a
+    Municipality or an IANA zone name)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "sim" if value else "não"
     if isinstance(value, datetime):
-        return _local(value).strftime("%d/%m/%Y %H:%M")
+        return _local(value, town).strftime("%d/%m/%Y %H:%M")
     if isinstance(value, date):
         return value.strftime("%d/%m/%Y")
     if isinstance(value, Decimal):
@@ -50,8 +52,9 @@ def csv_cell(value) -> str:
     return neutral(str(value))
 
 
-def csv_stream(header: Sequence[str], rows: Iterable[Sequence]) -> Iterator[bytes]:
-    """The CSV's bytes, a few hundred rows at a time: BOM, header, rows (CRLF lines)."""
+def csv_stream(header: Sequence[str], rows: Iterable[Sequence], town) -> Iterator[bytes]:
+    """The CSV's bytes, a few hundred rows at a time: BOM, header, rows (CRLF lines); moments
+    on the clock of `town`."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     writer.writerow([neutral(h) for h in header])
@@ -59,7 +62,7 @@ def csv_stream(header: Sequence[str], rows: Iterable[Sequence]) -> Iterator[byte
     out.seek(0)
     out.truncate()
     for n, row in enumerate(rows, start=1):
-        writer.writerow([csv_cell(v) for v in row])
+        writer.writerow([csv_cell(v, town) for v in row])
         if n % 500 == 0:
             yield out.getvalue().encode()
             out.seek(0)
@@ -68,9 +71,10 @@ def csv_stream(header: Sequence[str], rows: Iterable[Sequence]) -> Iterator[byte
         yield out.getvalue().encode()
 
 
-def xlsx_stream(sheet: str, header: Sequence[str], rows: Iterable[Sequence]) -> Iterator[bytes]:
+def xlsx_stream(sheet: str, header: Sequence[str], rows: Iterable[Sequence], town
+                ) -> Iterator[bytes]:
     """The XLSX's bytes: rows written one by one to a temporary file (constant memory), the
-    file then sent in chunks and removed."""
+    file then sent in chunks and removed; moments on the clock of `town`."""
     import xlsxwriter
 
     handle, path = tempfile.mkstemp(prefix="inspector-export-", suffix=".xlsx")
@@ -95,7 +99,7 @@ def xlsx_stream(sheet: str, header: Sequence[str], rows: Iterable[Sequence]) -> 
                 if isinstance(value, bool):
                     ws.write_string(r, c, "sim" if value else "não")
                 elif isinstance(value, datetime):
-                    ws.write_datetime(r, c, _local(value), moment)
+                    ws.write_datetime(r, c, _local(value, town), moment)
                 elif isinstance(value, date):
                     ws.write_datetime(r, c, datetime(value.year, value.month, value.day), day)
                 elif isinstance(value, Decimal):

@@ -17,6 +17,7 @@ from inspector.stats.period import Period
 
 def _zone_name(town_id: int | None) -> str:
     town = db.session.get(Municipality, town_id) if town_id is not None else None
+    # no town (a figure across towns, or an id with no row): the default clock, Mato Grosso's
     return (getattr(town, "timezone", None) or clock.DEFAULT_ZONE).strip()
 
 

@@ -9,18 +9,24 @@ from datetime import UTC, date, datetime, time, timedelta
 from sqlalchemy import select
 
 from inspector import audit, clock, laws
-from inspector.clock import LOCAL_TZ, local_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import normalise_plate
 from inspector.models import (
     AppointmentStatus,
     InspectionKind,
+    Municipality,
     Vehicle,
     VistoriaAppointment,
     VistoriaPlace,
 )
 from inspector.rules import why_no_office
+
+
+def town_zone(town_id: int):
+    """The clock of the town `town_id` (municipalities.timezone): its slots are its hours."""
+    return clock.zone_of(db.session.get(Municipality, town_id))
+
 
 WEEKDAYS = ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")
 MAX_SLOTS_PER_HOUR = 12
@@ -83,8 +89,9 @@ def slots(place: VistoriaPlace, day: date) -> DaySlots:
     if why:
         return DaySlots(day, (), why)
     step = timedelta(minutes=60 // place.slots_per_hour)
-    start = datetime.combine(day, time(place.start_hour), LOCAL_TZ)
-    end = datetime.combine(day, time(0), LOCAL_TZ) + timedelta(hours=place.end_hour)
+    zone = town_zone(place.municipality_id)
+    start = datetime.combine(day, time(place.start_hour), zone)
+    end = datetime.combine(day, time(0), zone) + timedelta(hours=place.end_hour)
     out, t = [], start
     while t < end:
         out.append(t)
@@ -92,20 +99,26 @@ def slots(place: VistoriaPlace, day: date) -> DaySlots:
     return DaySlots(day, tuple(out))
 
 
-def _taken(place_id: int, day: date) -> set[datetime]:
-    lo = datetime.combine(day, time(0), LOCAL_TZ)
+def _day_bounds(town_id: int, day: date) -> tuple[datetime, datetime]:
+    """The first and the next day's first instant of `day` on the town's clock, in UTC (a day
+    of 23 or 25 hours across a clock change has its own length)."""
+    town = db.session.get(Municipality, town_id)
+    return clock.at_time(town, day), clock.at_time(town, day + timedelta(days=1))
+
+
+def _taken(place: VistoriaPlace, day: date) -> set[datetime]:
+    lo, hi = _day_bounds(place.municipality_id, day)
     rows = db.session.scalars(select(VistoriaAppointment.starts_at).where(
-        VistoriaAppointment.place_id == place_id,
+        VistoriaAppointment.place_id == place.id,
         VistoriaAppointment.status == AppointmentStatus.BOOKED,
-        VistoriaAppointment.starts_at >= lo.astimezone(UTC),
-        VistoriaAppointment.starts_at < (lo + timedelta(days=1)).astimezone(UTC)))
+        VistoriaAppointment.starts_at >= lo, VistoriaAppointment.starts_at < hi))
     return {(r if r.tzinfo else r.replace(tzinfo=UTC)).astimezone(UTC) for r in rows}
 
 
 def free_slots(place: VistoriaPlace, day: date) -> DaySlots:
     """The day's slots still free at the place."""
     found = slots(place, day)
-    taken = _taken(place.id, day)
+    taken = _taken(place, day)
     return DaySlots(day, tuple(s for s in found.slots if s.astimezone(UTC) not in taken),
                     found.closed)
 
@@ -124,12 +137,12 @@ def book_vistoria(town_id: int, plate: str, place_id: int | None, when: str, kin
     if kind not in (InspectionKind.PRIOR.value, InspectionKind.PERIODIC.value):
         errors["kind"] = "escolha vistoria prévia ou periódica"
     try:
-        start = datetime.fromisoformat((when or "").strip()).replace(tzinfo=LOCAL_TZ)
+        start = datetime.fromisoformat((when or "").strip()).replace(tzinfo=town_zone(town_id))
     except ValueError:
         errors["when"] = "escolha o dia e o horário"
         start = None
     if start is not None and place is not None and "place" not in errors:
-        today = local_day()
+        today = clock.today(db.session.get(Municipality, town_id))
         if not today <= start.date() <= today + timedelta(days=BOOK_AHEAD_DAYS):
             errors["when"] = f"escolha um dia de hoje até {BOOK_AHEAD_DAYS} dias adiante"
         elif start <= clock.now():
@@ -159,7 +172,7 @@ def mark_appointment(appt: VistoriaAppointment, status: str, actor) -> None:
     if appt.status != AppointmentStatus.BOOKED:
         raise ValidationFailed({"status": "esta vistoria agendada já foi encerrada"})
     target = AppointmentStatus(status)
-    if target == AppointmentStatus.NO_SHOW and appt.starts_at.astimezone(UTC) > clock.now():
+    if target == AppointmentStatus.NO_SHOW and clock.utc(appt.starts_at) > clock.now():
         raise ValidationFailed({"status": "o horário ainda não chegou: não há falta a registrar"})
     appt.status, appt.status_at = target, clock.now()
     db.session.flush()
@@ -181,11 +194,10 @@ def attended(vehicle_id: int, town_id: int, day: date, actor) -> VistoriaAppoint
 
 def day_appointments(town_id: int, day: date) -> list[VistoriaAppointment]:
     """The town's booked vistorias of a day (the agent's list), by time."""
-    lo = datetime.combine(day, time(0), LOCAL_TZ).astimezone(UTC)
+    lo, hi = _day_bounds(town_id, day)
     return list(db.session.scalars(select(VistoriaAppointment).where(
         VistoriaAppointment.municipality_id == town_id,
-        VistoriaAppointment.starts_at >= lo,
-        VistoriaAppointment.starts_at < lo + timedelta(days=1))
+        VistoriaAppointment.starts_at >= lo, VistoriaAppointment.starts_at < hi)
         .order_by(VistoriaAppointment.starts_at)))
 
 
@@ -193,12 +205,13 @@ def appointments_for_phone(town_id: int, today: date) -> list[dict]:
     """The town's booked vistorias of today and tomorrow, as the field app keeps them offline
     (a phone synced the evening before has the next day's list)."""
     rows = day_appointments(town_id, today) + day_appointments(town_id, today + timedelta(days=1))
+    town = db.session.get(Municipality, town_id)
     return [{"id": a.id, "vehicle_id": a.vehicle_id, "plate": a.vehicle.plate,
              "prefix": a.vehicle.prefix or "", "kind": a.kind.value, "kind_label": a.kind.label,
-             "starts_at": a.starts_at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+             "starts_at": clock.utc(a.starts_at).isoformat().replace("+00:00", "Z"),
              # the town's day and hour, as the agenda shows them (the phone shows these)
-             "day": a.starts_at.astimezone(LOCAL_TZ).date().isoformat(),
-             "time": a.starts_at.astimezone(LOCAL_TZ).strftime("%H:%M"),
+             "day": clock.town_day(town, a.starts_at).isoformat(),
+             "time": f"{clock.town_moment(town, a.starts_at):%H:%M}",
              "place": a.place.name} for a in rows if a.status == AppointmentStatus.BOOKED]
 
 

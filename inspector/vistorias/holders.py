@@ -10,7 +10,6 @@ from datetime import UTC, date, datetime, timedelta
 from sqlalchemy import select
 
 from inspector import clock, laws, registry, rules
-from inspector.clock import LOCAL_TZ
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.identifiers import format_plate
@@ -23,6 +22,7 @@ from inspector.models import (
     Vehicle,
     Vistoria,
     VistoriaAppointment,
+    VistoriaPlace,
     VistoriaResult,
 )
 from inspector.rules import fmt_date, why_no_office
@@ -106,19 +106,19 @@ def _rejected(v: Vehicle) -> dict | None:
 
 
 def _appointment(a: VistoriaAppointment) -> dict:
-    local = a.starts_at.astimezone(LOCAL_TZ)
+    local = clock.town_moment(db.session.get(Municipality, a.municipality_id), a.starts_at)
     return {"id": a.id, "place": a.place.name, "address": a.place.address,
             "when": f"{local:%d/%m/%Y} às {local:%H:%M}", "kind": a.kind.label}
 
 
-def slot_value(place_id: int, start: datetime) -> str:
+def slot_value(place: VistoriaPlace, start: datetime) -> str:
     """A slot as the form sends it: '<place>@<YYYY-MM-DDTHH:MM>' in the town's time."""
-    return f"{place_id}@{start.astimezone(LOCAL_TZ):%Y-%m-%dT%H:%M}"
+    return f"{place.id}@{start.astimezone(agenda.town_zone(place.municipality_id)):%Y-%m-%dT%H:%M}"
 
 
 def free_slots(town_id: int, now: datetime, days: int = HOLDER_DAYS_AHEAD):
     """The town's free slots from now on, grouped by day (days without office have none)."""
-    today = now.astimezone(LOCAL_TZ).date()
+    today = clock.town_day(db.session.get(Municipality, town_id), now)
     out = []
     places = [p for p in agenda.agenda_places(town_id) if p.active]
     for n in range(days + 1):
@@ -128,7 +128,7 @@ def free_slots(town_id: int, now: datetime, days: int = HOLDER_DAYS_AHEAD):
             for start in agenda.free_slots(p, day).slots:
                 if start > now:
                     label = f"{start:%H:%M}" + (f" · {p.name}" if len(places) > 1 else "")
-                    options.append((slot_value(p.id, start), label))
+                    options.append((slot_value(p, start), label))
         if options:
             out.append((f"{agenda.WEEKDAYS[day.weekday()]}, {day:%d/%m/%Y}", sorted(
                 options, key=lambda o: o[0].split("@")[1])))
@@ -138,7 +138,8 @@ def free_slots(town_id: int, now: datetime, days: int = HOLDER_DAYS_AHEAD):
 def holder_vistorias(holder: Holder, now: datetime | None = None) -> HolderVistorias | None:
     """The holder page's vistoria section; None when no vehicle of the holder has one."""
     now = now or clock.now()
-    today = now.astimezone(LOCAL_TZ).date()
+    town = db.session.get(Municipality, holder.municipality_id)
+    today = clock.town_day(town, now)
     vehicles = []
     for v in sorted(holder.vehicles, key=lambda v: (v.prefix or "", v.plate)):
         kind = kind_for(v, today)
@@ -151,7 +152,7 @@ def holder_vistorias(holder: Holder, now: datetime | None = None) -> HolderVisto
             kind_label=InspectionKind(kind).label if kind else "", state=state,
             overdue=overdue, rejected=_rejected(v),
             booking=_appointment(booking) if booking else None,
-            reminders=[{"sent": f"{r.sent_at.astimezone(LOCAL_TZ):%d/%m/%Y}",
+            reminders=[{"sent": f"{clock.town_moment(town, r.sent_at):%d/%m/%Y}",
                         "channel": CHANNELS.get(r.channel, r.channel),
                         "lead": r.lead_days, "due": fmt_date(r.due_on)}
                        for r in reminders.reminders_for_vehicle(v.id)]))
@@ -174,7 +175,8 @@ def book_for_holder(holder: Holder, vehicle_id: str, slot: str, now: datetime | 
         and len(raw) < 10 else None
     if vehicle is None or vehicle.holder_id != holder.id:
         raise ValidationFailed({"vehicle": "escolha um dos seus veículos"})
-    kind = kind_for(vehicle, now.astimezone(LOCAL_TZ).date())
+    town = db.session.get(Municipality, vehicle.municipality_id)
+    kind = kind_for(vehicle, clock.town_day(town, now))
     if kind is None:
         raise ValidationFailed({"vehicle": "a lei do município não prevê vistoria para este "
                                            "veículo"})
@@ -182,12 +184,12 @@ def book_for_holder(holder: Holder, vehicle_id: str, slot: str, now: datetime | 
     if not sep or not (place.isascii() and place.isdigit() and len(place) < 10):
         raise ValidationFailed({"slot": "escolha um dia e horário da lista"})
     try:
-        start = datetime.fromisoformat(when).replace(tzinfo=LOCAL_TZ)
+        start = datetime.fromisoformat(when).replace(tzinfo=clock.zone_of(town))
     except ValueError:
         raise ValidationFailed({"slot": "escolha um dia e horário da lista"}) from None
     if start <= now:
         raise ValidationFailed({"slot": "este horário já passou: escolha outro"})
-    if start.date() > now.astimezone(LOCAL_TZ).date() + timedelta(days=HOLDER_DAYS_AHEAD):
+    if start.date() > clock.town_day(town, now) + timedelta(days=HOLDER_DAYS_AHEAD):
         raise ValidationFailed({"slot": f"escolha um dia nos próximos {HOLDER_DAYS_AHEAD} "
                                         "dias"})
     actor = actor_of(holder)
@@ -216,8 +218,8 @@ def proof_for(act, holder: Holder | None, now: datetime | None = None) -> dict |
     present or bring, where and when, with the article; None when the pack knows nothing of
     the finding or the act has no finding (a sanction decided in the office)."""
     now = now or clock.now()
-    today = now.astimezone(LOCAL_TZ).date()
     town = db.session.get(Municipality, act.municipality_id)
+    today = clock.town_day(town, now)
     vehicle = db.session.get(Vehicle, act.vehicle_id) if act.vehicle_id else None
     service = vehicle.service.value if vehicle is not None else \
         (act.pack_id or "").rsplit("-", 1)[-1]

@@ -6,8 +6,7 @@ from datetime import date
 
 from sqlalchemy import select
 
-from inspector import laws, registry
-from inspector.clock import local_day
+from inspector import clock, laws, registry
 from inspector.credentials import check_signature, public_url, token_hash
 from inspector.extensions import db
 from inspector.identifiers import format_plate
@@ -38,7 +37,12 @@ def result_of(uuid: str) -> dict | None:
             "to_fix": to_fix(v),
             "certificate": None if v.token is None else {
                 "number": v.certificate_number, "url": public_url(v.token),
-                "pdf_sha256": v.pdf_sha256, "status": certificate_state(v, local_day())[0]}}
+                "pdf_sha256": v.pdf_sha256, "status": certificate_state(v, _today(v))[0]}}
+
+
+def _today(v: Vistoria) -> date:
+    """Today on the clock of the vistoria's town."""
+    return clock.today(db.session.get(Municipality, v.municipality_id))
 
 
 def for_vehicle(vehicle_id: int) -> list[Vistoria]:
@@ -64,9 +68,11 @@ def find_by_token(token: str, today=None) -> tuple[Vistoria | None, str]:
     """The certificate a QR token names and its state: (vistoria, 'active' | 'revoked' |
     'expired'), or (None, 'unknown') for a token not signed by the town's key or not issued.
     One signature check and one query by hash, whatever the input."""
-    today = today or local_day()
-    claims, reason = check_signature(token, today)
     row = db.session.scalar(select(Vistoria).where(Vistoria.token_hash == token_hash(token)))
+    # the day of the certificate's town; a token that names no certificate has no town, and
+    # is refused whatever the day (Mato Grosso's, so that the signature is still checked)
+    today = today or (_today(row) if row is not None else clock.default_day())
+    claims, reason = check_signature(token, today)
     if row is None or (claims is None and reason != "expired"):
         return None, "unknown"
     if claims is not None and (claims.kind != "vistoria" or claims.subject_id != row.id):

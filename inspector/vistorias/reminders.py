@@ -16,7 +16,6 @@ from flask import current_app
 from sqlalchemy import select
 
 from inspector import audit, clock, registry
-from inspector.clock import local_day
 from inspector.extensions import db
 from inspector.identifiers import format_plate
 from inspector.models import (
@@ -96,23 +95,24 @@ def send_reminders(today: date | None = None, town_id: int | None = None, *,
              push: Callable | None = None) -> ReminderReport:
     """Send every reminder due today (or missed since its day, while the vistoria is still
     valid), in the caller's transaction; the caller commits. `push`: the notifications area's
-    `notify_push`, given by the caller (that area sits above this one); None sends no push."""
-    today = today or local_day()
+    `notify_push`, given by the caller (that area sits above this one); None sends no push.
+    "Today" is each vehicle's town's day unless `today` is given."""
     report = ReminderReport()
     q = select(Vehicle).where(Vehicle.last_vistoria_on.is_not(None))
     if town_id is not None:
         q = q.where(Vehicle.municipality_id == town_id)
     smtp = bool(current_app.config.get("SMTP_HOST"))
     for v in db.session.scalars(q):
-        validity = registry.vistoria_valid_until(v, today)
-        if validity is None or validity.until < today:
+        town = db.session.get(Municipality, v.municipality_id)
+        day = today or clock.today(town)
+        validity = registry.vistoria_valid_until(v, day)
+        if validity is None or validity.until < day:
             continue
-        left = (validity.until - today).days
+        left = (validity.until - day).days
         due_leads = [n for n in leads(v.municipality_id) if left <= n]
         if not due_leads:
             continue
         lead = min(due_leads)  # the nearest: a missed 30-day reminder is not sent at 7 days
-        town = db.session.get(Municipality, v.municipality_id)
         title, body = _text(v, town, validity.until, left)
         holder = v.holder
         pushed = db.session.scalar(select(PushSubscription.id).where(

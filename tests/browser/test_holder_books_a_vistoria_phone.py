@@ -8,12 +8,12 @@ import pytest
 from sqlalchemy import select
 
 from inspector import vistorias
-from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import AppointmentStatus, Notice, VistoriaAppointment
 from tests import factories
 from tests.browser.field_helpers import axe_violations
 from tests.support.holder import tapurah_notice
+from tests.support.instants import CUIABA
 
 pytestmark = pytest.mark.browser
 
@@ -65,4 +65,4 @@ def test_the_holder_reads_how_to_prove_it_and_books_the_vistoria(app, browser, l
         [appt] = db.session.scalars(select(VistoriaAppointment).where(
             VistoriaAppointment.status == AppointmentStatus.BOOKED)).all()
         assert appt.vehicle_id == vehicle_id
-        assert appt.starts_at.astimezone(LOCAL_TZ).strftime("%Y-%m-%dT%H:%M") == value.split("@")[1]
+        assert appt.starts_at.astimezone(CUIABA).strftime("%Y-%m-%dT%H:%M") == value.split("@")[1]

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import func, select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, Licence, Vehicle
 from tests import factories
@@ -46,7 +46,7 @@ def _written(app) -> tuple[int, int, int]:
 
 def _fill_licence(page, plate: str, number: str) -> None:
     """This year's Alvará (Nortelândia Lei 030/1998 Art. 6, Sapezal Lei 060/1998 Art. 10)."""
-    year = local_day().year
+    year = default_day().year
     page.fill("#f-number", number)
     page.fill("#f-vehicle_plate", plate)
     page.fill("#f-valid_from", date(year, 1, 1).isoformat())

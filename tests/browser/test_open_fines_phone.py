@@ -46,7 +46,7 @@ def test_a_long_status_badge_stays_inside_the_acts_card(app, page):
 
 def test_the_acts_status_badge_stays_inside_its_card_on_the_inspection(app, page):
     """An act whose appeal was denied ("Recurso negado") on the inspection page."""
-    from inspector.clock import local_day
+    from inspector.clock import default_day
     from inspector.models import Inspection
 
     with app.app_context():
@@ -57,7 +57,7 @@ def test_the_acts_status_badge_stays_inside_its_card_on_the_inspection(app, page
         insp = inspect(f["vehicle"], agent, {"mirrors": "fail"}, now - timedelta(hours=3))
         [act] = enforcement.acts_of(insp)
         enforcement.confirm(act, sup, now - timedelta(hours=2))
-        appeal = enforcement.file_appeal(act, filed_on=local_day(), filed_by="Ana Souza",
+        appeal = enforcement.file_appeal(act, filed_on=default_day(), filed_by="Ana Souza",
                                          filed_by_role="holder", user=sup, now=now,
                                          text_="O retrovisor foi trocado no mesmo dia.")
         enforcement.decide_appeal(appeal, sup, now, accepted=False,

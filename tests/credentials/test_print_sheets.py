@@ -12,7 +12,7 @@ import pytest
 import zxingcpp
 from PIL import Image, ImageFilter
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.credentials import issuing, sheets
 from inspector.extensions import db
 from tests import factories
@@ -52,7 +52,7 @@ def test_25_rider_badges_fit_in_2_mb_and_every_qr_decodes_at_300_dpi(app, tmp_pa
         issued = [issuing.issue(r, actor="test") for r in riders]
         urls = sorted(issuing.public_url(c.token) for c in issued)
         town = factories.town("tapurah")
-        pdf = sheets.render_pdf(sheets.printable(issued, "rider", local_day()), town, "rider")
+        pdf = sheets.render_pdf(sheets.printable(issued, "rider", default_day()), town, "rider")
         db.session.rollback()
     assert pdf.startswith(b"%PDF")
     print(f"25 rider badges: {len(pdf):,} bytes")

@@ -12,13 +12,13 @@ from datetime import timedelta
 
 import pytest
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Status, Vehicle
 from tests import factories
 from tests.support.enforcement import fleet, inspect, local
 
-TODAY = local_day()
+TODAY = default_day()
 
 
 def text(response) -> str:

@@ -13,7 +13,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import func, select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.config import DEMO_PASSWORD
 from inspector.demo.data import ROLES, TOWNS
 from inspector.extensions import db, limiter
@@ -103,7 +103,7 @@ def test_towns_have_census_figures_and_no_invented_fiscal_unit(seeded):
         assert town.value_on("minimum_wage", date(2024, 6, 1)) == Decimal("1412.00")
         assert town.value_on("minimum_wage", date(2025, 6, 1)) == Decimal("1518.00")
         assert town.value_on("minimum_wage", date(2026, 6, 1)) == Decimal("1621.00")
-        assert town.value_on("fiscal_unit", local_day()) is None  # no law gives it
+        assert town.value_on("fiscal_unit", default_day()) is None  # no law gives it
     assert _town("tapurah").fiscal_unit_name == "UFIM"  # Lei 406/2001 Art. 14 §ú
     assert _town("nortelandia").fiscal_unit_name == "UFM"  # Lei 030/1998 Art. 16
 
@@ -144,14 +144,14 @@ def test_the_regular_fleet_respects_the_legal_caps(seeded):
             assert len([v for v in fleet if v.holder == holder]) <= share * len(fleet)
     for slug in ("nortelandia", "tapurah"):  # moto-taxi only by "empresa autorizada"
         assert all(v.holder.kind == HolderKind.COMPANY for v in _fleet(slug, Service.MOTOTAXI))
-    today = local_day()
+    today = default_day()
     licences = db.session.scalars(select(Licence)).all()
     valid = [lic for lic in licences if lic.status == Status.ACTIVE and lic.valid_until >= today]
     assert len(valid) >= 0.9 * len(licences)  # most of the demo is regular
 
 
 def test_the_irregular_cases_are_there(seeded):
-    today = local_day()
+    today = default_day()
     expired = db.session.scalars(select(Licence).where(Licence.valid_until < today)).all()
     assert expired, "no expired licence"
     suspended = db.session.scalars(select(Licence).filter_by(status=Status.SUSPENDED)).all()

@@ -6,13 +6,15 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from inspector import enforcement
-from inspector.clock import LOCAL_TZ
 from inspector.documents import issuing
 from inspector.documents.pdf import Rows
 from inspector.extensions import db
 from inspector.rules import calendar
 from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect
+from tests.support.instants import (
+    CUIABA,
+)
 
 
 def _appeal_rows(notice) -> dict:
@@ -47,7 +49,7 @@ def test_the_appeal_rows_count_from_the_receipt_of_the_document(instant, app):
         db.session.flush()
         rows = _appeal_rows(act.notice)   # a copy made after delivery has the date
         assert rows["Último dia"] == f"{act.appeal_until:%d/%m/%Y}"
-        assert act.appeal_until == calendar.deadline_days(handed.astimezone(LOCAL_TZ).date(), 10,
+        assert act.appeal_until == calendar.deadline_days(handed.astimezone(CUIABA).date(), 10,
                                                        "business").last_day
         assert rows["Contagem"] == act.appeal_explain
         assert rows["Contagem"].startswith("10 dias úteis (CPC, art. 219): ")

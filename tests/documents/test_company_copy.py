@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.documents import copies
 from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, Notice, NoticeDocument
@@ -35,7 +35,7 @@ def _copy(app, notice_id: int) -> NoticeCompanyCopy | None:
 
 
 def _today() -> str:
-    return local_day(datetime.now(UTC)).isoformat()
+    return default_day(datetime.now(UTC)).isoformat()
 
 
 def _br(day: str) -> str:
@@ -164,7 +164,7 @@ def test_a_subscribed_company_is_pushed_the_copy_and_it_is_recorded_remitted(app
         assert row.remitted_via == "app" and row.notification_id is not None
         with app.app_context():
             issued = db.session.get(Notice, out["notice_id"]).issued_at
-            assert row.remitted_on == local_day(issued.replace(tzinfo=issued.tzinfo or UTC))
+            assert row.remitted_on == default_day(issued.replace(tzinfo=issued.tzinfo or UTC))
             push.deliver_pending(datetime.now(UTC))
         [got] = service.to("company")  # one push: the notice, as the company's copy
         msg = phone.decrypt(got.body)

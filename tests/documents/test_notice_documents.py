@@ -16,7 +16,6 @@ from PIL import Image
 from sqlalchemy import delete, select
 
 from inspector import audit, enforcement
-from inspector.clock import LOCAL_TZ
 from inspector.documents import issuing
 from inspector.enforcement.pending import on_inspection_complete
 from inspector.extensions import db
@@ -37,6 +36,9 @@ from tests import factories
 from tests.support.documents import pdf_text, stored_document
 from tests.support.enforcement import enforcement_worker
 from tests.support.field_api import Api, body, jpeg, png_signature, sha
+from tests.support.instants import (
+    CUIABA,
+)
 
 RIDER = "Carlos Alberto Motoqueiro"
 BASE = "https://fiscaliza.tapurah.example.gov.br"
@@ -89,8 +91,8 @@ def one_line(text: str) -> str:
 
 
 def local(moment: datetime) -> str:
-    return moment.replace(tzinfo=UTC).astimezone(LOCAL_TZ).strftime("%d/%m/%Y às %H:%M") \
-        if moment.tzinfo is None else moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y às %H:%M")
+    return moment.replace(tzinfo=UTC).astimezone(CUIABA).strftime("%d/%m/%Y às %H:%M") \
+        if moment.tzinfo is None else moment.astimezone(CUIABA).strftime("%d/%m/%Y às %H:%M")
 
 
 def qr_urls(pdf: bytes, tmp_path: Path) -> list[str]:
@@ -210,7 +212,7 @@ def test_authenticity_page_shows_the_hash_and_status_and_nothing_personal(app, m
     with app.app_context():  # the rider appeals on day 2: the page says so
         act = db.session.get(Sanction, out["act_id"])
         enforcement.file_appeal(act, filed_on=(act.notified_at.replace(tzinfo=UTC)
-                                               .astimezone(LOCAL_TZ).date() + timedelta(days=1)),
+                                               .astimezone(CUIABA).date() + timedelta(days=1)),
                                 filed_by=RIDER, filed_by_role="driver",
                                 text_="O retrovisor foi trocado no mesmo dia.",
                                 user=db.session.get(User, out["sup"].id),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from tests.support.enforcement import decided_in_office
+from tests.support.instants import CUIABA
 
 HX = {"HX-Request": "true"}
 
@@ -16,7 +16,7 @@ def _decided(app, hours_ago: int = 2):
     with app.app_context():
         decided = datetime.now(UTC) - timedelta(hours=hours_ago)
         o = decided_in_office("nortelandia", "mototaxi", {"brakes": "fail"}, decided)
-        return o.act.id, o.supervisor.username, decided.astimezone(LOCAL_TZ)
+        return o.act.id, o.supervisor.username, decided.astimezone(CUIABA)
 
 
 def test_a_delivery_without_a_time_does_not_show_the_decisions_hour_as_the_delivery(app):
@@ -68,7 +68,7 @@ def test_the_date_picker_offers_only_the_days_a_delivery_can_have(app):
     """From the decision's day to today (Mato Grosso), on the act's page and the inspection's:
     the picker offered any day, and a future one came back 'A data da entrega não pode ser
     futura.' only after the whole form was sent."""
-    from inspector.clock import local_day
+    from inspector.clock import default_day
     from inspector.models import Sanction
 
     act, username, decided = _decided(app, hours_ago=30)
@@ -77,6 +77,6 @@ def test_the_date_picker_offers_only_the_days_a_delivery_can_have(app):
     c = app.test_client()
     c.login(username)
     picker = (f'name="delivered_on" required min="{decided.date().isoformat()}" '
-              f'max="{local_day().isoformat()}"')
+              f'max="{default_day().isoformat()}"')
     for path in (f"/revisao/atos/{act}", f"/revisao/vistorias/{inspection}"):
         assert picker in c.get(path).get_data(as_text=True), path

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Appeal, Sanction
 from tests import factories
@@ -35,7 +35,7 @@ def test_the_appeal_form_is_offered_only_while_an_appeal_can_be_filed(instant, a
     assert OFFER in page()
     with app.app_context():
         act, user = db.session.get(Sanction, act_id), factories.user("supervisor", "tapurah")
-        appeal = enforcement.file_appeal(act, filed_on=local_day(), filed_by="João da Silva",
+        appeal = enforcement.file_appeal(act, filed_on=default_day(), filed_by="João da Silva",
                                          filed_by_role="driver", text_="O retrovisor estava lá.",
                                          user=user, now=datetime.now(UTC))
         db.session.commit()

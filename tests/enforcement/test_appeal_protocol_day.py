@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Appeal, AuditEntry, EnforcementEvent, Sanction, SanctionStatus
@@ -34,7 +34,7 @@ def act(instant, app):
         confirm_delivered(fine, sup, now - timedelta(days=3))
         db.session.commit()
         return {"id": fine.id, "supervisor": sup.username,
-                "notified": local_day(fine.notified_at.replace(tzinfo=UTC))}
+                "notified": default_day(fine.notified_at.replace(tzinfo=UTC))}
 
 
 def _counts() -> tuple[int, int, int]:
@@ -91,7 +91,7 @@ def test_the_first_day_is_the_street_notice_when_the_driver_signed_it(instant, a
         [notice] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"}, street))
         enforcement.confirm(notice, sup, street + timedelta(days=2))
         db.session.commit()
-        day = local_day(street)
+        day = default_day(street)
         with pytest.raises(ValidationFailed) as e:
             enforcement.file_appeal(notice, filed_on=day - timedelta(days=1), filed_by="Condutor",
                                     filed_by_role="driver", text_="Retrovisor trocado no dia.",

@@ -284,9 +284,9 @@ def _deliver(client, act_id: int):
     """Record that the decided act was handed over today (its time runs from there)."""
     from datetime import UTC, datetime
 
-    from inspector.clock import local_day
+    from inspector.clock import default_day
 
     return client.post_form(f"/revisao/atos/{act_id}/entrega",
-                            {"delivered_on": local_day(datetime.now(UTC)).isoformat(),
+                            {"delivered_on": default_day(datetime.now(UTC)).isoformat(),
                              "delivered_via": "hand", "delivery_ref": "Recebido pelo titular"},
                             token_from=f"/revisao/atos/{act_id}")

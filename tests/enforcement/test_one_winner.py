@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import (
     Appeal,
@@ -129,7 +129,7 @@ def test_eight_deliveries_at_once_record_one(app, live_server):
         o = decided_in_office("nortelandia", "taxi", {"clean": "fail"},
                               datetime.now(UTC) - timedelta(hours=2), ack="Condutor de Teste",
                               gravity="suspension", days=10)
-        act_id, today = o.act.id, local_day(datetime.now(UTC))
+        act_id, today = o.act.id, default_day(datetime.now(UTC))
     sups = people(live_server, app, "supervisor", "nortelandia")
     answers = at_once([(p, f"/revisao/atos/{act_id}/entrega",
                         {"delivered_on": today.isoformat(), "delivered_time": "",
@@ -160,7 +160,7 @@ def fine(app):
 def test_eight_appeals_at_once_file_one_and_eight_decisions_decide_it_once(app, live_server,
                                                                            fine):
     sups = people(live_server, app, "supervisor", "tapurah")
-    today = local_day(datetime.now(UTC))
+    today = default_day(datetime.now(UTC))
     answers = at_once([(p, f"/revisao/atos/{fine}/recurso",
                         {"filed_on": today.isoformat(), "filed_by": f"João da Silva {i}",
                          "filed_by_role": "holder",
@@ -190,7 +190,7 @@ def test_eight_full_payments_at_once_record_one_and_eight_reversals_reverse_it_o
     with app.app_context():
         due = enforcement.balance_of(db.session.get(Sanction, fine)).outstanding
     sups = people(live_server, app, "supervisor", "tapurah")
-    today = local_day(datetime.now(UTC)).isoformat()
+    today = default_day(datetime.now(UTC)).isoformat()
     amount = f"{due:.2f}".replace(".", ",")
     answers = at_once([(p, f"/revisao/atos/{fine}/pagamento",
                         {"paid_on": today, "amount_paid": amount, "receipt": f"DAM {1000 + i}"})

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, FinePayment
 from tests.support.fines import pay
@@ -18,7 +18,7 @@ from tests.support.web import HX, login
 
 
 def _today() -> str:
-    return local_day(datetime.now(UTC)).isoformat()
+    return default_day(datetime.now(UTC)).isoformat()
 
 
 def _paid(app, c, act) -> int:
@@ -55,7 +55,7 @@ def test_the_supervisor_reverses_a_payment_and_the_fine_is_open_again_everywhere
     html = ok.get_data(as_text=True)
     assert ok.status_code == 200
     assert "Pagamento estornado. Multa em aberto: R$ 525,00." in html
-    day = local_day(datetime.now(UTC)).strftime("%d/%m/%Y")
+    day = default_day(datetime.now(UTC)).strftime("%d/%m/%Y")
     for page in (html, c.get(f"/revisao/atos/{act}").get_data(as_text=True)):
         item = re.search(rf'<li id="pagamento-item-{payment}" class="reversed">(.*?)</li>',
                          page, re.S).group(1)

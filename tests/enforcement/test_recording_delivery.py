@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, Licence, Sanction, Status
 from tests import factories
@@ -39,7 +39,7 @@ def decided(app):
         return {"act": o.act.id, "licence": o.fleet["licence"].id,
                 "supervisor": o.supervisor.username, "agent": o.agent.username,
                 "code": o.decision.access_code, "path": f"nortelandia/{o.decision.notice.number}",
-                "decided_on": local_day(now - timedelta(hours=2))}
+                "decided_on": default_day(now - timedelta(hours=2))}
 
 
 def _deliver(c, act, **data):

@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from tests import factories
 from tests.support.enforcement import (
@@ -76,7 +76,7 @@ def test_a_refused_appeal_decision_keeps_the_choice_and_the_text(app):
         [act] = enforcement.acts_of(inspect(f["vehicle"], agent, {"mirrors": "fail"},
                                             now - timedelta(hours=2)))
         enforcement.confirm(act, sup, now - timedelta(hours=1))
-        appeal = enforcement.file_appeal(act, filed_on=local_day(), filed_by="Ana Souza",
+        appeal = enforcement.file_appeal(act, filed_on=default_day(), filed_by="Ana Souza",
                                          filed_by_role="holder", user=sup, now=now,
                                          text_="O retrovisor foi trocado no mesmo dia.")
         db.session.commit()

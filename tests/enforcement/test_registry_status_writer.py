@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select, update
 
 from inspector import enforcement, registry
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Licence, Status, StatusChange
 from tests.support.enforcement import decided_in_office
@@ -21,7 +21,7 @@ def test_the_change_an_act_makes_names_it_and_its_appeal_undoes_that_change(app)
         o = decided_in_office("nortelandia", "taxi", {"clean": "fail"}, now - timedelta(hours=2),
                               ack="Condutor de Teste", gravity="suspension", days=10)
         enforcement.record_delivery(o.act, o.supervisor, now - timedelta(hours=1),
-                                    day=local_day(now - timedelta(hours=1)).isoformat(),
+                                    day=default_day(now - timedelta(hours=1)).isoformat(),
                                     via="hand", ref="Recebido pelo titular")
         db.session.commit()
         lic = db.session.get(Licence, o.fleet["licence"].id)
@@ -31,7 +31,7 @@ def test_the_change_an_act_makes_names_it_and_its_appeal_undoes_that_change(app)
         # the reason is text for people: rewording it does not lose which act made the change
         db.session.execute(update(StatusChange).values(reason="Suspenso pela fiscalização."))
         db.session.commit()
-        appeal = enforcement.file_appeal(o.act, filed_on=local_day(now), filed_by="João Lima",
+        appeal = enforcement.file_appeal(o.act, filed_on=default_day(now), filed_by="João Lima",
                                          filed_by_role="holder", text_="O carro estava limpo.",
                                          user=o.supervisor, now=now)
         enforcement.decide_appeal(appeal, o.supervisor, now, accepted=True,

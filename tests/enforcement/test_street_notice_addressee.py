@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect, local, set_values
@@ -41,7 +41,7 @@ def test_nortelandia_company_warning_appeal_counts_from_the_company_intimacao(ap
                 recorded=local(2026, 3, 10, 9))
         db.session.commit()
         warning = db.session.get(type(warning), warning.id)
-        assert local_day(warning.notified_at) == date(2026, 3, 9)
+        assert default_day(warning.notified_at) == date(2026, 3, 9)
         # 10 business days from Mon 09/03 (Art. 16 § 2º "na forma prevista no CPC", CPC Art. 219)
         assert warning.appeal_until == date(2026, 3, 23)   # was 2026-03-12, from the street
         assert warning.appeal_citation["article"] == "Art. 16, § 2º"
@@ -67,7 +67,7 @@ def test_tapurah_holder_fine_is_not_notified_by_the_rider_but_his_notice_is(app)
         fine = acts[("fine", "holder")]
         notice = acts[("notice", "driver")]
         assert fine.notified_at is None
-        assert local_day(notice.notified_at) == date(2026, 3, 2)
+        assert default_day(notice.notified_at) == date(2026, 3, 2)
         assert notice.appeal_until == date(2026, 3, 10)
         decided = street + timedelta(days=4)
         enforcement.confirm(fine, sup, decided)
@@ -76,7 +76,7 @@ def test_tapurah_holder_fine_is_not_notified_by_the_rider_but_his_notice_is(app)
                 ref="Recebido pelo gerente da empresa")
         db.session.commit()
         fine = db.session.get(type(fine), fine.id)
-        assert local_day(fine.notified_at) == date(2026, 3, 6)
+        assert default_day(fine.notified_at) == date(2026, 3, 6)
         # 8 days from Fri 06/03 end Sat 14/03: moved to Mon 16/03 (Lei 9.784/1999 Art. 66 § 1º)
         assert fine.appeal_until == date(2026, 3, 16)      # was 2026-03-10, from the street
         assert fine.appeal_citation["article"] == "Art. 30"

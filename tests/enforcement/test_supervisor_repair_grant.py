@@ -10,11 +10,12 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from inspector import enforcement
-from inspector.clock import LOCAL_TZ, utc
+from inspector.clock import utc
 from inspector.extensions import db
 from inspector.models import AuditEntry, Sanction
 from tests import factories
 from tests.support.enforcement import fleet, inspect
+from tests.support.instants import CUIABA
 from tests.support.web import login, text
 
 
@@ -26,7 +27,7 @@ def _acts(app, results, grants=None):
         # Wed 25/11/2026 10:00 local (a day already past whenever this runs), the rider signs
         # the "ciente" on the street
         insp = inspect(f["vehicle"], agent, results,
-                       datetime(2026, 11, 25, 10, tzinfo=LOCAL_TZ).astimezone(UTC), grants=grants)
+                       datetime(2026, 11, 25, 10, tzinfo=CUIABA).astimezone(UTC), grants=grants)
         db.session.commit()
         return {a.rule_id: a.id for a in enforcement.acts_of(insp)}, sup.username, agent.username
 
@@ -70,7 +71,7 @@ def test_the_supervisor_grants_the_days_with_a_reason_and_may_take_them_back(app
     assert (a.deadline_hours, a.deadline_days, a.deadline_granted_by) == (None, 10, "supervisor")
     # counted from the ciente (Wed 25/11), days running on (Lei 9.784 Art. 66): 05/12 is a
     # Saturday, and days to repair do not move (product owner, December 2026)
-    assert utc(a.deadline_at).astimezone(LOCAL_TZ).date().isoformat() == "2026-12-05"
+    assert utc(a.deadline_at).astimezone(CUIABA).date().isoformat() == "2026-12-05"
     with app.app_context():
         entry = db.session.scalar(select(AuditEntry).where(
             AuditEntry.action == "sanction_deadline_granted",
@@ -83,7 +84,7 @@ def test_the_supervisor_grants_the_days_with_a_reason_and_may_take_them_back(app
     a = _act(app, acts["tank-sign"])
     assert (a.deadline_hours, a.deadline_days, a.deadline_granted_by, a.deadline_text) == \
         (72, None, None, "72 horas")
-    assert utc(a.deadline_at).astimezone(LOCAL_TZ) == datetime(2026, 11, 28, 10, tzinfo=LOCAL_TZ)
+    assert utc(a.deadline_at).astimezone(CUIABA) == datetime(2026, 11, 28, 10, tzinfo=CUIABA)
     with app.app_context():
         assert db.session.scalar(select(AuditEntry.id).where(
             AuditEntry.action == "sanction_deadline_grant_removed")) is not None

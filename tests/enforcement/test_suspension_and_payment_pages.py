@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector import enforcement
-from inspector.clock import LOCAL_TZ, local_day
+from inspector.clock import default_day
 from inspector.credentials.issuing import issue
 from inspector.documents.issuing import current_document
 from inspector.extensions import db
@@ -22,6 +22,9 @@ from tests.support.credentials import banner
 from tests.support.documents import pdf_text
 from tests.support.enforcement import GRAVE, deliver, fleet, inspect, running_daily_fine
 from tests.support.fines import pay
+from tests.support.instants import (
+    CUIABA,
+)
 from tests.support.web import HX, login
 
 
@@ -85,7 +88,7 @@ def test_the_supervisor_sets_the_length_and_sees_the_period_and_the_pdf_says_it(
     assert got.status_code == 200 and got.mimetype == "application/pdf"
     assert "10 dias, a contar do recebimento deste documento" in text
     assert "volta automaticamente à situação anterior" in text
-    first = local_day(datetime.now(UTC))
+    first = default_day(datetime.now(UTC))
     last = first + timedelta(days=9)
     ok = c.post_form(f"/revisao/atos/{act}/entrega",
                      {"delivered_on": first.isoformat(), "delivered_via": "hand",
@@ -122,7 +125,7 @@ def test_the_passenger_page_says_until_when_and_is_regular_again_after_the_tick(
     assert banner(html) == f"SUSPENSO até {_dmy(last)}"
     assert f"suspensa pela prefeitura até {_dmy(last)}" in html
     with app.app_context():
-        midnight = datetime.combine(last + timedelta(days=1), time(0), LOCAL_TZ)
+        midnight = datetime.combine(last + timedelta(days=1), time(0), CUIABA)
         assert enforcement.tick(midnight - timedelta(seconds=1)).lifted == []
         assert banner(client.get(f"/v/{nortelandia['token']}").get_data(as_text=True)) == \
             f"SUSPENSO até {_dmy(last)}"
@@ -136,7 +139,7 @@ def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine
     act = fine["act"]
     card = c.get(f"/revisao/atos/{act}").get_data(as_text=True)
     assert "Pagamento da multa" in card and "em aberto: R$ 525,00" in card
-    tomorrow = (local_day(datetime.now(UTC)) + timedelta(days=1)).isoformat()
+    tomorrow = (default_day(datetime.now(UTC)) + timedelta(days=1)).isoformat()
     bad = pay(c, act, paid_on=tomorrow, amount_paid="-10", receipt="")
     html = bad.get_data(as_text=True)
     assert bad.status_code == 422
@@ -149,7 +152,7 @@ def test_a_payment_is_validated_inline_and_shows_on_every_page(app, client, fine
     # what was typed stays in the form, to be corrected rather than typed again
     assert f'name="paid_on" required value="{tomorrow}"' in html
     assert 'name="amount_paid" inputmode="decimal" required value="-10"' in html
-    today = local_day(datetime.now(UTC)).isoformat()
+    today = default_day(datetime.now(UTC)).isoformat()
     ok = pay(c, act, paid_on=today, amount_paid="200,00", receipt="DAM 2026/77")
     assert ok.status_code == 200
     assert "paga parcialmente: R$ 200,00 de R$ 525,00, faltam R$ 325,00" in ok.get_data(

@@ -13,7 +13,7 @@ from html import unescape
 import pytest
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.documents import issuing
 from inspector.enforcement.acts import schedule
 from inspector.extensions import db
@@ -41,7 +41,7 @@ def warned(app):
         db.session.commit()
         assert act.appeal_suspensive is True and act.appeal_days == 10
         # 10 business days: "na forma prevista no Código de Processo Civil" (CPC Art. 219)
-        assert act.appeal_until == calendar.deadline_days(local_day(act.notified_at), 10,
+        assert act.appeal_until == calendar.deadline_days(default_day(act.notified_at), 10,
                                                        "business").last_day
         return {"act": act.id, "notice": decision.notice.id, "number": decision.notice.number,
                 "code": decision.access_code, "until": act.appeal_until.strftime("%d/%m/%Y"),
@@ -70,7 +70,7 @@ def test_in_force_once_the_window_closed_and_suspended_once_appealed(app, client
         after = warned["last_day"] + timedelta(days=1)
         assert issuing.public_status(notice, today=after) == "Em vigor"
         act = db.session.get(Sanction, warned["act"])
-        enforcement.file_appeal(act, filed_on=local_day(), filed_by="Moto Rápida Ltda",
+        enforcement.file_appeal(act, filed_on=default_day(), filed_by="Moto Rápida Ltda",
                                 filed_by_role="holder", text_="O colete foi entregue ao mototaxista.",
                                 user=db.session.get(User, warned["sup"]), now=datetime.now(UTC))
         db.session.commit()

@@ -15,12 +15,13 @@ import pytest
 from sqlalchemy import func, select
 
 from inspector import audit, enforcement
-from inspector.clock import LOCAL_TZ, utc
+from inspector.clock import utc
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import AuditEntry, EnforcementEvent, Licence, Sanction, SanctionStatus, Status
 from tests import factories
 from tests.support.enforcement import GRAVE, decided_in_office, deliver, fleet, inspect, local
+from tests.support.instants import CUIABA
 
 T0 = local(2026, 3, 2, 10)
 
@@ -90,7 +91,7 @@ def test_an_undelivered_72_hour_notice_never_turns_into_a_daily_fine(app):
                                     via="hand", ref="Entregue ao condutor no ponto")
         db.session.commit()
         act = db.session.get(Sanction, act.id)
-        end_of_12 = datetime.combine(date(2026, 3, 13), time(0), LOCAL_TZ) - timedelta(microseconds=1)
+        end_of_12 = datetime.combine(date(2026, 3, 13), time(0), CUIABA) - timedelta(microseconds=1)
         assert utc(act.deadline_at) == end_of_12 + timedelta(hours=72)
         assert act.notice.deadline_at is not None
         assert enforcement.tick(local(2026, 3, 15, 23)).converted == []

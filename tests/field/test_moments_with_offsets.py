@@ -10,11 +10,11 @@ from html import unescape
 
 from sqlalchemy import select
 
-from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import Inspection
 from tests import factories
 from tests.support.field_api import body
+from tests.support.instants import CUIABA
 
 
 def _stored(app, iid: str) -> tuple[datetime, datetime, int]:
@@ -40,5 +40,5 @@ def test_the_same_instant_whatever_the_offset(app, api, moto, make):
     assert client.login(sup.username).status_code == 302
     page = " ".join(unescape(client.get(f"/revisao/vistorias/{insp_id}").get_data(
         as_text=True)).split())
-    local = start.astimezone(LOCAL_TZ)
+    local = start.astimezone(CUIABA)
     assert f"{local:%d/%m/%Y %H:%M} – {local + timedelta(minutes=5):%H:%M}" in page

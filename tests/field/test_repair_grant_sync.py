@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import select
 
 from inspector import enforcement
-from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import Inspection, Sanction, SanctionStatus, User
 from tests import factories
 from tests.support.enforcement import fleet, set_values
 from tests.support.field_api import Api, body, count, jpeg
+from tests.support.instants import CUIABA
 
 GRANT = {"days": 10, "reason": "Adesivo encomendado na gráfica"}
 
@@ -84,7 +84,7 @@ def enforcement_checklist(app, town_slug, service):
     from inspector.models import Municipality
     with app.app_context():
         t = db.session.scalar(select(Municipality).filter_by(slug=town_slug))
-        return in_force.checklist(t, service, datetime.now(LOCAL_TZ).date())["items"]
+        return in_force.checklist(t, service, datetime.now(CUIABA).date())["items"]
 
 
 def test_the_checklist_tells_the_phone_which_items_may_get_the_grant(app, town):
@@ -111,7 +111,7 @@ def test_the_granted_days_become_the_notice_deadline_and_the_tick_waits_for_them
         set_values("tapurah", minimum_wage=1621)
         db.session.commit()
     # Wed 02/12/2026 10:00 local: the rider signs the "ciente" on the street
-    started = datetime(2026, 12, 2, 9, 50, tzinfo=LOCAL_TZ).astimezone(UTC)
+    started = datetime(2026, 12, 2, 9, 50, tzinfo=CUIABA).astimezone(UTC)
     iid = str(uuid.uuid4())
     b = _with_grant(town["vehicle_id"], "tank-sign", GRANT, started=started)
     assert api.put_inspection(iid, b).status_code == 201
@@ -124,14 +124,14 @@ def test_the_granted_days_become_the_notice_deadline_and_the_tick_waits_for_them
     assert text == "10 dias, concedidos pelo agente (Art. 19)"
     # Art. 66: 03/12 .. 12/12, a Saturday: days to repair do not move (product owner, December
     # 2026), so the end of that local day
-    assert due.astimezone(LOCAL_TZ).date().isoformat() == "2026-12-12"
+    assert due.astimezone(CUIABA).date().isoformat() == "2026-12-12"
     with app.app_context():   # confirmed; 72 hours and more have passed: nothing converts
         sup = db.session.scalar(select(User).filter_by(username=town["supervisor"]))
         enforcement.confirm(db.session.get(Sanction, act_id), sup, started + timedelta(hours=2))
         db.session.commit()
         assert enforcement.tick(started + timedelta(days=4)).converted == []
         assert db.session.get(Sanction, act_id).status != SanctionStatus.CONVERTED_TO_DAILY_FINE
-        report = enforcement.tick(datetime(2026, 12, 15, 8, tzinfo=LOCAL_TZ))
+        report = enforcement.tick(datetime(2026, 12, 15, 8, tzinfo=CUIABA))
         assert act_id in report.converted
 
 

@@ -6,7 +6,7 @@ PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
 from inspector import rules
-from inspector.clock import local_day
+from inspector.clock import default_day
 
 
 def _items(checklists: list[dict]) -> dict[str, list[str]]:
@@ -18,9 +18,9 @@ def test_each_item_of_the_snapshot_carries_the_findings_its_pack_names(api, moto
     moto()
     full = api.get("/api/field/snapshot").json
     items = _items(full["checklists"])
-    pack = rules.find_pack("tapurah", "mototaxi", local_day())
+    pack = rules.find_pack("tapurah", "mototaxi", default_day())
     assert items == {i.id: list(i.registry_findings)
-                     for i in rules.checklist_of(pack, local_day())}
+                     for i in rules.checklist_of(pack, default_day())}
     # Tapurah Lei 406/2001 Arts. 16-17 (insurance), Art. 13 (engine size, no trail), Art. 22
     # IV and Art. 15 II (the cards that carry the rider's inscription); the mirrors, nothing
     assert items["insurance"] == ["insurance.lapsed", "insurance.missing"]

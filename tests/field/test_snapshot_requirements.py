@@ -4,7 +4,7 @@ day. Full and delta snapshots alike (checklists are replaced by every delta). Ru
 PostgreSQL (DATABASE_URL)."""
 from __future__ import annotations
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 
 
 def _tapurah(checklists: list[dict]) -> dict:
@@ -47,7 +47,7 @@ def test_a_requirement_the_law_does_not_make_is_null(app):
     from inspector import rules
     from inspector.field.snapshot import requirements_of
 
-    req = requirements_of(rules.resolve("nortelandia", "taxi", local_day()))
+    req = requirements_of(rules.resolve("nortelandia", "taxi", default_day()))
     assert req["insurance"] is None and req["vistoria"] is None and req["cnh_category"] is None
     # Art. 8 § único: 30 days to revalidate an expired registration, then cancelled
     assert req["registration_grace"]["days"] == 30
@@ -63,7 +63,7 @@ def test_an_alvara_finding_cites_what_the_engine_cites(app):
     from inspector import rules
     from inspector.field.snapshot import requirements_of
 
-    lic = requirements_of(rules.resolve("sapezal", "taxi", local_day()))["licence"]
+    lic = requirements_of(rules.resolve("sapezal", "taxi", default_day()))["licence"]
     assert lic["citation"]["article"] == "Art. 1"
     assert lic["validity_citation"]["article"] == "Art. 10"
     assert lic["sanction_citation"]["article"] == "Art. 20, IV"
@@ -79,7 +79,7 @@ def test_a_permit_sanction_cites_what_the_engine_cites(app):
     from inspector.field.snapshot import requirements_of
 
     def permit(town, service):
-        return requirements_of(rules.resolve(town, service, local_day()))["permit"]
+        return requirements_of(rules.resolve(town, service, default_day()))["permit"]
 
     nsh = permit("nova-santa-helena", "taxi")
     assert nsh["citation"]["article"] == "Art. 4"

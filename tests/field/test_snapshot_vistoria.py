@@ -5,10 +5,10 @@ replaces it. Tapurah Lei 406/2001 Art. 23 X. Runs on SQLite and PostgreSQL (DATA
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from inspector.clock import local_day
 from tests.support.field_api import jpeg
+from tests.support.instants import CUIABA
 from tests.support.vistorias import vistoria_body
 
 
@@ -22,14 +22,16 @@ def test_a_rejected_vistoria_reaches_the_phone_with_its_return_day(api, moto):
     v = moto()
     full = api.get("/api/field/snapshot").json
     assert _row(full, v.id)["vistoria"] is None  # none decided yet
-    r = api.put_inspection(str(uuid.uuid4()), vistoria_body(v.id, "tapurah", "mototaxi",
-                                                            "periodic", fail={"mirrors": jpeg(9)}))
+    sent = vistoria_body(v.id, "tapurah", "mototaxi", "periodic", fail={"mirrors": jpeg(9)})
+    r = api.put_inspection(str(uuid.uuid4()), sent)
     decided = r.json["vistoria"]
     assert decided["result"] == "rejected"
-    today = local_day()
-    expected = {"result": "rejected", "on": today.isoformat(),
+    # the day it was made on the town's clock: the day before today when it began before
+    # midnight there
+    day = datetime.fromisoformat(sent["started_at"].replace("Z", "+00:00")).astimezone(CUIABA).date()
+    expected = {"result": "rejected", "on": day.isoformat(),
                 # the town's default return days
-                "return_on": (today + timedelta(days=15)).isoformat(),
+                "return_on": (day + timedelta(days=15)).isoformat(),
                 "to_fix": [f["label"] for f in decided["to_fix"]]}
     assert len(expected["to_fix"]) == 1 and expected["to_fix"][0]
     delta = api.get(f"/api/field/snapshot?since={full['version']}").json
@@ -37,8 +39,9 @@ def test_a_rejected_vistoria_reaches_the_phone_with_its_return_day(api, moto):
     assert _row(delta, v.id)["vistoria"] == expected
     assert _row(api.get("/api/field/snapshot").json, v.id)["vistoria"] == expected
 
-    r = api.put_inspection(str(uuid.uuid4()), vistoria_body(v.id, "tapurah", "mototaxi",
-                                                            "periodic"))
+    sent = vistoria_body(v.id, "tapurah", "mototaxi", "periodic")
+    r = api.put_inspection(str(uuid.uuid4()), sent)
     assert r.json["vistoria"]["result"] == "approved"
     later = api.get(f"/api/field/snapshot?since={delta['version']}").json
-    assert _row(later, v.id)["vistoria"] == {"result": "approved", "on": today.isoformat()}
+    day = datetime.fromisoformat(sent["started_at"].replace("Z", "+00:00")).astimezone(CUIABA).date()
+    assert _row(later, v.id)["vistoria"] == {"result": "approved", "on": day.isoformat()}

@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, Vehicle
 from inspector.registry import vistoria_validity
@@ -300,7 +300,7 @@ def test_the_example_sheet_s_documents_are_in_force_for_a_year_from_the_download
                        r.data.decode("utf-8-sig").strip().split("\r\n")]
     cells = dict(zip(header, example))
     day = lambda name: datetime.strptime(cells[name], "%d/%m/%Y").date()  # noqa: E731
-    today = local_day()
+    today = default_day()
     for name in ("alvara_fim", "condutor_registro_validade", "seguro_fim",
                  "condutor_cnh_validade"):
         assert day(name) >= today + timedelta(days=364), (name, cells[name])

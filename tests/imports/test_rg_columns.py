@@ -3,6 +3,8 @@ present, checked like the form, and an old file without them imports as before a
 a registered RG alone."""
 from __future__ import annotations
 
+from datetime import date
+
 from inspector.extensions import db
 from inspector.imports.csv_format import template_csv
 from inspector.imports.csv_import import import_registry
@@ -59,7 +61,7 @@ def test_a_file_without_the_rg_columns_imports_and_keeps_a_registered_rg(town):
 
 
 def test_the_model_file_has_the_rg_columns_and_imports_cleanly(town):
-    text = template_csv()
+    text = template_csv(date(2026, 12, 7))
     assert "condutor_rg;condutor_rg_orgao" in text.splitlines()[0]
     report = run(town, text.encode())
     assert report.ok, [str(e) for e in report.errors]

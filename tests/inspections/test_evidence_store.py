@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import inspect, select, text
 
 from inspector import create_app
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.inspections import evidence_store, records
 from inspector.models import Photo
@@ -91,7 +91,7 @@ def _an_inspection_with_a_failed_item():
     now = datetime.now(UTC)
     insp = Inspection(uuid=str(uuid.uuid4()), municipality_id=v.municipality_id,
                       agent_id=agent_.id, vehicle_id=v.id, service=v.service,
-                      started_at=now, finished_at=now, rules_day=local_day(),
+                      started_at=now, finished_at=now, rules_day=default_day(),
                       body_sha256="0" * 64, body="{}", received_at=now,
                       status=InspectionStatus.AWAITING_REVIEW)
     db.session.add(insp)

@@ -8,7 +8,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from inspector import audit
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Status
 from tests import factories
@@ -54,8 +54,8 @@ def test_nortelandia_an_expired_alvara_contradicts_the_displayed_documents(app):
     makes it what authorises the vehicle: with the registry's Alvará expired, "Conforme" on
     `displayed-documents` is flagged; the stripe, which checks nothing of the registry, is not."""
     def expire(f):
-        f["licence"].valid_from = local_day() - timedelta(days=400)
-        f["licence"].valid_until = local_day() - timedelta(days=20)
+        f["licence"].valid_from = default_day() - timedelta(days=400)
+        f["licence"].valid_until = default_day() - timedelta(days=20)
 
     html, items = _review(app, "nortelandia", "taxi", {"displayed-documents": "ok", "stripe": "ok"},
                           expire)
@@ -88,7 +88,7 @@ def test_nova_santa_helena_a_lapsed_registration_is_not_put_on_the_id_card(app):
     driver, which the law does not tie to the inscription (Art. 12): the lapsed registration
     of the driver the agent named is listed above the answers, and `id-cards` is not flagged."""
     def lapse(f):
-        f["driver"].registration_expiry = local_day() - timedelta(days=10)
+        f["driver"].registration_expiry = default_day() - timedelta(days=10)
 
     html, items = _review(app, "nova-santa-helena", "taxi", {"id-cards": "ok"}, lapse,
                           tell_driver=True)

@@ -6,14 +6,14 @@ from decimal import Decimal
 
 import pytest
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.laws import compliance
 from inspector.models import DecreeValue, Driver, Municipality, Status, Vehicle
 from inspector.rules import PriorSanction
 from tests import factories
 
-TODAY = local_day()
+TODAY = default_day()
 
 
 def _moto(town="tapurah", year=2024, cc=160, trail=False, insured=True, licence=None,

@@ -7,7 +7,7 @@ import re
 from datetime import timedelta
 from html import unescape
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Status
 from tests import factories
@@ -20,7 +20,7 @@ def _rows(html: str) -> list[str]:
 
 
 def test_a_suspended_permit_and_alvara_read_suspenso_and_an_expired_one_vencido(app):
-    today = local_day()
+    today = default_day()
     with app.app_context():
         f = fleet("nova-santa-helena", "taxi")
         f["permit"].status, f["permit"].suspended_until = Status.SUSPENDED, today + timedelta(days=20)

@@ -12,7 +12,7 @@ import pytest
 from flask import render_template_string
 
 from inspector import rules
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.laws.pages import PARAMETER_LABELS, law_index, outline
 from inspector.models import AuditEntry, DecreeValue
@@ -213,7 +213,7 @@ def test_citation_link_macro_links_any_form_of_citation(app):
 def tapurah_fleet(app):
     """Tapurah (1,500 in the seat, 400 in the interior: room for 1 moto-taxi) with two
     licensed ones, one too old, one whose licence ends in 10 days; and a Sapezal taxi."""
-    today = local_day()
+    today = default_day()
     with app.app_context():
         factories.town("tapurah", seat=1500, interior=400)
         old = factories.vehicle("tapurah", "mototaxi", plate="OLD1A11", year_of_manufacture=2010)

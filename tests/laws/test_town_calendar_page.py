@@ -11,7 +11,7 @@ from html import unescape
 from sqlalchemy import select
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import AuditEntry, Sanction, TownClosure
 from tests import factories
@@ -119,7 +119,7 @@ def test_a_day_entered_before_a_running_appeal_window_ends_moves_it(app, make):
         db.session.commit()
         last, ident = notice.appeal_until, notice.id
     r = c.post_form(PAGE, _form(last.isoformat(), act="Decreto nº 9/2026",
-                                act_date=local_day().isoformat(),
+                                act_date=default_day().isoformat(),
                                 kind="ponto facultativo municipal"), token_from=PAGE)
     assert r.status_code == 302
     assert "1 prazo(s) ainda em curso foram prorrogados" in _html(c.get(r.headers["Location"]))

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from html import unescape
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Appeal, Sanction
 from tests import factories
@@ -36,10 +36,10 @@ def test_the_holder_reads_the_appeal_and_its_outcome(instant, app, client):
         db.session.commit()
         path, code, act_id = f"tapurah/{d.notice.number}", d.access_code, act.id
     assert _appeal_line(client, path, code) is None
-    today = local_day().strftime("%d/%m/%Y")
+    today = default_day().strftime("%d/%m/%Y")
     with app.app_context():
         act, user = db.session.get(Sanction, act_id), factories.user("supervisor", "tapurah")
-        appeal = enforcement.file_appeal(act, filed_on=local_day(), filed_by="Ana Souza",
+        appeal = enforcement.file_appeal(act, filed_on=default_day(), filed_by="Ana Souza",
                                          filed_by_role="holder", user=user,
                                          now=datetime.now(UTC),
                                          text_="O retrovisor foi trocado no mesmo dia.")

@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 from inspector import enforcement
-from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import Holder, Notification
 from inspector.notifications import subscriptions
 from tests import factories
 from tests.support.enforcement import deliver, fleet, inspect
+from tests.support.instants import CUIABA
 from tests.support.push import Subscriber
 
 
@@ -45,8 +45,8 @@ def test_the_holder_hears_the_deadline_starts_at_delivery_and_then_its_dates(app
         db.session.commit()
         [told] = db.session.scalars(select(Notification).where(
             Notification.kind == "act_delivered")).all()
-        local = handed.astimezone(LOCAL_TZ)
-        due = (handed + timedelta(hours=72)).astimezone(LOCAL_TZ)
+        local = handed.astimezone(CUIABA)
+        due = (handed + timedelta(hours=72)).astimezone(CUIABA)
         assert told.holder_id == f["holder"].id and told.url.endswith(act.notice.number)
         assert told.title == "Documento entregue: o prazo começou"
         assert f"entrega registrada em {local:%d/%m/%Y}" in told.body

@@ -21,7 +21,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.config import version
 from tests.support.sixth_town import TOWN, fleet_csv, law_folder
 from tests.support.town_server import BASE, BIN, ROOT, Server, get, stop
@@ -91,7 +91,7 @@ def test_the_documented_production_steps_end_to_end(databases, tmp_path):
                          "--name", "Clara Aurora", "--generate")
     assert "senha: " in admin.stdout
     csv = tmp_path / "frota.csv"
-    csv.write_bytes(fleet_csv(local_day()))
+    csv.write_bytes(fleet_csv(default_day()))
     origin.flask("registry", "import", "--town", TOWN, str(csv))
     origin.flask("credentials", "issue", "--town", TOWN)
     listed = json.loads(origin.flask("credentials", "list", "--town", TOWN, "--json").stdout)

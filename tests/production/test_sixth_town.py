@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from inspector import create_app
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Municipality, Notice, Sanction
 from inspector.rules import load_all
@@ -50,7 +50,7 @@ def test_a_sixth_town_from_a_folder_runs_the_whole_flow(app, schema, tmp_path):
 
     # the registry, as a town loads it: the CSV import
     csv = tmp_path / "frota.csv"
-    today = local_day()
+    today = default_day()
     csv.write_bytes(fleet_csv(today))
     imported = runner.invoke(args=["registry", "import", "--town", TOWN, str(csv)])
     assert imported.exit_code == 0, imported.output

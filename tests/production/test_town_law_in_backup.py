@@ -29,7 +29,7 @@ STRONG = {"SECRET_KEY": secrets.token_hex(32), "PUBLIC_BASE_URL": BASE}
 def town_from_a_folder(app, tmp_path) -> tuple:
     """Santa Aurora created from its own law folder, its fleet imported, credentials issued:
     (the app, the law folder, a passenger URL path)."""
-    from inspector.clock import local_day
+    from inspector.clock import default_day
 
     folder = law_folder(tmp_path)
     root = tmp_path / "origin"
@@ -45,7 +45,7 @@ def town_from_a_folder(app, tmp_path) -> tuple:
                             "--pack", PACK])
     assert made.exit_code == 0, made.output
     csv = tmp_path / "frota.csv"
-    csv.write_bytes(fleet_csv(local_day()))
+    csv.write_bytes(fleet_csv(default_day()))
     assert cli.invoke(args=["registry", "import", "--town", TOWN, str(csv)]).exit_code == 0
     assert cli.invoke(args=["credentials", "issue", "--town", TOWN]).exit_code == 0
     listed = json.loads(cli.invoke(args=["credentials", "list", "--town", TOWN, "--json"]).output)

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import event, select
 
 from inspector import enforcement
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.documents.copies import record_remittance
 from inspector.extensions import db
 from inspector.models import Notice, Sanction, User
@@ -89,7 +89,7 @@ def test_holder_page_shows_each_copy_pending_then_remitted(app, client, copies):
     assert "cópia à empresa: pendente" in rows[first]
     assert "cópia à empresa: pendente" in rows[second]
     # the supervisor records that the first copy went by mail, two days ago
-    day = local_day(datetime.now(UTC)) - timedelta(days=1)
+    day = default_day(datetime.now(UTC)) - timedelta(days=1)
     with app.app_context():
         row = db.session.get(NoticeCompanyCopy, copies["copies"][first])
         record_remittance(row, db.session.get(User, copies["sup_id"]),

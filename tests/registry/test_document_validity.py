@@ -12,7 +12,7 @@ from html import unescape
 
 import pytest
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.imports.csv_import import import_registry
@@ -74,7 +74,7 @@ def test_nortelandia_127_registration_is_revalidated_yearly_from_the_day_it_is_r
     with app.app_context():
         d = factories.driver("nortelandia", "autonomo", cnh_category="B")
         db.session.commit()
-        too_long = (local_day() + timedelta(days=400)).isoformat()
+        too_long = (default_day() + timedelta(days=400)).isoformat()
         with pytest.raises(ValidationFailed) as info:
             records.save_driver(d.municipality_id, {"registration_expiry": too_long},
                                  actor="teste", driver=d)
@@ -82,7 +82,7 @@ def test_nortelandia_127_registration_is_revalidated_yearly_from_the_day_it_is_r
         db.session.rollback()
         # an edit that leaves a stored expiry alone is not refused for it
         d = db.session.get(type(d), d.id)
-        d.registration_expiry = local_day() + timedelta(days=400)
+        d.registration_expiry = default_day() + timedelta(days=400)
         db.session.commit()
         saved = records.save_driver(d.municipality_id, {"name": "Novo Nome"}, actor="teste",
                                      driver=d)

@@ -16,7 +16,7 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.identifiers import make_cpf
 from inspector.models import (
@@ -31,7 +31,7 @@ from inspector.models import (
 from tests import factories
 from tests.support.registry import fine_for, licensed_taxis
 
-TODAY = local_day()
+TODAY = default_day()
 
 
 def admin_of(app, client, make, town: str):

@@ -31,7 +31,7 @@ class _Clock(datetime):
 def night(app, monkeypatch):
     """An app context, Tapurah's id, and the clock at NIGHT."""
     monkeypatch.setattr(clock, "datetime", _Clock)
-    assert clock.local_day() == LOCAL
+    assert clock.default_day() == LOCAL
     with app.app_context():
         t = factories.town("tapurah")
         db.session.commit()

@@ -13,7 +13,7 @@ import flask_migrate
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.credentials import issuing
 from inspector.extensions import db
 from inspector.laws import compliance
@@ -25,7 +25,7 @@ from tests import factories
 from tests.support.credentials import banner
 from tests.support.field_api import Api
 
-TODAY = local_day()
+TODAY = default_day()
 ART_32_P3 = "Art. 32, § 3º"
 
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.identifiers import format_phone, make_cpf, normalise_phone
 from inspector.models import Holder, Vehicle
@@ -46,7 +46,7 @@ def test_a_vistoria_dated_in_the_future_is_refused_and_nothing_is_saved(app, cli
                                                                          admin):
     h = make(factories.holder, "tapurah")
     before = table_counts(app)
-    tomorrow = local_day() + timedelta(days=1)
+    tomorrow = default_day() + timedelta(days=1)
     for day in (tomorrow.strftime("%d/%m/%Y"), "01/01/2031"):
         bad = client.post_form("/cadastro/veiculos/novo",
                                moto_form(h.tax_id, last_vistoria_on=day),
@@ -54,15 +54,15 @@ def test_a_vistoria_dated_in_the_future_is_refused_and_nothing_is_saved(app, cli
         assert bad.status_code == 422
         error = field_error(text(bad), "last_vistoria_on")
         assert error == (f"A data não pode ser futura: informe o dia em que a vistoria foi "
-                         f"feita (hoje é {local_day().strftime('%d/%m/%Y')}).")
+                         f"feita (hoje é {default_day().strftime('%d/%m/%Y')}).")
         assert table_counts(app) == before
     ok = client.post_form("/cadastro/veiculos/novo",
-                          moto_form(h.tax_id, last_vistoria_on=local_day().strftime("%d/%m/%Y"),
+                          moto_form(h.tax_id, last_vistoria_on=default_day().strftime("%d/%m/%Y"),
                                     vistoria_correction_reason="Vistoria em papel, feita hoje"),
                           token_from="/cadastro/veiculos/novo")
     assert ok.status_code == 303
     with app.app_context():
-        assert db.session.scalar(db.select(Vehicle.last_vistoria_on)) == local_day()
+        assert db.session.scalar(db.select(Vehicle.last_vistoria_on)) == default_day()
 
 
 def test_editing_a_vehicle_to_a_future_vistoria_is_refused(app, client, make, admin):
@@ -71,7 +71,7 @@ def test_editing_a_vehicle_to_a_future_vistoria_is_refused(app, client, make, ad
         vehicle = db.session.get(Vehicle, v.id)
         was, form = vehicle.last_vistoria_on, records.as_data(vehicle)
     before = table_counts(app)
-    form["last_vistoria_on"] = (local_day() + timedelta(days=30)).isoformat()
+    form["last_vistoria_on"] = (default_day() + timedelta(days=30)).isoformat()
     bad = client.post_form(f"/cadastro/veiculos/{v.id}/editar", form, headers=HX,
                            token_from=f"/cadastro/veiculos/{v.id}/editar")
     assert bad.status_code == 422
@@ -104,7 +104,7 @@ def test_the_import_cli_refuses_a_future_vistoria_and_writes_nothing(app, runner
     before = table_counts(app)
     result = runner.invoke(args=["registry", "import", "--town", "tapurah", str(path)])
     assert result.exit_code == 2
-    today = local_day().strftime("%d/%m/%Y")
+    today = default_day().strftime("%d/%m/%Y")
     assert result.stderr.splitlines()[0] == (
         f"linha 3, campo ultima_vistoria: a data não pode ser futura: informe o dia em que a "
         f"vistoria foi feita (hoje é {today})")

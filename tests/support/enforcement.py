@@ -10,7 +10,6 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from inspector import audit, clock, enforcement
-from inspector.clock import LOCAL_TZ
 from inspector.enforcement.pending import on_inspection_complete
 from inspector.extensions import db
 from inspector.models import (
@@ -26,13 +25,16 @@ from inspector.models import (
 )
 from inspector.rules.engine import checklist
 from tests import factories
+from tests.support.instants import (
+    CUIABA,
+)
 
 SERVICE_OF = {"tapurah": "mototaxi", "nova-santa-helena": "taxi", "sapezal": "taxi"}
 
 
 def local(y, m, d, hh=10, mm=0) -> datetime:
     """A moment given in Mato Grosso's local time, as an aware UTC datetime."""
-    return datetime(y, m, d, hh, mm, tzinfo=LOCAL_TZ).astimezone(UTC)
+    return datetime(y, m, d, hh, mm, tzinfo=CUIABA).astimezone(UTC)
 
 
 def fleet(town_slug: str, service: str, *, moto_wage: bool = True) -> dict:
@@ -73,7 +75,7 @@ def inspect(vehicle, agent, results: dict[str, str], finished: datetime, *,
     granted per item, {"tank-sign": {"days": 10, "reason": "..."}} (Tapurah Art. 19), as
     the body's items[].grant. `notes`: the agent's note per item."""
     town = db.session.get(Municipality, vehicle.municipality_id)
-    day = finished.astimezone(LOCAL_TZ).date()
+    day = clock.town_day(town, finished)   # the law in force on the town's day
     service = vehicle.service.value if isinstance(vehicle.service, Service) else vehicle.service
     items = {i.id: i for i in checklist(town.slug, service, day,
                                               seat_population=town.population_seat)}

@@ -5,10 +5,15 @@ daylight-saving change (4 November 2018, 00:00 local became 01:00). A test that 
 its verdict cannot depend on the hour or weekday `make test` happens to run."""
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+
+# the clock of the test towns the factories make (municipalities.timezone's default)
+CUIABA = ZoneInfo("America/Cuiaba")
 
 INSTANTS = {
     "02h30-utc": datetime(2026, 12, 9, 2, 30, tzinfo=UTC),     # 22:30 of the 8th in Cuiabá
@@ -25,3 +30,23 @@ def instant(request) -> datetime:
     moment = INSTANTS[request.param]
     with time_machine.travel(moment, tick=True):
         yield moment
+
+
+SUITE_AT = "INSPECTOR_SUITE_AT"
+
+
+def suite_travel(environ=os.environ) -> time_machine.travel | None:
+    """The whole suite moved to the instant INSPECTOR_SUITE_AT names (ISO 8601, e.g.
+    2026-12-05T03:30:00Z; without an offset, UTC), time running from there; None when unset.
+    Started before collection, so that a module's "today" constant is that instant's too."""
+    raw = environ.get(SUITE_AT, "").strip()
+    if not raw:
+        return None
+    try:
+        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        raise pytest.UsageError(f"{SUITE_AT} inválido: {raw!r} (use ISO 8601, ex. "
+                                "2026-12-05T03:30:00Z)") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return time_machine.travel(moment, tick=True)

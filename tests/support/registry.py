@@ -7,14 +7,14 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.identifiers import make_cnpj
 from inspector.models import Fine, Holder, Sanction, SanctionStatus
 from inspector.registry import records
 from tests import factories
 
-TODAY = local_day()
+TODAY = default_day()
 
 
 CNPJ = make_cnpj("112223330001")

@@ -93,7 +93,7 @@ def keep(backup: Path, dest: Path) -> None:
 
 
 def main(version: str, postgres: str | None) -> None:
-    from inspector.clock import local_day
+    from inspector.clock import default_day
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -109,7 +109,7 @@ def main(version: str, postgres: str | None) -> None:
             urls["postgresql"] = base.set(database=name).render_as_string(hide_password=False)
         try:
             for dialect, url in urls.items():
-                backup = steps(tree, url, tmp / dialect, local_day())
+                backup = steps(tree, url, tmp / dialect, default_day())
                 keep(backup, BACKUPS / version / dialect)
                 print(f"{dialect}: {BACKUPS / version / dialect / backup.name}")
         finally:

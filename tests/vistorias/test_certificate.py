@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import zxingcpp
 from sqlalchemy import select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Licence, Vehicle, Vistoria
 from inspector.registry import change_status
@@ -53,7 +53,7 @@ def test_the_pdf_is_a6_its_qr_decodes_and_the_page_it_opens_verifies(app, api, m
                                                     formats=zxingcpp.BarcodeFormat.QRCode)]
     assert codes == [got["certificate"]["url"]]
     text = pdf_text(pdf.data, tmp_path)
-    until = add_months(local_day(), 6).strftime("%d/%m/%Y")
+    until = add_months(default_day(), 6).strftime("%d/%m/%Y")
     for expected in ("CERTIFICADO DE VISTORIA", plate[:3], prefix, until, "AG-07",
                      "Lei 406/2001, Art. 23, X", got["certificate"]["number"]):
         assert expected in text, expected
@@ -126,7 +126,7 @@ def test_the_passenger_page_of_the_vehicle_says_until_when_its_vistoria_is_valid
     assert 'id="vistoria"' not in html  # none recorded yet: no line
     _approved(api, v.id)
     html = client.get(urlsplit(url).path).get_data(as_text=True)
-    line = f"Vistoria válida até {add_months(local_day(), 6).strftime('%d/%m/%Y')}"
+    line = f"Vistoria válida até {add_months(default_day(), 6).strftime('%d/%m/%Y')}"
     assert f'<p class="vistoria" id="vistoria">{line}</p>' in html
 
 
@@ -144,7 +144,7 @@ def test_the_dashboard_counts_vistorias_per_month_and_those_falling_due(app, api
     staff = app.test_client()
     assert staff.login(supervisor.username).status_code == 302
     page = staff.get("/painel").get_data(as_text=True)
-    month = local_day().strftime("%m/%Y")
+    month = default_day().strftime("%m/%Y")
     row = re.search(r'<td data-label="Mês">' + re.escape(month) + r"</td>(.*?)</tr>", page, re.S)
     assert row, page[-3000:]
     assert re.findall(r">(\d+)<", row.group(1)) == ["2", "1", "1"]

@@ -17,12 +17,12 @@ import time_machine
 from sqlalchemy import func, select
 
 from inspector import vistorias
-from inspector.clock import LOCAL_TZ
 from inspector.extensions import db
 from inspector.models import AppointmentStatus, AuditEntry, User, Vehicle, VistoriaAppointment
 from inspector.vistorias import holders
 from tests import factories
 from tests.support.concurrent import Session
+from tests.support.instants import CUIABA
 from tests.support.push import notice_row
 from tests.support.smtp import SmtpServer
 
@@ -77,7 +77,7 @@ def _open(happ, w):
 
 def _booked(happ) -> list[tuple[int, str]]:
     with happ.app_context():
-        return [(a.vehicle_id, a.starts_at.astimezone(LOCAL_TZ).strftime("%Y-%m-%dT%H:%M"))
+        return [(a.vehicle_id, a.starts_at.astimezone(CUIABA).strftime("%Y-%m-%dT%H:%M"))
                 for a in db.session.scalars(select(VistoriaAppointment).where(
                     VistoriaAppointment.status == AppointmentStatus.BOOKED))]
 
@@ -266,7 +266,7 @@ def test_two_holders_booking_the_last_slot_at_once_one_wins(happ, live_server):
             VistoriaAppointment.status == AppointmentStatus.BOOKED,
             VistoriaAppointment.vehicle_id.in_([vid for _, vid in people]))).all()
         assert len(taken) == 1
-        assert taken[0].starts_at.astimezone(LOCAL_TZ).strftime("%Y-%m-%dT%H:%M") == \
+        assert taken[0].starts_at.astimezone(CUIABA).strftime("%Y-%m-%dT%H:%M") == \
             slot.split("@")[1]
         assert db.session.scalar(select(func.count(AuditEntry.id)).where(
             AuditEntry.action == "vistoria_booked", AuditEntry.actor.like("titular:%"))) == 1

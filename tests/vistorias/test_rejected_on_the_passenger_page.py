@@ -8,7 +8,7 @@ import uuid
 from datetime import timedelta
 from urllib.parse import urlsplit
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.credentials import issue, public_url
 from inspector.extensions import db
 from inspector.models import Vehicle
@@ -34,7 +34,7 @@ def test_the_return_day_shows_then_an_approved_vistoria_clears_it(app, api, moto
     r = api.put_inspection(str(uuid.uuid4()), vistoria_body(v.id, "tapurah", "mototaxi",
                                                             "periodic", fail={"mirrors": jpeg(9)}))
     assert r.json["vistoria"]["result"] == "rejected"
-    today = local_day()
+    today = default_day()
     back = fmt_date(today + timedelta(days=15))  # the town's default return days
     assert _line(client.get(path).get_data(as_text=True)) == \
         f"{valid}; reprovada na vistoria de {fmt_date(today)}, retorno até {back}"

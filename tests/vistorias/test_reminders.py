@@ -11,7 +11,7 @@ from email.header import decode_header, make_header
 import pytest
 from sqlalchemy import func, select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Notification, PushSubscription, Vehicle, VistoriaReminder
 from inspector.registry import vistoria_valid_until
@@ -31,7 +31,7 @@ def smtp(app):
 
 def _vehicle_due_in_30_days(app):
     with app.app_context():
-        today = local_day()
+        today = default_day()
         v = factories.vehicle("tapurah", "mototaxi", plate="QRM1A23",
                               last_vistoria_on=add_months(today + timedelta(days=30), -6))
         v.holder.email = "dono@example.com"
@@ -52,7 +52,7 @@ def _remind(app, on=None) -> dict:
 
 def test_30_and_7_days_before_by_push_and_email_each_once(app, smtp, make):
     vid, due = _vehicle_due_in_30_days(app)
-    today = local_day()
+    today = default_day()
     left = (due - today).days
     assert 28 <= left <= 30  # 6 months from a clamped day can end a day or two early
     first = _remind(app)

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.enforcement import pending
 from inspector.extensions import db
 from inspector.models import (
@@ -54,7 +54,7 @@ def test_tapurah_periodic_vistoria_all_conforming_is_approved_for_6_months(insta
     v = moto()
     iid = str(uuid.uuid4())
     b = vistoria_body(v.id, "tapurah", "mototaxi", "periodic")
-    day = local_day()
+    day = default_day()
     r = api.put_inspection(iid, b)
     assert r.status_code == 201, r.json
     got = r.json["vistoria"]
@@ -86,7 +86,7 @@ def test_a_rejected_vistoria_lists_what_to_fix_sets_a_return_day_and_proposes_no
     assert r.status_code == 201, r.json
     got = r.json["vistoria"]
     assert got["result"] == "rejected" and got["certificate"] is None
-    assert got["return_on"] == (local_day() + timedelta(days=15)).isoformat()
+    assert got["return_on"] == (default_day() + timedelta(days=15)).isoformat()
     assert got["to_fix"] == [{"item_id": "mirrors", "label": got["to_fix"][0]["label"],
                               "law": "Lei 406/2001", "article": "Art. 15",
                               "note": "Quebrado"}]
@@ -120,7 +120,7 @@ def test_a_kind_the_law_does_not_set_is_refused_naming_why(app, client, make):
     r = api.put_inspection(str(uuid.uuid4()), ok)
     assert r.status_code == 201, r.json
     # no period of its own: the certificate lasts the Alvará's year (Art. 6)
-    assert r.json["vistoria"]["valid_until"] == add_months(local_day(), 12).isoformat()
+    assert r.json["vistoria"]["valid_until"] == add_months(default_day(), 12).isoformat()
 
 
 def test_a_vistoria_answers_every_item_of_its_kind_and_no_other(app, api, moto):
@@ -145,7 +145,7 @@ def test_shortening_only_where_the_law_allows_it_with_a_reason(app, client, make
     taxi = make(factories.vehicle, "nova-santa-helena", "taxi")
     assert client.login(agent.username).status_code == 302
     api = Api(client)
-    day = local_day()
+    day = default_day()
     until = day + timedelta(days=90)
     items = snapshot_items(api, "taxi", "periodic")  # the town's conditions (no taximeter)
     assert "taximeter" not in items and "extinguisher" in items
@@ -173,7 +173,7 @@ def test_shortening_only_where_the_law_allows_it_with_a_reason(app, client, make
 
 def test_tapurah_cannot_shorten_and_a_rejected_vistoria_has_nothing_to_shorten(app, api, moto):
     v = moto()
-    day = local_day()
+    day = default_day()
     b = vistoria_body(v.id, "tapurah", "mototaxi", "periodic",
                       vistoria={"shorten_until": (day + timedelta(days=30)).isoformat(),
                                 "reason": "Estado geral ruim, retornar antes"})
@@ -201,7 +201,7 @@ def test_the_registry_shows_a_rejected_vistorias_return_day_and_what_to_fix(app,
     r = api.put_inspection(str(uuid.uuid4()), vistoria_body(
         v.id, "tapurah", "mototaxi", "prior", fail={"mirrors": jpeg(4)}))
     assert r.status_code == 201
-    back = (local_day() + timedelta(days=15)).strftime("%d/%m/%Y")
+    back = (default_day() + timedelta(days=15)).strftime("%d/%m/%Y")
     admin = make(factories.user, "admin", "tapurah")
     staff = app.test_client()
     assert staff.login(admin.username).status_code == 302
@@ -216,4 +216,4 @@ def test_the_registry_shows_a_rejected_vistorias_return_day_and_what_to_fix(app,
     assert staff.post_form("/vistorias/configuracao", {"return_days": "10"}).status_code == 303
     r = api.put_inspection(str(uuid.uuid4()), vistoria_body(
         v.id, "tapurah", "mototaxi", "prior", fail={"mirrors": jpeg(5)}))
-    assert r.json["vistoria"]["return_on"] == (local_day() + timedelta(days=10)).isoformat()
+    assert r.json["vistoria"]["return_on"] == (default_day() + timedelta(days=10)).isoformat()

@@ -10,7 +10,7 @@ import io
 import re
 import uuid
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.extensions import db
 from inspector.models import Vehicle
 from tests import factories
@@ -36,7 +36,7 @@ def test_the_dashboards_counts_link_to_those_vistorias(app, api, moto, make):
     staff = app.test_client()
     assert staff.login(make(factories.user, "supervisor", "tapurah").username).status_code == 302
     page = staff.get("/painel").get_data(as_text=True)
-    month = local_day().strftime("%Y-%m")
+    month = default_day().strftime("%Y-%m")
     links = dict(re.findall(r'data-label="(Feitas|Aprovadas|Reprovadas)"><a href="([^"]+)"', page))
     assert links["Aprovadas"] == f"/vistorias?mes={month}&amp;resultado=approved"
     approved = staff.get(links["Aprovadas"].replace("&amp;", "&")).get_data(as_text=True)
@@ -78,7 +78,7 @@ def test_the_open_data_counts_them_without_a_plate_or_a_name(app, api, moto, cli
     text = r.get_data(as_text=True).lstrip("\ufeff")
     rows = list(csv.reader(io.StringIO(text), delimiter=";" if ";" in text.splitlines()[0] else ","))
     assert rows[0] == ["mes", "previas", "periodicas", "aprovadas", "reprovadas"]
-    month = local_day().replace(day=1).strftime("%d/%m/%Y")  # the CSV writes dates in pt-BR
+    month = default_day().replace(day=1).strftime("%d/%m/%Y")  # the CSV writes dates in pt-BR
     found = [row for row in rows[1:] if row[0] == month]
     assert len(found) == 1, rows[-3:]
     [row] = found

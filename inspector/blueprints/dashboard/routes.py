@@ -271,8 +271,8 @@ def export(dataset: str, fmt: str):
     if dataset == "cadastro":
         filters.extra["standing"] = stats.standing_today(town, today)[0]
     data = stats.EXPORT_DATASETS[dataset](town, filters)
-    stream = (stats.csv_stream(data.header, data.rows) if fmt == "csv"
-              else stats.xlsx_stream(data.name, data.header, data.rows))
+    stream = (stats.csv_stream(data.header, data.rows, g.user.municipality) if fmt == "csv"
+              else stats.xlsx_stream(data.name, data.header, data.rows, g.user.municipality))
     slug = g.user.municipality.slug
     span = f"-{period.first.isoformat()}-a-{period.last.isoformat()}" if period else \
         f"-{today.isoformat()}"

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from flask import Response, abort, g, make_response, render_template, request
 
-from inspector import documents, vistorias
+from inspector import clock, documents, vistorias
 from inspector.blueprints.vistorias.pages import certificate_document, check_copy
-from inspector.clock import local_day
 from inspector.extensions import db, limiter
-from inspector.models import Inspection, Role
+from inspector.models import Inspection, Municipality, Role
 from inspector.security import config_limit, no_store, public, roles_required, town_id
 
 CHECK_RESULTS = {
@@ -43,7 +42,9 @@ def too_many(_e):
 def _page(town: str, number: str, result: str | None = None, error: str = "", status: int = 200):
     notice = documents.find_notice(town, number)
     if notice is None:  # a certificado de vistoria is a document of the town too
-        page = certificate_document(town, number, local_day(), result, error, status)
+        row = db.session.scalar(db.select(Municipality).where(Municipality.slug == town))
+        page = certificate_document(town, number, clock.today(row), result, error, status) \
+            if row is not None else None
         if page is not None:
             return page
         return no_store(make_response(render_template(

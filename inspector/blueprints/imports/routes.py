@@ -29,8 +29,7 @@ from flask import (
     url_for,
 )
 
-from inspector import registry
-from inspector.clock import default_day
+from inspector import clock, registry
 from inspector.extensions import db
 from inspector.imports import (
     COLUMNS,
@@ -47,8 +46,8 @@ from inspector.security import roles_required, town_id
 
 
 def local_today() -> date:
-    """Today in Mato Grosso, where every town served is."""
-    return default_day()
+    """Today on the clock of the signed-in admin's town (the example row's dates)."""
+    return clock.today(g.user.municipality)
 
 
 bp = Blueprint("imports", __name__, url_prefix="/cadastro/importar")

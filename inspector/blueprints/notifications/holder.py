@@ -27,7 +27,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from inspector import bodies, clock, documents, enforcement, notifications, vistorias
-from inspector.clock import LOCAL_TZ
 from inspector.documents import APPEAL_TO
 from inspector.enforcement import deadline_rule
 from inspector.errors import ValidationFailed, on_refusal
@@ -159,11 +158,11 @@ def _check(path: str, code: str, *, typed: bool = False):
 
 
 # --- what the holder sees ----------------------------------------------------------------------------
-def _local(moment: datetime | None) -> str | None:
+def _local(moment: datetime | None, town) -> str | None:
+    """A moment on the clock of the notice's town, "dd/mm/aaaa às hh:mm"."""
     if moment is None:
         return None
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.astimezone(LOCAL_TZ).strftime("%d/%m/%Y às %H:%M")
+    return clock.town_moment(town, moment).strftime("%d/%m/%Y às %H:%M")
 
 
 def _amount(act) -> str | None:
@@ -201,9 +200,10 @@ def holder_view(notice: Notice) -> dict:
         "if_not_done": _if_not_done(notice),
         "appeal_how": _appeal_how(act, town),
         "has_pdf": documents.current_document(notice) is not None,
-        "issued": _local(notice.issued_at), "deadline": _local(deadline),
+        "issued": _local(notice.issued_at, town), "deadline": _local(deadline, town),
+        "zone": clock.zone_label(town),
         "deadline_passed": deadline is not None and deadline < clock.now(),
-        "complied": _local(notice.complied_at), "required_action": act.required_action,
+        "complied": _local(notice.complied_at, town), "required_action": act.required_action,
         "amount": _amount(act),
         "law": cite.get("law"), "article": cite.get("article"),
         "appeal_until": appeal.strftime("%d/%m/%Y") if appeal else None,
@@ -271,7 +271,8 @@ def _appeal_outcome(act) -> str | None:
     filed = last.filed_on.strftime("%d/%m/%Y")
     if last.decided_at is None:
         return f"protocolado em {filed}, aguardando decisão"
-    decided = _local(last.decided_at).split(" às ")[0]
+    town = db.session.get(Municipality, act.municipality_id)
+    decided = _local(last.decided_at, town).split(" às ")[0]
     grounds = f": {last.decision_text}" if last.decision_text else ""
     return f"protocolado em {filed}; {last.status.label.lower()} em {decided}{grounds}"
 

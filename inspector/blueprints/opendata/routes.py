@@ -95,5 +95,5 @@ def town_csv(town: str, dataset: str):
     t = _town(town)
     data = _data(t)
     header = [c[0] for c in stats.OPEN_DATA_DICTIONARY[dataset][2]]
-    body = b"".join(stats.csv_stream(header, data.tables[dataset]))
+    body = b"".join(stats.csv_stream(header, data.tables[dataset], t))
     return _cacheable(body, "text/csv", f"{dataset}-{t.slug}-{data.on.isoformat()}.csv")

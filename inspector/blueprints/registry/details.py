@@ -98,7 +98,9 @@ def vehicle_verdicts(rows: list[Vehicle], town: int) -> dict[int, laws.Verdict]:
 def vehicle_documents(rows: list[Vehicle]) -> dict[int, dict]:
     """Each listed vehicle's licence and permit as they stand today (laws.standing_of): an
     Alvará under a revoked permit is "sem efeito", not "Ativo"."""
-    today = clock.today(_town(rows[0].municipality_id)) if rows else clock.default_day()
+    if not rows:
+        return {}
+    today = clock.today(_town(rows[0].municipality_id))
     out = {}
     for v in rows:
         standing = laws.standing_of(v, today, drivers=False)

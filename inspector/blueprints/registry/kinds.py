@@ -178,6 +178,8 @@ VEHICLE = Kind(
                   attrs=NUMERIC),
             Field("make_model", "Marca e modelo", required=True),
             Field("year_of_manufacture", "Ano de fabricação", "number", True,
+                  # the browser's hint, drawn once with the form's table and before any town
+                  # is known: the server checks the year on the town's day (registry.records)
                   attrs={**NUMERIC, "min": "1950", "max": str(default_day().year + 1)}),
             Field("manufactured_on", "Data de fabricação", "date",
                   hint="Se conhecida (CRLV): a idade conta dela. Em branco, só o ano: o veículo "

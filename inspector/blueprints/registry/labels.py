@@ -1,14 +1,14 @@
 """Portuguese labels and display helpers for the registry screens."""
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from enum import Enum
 
-from inspector import registry
-from inspector.clock import LOCAL_TZ, default_day
+from inspector import clock, registry
 from inspector.identifiers import format_cnpj, format_cpf, format_phone, format_plate
 from inspector.models import Status
 from inspector.registry import changed_fields
+from inspector.security import viewer_town
 
 # The verb a button shows for a move to each status.
 STATUS_ACTIONS = {Status.SUSPENDED: "Suspender", Status.REVOKED: "Cassar (revogar)",
@@ -58,16 +58,13 @@ def choices(enum_cls: type[Enum]) -> list[tuple[str, str]]:
     return [(m.value, label(m)) for m in enum_cls]
 
 
-# Mato Grosso keeps UTC-4 all year (no daylight saving since 2019).
-
-
 def fmt_date(value) -> str:
-    """A date as Brazilians write it (dd/mm/aaaa); datetimes add Mato Grosso's local time."""
+    """A date as Brazilians write it (dd/mm/aaaa); datetimes add the time on the clock of the
+    signed-in user's town."""
     if value is None:
         return "—"
     if isinstance(value, datetime):
-        aware = value if value.tzinfo else value.replace(tzinfo=UTC)
-        return aware.astimezone(LOCAL_TZ).strftime("%d/%m/%Y %H:%M")
+        return clock.town_text(viewer_town(), value)
     if isinstance(value, date):
         return value.strftime("%d/%m/%Y")
     return str(value)
@@ -94,7 +91,7 @@ def validity(valid_until: date | None, today: date | None = None) -> tuple[str, 
     """(badge class, text) for a validity end date: in force, ending soon or expired."""
     if valid_until is None:
         return "ok", "Sem prazo"
-    today = today or default_day()
+    today = today or clock.today(viewer_town())
     days = (valid_until - today).days
     if days < 0:
         return "bad", f"Venceu em {fmt_date(valid_until)}"

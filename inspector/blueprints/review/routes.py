@@ -74,7 +74,7 @@ def queue():
 
     version = audit.town_version(town)
     # the registry's verdict of today changes with the day too (a date passes)
-    key = (town, *filters.values(), page_no, fragment, version, clock.local_day(now()))
+    key = (town, *filters.values(), page_no, fragment, version, clock.today(g.user.municipality))
     # bench/caches.py: /revisao 2.6x (500 vehicles) to 3.2x (20) slower without it
     html = render_cache.reuse("review_queue", key, render)
     body = html if fragment else render_template("review/queue.html", content=Markup(html))
@@ -91,7 +91,7 @@ def _today_verdicts(town: int, rows) -> dict[str, laws.Verdict]:
         return {}
     ids = dict(db.session.execute(db.select(Vehicle.plate, Vehicle.id).where(
         Vehicle.municipality_id == town, Vehicle.plate.in_(plates))).all())
-    kept = field.town_standing(town, clock.local_day(now()), audit.town_version(town))
+    kept = field.town_standing(town, clock.today(g.user.municipality), audit.town_version(town))
     return {plate: laws.verdict_of_standing(kept[vid]) for plate, vid in ids.items() if vid in kept}
 
 

@@ -71,6 +71,7 @@ def _check(seq: int, digest: str, head: tuple[int, str] | None) -> dict:
 
 
 def _now_text() -> str:
+    # the register holds every town's chain: its pages belong to no one town's clock
     return clock.default_now().strftime("%d/%m/%Y %H:%M")
 
 

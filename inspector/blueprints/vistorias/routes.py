@@ -7,8 +7,7 @@ from datetime import date
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
 
-from inspector import laws, vistorias
-from inspector.clock import LOCAL_TZ, local_day
+from inspector import clock, laws, vistorias
 from inspector.errors import ValidationFailed
 from inspector.extensions import db
 from inspector.models import Role, Vistoria, VistoriaAppointment, VistoriaResult
@@ -49,7 +48,7 @@ def index():
     rows = db.session.scalars(
         db.select(Vistoria).where(*where)
         .order_by(Vistoria.performed_on.desc(), Vistoria.id.desc()).limit(200)).all()
-    today = local_day()
+    today = clock.today(g.user.municipality)
     return render_template("vistorias/index.html", rows=rows, today=today, filters=shown,
                            state=lambda v: vistorias.certificate_state(v, today)
                            if v.token else None, return_days=vistorias.return_days(town_id()),
@@ -72,7 +71,7 @@ def detail(ident: int):
     """One vistoria: its result, what to fix with the articles, the return date, the
     certificate and its state today."""
     v = _mine(db.session.get(Vistoria, ident))
-    today = local_day()
+    today = clock.today(g.user.municipality)
     return render_template("vistorias/detail.html", v=v, to_fix=vistorias.to_fix(v),
                            state=vistorias.certificate_state(v, today) if v.token else None)
 
@@ -116,7 +115,7 @@ def _day_arg() -> date:
     except ValueError:
         day = None
     if day is None or not laws.FIRST_YEAR <= day.year <= laws.LAST_YEAR:
-        return local_day()
+        return clock.today(g.user.municipality)
     return day
 
 
@@ -129,7 +128,7 @@ def _agenda_page(errors: dict | None = None, values: dict | None = None, status:
     return render_template("vistorias/agenda.html", day=day, places=places, chosen=chosen,
                            free=free, appointments=vistorias.day_appointments(town_id(), day),
                            weekdays=vistorias.WEEKDAYS, errors=errors or {},
-                           values=values or {}, local_tz=LOCAL_TZ), status
+                           values=values or {}), status
 
 
 @bp.get("/agenda")
@@ -175,7 +174,7 @@ def agenda_book():
         db.session.rollback()
         return _agenda_page({"when": "este horário acabou de ser reservado: escolha outro"},
                             values, 409)
-    local = appt.starts_at.astimezone(LOCAL_TZ)
+    local = clock.town_moment(g.user.municipality, appt.starts_at)
     flash(f"Vistoria agendada: {appt.vehicle.plate} em {local:%d/%m/%Y %H:%M}.", "success")
     return redirect(url_for("vistorias.agenda", dia=local.date().isoformat())), 303
 
@@ -187,7 +186,7 @@ def agenda_mark(ident: int, status: str):
     appt = db.session.get(VistoriaAppointment, ident)
     if appt is None or appt.municipality_id != town_id():
         abort(404)
-    day = appt.starts_at.astimezone(LOCAL_TZ).date()
+    day = clock.town_day(g.user.municipality, appt.starts_at)
     try:
         vistorias.mark_appointment(appt, status, g.user)
         db.session.commit()

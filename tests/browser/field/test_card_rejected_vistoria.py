@@ -13,7 +13,7 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.rules import fmt_date
 from tests.browser.field_helpers import OriginGuard, open_app, open_card, sign_in
 from tests.support.field_api import jpeg
@@ -60,7 +60,7 @@ def _card_offline(browser, live_server, world):
 
 
 def _words(decided: dict) -> str:
-    today = local_day()
+    today = default_day()
     fixes = ", ".join(f["label"] for f in decided["to_fix"])
     return (f"reprovada em {fmt_date(today)} — retorno até {fmt_date(today + timedelta(days=15))}"
             f"; corrigir: {fixes}")
@@ -81,7 +81,7 @@ def test_a_rejected_vistoria_shows_its_return_day_offline(browser, live_server, 
 
 def test_an_overdue_vehicle_rejected_again_reads_red_with_the_article(
         browser, live_server, app, api, world):
-    decided = _rejected(app, api, world, last_vistoria_on=local_day() - timedelta(days=200))
+    decided = _rejected(app, api, world, last_vistoria_on=default_day() - timedelta(days=200))
     context, guard, card = _card_offline(browser, live_server, world)
     expect(card.locator(".standing")).to_have_attribute("data-standing", "irregular")
     row = card.locator('.expiries li.document[data-document="vistoria"]')

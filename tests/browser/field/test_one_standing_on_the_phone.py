@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from inspector import laws
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.demo.data import DEMO_PASSWORD
 from inspector.extensions import db
 from inspector.models import Municipality, Vehicle
@@ -51,7 +51,7 @@ JUDGE = """async ({ snap }) => {
 
 def _server(app, town_id: int) -> dict[int, tuple]:
     with app.app_context():
-        today = local_day()
+        today = default_day()
         out = {}
         for v in db.session.scalars(select(Vehicle).where(Vehicle.municipality_id == town_id)):
             s = laws.standing_of(v, today)

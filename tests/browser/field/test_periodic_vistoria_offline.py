@@ -29,7 +29,7 @@ def _prefix(app, world) -> str:
 
 
 def _certificate(app):
-    from inspector.clock import local_day
+    from inspector.clock import default_day
     from inspector.extensions import db
     from inspector.models import Inspection, Vistoria, VistoriaAppointment
     from inspector.rules import add_months
@@ -37,7 +37,7 @@ def _certificate(app):
     with app.app_context():
         insp = db.session.scalars(db.select(Inspection)).one()
         v = db.session.scalars(db.select(Vistoria)).one()
-        out = (insp.kind.value, v.result.value, v.valid_until, add_months(local_day(), 6),
+        out = (insp.kind.value, v.result.value, v.valid_until, add_months(default_day(), 6),
                bytes(v.pdf))
         booking = db.session.scalars(db.select(VistoriaAppointment)).one()
         assert booking.status.value == "done"  # the booking took place
@@ -50,7 +50,7 @@ def _book_today(app, world) -> None:
     booking leaves it; tests/vistorias/test_agenda.py books through the form)."""
     from datetime import UTC, datetime, time
 
-    from inspector.clock import LOCAL_TZ, local_day
+    from inspector.clock import default_day
     from inspector.extensions import db
     from inspector.models import (
         AppointmentStatus,
@@ -59,6 +59,7 @@ def _book_today(app, world) -> None:
         VistoriaAppointment,
         VistoriaPlace,
     )
+    from tests.support.instants import CUIABA
 
     with app.app_context():
         town = db.session.get(Vehicle, world["vehicle_id"]).municipality_id
@@ -70,7 +71,7 @@ def _book_today(app, world) -> None:
         db.session.add(VistoriaAppointment(
             municipality_id=town, place_id=place.id, vehicle_id=world["vehicle_id"],
             kind=InspectionKind.PERIODIC, status=AppointmentStatus.BOOKED,
-            starts_at=datetime.combine(local_day(), time(8), LOCAL_TZ).astimezone(UTC),
+            starts_at=datetime.combine(default_day(), time(8), CUIABA).astimezone(UTC),
             booked_at=datetime.now(UTC)))
         db.session.commit()
         db.session.remove()

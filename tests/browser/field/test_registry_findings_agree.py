@@ -12,7 +12,7 @@ from datetime import date, timedelta
 import pytest
 
 from inspector import rules
-from inspector.clock import local_day
+from inspector.clock import default_day
 from inspector.field.snapshot import requirements_of
 from inspector.inspections.registry_check import items_for
 from inspector.rules.facts import DriverFacts
@@ -58,7 +58,7 @@ def _drivers(today):
 
 
 def test_the_phone_premarks_what_the_review_flags_for_every_pack(page, app):
-    today = local_day()
+    today = default_day()
     packs = rules.load_all()
     ids = sorted(set(REGISTRY_FINDINGS) | {"driver.registration", "driver.cnh"} | set(OTHERS))
     rows, facts = _drivers(today)
