@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import threading
-import uuid
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from inspector.extensions import db, limiter
 from inspector.laws import use_rules_dirs
 from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS, app_config
+from tests.support.databases import private_database
 from tests.support.enforcement import fleet
 from tests.support.field_api import Api
 from tests.support.instants import instant  # noqa: F401  (a fixture: the clock at several instants)
@@ -94,21 +94,11 @@ def database_url(tmp_path_factory):
     PostgreSQL server, a new database beside it (dropped at the end), so that runs in
     parallel never share rows."""
     url = os.environ.get("DATABASE_URL")
-    if not url or not url.startswith("postgresql"):
-        yield url or f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite3'}"
+    if url and not url.startswith("postgresql"):
+        yield url  # a SQLite file named on purpose
         return
-    from sqlalchemy import create_engine
-    from sqlalchemy.engine import make_url
-
-    base = make_url(url)
-    name = f"{base.database}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield base.set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with private_database(url, tmp_path_factory.mktemp("db") / "test.sqlite3", str(os.getpid())) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
