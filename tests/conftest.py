@@ -88,6 +88,36 @@ def pytest_collection_modifyitems(config, items):
     items[:] = keep
 
 
+# How `make test` shares the tests between its two workers (`--dist loadfile`): a file's tests
+# stay on one worker (its module fixtures are made once), files with the most tests first,
+# except the shards of a long test (a parametrize id starting "shard"): each is a unit of its
+# own, sent last, so that both workers finish together instead of one running the long test
+# while the other idles.
+_SHARD = re.compile(r"\[shard[^\]]*\]$")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FilesThenShards(LoadFileScheduling):
+        ordered = False
+
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if _SHARD.search(nodeid) else super()._split_scope(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # the first assignment: the queue is complete
+                for scope in [s for s in self.workqueue if _SHARD.search(s)]:
+                    self.workqueue.move_to_end(scope)
+                self.ordered = True
+            super()._assign_work_unit(node)
+
+    return FilesThenShards(config, log)
+
+
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory):
     """A database of this run's own: a fresh SQLite file, or, when DATABASE_URL names a
