@@ -28,7 +28,8 @@ serve: setup
 	  --workers $(WORKERS) --bind $(BIND) \
 	  --forwarded-allow-ips 127.0.0.1 --access-logfile - 'inspector:create_app()'
 
-# Two workers (the machine has two cores); a file's tests stay on one worker.
+# Two workers (the machine has two cores); a file's tests stay on one worker, except the shards
+# of a long test, sent last to whichever worker is free (tests/conftest.py). The slowest 20 listed.
 PYTEST_ARGS ?= -n 2 --dist loadfile
 test: setup s3-emulator chromium poppler fonts redis
 	$(BIN)/pytest --durations=20 $(PYTEST_ARGS)

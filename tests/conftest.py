@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import threading
-import uuid
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from inspector.extensions import db, limiter
 from inspector.laws import use_rules_dirs
 from tests import factories
 from tests.support.config import CHROMIUM, CHROMIUM_ARGS, app_config
+from tests.support.databases import private_database
 from tests.support.enforcement import fleet
 from tests.support.field_api import Api
 from tests.support.instants import instant, suite_travel  # noqa: F401  (instant: a fixture)
@@ -100,27 +100,47 @@ def pytest_collection_modifyitems(config, items):
     items[:] = keep
 
 
+# How `make test` shares the tests between its two workers (`--dist loadfile`): a file's tests
+# stay on one worker (its module fixtures are made once), files with the most tests first,
+# except the shards of a long test (a parametrize id starting "shard"): each is a unit of its
+# own, sent last, so that both workers finish together instead of one running the long test
+# while the other idles.
+_SHARD = re.compile(r"\[shard[^\]]*\]$")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FilesThenShards(LoadFileScheduling):
+        ordered = False
+
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if _SHARD.search(nodeid) else super()._split_scope(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            if not self.ordered:  # the first assignment: the queue is complete
+                for scope in [s for s in self.workqueue if _SHARD.search(s)]:
+                    self.workqueue.move_to_end(scope)
+                self.ordered = True
+            super()._assign_work_unit(node)
+
+    return FilesThenShards(config, log)
+
+
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory):
     """A database of this run's own: a fresh SQLite file, or, when DATABASE_URL names a
     PostgreSQL server, a new database beside it (dropped at the end), so that runs in
     parallel never share rows."""
     url = os.environ.get("DATABASE_URL")
-    if not url or not url.startswith("postgresql"):
-        yield url or f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite3'}"
+    if url and not url.startswith("postgresql"):
+        yield url  # a SQLite file named on purpose
         return
-    from sqlalchemy import create_engine
-    from sqlalchemy.engine import make_url
-
-    base = make_url(url)
-    name = f"{base.database}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield base.set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with private_database(url, tmp_path_factory.mktemp("db") / "test.sqlite3", str(os.getpid())) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

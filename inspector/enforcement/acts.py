@@ -57,10 +57,11 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud ov
 
 
 # --- deadline and appeal window -----------------------------------------------------------------
-def schedule(act: Sanction) -> None:
+def schedule(act: Sanction, calendar: rules.TownCalendar | None = None) -> None:
     """Set the deadline and the last day to appeal from the moment the act was notified,
-    counted by the legal calendar of the act's law and town (`deadlines.schedule`)."""
-    deadlines.schedule(act)
+    counted by the legal calendar of the act's law and town (`deadlines.schedule`; `calendar`:
+    the town's, when the caller has read it already)."""
+    deadlines.schedule(act, calendar)
 
 
 # --- the document ---------------------------------------------------------------------------------

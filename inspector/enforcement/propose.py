@@ -186,20 +186,21 @@ def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
     off = offenders(insp)
     subject = ladder_subject(pack, day, off)
     prior = history(town.id, subject, exclude_inspection=insp.id)
+    calendar = laws.calendar_for(town.id)  # read once: every item and act counts days over it
     acts: list[Sanction] = []
     for item in failed:
         try:
-            proposal = _proposal_of(insp, item, town, service, prior, day, now)
+            proposal = _proposal_of(insp, item, town, service, prior, day, now, calendar)
         except (NoSanction, RulesError) as e:
             event("no_proposal", town_id=town.id, now=now, inspection_id=insp.id,
                   message=f"Item {item.item_id}: {e}.", data={"item_id": item.item_id})
             continue
-        acts.extend(_acts(insp, item, proposal, pack, off, subject, now))
+        acts.extend(_acts(insp, item, proposal, pack, off, subject, now, calendar=calendar))
     return acts
 
 
 def _proposal_of(insp: Inspection, item: InspectionItem, town, service: str, prior, day,
-                 now: datetime) -> rules.Proposal:
+                 now: datetime, calendar: rules.TownCalendar | None = None) -> rules.Proposal:
     """The proposal for a failed item, with the deadline the agent granted on the street
     (Tapurah Art. 19), if any. The sync refused a grant the law does not allow; should the
     law say otherwise now, the act keeps the law's own deadline and the review says why."""
@@ -208,12 +209,12 @@ def _proposal_of(insp: Inspection, item: InspectionItem, town, service: str, pri
         try:
             return laws.propose_sanction(
                 town, service, item.item_id, prior, day,
-                grant=rules.Grant(told.days, told.reason.strip(), "agent"))
+                grant=rules.Grant(told.days, told.reason.strip(), "agent"), calendar=calendar)
         except rules.GrantRefused as e:
             event("grant_not_applied", town_id=town.id, now=now, inspection_id=insp.id,
                   message=f"Item {item.item_id}: prazo concedido pelo agente não aplicado "
                           f"({e.message}).", data={"item_id": item.item_id})
-    return laws.propose_sanction(town, service, item.item_id, prior, day)
+    return laws.propose_sanction(town, service, item.item_id, prior, day, calendar=calendar)
 
 
 def required_action(label: str, requirement: str) -> str:
@@ -233,7 +234,8 @@ def _sentence(text: str) -> str:
 def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offenders,
           subject: str, now: datetime, version: int = 0, *, key_base: str = "",
           breach: dict | None = None, action: str = "", reason: str | None = None,
-          narrow: str | None = None, actor=None) -> list[Sanction]:
+          narrow: str | None = None, actor=None,
+          calendar: rules.TownCalendar | None = None) -> list[Sanction]:
     """The proposed acts of one proposal: of a failed item, or (item None) of a sanction a
     supervisor chose on the review (`key_base`, `breach`, `action`, `reason` given; `narrow`
     picks "suspension" or "revocation" of a `suspension_or_revocation` measure)."""
@@ -282,7 +284,7 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
                 act.on_missed = jsonable(p.on_missed_deadline.as_dict())
         if m.decided_by == "agent" and street and m.target in SIGNER_TARGETS:
             act.notified_at = utc(insp.finished_at)  # handed over and signed on the street
-            schedule(act)
+            schedule(act, calendar)
         db.session.add(act)
         db.session.flush()
         lifecycle.born(act, "propose", now=now, actor=actor).done(

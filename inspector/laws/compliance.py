@@ -398,11 +398,15 @@ def person_permit_findings(municipality: Municipality, report: TownReport) -> li
 def propose_sanction(municipality: Municipality, service: str, rule_id: str,
                      history: list[PriorSanction], on: date,
                      affects_safety: bool | None = None,
-                     grant: rules.Grant | None = None) -> rules.Proposal:
+                     grant: rules.Grant | None = None,
+                     calendar: rules.TownCalendar | None = None) -> rules.Proposal:
     """The law's proposed sanction for a finding, with amounts from the town's values and
     its appeal window and deadline counted over the town's calendar (a discretionary
-    `grant`, Tapurah Art. 19, when asked and allowed: rules.GrantRefused otherwise)."""
-    facts = dataclasses.replace(town_facts(municipality), calendar=calendar_for(municipality.id))
+    `grant`, Tapurah Art. 19, when asked and allowed: rules.GrantRefused otherwise).
+    `calendar`: the town's, when the caller has read it already (`calendar_for`)."""
+    if calendar is None:
+        calendar = calendar_for(municipality.id)
+    facts = dataclasses.replace(town_facts(municipality), calendar=calendar)
     return rules.propose_sanction(facts, service, Finding(rule_id, affects_safety), history, on,
                                   grant=grant)
 

@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import logging
-import uuid
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 import inspector
 from inspector import logs
+from tests.support.databases import private_database
 
 
 @pytest.fixture
@@ -61,15 +59,5 @@ def registry_rows_in(app):
 @pytest.fixture
 def fresh_url(schema, tmp_path):
     """A new, empty database beside the suite's: a SQLite file, or a PostgreSQL database."""
-    base = make_url(schema)
-    if base.get_backend_name() == "sqlite":
-        yield f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
-        return
-    name = f"{base.database}_up_{uuid.uuid4().hex[:6]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield base.set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with private_database(schema, tmp_path / "fresh.sqlite3", "up") as url:
+        yield url

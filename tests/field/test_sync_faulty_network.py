@@ -6,7 +6,8 @@ fails with a 500 after writing (rolled back); the same request replayed; the sam
 request sent twice at once. Whatever happens, once the network is good again the
 server holds every inspection and photo the phone saved, each exactly once, with the
 bytes the phone hashed. Runs on SQLite and PostgreSQL; FIELD_SYNC_RUNS sets the number
-of runs (default 1,000).
+of runs (default 1,000), made in SHARDS tests of their own that the two pytest workers share
+(tests/conftest.py), each on an empty database and with a seed of its own.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from tests import factories
 from tests.support.field_api import Api, jpeg, photo_decl, sha
 
 RUNS = int(os.environ.get("FIELD_SYNC_RUNS", "1000"))
+SHARDS = 8
 FAULTS = ("ok", "ok", "drop", "lost", "app_500", "replay", "concurrent")
 POOL = [jpeg(100 + i, size=(16, 12)) for i in range(12)]
 
@@ -201,7 +203,15 @@ def _machine(app, apis: list[Api], vehicle_id: int, faults: Faults):
     return PhoneSync
 
 
-def test_nothing_lost_nothing_duplicated_through_a_faulty_network(app, make, monkeypatch):
+def shard_runs(shard: int) -> int:
+    """This shard's part of the RUNS runs: the shards' parts add up to RUNS."""
+    return RUNS // SHARDS + (shard < RUNS % SHARDS)
+
+
+@pytest.mark.parametrize("shard", range(SHARDS), ids=lambda n: f"shard{n + 1}of{SHARDS}")
+def test_nothing_lost_nothing_duplicated_through_a_faulty_network(app, make, monkeypatch, shard):
+    if not shard_runs(shard):
+        pytest.skip(f"FIELD_SYNC_RUNS={RUNS} leaves this shard no run")
     agent = make(factories.user, "agent", "tapurah")
     v = make(factories.vehicle, "tapurah", "mototaxi")
     apis = []
@@ -214,7 +224,7 @@ def test_nothing_lost_nothing_duplicated_through_a_faulty_network(app, make, mon
         monkeypatch.setattr(target, name, value)
     machine = _machine(app, apis, v.id, faults)
     run_state_machine_as_test(machine, settings=settings(
-        max_examples=RUNS, stateful_step_count=6, deadline=None, database=None,
+        max_examples=shard_runs(shard), stateful_step_count=6, deadline=None, database=None,
         suppress_health_check=list(HealthCheck)))
 
 
