@@ -139,7 +139,7 @@ def database_url(tmp_path_factory):
     if url and not url.startswith("postgresql"):
         yield url  # a SQLite file named on purpose
         return
-    with private_database(url, tmp_path_factory.mktemp("db") / "test.sqlite3", str(os.getpid())) as url:
+    with private_database(url, str(os.getpid()), tmp_path_factory.mktemp("db") / "test.sqlite3") as url:
         yield url
 
 

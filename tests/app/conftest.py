@@ -59,5 +59,5 @@ def registry_rows_in(app):
 @pytest.fixture
 def fresh_url(schema, tmp_path):
     """A new, empty database beside the suite's: a SQLite file, or a PostgreSQL database."""
-    with private_database(schema, tmp_path / "fresh.sqlite3", "up") as url:
+    with private_database(schema, "up", tmp_path / "fresh.sqlite3") as url:
         yield url

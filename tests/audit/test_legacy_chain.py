@@ -4,17 +4,15 @@ entry records where that legacy chain ended, so cutting its tail, or rewriting i
 shows."""
 from __future__ import annotations
 
-import uuid
-
 import flask_migrate
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import text
 
 from inspector import audit, create_app
 from inspector.extensions import db
 from inspector.models import AuditEntry
 from tests.support.config import app_config
+from tests.support.databases import private_database
 from tests.support.legacy_audit import write_legacy_log
 
 
@@ -22,29 +20,16 @@ from tests.support.legacy_audit import write_legacy_log
 def upgraded(schema, tmp_path):
     """A database at 0030 with a legacy log, upgraded to this program's head; the app and the
     (seq, hash) pairs printed before the upgrade."""
-    base = make_url(schema)
-    admin = None
-    if base.get_backend_name() == "sqlite":
-        url = f"sqlite:///{tmp_path / 'legacy.sqlite3'}"
-    else:
-        name = f"{base.database}_legacy_{uuid.uuid4().hex[:6]}"
-        admin = create_engine(base, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        url = base.set(database=name).render_as_string(hide_password=False)
-    app = create_app(app_config(url))
-    with app.app_context():
-        flask_migrate.upgrade(revision="0030")
-        with db.engine.begin() as conn:
-            printed = write_legacy_log(conn)
-        flask_migrate.upgrade()
-    yield app, printed
-    with app.app_context():
-        db.engine.dispose()
-    if admin is not None:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with private_database(schema, "legacy", tmp_path / "legacy.sqlite3") as url:
+        app = create_app(app_config(url))
+        with app.app_context():
+            flask_migrate.upgrade(revision="0030")
+            with db.engine.begin() as conn:
+                printed = write_legacy_log(conn)
+            flask_migrate.upgrade()
+        yield app, printed
+        with app.app_context():
+            db.engine.dispose()
 
 
 def _verify(app):

@@ -12,13 +12,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from inspector import create_app
 from inspector.extensions import db
 from tests.multinode.nodes import ROOT, URL, Node, RedisServer, healthy, wait
 from tests.support.config import app_config
+from tests.support.databases import private_database
 from tests.support.localstack import free_port, localstack
 from tests.support.processes import stop
 
@@ -38,24 +37,14 @@ def shared_db():
     """A PostgreSQL database of the package's own, migrated; dropped at the end."""
     if not URL.startswith("postgresql"):
         pytest.skip("two app servers share one database: needs DATABASE_URL=postgresql+...")
-    base = make_url(URL)
-    name = f"{base.database}_multinode_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    url = base.set(database=name).render_as_string(hide_password=False)
-    try:
-        import flask_migrate
+    import flask_migrate
 
+    with private_database(URL, "multinode") as url:
         app = create_app(app_config(url))
         with app.app_context():
             flask_migrate.upgrade()
             db.engine.dispose()
         yield url
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture(scope="package")

@@ -2,15 +2,12 @@
 instance folders, and an empty instance (a new server after a loss)."""
 from __future__ import annotations
 
-import uuid
-
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 from inspector import create_app
 from inspector.extensions import db
 from tests.support.config import server_config as config
+from tests.support.databases import private_database
 from tests.support.town_server import databases  # noqa: F401 (a fixture of these tests)
 
 
@@ -25,23 +22,10 @@ def origin(app, tmp_path):
 def empty_instance(app, schema, tmp_path):
     """A new server after a loss: an empty database (a new SQLite file, or a new PostgreSQL
     database beside the suite's), an empty evidence folder, an empty instance folder."""
-    base = make_url(schema)
-    if base.get_backend_name() == "sqlite":
-        url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
-        admin = None
-    else:
-        name = f"{base.database}_restore_{uuid.uuid4().hex[:6]}"
-        admin = create_engine(base, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        url = base.set(database=name).render_as_string(hide_password=False)
-    new = create_app(config(url, tmp_path / "restored"))
-    new.test_client_class = app.test_client_class   # the suite's client (it signs in)
-    yield new
-    with new.app_context():
-        db.session.remove()
-        db.engine.dispose()
-    if admin is not None:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
-        admin.dispose()
+    with private_database(schema, "restore", tmp_path / "restored.sqlite3") as url:
+        new = create_app(config(url, tmp_path / "restored"))
+        new.test_client_class = app.test_client_class   # the suite's client (it signs in)
+        yield new
+        with new.app_context():
+            db.session.remove()
+            db.engine.dispose()

@@ -13,11 +13,13 @@ from sqlalchemy.engine import make_url
 
 
 @contextmanager
-def private_database(beside: str | None, sqlite_file: Path, tag: str) -> Iterator[str]:
+def private_database(beside: str | None, tag: str, sqlite_file: Path | None = None) -> Iterator[str]:
     """The URL of a new, empty database: on the PostgreSQL server of `beside`, named after its
     database and `tag` and dropped on leaving (even if a connection is still open); otherwise
     (no URL, or SQLite) the file `sqlite_file`, not yet created."""
     if not beside or make_url(beside).get_backend_name() != "postgresql":
+        if sqlite_file is None:
+            raise ValueError(f"{tag}: a private database needs PostgreSQL here")
         yield f"sqlite:///{sqlite_file}"
         return
     base = make_url(beside)

@@ -22,13 +22,12 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import uuid
+from contextlib import ExitStack
 from datetime import date
 from io import BytesIO
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from tests.support.databases import private_database
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKUPS = ROOT / "tests" / "production" / "released_backups"
@@ -98,24 +97,14 @@ def main(version: str, postgres: str | None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         tree = release_tree(version, tmp / "tree")
-        urls = {"sqlite": f"sqlite:///{tmp / 'release.sqlite3'}"}
-        admin = name = None
-        if postgres:
-            base = make_url(postgres)
-            name = f"inspector_release_{uuid.uuid4().hex[:6]}"
-            admin = create_engine(base, isolation_level="AUTOCOMMIT")
-            with admin.connect() as conn:
-                conn.execute(text(f'CREATE DATABASE "{name}"'))
-            urls["postgresql"] = base.set(database=name).render_as_string(hide_password=False)
-        try:
+        with ExitStack() as stack:
+            urls = {"sqlite": f"sqlite:///{tmp / 'release.sqlite3'}"}
+            if postgres:
+                urls["postgresql"] = stack.enter_context(private_database(postgres, "release"))
             for dialect, url in urls.items():
                 backup = steps(tree, url, tmp / dialect, default_day())
                 keep(backup, BACKUPS / version / dialect)
                 print(f"{dialect}: {BACKUPS / version / dialect / backup.name}")
-        finally:
-            if admin is not None:
-                with admin.connect() as conn:
-                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 if __name__ == "__main__":

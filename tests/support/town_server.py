@@ -10,13 +10,11 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-import uuid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
+from tests.support.databases import private_database
 from tests.support.processes import free_port, wait_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,17 +73,6 @@ def stop(proc) -> None:
 @pytest.fixture
 def databases(schema, tmp_path):
     """Two empty databases (the town's server, and the one restored after a loss)."""
-    base = make_url(schema)
-    if base.get_backend_name() == "sqlite":
-        yield [f"sqlite:///{tmp_path / n}.sqlite3" for n in ("origin", "restored")]
-        return
-    names = [f"{base.database}_ops_{uuid.uuid4().hex[:6]}" for _ in range(2)]
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        for n in names:
-            conn.execute(text(f'CREATE DATABASE "{n}"'))
-    yield [base.set(database=n).render_as_string(hide_password=False) for n in names]
-    with admin.connect() as conn:
-        for n in names:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{n}" WITH (FORCE)'))
-    admin.dispose()
+    with private_database(schema, "ops", tmp_path / "origin.sqlite3") as origin, \
+            private_database(schema, "ops", tmp_path / "restored.sqlite3") as restored:
+        yield [origin, restored]
