@@ -16,6 +16,7 @@ a package of its own and see each one caught.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,12 +97,25 @@ def face_contents(tree: ast.Module) -> tuple[set[str], list[str], list[str]]:
     return bound, exported, other
 
 
+@functools.cache
+def _imports_and_attributes(tree: ast.Module) -> tuple[list[ast.AST], list[ast.Attribute]]:
+    """A module's import statements and its `name.attr` reads, walked once for every face."""
+    imports, attributes = [], []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            imports.append(node)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            attributes.append(node)
+    return imports, attributes
+
+
 def names_taken(tree: ast.Module, package: str, area: str, inner: set[str], bound: set[str]):
     """(name, line) for each name a module takes from the face of `area`: `from pkg.area import
     name`, or `area.name` where `area` was imported as the package (`from pkg import area`)."""
     face = f"{package}.{area}"
     aliases = set()
-    for node in ast.walk(tree):
+    imports, attributes = _imports_and_attributes(tree)
+    for node in imports:
         if isinstance(node, ast.ImportFrom) and node.level == 0:
             if node.module == package:
                 aliases |= {a.asname or a.name for a in node.names if a.name == area}
@@ -111,9 +125,8 @@ def names_taken(tree: ast.Module, package: str, area: str, inner: set[str], boun
                         yield a.name, node.lineno
         elif isinstance(node, ast.Import):
             aliases |= {a.asname for a in node.names if a.name == face and a.asname}
-    for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in aliases and (node.attr in bound or node.attr not in inner)):
+    for node in attributes:
+        if node.value.id in aliases and (node.attr in bound or node.attr not in inner):
             yield node.attr, node.lineno
 
 
