@@ -8,7 +8,6 @@ import json
 from datetime import UTC, datetime, timedelta
 from email.header import decode_header, make_header
 
-import pytest
 from sqlalchemy import func, select
 
 from inspector.clock import default_day
@@ -17,16 +16,6 @@ from inspector.models import Notification, PushSubscription, Vehicle, VistoriaRe
 from inspector.registry import vistoria_valid_until
 from inspector.rules import add_months
 from tests import factories
-from tests.support.smtp import SmtpServer
-
-
-@pytest.fixture
-def smtp(app):
-    server = SmtpServer().start()
-    app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=server.port,
-                      SMTP_FROM="fiscalizacao@tapurah.mt.gov.br")
-    yield server
-    server.stop()
 
 
 def _vehicle_due_in_30_days(app):

@@ -24,7 +24,6 @@ from inspector.registry import vistoria_valid_until
 from inspector.rules import add_months, why_no_office
 from tests import factories
 from tests.support.push import notice_row
-from tests.support.smtp import SmtpServer
 
 ZONE = "America/Noronha"
 NORONHA = ZoneInfo(ZONE)
@@ -159,15 +158,6 @@ def test_an_hour_past_in_the_town_but_ahead_in_cuiaba_is_refused(app, town):
             VistoriaAppointment.status == AppointmentStatus.BOOKED))
         stored = appt.starts_at if appt.starts_at.tzinfo else appt.starts_at.replace(tzinfo=UTC)
         assert stored == datetime(2026, 12, 10, 13, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def smtp(app):
-    server = SmtpServer().start()
-    app.config.update(SMTP_HOST="127.0.0.1", SMTP_PORT=server.port,
-                      SMTP_FROM="fiscalizacao@tapurah.mt.gov.br")
-    yield server
-    server.stop()
 
 
 def test_the_reminder_counts_the_days_left_from_the_towns_day(app, town, smtp, instant):
