@@ -26,9 +26,11 @@ class OriginGuard:
                 if not u.startswith(self.origin + "/") and not u.startswith(("data:", "blob:"))]
 
 
-def new_context(browser, live_server):
+def new_context(browser, live_server, **options):
+    """A pt-BR context on the live server with the camera allowed (`options`: a phone's
+    viewport, a time zone...), and the guard of the origins it reaches."""
     context = browser.new_context(base_url=live_server.url, locale="pt-BR",
-                                  permissions=["camera"])
+                                  permissions=["camera"], **options)
     context.set_default_timeout(15_000)
     return context, OriginGuard(context, live_server.url)
 
@@ -80,9 +82,10 @@ def launch_with_camera(playwright_instance, y4m):
                                                args=CHROMIUM_ARGS + camera_args(y4m))
 
 
-def start_online(browser, live_server, username):
-    """A signed-in agent whose phone holds the town snapshot, ready to go offline."""
-    context, guard = new_context(browser, live_server)
+def start_online(browser, live_server, username, **options):
+    """A signed-in agent whose phone holds the town snapshot, ready to go offline
+    (`options`: of the browser context, as `new_context`)."""
+    context, guard = new_context(browser, live_server, **options)
     page = context.new_page()
     sign_in(page, username)
     open_app(page)

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from inspector.clock import default_day
 from inspector.rules import fmt_date
-from tests.browser.field_helpers import OriginGuard, open_app, open_card, sign_in
+from tests.browser.field_helpers import open_card, start_online
 from tests.support.field_api import jpeg
 from tests.support.vistorias import vistoria_body
 
@@ -45,14 +45,8 @@ def _rejected(app, api, world, last_vistoria_on: date | None = None) -> dict:
 
 
 def _card_offline(browser, live_server, world):
-    context = browser.new_context(base_url=live_server.url, locale="pt-BR",
-                                  viewport={"width": 360, "height": 740})
-    context.set_default_timeout(15_000)
-    guard = OriginGuard(context, live_server.url)
-    page = context.new_page()
-    sign_in(page, world["agent"])
-    open_app(page)
-    expect(page.locator("#freshness")).to_contain_text("Dados atualizados em")
+    context, guard, page = start_online(browser, live_server, world["agent"],
+                                        viewport={"width": 360, "height": 740})
     context.set_offline(True)
     card = open_card(page, world["plate"]).locator(".card")
     card.locator("details.card-details summary").click()

@@ -12,7 +12,7 @@ import pytest
 import zxingcpp
 from playwright.sync_api import expect
 
-from tests.browser.field_helpers import OriginGuard, open_app, sign_in, sync_until_empty
+from tests.browser.field_helpers import start_online, sync_until_empty
 from tests.support.vistorias import rasterise
 
 pytestmark = pytest.mark.browser
@@ -81,14 +81,8 @@ def test_a_periodic_vistoria_offline_ends_in_a_certificate_whose_qr_verifies(
         browser, live_server, app, world, tmp_path):
     _book_today(app, world)
     # the phone in Mato Grosso: its day is the town's
-    context = browser.new_context(base_url=live_server.url, locale="pt-BR", viewport=PHONE,
-                                  timezone_id="America/Cuiaba")
-    context.set_default_timeout(15_000)
-    guard = OriginGuard(context, live_server.url)
-    page = context.new_page()
-    sign_in(page, world["agent"])
-    open_app(page)
-    expect(page.locator("#freshness")).to_contain_text("Dados atualizados em")
+    context, guard, page = start_online(browser, live_server, world["agent"], viewport=PHONE,
+                                        timezone_id="America/Cuiaba")
     context.set_offline(True)
     page.reload()
     agenda = page.locator("#agenda-box")
