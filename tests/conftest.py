@@ -5,6 +5,7 @@ with an agent signed in to the field API, a local Web Push service). An area's o
 fixtures are in its folder's conftest.py."""
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -196,6 +197,20 @@ _SEQUENCES_USED = """
 SELECT format('%I.%I', schemaname, sequencename) FROM pg_sequences
 WHERE schemaname = current_schema() AND last_value IS NOT NULL
 """
+
+
+@pytest.fixture(autouse=True)
+def loggers_stay_enabled():
+    """A library that configures logging with dictConfig's defaults disables every logger
+    already made, the app's too: later tests on the same worker would then see no log line.
+    The test that did it fails, by name, instead of a later one at random."""
+    yield
+    disabled = sorted(name for name, logger in logging.Logger.manager.loggerDict.items()
+                      if name.split(".")[0] == "inspector"
+                      and isinstance(logger, logging.Logger) and logger.disabled)
+    for name in disabled:   # the next tests are not blamed for it
+        logging.getLogger(name).disabled = False
+    assert not disabled, f"this test disabled the loggers {disabled}"
 
 
 @pytest.fixture(scope="session", autouse=True)

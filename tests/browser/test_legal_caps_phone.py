@@ -54,10 +54,17 @@ def _fill_licence(page, plate: str, number: str) -> None:
 
 
 def _submit(page) -> int:
-    """Click "Salvar"; the status of the form's htmx POST."""
+    """Click "Salvar"; the status of the form's htmx POST. A refusal (422) is awaited until htmx
+    has swapped it in: before that the page still shows the previous refusal, and a field
+    filled then would be replaced by the swap."""
+    settled = page.evaluate_handle("""() => ({done: new Promise((resolve) => document
+        .addEventListener("htmx:afterSettle", () => resolve(true), {once: true}))})""")
     with page.expect_response(lambda r: r.request.method == "POST") as answer:
         page.get_by_role("button", name="Salvar").click()
     assert answer.value.request.headers.get("hx-request") == "true"
+    if answer.value.status == 422:
+        assert settled.evaluate("swap => swap.done") is True
+    settled.dispose()
     return answer.value.status
 
 
