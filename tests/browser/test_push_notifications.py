@@ -22,7 +22,7 @@ from tests.browser.push_helpers import (
 )
 from tests.support.push import Subscriber, unb64url
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.full_chromium]   # the Push API
 
 def test_every_push_shows_a_notification(context, live_server):
     origin = live_server.url

@@ -19,7 +19,7 @@ from tests.browser.field_helpers import open_app, sign_in
 from tests.browser.push_helpers import NOTIFICATIONS, activated_worker, push_until_shown
 from tests.support.push import Subscriber
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.full_chromium]   # the Push API
 
 # The browser's push service is out of reach here: subscribe() hands back the local one's
 # subscription, and getSubscription() remembers it (as a real browser does) across reloads.
