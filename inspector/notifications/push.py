@@ -24,7 +24,6 @@ from flask import current_app
 from py_vapid import Vapid
 from py_vapid import _check_sub as valid_subject
 from py_vapid.utils import b64urlencode
-from pywebpush import WebPushException, webpush
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -229,6 +228,10 @@ def _post(job: _Job, vapid: Vapid, sub: str,
     RefusedDestination when the endpoint, or the address its name resolves to now, is one
     the server does not send to (outbound.py)."""
     check_endpoint(job.endpoint)
+    # pywebpush brings aiohttp (0.1 s to import): loaded by the sender only, not by every
+    # process that starts the app (each CLI command, the minute's tick)
+    from pywebpush import WebPushException, webpush
+
     try:
         resp = webpush({"endpoint": job.endpoint, "keys": job.keys}, data=job.data,
                        requests_session=http,
