@@ -3,17 +3,15 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from datetime import date, timedelta
 
 import pytest
-import zxingcpp
-from PIL import Image
 from playwright.sync_api import expect
 
 from inspector.extensions import db
 from tests import factories
 from tests.support.credentials import regular_mototaxi
+from tests.support.documents import qr_codes, rasterise
 
 pytestmark = pytest.mark.browser
 
@@ -24,12 +22,7 @@ def _printed_urls(runner, tmp_path) -> list[str]:
     result = runner.invoke(args=["credentials", "sheet", "--town", "tapurah", "--kind", "vehicle",
                                  "--issue-missing", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    subprocess.run(["pdftoppm", "-r", "150", "-png", str(out), str(tmp_path / "p")], check=True)
-    urls = []
-    for png in sorted(tmp_path.glob("p-*.png")):
-        with Image.open(png) as im:
-            urls += [b.text for b in zxingcpp.read_barcodes(im)]
-    return urls
+    return qr_codes(rasterise(out.read_bytes(), tmp_path, 150))
 
 
 def _url_of(runner, plate: str) -> tuple[int, str]:

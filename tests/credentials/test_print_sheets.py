@@ -9,7 +9,6 @@ import shutil
 import subprocess
 
 import pytest
-import zxingcpp
 from PIL import Image, ImageFilter
 
 from inspector.clock import default_day
@@ -17,6 +16,7 @@ from inspector.credentials import issuing, sheets
 from inspector.extensions import db
 from tests import factories
 from tests.support.credentials import regular_mototaxi
+from tests.support.documents import pdf_text, qr_codes, rasterise
 
 LIMIT = 2_000_000
 
@@ -29,15 +29,6 @@ def _camera_photo(seed: int) -> bytes:
     out = io.BytesIO()
     photo.save(out, "JPEG", quality=92)
     return out.getvalue()
-
-
-def _rasterise(pdf: bytes, tmp_path, dpi: int) -> list[Image.Image]:
-    if not shutil.which("pdftoppm"):
-        pytest.fail("pdftoppm is missing: `make test` installs poppler-utils")
-    (tmp_path / "sheet.pdf").write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(tmp_path / "sheet.pdf"),
-                    str(tmp_path / "page")], check=True)
-    return [Image.open(p) for p in sorted(tmp_path.glob("page-*.png"))]
 
 
 def test_25_rider_badges_fit_in_2_mb_and_every_qr_decodes_at_300_dpi(app, tmp_path):
@@ -57,15 +48,12 @@ def test_25_rider_badges_fit_in_2_mb_and_every_qr_decodes_at_300_dpi(app, tmp_pa
     assert pdf.startswith(b"%PDF")
     print(f"25 rider badges: {len(pdf):,} bytes")
     assert len(pdf) < LIMIT, f"25 badges take {len(pdf):,} bytes"
-    pages = _rasterise(pdf, tmp_path, 300)
+    pages = rasterise(pdf, tmp_path, 300)
     assert len(pages) == 13  # two badges a page
-    found = []
     for page in pages:
         assert abs(page.width - 2480) <= 1 and abs(page.height - 3508) <= 1  # A4, 300 dpi
-        found += [b.text for b in zxingcpp.read_barcodes(page, formats=zxingcpp.BarcodeFormat.QRCode)]
-    assert sorted(found) == urls
-    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(tmp_path / "sheet.pdf"), "-"],
-                          check=True, capture_output=True, text=True).stdout
+    assert sorted(qr_codes(pages)) == urls
+    text = pdf_text(pdf, tmp_path)
     assert "Ana Souza 07" in text and "MOTO-TÁXI · TAPURAH" in text
 
 

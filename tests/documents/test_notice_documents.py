@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-import zxingcpp
-from PIL import Image
 from sqlalchemy import delete, select
 
 from inspector import audit, enforcement
@@ -33,7 +30,7 @@ from inspector.models import (
 from inspector.rules import law_text
 from inspector.rules.engine import checklist
 from tests import factories
-from tests.support.documents import pdf_text, stored_document
+from tests.support.documents import pdf_text, qr_codes, rasterise, stored_document
 from tests.support.enforcement import enforcement_worker
 from tests.support.field_api import Api, body, jpeg, png_signature, sha
 from tests.support.instants import (
@@ -96,16 +93,7 @@ def local(moment: datetime) -> str:
 
 
 def qr_urls(pdf: bytes, tmp_path: Path) -> list[str]:
-    path = tmp_path / "qr.pdf"
-    path.write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-r", "150", "-f", "1", "-l", "1", "-png", str(path),
-                    str(tmp_path / "page")], check=True)
-    found = []
-    for png in sorted(tmp_path.glob("page*.png")):
-        with Image.open(png) as im:
-            found += [b.text for b in zxingcpp.read_barcodes(
-                im, formats=zxingcpp.BarcodeFormat.QRCode)]
-    return found
+    return qr_codes(rasterise(pdf, tmp_path, 150, pages=1))
 
 
 # --------------------------------------------------------------------------- the PDF

@@ -2,13 +2,7 @@
 every item its kind checks under the law in force (docs/vistoria.md)."""
 from __future__ import annotations
 
-import io
-import shutil
-import subprocess
 from datetime import UTC, datetime, time, timedelta
-
-import pytest
-from PIL import Image
 
 from inspector import rules
 from inspector.clock import default_day
@@ -51,20 +45,3 @@ def vistoria_body(vehicle_id: int, town: str, service: str, kind: str = "periodi
                     for i in items or plan_items(town, service, kind, default_day(started))]
     out["kind"] = kind
     return out
-
-
-def rasterise(pdf: bytes, tmp_path, dpi: int = 300) -> list[Image.Image]:
-    """The PDF's pages as poppler draws them (a decoder that is not ours reads them)."""
-    if not shutil.which("pdftoppm"):
-        pytest.fail("pdftoppm is missing: `make test` installs poppler-utils")
-    (tmp_path / "doc.pdf").write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(tmp_path / "doc.pdf"),
-                    str(tmp_path / "page")], check=True)
-    return [Image.open(io.BytesIO(p.read_bytes())) for p in sorted(tmp_path.glob("page-*.png"))]
-
-
-def pdf_text(pdf: bytes, tmp_path) -> str:
-    """The PDF's text as pdftotext reads it."""
-    (tmp_path / "text.pdf").write_bytes(pdf)
-    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(tmp_path / "text.pdf"), "-"],
-                          check=True, capture_output=True, text=True).stdout

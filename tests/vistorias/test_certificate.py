@@ -11,7 +11,6 @@ import re
 import uuid
 from urllib.parse import urlsplit
 
-import zxingcpp
 from sqlalchemy import select
 
 from inspector.clock import default_day
@@ -20,7 +19,8 @@ from inspector.models import Licence, Vehicle, Vistoria
 from inspector.registry import change_status
 from inspector.rules import add_months
 from tests import factories
-from tests.support.vistorias import pdf_text, rasterise, vistoria_body
+from tests.support.documents import pdf_text, qr_codes, rasterise
+from tests.support.vistorias import vistoria_body
 
 
 def _approved(api, vehicle_id: int) -> dict:
@@ -49,8 +49,7 @@ def test_the_pdf_is_a6_its_qr_decodes_and_the_page_it_opens_verifies(app, api, m
     pages = rasterise(pdf.data, tmp_path, 300)
     assert len(pages) == 1
     assert abs(pages[0].width - 1240) <= 2 and abs(pages[0].height - 1748) <= 2  # A6 at 300 dpi
-    codes = [b.text for b in zxingcpp.read_barcodes(pages[0],
-                                                    formats=zxingcpp.BarcodeFormat.QRCode)]
+    codes = qr_codes(pages)
     assert codes == [got["certificate"]["url"]]
     text = pdf_text(pdf.data, tmp_path)
     until = add_months(default_day(), 6).strftime("%d/%m/%Y")

@@ -9,11 +9,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
-import zxingcpp
 from playwright.sync_api import expect
 
 from tests.browser.field_helpers import start_online, sync_until_empty
-from tests.support.vistorias import rasterise
+from tests.support.documents import qr_codes, rasterise
 
 pytestmark = pytest.mark.browser
 
@@ -113,9 +112,7 @@ def test_a_periodic_vistoria_offline_ends_in_a_certificate_whose_qr_verifies(
         f"Vistoria aprovada ({world['plate'][:3]}")  # the phone is told the result
     expect(page.locator("#toast")).to_contain_text(f"válida até {until.strftime('%d/%m/%Y')}")
     assert (kind, result, until) == ("periodic", "approved", expected)
-    page_image = rasterise(pdf, tmp_path)[0]
-    codes = [b.text for b in zxingcpp.read_barcodes(page_image,
-                                                    formats=zxingcpp.BarcodeFormat.QRCode)]
+    codes = qr_codes(rasterise(pdf, tmp_path, pages=1))
     assert len(codes) == 1 and urlsplit(codes[0]).path.startswith("/v/")
     page.goto(urlsplit(codes[0]).path)
     expect(page.locator("#veredito h1")).to_have_text("Vistoria válida")
