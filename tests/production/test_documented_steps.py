@@ -23,8 +23,9 @@ from pathlib import Path
 
 from inspector.clock import default_day
 from inspector.config import version
+from tests.support.processes import stop_gunicorn
 from tests.support.sixth_town import TOWN, fleet_csv, law_folder
-from tests.support.town_server import BASE, BIN, ROOT, Server, get, stop
+from tests.support.town_server import BASE, BIN, ROOT, Server, get
 
 
 def unit(name: str) -> dict[str, str]:
@@ -105,7 +106,7 @@ def test_the_documented_production_steps_end_to_end(databases, tmp_path):
         status, page = get(url + qr)
         assert status == 200 and "REGULAR" in page
     finally:
-        stop(proc)
+        stop_gunicorn(proc)
 
     # the backup folder made as docs/production.md says, written as the backup unit writes
     backups = documented_backup_folder(tmp_path)
@@ -133,4 +134,4 @@ def test_the_documented_production_steps_end_to_end(databases, tmp_path):
         status, page = get(url + qr)
         assert status == 200 and "REGULAR" in page
     finally:
-        stop(proc)
+        stop_gunicorn(proc)

@@ -17,10 +17,11 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from inspector.config import version
+from tests.support.processes import stop_gunicorn
 from tests.support.release_backup import BACKUPS
 from tests.support.released_migrations import released
 from tests.support.sixth_town import TOWN
-from tests.support.town_server import BASE, Server, get, stop
+from tests.support.town_server import BASE, Server, get
 
 RELEASES = list(released())
 
@@ -66,4 +67,4 @@ def test_a_towns_backup_from_a_release_restores_and_upgrades_to_this_program(
         assert code == 200 and "QBA1D23" in page, page[:500]
         assert "indisponível" not in page
     finally:
-        stop(proc)
+        stop_gunicorn(proc)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import urllib.error
@@ -63,11 +62,6 @@ def get(url: str) -> tuple[int, str]:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
-
-
-def stop(proc) -> None:
-    os.killpg(proc.pid, signal.SIGTERM)
-    proc.wait(30)
 
 
 @pytest.fixture
