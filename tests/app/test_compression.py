@@ -105,3 +105,58 @@ def test_the_service_worker_and_the_decoder_wasm_are_compressed(client):
         gzip.decompress(answer.get_data())
     icon = client.get("/static/icons/icon-512.png", headers=GZIP)  # PNG is compressed already
     assert "Content-Encoding" not in icon.headers
+
+
+def test_a_static_file_is_compressed_once_and_served_alike_after(client, app, monkeypatch):
+    """The shell's files are compressed once per encoding: the QR decoder (1 MB) is not
+    compressed again for every phone that installs the app."""
+    import brotli
+    from flask_compress import flask_compress
+
+    calls = []  # each compression of a body, whole or streamed, by encoding
+    for name in ("_compress_data", "_compress_chunks"):
+        real = getattr(flask_compress, name)
+        monkeypatch.setattr(flask_compress, name,
+                            lambda *a, real=real: calls.append(a[2]) or real(*a))
+    path = "/static/vendor/zxing_reader.wasm"
+    with open(f"{app.static_folder}/vendor/zxing_reader.wasm", "rb") as f:
+        original = f.read()
+    answers = [client.get(p, headers={"Accept-Encoding": "gzip, deflate, br"})
+               for p in (path, path, "/static/vendor//zxing_reader.wasm",
+                         "/static/vendor/./zxing_reader.wasm")]
+    assert calls.count("br") <= 1  # compressed at most once (an earlier test may have done it)
+    for answer in answers:
+        assert answer.status_code == 200
+        assert answer.headers["Content-Encoding"] == "br"
+        assert brotli.decompress(answer.get_data()) == original
+        assert int(answer.headers["Content-Length"]) == len(answer.get_data())
+        assert answer.headers["ETag"] == answers[0].headers["ETag"]
+        assert "accept-encoding" in _vary(answer)
+    again = client.get(path, headers={"Accept-Encoding": "br",
+                                      "If-None-Match": answers[0].headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+    gz = client.get(path, headers=GZIP)  # another encoding: its own bytes
+    assert gz.headers["Content-Encoding"] == "gzip" and gzip.decompress(gz.get_data()) == original
+    kept = {key for key in app.extensions["compressed_static"]
+            if key[0] == "vendor/zxing_reader.wasm"}
+    assert kept == {("vendor/zxing_reader.wasm", "br"), ("vendor/zxing_reader.wasm", "gzip")}
+
+
+def test_an_edited_static_file_is_compressed_anew(client, app, tmp_path, monkeypatch):
+    """The kept bytes belong to one version of a file (its ETag: mtime and size)."""
+    import os
+
+    monkeypatch.setattr(app, "static_folder", str(tmp_path))
+    (tmp_path / "css").mkdir()
+    target = tmp_path / "css" / "app.css"
+    original = b"a{color:blue}" * 200
+    target.write_bytes(original)
+    first = client.get("/static/css/app.css", headers=GZIP)
+    assert gzip.decompress(first.get_data()) == original
+    edited = original + b"a{color:red}" * 200
+    target.write_bytes(edited)
+    mtime = os.stat(target).st_mtime + 5
+    os.utime(target, (mtime, mtime))
+    second = client.get("/static/css/app.css", headers=GZIP)
+    assert gzip.decompress(second.get_data()) == edited
+    assert second.headers["ETag"] != first.headers["ETag"]
