@@ -173,7 +173,9 @@ _SESSION_OF = (db.select(UserSession).where(UserSession.token_hash == bindparam(
 def load_user() -> None:
     """Find the signed-in user for this request, if the session is still valid."""
     g.user = None
-    token = session.get("sid")
+    # a static file is the same for everyone: no look-up (a phone installing the field app
+    # fetches some forty of them) and no sign of activity for the idle timeout
+    token = session.get("sid") if request.endpoint != "static" else None
     if not token:
         return
     row = db.session.scalar(_SESSION_OF, {"token_hash": _digest(token)})

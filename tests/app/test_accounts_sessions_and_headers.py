@@ -31,6 +31,37 @@ def test_security_headers_on_errors_and_static_files(client):
         assert r.headers["X-Content-Type-Options"] == "nosniff", path
 
 
+def test_a_static_file_reads_no_session_and_keeps_the_idle_clock(client, app, make):
+    """A phone installing the field app fetches some forty static files: none looks the
+    session up, and none counts as activity for the idle timeout."""
+    from datetime import timedelta
+
+    from sqlalchemy import event
+
+    agent = make(factories.user, "agent", "tapurah")
+    client.login(agent.username)
+    with app.app_context():
+        row = db.session.scalar(db.select(UserSession))
+        row.last_seen_at = row.last_seen_at - timedelta(minutes=10)
+        db.session.commit()
+        seen = row.last_seen_at
+        engine = db.engine
+    sent = []
+    listener = lambda *args: sent.append(args[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        for path in ("/static/css/field.css", "/static/vendor/htmx.min.js"):
+            assert client.get(path).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert sent == []
+    with app.app_context():
+        assert db.session.scalar(db.select(UserSession)).last_seen_at == seen
+    assert client.get("/api/field/session").status_code == 200  # a page or API call does count
+    with app.app_context():
+        assert db.session.scalar(db.select(UserSession)).last_seen_at > seen
+
+
 def test_errors_answer_json_or_html_by_accept_header(client):
     html = client.get("/nao-existe", headers={"Accept": "text/html"})
     assert html.status_code == 404 and html.mimetype == "text/html"

@@ -87,8 +87,10 @@ def start_online(browser, live_server, username, **options):
     (`options`: of the browser context, as `new_context`)."""
     context, guard = new_context(browser, live_server, **options)
     page = context.new_page()
-    sign_in(page, username)
-    open_app(page)
+    sign_in(page, username)  # lands on /campo: the first load installs the service worker
+    wait_controlled(page)
+    page.reload()  # the second load, under its control
+    wait_controlled(page)
     expect(page.locator("#freshness")).to_contain_text("Dados atualizados em")
     return context, guard, page
 
