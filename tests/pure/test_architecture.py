@@ -10,6 +10,7 @@ import-linter does not see (migrations, private names, faces, who commits).
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import subprocess
 import sys
@@ -58,12 +59,16 @@ def area_of(module: str) -> str | None:
     return parts[1] if len(parts) > 1 else "inspector"
 
 
-def modules():
-    """(module name, its area, its parsed tree) for every module of the package."""
+@functools.cache
+def modules() -> tuple[tuple[str, str | None, ast.Module], ...]:
+    """(module name, its area, its parsed tree) for every module of the package, parsed once
+    for all the tests here (they only read the trees)."""
+    found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(ROOT).with_suffix("")
         name = ".".join(rel.parts).removesuffix(".__init__")
-        yield name, area_of(name), ast.parse(path.read_text(encoding="utf-8"), str(path))
+        found.append((name, area_of(name), ast.parse(path.read_text(encoding="utf-8"), str(path))))
+    return tuple(found)
 
 
 def imports(tree: ast.AST):
