@@ -95,7 +95,7 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
             event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
                   inspection_id=insp.id,
                   message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
-                  dedupe_key=f"to_review:{insp.id}")
+                  dedupe_key=f"to_review:{insp.id}", look_first=False)
             notify("inspection_to_review", inspection=insp, acts=acts)
     except Exception:  # noqa: BLE001 - the evidence matters more than the proposal
         log.exception("enforcement: proposals for inspection %s failed", insp.uuid)
