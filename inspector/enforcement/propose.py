@@ -113,6 +113,9 @@ _OFFENDER_ROWS = (select(Vehicle).where(Vehicle.id == bindparam("vehicle"))
                            joinedload(Vehicle.drivers), joinedload(Vehicle.licences)))
 
 
+_TOWN_VALUES = (joinedload(Municipality.dated_values),)
+
+
 def _load_offenders(vehicle_id: int) -> None:
     """Load the vehicle's holder, permits, drivers and licences into the session at once."""
     db.session.execute(_OFFENDER_ROWS, {"vehicle": vehicle_id}).unique().all()
@@ -209,7 +212,8 @@ def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
     failed = [i for i in insp.items if i.result == ItemResult.FAIL]
     if not failed:
         return []
-    town = db.session.get(Municipality, insp.municipality_id)
+    # the town with its dated values (town_facts): one SELECT when the commit expired it
+    town = db.session.get(Municipality, insp.municipality_id, options=_TOWN_VALUES)
     _load_offenders(insp.vehicle_id)
     service, day = insp.service.value, insp.rules_day
     try:
