@@ -39,6 +39,8 @@ _CLAIM_ONE_OF_TOWN = _CLAIM_ONE.where(_table.c.municipality_id == bindparam("b_t
 # supervisors' message), its agent (the message) and its body (the driver and grants told).
 _LOADED = (joinedload(Inspection.items), joinedload(Inspection.vehicle),
            joinedload(Inspection.agent), undefer(Inspection.body))
+_CLAIMED = (select(Inspection).where(Inspection.id == bindparam("b_id")).options(*_LOADED)
+            .execution_options(populate_existing=True))
 
 
 def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATCH, *,
@@ -74,7 +76,7 @@ def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATC
 
 def _claimed(iid: int) -> Inspection:
     """A just-claimed inspection as it now stands, with what its proposals read."""
-    return db.session.get(Inspection, iid, populate_existing=True, options=_LOADED)
+    return db.session.execute(_CLAIMED, {"b_id": iid}).unique().scalar_one()
 
 
 def on_inspection_complete(insp: Inspection, now: datetime) -> list:
