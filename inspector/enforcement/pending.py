@@ -49,6 +49,7 @@ def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATC
     one only), in the caller's transaction; return their ids. The caller commits."""
     if uuid is not None and limit > 0:   # the sync's request: one inspection, one statement
         params = {"b_uuid": uuid, "b_at": utc(now)} | ({} if town_id is None else {"b_town": town_id})
+        db.session.flush()   # a Core statement does not autoflush: the claim sees what is pending
         iid = db.session.execute(_CLAIM_ONE if town_id is None else _CLAIM_ONE_OF_TOWN,
                                  params).scalar()
         if iid is None:
