@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from inspector import audit, clock, rules
 from inspector.clock import aware, utc
@@ -113,13 +113,17 @@ def notify(kind: str, **payload) -> None:
         fn(**payload)
 
 
+_DEDUPED = select(EnforcementEvent.id).where(EnforcementEvent.dedupe_key == bindparam("key"))
+
+
 def event(kind: str, *, town_id: int, now: datetime, actor=None, act: Sanction | None = None,
           inspection_id: int | None = None, message: str = "", data: dict | None = None,
-          dedupe_key: str | None = None) -> EnforcementEvent | None:
-    """Append one event to the enforcement history; None when `dedupe_key` was already used."""
-    if dedupe_key is not None:
-        exists = db.session.scalar(select(EnforcementEvent.id).where(
-            EnforcementEvent.dedupe_key == dedupe_key))
+          dedupe_key: str | None = None, look_first: bool = True) -> EnforcementEvent | None:
+    """Append one event to the enforcement history; None when `dedupe_key` was already used.
+    `look_first=False`: the caller expects the key unused (an inspection just claimed), so its
+    unique index alone answers, without a look-up first."""
+    if dedupe_key is not None and look_first:
+        exists = db.session.scalar(_DEDUPED, {"key": dedupe_key})
         if exists is not None:
             return None
     row = EnforcementEvent(

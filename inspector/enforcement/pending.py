@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm import joinedload, undefer
 
 from inspector.clock import utc
 from inspector.enforcement.common import event, notify
@@ -25,11 +26,36 @@ log = logging.getLogger(__name__)
 
 BATCH = 200
 
+_table = Inspection.__table__
+# The sync's own inspection, claimed and named in one statement (a conditional UPDATE with
+# RETURNING, built once): of two runs at once, the second finds proposed_at set and gets no row.
+_CLAIM_ONE = (update(_table)
+              .where(_table.c.uuid == bindparam("b_uuid"), _table.c.proposed_at.is_(None),
+                     _table.c.completed_at.is_not(None))
+              .values(proposed_at=bindparam("b_at")).returning(_table.c.id))
+_CLAIM_ONE_OF_TOWN = _CLAIM_ONE.where(_table.c.municipality_id == bindparam("b_town"))
+# What the proposals read of every claimed inspection, in one SELECT instead of one lazy load
+# each: its items (failed ones propose, passed ones comply), its vehicle (offenders, the
+# supervisors' message), its agent (the message) and its body (the driver and grants told).
+_LOADED = (joinedload(Inspection.items), joinedload(Inspection.vehicle),
+           joinedload(Inspection.agent), undefer(Inspection.body))
+_CLAIMED = (select(Inspection).where(Inspection.id == bindparam("b_id")).options(*_LOADED)
+            .execution_options(populate_existing=True))
+
 
 def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATCH, *,
                     uuid: str | None = None) -> list[int]:
     """Propose for up to `limit` completed, unproposed inspections (oldest first; `uuid`: that
     one only), in the caller's transaction; return their ids. The caller commits."""
+    if uuid is not None and limit > 0:   # the sync's request: one inspection, one statement
+        params = {"b_uuid": uuid, "b_at": utc(now)} | ({} if town_id is None else {"b_town": town_id})
+        db.session.flush()   # a Core statement does not autoflush: the claim sees what is pending
+        iid = db.session.execute(_CLAIM_ONE if town_id is None else _CLAIM_ONE_OF_TOWN,
+                                 params).scalar()
+        if iid is None:
+            return []   # not complete, proposed already, or another run has it
+        on_inspection_complete(_claimed(iid), now)
+        return [iid]
     q = select(Inspection.id).where(Inspection.proposed_at.is_(None),
                                     Inspection.completed_at.is_not(None))
     if town_id is not None:
@@ -44,10 +70,14 @@ def propose_pending(now: datetime, town_id: int | None = None, limit: int = BATC
             .values(proposed_at=utc(now)).execution_options(synchronize_session=False))
         if claimed.rowcount != 1:
             continue  # another run has it
-        insp = db.session.get(Inspection, iid, populate_existing=True)
-        on_inspection_complete(insp, now)
+        on_inspection_complete(_claimed(iid), now)
         done.append(iid)
     return done
+
+
+def _claimed(iid: int) -> Inspection:
+    """A just-claimed inspection as it now stands, with what its proposals read."""
+    return db.session.execute(_CLAIMED, {"b_id": iid}).unique().scalar_one()
 
 
 def on_inspection_complete(insp: Inspection, now: datetime) -> list:
@@ -68,7 +98,7 @@ def on_inspection_complete(insp: Inspection, now: datetime) -> list:
             event("inspection_to_review", town_id=insp.municipality_id, now=now, actor=None,
                   inspection_id=insp.id,
                   message=f"Vistoria completa: {len(acts)} ato(s) proposto(s).",
-                  dedupe_key=f"to_review:{insp.id}")
+                  dedupe_key=f"to_review:{insp.id}", look_first=False)
             notify("inspection_to_review", inspection=insp, acts=acts)
     except Exception:  # noqa: BLE001 - the evidence matters more than the proposal
         log.exception("enforcement: proposals for inspection %s failed", insp.uuid)

@@ -8,10 +8,12 @@ effect against that offender; several failed items of one inspection are one occ
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy.orm import joinedload
 
 from inspector import laws, rules
 from inspector.clock import aware, town_day, utc
@@ -103,6 +105,22 @@ def offenders(insp: Inspection) -> Offenders:
     return Offenders(vehicle, vehicle.holder, driver)
 
 
+# What `offenders` and `_acts` read of the vehicle (its holder and the holder's permits, its
+# drivers, its licences), in one SELECT instead of four lazy loads: few rows each, so their
+# product stays small.
+_OFFENDER_ROWS = (select(Vehicle).where(Vehicle.id == bindparam("vehicle"))
+                  .options(joinedload(Vehicle.holder).joinedload(Holder.permits),
+                           joinedload(Vehicle.drivers), joinedload(Vehicle.licences)))
+
+
+_TOWN_VALUES = (joinedload(Municipality.dated_values),)
+
+
+def _load_offenders(vehicle_id: int) -> None:
+    """Load the vehicle's holder, permits, drivers and licences into the session at once."""
+    db.session.execute(_OFFENDER_ROWS, {"vehicle": vehicle_id}).unique().all()
+
+
 def ladder_subject(pack: rules.RulePack, on, off: Offenders) -> str:
     """The offender whose history counts: the target of the first rung in force."""
     steps = [s for s in pack.ladder if s.span.covers(on)]
@@ -110,24 +128,43 @@ def ladder_subject(pack: rules.RulePack, on, off: Offenders) -> str:
     return off.subject(SUBJECT_OF_TARGET.get(target, "vehicle"))
 
 
+# The statements of every completed inspection, built once (each build and its cache key
+# cost more than running it on SQLite); the values are bound parameters.
+_HISTORY = (
+    select(Sanction.id, Sanction.inspection_id, Sanction.origin_key, Sanction.amount_on,
+           Sanction.proposed_at, Sanction.rule_id, Sanction.kind, Sanction.breach_citation,
+           Sanction.status, Sanction.notified_at, Sanction.appeal_days,
+           Sanction.appeal_until, Sanction.decided_at,
+           Sanction.municipality_id)   # whose clock names its days (town_of)
+    .where(Sanction.municipality_id == bindparam("town"), Sanction.offender == bindparam("offender"),
+           Sanction.status.in_(EFFECTIVE), Sanction.automatic.is_(False))
+    .order_by(Sanction.id))
+_REFUSED = (select(Appeal.sanction_id, func.max(Appeal.decided_at))
+            .where(Appeal.sanction_id.in_(bindparam("ids", expanding=True)),
+                   Appeal.status == AppealStatus.REFUSED)
+            .group_by(Appeal.sanction_id))
+_KEY_TAKEN = select(Sanction.id).where(Sanction.origin_key == bindparam("key"))
+# a vehicle's open notices of earlier inspections, about the items an inspection found "ok"
+_OPEN_NOTICES = (
+    select(Sanction).join(Inspection, Inspection.id == Sanction.inspection_id)
+    .where(Sanction.municipality_id == bindparam("town"),
+           Sanction.vehicle_id == bindparam("vehicle"),
+           Sanction.rule_id.in_(bindparam("ok", expanding=True)),
+           # a notice still waiting for its delivery (delivery.py) is complied with too
+           or_(Sanction.deadline_at.is_not(None), Sanction.deadline_hours.is_not(None),
+               Sanction.deadline_days.is_not(None)), Sanction.status.in_(OPEN),
+           Sanction.parent_id.is_(None), Sanction.inspection_id != bindparam("inspection"),
+           Inspection.finished_at < bindparam("finished"))
+    .order_by(Sanction.id).with_for_update())
+
+
 def history(town_id: int, offender: str, *, exclude_inspection: int | None = None
             ) -> list[PriorSanction]:
     """One PriorSanction per earlier occasion with an act in effect against this offender,
     with the provision it punished and the day it became final (for a reincidência)."""
-    rows = db.session.execute(
-        select(Sanction.id, Sanction.inspection_id, Sanction.origin_key, Sanction.amount_on,
-               Sanction.proposed_at, Sanction.rule_id, Sanction.kind, Sanction.breach_citation,
-               Sanction.status, Sanction.notified_at, Sanction.appeal_days,
-               Sanction.appeal_until, Sanction.decided_at,
-               Sanction.municipality_id)   # whose clock names its days (town_of)
-        .where(Sanction.municipality_id == town_id, Sanction.offender == offender,
-               Sanction.status.in_(EFFECTIVE), Sanction.automatic.is_(False))
-        .order_by(Sanction.id)).all()
-    refused = dict(db.session.execute(
-        select(Appeal.sanction_id, func.max(Appeal.decided_at))
-        .where(Appeal.sanction_id.in_([r.id for r in rows]),
-               Appeal.status == AppealStatus.REFUSED)
-        .group_by(Appeal.sanction_id)).all()) if rows else {}
+    rows = db.session.execute(_HISTORY, {"town": town_id, "offender": offender}).all()
+    refused = dict(db.session.execute(_REFUSED, {"ids": [r.id for r in rows]}).all()) \
+        if rows else {}
     seen: dict[object, PriorSanction] = {}
     for r in rows:
         occasion = r.inspection_id if r.inspection_id is not None else r.origin_key
@@ -172,10 +209,12 @@ def _checklist_item(pack: rules.RulePack, rule_id: str):
 
 def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
     """One proposed act per measure the law gives each failed item (idempotent)."""
-    town = db.session.get(Municipality, insp.municipality_id)
     failed = [i for i in insp.items if i.result == ItemResult.FAIL]
     if not failed:
         return []
+    # the town with its dated values (town_facts): one SELECT when the commit expired it
+    town = db.session.get(Municipality, insp.municipality_id, options=_TOWN_VALUES)
+    _load_offenders(insp.vehicle_id)
     service, day = insp.service.value, insp.rules_day
     try:
         pack = rules.find_pack(town.slug, service, day)
@@ -187,10 +226,12 @@ def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
     subject = ladder_subject(pack, day, off)
     prior = history(town.id, subject, exclude_inspection=insp.id)
     calendar = laws.calendar_for(town.id)  # read once: every item and act counts days over it
+    facts = dataclasses.replace(laws.town_facts(town), calendar=calendar)  # and its values
     acts: list[Sanction] = []
     for item in failed:
         try:
-            proposal = _proposal_of(insp, item, town, service, prior, day, now, calendar)
+            proposal = _proposal_of(insp, item, town, service, prior, day, now, calendar,
+                                    facts=facts)
         except (NoSanction, RulesError) as e:
             event("no_proposal", town_id=town.id, now=now, inspection_id=insp.id,
                   message=f"Item {item.item_id}: {e}.", data={"item_id": item.item_id})
@@ -200,21 +241,25 @@ def propose_for_inspection(insp: Inspection, now: datetime) -> list[Sanction]:
 
 
 def _proposal_of(insp: Inspection, item: InspectionItem, town, service: str, prior, day,
-                 now: datetime, calendar: rules.TownCalendar | None = None) -> rules.Proposal:
+                 now: datetime, calendar: rules.TownCalendar | None = None, *,
+                 facts: rules.TownFacts | None = None) -> rules.Proposal:
     """The proposal for a failed item, with the deadline the agent granted on the street
     (Tapurah Art. 19), if any. The sync refused a grant the law does not allow; should the
-    law say otherwise now, the act keeps the law's own deadline and the review says why."""
+    law say otherwise now, the act keeps the law's own deadline and the review says why.
+    `facts`: the town's, with `calendar`, read once for all the inspection's items."""
     told = grant_told(insp, item.item_id)
     if told is not None:
         try:
             return laws.propose_sanction(
                 town, service, item.item_id, prior, day,
-                grant=rules.Grant(told.days, told.reason.strip(), "agent"), calendar=calendar)
+                grant=rules.Grant(told.days, told.reason.strip(), "agent"), calendar=calendar,
+                facts=facts)
         except rules.GrantRefused as e:
             event("grant_not_applied", town_id=town.id, now=now, inspection_id=insp.id,
                   message=f"Item {item.item_id}: prazo concedido pelo agente não aplicado "
                           f"({e.message}).", data={"item_id": item.item_id})
-    return laws.propose_sanction(town, service, item.item_id, prior, day, calendar=calendar)
+    return laws.propose_sanction(town, service, item.item_id, prior, day, calendar=calendar,
+                                 facts=facts)
 
 
 def required_action(label: str, requirement: str) -> str:
@@ -256,7 +301,7 @@ def _acts(insp, item: InspectionItem | None, p: rules.Proposal, pack, off: Offen
         kind, label = m.kind, m.label
         if narrow and kind == ActKind.SUSPENSION_OR_REVOCATION:
             kind, label = narrow, f"{NARROWED[narrow]} — {m.label}"
-        if db.session.scalar(select(Sanction.id).where(Sanction.origin_key == key)):
+        if db.session.scalar(_KEY_TAKEN, {"key": key}):
             continue
         act = Sanction(
             municipality_id=insp.municipality_id, origin_key=key, inspection_id=insp.id,
@@ -356,16 +401,9 @@ def comply_from_reinspection(insp: Inspection, now: datetime) -> list[Sanction]:
     if not ok:
         return []
     moment = utc(insp.finished_at)
-    open_acts = db.session.scalars(
-        select(Sanction).join(Inspection, Inspection.id == Sanction.inspection_id)
-        .where(Sanction.municipality_id == insp.municipality_id,
-               Sanction.vehicle_id == insp.vehicle_id, Sanction.rule_id.in_(ok),
-               # a notice still waiting for its delivery (delivery.py) is complied with too
-               or_(Sanction.deadline_at.is_not(None), Sanction.deadline_hours.is_not(None),
-                   Sanction.deadline_days.is_not(None)), Sanction.status.in_(OPEN),
-               Sanction.parent_id.is_(None), Sanction.inspection_id != insp.id,
-               Inspection.finished_at < insp.finished_at)
-        .order_by(Sanction.id).with_for_update()).all()
+    open_acts = db.session.scalars(_OPEN_NOTICES, {
+        "town": insp.municipality_id, "vehicle": insp.vehicle_id, "ok": sorted(ok),
+        "inspection": insp.id, "finished": insp.finished_at}).all()
     done = []
     for act in open_acts:
         comply(act, moment, insp, now)

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import selectinload
 
 from inspector import audit, render_cache, rules
@@ -103,11 +103,14 @@ def fiscal_unit_of(town: Municipality) -> str:
     return named.pop() if len(named) == 1 else town.fiscal_unit_name
 
 
+# read for every proposal and price: built once, the town a bound parameter
+_DECREE_VALUES = select(DecreeValue).where(DecreeValue.municipality_id == bindparam("town"))
+
+
 def town_facts(town: Municipality, decree_rows: list[DecreeValue] | None = None) -> TownFacts:
     """A town's population, unit values and decree values as the engine reads them."""
     if decree_rows is None:
-        decree_rows = list(db.session.scalars(
-            select(DecreeValue).where(DecreeValue.municipality_id == town.id)))
+        decree_rows = list(db.session.scalars(_DECREE_VALUES, {"town": town.id}))
     decree: dict[str, list[DatedAmount]] = {}
     for d in decree_rows:
         decree.setdefault(d.key, []).append(DatedAmount(d.valid_from, d.amount, d.unit,
@@ -399,14 +402,18 @@ def propose_sanction(municipality: Municipality, service: str, rule_id: str,
                      history: list[PriorSanction], on: date,
                      affects_safety: bool | None = None,
                      grant: rules.Grant | None = None,
-                     calendar: rules.TownCalendar | None = None) -> rules.Proposal:
+                     calendar: rules.TownCalendar | None = None,
+                     facts: TownFacts | None = None) -> rules.Proposal:
     """The law's proposed sanction for a finding, with amounts from the town's values and
     its appeal window and deadline counted over the town's calendar (a discretionary
     `grant`, Tapurah Art. 19, when asked and allowed: rules.GrantRefused otherwise).
-    `calendar`: the town's, when the caller has read it already (`calendar_for`)."""
-    if calendar is None:
-        calendar = calendar_for(municipality.id)
-    facts = dataclasses.replace(town_facts(municipality), calendar=calendar)
+    `calendar`: the town's, when the caller has read it already (`calendar_for`); `facts`:
+    the town's facts with its calendar (`town_facts`), when the caller has read them already
+    for several findings (`calendar` is then unused)."""
+    if facts is None:
+        if calendar is None:
+            calendar = calendar_for(municipality.id)
+        facts = dataclasses.replace(town_facts(municipality), calendar=calendar)
     return rules.propose_sanction(facts, service, Finding(rule_id, affects_safety), history, on,
                                   grant=grant)
 

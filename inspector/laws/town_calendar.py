@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from inspector import audit
 from inspector.clock import town_day
@@ -26,12 +26,16 @@ from inspector.rules import Closure, TownCalendar, official_holidays
 FIRST_YEAR, LAST_YEAR = 1990, 2100   # the laws here are from 1998 on; nothing sane beyond
 
 
+# read for every act proposed or delivered: built once, the town a bound parameter
+_CLOSURES = (select(TownClosure).where(TownClosure.municipality_id == bindparam("town"))
+             .order_by(TownClosure.day))
+_ENTERED = select(TownCalendarYear.year).where(TownCalendarYear.municipality_id == bindparam("town"))
+
+
 def calendar_for(town_id: int) -> TownCalendar:
     """The town's closures and entered years, as the legal calendar reads them."""
-    rows = db.session.scalars(select(TownClosure).where(
-        TownClosure.municipality_id == town_id).order_by(TownClosure.day)).all()
-    years = db.session.scalars(select(TownCalendarYear.year).where(
-        TownCalendarYear.municipality_id == town_id)).all()
+    rows = db.session.scalars(_CLOSURES, {"town": town_id}).all()
+    years = db.session.scalars(_ENTERED, {"town": town_id}).all()
     return TownCalendar(tuple(closure_of(r) for r in rows), frozenset(years))
 
 

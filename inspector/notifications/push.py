@@ -24,7 +24,7 @@ from flask import current_app
 from py_vapid import Vapid
 from py_vapid import _check_sub as valid_subject
 from py_vapid.utils import b64urlencode
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, bindparam, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from inspector import clock
@@ -111,11 +111,20 @@ def subject() -> str:
 
 
 # --- notify ---------------------------------------------------------------------------------------
-def _owner_filter(recipient):
+# a recipient's subscriptions, read for every notification: built once
+_SUBSCRIPTIONS = {
+    "user_id": select(PushSubscription.id).where(PushSubscription.user_id == bindparam("owner")),
+    "holder_id": select(PushSubscription.id).where(PushSubscription.holder_id == bindparam("owner")),
+}
+
+
+def _owner(recipient) -> dict:
+    """{"user_id": …} or {"holder_id": …}: the recipient's column of a notification (and of a
+    subscription)."""
     if isinstance(recipient, User):
-        return PushSubscription.user_id == recipient.id, {"user_id": recipient.id}
+        return {"user_id": recipient.id}
     if isinstance(recipient, Holder):
-        return PushSubscription.holder_id == recipient.id, {"holder_id": recipient.id}
+        return {"holder_id": recipient.id}
     raise TypeError(f"a notification goes to a User or a Holder, not {type(recipient)!r}")
 
 
@@ -125,7 +134,7 @@ def notify_push(recipient: User | Holder, kind: str, title: str, body: str = "",
     """Create a notification and one pending push delivery per subscription of the
     recipient, in the caller's transaction; None when `dedupe_key` was already used."""
     now = _now(now)
-    where, owner = _owner_filter(recipient)
+    owner = _owner(recipient)
     note = Notification(kind=kind, title=title[:200], body=body or "", url=url or "/",
                         payload=payload, dedupe_key=dedupe_key, created_at=now, **owner)
     try:
@@ -136,7 +145,8 @@ def notify_push(recipient: User | Holder, kind: str, title: str, body: str = "",
         if dedupe_key is None:
             raise
         return None  # the same trigger already notified this recipient
-    subs = db.session.scalars(select(PushSubscription.id).where(where)).all()
+    (column, owner_id), = owner.items()
+    subs = db.session.scalars(_SUBSCRIPTIONS[column], {"owner": owner_id}).all()
     for sub_id in subs:
         db.session.add(PushDelivery(notification_id=note.id, subscription_id=sub_id,
                                     status=DeliveryStatus.PENDING, attempts=0,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from flask import current_app
-from sqlalchemy import exists, select
+from sqlalchemy import bindparam, exists, select
 from werkzeug.routing import BuildError
 
 from inspector import clock, documents
@@ -92,15 +92,16 @@ def _plate(insp: Inspection) -> str:
     return vehicle.plate if vehicle is not None else "?"
 
 
+# a town's active supervisors and admins, in one statement built once
+_OFFICE = (select(User).where(User.municipality_id == bindparam("town"), User.active.is_(True),
+                              User.role.in_((Role.SUPERVISOR, Role.ADMIN))).order_by(User.id))
+
+
 def _reviewers(town_id: int) -> list[User]:
-    users = db.session.scalars(select(User).where(
-        User.municipality_id == town_id, User.active.is_(True),
-        User.role == Role.SUPERVISOR).order_by(User.id)).all()
-    if users:
-        return list(users)
-    return list(db.session.scalars(select(User).where(  # a town with no supervisor: its admins
-        User.municipality_id == town_id, User.active.is_(True),
-        User.role == Role.ADMIN).order_by(User.id)).all())
+    """The town's active supervisors; a town with no supervisor: its active admins."""
+    office = db.session.scalars(_OFFICE, {"town": town_id}).all()
+    return ([u for u in office if u.role == Role.SUPERVISOR]
+            or [u for u in office if u.role == Role.ADMIN])
 
 
 def notify_inspection_to_review(inspection: Inspection, acts=(), now: datetime | None = None):
