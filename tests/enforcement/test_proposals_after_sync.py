@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
@@ -32,11 +33,18 @@ def _sync(app, username: str, vehicle_id: int, before_last=None) -> str:
     return iid
 
 
-def _locked(monkeypatch):
-    """The proposals' transaction finds the database held by another writer (SQLite's lock)."""
-    def held(*_a, **_kw):
-        raise OperationalError("UPDATE inspections", {}, Exception("database is locked"))
-    monkeypatch.setattr(enforcement, "propose_pending", held)
+FAILURES = {
+    # the proposals' transaction finds the database held by another writer (SQLite's lock)
+    "locked": OperationalError("UPDATE inspections", {}, Exception("database is locked")),
+    # anything else going wrong in the claim or its read: the evidence is stored all the same
+    "unexpected": RuntimeError("claim failed"),
+}
+
+
+def _failing(monkeypatch, failure: Exception):
+    def fail(*_a, **_kw):
+        raise failure
+    monkeypatch.setattr(enforcement, "propose_pending", fail)
 
 
 def _state(app, iid: str) -> tuple[bool, int, int]:
@@ -65,9 +73,10 @@ def test_the_sync_that_completes_an_inspection_makes_its_proposals_once(app, tow
     assert _state(app, iid) == (True, acts, to_review)  # once, whatever runs after
 
 
+@pytest.mark.parametrize("failure", list(FAILURES))
 def test_evidence_kept_when_the_proposals_cannot_be_made_and_the_tick_makes_them_once(
-        app, town, monkeypatch):
-    _locked(monkeypatch)
+        app, town, monkeypatch, failure):
+    _failing(monkeypatch, FAILURES[failure])
     iid = _sync(app, town["agent"], town["vehicle_id"])   # answered 201, complete
     assert _state(app, iid) == (False, 0, 0)
     monkeypatch.undo()

@@ -120,6 +120,9 @@ def _propose(uuid: str, town: int) -> None:
     except OperationalError:
         db.session.rollback()
         log.info("sync: the proposals of %s left to the tick", uuid)
+    except Exception:  # noqa: BLE001 - the evidence is committed: the phone gets its answer
+        db.session.rollback()
+        log.exception("sync: the proposals of %s failed; left to the tick", uuid)
 
 
 def _with_vistoria(progress: dict) -> dict:
