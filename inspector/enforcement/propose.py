@@ -199,7 +199,8 @@ def _permit_of(holder: Holder | None, service: Service) -> Permit | None:
     if holder is None:
         return None
     mine = [p for p in holder.permits if p.service == service]
-    return max(mine, key=lambda p: (p.status == Status.ACTIVE, p.valid_from)) if mine else None
+    # an active permit before another, then the newest (the latest made, of one day's two)
+    return max(mine, key=lambda p: (p.status == Status.ACTIVE, p.valid_from, p.id)) if mine else None
 
 
 def _checklist_item(pack: rules.RulePack, rule_id: str):
