@@ -227,6 +227,22 @@ def test_nsh_permit_suspension_is_the_mayors_within_the_pack_bounds(app):
         assert db.session.get(Permit, w["permit"]).status == Status.SUSPENDED
 
 
+def test_of_two_permits_alike_the_suspension_names_the_newest(app):
+    """A holder with two active permits of the service from the same day: the act names the
+    one made last, whatever order the database returns them in."""
+    with app.app_context():
+        w = _world("nova-santa-helena")
+        holder = db.session.get(Permit, w["permit"]).holder
+        newer = factories.permit(holder, "taxi", valid_from=db.session.get(
+            Permit, w["permit"]).valid_from).id
+        db.session.commit()
+    sup = _login(app, w["supervisor"])
+    assert _choose(sup, w["insp"], "permit-sanction:suspension",
+                   "Cobrança acima da tabela, reiterada.").status_code == 303
+    [act] = _chosen(app, w["insp"])
+    assert newer > w["permit"] and act.permit_id == newer
+
+
 def test_nsh_ban_after_an_inquiry_and_the_ladder_still_counts_occasions(app):
     with app.app_context():
         w = _world("nova-santa-helena")
