@@ -34,10 +34,12 @@ process, one at a time, each timed.
 
 Printed, medians over the rounds: p50, p95 and max of a sync, the ratio of its p95 to the
 baseline's, the time a sync waited for an audit chain's lock (measured around
-`audit._lock_chains`: free of the CPU the processes share) on average and at the longest, the
-syncs counted; the tick's duration (its work, the process's start-up excluded), what it
-changed, the audit entries it wrote, its commits with entries and the largest, and its own
-wait for the lock.
+`audit._lock_chains`: the wait and the statement's round trip, which a busy CPU delays too) on
+average and at the longest, the syncs counted; the tick's duration (its work, the process's
+start-up excluded), what it changed, the audit entries it wrote, its commits with entries and
+the largest, and its own wait for the lock; the time from chaining a commit's entries to
+the commit's end (while a lock for all towns is held), and the syncs that ran meanwhile:
+their times and lock waits.
 """
 from __future__ import annotations
 
@@ -96,18 +98,28 @@ def tick_process(mode: str, now: str, out: str) -> None:
     """The tick, as `flask --app inspector enforcement tick --now NOW --json` runs it, with
     `mode`'s lock; its start and end (wall clock), lock waits and commits go to `out`."""
     from flask.cli import cli
+    from sqlalchemy import event
+    from sqlalchemy.orm import Session
 
     from inspector import audit, enforcement
 
     use_lock(mode)
     sequence = audit.sequence
+    spans: list[list[float]] = []  # wall clock from the chaining's start to the commit's end
 
     def counted(session):
+        start = time.time()
         n = sequence(session)
         if n:
             CHAINED.append(n)
+            spans.append([start, start])
         return n
+
+    def committed(session):
+        if spans and spans[-1][0] == spans[-1][1]:
+            spans[-1][1] = time.time()
     audit.sequence = counted  # the one create_app's audit.install() registers
+    event.listen(Session, "after_commit", committed)
 
     real_tick, started = enforcement.tick, []
 
@@ -124,7 +136,7 @@ def tick_process(mode: str, now: str, out: str) -> None:
         rc = done.code or 0
     Path(out).write_text(json.dumps({"start": started[0] if started else None,
                                      "end": time.time(), "rc": rc, "waited": sum(WAITED),
-                                     "chained": CHAINED}))
+                                     "chained": CHAINED, "spans": spans}))
 
 
 def syncing_town(url: str, vehicles: int) -> int:
@@ -250,6 +262,10 @@ def one_round(base_url: str, label: str, mode: str | None, args, now: str, work:
                 sys.exit(f"tick failed ({tick['rc']}):\n{stderr[-2000:]}")
             report = json.loads(stdout.strip().splitlines()[-1])
             syncs = [s for s in syncs if s[0] >= tick["start"] and s[1] <= tick["end"]]
+            # the syncs that ran while the tick chained and committed its entries: the only
+            # moments a lock shared by the towns can hold them up
+            out["at_commit"] = [(s[2], s[3]) for s in syncs
+                                if any(s[0] <= b and s[1] >= a for a, b in tick["spans"])]
             with engine.connect() as conn:
                 written = conn.execute(text(
                     "SELECT count(*) FROM audit_entries WHERE seq > :s AND "
@@ -260,6 +276,7 @@ def one_round(base_url: str, label: str, mode: str | None, args, now: str, work:
                            "commits": len(tick["chained"]),
                            "largest": max(tick["chained"], default=0),
                            "waited": tick["waited"],
+                           "held": [b - a for a, b in tick["spans"]],
                            "changes": {k: len(report[k]) for k in REPORT_KEYS}}
         if not syncs:
             sys.exit(f"{label}: no sync fitted inside the tick; give it more work (--ahead)")
@@ -338,6 +355,15 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> None:
                   f"{1000 * statistics.median(t['waited'] for t in ticks):.0f} ms; "
                   + ", ".join(f"{k} {v}" for k, v in ticks[0]["changes"].items() if v)
                   + ("; the same work every round" if same else "; NOT the same work every round"))
+            held = [h for t in ticks for h in t["held"]]
+            hit = [x for r in mine for x in r["at_commit"]]
+            print(f"      the tick's commits with entries took {1000 * statistics.median(held):.0f} ms "
+                  f"(median; longest {1000 * max(held):.0f} ms) from chaining to commit; the "
+                  f"{len(hit)} syncs that ran meanwhile (all rounds): median "
+                  + (f"{statistics.median(m for m, _ in hit):.1f} ms, longest "
+                     f"{max(m for m, _ in hit):.1f} ms, waited for a chain lock median "
+                     f"{statistics.median(w for _, w in hit):.1f} ms, longest "
+                     f"{max(w for _, w in hit):.1f} ms" if hit else "-"))
     print(f"machine: {machine()}; load average {load:.2f} at the start, "
           f"{os.getloadavg()[0]:.2f} at the end")
 
