@@ -2,6 +2,11 @@
 
     .venv/bin/python bench/load.py [--users 10,50,200] [--duration 60] [--towns 4]
         [--vehicles 500] [--database-url postgresql+psycopg://inspector:inspector@127.0.0.1:5432/x]
+    .venv/bin/python bench/load.py --scenario tick-in-another-town [--rounds 5] ...
+
+`--scenario tick-in-another-town` measures instead whether a real tick in one town slows
+another town's field sync, with the audit chain's lock per town vs one lock for all towns
+(bench/audit_towns.py, its docstring and options). What follows is the default scenario.
 
 On a database of its own on the PostgreSQL server given (created, dropped at the end) it
 bulk-loads --towns moto-taxi towns (Tapurah and Nortelândia under their own laws, the rest
@@ -519,9 +524,22 @@ def verdict(levels: list[dict], cores: int) -> None:
               f"{min(2 * one, rate * cores / pg):,.0f} req/s before PostgreSQL's cores run out")
 
 
+SCENARIOS = ("day", "tick-in-another-town")
+
+
 def main() -> None:
-    """Build, serve, load, print."""
+    """Build, serve, load, print (or run the other scenario)."""
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument("--scenario", choices=SCENARIOS, default="day")
+    known, rest = first.parse_known_args()
+    if known.scenario == "tick-in-another-town":
+        import audit_towns
+        return audit_towns.main(rest, prog="load.py --scenario tick-in-another-town")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenario", choices=SCENARIOS, default="day",
+                    help="day: the state-wide day below (default); tick-in-another-town: a "
+                    "tick in one town vs another town's sync (bench/audit_towns.py, "
+                    "its own options: --scenario tick-in-another-town --help)")
     ap.add_argument("--users", default="10,50,200",
                     type=lambda v: [int(x) for x in v.split(",")],
                     help="simulated users per level, comma-separated (default 10,50,200)")

@@ -169,7 +169,8 @@ class Ledger:
     @staticmethod
     def _schedule(act: dict, schedule, Sanction) -> None:
         """The services' own `schedule()` on a transient act: deadline and appeal window."""
-        probe = Sanction(notified_at=act["notified_at"], deadline_hours=act["deadline_hours"],
+        probe = Sanction(municipality_id=act["municipality_id"], notified_at=act["notified_at"],
+                         deadline_hours=act["deadline_hours"],
                          deadline_days=act["deadline_days"], appeal_days=act["appeal_days"])
         schedule(probe)
         act["deadline_at"], act["appeal_until"] = probe.deadline_at, probe.appeal_until

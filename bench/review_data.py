@@ -1,5 +1,5 @@
-"""The data of bench/review.py: Tapurah bulk-loaded with two years of inspections as the field
-sync stores them (every checklist answer, the canonical JSON body, the driver's "ciente",
+"""The data of bench/review.py: Tapurah bulk-loaded with two years (or `days`) of inspections
+as the field sync stores them (every checklist answer, the canonical JSON body, the driver's "ciente",
 declared photos) and, through bench/review_acts.py, the legal acts the enforcement services
 would have proposed and decided for them.
 
@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from multiprocessing import Pool
 
 from _common import load_mototaxi_town
-from review_acts import Ledger, canon, jsonable
+from review_acts import Ledger, canonical, jsonable
 
 PASSWORD = "bench-password-123"
 SECRET = "bench-review-secret-not-for-production"
@@ -137,8 +137,10 @@ def _users(town_id: int) -> tuple[dict[int, str], int]:
     return agents, sup.id
 
 
-def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406) -> Loaded:
-    """Load the town, its users and `inspections` inspections with their acts."""
+def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406,
+          days: int = 730) -> Loaded:
+    """Load the town, its users and `inspections` inspections with their acts, spread over
+    the last `days` days."""
     import time as clock
 
     from sqlalchemy import insert, select
@@ -186,10 +188,10 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
         now = datetime.now(UTC)
         town_tz = zone_of(town)   # the bench town's own clock
         today = now.astimezone(town_tz).date()
-        first = today - timedelta(days=730)
+        first = today - timedelta(days=days)
         items = checklist("tapurah", "mototaxi", first, town.population_seat)
         assert [i.id for i in items] == [i.id for i in checklist(
-            "tapurah", "mototaxi", today, town.population_seat)], "checklist changed in 2 years"
+            "tapurah", "mototaxi", today, town.population_seat)], "checklist changed in the span"
         ledger = Ledger(town.id, compliance.town_facts(town), items, supervisor, now, rng)
 
         # -- when, who, what: sorted by the moment the phone sent it (ids follow arrival)
@@ -200,7 +202,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
         care = [rng.choices((0.08, 0.25, 0.5), weights=(70, 25, 5))[0] for _ in fleet]
         plan = []
         for _ in range(inspections):
-            day = first + timedelta(days=rng.randrange(731))
+            day = first + timedelta(days=rng.randrange(days + 1))
             start = datetime.combine(day, time(7), town_tz) + timedelta(
                 seconds=rng.randrange(11 * 3600))
             if start > now - timedelta(minutes=20):
@@ -287,7 +289,7 @@ def build(url: str, inspections: int, vehicles: int, pdfs: int, seed: int = 406)
                                       "label": it.label,
                                       "citation": jsonable(it.citation.as_dict())})
                 lat, lon = -12.73 + rng.uniform(-0.02, 0.02), -56.51 + rng.uniform(-0.02, 0.02)
-                body = canon({
+                body = canonical({
                     "vehicle_id": vid, "credential_token": None, "snapshot_version": None,
                     "started_at": _iso(start), "finished_at": _iso(finished),
                     "location": {"lat": round(lat, 6), "lon": round(lon, 6), "accuracy_m": 12},
