@@ -24,7 +24,7 @@ from flask import current_app
 from py_vapid import Vapid
 from py_vapid import _check_sub as valid_subject
 from py_vapid.utils import b64urlencode
-from sqlalchemy import and_, bindparam, delete, or_, select, update
+from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from inspector import clock
@@ -111,13 +111,6 @@ def subject() -> str:
 
 
 # --- notify ---------------------------------------------------------------------------------------
-# a recipient's subscriptions, read for every notification: built once
-_SUBSCRIPTIONS = {
-    "user_id": select(PushSubscription.id).where(PushSubscription.user_id == bindparam("owner")),
-    "holder_id": select(PushSubscription.id).where(PushSubscription.holder_id == bindparam("owner")),
-}
-
-
 def _owner(recipient) -> dict:
     """{"user_id": …} or {"holder_id": …}: the recipient's column of a notification (and of a
     subscription)."""
@@ -145,8 +138,7 @@ def notify_push(recipient: User | Holder, kind: str, title: str, body: str = "",
         if dedupe_key is None:
             raise
         return None  # the same trigger already notified this recipient
-    (column, owner_id), = owner.items()
-    subs = db.session.scalars(_SUBSCRIPTIONS[column], {"owner": owner_id}).all()
+    subs = db.session.scalars(select(PushSubscription.id).filter_by(**owner)).all()
     for sub_id in subs:
         db.session.add(PushDelivery(notification_id=note.id, subscription_id=sub_id,
                                     status=DeliveryStatus.PENDING, attempts=0,
