@@ -55,6 +55,12 @@ def wait_controlled(page) -> None:
 def open_app(page) -> None:
     """Open /campo twice: the second load is under the service worker's control."""
     page.goto("/campo")
+    reload_controlled(page)
+
+
+def reload_controlled(page) -> None:
+    """On /campo once loaded (the worker installing): until it controls the page, then the
+    second load, under its control."""
     wait_controlled(page)
     page.reload()
     wait_controlled(page)
@@ -88,9 +94,7 @@ def start_online(browser, live_server, username, **options):
     context, guard = new_context(browser, live_server, **options)
     page = context.new_page()
     sign_in(page, username)  # lands on /campo: the first load installs the service worker
-    wait_controlled(page)
-    page.reload()  # the second load, under its control
-    wait_controlled(page)
+    reload_controlled(page)
     expect(page.locator("#freshness")).to_contain_text("Dados atualizados em")
     return context, guard, page
 
